@@ -1,0 +1,113 @@
+/* gvk: GPU variant kernels. Public interface.
+ *
+ * Conventions: every function that can fail returns a negative GVK_ERR_* code (or NULL) and, when
+ * given a gvk_err_t, fills it with a message naming the cause. The caller owns every array it
+ * passes in; objects returned by a *_create function are owned by the caller and freed with the
+ * matching *_destroy. No function keeps a pointer to caller memory after it returns. */
+#ifndef GVK_H
+#define GVK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GVK_VERSION "0.1.0"
+
+enum {
+	GVK_OK = 0,
+	GVK_ERR_IO = -1,          /* a file could not be opened, read or written */
+	GVK_ERR_FORMAT = -2,      /* malformed input */
+	GVK_ERR_NOMEM = -3,       /* out of host memory */
+	GVK_ERR_ARG = -4,         /* invalid argument */
+	GVK_ERR_GPU = -5,         /* no usable GPU, or a CUDA call failed */
+	GVK_ERR_UNSUPPORTED = -6  /* built without the feature asked for */
+};
+
+typedef struct {
+	int code;
+	char msg[512];
+} gvk_err_t;
+
+/* Static text for a GVK_ERR_* code. */
+const char *gvk_strerror(int code);
+
+typedef enum { GVK_DEVICE_AUTO = 0, GVK_DEVICE_CPU = 1, GVK_DEVICE_GPU = 2 } gvk_device_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Pair-HMM forward (GATK HaplotypeCaller / Intel GKL semantics, see docs/pairhmm.md)
+ * ------------------------------------------------------------------------------------------- */
+
+/* One read: five arrays of len bytes. Qualities are raw Phred values (not +33); only their low
+ * 7 bits are used, as GKL does. */
+typedef struct {
+	int len;
+	const char *bases;
+	const uint8_t *qual, *ins, *del, *gcp;
+} gvk_read_t;
+
+typedef struct {
+	int len;
+	const char *bases;
+} gvk_hap_t;
+
+/* Arithmetic flavour: which GKL kernel to reproduce bit-for-bit. */
+typedef enum {
+	GVK_PHMM_FMA = 0,   /* GKL's AVX-512 kernel: three fused multiply-adds per cell (default) */
+	GVK_PHMM_NOFMA = 1  /* GKL's AVX kernel: every product and sum rounded separately */
+} gvk_phmm_flavour_t;
+
+/* CPU kernel choice; AUTO takes the widest the CPU runs. */
+typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2 } gvk_isa_t;
+
+typedef struct {
+	int flavour;      /* gvk_phmm_flavour_t */
+	int force_double; /* every pair in double precision (GATK --native-pair-hmm-use-double-precision) */
+	int threads;      /* CPU worker threads, >= 1 */
+	int device;       /* gvk_device_t */
+	int isa;          /* gvk_isa_t */
+	int verbose;      /* messages about device choice and fall-backs on stderr */
+} gvk_pairhmm_opt_t;
+
+typedef struct gvk_pairhmm_s gvk_pairhmm_t;
+
+/* Fills opt with the defaults: FMA flavour, float first, 1 thread, device auto. */
+void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt);
+
+/* Creates an engine; NULL on failure (err says why). Free with gvk_pairhmm_destroy. */
+gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opt_t *opt, gvk_err_t *err);
+void gvk_pairhmm_destroy(gvk_pairhmm_t *e);
+
+/* Name of what the engine computes on: "cpu-avx512", "cpu-scalar", "gpu:<model>". */
+const char *gvk_pairhmm_device_name(const gvk_pairhmm_t *e);
+
+/* GATK's batch: every read against every haplotype, out[r * n_haps + h] = log10 P(read | hap).
+ * Returns 0 or a negative code (a read or haplotype of length 0 is GVK_ERR_ARG). */
+int gvk_pairhmm_batch(gvk_pairhmm_t *e, const gvk_read_t *reads, int n_reads,
+                      const gvk_hap_t *haps, int n_haps, double *out, gvk_err_t *err);
+
+/* An arbitrary list of pairs, each an index into reads[] and haps[]. */
+typedef struct {
+	int32_t read, hap;
+} gvk_pair_t;
+
+/* Results of gvk_pairhmm_pairs, n entries each; log10 is required, the others may be NULL.
+ * fsum / dsum are the raw last-row sums (scaled by 2^120 / 2^1020) of the float and double passes;
+ * asking for dsum runs the double pass on every pair. fsum is 0 for pairs the float pass skipped
+ * (force_double). */
+typedef struct {
+	double *log10;
+	uint8_t *used_double;
+	float *fsum;
+	double *dsum;
+} gvk_pairhmm_out_t;
+
+int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
+                      const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

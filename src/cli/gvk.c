@@ -1,0 +1,43 @@
+/* gvk command-line dispatcher: gvk <command> [options] <inputs>. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gvk.h"
+#include "commands.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *help;
+} commands[] = {
+	{"pairhmm", gvk_cmd_pairhmm, "Pair-HMM forward log10 likelihoods (GATK/GKL-identical)"},
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "gvk %s: GPU variant kernels\n\nUsage: gvk <command> [options] <inputs>\n\nCommands:\n", GVK_VERSION);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(fp, "\n'gvk <command> -h' describes a command's options; 'gvk --version' prints the version.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("gvk %s\n", GVK_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+		if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "gvk: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return 1;
+}

@@ -1,0 +1,17 @@
+/* Error reporting helpers shared by every engine. */
+#ifndef GVK_COMMON_ERR_H
+#define GVK_COMMON_ERR_H
+
+#include "gvk.h"
+
+#if defined(__GNUC__)
+#define GVK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GVK_PRINTF(a, b)
+#endif
+
+/* Records code and message in err (which may be NULL) and returns code, so that callers can write
+ * `return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: ...", ...)`. */
+int gvk_err_set(gvk_err_t *err, int code, const char *fmt, ...) GVK_PRINTF(3, 4);
+
+#endif

@@ -1,0 +1,196 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef GVK_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "err.h"
+#include "lineio.h"
+
+struct gvk_lr_s {
+#ifdef GVK_HAVE_ZLIB
+	gzFile gz;
+#else
+	FILE *fp;
+#endif
+	char *path;
+	char *buf;      /* raw bytes read, [beg, end) not yet consumed */
+	size_t beg, end, cap;
+	char *line;
+	size_t line_cap;
+	long lineno;
+	int eof;
+};
+
+enum { LR_BLOCK = 1 << 16 };
+
+gvk_lr_t *gvk_lr_open(const char *path, gvk_err_t *err)
+{
+	gvk_lr_t *lr = calloc(1, sizeof *lr);
+	int is_stdin = strcmp(path, "-") == 0;
+	if (!lr || !(lr->path = strdup(is_stdin ? "<stdin>" : path)) || !(lr->buf = malloc(LR_BLOCK))) {
+		gvk_lr_close(lr);
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory opening %s", path);
+		return NULL;
+	}
+	lr->cap = LR_BLOCK;
+#ifdef GVK_HAVE_ZLIB
+	lr->gz = is_stdin ? gzdopen(dup(0), "rb") : gzopen(path, "rb");
+	if (!lr->gz) {
+#else
+	lr->fp = is_stdin ? stdin : fopen(path, "rb");
+	if (!lr->fp) {
+#endif
+		gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", lr->path, strerror(errno ? errno : ENOENT));
+		gvk_lr_close(lr);
+		return NULL;
+	}
+	return lr;
+}
+
+void gvk_lr_close(gvk_lr_t *lr)
+{
+	if (!lr) return;
+#ifdef GVK_HAVE_ZLIB
+	if (lr->gz) gzclose(lr->gz);
+#else
+	if (lr->fp && lr->fp != stdin) fclose(lr->fp);
+#endif
+	free(lr->path);
+	free(lr->buf);
+	free(lr->line);
+	free(lr);
+}
+
+/* Moves unread bytes to the front and reads more; returns bytes added, 0 at EOF, <0 on error. */
+static long lr_fill(gvk_lr_t *lr, gvk_err_t *err)
+{
+	if (lr->beg > 0) {
+		memmove(lr->buf, lr->buf + lr->beg, lr->end - lr->beg);
+		lr->end -= lr->beg;
+		lr->beg = 0;
+	}
+	if (lr->end == lr->cap) {
+		char *nb = realloc(lr->buf, lr->cap * 2);
+		if (!nb) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory for a line", lr->path);
+		lr->buf = nb;
+		lr->cap *= 2;
+	}
+#ifdef GVK_HAVE_ZLIB
+	int n = gzread(lr->gz, lr->buf + lr->end, (unsigned)(lr->cap - lr->end));
+	if (n < 0) {
+		int zerr;
+		const char *m = gzerror(lr->gz, &zerr);
+		return gvk_err_set(err, GVK_ERR_IO, "%s: read error after line %ld: %s", lr->path, lr->lineno, m);
+	}
+#else
+	size_t n = fread(lr->buf + lr->end, 1, lr->cap - lr->end, lr->fp);
+	if (n == 0 && ferror(lr->fp))
+		return gvk_err_set(err, GVK_ERR_IO, "%s: read error after line %ld", lr->path, lr->lineno);
+	if (lr->lineno == 0 && lr->end == 0 && n >= 2 && (unsigned char)lr->buf[0] == 0x1f &&
+	    (unsigned char)lr->buf[1] == 0x8b)
+		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "%s: gzip input needs a gvk built with zlib", lr->path);
+#endif
+	lr->end += (size_t)n;
+	return (long)n;
+}
+
+int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
+{
+	size_t scan = lr->beg;
+	for (;;) {
+		char *nl = memchr(lr->buf + scan, '\n', lr->end - scan);
+		if (nl || lr->eof) {
+			size_t stop = nl ? (size_t)(nl - lr->buf) : lr->end;
+			if (!nl && stop == lr->beg) return 0;
+			size_t n = stop - lr->beg;
+			if (n + 1 > lr->line_cap) {
+				char *nb = realloc(lr->line, n + 1);
+				if (!nb) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory for a line", lr->path);
+				lr->line = nb;
+				lr->line_cap = n + 1;
+			}
+			memcpy(lr->line, lr->buf + lr->beg, n);
+			if (n > 0 && lr->line[n - 1] == '\r') --n;
+			lr->line[n] = 0;
+			lr->beg = nl ? stop + 1 : stop;
+			lr->lineno++;
+			*line = lr->line;
+			*len = n;
+			return 1;
+		}
+		size_t done = lr->end - lr->beg;
+		long got = lr_fill(lr, err);
+		if (got < 0) return (int)got;
+		if (got == 0) lr->eof = 1;
+		scan = lr->beg + done;
+	}
+}
+
+long gvk_lr_lineno(const gvk_lr_t *lr) { return lr->lineno; }
+const char *gvk_lr_path(const gvk_lr_t *lr) { return lr->path; }
+
+int gvk_out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
+{
+	memset(o, 0, sizeof *o);
+	if (!path || strcmp(path, "-") == 0) {
+		o->fp = stdout;
+		return 0;
+	}
+	size_t n = strlen(path);
+	o->path = strdup(path);
+	o->tmp = malloc(n + 16);
+	if (!o->path || !o->tmp) {
+		gvk_out_abort(o);
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	}
+	snprintf(o->tmp, n + 16, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
+		int e = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		free(o->tmp);
+		o->tmp = NULL;
+		gvk_out_abort(o);
+		return gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+	}
+	return 0;
+}
+
+int gvk_out_commit(gvk_out_t *o, gvk_err_t *err)
+{
+	if (!o->fp) return 0;
+	int bad = ferror(o->fp);
+	if (o->fp == stdout) {
+		bad |= fflush(stdout) != 0;
+		o->fp = NULL;
+		return bad ? gvk_err_set(err, GVK_ERR_IO, "error writing standard output") : 0;
+	}
+	bad |= fclose(o->fp) != 0;
+	o->fp = NULL;
+	if (bad || rename(o->tmp, o->path) != 0) {
+		int e = errno;
+		gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", o->path, strerror(e));
+		gvk_out_abort(o);
+		return GVK_ERR_IO;
+	}
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	return 0;
+}
+
+void gvk_out_abort(gvk_out_t *o)
+{
+	if (o->fp && o->fp != stdout) fclose(o->fp);
+	if (o->tmp) unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof *o);
+}

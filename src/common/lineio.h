@@ -1,0 +1,31 @@
+/* Line-oriented input (plain or gzip, detected from the bytes) and all-or-nothing output files. */
+#ifndef GVK_COMMON_LINEIO_H
+#define GVK_COMMON_LINEIO_H
+
+#include <stdio.h>
+#include "gvk.h"
+
+typedef struct gvk_lr_s gvk_lr_t;
+
+/* Opens path ("-" = standard input) for reading lines; NULL on failure (err names the file). */
+gvk_lr_t *gvk_lr_open(const char *path, gvk_err_t *err);
+void gvk_lr_close(gvk_lr_t *lr);
+
+/* Next line without its '\n' (and '\r'); *len receives its length. Returns 1, 0 at end of file,
+ * or GVK_ERR_IO. The line stays valid until the next call. */
+int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err);
+long gvk_lr_lineno(const gvk_lr_t *lr);
+const char *gvk_lr_path(const gvk_lr_t *lr);
+
+/* Output written to a temporary beside path and renamed over it only by gvk_out_commit, so a
+ * failed run never leaves a partial file. path NULL or "-" writes to standard output. */
+typedef struct {
+	FILE *fp;
+	char *path, *tmp;
+} gvk_out_t;
+
+int gvk_out_open(gvk_out_t *o, const char *path, gvk_err_t *err);
+int gvk_out_commit(gvk_out_t *o, gvk_err_t *err);
+void gvk_out_abort(gvk_out_t *o);
+
+#endif

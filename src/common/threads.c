@@ -1,0 +1,59 @@
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "threads.h"
+
+typedef struct {
+	gvk_worker_fn fn;
+	void *arg;
+	int tid;
+} worker_t;
+
+static void *worker_main(void *p)
+{
+	worker_t *w = p;
+	w->fn(w->arg, w->tid);
+	return NULL;
+}
+
+void gvk_parallel(int n, gvk_worker_fn fn, void *arg)
+{
+	if (n <= 1) {
+		fn(arg, 0);
+		return;
+	}
+	pthread_t *th = malloc(sizeof *th * (size_t)n);
+	worker_t *w = malloc(sizeof *w * (size_t)n);
+	int started = 1;
+	if (th && w) {
+		for (; started < n; ++started) {
+			w[started] = (worker_t){fn, arg, started};
+			if (pthread_create(&th[started], NULL, worker_main, &w[started]) != 0) break;
+		}
+	}
+	fn(arg, 0);
+	for (int i = 1; i < started; ++i) pthread_join(th[i], NULL);
+	free(th);
+	free(w);
+}
+
+int gvk_ncpu(void)
+{
+#ifdef CPU_COUNT
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+double gvk_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

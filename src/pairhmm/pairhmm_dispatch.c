@@ -1,0 +1,76 @@
+/* Picks the Pair-HMM kernel set at run time, and the CPU state every kernel runs under. */
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#define PHMM_X86 1
+#endif
+
+#include "pairhmm_kernel.h"
+
+static int cpu_has_avx512(void)
+{
+#if defined(GVK_HAVE_AVX512) && defined(PHMM_X86)
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+#else
+	return 0;
+#endif
+}
+
+const phmm_isa_t *phmm_isa_select(int isa)
+{
+	switch (isa) {
+	case GVK_ISA_SCALAR: return &phmm_isa_scalar;
+#ifdef GVK_HAVE_AVX512
+	case GVK_ISA_AVX512: return cpu_has_avx512() ? &phmm_isa_avx512 : NULL;
+	case GVK_ISA_AUTO: return cpu_has_avx512() ? &phmm_isa_avx512 : &phmm_isa_scalar;
+#else
+	case GVK_ISA_AUTO: return &phmm_isa_scalar;
+#endif
+	default: return NULL;
+	}
+}
+
+/* GKL sets the x86 FTZ bit (not DAZ); results below the smallest normal become 0. The bit is per
+ * thread, so each worker sets it around its kernel calls and restores the caller's state. */
+unsigned phmm_ftz_enter(void)
+{
+#ifdef PHMM_X86
+	unsigned saved = _mm_getcsr();
+	_mm_setcsr(saved | _MM_FLUSH_ZERO_ON);
+	return saved;
+#else
+	return 0;
+#endif
+}
+
+void phmm_ftz_leave(unsigned saved)
+{
+#ifdef PHMM_X86
+	_mm_setcsr(saved);
+#else
+	(void)saved;
+#endif
+}
+
+void *phmm_buf_reserve(phmm_buf_t *b, size_t bytes)
+{
+	if (bytes <= b->cap) return b->p;
+	size_t cap = bytes + bytes / 2 + 4096;
+	cap = (cap + 63) & ~(size_t)63;
+	void *p = aligned_alloc(64, cap);
+	if (!p) return NULL;
+	free(b->p);
+	b->p = p;
+	b->cap = cap;
+	return p;
+}
+
+void phmm_buf_free(phmm_buf_t *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->cap = 0;
+}

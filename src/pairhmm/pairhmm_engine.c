@@ -1,0 +1,250 @@
+/* Pair-HMM engine: validates a batch, runs the float pass, re-runs the pairs that underflow in
+ * double, and turns raw sums into log10 likelihoods (spec section 8.1). Pairs are sorted by shape
+ * so that the pairs sharing a vector have similar lengths, then spread over threads in blocks. */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "../common/threads.h"
+#include "pairhmm_engine.h"
+#include "pairhmm_kernel.h"
+#include "pairhmm_tables.h"
+
+struct gvk_pairhmm_s {
+	gvk_pairhmm_opt_t opt;
+	const phmm_isa_t *isa;
+	phmm_gpu_t *gpu; /* NULL when computing on the CPU */
+	char name[96];
+};
+
+void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->flavour = GVK_PHMM_FMA;
+	opt->threads = 1;
+	opt->device = GVK_DEVICE_AUTO;
+	opt->isa = GVK_ISA_AUTO;
+}
+
+gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
+{
+	if (opt->flavour != GVK_PHMM_FMA && opt->flavour != GVK_PHMM_NOFMA) {
+		gvk_err_set(err, GVK_ERR_ARG, "unknown Pair-HMM flavour %d", opt->flavour);
+		return NULL;
+	}
+	const phmm_isa_t *isa = phmm_isa_select(opt->isa);
+	if (!isa) {
+		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
+		return NULL;
+	}
+	gvk_pairhmm_t *e = calloc(1, sizeof *e);
+	if (!e) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	e->opt = *opt;
+	if (e->opt.threads < 1) e->opt.threads = gvk_ncpu();
+	e->isa = isa;
+	if (opt->device != GVK_DEVICE_CPU) {
+		gvk_err_t gerr = {0, ""};
+		e->gpu = phmm_gpu_open(opt, &gerr);
+		if (!e->gpu && opt->device == GVK_DEVICE_GPU) {
+			gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "%s", gerr.msg);
+			free(e);
+			return NULL;
+		}
+		if (!e->gpu && opt->verbose)
+			fprintf(stderr, "[gvk] no GPU engine (%s); computing on the CPU\n", gerr.msg);
+	}
+	if (e->gpu)
+		snprintf(e->name, sizeof e->name, "gpu:%s", phmm_gpu_name(e->gpu));
+	else
+		snprintf(e->name, sizeof e->name, "cpu-%s", isa->name);
+	return e;
+}
+
+void gvk_pairhmm_destroy(gvk_pairhmm_t *e)
+{
+	if (!e) return;
+	if (e->gpu) phmm_gpu_close(e->gpu);
+	free(e);
+}
+
+const char *gvk_pairhmm_device_name(const gvk_pairhmm_t *e) { return e->name; }
+
+typedef struct {
+	uint64_t key;
+	size_t idx;
+} sort_key_t;
+
+static int cmp_key_desc(const void *a, const void *b)
+{
+	uint64_t x = ((const sort_key_t *)a)->key, y = ((const sort_key_t *)b)->key;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* One precision pass over a list of pairs (already sorted by shape). */
+typedef struct {
+	const phmm_isa_t *isa;
+	int fused, dbl;
+	const phmm_job_t *jobs;
+	const size_t *idx; /* original pair index of each job */
+	size_t n;
+	atomic_size_t next;
+	atomic_int err;
+	float *fsum;
+	double *dsum;
+} pass_t;
+
+static void pass_worker(void *arg, int tid)
+{
+	pass_t *p = arg;
+	phmm_buf_t buf = {NULL, 0};
+	const int lanes = p->dbl ? p->isa->lanes_d : p->isa->lanes_f;
+	unsigned ftz = phmm_ftz_enter();
+	float f[64];
+	double d[64];
+	for (;;) {
+		size_t b = atomic_fetch_add(&p->next, (size_t)lanes);
+		if (b >= p->n || atomic_load(&p->err)) break;
+		int m = (int)(p->n - b < (size_t)lanes ? p->n - b : (size_t)lanes);
+		int rc = p->dbl ? p->isa->kd(p->jobs + b, m, p->fused, d, &buf)
+		                : p->isa->kf(p->jobs + b, m, p->fused, f, &buf);
+		if (rc < 0) {
+			atomic_store(&p->err, rc);
+			break;
+		}
+		for (int k = 0; k < m; ++k) {
+			if (p->dbl)
+				p->dsum[p->idx[b + k]] = d[k];
+			else
+				p->fsum[p->idx[b + k]] = f[k];
+		}
+	}
+	phmm_ftz_leave(ftz);
+	phmm_buf_free(&buf);
+	(void)tid;
+}
+
+/* Sorts the selected pairs by shape and runs one pass over them on the CPU threads. */
+static int cpu_pass(const gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
+                    const gvk_pair_t *pairs, const size_t *sel, size_t n, int dbl, float *fsum, double *dsum)
+{
+	if (n == 0) return 0;
+	sort_key_t *keys = malloc(n * sizeof *keys);
+	phmm_job_t *jobs = malloc(n * sizeof *jobs);
+	size_t *idx = malloc(n * sizeof *idx);
+	if (!keys || !jobs || !idx) {
+		free(keys), free(jobs), free(idx);
+		return GVK_ERR_NOMEM;
+	}
+	for (size_t k = 0; k < n; ++k) {
+		const gvk_pair_t *pp = &pairs[sel ? sel[k] : k];
+		keys[k].key = (uint64_t)haps[pp->hap].len << 32 | (uint32_t)reads[pp->read].len;
+		keys[k].idx = sel ? sel[k] : k;
+	}
+	qsort(keys, n, sizeof *keys, cmp_key_desc);
+	for (size_t k = 0; k < n; ++k) {
+		const gvk_pair_t *pp = &pairs[keys[k].idx];
+		jobs[k] = (phmm_job_t){&reads[pp->read], &haps[pp->hap]};
+		idx[k] = keys[k].idx;
+	}
+	free(keys);
+	pass_t p = {e->isa, e->opt.flavour == GVK_PHMM_FMA, dbl, jobs, idx, n, 0, 0, fsum, dsum};
+	int nt = e->opt.threads;
+	size_t lanes = (size_t)(dbl ? e->isa->lanes_d : e->isa->lanes_f);
+	if ((size_t)nt > (n + lanes - 1) / lanes) nt = (int)((n + lanes - 1) / lanes);
+	gvk_parallel(nt, pass_worker, &p);
+	free(jobs);
+	free(idx);
+	return atomic_load(&p.err);
+}
+
+static int check_pairs(const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
+                       size_t n, gvk_err_t *err)
+{
+	for (size_t k = 0; k < n; ++k) {
+		const gvk_read_t *r = &reads[pairs[k].read];
+		if (r->len < 1) return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: read %d is empty", k, pairs[k].read);
+		if (!r->bases || !r->qual || !r->ins || !r->del || !r->gcp)
+			return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: read %d has a NULL array", k, pairs[k].read);
+		const gvk_hap_t *h = &haps[pairs[k].hap];
+		if (h->len < 1 || !h->bases)
+			return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: haplotype %d is empty", k, pairs[k].hap);
+	}
+	return 0;
+}
+
+double phmm_final_float(float s) { return (double)(log10f(s) - PHMM_LOG10_INIT_F); }
+double phmm_final_double(double s) { return log10(s) - PHMM_LOG10_INIT_D; }
+
+/* Runs one pass on the GPU when there is one, else on the CPU; a GPU failure falls back. */
+static int run_pass(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
+                    const gvk_pair_t *pairs, const size_t *sel, size_t n, int dbl, float *fsum,
+                    double *dsum, gvk_err_t *err)
+{
+	if (e->gpu) {
+		gvk_err_t gerr = {0, ""};
+		int rc = phmm_gpu_pass(e->gpu, reads, haps, pairs, sel, n, dbl, fsum, dsum, &gerr);
+		if (rc == 0) return 0;
+		if (e->opt.device == GVK_DEVICE_GPU) return gvk_err_set(err, rc, "%s", gerr.msg);
+		fprintf(stderr, "[gvk] GPU failed (%s); continuing on the CPU\n", gerr.msg);
+		phmm_gpu_close(e->gpu);
+		e->gpu = NULL;
+		snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
+	}
+	int rc = cpu_pass(e, reads, haps, pairs, sel, n, dbl, fsum, dsum);
+	return rc < 0 ? gvk_err_set(err, rc, "out of memory in the Pair-HMM engine") : 0;
+}
+
+int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
+                      const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err)
+{
+	int rc = check_pairs(reads, haps, pairs, n, err);
+	if (rc < 0 || n == 0) return rc;
+	float *fsum = out->fsum ? out->fsum : malloc(n * sizeof *fsum);
+	double *dsum = out->dsum ? out->dsum : malloc(n * sizeof *dsum);
+	size_t *sel = malloc(n * sizeof *sel);
+	if (!fsum || !dsum || !sel) {
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
+		goto done;
+	}
+	const int all_double = e->opt.force_double || out->dsum != NULL;
+	if (e->opt.force_double)
+		memset(fsum, 0, n * sizeof *fsum);
+	else if ((rc = run_pass(e, reads, haps, pairs, NULL, n, 0, fsum, NULL, err)) < 0)
+		goto done;
+	size_t nd = 0;
+	for (size_t k = 0; k < n; ++k)
+		if (all_double || fsum[k] < PHMM_DOUBLE_THRESHOLD) sel[nd++] = k;
+	if ((rc = run_pass(e, reads, haps, pairs, sel, nd, 1, NULL, dsum, err)) < 0) goto done;
+	for (size_t k = 0; k < n; ++k) {
+		int dbl = e->opt.force_double || fsum[k] < PHMM_DOUBLE_THRESHOLD;
+		out->log10[k] = dbl ? phmm_final_double(dsum[k]) : phmm_final_float(fsum[k]);
+		if (out->used_double) out->used_double[k] = (uint8_t)dbl;
+	}
+done:
+	if (fsum != out->fsum) free(fsum);
+	if (dsum != out->dsum) free(dsum);
+	free(sel);
+	return rc;
+}
+
+int gvk_pairhmm_batch(gvk_pairhmm_t *e, const gvk_read_t *reads, int n_reads, const gvk_hap_t *haps,
+                      int n_haps, double *out, gvk_err_t *err)
+{
+	if (n_reads < 0 || n_haps < 0) return gvk_err_set(err, GVK_ERR_ARG, "negative batch size");
+	size_t n = (size_t)n_reads * (size_t)n_haps;
+	if (n == 0) return 0;
+	gvk_pair_t *pairs = malloc(n * sizeof *pairs);
+	if (!pairs) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
+	for (int r = 0; r < n_reads; ++r)
+		for (int h = 0; h < n_haps; ++h) pairs[(size_t)r * n_haps + h] = (gvk_pair_t){r, h};
+	gvk_pairhmm_out_t o = {out, NULL, NULL, NULL};
+	int rc = gvk_pairhmm_pairs(e, reads, haps, pairs, n, &o, err);
+	free(pairs);
+	return rc;
+}

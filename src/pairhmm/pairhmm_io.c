@@ -1,0 +1,363 @@
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "../common/lineio.h"
+#include "pairhmm_io.h"
+
+enum { MAX_FIELDS = 8 };
+
+struct phmm_reader_s {
+	gvk_lr_t *lr;
+	phmm_format_t fmt;
+	uint64_t records; /* groups or pair lines seen so far */
+	char *pending;    /* first data line, read to detect the format */
+	size_t pending_len;
+	long pending_lineno;
+};
+
+typedef struct {
+	int n;
+	char *f[MAX_FIELDS];
+	size_t len[MAX_FIELDS];
+} fields_t;
+
+/* Splits line in place on spaces and tabs; n counts every field, even past MAX_FIELDS. */
+static void split(char *s, fields_t *fl)
+{
+	fl->n = 0;
+	while (*s) {
+		while (*s == ' ' || *s == '\t') ++s;
+		if (!*s) break;
+		char *b = s;
+		while (*s && *s != ' ' && *s != '\t') ++s;
+		if (fl->n < MAX_FIELDS) fl->f[fl->n] = b, fl->len[fl->n] = (size_t)(s - b);
+		fl->n++;
+		if (*s) *s++ = 0;
+	}
+}
+
+static int is_blank_or_comment(const char *s)
+{
+	while (*s == ' ' || *s == '\t') ++s;
+	return *s == 0 || *s == '#';
+}
+
+static int is_hex_string(const char *s, size_t n)
+{
+	if (n == 0 || n % 2) return 0;
+	for (size_t i = 0; i < n; ++i)
+		if (!isxdigit((unsigned char)s[i])) return 0;
+	return 1;
+}
+
+static int parse_count(const char *s, long *v)
+{
+	char *end;
+	if (!isdigit((unsigned char)*s)) return -1;
+	*v = strtol(s, &end, 10);
+	return *end ? -1 : 0;
+}
+
+static phmm_format_t detect(char *line)
+{
+	fields_t fl;
+	long a, b;
+	split(line, &fl);
+	if (fl.n == 2 && parse_count(fl.f[0], &a) == 0 && parse_count(fl.f[1], &b) == 0) return PHMM_FMT_GROUP;
+	if (fl.n == 6 && fl.len[2] == 2 * fl.len[1] && is_hex_string(fl.f[2], fl.len[2])) return PHMM_FMT_HEX;
+	if (fl.n == 6 || fl.n == 7) return PHMM_FMT_GKL;
+	return PHMM_FMT_AUTO;
+}
+
+const char *phmm_format_name(phmm_format_t fmt)
+{
+	static const char *names[] = {"auto", "gkl", "group", "hex"};
+	return (unsigned)fmt < 4 ? names[fmt] : "?";
+}
+
+int phmm_format_parse(const char *name)
+{
+	for (int f = PHMM_FMT_AUTO; f <= PHMM_FMT_HEX; ++f)
+		if (strcmp(name, phmm_format_name((phmm_format_t)f)) == 0) return f;
+	return -1;
+}
+
+/* Reads the next line that is not blank or a comment; 1, 0 at EOF, or <0. */
+static int next_data_line(phmm_reader_t *rd, char **line, size_t *len, long *lineno, gvk_err_t *err)
+{
+	if (rd->pending) {
+		*line = rd->pending, *len = rd->pending_len, *lineno = rd->pending_lineno;
+		rd->pending = NULL;
+		return 1;
+	}
+	int rc;
+	while ((rc = gvk_lr_next(rd->lr, line, len, err)) == 1)
+		if (!is_blank_or_comment(*line)) break;
+	*lineno = gvk_lr_lineno(rd->lr);
+	return rc;
+}
+
+phmm_reader_t *phmm_reader_open(const char *path, phmm_format_t fmt, gvk_err_t *err)
+{
+	phmm_reader_t *rd = calloc(1, sizeof *rd);
+	if (!rd) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (!(rd->lr = gvk_lr_open(path, err))) {
+		free(rd);
+		return NULL;
+	}
+	rd->fmt = fmt;
+	char *line;
+	size_t len;
+	long lineno;
+	int rc = next_data_line(rd, &line, &len, &lineno, err);
+	if (rc < 0) goto fail;
+	if (rc == 0) {
+		if (fmt == PHMM_FMT_AUTO) rd->fmt = PHMM_FMT_GKL;
+		return rd; /* an empty input has no pairs */
+	}
+	if (fmt == PHMM_FMT_AUTO) {
+		char *copy = strdup(line);
+		if (!copy) {
+			gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		rd->fmt = detect(copy);
+		free(copy);
+		if (rd->fmt == PHMM_FMT_AUTO) {
+			gvk_err_set(err, GVK_ERR_FORMAT,
+			            "%s:%ld: cannot tell the input format: expected 'R H' (group format), 6 hex fields "
+			            "or 6-7 fields of the GATK results-file format",
+			            gvk_lr_path(rd->lr), lineno);
+			goto fail;
+		}
+	}
+	rd->pending = line, rd->pending_len = len, rd->pending_lineno = lineno;
+	return rd;
+fail:
+	phmm_reader_close(rd);
+	return NULL;
+}
+
+void phmm_reader_close(phmm_reader_t *rd)
+{
+	if (!rd) return;
+	gvk_lr_close(rd->lr);
+	free(rd);
+}
+
+phmm_format_t phmm_reader_format(const phmm_reader_t *rd) { return rd->fmt; }
+
+void phmm_chunk_free(phmm_chunk_t *c)
+{
+	free(c->reads), free(c->haps), free(c->pairs), free(c->group), free(c->rin), free(c->hin);
+	free(c->roff), free(c->hoff), free(c->arena);
+	memset(c, 0, sizeof *c);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap) return 0;
+	size_t nc = *cap ? *cap : 256;
+	while (nc < need) nc *= 2;
+	void *np = realloc(*p, nc * elem);
+	if (!np) return GVK_ERR_NOMEM;
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+/* Reserves n arena bytes; returns their offset or -1. */
+static long arena_take(phmm_chunk_t *c, size_t n)
+{
+	if (grow((void **)&c->arena, &c->arena_cap, c->arena_len + n, 1)) return -1;
+	size_t off = c->arena_len;
+	c->arena_len += n;
+	return (long)off;
+}
+
+static int add_pairs_room(phmm_chunk_t *c, size_t extra)
+{
+	size_t need = c->n_pairs + extra, cap = c->m_pairs, c2 = cap, c3 = cap, c4 = cap;
+	if (grow((void **)&c->pairs, &cap, need, sizeof *c->pairs) ||
+	    grow((void **)&c->group, &c2, need, sizeof *c->group) ||
+	    grow((void **)&c->rin, &c3, need, sizeof *c->rin) || grow((void **)&c->hin, &c4, need, sizeof *c->hin))
+		return GVK_ERR_NOMEM;
+	c->m_pairs = cap;
+	return 0;
+}
+
+typedef struct {
+	const char *path;
+	long lineno;
+	gvk_err_t *err;
+} where_t;
+
+/* Converts one quality field to raw bytes: Phred+33 characters (floor applied) or hex pairs. */
+static int parse_quals(const char *s, size_t n, int hex, int floor, uint8_t *out, const char *what, where_t w)
+{
+	if (hex) {
+		for (size_t i = 0; i < n; ++i) {
+			char b[3] = {s[2 * i], s[2 * i + 1], 0};
+			if (!isxdigit((unsigned char)b[0]) || !isxdigit((unsigned char)b[1]))
+				return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: %s: '%s' at byte %zu is not a hex byte",
+				                   w.path, w.lineno, what, b, i + 1);
+			out[i] = (uint8_t)strtol(b, NULL, 16);
+		}
+		return 0;
+	}
+	for (size_t i = 0; i < n; ++i) {
+		int v = (unsigned char)s[i] - 33;
+		if (v < 0)
+			return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: %s: character 0x%02x at position %zu is below '!'",
+			                   w.path, w.lineno, what, (unsigned char)s[i], i + 1);
+		out[i] = (uint8_t)(v < floor ? floor : v);
+	}
+	return 0;
+}
+
+/* Adds a read from five fields (bases, quals, ins, del, gcp); returns its index or <0. */
+static long add_read(phmm_chunk_t *c, char *const *f, const size_t *len, int hex, int qual_floor, where_t w)
+{
+	static const char *names[] = {"bases", "base qualities", "insertion GOPs", "deletion GOPs", "GCPs"};
+	size_t R = len[0];
+	for (int k = 1; k < 5; ++k) {
+		size_t got = hex ? len[k] / 2 : len[k];
+		if (got != R || (hex && len[k] % 2))
+			return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: read has %zu bases but %s%zu %s", w.path,
+			                   w.lineno, R, hex && len[k] % 2 ? "an odd number of hex digits for " : "",
+			                   got, names[k]);
+	}
+	if (R > (size_t)INT32_MAX / 2)
+		return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: read of %zu bases is too long", w.path, w.lineno, R);
+	size_t cap = c->m_reads, c2 = cap;
+	if (grow((void **)&c->reads, &cap, c->n_reads + 1, sizeof *c->reads) ||
+	    grow((void **)&c->roff, &c2, c->n_reads + 1, sizeof *c->roff))
+		return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
+	c->m_reads = cap;
+	long off = arena_take(c, 5 * R);
+	if (off < 0) return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
+	memcpy(c->arena + off, f[0], R);
+	for (int k = 1; k < 5; ++k) {
+		int rc = parse_quals(f[k], R, hex, k == 1 ? qual_floor : 0, (uint8_t *)c->arena + off + k * R, names[k], w);
+		if (rc < 0) return rc;
+	}
+	c->reads[c->n_reads].len = (int)R;
+	c->roff[c->n_reads] = (size_t)off;
+	return (long)c->n_reads++;
+}
+
+static long add_hap(phmm_chunk_t *c, const char *s, size_t H, where_t w)
+{
+	if (H == 0) return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: empty haplotype", w.path, w.lineno);
+	if (H > (size_t)INT32_MAX / 2)
+		return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: haplotype of %zu bases is too long", w.path, w.lineno, H);
+	size_t cap = c->m_haps, c2 = cap;
+	if (grow((void **)&c->haps, &cap, c->n_haps + 1, sizeof *c->haps) ||
+	    grow((void **)&c->hoff, &c2, c->n_haps + 1, sizeof *c->hoff))
+		return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
+	c->m_haps = cap;
+	long off = arena_take(c, H);
+	if (off < 0) return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
+	memcpy(c->arena + off, s, H);
+	c->haps[c->n_haps].len = (int)H;
+	c->hoff[c->n_haps] = (size_t)off;
+	return (long)c->n_haps++;
+}
+
+static void add_pair(phmm_chunk_t *c, long r, long h, uint64_t group, int rin, int hin)
+{
+	size_t k = c->n_pairs++;
+	c->pairs[k] = (gvk_pair_t){(int32_t)r, (int32_t)h};
+	c->group[k] = group, c->rin[k] = rin, c->hin[k] = hin;
+	c->cells += (uint64_t)c->reads[r].len * (uint64_t)c->haps[h].len;
+}
+
+/* One line of the GKL or hex format: hap, read, quals, ins, del, gcp [, expected]. */
+static int parse_pair_line(phmm_reader_t *rd, phmm_chunk_t *c, char *line, where_t w)
+{
+	fields_t fl;
+	split(line, &fl);
+	int hex = rd->fmt == PHMM_FMT_HEX;
+	if (hex ? fl.n != 6 : fl.n != 6 && fl.n != 7)
+		return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: expected %s fields (haplotype, read, 4 quality strings%s), found %d",
+		                   w.path, w.lineno, hex ? "6" : "6 or 7", hex ? "" : ", optional expected value", fl.n);
+	if (add_pairs_room(c, 1)) return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
+	/* GKL's test harness raises read base qualities below 6 to 6; the hex format is raw. */
+	long r = add_read(c, fl.f + 1, fl.len + 1, hex, hex ? 0 : 6, w);
+	if (r < 0) return (int)r;
+	long h = add_hap(c, fl.f[0], fl.len[0], w);
+	if (h < 0) return (int)h;
+	add_pair(c, r, h, rd->records++, 0, 0);
+	return 0;
+}
+
+/* One whole group: "R H", R read lines, H haplotype lines; pairs read-major. */
+static int parse_group(phmm_reader_t *rd, phmm_chunk_t *c, char *line, where_t w)
+{
+	fields_t fl;
+	long R, H;
+	split(line, &fl);
+	if (fl.n != 2 || parse_count(fl.f[0], &R) || parse_count(fl.f[1], &H) || R < 1 || H < 1 || R > (1L << 24) ||
+	    H > (1L << 24))
+		return gvk_err_set(w.err, GVK_ERR_FORMAT,
+		                   "%s:%ld: expected a group header 'R H' with R reads and H haplotypes, both at least 1",
+		                   w.path, w.lineno);
+	const long head = w.lineno;
+	size_t r0 = c->n_reads, h0 = c->n_haps;
+	for (long k = 0; k < R + H; ++k) {
+		size_t len;
+		int rc = next_data_line(rd, &line, &len, &w.lineno, w.err);
+		if (rc < 0) return rc;
+		if (rc == 0)
+			return gvk_err_set(w.err, GVK_ERR_FORMAT,
+			                   "%s:%ld: group truncated: its header says %ld reads and %ld haplotypes, the file ends after %ld lines",
+			                   w.path, head, R, H, k);
+		split(line, &fl);
+		if (k < R && fl.n != 5)
+			return gvk_err_set(w.err, GVK_ERR_FORMAT,
+			                   "%s:%ld: expected read %ld of the group at line %ld (5 fields: bases quals ins del gcp), found %d fields",
+			                   w.path, w.lineno, k + 1, head, fl.n);
+		if (k >= R && fl.n != 1)
+			return gvk_err_set(w.err, GVK_ERR_FORMAT,
+			                   "%s:%ld: expected haplotype %ld of the group at line %ld (1 field), found %d fields",
+			                   w.path, w.lineno, k - R + 1, head, fl.n);
+		long rc2 = k < R ? add_read(c, fl.f, fl.len, 0, 0, w) : add_hap(c, fl.f[0], fl.len[0], w);
+		if (rc2 < 0) return (int)rc2;
+	}
+	if (add_pairs_room(c, (size_t)(R * H))) return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
+	for (long r = 0; r < R; ++r)
+		for (long h = 0; h < H; ++h) add_pair(c, (long)r0 + r, (long)h0 + h, rd->records, (int)r, (int)h);
+	rd->records++;
+	return 0;
+}
+
+long phmm_reader_next(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, gvk_err_t *err)
+{
+	c->n_reads = c->n_haps = c->n_pairs = 0;
+	c->arena_len = 0;
+	c->cells = 0;
+	while (c->n_pairs < max_pairs) {
+		char *line;
+		size_t len;
+		where_t w = {gvk_lr_path(rd->lr), 0, err};
+		int rc = next_data_line(rd, &line, &len, &w.lineno, err);
+		if (rc < 0) return rc;
+		if (rc == 0) break;
+		rc = rd->fmt == PHMM_FMT_GROUP ? parse_group(rd, c, line, w) : parse_pair_line(rd, c, line, w);
+		if (rc < 0) return rc;
+	}
+	for (size_t k = 0; k < c->n_reads; ++k) {
+		char *p = c->arena + c->roff[k];
+		size_t R = (size_t)c->reads[k].len;
+		gvk_read_t *r = &c->reads[k];
+		r->bases = p, r->qual = (uint8_t *)p + R, r->ins = (uint8_t *)p + 2 * R;
+		r->del = (uint8_t *)p + 3 * R, r->gcp = (uint8_t *)p + 4 * R;
+	}
+	for (size_t k = 0; k < c->n_haps; ++k) c->haps[k].bases = c->arena + c->hoff[k];
+	return (long)c->n_pairs;
+}

@@ -1,0 +1,44 @@
+/* Pair-HMM input: the GATK results-file format (GKL's test file), the group format ("R H" then
+ * reads then haplotypes; the "10s" dataset) and the hex format, plain or gzip, read in chunks. */
+#ifndef GVK_PAIRHMM_IO_H
+#define GVK_PAIRHMM_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gvk.h"
+
+typedef enum { PHMM_FMT_AUTO = 0, PHMM_FMT_GKL, PHMM_FMT_GROUP, PHMM_FMT_HEX } phmm_format_t;
+
+/* A chunk of work: reads, haplotypes and the pairs between them in input order. Everything points
+ * into the chunk's own arena and stays valid until the chunk is refilled or freed. */
+typedef struct {
+	gvk_read_t *reads;
+	gvk_hap_t *haps;
+	gvk_pair_t *pairs;
+	uint64_t *group;     /* per pair: 0-based group (or line record) number */
+	int32_t *rin, *hin;  /* per pair: read and haplotype index inside the group */
+	size_t n_reads, n_haps, n_pairs;
+	uint64_t cells;      /* sum of read length x haplotype length */
+	/* private */
+	size_t m_reads, m_haps, m_pairs, *roff, *hoff;
+	char *arena;
+	size_t arena_len, arena_cap;
+} phmm_chunk_t;
+
+typedef struct phmm_reader_s phmm_reader_t;
+
+phmm_reader_t *phmm_reader_open(const char *path, phmm_format_t fmt, gvk_err_t *err);
+void phmm_reader_close(phmm_reader_t *rd);
+/* Format in use (detected from the first record when opened with PHMM_FMT_AUTO). */
+phmm_format_t phmm_reader_format(const phmm_reader_t *rd);
+const char *phmm_format_name(phmm_format_t fmt);
+/* Parses a name given on the command line; -1 if unknown. */
+int phmm_format_parse(const char *name);
+
+/* Refills c with whole records until it holds at least max_pairs pairs or the input ends.
+ * Returns the number of pairs (0 at the end) or a negative code with err naming file and line. */
+long phmm_reader_next(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, gvk_err_t *err);
+
+void phmm_chunk_free(phmm_chunk_t *c);
+
+#endif

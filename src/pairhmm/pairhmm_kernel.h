@@ -1,0 +1,47 @@
+/* Internal interface between the Pair-HMM engine and its per-instruction-set kernels. */
+#ifndef GVK_PAIRHMM_KERNEL_H
+#define GVK_PAIRHMM_KERNEL_H
+
+#include <stddef.h>
+#include "gvk.h"
+
+typedef struct {
+	const gvk_read_t *r;
+	const gvk_hap_t *h;
+} phmm_job_t;
+
+/* Per-thread scratch memory that kernels grow as needed (64-byte aligned). */
+typedef struct {
+	void *p;
+	size_t cap;
+} phmm_buf_t;
+
+void *phmm_buf_reserve(phmm_buf_t *b, size_t bytes);
+void phmm_buf_free(phmm_buf_t *b);
+
+/* A kernel computes the raw scaled last-row sum (SM + SI, spec section 7) of n pairs;
+ * fused selects GKL's AVX-512 arithmetic, else its AVX arithmetic. Returns 0 or GVK_ERR_NOMEM.
+ * Kernels run with flush-to-zero on (set by the caller). */
+typedef int (*phmm_kern_f)(const phmm_job_t *jobs, int n, int fused, float *out, phmm_buf_t *scratch);
+typedef int (*phmm_kern_d)(const phmm_job_t *jobs, int n, int fused, double *out, phmm_buf_t *scratch);
+
+typedef struct {
+	const char *name;
+	int lanes_f, lanes_d; /* pairs per call that fill the vectors */
+	phmm_kern_f kf;
+	phmm_kern_d kd;
+} phmm_isa_t;
+
+extern const phmm_isa_t phmm_isa_scalar;
+#ifdef GVK_HAVE_AVX512
+extern const phmm_isa_t phmm_isa_avx512;
+#endif
+
+/* The kernel set for a gvk_isa_t request; NULL if this build or CPU cannot run it. */
+const phmm_isa_t *phmm_isa_select(int isa);
+
+/* Flush-to-zero, as GKL's initNative sets it; returns the state to restore. */
+unsigned phmm_ftz_enter(void);
+void phmm_ftz_leave(unsigned saved);
+
+#endif
