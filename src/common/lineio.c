@@ -81,11 +81,12 @@ static long lr_fill(gvk_lr_t *lr, gvk_err_t *err)
 	}
 #ifdef GVK_HAVE_ZLIB
 	int n = gzread(lr->gz, lr->buf + lr->end, (unsigned)(lr->cap - lr->end));
-	if (n < 0) {
-		int zerr;
-		const char *m = gzerror(lr->gz, &zerr);
-		return gvk_err_set(err, GVK_ERR_IO, "%s: read error after line %ld: %s", lr->path, lr->lineno, m);
-	}
+	int zerr = Z_OK;
+	const char *m = n <= 0 ? gzerror(lr->gz, &zerr) : NULL;
+	/* A truncated or corrupt gzip stream ends with Z_BUF_ERROR or Z_DATA_ERROR, not a clean EOF. */
+	if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END))
+		return gvk_err_set(err, GVK_ERR_IO, "%s: read error after line %ld: %s", lr->path, lr->lineno,
+		                   zerr == Z_BUF_ERROR ? "truncated gzip input" : m);
 #else
 	size_t n = fread(lr->buf + lr->end, 1, lr->cap - lr->end, lr->fp);
 	if (n == 0 && ferror(lr->fp))

@@ -1,0 +1,49 @@
+#!/bin/bash
+# End-to-end checks of `gvk pairhmm` against the GKL expected files: output bits, -o, --tsv,
+# stdin and gzip input, --double, threads. Usage: pairhmm_cli.sh GVK DATA_DIR [cpu|gpu]
+set -u
+gvk=$1 data=$2 dev=${3:-cpu}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0 pass=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+expect_col() { zcat -f "$1" | grep -v '^#' | cut -d' ' -f"$2"; }
+
+if [ "$dev" = gpu ] && ! "$gvk" pairhmm -q --device gpu "$data/inputs/gpupairhmm_readme_example.in" >/dev/null 2>"$tmp/err"; then
+	echo "SKIP: no usable GPU: $(cat "$tmp/err")"; exit 77
+fi
+for f in gkl_pairhmm-testdata.txt carneiro_tiny.in carneiro_10s.in gpupairhmm_readme_example.in edge.hex.gz stress_random.hex.gz stress_realistic.hex.gz carneiro_1m.in.gz; do
+	stem=${f%%.*}
+	for fl in avx512 avx2; do
+		exp=$(ls "$data/expected/$stem.gkl_$fl".txt*)
+		"$gvk" pairhmm -q -t 2 --device "$dev" --flavour "$fl" "$data/inputs/$f" > "$tmp/out" || { bad "$f $fl: exit $?"; continue; }
+		if cmp -s "$tmp/out" <(expect_col "$exp" 1); then ok; else bad "$f $fl: values differ from GKL"; fi
+	done
+done
+in=$data/inputs/carneiro_10s.in exp=$data/expected/carneiro_10s.gkl_avx512.txt.gz
+# -o writes the same bytes, atomically; stdin works; 1 thread = many threads.
+"$gvk" pairhmm -q --device "$dev" -t 1 -o "$tmp/o.txt" "$in" && cmp -s "$tmp/o.txt" <(expect_col "$exp" 1) && ok || bad "-o / -t 1"
+ls "$tmp" | grep -q tmp && bad "temporary file left behind" || ok
+"$gvk" pairhmm -q --device "$dev" - < "$in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "stdin input"
+gzip -c "$in" > "$tmp/in.gz"; "$gvk" pairhmm -q --device "$dev" "$tmp/in.gz" | cmp -s - <(expect_col "$exp" 1) && ok || bad "gzip input"
+"$gvk" pairhmm -q --device "$dev" --chunk 7 "$in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "small chunks"
+# --tsv: group read hap log10 used_double; the group format is read-major.
+"$gvk" pairhmm -q --device "$dev" --tsv "$in" > "$tmp/t.tsv"
+paste <(cut -f4,5 "$tmp/t.tsv") <(expect_col "$exp" 1-2 | tr ' ' '\t') | awk -F'\t' '$1!=$3||$2!=$4{e=1} END{exit e}' && ok || bad "--tsv values"
+head -1 "$tmp/t.tsv" | grep -qP '^0\t0\t0\t' && awk -F'\t' 'NR==2{exit !($1==0&&$2==0&&$3==1)}' "$tmp/t.tsv" && ok || bad "--tsv indices"
+# --double: log10(double raw sum) - log10(2^1020) for every pair.
+"$gvk" pairhmm -q --device "$dev" --double "$data/inputs/gkl_pairhmm-testdata.txt" > "$tmp/d.txt"
+python3 - "$tmp/d.txt" "$data/expected/gkl_pairhmm-testdata.gkl_avx512.txt" <<'PY' && ok || bad "--double"
+import math, struct, sys
+got = [l.strip() for l in open(sys.argv[1])]
+exp = [l.split() for l in open(sys.argv[2]) if not l.startswith('#')]
+for g, e in zip(got, exp):
+    d = struct.unpack('>d', bytes.fromhex(e[3]))[0]
+    want = math.log10(d) - 307.0505955772608 if d > 0 else float('-inf')
+    if float(g) != want: sys.exit('double mode: %s != %r' % (g, want))
+sys.exit(0 if len(got) == len(exp) else 'count')
+PY
+"$gvk" --version | grep -q '^gvk ' && ok || bad "--version"
+"$gvk" pairhmm -h | grep -q -- '--device' && ok || bad "-h"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

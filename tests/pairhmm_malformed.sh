@@ -1,0 +1,53 @@
+#!/bin/bash
+# Each malformed input is rejected: non-zero exit, a message naming the file (and line), and no
+# output file left behind. Usage: pairhmm_malformed.sh GVK
+set -u
+gvk=$1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0 pass=0
+q=$(printf '%s' '+++++')
+# name | file content | text the message must contain
+check() {
+	local name=$1 content=$2 want=$3
+	printf '%b' "$content" > "$tmp/$name.txt"
+	rm -f "$tmp/out.txt"
+	if "$gvk" pairhmm -q -o "$tmp/out.txt" "$tmp/$name.txt" 2> "$tmp/err"; then
+		echo "FAIL: $name: accepted"; fail=$((fail + 1)); return
+	fi
+	if ! grep -qF -- "$want" "$tmp/err"; then
+		echo "FAIL: $name: message '$(cat "$tmp/err")' lacks '$want'"; fail=$((fail + 1)); return
+	fi
+	if ls "$tmp" | grep -q '^out\.txt'; then
+		echo "FAIL: $name: output file left behind"; fail=$((fail + 1)); return
+	fi
+	pass=$((pass + 1))
+}
+check fieldcount "ACGTACGT ACGTA $q $q $q $q\nACGTACGT ACGTA $q $q $q\n" "fieldcount.txt:2: expected 6 or 7 fields"
+check lengths "# c\nACGTACGT ACGTA $q $q ++++ $q\n" "lengths.txt:2: read has 5 bases but 4 deletion GOPs"
+check lowqual "ACGTACGT ACGTA $q +\x1f+++ $q $q\n" "lowqual.txt:1: insertion GOPs: character 0x1f at position 2 is below '!'"
+check badheader "2 1\nACG +++ +++ +++ +++\nACG +++ +++ +++ +++\nACGT\n2 x\n" "badheader.txt:5: expected a group header"
+check emptygroup "0 1\nACGT\n" "emptygroup.txt:1: expected a group header"
+check truncated "2 2\nACG +++ +++ +++ +++\nACG +++ +++ +++ +++\nACGT\n" "truncated.txt:1: group truncated"
+check hapfields "1 2\nACG +++ +++ +++ +++\nACGT\nACG +++ +++ +++ +++\n" "hapfields.txt:4: expected haplotype 2"
+check readfields "2 1\nACG +++ +++ +++ +++\nACG +++ +++ +++\nACGT\n" "readfields.txt:3: expected read 2"
+check grouplen "1 1\nACG +++ ++ +++ +++\nACGT\n" "grouplen.txt:2: read has 3 bases but 2 insertion GOPs"
+check hexbad "ACGT AC 1e1e 2d2d 2d2d 0a0g\n" "hexbad.txt:1: GCPs: '0g' at byte 2 is not a hex byte"
+check hexlen "ACGT AC 1e1e 2d2d 2d2d2d 0a0a\n" "hexlen.txt:1: read has 2 bases but 3 deletion GOPs"
+check lowbase "ACGTACGT ACGTA +\x1f+++ $q $q $q\n" "lowbase.txt:1: base qualities: character 0x1f"
+check garbage "hello\n" "garbage.txt:1: cannot tell the input format"
+printf 'ACGT\0AC\n' > "$tmp/binary.txt"
+check binary "\x1f\x8b\x08\x00garbage" "binary.txt: read error"
+# A missing input and an unwritable output.
+if "$gvk" pairhmm -q "$tmp/none.txt" 2> "$tmp/err" || ! grep -q "none.txt: cannot open" "$tmp/err"; then
+	echo "FAIL: missing file"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+printf "ACGT ACG +++ +++ +++ +++\n" > "$tmp/good.txt"
+if "$gvk" pairhmm -q -o "$tmp/nodir/out.txt" "$tmp/good.txt" 2> "$tmp/err" || ! grep -q "nodir/out.txt: cannot write" "$tmp/err"; then
+	echo "FAIL: unwritable output"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+# A good file still works, and a bad record after good ones leaves no output.
+"$gvk" pairhmm -q "$tmp/good.txt" > /dev/null && pass=$((pass + 1)) || { echo "FAIL: good input rejected"; fail=$((fail + 1)); }
+check latebad "ACGT ACG +++ +++ +++ +++\nACGT ACG +++ +++ +++ +++\nACGT ACG +++ +++ ++ +++\n" "latebad.txt:3:"
+for o in "-t 0" "--device tpu" "--flavour sse" "--format xml" "--chunk 0"; do
+	if "$gvk" pairhmm $o "$tmp/good.txt" > /dev/null 2>&1; then echo "FAIL: option '$o' accepted"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
