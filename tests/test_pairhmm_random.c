@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	}
 
 	int rc = 0;
-	for (int flavour = 0; flavour < 2; ++flavour) {
+	for (int flavour = 0; flavour < 2 && rc != 77; ++flavour) {
 		gvk_pairhmm_opt_t ref_opt, opt;
 		gvk_pairhmm_opt_init(&ref_opt);
 		ref_opt.flavour = flavour, ref_opt.device = GVK_DEVICE_CPU, ref_opt.isa = GVK_ISA_SCALAR, ref_opt.threads = 2;
@@ -79,7 +79,9 @@ int main(int argc, char **argv)
 		gvk_pairhmm_t *ref = gvk_pairhmm_create(&ref_opt, &err), *eng = gvk_pairhmm_create(&opt, &err);
 		if (!eng) {
 			printf("SKIP: %s engine unavailable: %s\n", dev, err.msg);
-			return 77;
+			gvk_pairhmm_destroy(ref);
+			rc = 77;
+			break;
 		}
 		double *v[2], *d[2];
 		float *f[2];
@@ -110,5 +112,8 @@ int main(int argc, char **argv)
 		gvk_pairhmm_destroy(ref);
 		gvk_pairhmm_destroy(eng);
 	}
+	for (int i = 0; i < nr; ++i) free((void *)reads[i].bases), free((void *)reads[i].qual);
+	for (int i = 0; i < nh; ++i) free((void *)haps[i].bases);
+	free(reads), free(haps), free(pairs);
 	return rc;
 }

@@ -1,0 +1,152 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "phmm_workload.h"
+
+static unsigned long long next(unsigned long long *s)
+{
+	*s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static double unif(unsigned long long *s) { return (double)(next(s) >> 11) * 0x1p-53; }
+
+typedef struct {
+	int nh, nr, hlen[16], rlen[128];
+} region_t;
+
+/* Reads and haplotypes live in one block: per read 5*R bytes, per haplotype H bytes. */
+static int alloc(phmm_workload_t *w, const region_t *rg, size_t n)
+{
+	size_t bytes = 0, nr = 0, nh = 0, np = 0;
+	for (size_t k = 0; k < n; ++k) {
+		for (int h = 0; h < rg[k].nh; ++h) bytes += (size_t)rg[k].hlen[h];
+		for (int r = 0; r < rg[k].nr; ++r) bytes += 5 * (size_t)rg[k].rlen[r];
+		nr += (size_t)rg[k].nr, nh += (size_t)rg[k].nh, np += (size_t)rg[k].nr * (size_t)rg[k].nh;
+	}
+	memset(w, 0, sizeof *w);
+	w->mem = malloc(bytes);
+	w->reads = malloc(nr * sizeof *w->reads);
+	w->haps = malloc(nh * sizeof *w->haps);
+	w->pairs = malloc(np * sizeof *w->pairs);
+	w->region_reads = malloc(n * sizeof(int));
+	w->region_haps = malloc(n * sizeof(int));
+	return w->mem && w->reads && w->haps && w->pairs && w->region_reads && w->region_haps ? 0 : GVK_ERR_NOMEM;
+}
+
+static void fill(phmm_workload_t *w, const region_t *rg, size_t n, unsigned long long *s, int realistic)
+{
+	static const char acgt[] = "ACGT";
+	char *p = w->mem;
+	for (size_t k = 0; k < n; ++k) {
+		size_t h0 = w->n_haps, r0 = w->n_reads;
+		for (int h = 0; h < rg[k].nh; ++h) {
+			int H = rg[k].hlen[h];
+			for (int j = 0; j < H; ++j) p[j] = acgt[next(s) & 3];
+			/* Haplotypes of a region differ from the first by a few variants. */
+			if (h > 0 && H <= rg[k].hlen[0]) {
+				memcpy(p, w->haps[h0].bases, (size_t)H);
+				for (int v = 0; v < 3; ++v) p[next(s) % (unsigned)H] = acgt[next(s) & 3];
+			}
+			w->haps[w->n_haps++] = (gvk_hap_t){H, p};
+			p += H;
+		}
+		for (int r = 0; r < rg[k].nr; ++r) {
+			int R = rg[k].rlen[r];
+			const gvk_hap_t *src = &w->haps[h0 + next(s) % (unsigned)rg[k].nh];
+			int start = src->len > R ? (int)(next(s) % (unsigned)(src->len - R + 1)) : 0;
+			uint8_t *q = (uint8_t *)p + R;
+			for (int i = 0; i < R; ++i) {
+				int from = start + i < src->len ? src->bases[start + i] : acgt[next(s) & 3];
+				p[i] = realistic && unif(s) > 0.02 ? (char)from : acgt[next(s) & 3];
+				q[i] = (uint8_t)(unif(s) < 0.05 ? 6 : 18 + next(s) % 24);
+				q[R + i] = q[2 * R + i] = (uint8_t)(unif(s) < 0.9 ? 45 : 10 + next(s) % 35);
+				q[3 * R + i] = 10;
+			}
+			w->reads[w->n_reads++] = (gvk_read_t){R, p, q, q + R, q + 2 * R, q + 3 * R};
+			p += 5 * R;
+		}
+		for (int r = 0; r < rg[k].nr; ++r)
+			for (int h = 0; h < rg[k].nh; ++h) {
+				gvk_pair_t pr = {(int32_t)(r0 + (size_t)r), (int32_t)(h0 + (size_t)h)};
+				w->pairs[w->n_pairs++] = pr;
+				w->cells += (double)w->reads[pr.read].len * w->haps[pr.hap].len;
+			}
+		w->region_reads[k] = rg[k].nr, w->region_haps[k] = rg[k].nh;
+	}
+	w->n_regions = n;
+}
+
+static int build(phmm_workload_t *w, region_t *rg, size_t n, unsigned long long s, int realistic)
+{
+	int rc = alloc(w, rg, n);
+	if (rc == 0) fill(w, rg, n, &s, realistic);
+	free(rg);
+	return rc;
+}
+
+int phmm_workload_hc(phmm_workload_t *w, size_t min_pairs, unsigned long long seed)
+{
+	unsigned long long s = seed * 0x9E3779B97F4A7C15ULL + 1;
+	size_t cap = min_pairs / 20 + 16, n = 0, pairs = 0;
+	region_t *rg = malloc(cap * sizeof *rg);
+	if (!rg) return GVK_ERR_NOMEM;
+	while (pairs < min_pairs) {
+		region_t *r = &rg[n++];
+		r->nh = 1 + (int)(next(&s) % 16);
+		r->nr = (int)lround(55.0 / r->nh * (0.5 + unif(&s)));
+		if (r->nr < 1) r->nr = 1;
+		/* Powers of a uniform variable give the skewed length distributions. */
+		for (int h = 0; h < r->nh; ++h) r->hlen[h] = 30 + (int)(491 * pow(unif(&s), 0.888));
+		for (int k = 0; k < r->nr; ++k) r->rlen[k] = 10 + (int)(141 * pow(unif(&s), 2.13));
+		pairs += (size_t)(r->nr * r->nh);
+		if (n == cap) {
+			region_t *nr = realloc(rg, (cap *= 2) * sizeof *rg);
+			if (!nr) return free(rg), GVK_ERR_NOMEM;
+			rg = nr;
+		}
+	}
+	return build(w, rg, n, s, 1);
+}
+
+int phmm_workload_equal(phmm_workload_t *w, size_t min_pairs, int rlen, int hlen, unsigned long long seed)
+{
+	size_t n = (min_pairs + 255) / 256;
+	region_t *rg = malloc(n * sizeof *rg);
+	if (!rg) return GVK_ERR_NOMEM;
+	for (size_t k = 0; k < n; ++k) {
+		rg[k].nh = 16, rg[k].nr = 16;
+		for (int h = 0; h < 16; ++h) rg[k].hlen[h] = hlen, rg[k].rlen[h] = rlen;
+	}
+	return build(w, rg, n, seed * 0x9E3779B97F4A7C15ULL + 1, 1);
+}
+
+int phmm_workload_write(const phmm_workload_t *w, FILE *fp)
+{
+	size_t r = 0, h = 0;
+	for (size_t k = 0; k < w->n_regions; ++k) {
+		fprintf(fp, "%d %d\n", w->region_reads[k], w->region_haps[k]);
+		for (int i = 0; i < w->region_reads[k]; ++i, ++r) {
+			const gvk_read_t *rd = &w->reads[r];
+			const uint8_t *q[4] = {rd->qual, rd->ins, rd->del, rd->gcp};
+			fwrite(rd->bases, 1, (size_t)rd->len, fp);
+			for (int f = 0; f < 4; ++f) {
+				fputc(' ', fp);
+				for (int j = 0; j < rd->len; ++j) fputc(q[f][j] + 33, fp);
+			}
+			fputc('\n', fp);
+		}
+		for (int i = 0; i < w->region_haps[k]; ++i, ++h) {
+			fwrite(w->haps[h].bases, 1, (size_t)w->haps[h].len, fp);
+			fputc('\n', fp);
+		}
+	}
+	return ferror(fp) ? GVK_ERR_IO : 0;
+}
+
+void phmm_workload_free(phmm_workload_t *w)
+{
+	free(w->mem), free(w->reads), free(w->haps), free(w->pairs), free(w->region_reads), free(w->region_haps);
+	memset(w, 0, sizeof *w);
+}

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Installs what building and testing gvk needs on Debian/Ubuntu, if missing. Safe to run again.
+set -euo pipefail
+need=()
+command -v cc >/dev/null || need+=(build-essential)
+command -v cmake >/dev/null || need+=(cmake)
+command -v python3 >/dev/null || need+=(python3)
+command -v gzip >/dev/null || need+=(gzip)
+for pkg in zlib1g-dev libhts-dev pkg-config; do
+	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+[ ${#need[@]} -eq 0 ] && exit 0
+if ! command -v apt-get >/dev/null; then
+	echo "setup: please install: ${need[*]}" >&2
+	exit 0
+fi
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "setup: installing ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null || true
+$sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || {
+	echo "setup: some packages could not be installed (${need[*]}); building with what is there" >&2
+}

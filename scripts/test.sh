@@ -1,0 +1,15 @@
+#!/bin/bash
+# Installs what is missing, builds and runs the whole test suite through ctest. GPU tests run when
+# a GPU is usable and are skipped (with the reason) otherwise. GVK_BUILD_TYPE=Sanitize runs the
+# suite under AddressSanitizer and UBSan in build-sanitize/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+if [ "${GVK_BUILD_TYPE:-}" = Sanitize ]; then
+	export GVK_BUILD_DIR=${GVK_BUILD_DIR:-build-sanitize}
+	scripts/build.sh -DGVK_CUDA=OFF
+else
+	scripts/build.sh
+fi
+cd "${GVK_BUILD_DIR:-build}"
+ctest --output-on-failure -j "$(nproc)"
