@@ -4,6 +4,10 @@
 
 #include "gvk.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__GNUC__)
 #define GVK_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -13,5 +17,9 @@
 /* Records code and message in err (which may be NULL) and returns code, so that callers can write
  * `return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: ...", ...)`. */
 int gvk_err_set(gvk_err_t *err, int code, const char *fmt, ...) GVK_PRINTF(3, 4);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include "gvk.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct phmm_gpu_s phmm_gpu_t;
 
 /* NULL with err filled when there is no usable GPU. */
@@ -21,5 +25,9 @@ int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps,
 /* Final log10 values from raw sums (spec 8.1), with the host C library as GKL does. */
 double phmm_final_float(float s);
 double phmm_final_double(double s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,47 @@
+#!/bin/bash
+# The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
+# on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
+# Usage: scripts/gpu-check.sh [all|test|sanitize|bench] ...   (default all)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/usr/local/cuda/bin:$PATH
+out=${OUT:-/tmp/gvk-gpu-check}; mkdir -p "$out"
+stages=${*:-all}
+has() { [[ " $stages " == *" all "* || " $stages " == *" $1 "* ]]; }
+summary=()
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
+export GVK_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo -dirty)
+
+t0=$(date +%s)
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1 &&
+	cmake --build build-gpu -j "$(nproc)" > "$out/build.log" 2>&1
+rc=$?; summary+=("build (sm_90): rc=$rc, $(( $(date +%s) - t0 )) s")
+[ $rc -eq 0 ] || { tail -30 "$out/build.log"; printf '%s\n' "${summary[@]}"; exit 1; }
+grep -E "warning" "$out/build.log" | head -5
+
+if has test; then
+	t0=$(date +%s)
+	(cd build-gpu && ctest -j 8 --output-on-failure) > "$out/ctest.log" 2>&1
+	rc=$?
+	summary+=("ctest: rc=$rc, $(grep -E 'tests passed' "$out/ctest.log"), $(grep -c '(Skipped)' "$out/ctest.log") skipped, $(( $(date +%s) - t0 )) s")
+	grep -E "Failed|SKIP|\*\*\*" "$out/ctest.log" | head -20
+	grep -hE "^(gpu|flavour).*" "$out/ctest.log" | head -12
+fi
+if has sanitize; then
+	for tool in memcheck racecheck synccheck; do
+		compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
+			tests/data/pairhmm/inputs/carneiro_tiny.in > "$out/san-$tool.txt" 2> "$out/san-$tool.log"
+		r1=$?
+		compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
+			tests/data/pairhmm/inputs/edge.hex.gz > /dev/null 2>> "$out/san-$tool.log"
+		r2=$?
+		summary+=("compute-sanitizer $tool: rc=$r1/$r2 $(grep -h 'ERROR SUMMARY' "$out/san-$tool.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')")
+	done
+fi
+if has bench; then
+	build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep --note "scripts/gpu-check.sh" \
+		--results bench/RESULTS.md 2>&1 | tee "$out/bench.txt" | tail -25
+	cp bench/RESULTS.md "$out/RESULTS.md"
+fi
+echo; echo "== gpu-check summary ($(cat "$out/gpu.txt"), commit $GVK_COMMIT)"
+printf '  %s\n' "${summary[@]}"

@@ -1,0 +1,421 @@
+/* GPU back end of the Pair-HMM engine: packs a pass's reads and haplotypes into one pinned
+ * buffer, bins the pairs by read length onto kernel variants (pairhmm_gpu_kernel.cuh), and copies
+ * the raw sums back. Sub-batches alternate between two streams so that the copies of one overlap
+ * the kernels of the other. Every CUDA call is checked; out of memory halves the sub-batch. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gvk.h"
+#include "../common/err.h"
+#include "pairhmm_engine.h"
+#include "pairhmm_gpu_kernel.cuh"
+#include "pairhmm_tables.h"
+
+enum { NSTREAM = 2 };
+
+typedef struct {
+	unsigned char *host, *dev; /* pinned staging and device copies of one sub-batch */
+	size_t host_cap, dev_cap;
+	unsigned char *hout;       /* pinned results */
+	size_t hout_cap;
+	cudaEvent_t done;
+} slot_t;
+
+struct phmm_gpu_s {
+	int dev, fused;
+	char name[256];
+	cudaStream_t st[NSTREAM];
+	slot_t slot[NSTREAM];
+	float *err_f, *mm_f;
+	double *err_d, *mm_d;
+	size_t max_batch_bytes; /* shrinks after an out-of-memory */
+};
+
+#define CK(call)                                                                                     \
+	do {                                                                                         \
+		cudaError_t e_ = (call);                                                             \
+		if (e_ != cudaSuccess)                                                               \
+			return gvk_err_set(err, e_ == cudaErrorMemoryAllocation ? GVK_ERR_NOMEM : GVK_ERR_GPU, \
+			                   "CUDA: %s: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); \
+	} while (0)
+
+/* ---- kernel variants: read-length bins ------------------------------------------------------ */
+
+typedef void (*launch_fn)(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n,
+                          const uint8_t *rb, const uint8_t *hb, const void *err, const void *mm, void *scratch,
+                          const uint64_t *soff, void *out);
+
+template <typename T, int P, int K, bool F>
+static void launch(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
+                   const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
+{
+	phmm_gpu_kernel<T, P, K, F><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(
+		pairs, n, rb, hb, (const T *)err, (const T *)mm, (T *)scratch, soff, (T *)out);
+}
+
+typedef struct {
+	int P, K;
+	launch_fn fn[2]; /* [fused] */
+} variant_t;
+
+#define V(T, P, K) {P, K, {launch<T, P, K, false>, launch<T, P, K, true>}}
+/* Bins chosen so that HaplotypeCaller's common read lengths (up to 151 bp) waste few rows. */
+static const variant_t variants_f[] = {V(float, 4, 4),   V(float, 4, 8),   V(float, 4, 12),  V(float, 8, 8),
+                                       V(float, 8, 12),  V(float, 16, 8),  V(float, 16, 10), V(float, 16, 12),
+                                       V(float, 16, 16), V(float, 32, 12), V(float, 32, 16)};
+static const variant_t variants_d[] = {V(double, 4, 4), V(double, 4, 8), V(double, 8, 8), V(double, 16, 8),
+                                       V(double, 32, 8)};
+#undef V
+#define NVAR_F (int)(sizeof variants_f / sizeof variants_f[0])
+#define NVAR_D (int)(sizeof variants_d / sizeof variants_d[0])
+
+static int pick_variant(int R, int dbl)
+{
+	const variant_t *v = dbl ? variants_d : variants_f;
+	int n = dbl ? NVAR_D : NVAR_F;
+	for (int k = 0; k < n; ++k)
+		if (v[k].P * v[k].K >= R) return k;
+	return n - 1; /* longer reads: the largest variant in tiles */
+}
+
+/* ---- device set-up -------------------------------------------------------------------------- */
+
+static int upload_tables(phmm_gpu_t *g, gvk_err_t *err)
+{
+	float ef[128];
+	double ed[128];
+	static float mf[128 * 129 / 2];
+	static double md[128 * 129 / 2];
+	for (int q = 0; q < 128; ++q) ef[q] = phmm_err_f[q].f, ed[q] = phmm_err_d[q].f;
+	for (int k = 0; k < 128 * 129 / 2; ++k) mf[k] = phmm_mm_f[k].f, md[k] = phmm_mm_d[k].f;
+	CK(cudaMalloc(&g->err_f, sizeof ef));
+	CK(cudaMalloc(&g->err_d, sizeof ed));
+	CK(cudaMalloc(&g->mm_f, sizeof mf));
+	CK(cudaMalloc(&g->mm_d, sizeof md));
+	CK(cudaMemcpy(g->err_f, ef, sizeof ef, cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(g->err_d, ed, sizeof ed, cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(g->mm_f, mf, sizeof mf, cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(g->mm_d, md, sizeof md, cudaMemcpyHostToDevice));
+	return 0;
+}
+
+static int gpu_init(phmm_gpu_t *g, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
+{
+	int n = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+	if (e != cudaSuccess || n == 0)
+		return gvk_err_set(err, GVK_ERR_GPU, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+	g->dev = 0;
+	cudaDeviceProp prop;
+	CK(cudaGetDeviceProperties(&prop, g->dev));
+	if (prop.major < 8)
+		return gvk_err_set(err, GVK_ERR_GPU, "GPU %s has compute capability %d.%d; gvk needs 8.0 or newer", prop.name,
+		                   prop.major, prop.minor);
+	snprintf(g->name, sizeof g->name, "%s", prop.name);
+	CK(cudaSetDevice(g->dev));
+	g->fused = opt->flavour == GVK_PHMM_FMA;
+	for (int s = 0; s < NSTREAM; ++s) {
+		CK(cudaStreamCreateWithFlags(&g->st[s], cudaStreamNonBlocking));
+		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming));
+	}
+	g->max_batch_bytes = (size_t)256 << 20;
+	return upload_tables(g, err);
+}
+
+extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
+{
+	phmm_gpu_t *g = (phmm_gpu_t *)calloc(1, sizeof *g);
+	if (!g) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (gpu_init(g, opt, err) < 0) {
+		phmm_gpu_close(g);
+		return NULL;
+	}
+	return g;
+}
+
+extern "C" void phmm_gpu_close(phmm_gpu_t *g)
+{
+	if (!g) return;
+	for (int s = 0; s < NSTREAM; ++s) {
+		if (g->st[s]) cudaStreamSynchronize(g->st[s]);
+		cudaFreeHost(g->slot[s].host);
+		cudaFreeHost(g->slot[s].hout);
+		cudaFree(g->slot[s].dev);
+		if (g->slot[s].done) cudaEventDestroy(g->slot[s].done);
+		if (g->st[s]) cudaStreamDestroy(g->st[s]);
+	}
+	cudaFree(g->err_f), cudaFree(g->err_d), cudaFree(g->mm_f), cudaFree(g->mm_d);
+	free(g);
+}
+
+extern "C" const char *phmm_gpu_name(const phmm_gpu_t *g) { return g->name; }
+
+/* ---- one pass ------------------------------------------------------------------------------- */
+
+typedef struct {
+	uint64_t key;
+	uint32_t k; /* position in the pass's selection */
+} order_t;
+
+static int cmp_order(const void *a, const void *b)
+{
+	uint64_t x = ((const order_t *)a)->key, y = ((const order_t *)b)->key;
+	return x < y ? -1 : x > y;
+}
+
+/* A sub-batch laid out for one copy: pair records, scratch offsets, read blob, haplotype blob. */
+typedef struct {
+	size_t n;                 /* pairs */
+	size_t off_soff, off_rb, off_hb, bytes;
+	size_t scratch_elems;
+	int nbins, bin_var[16];
+	size_t bin_start[17];
+} layout_t;
+
+static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
+
+static int ensure_host(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err)
+{
+	if (need <= *cap) return 0;
+	cudaFreeHost(*p);
+	*p = NULL, *cap = 0;
+	CK(cudaMallocHost((void **)p, need + need / 4));
+	*cap = need + need / 4;
+	return 0;
+}
+
+static int ensure_dev(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err)
+{
+	if (need <= *cap) return 0;
+	cudaFree(*p);
+	*p = NULL, *cap = 0;
+	CK(cudaMalloc((void **)p, need + need / 4));
+	*cap = need + need / 4;
+	return 0;
+}
+
+typedef struct {
+	const gvk_read_t *reads;
+	const gvk_hap_t *haps;
+	const gvk_pair_t *pairs;
+	const size_t *sel;
+	const order_t *ord; /* pairs of the pass sorted by (bin, -H) */
+	int dbl;
+	uint32_t *rmap, *hmap; /* read / hap index -> blob offset + 1 (0 = not yet packed) */
+} pass_ctx_t;
+
+static const gvk_pair_t *pair_at(const pass_ctx_t *c, size_t k) { return &c->pairs[c->sel ? c->sel[k] : k]; }
+
+/* Packs ord[b0, b1) into slot s's staging buffer and returns its layout. */
+static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
+{
+	const int tsz = c->dbl ? 8 : 4;
+	const variant_t *var = c->dbl ? variants_d : variants_f;
+	const int largest = (c->dbl ? NVAR_D : NVAR_F) - 1;
+	size_t rbytes = 0, hbytes = 0;
+	memset(L, 0, sizeof *L);
+	L->n = b1 - b0;
+	for (size_t k = b0; k < b1; ++k) {
+		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
+		if (!c->rmap[p->read]) c->rmap[p->read] = 1, rbytes += 5 * (size_t)c->reads[p->read].len;
+		if (!c->hmap[p->hap]) c->hmap[p->hap] = 1, hbytes += (size_t)c->haps[p->hap].len;
+	}
+	L->off_soff = align16(L->n * sizeof(phmm_gpu_pair_t));
+	L->off_rb = L->off_soff + align16(L->n * sizeof(uint64_t));
+	L->off_hb = L->off_rb + align16(rbytes);
+	L->bytes = L->off_hb + align16(hbytes);
+	if (L->off_hb + hbytes > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "GPU sub-batch over 4 GiB");
+	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, err);
+	if (rc < 0) return rc;
+	phmm_gpu_pair_t *rec = (phmm_gpu_pair_t *)sl->host;
+	uint64_t *soff = (uint64_t *)(sl->host + L->off_soff);
+	uint8_t *rb = sl->host + L->off_rb, *hb = sl->host + L->off_hb;
+	size_t ro = 0, ho = 0;
+	int last_bin = -1;
+	for (size_t k = b0; k < b1; ++k) {
+		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
+		const gvk_read_t *r = &c->reads[p->read];
+		const gvk_hap_t *h = &c->haps[p->hap];
+		if (c->rmap[p->read] == 1) {
+			size_t R = (size_t)r->len;
+			memcpy(rb + ro, r->bases, R), memcpy(rb + ro + R, r->qual, R), memcpy(rb + ro + 2 * R, r->ins, R);
+			memcpy(rb + ro + 3 * R, r->del, R), memcpy(rb + ro + 4 * R, r->gcp, R);
+			c->rmap[p->read] = (uint32_t)ro + 2;
+			ro += 5 * R;
+		}
+		if (c->hmap[p->hap] == 1) {
+			for (int j = 0; j < h->len; ++j) {
+				uint8_t bits = phmm_base_bits((unsigned char)h->bases[j]);
+				hb[ho + (size_t)j] = bits == 2 ? 1 : bits == 4 ? 2 : bits == 8 ? 3 : bits == 31 ? 4 : 0;
+			}
+			c->hmap[p->hap] = (uint32_t)ho + 2;
+			ho += (size_t)h->len;
+		}
+		rec[k - b0] = (phmm_gpu_pair_t){c->rmap[p->read] - 2, c->hmap[p->hap] - 2, r->len, h->len};
+		int bin = (int)(c->ord[k].key >> 48);
+		if (bin != last_bin) {
+			L->bin_var[L->nbins] = bin;
+			L->bin_start[L->nbins++] = k - b0;
+			last_bin = bin;
+		}
+		soff[k - b0] = 0;
+		if (bin == largest && r->len > var[bin].P * var[bin].K) {
+			soff[k - b0] = L->scratch_elems;
+			L->scratch_elems += 3 * ((size_t)h->len + 1);
+		}
+	}
+	L->bin_start[L->nbins] = L->n;
+	/* The maps are per sub-batch: clear the entries this one set. */
+	for (size_t k = b0; k < b1; ++k) {
+		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
+		c->rmap[p->read] = 0, c->hmap[p->hap] = 0;
+	}
+	(void)tsz;
+	return 0;
+}
+
+/* Queues copy-in, kernels and copy-out of a packed sub-batch on stream s. */
+static int launch_batch(phmm_gpu_t *g, int s, const layout_t *L, int dbl, gvk_err_t *err)
+{
+	slot_t *sl = &g->slot[s];
+	const int tsz = dbl ? 8 : 4;
+	const variant_t *var = dbl ? variants_d : variants_f;
+	size_t out_off = align16(L->bytes), scr_off = out_off + align16(L->n * (size_t)tsz);
+	size_t need = scr_off + L->scratch_elems * (size_t)tsz;
+	int rc = ensure_dev(&sl->dev, &sl->dev_cap, need, err);
+	if (rc < 0) return rc;
+	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, err)) < 0) return rc;
+	CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
+	const phmm_gpu_pair_t *pairs = (const phmm_gpu_pair_t *)sl->dev;
+	const uint64_t *soff = (const uint64_t *)(sl->dev + L->off_soff);
+	const uint8_t *rb = sl->dev + L->off_rb, *hb = sl->dev + L->off_hb;
+	const void *errt = dbl ? (const void *)g->err_d : (const void *)g->err_f;
+	const void *mmt = dbl ? (const void *)g->mm_d : (const void *)g->mm_f;
+	for (int b = 0; b < L->nbins; ++b) {
+		const variant_t *v = &var[L->bin_var[b]];
+		size_t start = L->bin_start[b], n = L->bin_start[b + 1] - start;
+		int per_block = PHMM_GPU_BLOCK / v->P;
+		int blocks = (int)((n + (size_t)per_block - 1) / (size_t)per_block);
+		size_t smem = (size_t)per_block * 5 * (size_t)(v->P * v->K) * (size_t)tsz;
+		v->fn[g->fused](blocks, smem, g->st[s], pairs + start, (int)n, rb, hb, errt, mmt,
+		                L->scratch_elems ? sl->dev + scr_off : NULL, soff + start, sl->dev + out_off + start * tsz);
+		CK(cudaGetLastError());
+	}
+	CK(cudaMemcpyAsync(sl->hout, sl->dev + out_off, L->n * (size_t)tsz, cudaMemcpyDeviceToHost, g->st[s]));
+	CK(cudaEventRecord(sl->done, g->st[s]));
+	return 0;
+}
+
+/* Waits for slot s and scatters its sums to the pairs' own indices. */
+static int collect(phmm_gpu_t *g, int s, const pass_ctx_t *c, size_t b0, size_t n, float *fsum, double *dsum,
+                   gvk_err_t *err)
+{
+	CK(cudaEventSynchronize(g->slot[s].done));
+	for (size_t k = 0; k < n; ++k) {
+		size_t i = c->ord[b0 + k].k;
+		size_t idx = c->sel ? c->sel[i] : i;
+		if (c->dbl)
+			dsum[idx] = ((const double *)g->slot[s].hout)[k];
+		else
+			fsum[idx] = ((const float *)g->slot[s].hout)[k];
+	}
+	return 0;
+}
+
+/* Pairs per sub-batch so that its staging bytes stay under the limit (at least one pair). */
+static size_t batch_end(const pass_ctx_t *c, size_t b0, size_t n, size_t limit)
+{
+	size_t bytes = 0, k = b0;
+	for (; k < n; ++k) {
+		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
+		size_t R = (size_t)c->reads[p->read].len, H = (size_t)c->haps[p->hap].len;
+		bytes += 5 * R + H + 32 + (R > 512 ? (c->dbl ? 24 : 12) * (H + 1) : 0);
+		if (bytes > limit && k > b0) break;
+	}
+	return k;
+}
+
+static int run_pass(phmm_gpu_t *g, pass_ctx_t *c, size_t n, float *fsum, double *dsum, gvk_err_t *err)
+{
+	size_t b0 = 0, pend_b0[NSTREAM] = {0}, pend_n[NSTREAM] = {0};
+	int s = 0, rc = 0;
+	/* Split into at least four sub-batches so that copies overlap kernels. */
+	size_t total = 0;
+	for (size_t k = 0; k < n; ++k) {
+		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
+		total += 5 * (size_t)c->reads[p->read].len + (size_t)c->haps[p->hap].len + 32;
+	}
+	size_t limit = total / 4 + 4096;
+	if (limit > g->max_batch_bytes) limit = g->max_batch_bytes;
+	while (b0 < n) {
+		if (pend_n[s] && (rc = collect(g, s, c, pend_b0[s], pend_n[s], fsum, dsum, err)) < 0) return rc;
+		pend_n[s] = 0;
+		size_t b1 = batch_end(c, b0, n, limit);
+		layout_t L;
+		if ((rc = pack(g, &g->slot[s], c, b0, b1, &L, err)) < 0) return rc;
+		rc = launch_batch(g, s, &L, c->dbl, err);
+		if (rc == GVK_ERR_NOMEM && limit > (1u << 20)) {
+			/* Out of device memory: free this slot's buffers, halve the sub-batch, try again. */
+			cudaGetLastError();
+			for (int k = 0; k < NSTREAM; ++k)
+				if (pend_n[k] && (rc = collect(g, k, c, pend_b0[k], pend_n[k], fsum, dsum, err)) < 0) return rc;
+			memset(pend_n, 0, sizeof pend_n);
+			cudaFree(g->slot[s].dev);
+			g->slot[s].dev = NULL, g->slot[s].dev_cap = 0;
+			limit /= 2;
+			g->max_batch_bytes = limit;
+			fprintf(stderr, "[gvk] GPU out of memory; retrying with sub-batches of %zu MiB\n", limit >> 20);
+			continue;
+		}
+		if (rc < 0) return rc;
+		pend_b0[s] = b0, pend_n[s] = b1 - b0;
+		b0 = b1;
+		s = (s + 1) % NSTREAM;
+	}
+	for (int k = 0; k < NSTREAM; ++k)
+		if (pend_n[k] && (rc = collect(g, k, c, pend_b0[k], pend_n[k], fsum, dsum, err)) < 0) return rc;
+	return 0;
+}
+
+extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
+                             const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
+{
+	if (n == 0) return 0;
+	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL};
+	int32_t maxr = 0, maxh = 0;
+	for (size_t k = 0; k < n; ++k) {
+		const gvk_pair_t *p = pair_at(&c, k);
+		if (p->read > maxr) maxr = p->read;
+		if (p->hap > maxh) maxh = p->hap;
+	}
+	order_t *ord = (order_t *)malloc(n * sizeof *ord);
+	c.rmap = (uint32_t *)calloc((size_t)maxr + 1, sizeof *c.rmap);
+	c.hmap = (uint32_t *)calloc((size_t)maxh + 1, sizeof *c.hmap);
+	int rc = 0;
+	if (!ord || !c.rmap || !c.hmap) {
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	/* Bin by read length, then longest haplotypes first so that a warp's pairs end together. */
+	for (size_t k = 0; k < n; ++k) {
+		const gvk_pair_t *p = pair_at(&c, k);
+		uint64_t bin = (uint64_t)pick_variant(reads[p->read].len, dbl);
+		uint64_t h = (uint64_t)(0xFFFFFFFFu - (uint32_t)haps[p->hap].len);
+		ord[k] = (order_t){bin << 48 | (h & 0xFFFFFFFFFFFFull), (uint32_t)k};
+	}
+	qsort(ord, n, sizeof *ord, cmp_order);
+	c.ord = ord;
+	if (cudaSetDevice(g->dev) != cudaSuccess) {
+		rc = gvk_err_set(err, GVK_ERR_GPU, "cannot select GPU %d", g->dev);
+		goto done;
+	}
+	rc = run_pass(g, &c, n, fsum, dsum, err);
+done:
+	free(ord), free(c.rmap), free(c.hmap);
+	return rc;
+}

@@ -1,0 +1,220 @@
+/* Pair-HMM forward kernels for NVIDIA GPUs, bit-identical to Intel GKL (spec sections 6-8).
+ *
+ * Design (after gpuPairHMM, Schmidt et al. 2024): one pair per sub-warp of P threads. Thread t
+ * holds K consecutive read rows in registers (their M, I, D cells and transition probabilities) and
+ * sweeps the haplotype one column per step, one step behind thread t-1, so that the sub-warp moves
+ * along an anti-diagonal wavefront. Per step a thread receives the last row of thread t-1 (M, I, D)
+ * and the haplotype base class through warp shuffles; nothing else leaves registers in the inner
+ * loop. Emission priors come from a per-read table in shared memory, prior[class][row] for the
+ * five base classes, read four rows at a time.
+ *
+ * Reads shorter than P*K are padded at the top with virtual rows whose transitions keep
+ * M = I = 0 and D = init, exactly the values of GKL's row 0, so the read's last row is always
+ * the last register of thread P-1, which sums M and I left to right as GKL does. Reads longer
+ * than P*K are done in tiles of P*K rows; the last row of a tile goes through global memory.
+ *
+ * Exactness: the float kernels are compiled with -ftz=true (GKL runs with x86 FTZ) and
+ * -fmad=false, and write every operation as an explicit round-to-nearest intrinsic: __fmaf_rn
+ * where GKL's AVX-512 kernel fuses, separate __fmul_rn/__fadd_rn elsewhere. CUDA has no FTZ for
+ * double, so the double kernels flush each result below DBL_MIN by hand. The final log10 is taken
+ * on the host with the C library (spec 8.4). */
+#ifndef GVK_PAIRHMM_GPU_KERNEL_CUH
+#define GVK_PAIRHMM_GPU_KERNEL_CUH
+
+#include <float.h>
+#include <stdint.h>
+
+/* One pair as the kernel sees it: offsets into the read blob (bases then the 4 quality arrays,
+ * R bytes each) and the haplotype blob (base classes 0..4, H bytes). */
+typedef struct {
+	uint32_t roff, hoff;
+	int32_t R, H;
+} phmm_gpu_pair_t;
+
+template <typename T> struct phmm_ops;
+
+template <> struct phmm_ops<float> {
+	static __device__ __forceinline__ float mul(float a, float b) { return __fmul_rn(a, b); }
+	static __device__ __forceinline__ float add(float a, float b) { return __fadd_rn(a, b); }
+	static __device__ __forceinline__ float sub(float a, float b) { return __fsub_rn(a, b); }
+	static __device__ __forceinline__ float div(float a, float b) { return __fdiv_rn(a, b); }
+	static __device__ __forceinline__ float fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+	static __device__ __forceinline__ float init() { return 0x1p120f; }
+};
+
+/* x86 FTZ flushes results below the smallest normal; emulate it for double after every op. */
+__device__ __forceinline__ double phmm_ftz(double x) { return fabs(x) < DBL_MIN ? 0.0 : x; }
+
+template <> struct phmm_ops<double> {
+	static __device__ __forceinline__ double mul(double a, double b) { return phmm_ftz(__dmul_rn(a, b)); }
+	static __device__ __forceinline__ double add(double a, double b) { return phmm_ftz(__dadd_rn(a, b)); }
+	static __device__ __forceinline__ double sub(double a, double b) { return phmm_ftz(__dsub_rn(a, b)); }
+	static __device__ __forceinline__ double div(double a, double b) { return phmm_ftz(__ddiv_rn(a, b)); }
+	static __device__ __forceinline__ double fma(double a, double b, double c) { return phmm_ftz(__fma_rn(a, b, c)); }
+	static __device__ __forceinline__ double init() { return 0x1p1020; }
+};
+
+__device__ __forceinline__ int phmm_gpu_mm_index(int qi, int qd)
+{
+	int hi = max(qi, qd), lo = min(qi, qd);
+	return hi * (hi + 1) / 2 + lo;
+}
+
+/* Class bits: A C T G one bit each, N all of them; match iff the AND is non-zero. */
+__device__ __forceinline__ uint32_t phmm_gpu_base_bits(uint8_t c)
+{
+	return c == 'C' ? 2u : c == 'T' ? 4u : c == 'G' ? 8u : c == 'N' ? 31u : 1u;
+}
+
+/* Loads K priors for class hc starting at row0 of the tile's table. */
+template <typename T, int K>
+__device__ __forceinline__ void phmm_load_priors(const T *tab, T (&pr)[K])
+{
+	if (sizeof(T) == 4 && K % 4 == 0) {
+#pragma unroll
+		for (int r = 0; r < K; r += 4) {
+			float4 v = *reinterpret_cast<const float4 *>(tab + r);
+			pr[r] = v.x, pr[r + 1] = v.y, pr[r + 2] = v.z, pr[r + 3] = v.w;
+		}
+	} else if (sizeof(T) == 8 && K % 2 == 0) {
+#pragma unroll
+		for (int r = 0; r < K; r += 2) {
+			double2 v = *reinterpret_cast<const double2 *>(tab + r);
+			pr[r] = v.x, pr[r + 1] = v.y;
+		}
+	} else {
+#pragma unroll
+		for (int r = 0; r < K; ++r) pr[r] = tab[r];
+	}
+}
+
+/* One sub-warp of P threads per pair; blockDim.x = PHMM_GPU_BLOCK. Shared memory: per pair a
+ * table of 5 * P * K priors. scratch: per pair 3 * (H + 1) values, used when R > P * K. */
+#define PHMM_GPU_BLOCK 128
+
+template <typename T, int P, int K, bool FUSED>
+__global__ void __launch_bounds__(PHMM_GPU_BLOCK)
+phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
+                const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
+                T *__restrict__ scratch, const uint64_t *__restrict__ scratch_off, T *__restrict__ out)
+{
+	typedef phmm_ops<T> op;
+	constexpr int ROWS = P * K;
+	extern __shared__ __align__(16) unsigned char phmm_smem[];
+	const int lane = threadIdx.x % P;
+	const int sub = (blockIdx.x * PHMM_GPU_BLOCK + threadIdx.x) / P;
+	T *tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * 5 * ROWS;
+	const bool live = sub < npairs;
+	const phmm_gpu_pair_t pr = pairs[live ? sub : npairs - 1];
+	const uint8_t *rb = rblob + pr.roff;
+	const uint8_t *hb = hblob + pr.hoff;
+	const int R = pr.R, H = pr.H;
+	/* Every sub-warp of the warp runs the same number of steps so that shuffles stay converged;
+	 * columns past a pair's own H are computed but never used. */
+	const int hmax = __reduce_max_sync(0xffffffffu, H);
+	const int ntiles = (R + ROWS - 1) / ROWS;
+	const int pad = ntiles * ROWS - R; /* virtual rows above row 1, all in tile 0 */
+	const T init = op::div(op::init(), (T)H);
+	T *scr = scratch && ntiles > 1 ? scratch + scratch_off[live ? sub : npairs - 1] : nullptr;
+	T sm = 0, si = 0;
+
+	for (int tile = 0; tile < ntiles; ++tile) {
+		const int row0 = tile * ROWS - pad; /* 0-based read row of the tile's first register */
+		const bool last_tile = tile == ntiles - 1;
+		/* Prior table for this tile: prior[c][row] for hap classes c = A C T G N. */
+		__syncwarp();
+		for (int x = lane; x < ROWS; x += P) {
+			int i = row0 + x;
+			T pm = 0, px = 0;
+			uint32_t bits = 0;
+			if (i >= 0) {
+				T e = err[rb[R + i] & 127];
+				pm = op::sub((T)1, e), px = op::div(e, (T)3);
+				bits = phmm_gpu_base_bits(rb[i]);
+			}
+			tab[0 * ROWS + x] = (bits & 1u) ? pm : px;
+			tab[1 * ROWS + x] = (bits & 2u) ? pm : px;
+			tab[2 * ROWS + x] = (bits & 4u) ? pm : px;
+			tab[3 * ROWS + x] = (bits & 8u) ? pm : px;
+			tab[4 * ROWS + x] = i >= 0 ? pm : (T)0;
+		}
+		__syncwarp();
+
+		T M[K], I[K], D[K], mm[K], g[K], mi[K], md[K], cc[K];
+#pragma unroll
+		for (int r = 0; r < K; ++r) {
+			int i = row0 + lane * K + r;
+			M[r] = 0, I[r] = 0;
+			if (i >= 0) {
+				int qi = rb[2 * R + i] & 127, qd = rb[3 * R + i] & 127, qc = rb[4 * R + i] & 127;
+				mm[r] = mmt[phmm_gpu_mm_index(qi, qd)];
+				cc[r] = err[qc];
+				g[r] = op::sub((T)1, cc[r]);
+				mi[r] = err[qi], md[r] = err[qd];
+				D[r] = 0;
+			} else { /* virtual row: M = I = 0 and D = init in every column */
+				mm[r] = 0, g[r] = 0, mi[r] = 0, md[r] = 0, cc[r] = 1;
+				D[r] = init;
+			}
+		}
+		/* Values of the row above this thread's first row, at the previous column (the diagonal). */
+		T pM = 0, pI = 0, pD;
+		{
+			int above = row0 + lane * K - 1; /* 0-based row above, -1 = GKL's row 0 */
+			pD = tile == 0 && above < 0 ? init : (T)0;
+		}
+		uint32_t hc = 0;
+		const int steps = hmax + P - 1;
+		for (int s = 0; s < steps; ++s) {
+			const int j = s - lane + 1; /* 1-based haplotype column of this thread */
+			T uM = __shfl_up_sync(0xffffffffu, M[K - 1], 1, P);
+			T uI = __shfl_up_sync(0xffffffffu, I[K - 1], 1, P);
+			T uD = __shfl_up_sync(0xffffffffu, D[K - 1], 1, P);
+			hc = __shfl_up_sync(0xffffffffu, hc, 1, P);
+			if (lane == 0) {
+				hc = s < H ? hb[s] : 0u;
+				if (tile == 0) {
+					uM = 0, uI = 0, uD = init;
+				} else if (j <= H) {
+					uM = scr[3 * j], uI = scr[3 * j + 1], uD = scr[3 * j + 2];
+				}
+			}
+			if (j >= 1) {
+				T prior[K];
+				phmm_load_priors<T, K>(tab + hc * ROWS + lane * K, prior);
+				T dM = pM, dI = pI, dD = pD; /* diagonal of row r */
+				T aM = uM, aI = uI;          /* row above in this column */
+#pragma unroll
+				for (int r = 0; r < K; ++r) {
+					const T oM = M[r], oI = I[r], oD = D[r];
+					T nM, nI, nD;
+					if (FUSED) {
+						nM = op::mul(op::fma(dD, g[r], op::fma(dI, g[r], op::mul(dM, mm[r]))), prior[r]);
+						nI = op::fma(aI, cc[r], op::mul(aM, mi[r]));
+						nD = op::fma(oD, cc[r], op::mul(oM, md[r]));
+					} else {
+						nM = op::mul(op::add(op::add(op::mul(dM, mm[r]), op::mul(dI, g[r])), op::mul(dD, g[r])), prior[r]);
+						nI = op::add(op::mul(aM, mi[r]), op::mul(aI, cc[r]));
+						nD = op::add(op::mul(oM, md[r]), op::mul(oD, cc[r]));
+					}
+					M[r] = nM, I[r] = nI, D[r] = nD;
+					dM = oM, dI = oI, dD = oD;
+					aM = nM, aI = nI;
+				}
+				if (lane == P - 1 && j <= H) {
+					if (last_tile) {
+						sm = op::add(sm, M[K - 1]);
+						si = op::add(si, I[K - 1]);
+					} else {
+						scr[3 * j] = M[K - 1], scr[3 * j + 1] = I[K - 1], scr[3 * j + 2] = D[K - 1];
+					}
+				}
+			}
+			pM = uM, pI = uI, pD = uD;
+		}
+		__syncwarp();
+	}
+	if (live && lane == P - 1) out[sub] = op::add(sm, si);
+}
+
+#endif
