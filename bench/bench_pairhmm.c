@@ -50,7 +50,8 @@ static void print_table(FILE *fp, const table_t *t)
 }
 
 /* Runs the engine over the whole workload in chunks as the CLI does; returns seconds or <0. */
-static double run_gvk(const phmm_workload_t *w, const gvk_pairhmm_opt_t *opt, double *out, char *name, size_t name_sz)
+static double run_gvk(const phmm_workload_t *w, const gvk_pairhmm_opt_t *opt, double *out, char *name, size_t name_sz,
+                      double *kernel_s)
 {
 	gvk_err_t err;
 	gvk_pairhmm_t *e = gvk_pairhmm_create(opt, &err);
@@ -60,6 +61,8 @@ static double run_gvk(const phmm_workload_t *w, const gvk_pairhmm_opt_t *opt, do
 	/* A small warm-up keeps one-time start-up (thread creation, GPU context) out of the figure. */
 	gvk_pairhmm_out_t o = {out, NULL, NULL, NULL};
 	gvk_pairhmm_pairs(e, w->reads, w->haps, w->pairs, w->n_pairs < 256 ? w->n_pairs : 256, &o, &err);
+	gvk_pairhmm_stats_t st0, st1;
+	gvk_pairhmm_stats(e, &st0);
 	double t0 = gvk_seconds();
 	for (size_t b = 0; b < w->n_pairs; b += chunk) {
 		gvk_pairhmm_out_t oc = {out + b, NULL, NULL, NULL};
@@ -71,6 +74,8 @@ static double run_gvk(const phmm_workload_t *w, const gvk_pairhmm_opt_t *opt, do
 		}
 	}
 	double dt = gvk_seconds() - t0;
+	gvk_pairhmm_stats(e, &st1);
+	if (kernel_s) *kernel_s = st1.gpu_kernel_s - st0.gpu_kernel_s;
 	gvk_pairhmm_destroy(e);
 	return dt;
 }
@@ -130,7 +135,7 @@ static void usage(void)
 	        "  -t N            threads for the all-threads run (default: all processors)\n"
 	        "  --gkl PATH      also time Intel GKL's kernel through gklbench (shared/tools/gkl)\n"
 	        "  --device D      cpu, gpu or auto: which engines to time besides the CPU (default auto)\n"
-	        "  --sweep         equal-length batches, read = haplotype length 16..1024\n"
+	        "  --sweep[=CELLS] equal-length batches, read = haplotype length 16..1024, CELLS cells each (1e10)\n"
 	        "  --flavour F     avx512 (default) or avx2\n"
 	        "  --results FILE  append the table to FILE (default bench/RESULTS.md; '-' = none)\n"
 	        "  --note TEXT     a line to record with the figures\n");
@@ -139,10 +144,11 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {{"gkl", required_argument, NULL, 1}, {"device", required_argument, NULL, 2},
-	                                   {"sweep", no_argument, NULL, 3},     {"results", required_argument, NULL, 4},
+	                                   {"sweep", optional_argument, NULL, 3},     {"results", required_argument, NULL, 4},
 	                                   {"flavour", required_argument, NULL, 5}, {"note", required_argument, NULL, 6},
 	                                   {NULL, 0, NULL, 0}};
 	size_t npairs = 200000;
+	double sweep_cells = 1e10;
 	int threads = gvk_ncpu(), sweep = 0, flavour = GVK_PHMM_FMA, device = GVK_DEVICE_AUTO;
 	const char *gkl = NULL, *results = "bench/RESULTS.md", *note = "";
 	int c;
@@ -151,13 +157,14 @@ int main(int argc, char **argv)
 		else if (c == 't') threads = atoi(optarg);
 		else if (c == 1) gkl = optarg;
 		else if (c == 2) device = !strcmp(optarg, "cpu") ? GVK_DEVICE_CPU : !strcmp(optarg, "gpu") ? GVK_DEVICE_GPU : GVK_DEVICE_AUTO;
-		else if (c == 3) sweep = 1;
+		else if (c == 3) sweep = 1, sweep_cells = optarg ? atof(optarg) : sweep_cells;
 		else if (c == 4) results = optarg;
 		else if (c == 5) flavour = strcmp(optarg, "avx2") ? GVK_PHMM_FMA : GVK_PHMM_NOFMA;
 		else if (c == 6) note = optarg;
 		else return usage(), c == 'h' ? 0 : 1;
 	}
 	table_t t = {.n = 0};
+	double ksec = 0;
 	phmm_workload_t w;
 	if (phmm_workload_hc(&w, npairs, 1) < 0) return fprintf(stderr, "bench: out of memory\n"), 1;
 	double *ref = malloc(w.n_pairs * sizeof *ref), *out = malloc(w.n_pairs * sizeof *out);
@@ -166,13 +173,13 @@ int main(int argc, char **argv)
 	opt.flavour = flavour, opt.device = GVK_DEVICE_CPU, opt.threads = 1;
 	char name[96], gpu_name[96] = "";
 	const char *wl = "HaplotypeCaller-shaped";
-	double sec = run_gvk(&w, &opt, ref, name, sizeof name);
+	double sec = run_gvk(&w, &opt, ref, name, sizeof name, &ksec);
 	if (sec < 0) return 1;
 	char eng[128];
 	snprintf(eng, sizeof eng, "gvk cpu (%s)", name + 4);
 	add_row(&t, wl, eng, 1, w.n_pairs, w.cells, sec);
 	opt.threads = threads;
-	if ((sec = run_gvk(&w, &opt, out, name, sizeof name)) > 0) add_row(&t, wl, eng, threads, w.n_pairs, w.cells, sec);
+	if ((sec = run_gvk(&w, &opt, out, name, sizeof name, &ksec)) > 0) add_row(&t, wl, eng, threads, w.n_pairs, w.cells, sec);
 	if (memcmp(out, ref, w.n_pairs * sizeof *out)) fprintf(stderr, "bench: WARNING: thread counts disagree\n");
 	if (device != GVK_DEVICE_CPU) {
 		opt.device = GVK_DEVICE_GPU;
@@ -180,8 +187,10 @@ int main(int argc, char **argv)
 		gvk_pairhmm_t *probe = gvk_pairhmm_create(&opt, &err);
 		if (probe) {
 			gvk_pairhmm_destroy(probe);
-			if ((sec = run_gvk(&w, &opt, out, gpu_name, sizeof gpu_name)) > 0)
+			if ((sec = run_gvk(&w, &opt, out, gpu_name, sizeof gpu_name, &ksec)) > 0) {
 				add_row(&t, wl, "gvk gpu (whole call)", threads, w.n_pairs, w.cells, sec);
+				add_row(&t, wl, "gvk gpu (kernel time)", threads, w.n_pairs, w.cells, ksec);
+			}
 			size_t bad = 0;
 			for (size_t k = 0; k < w.n_pairs; ++k) bad += memcmp(&out[k], &ref[k], 8) != 0;
 			printf("GPU vs CPU: %zu of %zu values differ\n", bad, w.n_pairs);
@@ -203,18 +212,20 @@ int main(int argc, char **argv)
 		static const int lens[] = {16, 32, 64, 128, 256, 512, 1024};
 		for (size_t i = 0; i < sizeof lens / sizeof lens[0]; ++i) {
 			phmm_workload_t e;
-			size_t n = (size_t)(2e9 / ((double)lens[i] * lens[i])) + 256;
-			if (n > 4000000) n = 4000000;
+			size_t n = (size_t)(sweep_cells / ((double)lens[i] * lens[i])) + 256;
+			if (n > 8000000) n = 8000000;
 			if (phmm_workload_equal(&e, n, lens[i], lens[i], 7) < 0) break;
 			double *o = malloc(e.n_pairs * sizeof *o);
 			char label[48];
 			snprintf(label, sizeof label, "equal lengths %d x %d", lens[i], lens[i]);
 			opt.device = GVK_DEVICE_CPU, opt.threads = threads;
-			if ((sec = run_gvk(&e, &opt, o, name, sizeof name)) > 0) add_row(&t, label, eng, threads, e.n_pairs, e.cells, sec);
+			if ((sec = run_gvk(&e, &opt, o, name, sizeof name, &ksec)) > 0) add_row(&t, label, eng, threads, e.n_pairs, e.cells, sec);
 			if (gpu_name[0]) {
 				opt.device = GVK_DEVICE_GPU;
-				if ((sec = run_gvk(&e, &opt, o, name, sizeof name)) > 0)
+				if ((sec = run_gvk(&e, &opt, o, name, sizeof name, &ksec)) > 0) {
 					add_row(&t, label, "gvk gpu (whole call)", threads, e.n_pairs, e.cells, sec);
+					add_row(&t, label, "gvk gpu (kernel time)", threads, e.n_pairs, e.cells, ksec);
+				}
 			}
 			free(o);
 			phmm_workload_free(&e);

@@ -65,7 +65,7 @@ typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2 } gvk_is
 typedef struct {
 	int flavour;      /* gvk_phmm_flavour_t */
 	int force_double; /* every pair in double precision (GATK --native-pair-hmm-use-double-precision) */
-	int threads;      /* CPU worker threads, >= 1 */
+	int threads;      /* CPU worker threads; 0 = all processors */
 	int device;       /* gvk_device_t */
 	int isa;          /* gvk_isa_t */
 	int verbose;      /* messages about device choice and fall-backs on stderr */
@@ -106,6 +106,14 @@ typedef struct {
 
 int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
                       const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err);
+
+/* Work done since the engine was created. */
+typedef struct {
+	uint64_t pairs, cells, double_pairs;
+	double gpu_kernel_s; /* time the GPU spent in Pair-HMM kernels (0 on the CPU) */
+} gvk_pairhmm_stats_t;
+
+void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st);
 
 #ifdef __cplusplus
 }

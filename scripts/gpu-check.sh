@@ -1,7 +1,7 @@
 #!/bin/bash
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [all|test|sanitize|bench] ...   (default all)
+# Usage: scripts/gpu-check.sh [all|test|sanitize|random|bench] ...   (default all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -21,7 +21,7 @@ grep -E "warning" "$out/build.log" | head -5
 
 if has test; then
 	t0=$(date +%s)
-	(cd build-gpu && ctest -j 8 --output-on-failure) > "$out/ctest.log" 2>&1
+	(cd build-gpu && ctest -j 8 --timeout 300 --output-on-failure) > "$out/ctest.log" 2>&1
 	rc=$?
 	summary+=("ctest: rc=$rc, $(grep -E 'tests passed' "$out/ctest.log"), $(grep -c '(Skipped)' "$out/ctest.log") skipped, $(( $(date +%s) - t0 )) s")
 	grep -E "Failed|SKIP|\*\*\*" "$out/ctest.log" | head -20
@@ -29,17 +29,26 @@ if has test; then
 fi
 if has sanitize; then
 	for tool in memcheck racecheck synccheck; do
-		compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
+		timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
 			tests/data/pairhmm/inputs/carneiro_tiny.in > "$out/san-$tool.txt" 2> "$out/san-$tool.log"
 		r1=$?
-		compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
+		timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
 			tests/data/pairhmm/inputs/edge.hex.gz > /dev/null 2>> "$out/san-$tool.log"
 		r2=$?
 		summary+=("compute-sanitizer $tool: rc=$r1/$r2 $(grep -h 'ERROR SUMMARY' "$out/san-$tool.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')")
 	done
 fi
+if has random; then
+	# GPU = CPU bit-for-bit on 10^6 random pairs, reads 1-2000 bp (issue 7's acceptance check).
+	t0=$(date +%s)
+	timeout ${GVK_RANDOM_TIMEOUT:-400} build-gpu/tests/test_pairhmm_random gpu ${GVK_RANDOM_PAIRS:-1000000} 2000 1000 777 \
+		> "$out/random.txt" 2>&1
+	rc=$?
+	summary+=("random GPU=CPU: rc=$rc, $(grep -c ' 0 differ' "$out/random.txt")/2 flavours exact, $(( $(date +%s) - t0 )) s")
+	cat "$out/random.txt" | head -8
+fi
 if has bench; then
-	build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep --note "scripts/gpu-check.sh" \
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep --note "scripts/gpu-check.sh" \
 		--results bench/RESULTS.md 2>&1 | tee "$out/bench.txt" | tail -25
 	cp bench/RESULTS.md "$out/RESULTS.md"
 fi

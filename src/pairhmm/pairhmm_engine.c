@@ -18,6 +18,8 @@ struct gvk_pairhmm_s {
 	const phmm_isa_t *isa;
 	phmm_gpu_t *gpu; /* NULL when computing on the CPU */
 	char name[96];
+	gvk_pairhmm_stats_t st;
+	double gpu_s_closed; /* kernel time of a GPU back end closed after a failure */
 };
 
 void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt)
@@ -74,6 +76,12 @@ void gvk_pairhmm_destroy(gvk_pairhmm_t *e)
 }
 
 const char *gvk_pairhmm_device_name(const gvk_pairhmm_t *e) { return e->name; }
+
+void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st)
+{
+	*st = e->st;
+	st->gpu_kernel_s = e->gpu_s_closed + (e->gpu ? phmm_gpu_kernel_seconds(e->gpu) : 0);
+}
 
 typedef struct {
 	uint64_t key;
@@ -192,6 +200,7 @@ static int run_pass(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *
 		if (rc == 0) return 0;
 		if (e->opt.device == GVK_DEVICE_GPU) return gvk_err_set(err, rc, "%s", gerr.msg);
 		fprintf(stderr, "[gvk] GPU failed (%s); continuing on the CPU\n", gerr.msg);
+		e->gpu_s_closed += phmm_gpu_kernel_seconds(e->gpu);
 		phmm_gpu_close(e->gpu);
 		e->gpu = NULL;
 		snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
@@ -225,7 +234,10 @@ int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t
 		int dbl = e->opt.force_double || fsum[k] < PHMM_DOUBLE_THRESHOLD;
 		out->log10[k] = dbl ? phmm_final_double(dsum[k]) : phmm_final_float(fsum[k]);
 		if (out->used_double) out->used_double[k] = (uint8_t)dbl;
+		e->st.cells += (uint64_t)reads[pairs[k].read].len * (uint64_t)haps[pairs[k].hap].len;
+		e->st.double_pairs += (uint64_t)dbl;
 	}
+	e->st.pairs += n;
 done:
 	if (fsum != out->fsum) free(fsum);
 	if (dsum != out->dsum) free(dsum);

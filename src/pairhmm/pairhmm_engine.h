@@ -22,6 +22,9 @@ const char *phmm_gpu_name(const phmm_gpu_t *g);
 int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
                   const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err);
 
+/* Seconds the GPU spent in kernels so far. */
+double phmm_gpu_kernel_seconds(const phmm_gpu_t *g);
+
 /* Final log10 values from raw sums (spec 8.1), with the host C library as GKL does. */
 double phmm_final_float(float s);
 double phmm_final_double(double s);

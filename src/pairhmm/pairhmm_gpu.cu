@@ -20,7 +20,7 @@ typedef struct {
 	size_t host_cap, dev_cap;
 	unsigned char *hout;       /* pinned results */
 	size_t hout_cap;
-	cudaEvent_t done;
+	cudaEvent_t done, k0, k1;  /* k0..k1 brackets the sub-batch's kernels */
 } slot_t;
 
 struct phmm_gpu_s {
@@ -31,6 +31,7 @@ struct phmm_gpu_s {
 	float *err_f, *mm_f;
 	double *err_d, *mm_d;
 	size_t max_batch_bytes; /* shrinks after an out-of-memory */
+	double kernel_s;
 };
 
 #define CK(call)                                                                                     \
@@ -119,6 +120,8 @@ static int gpu_init(phmm_gpu_t *g, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
 	for (int s = 0; s < NSTREAM; ++s) {
 		CK(cudaStreamCreateWithFlags(&g->st[s], cudaStreamNonBlocking));
 		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming));
+		CK(cudaEventCreate(&g->slot[s].k0));
+		CK(cudaEventCreate(&g->slot[s].k1));
 	}
 	g->max_batch_bytes = (size_t)256 << 20;
 	return upload_tables(g, err);
@@ -147,6 +150,8 @@ extern "C" void phmm_gpu_close(phmm_gpu_t *g)
 		cudaFreeHost(g->slot[s].hout);
 		cudaFree(g->slot[s].dev);
 		if (g->slot[s].done) cudaEventDestroy(g->slot[s].done);
+		if (g->slot[s].k0) cudaEventDestroy(g->slot[s].k0);
+		if (g->slot[s].k1) cudaEventDestroy(g->slot[s].k1);
 		if (g->st[s]) cudaStreamDestroy(g->st[s]);
 	}
 	cudaFree(g->err_f), cudaFree(g->err_d), cudaFree(g->mm_f), cudaFree(g->mm_d);
@@ -154,6 +159,8 @@ extern "C" void phmm_gpu_close(phmm_gpu_t *g)
 }
 
 extern "C" const char *phmm_gpu_name(const phmm_gpu_t *g) { return g->name; }
+
+extern "C" double phmm_gpu_kernel_seconds(const phmm_gpu_t *g) { return g->kernel_s; }
 
 /* ---- one pass ------------------------------------------------------------------------------- */
 
@@ -296,6 +303,7 @@ static int launch_batch(phmm_gpu_t *g, int s, const layout_t *L, int dbl, gvk_er
 	const uint8_t *rb = sl->dev + L->off_rb, *hb = sl->dev + L->off_hb;
 	const void *errt = dbl ? (const void *)g->err_d : (const void *)g->err_f;
 	const void *mmt = dbl ? (const void *)g->mm_d : (const void *)g->mm_f;
+	CK(cudaEventRecord(sl->k0, g->st[s]));
 	for (int b = 0; b < L->nbins; ++b) {
 		const variant_t *v = &var[L->bin_var[b]];
 		size_t start = L->bin_start[b], n = L->bin_start[b + 1] - start;
@@ -306,6 +314,7 @@ static int launch_batch(phmm_gpu_t *g, int s, const layout_t *L, int dbl, gvk_er
 		                L->scratch_elems ? sl->dev + scr_off : NULL, soff + start, sl->dev + out_off + start * tsz);
 		CK(cudaGetLastError());
 	}
+	CK(cudaEventRecord(sl->k1, g->st[s]));
 	CK(cudaMemcpyAsync(sl->hout, sl->dev + out_off, L->n * (size_t)tsz, cudaMemcpyDeviceToHost, g->st[s]));
 	CK(cudaEventRecord(sl->done, g->st[s]));
 	return 0;
@@ -316,6 +325,9 @@ static int collect(phmm_gpu_t *g, int s, const pass_ctx_t *c, size_t b0, size_t 
                    gvk_err_t *err)
 {
 	CK(cudaEventSynchronize(g->slot[s].done));
+	float ms = 0;
+	CK(cudaEventElapsedTime(&ms, g->slot[s].k0, g->slot[s].k1));
+	g->kernel_s += 1e-3 * ms;
 	for (size_t k = 0; k < n; ++k) {
 		size_t i = c->ord[b0 + k].k;
 		size_t idx = c->sel ? c->sel[i] : i;
