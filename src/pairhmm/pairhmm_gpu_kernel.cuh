@@ -201,7 +201,9 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 					dM = oM, dI = oI, dD = oD;
 					aM = nM, aI = nI;
 				}
-				if (lane == P - 1 && j <= H) {
+				/* A sub-warp past the end of the launch repeats the last pair to keep the warp's
+				 * shuffles converged; it must not write that pair's scratch row. */
+				if (lane == P - 1 && j <= H && (live || last_tile)) {
 					if (last_tile) {
 						sm = op::add(sm, M[K - 1]);
 						si = op::add(si, I[K - 1]);
