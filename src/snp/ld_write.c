@@ -1,0 +1,171 @@
+/* Text is formatted into a buffer per stripe and written with one fwrite; formatting dominates
+ * the run time of large tables, as it does in PLINK (spec section 8). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ld_write.h"
+#include "../common/err.h"
+
+int ld_plink_maxsnp(const snp_data_t *d)
+{
+	/* Grows to two more than the first ID longer than the current width, in file order. */
+	size_t w = 4;
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		size_t l = strlen(d->var[i].id);
+		if (l > w) w = l + 2;
+	}
+	return (int)w;
+}
+
+static int reserve(ld_writer_t *w, size_t more)
+{
+	if (w->len + more <= w->cap) return 0;
+	size_t cap = (w->len + more) * 2 + 65536;
+	char *b = realloc(w->buf, cap);
+	if (!b) return -1;
+	w->buf = b;
+	w->cap = cap;
+	return 0;
+}
+
+static void put(ld_writer_t *w, const char *fmt, ...) GVK_PRINTF(2, 3);
+static void put(ld_writer_t *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(w->buf + w->len, w->cap - w->len, fmt, ap);
+	va_end(ap);
+	if (n > 0) w->len += (size_t)n < w->cap - w->len ? (size_t)n : w->cap - w->len - 1;
+}
+
+/* PLINK prints 6 significant digits, %g style, and "nan" whatever the sign bit. */
+static void fmt_g(char *s, double v)
+{
+	if (isnan(v)) strcpy(s, "nan");
+	else snprintf(s, 32, "%g", v);
+}
+
+static int flush(ld_writer_t *w, gvk_err_t *err)
+{
+	if (w->len && fwrite(w->buf, 1, w->len, w->fp) != w->len) return gvk_err_set(err, GVK_ERR_IO, "write error");
+	w->len = 0;
+	return 0;
+}
+
+int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
+{
+	const snp_data_t *d = w->d;
+	w->maxsnp = ld_plink_maxsnp(d);
+	w->r_min = sqrt(w->r2_min);
+	if (reserve(w, 4096) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (w->with_freqs) {
+		w->maf = malloc(sizeof *w->maf * (size_t)(d->n_snp + 1));
+		if (!w->maf) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < d->n_snp; ++i) {
+			const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
+			int64_t ca = 0, cv = 0;
+			for (int k = 0; k < d->nw; ++k)
+				ca += __builtin_popcountll(a[k]) + __builtin_popcountll(b[k]), cv += __builtin_popcountll(v[k]);
+			int64_t chroms = d->phased ? cv : 2 * cv;
+			double f = chroms ? (double)ca / (double)chroms : 0.0;
+			w->maf[i] = f < 1.0 - f ? f : 1.0 - f;
+		}
+	}
+	if (w->shape != LD_TABLE) return 0;
+	put(w, "%6s %12s %*s", "CHR_A", "BP_A", w->maxsnp, "SNP_A");
+	if (w->with_freqs) put(w, " %10s", "MAF_A");
+	put(w, " %6s %12s %*s", "CHR_B", "BP_B", w->maxsnp, "SNP_B");
+	if (w->in_phase) put(w, " %10s", "PHASE");
+	if (w->with_freqs) put(w, " %10s", "MAF_B");
+	put(w, " %12s", w->r2 ? "R2" : "R");
+	if (w->dcol) put(w, " %12s", "D");
+	if (w->dprime) put(w, " %12s", "DP");
+	put(w, " \n");
+	return flush(w, err);
+}
+
+void ld_writer_free(ld_writer_t *w)
+{
+	free(w->maf);
+	free(w->buf);
+	w->maf = NULL;
+	w->buf = NULL;
+}
+
+static void table_row(ld_writer_t *w, int64_t i, int64_t j, double r, double dd, double dp)
+{
+	const snp_var_t *a = &w->d->var[i], *b = &w->d->var[j];
+	char num[32];
+	put(w, "%6s %12lld %*s", a->chr, (long long)a->bp, w->maxsnp, a->id);
+	if (w->with_freqs) fmt_g(num, w->maf[i]), put(w, " %10s", num);
+	put(w, " %6s %12lld %*s", b->chr, (long long)b->bp, w->maxsnp, b->id);
+	if (w->in_phase) {
+		/* Which allele of B goes with A1 of A: A1 when r > 0, else A2. */
+		const char *b1 = r >= 0 ? b->a1 : b->a2, *b2 = r >= 0 ? b->a2 : b->a1;
+		char ph[256];
+		snprintf(ph, sizeof ph, "%s%s/%s%s", a->a1, b1, a->a2, b2);
+		put(w, " %10s", ph);
+	}
+	if (w->with_freqs) fmt_g(num, w->maf[j]), put(w, " %10s", num);
+	fmt_g(num, r);
+	put(w, " %12s", num);
+	if (w->dcol) fmt_g(num, dd), put(w, " %12s", num);
+	if (w->dprime) fmt_g(num, w->dprime == LD_DP_ABS ? fabs(dp) : dp), put(w, " %12s", num);
+	put(w, " \n");
+}
+
+static int write_table(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
+{
+	for (int64_t i = s->i0; i < s->i1; ++i) {
+		size_t row = (size_t)(i - s->i0) * (size_t)s->width;
+		for (int64_t j = s->jlo[i - s->i0]; j < s->jhi[i - s->i0]; ++j) {
+			size_t o = row + (size_t)(j - s->cbase);
+			double r = s->r[o];
+			if (isnan(r) || (w->r2 ? r < w->r2_min : fabs(r) < w->r_min)) continue;
+			if (reserve(w, 512 + 2 * (size_t)w->maxsnp) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			table_row(w, i, j, r, s->d ? s->d[o] : 0.0, s->dp ? s->dp[o] : 0.0);
+			w->written++;
+		}
+		if (w->len > (1 << 20) && flush(w, err) < 0) return GVK_ERR_IO;
+	}
+	return flush(w, err);
+}
+
+static int write_matrix(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
+{
+	int64_t m = w->d->n_snp;
+	char sep = w->spaces ? ' ' : '\t';
+	for (int64_t i = s->i0; i < s->i1; ++i) {
+		size_t row = (size_t)(i - s->i0) * (size_t)s->width;
+		int64_t ncol = w->shape == LD_TRIANGLE ? i + 1 : m;
+		if (reserve(w, (size_t)ncol * 16 + 64) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		for (int64_t j = 0; j < ncol; ++j) {
+			double v = 0.0;
+			if (w->shape != LD_SQUARE0 || j <= i) {
+				v = s->r[row + (size_t)(j - s->cbase)];
+			}
+			if (w->bin == 8) {
+				memcpy(w->buf + w->len, &v, 8), w->len += 8;
+			} else if (w->bin == 4) {
+				float f = (float)v;
+				memcpy(w->buf + w->len, &f, 4), w->len += 4;
+			} else {
+				fmt_g(w->buf + w->len, v);
+				w->len += strlen(w->buf + w->len);
+				if (w->spaces || j + 1 < ncol) w->buf[w->len++] = sep;
+			}
+		}
+		if (!w->bin) w->buf[w->len++] = '\n';
+		w->written += (uint64_t)ncol;
+		if (w->len > (1 << 20) && flush(w, err) < 0) return GVK_ERR_IO;
+	}
+	return flush(w, err);
+}
+
+int ld_writer_sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
+{
+	ld_writer_t *w = ctx;
+	return w->shape == LD_TABLE ? write_table(w, s, err) : write_matrix(w, s, err);
+}
