@@ -70,7 +70,7 @@ static void epilogue(const job_t *j, int64_t i, int64_t jl, int n, const pg_ldcn
 	if (j->o->haplotype) {
 		for (int k = 0; k < n; ++k) {
 			ld_haplotype(&c[k], &s->r[off + k], &s->d[off + k], &s->dp[off + k]);
-			if (j->o->r2) s->r[off + k] *= s->r[off + k];
+			if (j->o->r2) s->r[off + k] *= fabs(s->r[off + k]);
 		}
 	} else {
 		for (int k = 0; k < n; ++k) s->r[off + k] = ld_value_genotype(&c[k], j->o->r2, j->o->single);

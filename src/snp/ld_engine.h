@@ -24,7 +24,7 @@ typedef struct {
 } ld_opt_t;
 
 /* One stripe of results: rows [i0, i1); row i holds columns [jlo[i - i0], jhi[i - i0]) at
- * r[(i - i0) * width + j - cbase]. r is signed r, or r^2 when ld_opt_t.r2 (NaN when undefined,
+ * r[(i - i0) * width + j - cbase]. r is signed r, or r^2 with the sign of r when ld_opt_t.r2 (NaN when undefined,
  * spec 2.1); d and dp
  * (haplotype mode only) are D and D'. Owned by the engine, valid until the next stripe. */
 typedef struct {
@@ -51,7 +51,7 @@ int ld_counts_pairs(const snp_data_t *d, const pg_isa_t *isa, const int64_t *ii,
 
 /* Statistics from counts (spec 2.1 and 4.1). NaN when undefined. */
 double ld_r_genotype(const pg_ldcnt_t *c);
-/* r (r2 = 0) or r^2 as PLINK 1.9 rounds them: in double, or in float as for bin4 (single). */
+/* r (r2 = 0) or sign(r) r^2 as PLINK 1.9 rounds them: in double, or in float as for bin4 (single). */
 double ld_value_genotype(const pg_ldcnt_t *c, int r2, int single);
 void ld_haplotype(const pg_ldcnt_t *c, double *r, double *dd, double *dprime);
 

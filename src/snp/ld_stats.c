@@ -9,7 +9,8 @@ double ld_r_genotype(const pg_ldcnt_t *c) { return ld_value_genotype(c, 0, 0); }
 /* PLINK 1.9 forms cov and the variance product in double (exact here) and takes r = cov /
  * sqrt(vx * vy), r^2 = cov^2 / (vx * vy). For bin4 it does the same arithmetic in float on its
  * ternary codes x' = 1 - x (A2 copies - 1), so the float path below repeats those steps to get
- * the same roundings. */
+ * the same roundings. r^2 keeps the sign of r (|cov| cov / (vx vy), as PLINK does for in-phase);
+ * writers print its absolute value. */
 double ld_value_genotype(const pg_ldcnt_t *c, int r2, int single)
 {
 	int64_t n = c->n;
@@ -19,7 +20,7 @@ double ld_value_genotype(const pg_ldcnt_t *c, int r2, int single)
 	if (n == 0 || vx <= 0 || vy <= 0) return -NAN;
 	if (!single) {
 		double v = (double)vx * (double)vy, cv = (double)cov;
-		return r2 ? cv * cv / v : cv / sqrt(v);
+		return r2 ? fabs(cv) * cv / v : cv / sqrt(v);
 	}
 	/* Ternary sums on the pair's samples: sum x', sum x'^2, sum x'y'. */
 	int64_t tx = n - c->sx, ty = n - c->sy;
@@ -31,7 +32,7 @@ double ld_value_genotype(const pg_ldcnt_t *c, int r2, int single)
 	float ux = (float)(-txx) * nf, uy = (float)(-tyy) * nf, wx = fx * fx, wy = fy * fy;
 	float vxf = ux + wx, vyf = uy + wy;
 	float v = vxf * vyf;
-	float r = r2 ? (fcov * fcov) / v : fcov / sqrtf(v);
+	float r = r2 ? (fabsf(fcov) * fcov) / v : fcov / sqrtf(v);
 	return (double)r;
 }
 

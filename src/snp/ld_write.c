@@ -109,7 +109,7 @@ static void table_row(ld_writer_t *w, int64_t i, int64_t j, double r, double dd,
 		put(w, " %10s", ph);
 	}
 	if (w->with_freqs) fmt_g(num, w->maf[j]), put(w, " %10s", num);
-	fmt_g(num, r);
+	fmt_g(num, w->r2 ? fabs(r) : r);
 	put(w, " %12s", num);
 	if (w->dcol) fmt_g(num, dd), put(w, " %12s", num);
 	if (w->dprime) fmt_g(num, w->dprime == LD_DP_ABS ? fabs(dp) : dp), put(w, " %12s", num);
@@ -123,7 +123,7 @@ static int write_table(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
 		for (int64_t j = s->jlo[i - s->i0]; j < s->jhi[i - s->i0]; ++j) {
 			size_t o = row + (size_t)(j - s->cbase);
 			double r = s->r[o];
-			if (isnan(r) || (w->r2 ? r < w->r2_min : fabs(r) < w->r_min)) continue;
+			if (isnan(r) || (w->r2 ? fabs(r) < w->r2_min : fabs(r) < w->r_min)) continue;
 			if (reserve(w, 512 + 2 * (size_t)w->maxsnp) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 			table_row(w, i, j, r, s->d ? s->d[o] : 0.0, s->dp ? s->dp[o] : 0.0);
 			w->written++;
@@ -145,6 +145,7 @@ static int write_matrix(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
 			double v = 0.0;
 			if (w->shape != LD_SQUARE0 || j <= i) {
 				v = s->r[row + (size_t)(j - s->cbase)];
+				if (w->r2 && !isnan(v)) v = fabs(v);
 			}
 			if (w->bin == 8) {
 				memcpy(w->buf + w->len, &v, 8), w->len += 8;

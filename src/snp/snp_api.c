@@ -1,4 +1,5 @@
 /* The public SNP functions of gvk.h, on top of the engines. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@ static int square_sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
 	for (int64_t i = s->i0; i < s->i1; ++i)
 		for (int64_t j = 0; j < c->m; ++j) {
 			double r = s->r[(size_t)(i - s->i0) * (size_t)s->width + (size_t)(j - s->cbase)];
-			c->out[(size_t)i * (size_t)c->m + (size_t)j] = r;
+			c->out[(size_t)i * (size_t)c->m + (size_t)j] = c->r2 && !isnan(r) ? fabs(r) : r;
 		}
 	return 0;
 }
