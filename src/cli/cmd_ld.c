@@ -260,8 +260,8 @@ done:
 		fprintf(stderr, "gvk ld: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (!a.quiet) {
 		double dt = gvk_seconds() - t0;
-		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, %llu pairs, %llu written to %s, %.3f s, %.3g pairs/s, %s, %d threads\n",
-		        (long long)d.n_snp, (long long)d.n_bits, (unsigned long long)pairs, (unsigned long long)w.written,
+		fprintf(stderr, "gvk ld: %lld SNPs x %lld %s, %llu pairs, %llu written to %s, %.3f s, %.3g pairs/s, %s, %d threads\n",
+		        (long long)d.n_snp, (long long)d.n_bits, d.phased ? "haplotypes" : "samples", (unsigned long long)pairs, (unsigned long long)w.written,
 		        a.out ? a.out : path, dt, dt > 0 ? (double)pairs / dt : 0.0, ld_device_name(&a.ld), a.ld.threads);
 	}
 	ld_writer_free(&w);
