@@ -133,7 +133,7 @@ static int merge(const fid_job_t *b, job_t *j, int nt, fid_result_t *res, gvk_er
 		if (!res->hits) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu threshold hits", n);
 		n = 0;
 		for (int t = 0; t < nt; ++t) {
-			memcpy(res->hits + n, j->ts[t].hits, sizeof *res->hits * j->ts[t].n_hits);
+			if (j->ts[t].n_hits) memcpy(res->hits + n, j->ts[t].hits, sizeof *res->hits * j->ts[t].n_hits);
 			n += j->ts[t].n_hits;
 		}
 		qsort(res->hits, n, sizeof *res->hits, hit_cmp);
