@@ -40,11 +40,47 @@ static void put(ld_writer_t *w, const char *fmt, ...)
 	if (n > 0) w->len += (size_t)n < w->cap - w->len ? (size_t)n : w->cap - w->len - 1;
 }
 
-/* PLINK prints 6 significant digits, %g style, and "nan" whatever the sign bit. */
-static void fmt_g(char *s, double v)
+/* %g with 6 significant digits for 1e-4 <= |v| < 1e6, or -1 when the C library must decide
+ * (0, other ranges, or a value within 1e-3 of a rounding tie, where the scaled product's own
+ * rounding could matter). The product by an exact power of ten is off by at most half an ulp,
+ * far inside that margin, so the digits agree with printf's correctly rounded ones. */
+static int fast_g(char *s, double v)
 {
-	if (isnan(v)) strcpy(s, "nan");
-	else snprintf(s, 32, "%g", v);
+	static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10};
+	double a = fabs(v);
+	if (!(a >= 1e-4 && a < 1e6)) return -1;
+	int x = (int)floor(log10(a));
+	if (x < -4 || x > 5) return -1;
+	double sc = a * p10[5 - x], fl = floor(sc), fr = sc - fl;
+	if (fabs(fr - 0.5) < 1e-3) return -1;
+	long d = (long)fl + (fr > 0.5);
+	if (d < 100000 || d > 999999) return -1;
+	char dig[6];
+	for (int k = 5; k >= 0; --k) dig[k] = (char)('0' + d % 10), d /= 10;
+	int n = 0, last = 5;
+	while (last > x && last > 0 && dig[last] == '0') --last; /* trailing fraction zeros */
+	if (v < 0) s[n++] = '-';
+	if (x >= 0) {
+		for (int k = 0; k <= x; ++k) s[n++] = dig[k];
+		if (last > x) {
+			s[n++] = '.';
+			for (int k = x + 1; k <= last; ++k) s[n++] = dig[k];
+		}
+	} else {
+		s[n++] = '0', s[n++] = '.';
+		for (int k = 0; k < -x - 1; ++k) s[n++] = '0';
+		for (int k = 0; k <= last; ++k) s[n++] = dig[k];
+	}
+	s[n] = 0;
+	return n;
+}
+
+/* PLINK prints 6 significant digits, %g style, and "nan" whatever the sign bit. */
+int ld_fmt_g(char *s, double v)
+{
+	if (isnan(v)) return (int)(strcpy(s, "nan"), 3);
+	int n = fast_g(s, v);
+	return n >= 0 ? n : snprintf(s, 32, "%g", v);
 }
 
 static int flush(ld_writer_t *w, gvk_err_t *err)
@@ -58,6 +94,22 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 {
 	const snp_data_t *d = w->d;
 	w->maxsnp = ld_plink_maxsnp(d);
+	if (w->shape == LD_TABLE) {
+		/* "CHR BP SNP" of every variant, formatted once; a plain row is then two copies and a number. */
+		w->pre_len = 6 + 1 + 12 + 1 + (size_t)w->maxsnp;
+		size_t longest = w->pre_len;
+		for (int64_t i = 0; i < d->n_snp; ++i) {
+			size_t l = strlen(d->var[i].chr) + strlen(d->var[i].id) + 40;
+			if (l > longest) longest = l;
+		}
+		w->pre_len = longest;
+		w->pre = malloc(w->pre_len * (size_t)d->n_snp + 1);
+		w->pre_n = malloc(sizeof *w->pre_n * (size_t)(d->n_snp + 1));
+		if (!w->pre || !w->pre_n) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; i < d->n_snp; ++i)
+			w->pre_n[i] = snprintf(w->pre + (size_t)i * w->pre_len, w->pre_len, "%6s %12lld %*s", d->var[i].chr,
+			                       (long long)d->var[i].bp, w->maxsnp, d->var[i].id);
+	}
 	w->r_min = sqrt(w->r2_min);
 	if (reserve(w, 4096) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	if (w->with_freqs) {
@@ -88,18 +140,40 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 
 void ld_writer_free(ld_writer_t *w)
 {
+	free(w->pre);
+	free(w->pre_n);
+	w->pre = NULL;
+	w->pre_n = NULL;
 	free(w->maf);
 	free(w->buf);
 	w->maf = NULL;
 	w->buf = NULL;
 }
 
+static void table_row_plain(ld_writer_t *w, int64_t i, int64_t j, double r)
+{
+	char num[32], *p = w->buf + w->len;
+	memcpy(p, w->pre + (size_t)i * w->pre_len, (size_t)w->pre_n[i]), p += w->pre_n[i];
+	*p++ = ' ';
+	memcpy(p, w->pre + (size_t)j * w->pre_len, (size_t)w->pre_n[j]), p += w->pre_n[j];
+	int n = ld_fmt_g(num, w->r2 ? fabs(r) : r);
+	*p++ = ' ';
+	for (int k = n; k < 12; ++k) *p++ = ' ';
+	memcpy(p, num, (size_t)n), p += n;
+	*p++ = ' ', *p++ = '\n';
+	w->len = (size_t)(p - w->buf);
+}
+
 static void table_row(ld_writer_t *w, int64_t i, int64_t j, double r, double dd, double dp)
 {
+	if (!w->with_freqs && !w->in_phase && !w->dcol && !w->dprime) {
+		table_row_plain(w, i, j, r);
+		return;
+	}
 	const snp_var_t *a = &w->d->var[i], *b = &w->d->var[j];
 	char num[32];
 	put(w, "%6s %12lld %*s", a->chr, (long long)a->bp, w->maxsnp, a->id);
-	if (w->with_freqs) fmt_g(num, w->maf[i]), put(w, " %10s", num);
+	if (w->with_freqs) ld_fmt_g(num, w->maf[i]), put(w, " %10s", num);
 	put(w, " %6s %12lld %*s", b->chr, (long long)b->bp, w->maxsnp, b->id);
 	if (w->in_phase) {
 		/* Which allele of B goes with A1 of A: A1 when r > 0, else A2. */
@@ -108,11 +182,11 @@ static void table_row(ld_writer_t *w, int64_t i, int64_t j, double r, double dd,
 		snprintf(ph, sizeof ph, "%s%s/%s%s", a->a1, b1, a->a2, b2);
 		put(w, " %10s", ph);
 	}
-	if (w->with_freqs) fmt_g(num, w->maf[j]), put(w, " %10s", num);
-	fmt_g(num, w->r2 ? fabs(r) : r);
+	if (w->with_freqs) ld_fmt_g(num, w->maf[j]), put(w, " %10s", num);
+	ld_fmt_g(num, w->r2 ? fabs(r) : r);
 	put(w, " %12s", num);
-	if (w->dcol) fmt_g(num, dd), put(w, " %12s", num);
-	if (w->dprime) fmt_g(num, w->dprime == LD_DP_ABS ? fabs(dp) : dp), put(w, " %12s", num);
+	if (w->dcol) ld_fmt_g(num, dd), put(w, " %12s", num);
+	if (w->dprime) ld_fmt_g(num, w->dprime == LD_DP_ABS ? fabs(dp) : dp), put(w, " %12s", num);
 	put(w, " \n");
 }
 
@@ -124,7 +198,7 @@ static int write_table(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
 			size_t o = row + (size_t)(j - s->cbase);
 			double r = s->r[o];
 			if (isnan(r) || (w->r2 ? fabs(r) < w->r2_min : fabs(r) < w->r_min)) continue;
-			if (reserve(w, 512 + 2 * (size_t)w->maxsnp) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			if (reserve(w, 512 + 2 * w->pre_len) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 			table_row(w, i, j, r, s->d ? s->d[o] : 0.0, s->dp ? s->dp[o] : 0.0);
 			w->written++;
 		}
@@ -153,8 +227,7 @@ static int write_matrix(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
 				float f = (float)v;
 				memcpy(w->buf + w->len, &f, 4), w->len += 4;
 			} else {
-				fmt_g(w->buf + w->len, v);
-				w->len += strlen(w->buf + w->len);
+				w->len += (size_t)ld_fmt_g(w->buf + w->len, v);
 				if (w->spaces || j + 1 < ncol) w->buf[w->len++] = sep;
 			}
 		}

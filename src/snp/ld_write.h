@@ -21,6 +21,9 @@ typedef struct {
 	int maxsnp;
 	double r_min;
 	double *maf;
+	char *pre;       /* table: per SNP "CHR BP SNP" at pre + i * pre_len, pre_n[i] bytes */
+	size_t pre_len;
+	int *pre_n;
 	uint64_t written;
 	char *buf;
 	size_t len, cap;
@@ -32,6 +35,10 @@ void ld_writer_free(ld_writer_t *w);
 
 /* ld_sink_fn for ld_run. */
 int ld_writer_sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err);
+
+/* v as printf's "%g" (6 significant digits) writes it, "nan" for any NaN; returns the length.
+ * s needs 32 bytes. */
+int ld_fmt_g(char *s, double v);
 
 /* PLINK 1.9's width of the SNP ID columns for these variants. */
 int ld_plink_maxsnp(const snp_data_t *d);

@@ -9,6 +9,7 @@
 
 #include "snp/fastid_engine.h"
 #include "snp/ld_engine.h"
+#include "snp/ld_write.h"
 #include "snp/snp_data.h"
 
 static uint64_t rng;
@@ -210,9 +211,39 @@ static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, int topk, int64_t t
 	fid_prof_free(&q), fid_prof_free(&d);
 }
 
+/* The fast number formatter against printf on random values of every magnitude and on values
+ * at and next to rounding ties and powers of ten. */
+static void test_format(void)
+{
+	char a[64], b[64];
+	long n = 0;
+	for (int k = 0; k < 2000000; ++k) {
+		double v;
+		switch (k % 4) {
+		case 0: v = unif(); break;
+		case 1: v = pow(10.0, -8.0 + 15.0 * unif()) * (unif() < 0.5 ? -1 : 1); break;
+		case 2: { /* 6-digit ties and their neighbours */
+			double t = (double)(100000 + (long)(unif() * 899999)) + 0.5;
+			v = t * pow(10.0, -(double)(1 + (long)(unif() * 10)));
+			v = unif() < 0.33 ? nextafter(v, 0) : unif() < 0.5 ? nextafter(v, 1e9) : v;
+			break;
+		}
+		default: v = pow(10.0, (double)((long)(unif() * 14) - 7)); v = unif() < 0.5 ? nextafter(v, 0) : v; break;
+		}
+		int l = ld_fmt_g(a, v);
+		snprintf(b, sizeof b, "%g", v);
+		CHECK(!strcmp(a, b) && l == (int)strlen(b), "format %.17g: '%s' vs printf '%s'\n", v, a, b);
+		++n;
+	}
+	ld_fmt_g(a, -NAN);
+	CHECK(!strcmp(a, "nan"), "nan\n");
+	printf("number format: %ld values equal to printf %%g\n", n);
+}
+
 int main(int argc, char **argv)
 {
 	rng = argc > 1 ? strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ull : 88172645463325252ull;
+	test_format();
 	test_ld(1, 1, 0.0);
 	test_ld(5, 13, 0.1);
 	test_ld(37, 63, 0.02);
