@@ -18,7 +18,7 @@
 
 typedef struct {
 	const char *bfile, *bed, *bim, *fam, *vcf, *out_prefix, *out;
-	int stat_set, r2, shape_set, bin, spaces, with_freqs, in_phase, dcol, dprime, yes_really, phased;
+	int stat_set, r2, gz, shape_set, bin, spaces, with_freqs, in_phase, dcol, dprime, yes_really, phased;
 	int keep_allele_order, all_samples, quiet, win_set, r2_set;
 	ld_opt_t ld;
 	double r2_min;
@@ -35,6 +35,7 @@ static void usage(FILE *fp)
 	        "Statistic: --r (signed r) or --r2 (r squared), followed by modifiers:\n"
 	        "  square | square0 | triangle   matrix output (every pair, no windows)\n"
 	        "  bin | bin4                    binary matrix, float64 / float32 (PREFIX.ld.bin)\n"
+	        "  gz                            gzip-compressed text (PREFIX.ld.gz)\n"
 	        "  spaces                        text matrix separated by spaces instead of tabs\n"
 	        "  inter-chr                     table of every pair i < j, across chromosomes\n"
 	        "  with-freqs | in-phase         MAF_A/MAF_B and PHASE table columns\n"
@@ -102,7 +103,7 @@ static int modifier(args_t *a, const char *m)
 	else if (!strcmp(m, "dprime")) a->dprime = a->dprime ? a->dprime : LD_DP_ABS;
 	else if (!strcmp(m, "dprime-signed")) a->dprime = LD_DP_SIGNED;
 	else if (!strcmp(m, "yes-really")) a->yes_really = 1;
-	else if (!strcmp(m, "gz")) return fprintf(stderr, "gvk ld: the 'gz' modifier is not supported; compress PREFIX.ld afterwards\n"), -1;
+	else if (!strcmp(m, "gz")) a->gz = 1;
 	else if (!strcmp(m, "single-prec")) a->bin = a->bin ? 4 : 0;
 	else return fprintf(stderr, "gvk ld: unknown --r/--r2 modifier '%s'\n", m), -1;
 	return 0;
@@ -181,6 +182,9 @@ static int check_args(args_t *a, int64_t m)
 {
 	if (!a->stat_set) return fprintf(stderr, "gvk ld: give --r or --r2\n"), -1;
 	if (a->bin && !a->shape_set) a->ld.shape = LD_SQUARE, a->shape_set = 1;
+	if (a->gz && a->bin) return fprintf(stderr, "gvk ld: 'gz' applies to text output, not to bin/bin4\n"), -1;
+	if (a->gz && !ld_writer_gz_available())
+		return fprintf(stderr, "gvk ld: this gvk was built without zlib, so 'gz' is not available\n"), -1;
 	if (a->spaces && (!a->shape_set || a->bin))
 		return fprintf(stderr, "gvk ld: 'spaces' applies to text matrix output only\n"), -1;
 	if (a->shape_set) {
@@ -211,6 +215,23 @@ static int load(args_t *a, snp_data_t *d, gvk_err_t *err)
 	if (a->bfile && !a->bed && !a->bim && !a->fam) return snp_read_bfile(a->bfile, &po, d, err);
 	if (a->bed && a->bim && a->fam && !a->bfile) return snp_read_plink(a->bed, a->bim, a->fam, &po, d, err);
 	return gvk_err_set(err, GVK_ERR_ARG, "give --bfile PREFIX, or all of --bed, --bim and --fam, or --vcf FILE");
+}
+
+typedef struct {
+	ld_writer_t *w;
+	int progress;
+	int64_t m;
+	double t0;
+} sink_ctx_t;
+
+/* The writer, plus a progress line on a terminal. */
+static int sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
+{
+	sink_ctx_t *c = ctx;
+	int rc = ld_writer_sink(c->w, s, err);
+	if (c->progress)
+		fprintf(stderr, "\r[gvk ld] %lld of %lld rows, %.1f s", (long long)s->i1, (long long)c->m, gvk_seconds() - c->t0);
+	return rc;
 }
 
 int gvk_cmd_ld(int argc, char **argv)
@@ -245,14 +266,17 @@ int gvk_cmd_ld(int argc, char **argv)
 			rc = gvk_err_set(&err, GVK_ERR_NOMEM, "out of memory");
 			goto done;
 		}
-		snprintf(path, n, "%s%s", a.out_prefix, a.bin ? ".ld.bin" : ".ld");
+		snprintf(path, n, "%s%s", a.out_prefix, a.bin ? ".ld.bin" : a.gz ? ".ld.gz" : ".ld");
 	}
 	if ((rc = gvk_out_open(&out, a.out ? a.out : path, &err)) < 0) goto done;
 	w = (ld_writer_t){.fp = out.fp, .d = &d, .shape = a.ld.shape, .r2 = a.r2, .bin = a.bin, .spaces = a.spaces,
 	                  .r2_min = a.r2_min, .with_freqs = a.with_freqs, .in_phase = a.in_phase, .dcol = a.dcol,
-	                  .dprime = a.dprime};
+	                  .dprime = a.dprime, .gz = a.gz};
 	if ((rc = ld_writer_init(&w, &err)) < 0) goto done;
-	rc = ld_run(&d, &a.ld, ld_writer_sink, &w, &pairs, &err);
+	sink_ctx_t sc = {&w, !a.quiet && isatty(2), d.n_snp, t0};
+	rc = ld_run(&d, &a.ld, sink, &sc, &pairs, &err);
+	if (sc.progress) fputc('\n', stderr);
+	if (rc == 0) rc = ld_writer_finish(&w, &err);
 	if (rc == 0) rc = gvk_out_commit(&out, &err);
 done:
 	if (rc < 0) {

@@ -7,6 +7,9 @@
 
 #include "ld_write.h"
 #include "../common/err.h"
+#ifdef GVK_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 int ld_plink_maxsnp(const snp_data_t *d)
 {
@@ -83,17 +86,71 @@ int ld_fmt_g(char *s, double v)
 	return n >= 0 ? n : snprintf(s, 32, "%g", v);
 }
 
+#ifdef GVK_HAVE_ZLIB
+/* Compresses the buffer into the output (gzip container), finishing the stream when fin. */
+static int deflate_out(ld_writer_t *w, int fin, gvk_err_t *err)
+{
+	z_stream *z = w->zs;
+	unsigned char out[1 << 16];
+	z->next_in = (unsigned char *)w->buf;
+	z->avail_in = (uInt)w->len;
+	int r;
+	do {
+		z->next_out = out;
+		z->avail_out = sizeof out;
+		r = deflate(z, fin ? Z_FINISH : Z_NO_FLUSH);
+		if (r == Z_STREAM_ERROR) return gvk_err_set(err, GVK_ERR_IO, "compression error");
+		size_t n = sizeof out - z->avail_out;
+		if (n && fwrite(out, 1, n, w->fp) != n) return gvk_err_set(err, GVK_ERR_IO, "write error");
+	} while (z->avail_out == 0 || (fin && r != Z_STREAM_END));
+	w->len = 0;
+	return 0;
+}
+#endif
+
 static int flush(ld_writer_t *w, gvk_err_t *err)
 {
+#ifdef GVK_HAVE_ZLIB
+	if (w->zs) return deflate_out(w, 0, err);
+#endif
 	if (w->len && fwrite(w->buf, 1, w->len, w->fp) != w->len) return gvk_err_set(err, GVK_ERR_IO, "write error");
 	w->len = 0;
 	return 0;
+}
+
+int ld_writer_finish(ld_writer_t *w, gvk_err_t *err)
+{
+#ifdef GVK_HAVE_ZLIB
+	if (w->zs) return deflate_out(w, 1, err);
+#endif
+	return flush(w, err);
+}
+
+int ld_writer_gz_available(void)
+{
+#ifdef GVK_HAVE_ZLIB
+	return 1;
+#else
+	return 0;
+#endif
 }
 
 int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 {
 	const snp_data_t *d = w->d;
 	w->maxsnp = ld_plink_maxsnp(d);
+	if (w->gz) {
+#ifdef GVK_HAVE_ZLIB
+		z_stream *z = calloc(1, sizeof *z);
+		if (!z || deflateInit2(z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+			free(z);
+			return gvk_err_set(err, GVK_ERR_NOMEM, "cannot start gzip compression");
+		}
+		w->zs = z;
+#else
+		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without zlib, so the 'gz' modifier is not available");
+#endif
+	}
 	if (w->shape == LD_TABLE) {
 		/* "CHR BP SNP" of every variant, formatted once; a plain row is then two copies and a number. */
 		w->pre_len = 6 + 1 + 12 + 1 + (size_t)w->maxsnp;
@@ -140,6 +197,11 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 
 void ld_writer_free(ld_writer_t *w)
 {
+#ifdef GVK_HAVE_ZLIB
+	if (w->zs) deflateEnd(w->zs);
+	free(w->zs);
+	w->zs = NULL;
+#endif
 	free(w->pre);
 	free(w->pre_n);
 	w->pre = NULL;

@@ -17,6 +17,7 @@ typedef struct {
 	int spaces;      /* text matrix: single spaces instead of tabs */
 	double r2_min;   /* table: keep pairs with r^2 >= r2_min (--ld-window-r2) */
 	int with_freqs, in_phase, dcol, dprime;
+	int gz;          /* text output gzip-compressed (PLINK's 'gz' modifier, PREFIX.ld.gz) */
 	/* filled by ld_writer_init */
 	int maxsnp;
 	double r_min;
@@ -24,6 +25,7 @@ typedef struct {
 	char *pre;       /* table: per SNP "CHR BP SNP" at pre + i * pre_len, pre_n[i] bytes */
 	size_t pre_len;
 	int *pre_n;
+	void *zs;        /* zlib stream when gz */
 	uint64_t written;
 	char *buf;
 	size_t len, cap;
@@ -32,6 +34,12 @@ typedef struct {
 /* Prepares widths and frequencies and writes the table header (if any). */
 int ld_writer_init(ld_writer_t *w, gvk_err_t *err);
 void ld_writer_free(ld_writer_t *w);
+
+/* Writes what is buffered and ends the gzip stream; call once after ld_run succeeds. */
+int ld_writer_finish(ld_writer_t *w, gvk_err_t *err);
+
+/* 1 when this build can write gzip output. */
+int ld_writer_gz_available(void);
 
 /* ld_sink_fn for ld_run. */
 int ld_writer_sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err);

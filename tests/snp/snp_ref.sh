@@ -59,6 +59,13 @@ for c in "r2_table.ld:--r2 $all" "r_table.ld:--r $all" "r2_interchr.ld:--r2 inte
 	"$gvk" ld -q --bfile "$data/$E" ${c#*:} --out "$tmp/b" && cmp "$tmp/b.ld" "$data/$E.${c%%:*}" && ok || bad "byte layout ${c%%:*}"
 done
 
+# The gz modifier writes PREFIX.ld.gz with the same content.
+D=ld_dummy/dummy203x800
+if have "$D.bed" "$D.r2_win10.ld.gz"; then
+	"$gvk" ld -q --bfile "$data/$D" --r2 gz --ld-window-r2 0 --out "$tmp/g" && [ -s "$tmp/g.ld.gz" ] && [ ! -e "$tmp/g.ld" ] &&
+		"$ref" text "$tmp/g.ld.gz" "$data/$D.r2_win10.ld.gz" && ok || bad "gz modifier"
+fi
+
 # Phased haplotype statistics (spec 4), from the .hap text, against our reference and PLINK 2.
 for P in ld_phased/phased401x300 ld_phased/phased257x200_miss0.02; do
 	have "$P.hap.gz" "$P.hapref.tsv.gz" || continue
