@@ -256,6 +256,13 @@ int gvk_cmd_ld(int argc, char **argv)
 		snp_data_free(&d);
 		return 1;
 	}
+	if (!a.quiet)
+		for (int64_t i = 0; i < d.n_snp; ++i)
+			if (atoi(d.var[i].chr) >= 23 && atoi(d.var[i].chr) <= 26) {
+				fprintf(stderr, "gvk ld: warning: chromosome %s variants are treated as diploid autosomes; PLINK 1.9 "
+				                "codes male X and Y/MT genotypes differently\n", d.var[i].chr);
+				break;
+			}
 	a.ld.haplotype = a.phased;
 	a.ld.r2 = a.r2;
 	a.ld.single = a.bin == 4;

@@ -3,7 +3,8 @@
  *   test_snp_ref text OURS REF          .ld tables and text matrices, token by token
  *   test_snp_ref bin OURS REF 4|8        .ld.bin matrices
  *   test_snp_ref fastid Q DB ID.scores MIX.scores   full score matrices, every CPU kernel
- *   test_snp_ref hap HAP.gz HAPREF.gz [VCOR.gz]     phased D / D' / r / r^2 and raw counts */
+ *   test_snp_ref hap HAP.gz HAPREF.gz [VCOR.gz]     phased D / D' / r / r^2 and raw counts
+ *   test_snp_ref api DATA                public gvk.h functions on the edge set and small FastID case */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,8 +292,67 @@ static int test_hap(const char *hap, const char *hapref, const char *vcor)
 	return fail;
 }
 
+/* gvk_ld_square against the text matrix, gvk_fastid_search against the top-10 list. */
+static int test_api(const char *data)
+{
+	char p[4096], q[4096];
+	gvk_err_t err = {0, ""};
+	double *mat;
+	int64_t m;
+	int fails = 0;
+	snprintf(p, sizeof p, "%s/ld_edge/edge13x10", data);
+	if (gvk_ld_square(p, 0, 0, 2, &mat, &m, &err) < 0) return fprintf(stderr, "gvk_ld_square: %s\n", err.msg), 1;
+	snprintf(q, sizeof q, "%s/ld_edge/edge13x10.r_square.ld", data);
+	FILE *fp = fopen(q, "r");
+	long checked = 0;
+	for (int64_t k = 0; fp && k < m * m; ++k) {
+		char tok[64];
+		double v;
+		if (fscanf(fp, "%63s", tok) != 1 || !parse_num(tok, &v)) break;
+		fails += !close_enough(mat[k], v);
+		++checked;
+	}
+	if (fp) fclose(fp);
+	free(mat);
+	fails += checked != 100;
+	printf("gvk_ld_square: %ld cells checked, %d failures\n", checked, fails);
+
+	fid_prof_t qs, db;
+	snprintf(p, sizeof p, "%s/fastid/fastid40x500x200.queries.fidb", data);
+	snprintf(q, sizeof q, "%s/fastid/fastid40x500x200.db.fidb", data);
+	if (fidb_read(p, &qs, &err) < 0 || fidb_read(q, &db, &err) < 0) return fprintf(stderr, "%s\n", err.msg), 1;
+	/* The public call takes unpadded profiles of ceil(S/64) words. */
+	uint64_t *qw = malloc(sizeof *qw * (size_t)(qs.n * qs.nw)), *dw = malloc(sizeof *dw * (size_t)(db.n * db.nw));
+	for (int64_t i = 0; i < qs.n; ++i) memcpy(qw + i * qs.nw, qs.w + i * qs.stride, 8 * (size_t)qs.nw);
+	for (int64_t i = 0; i < db.n; ++i) memcpy(dw + i * db.nw, db.w + i * db.stride, 8 * (size_t)db.nw);
+	gvk_fastid_opt_t o = {1, 10, 2, 2, GVK_DEVICE_CPU};
+	gvk_fastid_hit_t *top, *hits;
+	size_t nh;
+	if (gvk_fastid_search(&o, qw, (size_t)qs.n, dw, (size_t)db.n, qs.n_snp, &top, &hits, &nh, &err) < 0)
+		return fprintf(stderr, "gvk_fastid_search: %s\n", err.msg), 1;
+	snprintf(p, sizeof p, "%s/fastid/fastid40x500x200.top10_mixture.tsv", data);
+	fp = fopen(p, "r");
+	char line[256];
+	long rows = 0, bad = 0;
+	if (fp && fgets(line, sizeof line, fp))
+		while (fgets(line, sizeof line, fp)) {
+			long qq, r, dd, sc;
+			if (sscanf(line, "%ld %ld %ld %ld", &qq, &r, &dd, &sc) != 4) break;
+			gvk_fastid_hit_t h = top[qq * 10 + r];
+			bad += h.query != (uint32_t)qq || h.db != dd || h.score != (uint32_t)sc;
+			++rows;
+		}
+	if (fp) fclose(fp);
+	printf("gvk_fastid_search: %ld top-10 rows checked, %ld differ, %zu hits <= 2\n", rows, bad, nh);
+	fails += bad != 0 || rows != qs.n * 10 || nh != 952;
+	free(top), free(hits), free(qw), free(dw);
+	fid_prof_free(&qs), fid_prof_free(&db);
+	return fails != 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "api")) return test_api(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "text")) return cmp_text(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "bin")) return cmp_bin(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 6 && !strcmp(argv[1], "fastid")) return test_fastid(argv[2], argv[3], argv[4], argv[5]);
