@@ -225,6 +225,44 @@ static int read_bim(const char *path, snp_data_t *d, long **offs_out, gvk_err_t 
 	return 0;
 }
 
+static void swap_alleles(snp_data_t *d, int64_t i)
+{
+	const char *t = d->var[i].a1;
+	d->var[i].a1 = d->var[i].a2;
+	d->var[i].a2 = t;
+}
+
+/* Every sample used: whole bytes through the table, 16 bytes per word. A1 becomes the minor
+ * allele by x -> 2 - x on the words: A' = V & ~B, B' = V & ~A. */
+static void decode_all(snp_data_t *d, int64_t i, const uint8_t *buf, int64_t bpr, int64_t n, const uint8_t lut[3][256],
+                       int keep_order)
+{
+	uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
+	int64_t nw = (n + 63) / 64, ca = 0, cb = 0, cv = 0;
+	for (int64_t w = 0; w < nw; ++w) {
+		uint64_t a = 0, b = 0, v = 0;
+		int64_t k1 = bpr - 16 * w < 16 ? bpr - 16 * w : 16;
+		for (int64_t k = 0; k < k1; ++k) {
+			uint8_t x = buf[16 * w + k];
+			a |= (uint64_t)lut[0][x] << (4 * k), b |= (uint64_t)lut[1][x] << (4 * k), v |= (uint64_t)lut[2][x] << (4 * k);
+		}
+		if (w == nw - 1 && n % 64) {
+			uint64_t keep = ((uint64_t)1 << (n % 64)) - 1; /* padding pairs read as code 00 */
+			a &= keep, b &= keep, v &= keep;
+		}
+		pa[w] = a, pb[w] = b, pv[w] = v;
+		ca += __builtin_popcountll(a), cb += __builtin_popcountll(b), cv += __builtin_popcountll(v);
+	}
+	if (!keep_order && 2 * cv - ca - cb < ca + cb) {
+		for (int64_t w = 0; w < nw; ++w) {
+			uint64_t a = pa[w], b = pb[w];
+			pa[w] = pv[w] & ~b, pb[w] = pv[w] & ~a;
+		}
+		swap_alleles(d, i);
+	}
+	snp_data_set_full(d, i);
+}
+
 static int read_bed(const char *path, const uint8_t *keep, int64_t n_samp, const snp_plink_opt_t *opt, snp_data_t *d,
                     gvk_err_t *err)
 {
@@ -259,10 +297,26 @@ static int read_bed(const char *path, const uint8_t *keep, int64_t n_samp, const
 			if (keep[s]) col[n_keep++] = s;
 		rc = snp_data_alloc_planes(d, m, n_keep, err);
 	}
+	/* Per .bed byte (4 samples), the 4-bit slices of planes A, B and V. */
+	uint8_t lut[3][256];
+	for (int byte = 0; byte < 256; ++byte) {
+		lut[0][byte] = lut[1][byte] = lut[2][byte] = 0;
+		for (int k = 0; k < 4; ++k) {
+			int code = (byte >> (2 * k)) & 3;
+			if (code == 1) continue;
+			lut[2][byte] |= (uint8_t)(1 << k);
+			if (code != 3) lut[0][byte] |= (uint8_t)(1 << k);
+			if (code == 0) lut[1][byte] |= (uint8_t)(1 << k);
+		}
+	}
 	for (int64_t i = 0; i < m && rc == 0; ++i) {
 		if (fread(buf, 1, (size_t)bpr, fp) != (size_t)bpr) {
 			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", path, (long long)i + 1);
 			break;
+		}
+		if (n_keep == n_samp) {
+			decode_all(d, i, buf, bpr, n_samp, lut, opt->keep_allele_order);
+			continue;
 		}
 		/* Allele counts among the used samples decide which allele is A1 (code 00 = two A1). */
 		int64_t c[4] = {0, 0, 0, 0};
@@ -284,11 +338,7 @@ static int read_bed(const char *path, const uint8_t *keep, int64_t n_samp, const
 			if (x >= 1) pa[wi] |= bit;
 			if (x == 2) pb[wi] |= bit;
 		}
-		if (swap) {
-			const char *t = d->var[i].a1;
-			d->var[i].a1 = d->var[i].a2;
-			d->var[i].a2 = t;
-		}
+		if (swap) swap_alleles(d, i);
 		snp_data_set_full(d, i);
 	}
 	free(col);

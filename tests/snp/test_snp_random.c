@@ -1,7 +1,7 @@
 /* Random inputs of awkward sizes (samples not a multiple of 64, SNP counts not a multiple of any
  * tile): every CPU kernel and the threaded, striped engines must equal a naive loop exactly on
  * the integer counts and bit for bit on the statistics computed from them.
- * Usage: test_snp_random SEED */
+ * Usage: test_snp_random SEED [TMPDIR] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "snp/fastid_engine.h"
 #include "snp/ld_engine.h"
 #include "snp/ld_write.h"
+#include "snp/plink_io.h"
 #include "snp/snp_data.h"
 
 static uint64_t rng;
@@ -240,10 +241,92 @@ static void test_format(void)
 	printf("number format: %ld values equal to printf %%g\n", n);
 }
 
+/* A random fileset read back through both .bed decoders (every sample a founder: whole bytes;
+ * with non-founders: sample by sample), with and without the minor-allele swap, against a
+ * naive decode of the 2-bit codes. */
+static void test_bed(const char *dir, int64_t n, int64_t m)
+{
+	char pre[1024], path[1100];
+	snprintf(pre, sizeof pre, "%s/rnd", dir);
+	uint8_t *codes = malloc((size_t)(n * m));
+	int64_t bpr = (n + 3) / 4;
+	snprintf(path, sizeof path, "%s.bed", pre);
+	FILE *fp = fopen(path, "wb");
+	fputc(0x6c, fp), fputc(0x1b, fp), fputc(0x01, fp);
+	for (int64_t i = 0; i < m; ++i) {
+		double p = unif();
+		for (int64_t b = 0; b < bpr; ++b) {
+			int byte = 0;
+			for (int k = 0; k < 4 && 4 * b + k < n; ++k) {
+				int x = (unif() < p) + (unif() < p), c = x == 2 ? 0 : x == 1 ? 2 : 3;
+				if (unif() < 0.05) c = 1;
+				codes[i * n + 4 * b + k] = (uint8_t)c;
+				byte |= c << (2 * k);
+			}
+			fputc(byte, fp);
+		}
+	}
+	fclose(fp);
+	snprintf(path, sizeof path, "%s.bim", pre);
+	fp = fopen(path, "w");
+	for (int64_t i = 0; i < m; ++i) fprintf(fp, "1 s%lld 0 %lld A C\n", (long long)i, (long long)i + 1);
+	fclose(fp);
+	for (int fam = 0; fam < 2; ++fam) {
+		snprintf(path, sizeof path, "%s.fam", pre);
+		fp = fopen(path, "w");
+		/* fam 1: samples 3, 6, 9, ... have sample 1 as father (so they are not founders). */
+		for (int64_t s = 0; s < n; ++s)
+			fprintf(fp, "F i%lld %s 0 1 -9\n", (long long)s, fam && s % 3 == 0 && s != 1 ? "i1" : "0");
+		fclose(fp);
+		for (int kao = 0; kao < 2; ++kao) {
+			snp_data_t d = {0};
+			snp_plink_opt_t o = {kao, 0};
+			gvk_err_t err;
+			if (snp_read_bfile(pre, &o, &d, &err) < 0) {
+				CHECK(0, "read %s: %s\n", pre, err.msg);
+				continue;
+			}
+			int64_t kept = 0;
+			for (int64_t i = 0; i < m; ++i) {
+				int64_t c[4] = {0, 0, 0, 0};
+				for (int64_t s = 0; s < n; ++s)
+					if (!(fam && s % 3 == 0 && s != 1)) c[codes[i * n + s]]++;
+				int swap = !kao && 2 * c[3] + c[2] < 2 * c[0] + c[2];
+				CHECK(!strcmp(d.var[i].a1, swap ? "C" : "A"), "bed %d/%d SNP %lld: A1 %s\n", fam, kao, (long long)i, d.var[i].a1);
+				int64_t k = 0;
+				for (int64_t s = 0; s < n; ++s) {
+					if (fam && s % 3 == 0 && s != 1) continue;
+					int cd = codes[i * n + s], x = cd == 1 ? -1 : cd == 0 ? 2 : cd == 2 ? 1 : 0;
+					if (swap && x >= 0) x = 2 - x;
+					int a = (int)(snp_plane(&d, i, SNP_PA)[k >> 6] >> (k & 63) & 1);
+					int b = (int)(snp_plane(&d, i, SNP_PB)[k >> 6] >> (k & 63) & 1);
+					int v = (int)(snp_plane(&d, i, SNP_PV)[k >> 6] >> (k & 63) & 1);
+					CHECK(v == (x >= 0) && a == (x >= 1) && b == (x == 2), "bed %d/%d SNP %lld sample %lld\n", fam, kao,
+					      (long long)i, (long long)s);
+					++k;
+				}
+				kept = k;
+				for (int64_t t = k; t < (int64_t)d.nw * 64; ++t)
+					for (int p = 0; p < SNP_PLANES; ++p)
+						CHECK(!(snp_plane(&d, i, p)[t >> 6] >> (t & 63) & 1), "bed padding bit %lld set\n", (long long)t);
+			}
+			CHECK(d.n_bits == kept, "bed columns %lld vs %lld\n", (long long)d.n_bits, (long long)kept);
+			snp_data_free(&d);
+		}
+	}
+	printf("PLINK .bed decode %lld samples x %lld SNPs: both decoders, with and without the A1 swap\n", (long long)n,
+	       (long long)m);
+	free(codes);
+}
+
 int main(int argc, char **argv)
 {
 	rng = argc > 1 ? strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ull : 88172645463325252ull;
 	test_format();
+	const char *dir = argc > 2 ? argv[2] : "/tmp";
+	test_bed(dir, 203, 41);
+	test_bed(dir, 64, 7);
+	test_bed(dir, 13, 10);
 	test_ld(1, 1, 0.0);
 	test_ld(5, 13, 0.1);
 	test_ld(37, 63, 0.02);
