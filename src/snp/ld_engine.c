@@ -169,7 +169,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, u
 			vcap = nc;
 		}
 		if (gpu) {
-			rc = snp_gpu_ld_stripe(gpu, d, &s, o->haplotype, err);
+			rc = snp_gpu_ld_stripe(gpu, d, o, &s, err);
 		} else if (s.width > 0) {
 			j.s = &s;
 			j.n_cblocks = (s.width + cb - 1) / cb;

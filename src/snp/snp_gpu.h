@@ -16,9 +16,10 @@ snp_gpu_t *snp_gpu_open(gvk_err_t *err);
 void snp_gpu_close(snp_gpu_t *g);
 const char *snp_gpu_name(const snp_gpu_t *g);
 
-/* Fills s->r (and s->d, s->dp when haplotype) for the rows and column ranges already set in s,
- * exactly as the CPU path does (the integer counts must be identical). */
-int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, ld_stripe_t *s, int haplotype, gvk_err_t *err);
+/* Fills s->r (and s->d, s->dp when o->haplotype) for the rows and column ranges already set in s,
+ * exactly as the CPU epilogue does from the same integer counts: ld_value_genotype(c, o->r2,
+ * o->single) or ld_haplotype (correctly rounded sqrt and division give identical values). */
+int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err);
 
 /* A whole FastID search with the contract of fid_search (fastid_engine.h). */
 int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_err_t *err);

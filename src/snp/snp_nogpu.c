@@ -16,9 +16,9 @@ const char *snp_gpu_name(const snp_gpu_t *g)
 	return "none";
 }
 
-int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, ld_stripe_t *s, int haplotype, gvk_err_t *err)
+int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err)
 {
-	(void)g, (void)d, (void)s, (void)haplotype;
+	(void)g, (void)d, (void)o, (void)s;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
 }
 
