@@ -17,7 +17,7 @@
 #include "../snp/vcf_io.h"
 
 typedef struct {
-	const char *bfile, *bed, *bim, *fam, *vcf, *out_prefix, *out;
+	const char *bfile, *bed, *bim, *fam, *vcf, *out_prefix, *out, *chr, *extract, *exclude;
 	int stat_set, r2, gz, shape_set, bin, spaces, with_freqs, in_phase, dcol, dprime, yes_really, phased;
 	int keep_allele_order, all_samples, quiet, win_set, r2_set;
 	ld_opt_t ld;
@@ -49,6 +49,9 @@ static void usage(FILE *fp)
 	        "Other options:\n"
 	        "  --out PREFIX           output prefix (default 'plink'): PREFIX.ld or PREFIX.ld.bin\n"
 	        "  -o FILE                write to FILE instead ('-' = standard output)\n"
+	        "  --chr LIST             only these chromosomes (comma-separated, ranges like 1-4)\n"
+	        "  --extract FILE         only the variant IDs listed in FILE (whitespace-separated)\n"
+	        "  --exclude FILE         all but the variant IDs listed in FILE\n"
 	        "  --keep-allele-order    keep the .bim A1 (otherwise A1 = founders' minor allele, as PLINK)\n"
 	        "  --make-founders        use every sample, not only founders\n"
 	        "  --phased               VCF haplotypes: r, r^2, D, D' from phased haplotypes (spec 4)\n"
@@ -125,6 +128,9 @@ static int parse_args(int argc, char **argv, args_t *a)
 		else if (!strcmp(s, "--fam")) { if (str_arg(argc, argv, &i, &a->fam)) return -1; }
 		else if (!strcmp(s, "--vcf") || !strcmp(s, "--bcf")) { if (str_arg(argc, argv, &i, &a->vcf)) return -1; }
 		else if (!strcmp(s, "--out")) { if (str_arg(argc, argv, &i, &a->out_prefix)) return -1; }
+		else if (!strcmp(s, "--chr")) { if (str_arg(argc, argv, &i, &a->chr)) return -1; }
+		else if (!strcmp(s, "--extract")) { if (str_arg(argc, argv, &i, &a->extract)) return -1; }
+		else if (!strcmp(s, "--exclude")) { if (str_arg(argc, argv, &i, &a->exclude)) return -1; }
 		else if (!strcmp(s, "-o")) { if (str_arg(argc, argv, &i, &a->out)) return -1; }
 		else if (!strcmp(s, "--r") || !strcmp(s, "--r2")) {
 			if (a->stat_set) return fprintf(stderr, "gvk ld: give --r or --r2 once\n"), -1;
@@ -234,6 +240,88 @@ static int sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
 	return rc;
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* IDs of an --extract / --exclude file, sorted for bsearch; *n receives the count. */
+static char **read_ids(const char *path, size_t *n, gvk_err_t *err)
+{
+	gvk_lr_t *lr = gvk_lr_open(path, err);
+	if (!lr) return NULL;
+	char **ids = NULL, *line;
+	size_t len, cap = 0;
+	*n = 0;
+	int rc;
+	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1)
+		for (char *t = strtok(line, " \t"); t; t = strtok(NULL, " \t")) {
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 256;
+				char **ni = realloc(ids, cap * sizeof *ni);
+				if (!ni) break;
+				ids = ni;
+			}
+			if (*n < cap && (ids[*n] = strdup(t))) ++*n;
+		}
+	gvk_lr_close(lr);
+	if (rc < 0) {
+		for (size_t k = 0; k < *n; ++k) free(ids[k]);
+		free(ids);
+		return NULL;
+	}
+	qsort(ids, *n, sizeof *ids, cmp_str);
+	return ids ? ids : calloc(1, sizeof *ids);
+}
+
+/* PLINK's --chr list: names or numeric ranges such as 1-4,X. */
+static int chr_listed(const char *list, const char *chr)
+{
+	char buf[256], norm[64];
+	snprintf(buf, sizeof buf, "%s", list);
+	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+		char *dash = strchr(t, '-');
+		if (dash && dash != t) {
+			*dash = 0;
+			char lo[64], hi[64];
+			snp_chr_normalise(t, strlen(t), lo, sizeof lo);
+			snp_chr_normalise(dash + 1, strlen(dash + 1), hi, sizeof hi);
+			int c = atoi(chr);
+			if (c > 0 && c >= atoi(lo) && c <= atoi(hi)) return 1;
+			continue;
+		}
+		snp_chr_normalise(t, strlen(t), norm, sizeof norm);
+		if (!strcmp(norm, chr)) return 1;
+	}
+	return 0;
+}
+
+/* Drops the variants --chr, --extract and --exclude leave out, before any window is formed. */
+static int filter_variants(const args_t *a, snp_data_t *d, gvk_err_t *err)
+{
+	if (!a->chr && !a->extract && !a->exclude) return 0;
+	size_t ne = 0, nx = 0;
+	char **ext = a->extract ? read_ids(a->extract, &ne, err) : NULL;
+	char **exc = a->exclude ? read_ids(a->exclude, &nx, err) : NULL;
+	uint8_t *keep = malloc((size_t)d->n_snp + 1);
+	int rc = 0;
+	if ((a->extract && !ext) || (a->exclude && !exc)) rc = err->code ? err->code : GVK_ERR_NOMEM;
+	else if (!keep) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; rc == 0 && i < d->n_snp; ++i) {
+		const char *id = d->var[i].id;
+		keep[i] = (!a->chr || chr_listed(a->chr, d->var[i].chr)) &&
+		          (!ext || bsearch(&id, ext, ne, sizeof *ext, cmp_str)) &&
+		          (!exc || !bsearch(&id, exc, nx, sizeof *exc, cmp_str));
+	}
+	if (rc == 0) {
+		snp_data_select(d, keep);
+		if (d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "no variants remain after --chr / --extract / --exclude");
+	}
+	for (size_t k = 0; k < ne; ++k) free(ext[k]);
+	for (size_t k = 0; k < nx; ++k) free(exc[k]);
+	free(ext);
+	free(exc);
+	free(keep);
+	return rc;
+}
+
 int gvk_cmd_ld(int argc, char **argv)
 {
 	args_t a = {0};
@@ -251,6 +339,7 @@ int gvk_cmd_ld(int argc, char **argv)
 	uint64_t pairs = 0;
 	double t0 = gvk_seconds();
 	int rc = load(&a, &d, &err);
+	if (rc == 0) rc = filter_variants(&a, &d, &err);
 	if (rc < 0) goto done;
 	if (check_args(&a, d.n_snp) < 0) {
 		snp_data_free(&d);

@@ -105,3 +105,19 @@ void snp_data_set_full(snp_data_t *d, int64_t i)
 	if (ok && rem) ok = v[full_words] == (((uint64_t)1 << rem) - 1);
 	d->full[i] = (uint8_t)ok;
 }
+
+void snp_data_select(snp_data_t *d, const uint8_t *keep)
+{
+	int64_t k = 0;
+	size_t words = (size_t)SNP_PLANES * (size_t)d->nw;
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		if (!keep[i]) continue;
+		if (k != i) {
+			memmove(snp_plane(d, k, 0), snp_plane(d, i, 0), words * 8);
+			d->var[k] = d->var[i];
+			d->full[k] = d->full[i];
+		}
+		++k;
+	}
+	d->n_snp = k;
+}

@@ -55,6 +55,9 @@ void snp_data_fix_strings(snp_data_t *d, const long *offs);
  * "M"/"MT" -> "26"); other names are kept. Writes into out (size >= 32 or strlen(name)+1). */
 void snp_chr_normalise(const char *name, size_t len, char *out, size_t out_size);
 
+/* Keeps the SNPs with keep[i] != 0, in order, moving their planes and descriptions down. */
+void snp_data_select(snp_data_t *d, const uint8_t *keep);
+
 /* Marks SNP i full when V is all ones over n_bits. */
 void snp_data_set_full(snp_data_t *d, int64_t i);
 

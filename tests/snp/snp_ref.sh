@@ -59,6 +59,19 @@ for c in "r2_table.ld:--r2 $all" "r_table.ld:--r $all" "r2_interchr.ld:--r2 inte
 	"$gvk" ld -q --bfile "$data/$E" ${c#*:} --out "$tmp/b" && cmp "$tmp/b.ld" "$data/$E.${c%%:*}" && ok || bad "byte layout ${c%%:*}"
 done
 
+# --extract / --exclude / --chr: all-pairs tables are the reference rows between kept SNPs.
+if have "$E.bed" "$E.r2_interchr.ld"; then
+	printf 'e1 e3\ne7\te9\n' > "$tmp/list"
+	sel='$3=="e1"||$3=="e3"||$3=="e7"||$3=="e9"'
+	selb='$6=="e1"||$6=="e3"||$6=="e7"||$6=="e9"'
+	"$gvk" ld -q --bfile "$data/$E" --r2 inter-chr --ld-window-r2 0 --extract "$tmp/list" --out "$tmp/f" &&
+		awk "NR == 1 || (($sel) && ($selb))" "$data/$E.r2_interchr.ld" | cmp - "$tmp/f.ld" && ok || bad "--extract"
+	"$gvk" ld -q --bfile "$data/$E" --r2 inter-chr --ld-window-r2 0 --exclude "$tmp/list" --chr 1-2 --out "$tmp/f" &&
+		awk "NR == 1 || (!($sel) && !($selb))" "$data/$E.r2_interchr.ld" | cmp - "$tmp/f.ld" && ok || bad "--exclude"
+	"$gvk" ld -q --bfile "$data/$E" --r2 inter-chr --ld-window-r2 0 --chr 2 --out "$tmp/f" &&
+		awk 'NR == 1 || ($1 == 2 && $4 == 2)' "$data/$E.r2_interchr.ld" | cmp - "$tmp/f.ld" && ok || bad "--chr"
+fi
+
 # The gz modifier writes PREFIX.ld.gz with the same content.
 D=ld_dummy/dummy203x800
 if have "$D.bed" "$D.r2_win10.ld.gz"; then
