@@ -78,10 +78,8 @@ static int read_fam(const char *path, int all, uint8_t **keep, int64_t *n_out, g
 			                 path, gvk_lr_lineno(lr), nf);
 			break;
 		}
-		if (!(fl[4] == 1 && (f[4][0] == '0' || f[4][0] == '1' || f[4][0] == '2'))) {
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: sex must be 0, 1 or 2, not '%s'", path, gvk_lr_lineno(lr), f[4]);
-			break;
-		}
+		/* Sex codes other than 1 and 2 mean unknown, as in PLINK; sex only matters for X, which
+		 * is treated as an autosome here. */
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1024;
 			famkey_t *ni = realloc(ids, cap * sizeof *ids);
