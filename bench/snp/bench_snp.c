@@ -75,7 +75,7 @@ static void bench_ld(const snp_data_t *d, int threads, double miss)
 
 static void bench_fastid(const fid_prof_t *q, const fid_prof_t *db, pg_op_t op, int threads)
 {
-	fid_job_t job = {q, db, op, 10, -1, threads, GVK_ISA_AUTO, GVK_DEVICE_CPU};
+	fid_job_t job = {q, db, op, 10, -1, threads, GVK_ISA_AUTO, GVK_DEVICE_CPU, 0};
 	fid_result_t res;
 	gvk_err_t err;
 	double t0 = gvk_seconds();

@@ -16,7 +16,7 @@
 typedef struct {
 	const char *out, *hits_out, *make_fidb, *db, *queries;
 	int mixture, topk, threads, isa, device, quiet, minor;
-	int64_t thresh;
+	int64_t thresh, block;
 } args_t;
 
 static void usage(FILE *fp)
@@ -37,6 +37,8 @@ static void usage(FILE *fp)
 	        "                      score, db (default: standard output after the top-K list)\n"
 	        "      --make-fidb VCF convert the samples of a VCF/BCF to profiles (bit = carries ALT)\n"
 	        "      --minor         with --make-fidb: bit = carries the allele rarer in the file\n"
+	        "      --block N       read and search the database N profiles at a time (default 16777216),\n"
+	        "                      so databases larger than memory can be searched\n"
 	        "  -t, --threads N     CPU threads (default: all processors)\n"
 	        "      --device D      cpu, gpu or auto (default auto = cpu for now)\n"
 	        "      --isa I         CPU kernel: auto, avx512 or scalar\n"
@@ -53,9 +55,11 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"minor", no_argument, NULL, 4},        {"threads", required_argument, NULL, 't'},
 		{"device", required_argument, NULL, 5}, {"isa", required_argument, NULL, 6},
 		{"quiet", no_argument, NULL, 'q'},      {"help", no_argument, NULL, 'h'},
+		{"block", required_argument, NULL, 7},
 		{NULL, 0, NULL, 0}};
 	a->topk = 10;
 	a->thresh = -1;
+	a->block = (int64_t)1 << 24;
 	a->threads = gvk_ncpu();
 	int c;
 	char *end;
@@ -90,6 +94,10 @@ static int parse_args(int argc, char **argv, args_t *a)
 			else if (!strcmp(optarg, "avx512")) a->isa = GVK_ISA_AVX512;
 			else if (!strcmp(optarg, "scalar")) a->isa = GVK_ISA_SCALAR;
 			else return fprintf(stderr, "gvk fastid: --isa must be auto, avx512 or scalar\n"), -1;
+			break;
+		case 7:
+			a->block = strtoll(optarg, &end, 10);
+			if (*end || a->block < 1) return fprintf(stderr, "gvk fastid: --block needs a positive number\n"), -1;
 			break;
 		case 'q': a->quiet = 1; break;
 		case 'h': usage(stdout); exit(0);
@@ -135,20 +143,31 @@ int gvk_cmd_fastid(int argc, char **argv)
 	fid_prof_t db = {0}, q = {0};
 	fid_result_t res = {0};
 	gvk_out_t out = {0}, hout = {0};
-	double t0 = gvk_seconds();
-	int rc = fidb_read(a.db, &db, &err);
-	if (rc == 0) rc = fidb_read(a.queries, &q, &err);
-	if (rc == 0 && q.n_snp != db.n_snp)
+	fidb_reader_t rd = {0};
+	double t0 = gvk_seconds(), tk = 0;
+	int rc = fidb_read(a.queries, &q, &err);
+	if (rc == 0) rc = fidb_open(&rd, a.db, &err);
+	if (rc == 0 && q.n_snp != rd.n_snp)
 		rc = gvk_err_set(&err, GVK_ERR_FORMAT, "%s: profiles have %u SNPs but those of %s have %u", a.queries, q.n_snp,
-		                 a.db, db.n_snp);
-	fid_job_t job = {&q, &db, a.mixture ? PG_ANDNOT : PG_XOR, a.topk, a.thresh, a.threads, a.isa,
-	                 a.device == GVK_DEVICE_AUTO ? GVK_DEVICE_CPU : a.device};
-	double tk = 0;
-	if (rc == 0) {
+		                 a.db, rd.n_snp);
+	/* The database in blocks; each block's top-k lists and hits are folded into res. */
+	while (rc == 0 && rd.done < (int64_t)rd.n) {
+		int64_t off = rd.done;
+		if ((rc = fidb_read_block(&rd, a.block, &db, &err)) < 0) break;
+		fid_job_t job = {&q, &db, a.mixture ? PG_ANDNOT : PG_XOR, a.topk, a.thresh, a.threads, a.isa,
+		                 a.device == GVK_DEVICE_AUTO ? GVK_DEVICE_CPU : a.device, off};
+		fid_result_t blk;
 		double t1 = gvk_seconds();
-		rc = fid_search(&job, &res, &err);
-		tk = gvk_seconds() - t1;
+		rc = fid_search(&job, &blk, &err);
+		tk += gvk_seconds() - t1;
+		if (rc == 0) {
+			rc = fid_result_merge(&res, &blk, q.n, a.topk, &err);
+			fid_result_free(&blk);
+		}
+		fid_prof_free(&db);
 	}
+	fidb_close(&rd);
+	if (rc == 0) fid_result_sort_hits(&res);
 	if (rc == 0 && (a.topk || !a.hits_out)) rc = gvk_out_open(&out, a.out, &err);
 	if (rc == 0 && a.topk) {
 		fprintf(out.fp, "query\trank\tdb\tscore\n");
@@ -177,7 +196,7 @@ int gvk_cmd_fastid(int argc, char **argv)
 		double dt = gvk_seconds() - t0;
 		fprintf(stderr, "gvk fastid: %lld queries x %lld profiles x %u SNPs (%s), %llu scores, %zu hits, %.3f s "
 		                "(search %.3f s, %.3g pairs/s), %s, %d threads\n",
-		        (long long)q.n, (long long)db.n, db.n_snp, a.mixture ? "mixture" : "identity",
+		        (long long)q.n, (long long)rd.n, rd.n_snp, a.mixture ? "mixture" : "identity",
 		        (unsigned long long)res.pairs, res.n_hits, dt, tk, tk > 0 ? (double)res.pairs / tk : 0.0,
 		        fid_device_name(a.isa), a.threads);
 	}

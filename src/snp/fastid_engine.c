@@ -70,7 +70,7 @@ static void worker(void *arg, int tid)
 				uint32_t worst = *n == j->k ? t[j->k - 1].score : UINT32_MAX;
 				for (int x = 0; x < nd; ++x)
 					if (s->scores[x] <= worst) {
-						top_insert(t, n, j->k, (fid_hit_t){d0 + x, (uint32_t)q, s->scores[x]});
+						top_insert(t, n, j->k, (fid_hit_t){b->db_offset + d0 + x, (uint32_t)q, s->scores[x]});
 						if (*n == j->k) worst = t[j->k - 1].score;
 					}
 			}
@@ -86,7 +86,7 @@ static void worker(void *arg, int tid)
 						}
 						s->hits = nh, s->cap_hits = nc;
 					}
-					s->hits[s->n_hits++] = (fid_hit_t){d0 + x, (uint32_t)q, s->scores[x]};
+					s->hits[s->n_hits++] = (fid_hit_t){b->db_offset + d0 + x, (uint32_t)q, s->scores[x]};
 				}
 		}
 	}
@@ -193,4 +193,39 @@ int fid_search(const fid_job_t *b, fid_result_t *res, gvk_err_t *err)
 	free(j.ts);
 	if (rc < 0) fid_result_free(res);
 	return rc;
+}
+
+int fid_result_merge(fid_result_t *acc, const fid_result_t *blk, int64_t nq, int topk, gvk_err_t *err)
+{
+	if (blk->k > 0) {
+		int k = acc->k + blk->k < topk ? acc->k + blk->k : topk; /* grows while blocks are small */
+		fid_hit_t *top = malloc(sizeof *top * (size_t)(nq * k + 1));
+		if (!top) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory merging top-k lists");
+		for (int64_t q = 0; q < nq; ++q) {
+			const fid_hit_t *a = acc->top ? acc->top + q * acc->k : NULL, *b = blk->top + q * blk->k;
+			int na = acc->top ? acc->k : 0, ia = 0, ib = 0;
+			fid_hit_t *o = top + q * k;
+			for (int r = 0; r < k; ++r) {
+				int take_a = ia < na && (ib >= blk->k || hit_less(&a[ia], &b[ib]));
+				o[r] = take_a ? a[ia++] : b[ib++];
+			}
+		}
+		free(acc->top);
+		acc->top = top;
+		acc->k = k;
+	}
+	if (blk->n_hits) {
+		fid_hit_t *h = realloc(acc->hits, sizeof *h * (acc->n_hits + blk->n_hits));
+		if (!h) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for threshold hits");
+		memcpy(h + acc->n_hits, blk->hits, sizeof *h * blk->n_hits);
+		acc->hits = h;
+		acc->n_hits += blk->n_hits;
+	}
+	acc->pairs += blk->pairs;
+	return 0;
+}
+
+void fid_result_sort_hits(fid_result_t *res)
+{
+	if (res->n_hits) qsort(res->hits, res->n_hits, sizeof *res->hits, hit_cmp);
 }

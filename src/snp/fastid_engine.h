@@ -12,6 +12,7 @@ typedef struct {
 	int topk;                  /* 0: no top-k lists */
 	int64_t thresh;            /* < 0: no threshold hits */
 	int threads, isa, device;
+	int64_t db_offset;         /* added to every database index reported (blocks of a larger database) */
 } fid_job_t;
 
 typedef struct {
@@ -30,6 +31,11 @@ typedef struct {
 /* Runs the search; res is owned by the caller and freed with fid_result_free. */
 int fid_search(const fid_job_t *job, fid_result_t *res, gvk_err_t *err);
 void fid_result_free(fid_result_t *res);
+
+/* Folds the result of the next database block into acc (top-k lists merged to at most topk,
+ * hits appended; acc starts zeroed). Call fid_result_sort_hits once after the last block. */
+int fid_result_merge(fid_result_t *acc, const fid_result_t *blk, int64_t n_queries, int topk, gvk_err_t *err);
+void fid_result_sort_hits(fid_result_t *res);
 
 /* Name of the kernel set for isa, NULL when unavailable. */
 const char *fid_device_name(int isa);

@@ -33,31 +33,47 @@ void fid_prof_free(fid_prof_t *p)
 	memset(p, 0, sizeof *p);
 }
 
-int fidb_read(const char *path, fid_prof_t *p, gvk_err_t *err)
+int fidb_open(fidb_reader_t *r, const char *path, gvk_err_t *err)
 {
-	memset(p, 0, sizeof *p);
-	FILE *fp = fopen(path, "rb");
-	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	memset(r, 0, sizeof *r);
+	r->path = path;
+	r->fp = fopen(path, "rb");
+	if (!r->fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	unsigned char h[16];
 	struct stat st;
 	int rc = 0;
-	if (fstat(fileno(fp), &st) < 0) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
-	else if (fread(h, 1, 16, fp) != 16 || memcmp(h, "FIDB", 4) != 0)
+	if (fstat(fileno(r->fp), &st) < 0) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+	else if (fread(h, 1, 16, r->fp) != 16 || memcmp(h, "FIDB", 4) != 0)
 		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a FastID profile file (no 'FIDB' header)", path);
-	uint32_t n = rc ? 0 : rd32(h + 4), s = rc ? 0 : rd32(h + 8), w = rc ? 0 : rd32(h + 12);
-	if (rc == 0 && w != (s + 63) / 64)
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says %u SNPs but %u words per profile (need %u)", path, s, w,
-		                 (s + 63) / 64);
-	else if (rc == 0 && (uint64_t)st.st_size != 16 + (uint64_t)n * w * 8)
+	if (rc == 0) r->n = rd32(h + 4), r->n_snp = rd32(h + 8), r->nw = rd32(h + 12);
+	if (rc == 0 && r->nw != (r->n_snp + 63) / 64)
+		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says %u SNPs but %u words per profile (need %u)", path,
+		                 r->n_snp, r->nw, (r->n_snp + 63) / 64);
+	else if (rc == 0 && (uint64_t)st.st_size != 16 + (uint64_t)r->n * r->nw * 8)
 		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: %lld bytes, but %u profiles of %u words need %llu", path,
-		                 (long long)st.st_size, n, w, (unsigned long long)(16 + (uint64_t)n * w * 8));
-	if (rc == 0) rc = fid_prof_alloc(p, n, s, err);
+		                 (long long)st.st_size, r->n, r->nw, (unsigned long long)(16 + (uint64_t)r->n * r->nw * 8));
+	if (rc < 0) fidb_close(r);
+	return rc;
+}
+
+void fidb_close(fidb_reader_t *r)
+{
+	if (r->fp) fclose(r->fp);
+	r->fp = NULL;
+}
+
+int fidb_read_block(fidb_reader_t *r, int64_t max, fid_prof_t *p, gvk_err_t *err)
+{
+	int64_t n = (int64_t)r->n - r->done < max ? (int64_t)r->n - r->done : max;
+	int rc = fid_prof_alloc(p, n, r->n_snp, err);
+	uint32_t w = r->nw;
 	unsigned char *buf = rc == 0 ? malloc((size_t)w * 8 + 1) : NULL;
-	if (rc == 0 && !buf) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-	uint64_t tail = s % 64 ? ~(((uint64_t)1 << (s % 64)) - 1) : 0;
-	for (uint32_t i = 0; i < n && rc == 0; ++i) {
-		if (fread(buf, 1, (size_t)w * 8, fp) != (size_t)w * 8) {
-			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in profile %u", path, i);
+	if (rc == 0 && !buf) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", r->path);
+	uint64_t tail = r->n_snp % 64 ? ~(((uint64_t)1 << (r->n_snp % 64)) - 1) : 0;
+	for (int64_t i = 0; i < n && rc == 0; ++i) {
+		int64_t idx = r->done + i;
+		if (fread(buf, 1, (size_t)w * 8, r->fp) != (size_t)w * 8) {
+			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in profile %lld", r->path, (long long)idx);
 			break;
 		}
 		uint64_t *dst = p->w + (size_t)i * (size_t)p->stride;
@@ -67,11 +83,25 @@ int fidb_read(const char *path, fid_prof_t *p, gvk_err_t *err)
 			dst[k] = v;
 		}
 		if (w && (dst[w - 1] & tail))
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: profile %u has bits set beyond SNP %u", path, i, s);
+			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: profile %lld has bits set beyond SNP %u", r->path, (long long)idx,
+			                 r->n_snp);
 	}
 	free(buf);
-	fclose(fp);
-	if (rc < 0) fid_prof_free(p);
+	if (rc < 0) {
+		fid_prof_free(p);
+		return rc;
+	}
+	r->done += n;
+	return 0;
+}
+
+int fidb_read(const char *path, fid_prof_t *p, gvk_err_t *err)
+{
+	fidb_reader_t r;
+	memset(p, 0, sizeof *p);
+	int rc = fidb_open(&r, path, err);
+	if (rc == 0) rc = fidb_read_block(&r, r.n, p, err);
+	fidb_close(&r);
 	return rc;
 }
 

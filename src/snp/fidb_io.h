@@ -15,6 +15,22 @@ typedef struct {
 	uint64_t *w;    /* n * stride words, 64-byte aligned; owned */
 } fid_prof_t;
 
+/* Sequential reader, for databases read in blocks. */
+typedef struct {
+	FILE *fp;
+	const char *path;
+	uint32_t n, n_snp, nw; /* header */
+	int64_t done;          /* profiles read so far */
+} fidb_reader_t;
+
+/* Opens path and checks the header against the file size. */
+int fidb_open(fidb_reader_t *r, const char *path, gvk_err_t *err);
+void fidb_close(fidb_reader_t *r);
+
+/* The next min(max, remaining) profiles into p (allocated here; free with fid_prof_free), with
+ * the padding-bit check of fidb_read. */
+int fidb_read_block(fidb_reader_t *r, int64_t max, fid_prof_t *p, gvk_err_t *err);
+
 /* Reads a .fidb file; checks the magic, the header against the file size and that bits at
  * positions >= S are 0 (naming the first offending profile). */
 int fidb_read(const char *path, fid_prof_t *p, gvk_err_t *err);

@@ -66,7 +66,7 @@ int gvk_fastid_search(const gvk_fastid_opt_t *opt, const uint64_t *queries, size
 	int rc = load(&q, queries, n_q, n_snp, err);
 	if (rc == 0) rc = load(&d, db, n_db, n_snp, err);
 	fid_job_t job = {&q, &d, opt->mixture ? PG_ANDNOT : PG_XOR, opt->topk, opt->threshold, opt->threads, GVK_ISA_AUTO,
-	                 opt->device};
+	                 opt->device, 0};
 	if (rc == 0) rc = fid_search(&job, &res, err);
 	if (top) *top = NULL;
 	if (hits) *hits = NULL;

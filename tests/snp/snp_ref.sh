@@ -115,14 +115,15 @@ for c in fastid40x500x200:8:2 fastid64x10000x1024:16:3; do
 	for m in identity:$ti mixture:$tm; do
 		mode=${m%%:*} t=${m#*:}
 		have "$F.top10_$mode.tsv" "$F.hits_${mode}_le$t.tsv" || continue
-		for isa in auto scalar; do
+		# scalar and AVX-512 kernels; the database whole and in blocks of 3 and 997 profiles
+		for run in "--isa auto" "--isa scalar" "--block 3" "--block 997"; do
 			rm -f "$tmp"/top "$tmp"/hits
-			if "$gvk" fastid -q -t 2 --isa $isa --$mode -k 10 -T "$t" -o "$tmp/top" -H "$tmp/hits" \
+			if "$gvk" fastid -q -t 2 $run --$mode -k 10 -T "$t" -o "$tmp/top" -H "$tmp/hits" \
 				"$data/$F.db.fidb" "$data/$F.queries.fidb" &&
 				cmp "$tmp/top" "$data/$F.top10_$mode.tsv" && cmp "$tmp/hits" "$data/$F.hits_${mode}_le$t.tsv"; then
 				ok
 			else
-				bad "$n $mode top-10 / threshold ($isa)"
+				bad "$n $mode top-10 / threshold ($run)"
 			fi
 		done
 	done
