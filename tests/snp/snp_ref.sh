@@ -59,6 +59,12 @@ for c in "r2_table.ld:--r2 $all" "r_table.ld:--r $all" "r2_interchr.ld:--r2 inte
 	"$gvk" ld -q --bfile "$data/$E" ${c#*:} --out "$tmp/b" && cmp "$tmp/b.ld" "$data/$E.${c%%:*}" && ok || bad "byte layout ${c%%:*}"
 done
 
+# --bed/--bim/--fam instead of --bfile, and -o instead of --out.
+if have "$E.bed" "$E.r2_table.ld"; then
+	"$gvk" ld -q --bed "$data/$E.bed" --bim "$data/$E.bim" --fam "$data/$E.fam" --r2 $all -o "$tmp/named.txt" &&
+		cmp "$tmp/named.txt" "$data/$E.r2_table.ld" && ok || bad "--bed/--bim/--fam with -o"
+fi
+
 # --extract / --exclude / --chr: all-pairs tables are the reference rows between kept SNPs.
 if have "$E.bed" "$E.r2_interchr.ld"; then
 	printf 'e1 e3\ne7\te9\n' > "$tmp/list"
