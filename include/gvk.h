@@ -115,6 +115,37 @@ typedef struct {
 
 void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st);
 
+/* ---------------------------------------------------------------------------------------------
+ * SNP comparisons as popcount matrix products: PLINK 1.9 LD and FastID (see docs/snp.md)
+ * ------------------------------------------------------------------------------------------- */
+
+/* The full LD matrix of a PLINK 1 fileset (prefix.bed/.bim/.fam), PLINK 1.9 --r square (r2 = 0)
+ * or --r2 square (r2 = 1) semantics: founders only, pairwise-complete, NaN where undefined.
+ * *out receives a malloc'ed M x M row-major array (free it), *m the number of SNPs. */
+int gvk_ld_square(const char *bfile, int r2, int keep_allele_order, int threads, double **out, int64_t *m,
+                  gvk_err_t *err);
+
+typedef struct {
+	int64_t db;      /* database index */
+	uint32_t query;  /* query index */
+	uint32_t score;
+} gvk_fastid_hit_t;
+
+typedef struct {
+	int mixture;       /* 0: identity pc(q ^ d); 1: mixture pc(d & ~q), the query being the mixture */
+	int topk;          /* per query, the topk smallest scores (ties: smaller db index); 0 = none */
+	int64_t threshold; /* also every hit with score <= threshold; < 0 = none */
+	int threads;
+	int device;        /* gvk_device_t */
+} gvk_fastid_opt_t;
+
+/* Profiles are n_snp bits packed into ceil(n_snp / 64) uint64 words each, bit j in word j / 64 at
+ * bit j % 64, bits past n_snp zero. *top (n_q x min(topk, n_db), query-major, ascending) and
+ * *hits (ordered by query, score, db) are malloc'ed for the caller, or NULL when not asked for. */
+int gvk_fastid_search(const gvk_fastid_opt_t *opt, const uint64_t *queries, size_t n_q, const uint64_t *db,
+                      size_t n_db, uint32_t n_snp, gvk_fastid_hit_t **top, gvk_fastid_hit_t **hits, size_t *n_hits,
+                      gvk_err_t *err);
+
 #ifdef __cplusplus
 }
 #endif

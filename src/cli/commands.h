@@ -4,5 +4,7 @@
 #define GVK_CLI_COMMANDS_H
 
 int gvk_cmd_pairhmm(int argc, char **argv);
+int gvk_cmd_ld(int argc, char **argv);
+int gvk_cmd_fastid(int argc, char **argv);
 
 #endif

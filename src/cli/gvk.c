@@ -11,6 +11,8 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{"pairhmm", gvk_cmd_pairhmm, "Pair-HMM forward log10 likelihoods (GATK/GKL-identical)"},
+	{"ld", gvk_cmd_ld, "Linkage disequilibrium, PLINK 1.9 --r/--r2 (options, files and columns)"},
+	{"fastid", gvk_cmd_fastid, "FastID identity and mixture searches of SNP profiles"},
 };
 
 static void usage(FILE *fp)

@@ -1,0 +1,43 @@
+/* FastID searches (spec 5): every query against every database profile, with the top-k and
+ * threshold selection fused into the tile loop so that no score matrix is ever stored. */
+#ifndef GVK_SNP_FASTID_ENGINE_H
+#define GVK_SNP_FASTID_ENGINE_H
+
+#include "fidb_io.h"
+#include "popgemm.h"
+
+typedef struct {
+	const fid_prof_t *q, *db;  /* same n_snp */
+	pg_op_t op;                /* PG_XOR identity, PG_ANDNOT mixture (query = mixture) */
+	int topk;                  /* 0: no top-k lists */
+	int64_t thresh;            /* < 0: no threshold hits */
+	int threads, isa, device;
+	int64_t db_offset;         /* added to every database index reported (blocks of a larger database) */
+} fid_job_t;
+
+typedef struct {
+	int64_t db;
+	uint32_t q, score;
+} fid_hit_t;
+
+typedef struct {
+	int k;            /* entries per query in top (min(topk, database size)) */
+	fid_hit_t *top;   /* q * k + rank, ascending score, ties by smaller db index */
+	fid_hit_t *hits;  /* every score <= thresh, ordered by query, score, db */
+	size_t n_hits;
+	uint64_t pairs;   /* scores computed */
+} fid_result_t;
+
+/* Runs the search; res is owned by the caller and freed with fid_result_free. */
+int fid_search(const fid_job_t *job, fid_result_t *res, gvk_err_t *err);
+void fid_result_free(fid_result_t *res);
+
+/* Folds the result of the next database block into acc (top-k lists merged to at most topk,
+ * hits appended; acc starts zeroed). Call fid_result_sort_hits once after the last block. */
+int fid_result_merge(fid_result_t *acc, const fid_result_t *blk, int64_t n_queries, int topk, gvk_err_t *err);
+void fid_result_sort_hits(fid_result_t *res);
+
+/* Name of the kernel set for isa, NULL when unavailable. */
+const char *fid_device_name(int isa);
+
+#endif

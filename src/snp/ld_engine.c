@@ -1,0 +1,206 @@
+/* Stripe planning and the threaded tile loop for LD. */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ld_engine.h"
+#include "snp_gpu.h"
+#include "../common/err.h"
+#include "../common/threads.h"
+
+enum { ROWS_PER_TASK = 16, STRIPE_ROWS_MAX = 4096 };
+
+void ld_opt_init(ld_opt_t *o)
+{
+	memset(o, 0, sizeof *o);
+	o->shape = LD_TABLE;
+	o->win_snps = 10;
+	o->win_kb = 1000.0;
+	o->win_cm = -1.0;
+	o->threads = 1;
+}
+
+const char *ld_device_name(const ld_opt_t *o)
+{
+	const pg_isa_t *isa = pg_isa_select(o->isa);
+	return isa ? isa->name : NULL;
+}
+
+/* Columns of row i (spec 2.3 for tables, 2.4 for matrices). */
+static void row_range(const snp_data_t *d, const ld_opt_t *o, int64_t i, int64_t *lo, int64_t *hi)
+{
+	int64_t m = d->n_snp;
+	switch (o->shape) {
+	case LD_SQUARE: *lo = 0, *hi = m; return;
+	case LD_SQUARE0:
+	case LD_TRIANGLE: *lo = 0, *hi = i + 1; return;
+	default: break;
+	}
+	*lo = i + 1;
+	if (o->inter_chr) {
+		*hi = m;
+		return;
+	}
+	const snp_var_t *a = &d->var[i];
+	int64_t j = i + 1;
+	double kb = o->win_kb * 1000.0;
+	while (j < m && j - i <= o->win_snps - 1 && strcmp(d->var[j].chr, a->chr) == 0 &&
+	       (double)(d->var[j].bp - a->bp) <= kb && (o->win_cm < 0 || d->var[j].cm - a->cm <= o->win_cm))
+		++j;
+	*hi = j;
+}
+
+typedef struct {
+	const snp_data_t *d;
+	const ld_opt_t *o;
+	const pg_isa_t *isa;
+	const int32_t *tot;
+	ld_stripe_t *s;
+	int cb;          /* columns per task */
+	int64_t n_tasks, n_cblocks;
+	atomic_llong next;
+	pg_ldcnt_t *buf; /* threads x cb */
+} job_t;
+
+static void epilogue(const job_t *j, int64_t i, int64_t jl, int n, const pg_ldcnt_t *c)
+{
+	ld_stripe_t *s = j->s;
+	size_t off = (size_t)(i - s->i0) * (size_t)s->width + (size_t)(jl - s->cbase);
+	if (j->o->haplotype) {
+		for (int k = 0; k < n; ++k) {
+			ld_haplotype(&c[k], &s->r[off + k], &s->d[off + k], &s->dp[off + k]);
+			if (j->o->r2) s->r[off + k] *= fabs(s->r[off + k]);
+		}
+	} else {
+		for (int k = 0; k < n; ++k) s->r[off + k] = ld_value_genotype(&c[k], j->o->r2, j->o->single);
+	}
+}
+
+static void worker(void *arg, int tid)
+{
+	job_t *j = arg;
+	const snp_data_t *d = j->d;
+	ld_stripe_t *s = j->s;
+	pg_ldcnt_t *buf = j->buf + (size_t)tid * (size_t)j->cb;
+	long stride = (long)SNP_PLANES * d->nw;
+	for (;;) {
+		int64_t t = atomic_fetch_add(&j->next, 1);
+		if (t >= j->n_tasks) break;
+		int64_t r0 = s->i0 + (t / j->n_cblocks) * ROWS_PER_TASK;
+		int64_t r1 = r0 + ROWS_PER_TASK < s->i1 ? r0 + ROWS_PER_TASK : s->i1;
+		int64_t c0 = s->cbase + (t % j->n_cblocks) * j->cb, c1 = c0 + j->cb;
+		for (int64_t i = r0; i < r1; ++i) {
+			int64_t jl = s->jlo[i - s->i0], jh = s->jhi[i - s->i0];
+			if (jl < c0) jl = c0;
+			if (jh > c1) jh = c1;
+			if (jl >= jh) continue;
+			int n = (int)(jh - jl);
+			j->isa->ld_row(snp_plane(d, i, 0), snp_plane(d, jl, 0), stride, n, d->nw, d->n_bits, d->full[i],
+			               &j->tot[2 * i], &d->full[jl], &j->tot[2 * jl], buf);
+			epilogue(j, i, jl, n, buf);
+		}
+	}
+}
+
+static int32_t *plane_totals(const snp_data_t *d)
+{
+	int32_t *t = malloc(sizeof *t * 2 * (size_t)(d->n_snp + 1));
+	if (!t) return NULL;
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB);
+		int32_t ca = 0, cb = 0;
+		for (int w = 0; w < d->nw; ++w) ca += __builtin_popcountll(a[w]), cb += __builtin_popcountll(b[w]);
+		t[2 * i] = ca, t[2 * i + 1] = cb;
+	}
+	return t;
+}
+
+int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, uint64_t *pairs_out, gvk_err_t *err)
+{
+	const pg_isa_t *isa = pg_isa_select(o->isa);
+	if (!isa) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
+	snp_gpu_t *gpu = NULL;
+	if (o->device == GVK_DEVICE_GPU && !(gpu = snp_gpu_open(err))) return err ? err->code : GVK_ERR_GPU;
+	int threads = o->threads > 0 ? o->threads : 1;
+	size_t budget = o->stripe_cells ? o->stripe_cells : (size_t)1 << 22;
+	int64_t m = d->n_snp;
+	int cb = (int)(262144 / ((size_t)SNP_PLANES * (size_t)d->nw * 8));
+	cb = cb < 8 ? 8 : cb > 1024 ? 1024 : cb;
+	job_t j = {.d = d, .o = o, .isa = isa, .cb = cb};
+	ld_stripe_t s = {0};
+	int rc = 0;
+	uint64_t pairs = 0;
+	int32_t *tot = plane_totals(d);
+	j.tot = tot;
+	j.buf = malloc(sizeof *j.buf * (size_t)cb * (size_t)threads);
+	s.jlo = malloc(sizeof *s.jlo * STRIPE_ROWS_MAX);
+	s.jhi = malloc(sizeof *s.jhi * STRIPE_ROWS_MAX);
+	size_t vcap = 0;
+	if (!tot || !j.buf || !s.jlo || !s.jhi) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t i0 = 0; i0 < m && rc == 0;) {
+		/* Grow the stripe row by row while its rectangle stays within the budget. */
+		int64_t i1 = i0, cmin = INT64_MAX, cmax = 0;
+		uint64_t sp = 0;
+		while (i1 < m && i1 - i0 < STRIPE_ROWS_MAX) {
+			int64_t lo, hi;
+			row_range(d, o, i1, &lo, &hi);
+			int64_t nmin = lo < cmin ? lo : cmin, nmax = hi > cmax ? hi : cmax;
+			if (i1 > i0 && (size_t)(i1 - i0 + 1) * (size_t)(nmax - nmin) > budget) break;
+			s.jlo[i1 - i0] = lo, s.jhi[i1 - i0] = hi;
+			if (hi > lo) sp += (uint64_t)(hi - lo);
+			cmin = nmin, cmax = nmax;
+			++i1;
+		}
+		if (cmax < cmin) cmax = cmin;
+		s.i0 = i0, s.i1 = i1, s.cbase = cmin, s.width = cmax - cmin, s.pairs = sp;
+		size_t cells = (size_t)(i1 - i0) * (size_t)s.width;
+		if (cells > vcap) {
+			size_t nc = cells + cells / 4 + 16;
+			int nd = o->haplotype ? 3 : 1;
+			double *nr = realloc(s.r, nc * nd * sizeof *nr);
+			if (!nr) {
+				rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for a stripe of %zu pairs", cells);
+				break;
+			}
+			s.r = nr;
+			s.d = o->haplotype ? nr + nc : NULL;
+			s.dp = o->haplotype ? nr + 2 * nc : NULL;
+			vcap = nc;
+		}
+		if (gpu) {
+			rc = snp_gpu_ld_stripe(gpu, d, o, &s, err);
+		} else if (s.width > 0) {
+			j.s = &s;
+			j.n_cblocks = (s.width + cb - 1) / cb;
+			j.n_tasks = ((i1 - i0 + ROWS_PER_TASK - 1) / ROWS_PER_TASK) * j.n_cblocks;
+			atomic_store(&j.next, 0);
+			int nt = (int64_t)threads > j.n_tasks ? (int)j.n_tasks : threads;
+			gvk_parallel(nt < 1 ? 1 : nt, worker, &j);
+		}
+		if (rc == 0) rc = sink(ctx, &s, err);
+		pairs += sp;
+		i0 = i1;
+	}
+	if (pairs_out) *pairs_out = pairs;
+	snp_gpu_close(gpu);
+	free(tot);
+	free(j.buf);
+	free(s.jlo);
+	free(s.jhi);
+	free(s.r);
+	return rc;
+}
+
+int ld_counts_pairs(const snp_data_t *d, const pg_isa_t *isa, const int64_t *ii, const int64_t *jj, size_t n,
+                    pg_ldcnt_t *out)
+{
+	int32_t *tot = plane_totals(d);
+	if (!tot) return GVK_ERR_NOMEM;
+	long stride = (long)SNP_PLANES * d->nw;
+	for (size_t k = 0; k < n; ++k)
+		isa->ld_row(snp_plane(d, ii[k], 0), snp_plane(d, jj[k], 0), stride, 1, d->nw, d->n_bits, d->full[ii[k]],
+		            &tot[2 * ii[k]], &d->full[jj[k]], &tot[2 * jj[k]], &out[k]);
+	free(tot);
+	return 0;
+}

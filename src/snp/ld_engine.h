@@ -1,0 +1,58 @@
+/* All-pairs and windowed LD over snp_data_t: which pairs (spec 2.3/2.4), in row stripes that
+ * bound memory, computed by the popcount-GEMM kernels on worker threads. */
+#ifndef GVK_SNP_LD_ENGINE_H
+#define GVK_SNP_LD_ENGINE_H
+
+#include "snp_data.h"
+#include "popgemm.h"
+
+typedef enum { LD_TABLE = 0, LD_SQUARE, LD_SQUARE0, LD_TRIANGLE } ld_shape_t;
+
+typedef struct {
+	int shape;         /* ld_shape_t */
+	int inter_chr;     /* table: every pair i < j */
+	int64_t win_snps;  /* table: B at most win_snps - 1 SNPs after A (PLINK --ld-window, default 10) */
+	double win_kb;     /* table: bp(B) - bp(A) <= win_kb * 1000 (default 1000) */
+	double win_cm;     /* table: cM(B) - cM(A) <= win_cm; < 0 = no limit */
+	int threads;
+	int isa;           /* gvk_isa_t */
+	int device;        /* gvk_device_t */
+	int haplotype;     /* phased data: D, D' and r from haplotype counts (spec 4) */
+	int r2;            /* stripes hold r^2 instead of signed r */
+	int single;        /* genotype values rounded as PLINK's float (bin4) path */
+	size_t stripe_cells; /* pairs held per stripe; 0 = default (4 M) */
+} ld_opt_t;
+
+/* One stripe of results: rows [i0, i1); row i holds columns [jlo[i - i0], jhi[i - i0]) at
+ * r[(i - i0) * width + j - cbase]. r is signed r, or r^2 with the sign of r when ld_opt_t.r2 (NaN when undefined,
+ * spec 2.1); d and dp
+ * (haplotype mode only) are D and D'. Owned by the engine, valid until the next stripe. */
+typedef struct {
+	int64_t i0, i1, cbase, width;
+	int64_t *jlo, *jhi;
+	double *r, *d, *dp;
+	uint64_t pairs; /* pairs in the stripe */
+} ld_stripe_t;
+
+/* Called once per stripe in row order; a negative return stops the run with that code. */
+typedef int (*ld_sink_fn)(void *ctx, const ld_stripe_t *s, gvk_err_t *err);
+
+void ld_opt_init(ld_opt_t *o);
+
+/* Runs the job; returns 0 or a negative code. *pairs_out (may be NULL) receives the pairs computed. */
+int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, uint64_t *pairs_out, gvk_err_t *err);
+
+/* Name of the kernel set the job would run on ("cpu-avx512", ...), NULL if the request is not available. */
+const char *ld_device_name(const ld_opt_t *o);
+
+/* Counts for explicit pairs, for tests and back ends: out[k] for (ii[k], jj[k]). */
+int ld_counts_pairs(const snp_data_t *d, const pg_isa_t *isa, const int64_t *ii, const int64_t *jj, size_t n,
+                    pg_ldcnt_t *out);
+
+/* Statistics from counts (spec 2.1 and 4.1). NaN when undefined. */
+double ld_r_genotype(const pg_ldcnt_t *c);
+/* r (r2 = 0) or sign(r) r^2 as PLINK 1.9 rounds them: in double, or in float as for bin4 (single). */
+double ld_value_genotype(const pg_ldcnt_t *c, int r2, int single);
+void ld_haplotype(const pg_ldcnt_t *c, double *r, double *dd, double *dprime);
+
+#endif

@@ -1,0 +1,39 @@
+/* The popcount-GEMM kernel family (spec section 6): one loop nest over bit-packed operands in
+ * which multiply-add is a bitwise operation plus a population count. LD and FastID call these
+ * row kernels; the engines around them do the cache blocking and threading. A GPU back end
+ * replaces the engines' tile loops (snp_gpu.h), not these functions. */
+#ifndef GVK_SNP_POPGEMM_H
+#define GVK_SNP_POPGEMM_H
+
+#include <stdint.h>
+
+/* Sums for one SNP pair (i, j) on the samples called at both (spec 3.2): x counts at i, y at j. */
+typedef struct {
+	int32_t n, sx, sxx, sy, syy, sxy;
+} pg_ldcnt_t;
+
+/* FastID element operations (spec 5.2). ANDNOT is d & ~q: q the mixture, d the candidate. */
+typedef enum { PG_XOR = 0, PG_ANDNOT = 1, PG_AND = 2 } pg_op_t;
+
+typedef struct {
+	const char *name;
+	/* Counts of row SNP x against the ny column SNPs y, y + stride, ...; each SNP is 3 planes
+	 * (A, B, V) of nw words, nw a multiple of 8. full_x / full_y[k]: V all ones (then the
+	 * marginals come from the per-SNP totals tot_x / tot_y[k] = {pc(A), pc(B)} and n = n_bits).
+	 * Results are exact integers whatever path is taken. */
+	void (*ld_row)(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, int64_t n_bits,
+	               int full_x, const int32_t *tot_x, const uint8_t *full_y, const int32_t *tot_y, pg_ldcnt_t *out);
+	/* out[k] = pc(op(q, d_k)) for the nd profiles d_k = d + k * nw (nw a multiple of 8). */
+	void (*fid_row)(pg_op_t op, const uint64_t *q, const uint64_t *d, int nd, int nw, uint32_t *out);
+} pg_isa_t;
+
+extern const pg_isa_t pg_isa_scalar;
+#if defined(GVK_HAVE_AVX512)
+extern const pg_isa_t pg_isa_popcnt;
+extern const pg_isa_t pg_isa_avx512;
+#endif
+
+/* Kernel set for a gvk_isa_t request (AUTO: the fastest this CPU runs); NULL when unavailable. */
+const pg_isa_t *pg_isa_select(int isa);
+
+#endif

@@ -1,0 +1,53 @@
+/* Word-at-a-time kernels, included by popgemm_scalar.c (portable) and popgemm_popcnt.c (built
+ * with the POPCNT instruction). PG_NAME(x) names the instance. */
+#include "popgemm.h"
+
+#define PG_PC(x) ((int32_t)__builtin_popcountll(x))
+
+/* Four columns at a time so each row word is loaded once per four pairs. */
+static void PG_NAME(ld_row)(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, int64_t n_bits,
+                            int full_x, const int32_t *tot_x, const uint8_t *full_y, const int32_t *tot_y,
+                            pg_ldcnt_t *out)
+{
+	const uint64_t *xa = x, *xb = x + nw, *xv = x + 2 * nw;
+	for (int k = 0; k < ny; ++k) {
+		const uint64_t *ya = y + (long)k * stride, *yb = ya + nw, *yv = yb + nw;
+		int32_t aa = 0, ab = 0, ba = 0, bb = 0;
+		pg_ldcnt_t *o = &out[k];
+		if (full_x && full_y[k]) {
+			for (int w = 0; w < nw; ++w) {
+				aa += PG_PC(xa[w] & ya[w]), ab += PG_PC(xa[w] & yb[w]);
+				ba += PG_PC(xb[w] & ya[w]), bb += PG_PC(xb[w] & yb[w]);
+			}
+			o->n = (int32_t)n_bits;
+			o->sx = tot_x[0] + tot_x[1], o->sxx = tot_x[0] + 3 * tot_x[1];
+			o->sy = tot_y[2 * k] + tot_y[2 * k + 1], o->syy = tot_y[2 * k] + 3 * tot_y[2 * k + 1];
+		} else {
+			int32_t n = 0, av = 0, bv = 0, va = 0, vb = 0;
+			for (int w = 0; w < nw; ++w) {
+				uint64_t a = xa[w], b = xb[w], v = xv[w], c = ya[w], d = yb[w], u = yv[w];
+				aa += PG_PC(a & c), ab += PG_PC(a & d), ba += PG_PC(b & c), bb += PG_PC(b & d);
+				n += PG_PC(v & u), av += PG_PC(a & u), bv += PG_PC(b & u), va += PG_PC(c & v), vb += PG_PC(d & v);
+			}
+			o->n = n;
+			o->sx = av + bv, o->sxx = av + 3 * bv;
+			o->sy = va + vb, o->syy = va + 3 * vb;
+		}
+		o->sxy = aa + ab + ba + bb;
+	}
+}
+
+static void PG_NAME(fid_row)(pg_op_t op, const uint64_t *q, const uint64_t *d, int nd, int nw, uint32_t *out)
+{
+	for (int k = 0; k < nd; ++k) {
+		const uint64_t *p = d + (long)k * nw;
+		uint32_t s = 0;
+		if (op == PG_XOR)
+			for (int w = 0; w < nw; ++w) s += (uint32_t)PG_PC(q[w] ^ p[w]);
+		else if (op == PG_ANDNOT)
+			for (int w = 0; w < nw; ++w) s += (uint32_t)PG_PC(p[w] & ~q[w]);
+		else
+			for (int w = 0; w < nw; ++w) s += (uint32_t)PG_PC(p[w] & q[w]);
+		out[k] = s;
+	}
+}

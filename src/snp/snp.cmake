@@ -1,0 +1,28 @@
+# SNP comparisons: PLINK-compatible LD and FastID as popcount matrix products (docs/snp.md).
+list(APPEND GVK_SOURCES
+  snp/snp_data.c snp/plink_io.c snp/fidb_io.c snp/ld_stats.c snp/ld_engine.c snp/ld_write.c
+  snp/fastid_engine.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/snp_nogpu.c snp/vcf_io.c snp/snp_api.c)
+list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/cmd_fastid.c)
+
+# VCF/BCF input through htslib, only when it is installed (the GPU hosts have no package access).
+find_path(GVK_HTSLIB_INCLUDE htslib/vcf.h)
+find_library(GVK_HTSLIB_LIB hts)
+if(GVK_HTSLIB_INCLUDE AND GVK_HTSLIB_LIB)
+  set(GVK_SNP_HTSLIB ON)
+  list(APPEND GVK_EXTRA_LIBS ${GVK_HTSLIB_LIB})
+else()
+  set(GVK_SNP_HTSLIB OFF)
+endif()
+message(STATUS "gvk: snp engine VCF/BCF input (htslib) ${GVK_SNP_HTSLIB}")
+if(GVK_SNP_HTSLIB)
+  set_source_files_properties(snp/vcf_io.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_HTSLIB
+    INCLUDE_DIRECTORIES ${GVK_HTSLIB_INCLUDE})
+endif()
+
+# One file per instruction set, compiled for it alone; popgemm_dispatch.c picks at run time.
+if(GVK_X86)
+  list(APPEND GVK_SOURCES snp/popgemm_popcnt.c snp/popgemm_avx512.c)
+  set_source_files_properties(snp/popgemm_popcnt.c PROPERTIES COMPILE_OPTIONS "-mpopcnt")
+  set_source_files_properties(snp/popgemm_avx512.c PROPERTIES COMPILE_OPTIONS
+    "-mavx512f;-mavx512vpopcntdq;-mpopcnt")
+endif()

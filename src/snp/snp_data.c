@@ -1,0 +1,123 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snp_data.h"
+#include "../common/err.h"
+
+void snp_data_free(snp_data_t *d)
+{
+	free(d->w);
+	free(d->full);
+	free(d->var);
+	free(d->pool);
+	memset(d, 0, sizeof *d);
+}
+
+int snp_data_alloc_planes(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err)
+{
+	int64_t nw = (n_bits + 63) / 64;
+	nw = (nw + 7) & ~(int64_t)7;
+	if (nw == 0) nw = 8;
+	if (nw > (1 << 30)) return gvk_err_set(err, GVK_ERR_ARG, "%lld samples is too many", (long long)n_bits);
+	size_t bytes = (size_t)n_snp * SNP_PLANES * (size_t)nw * 8;
+	d->w = bytes ? aligned_alloc(64, bytes) : NULL;
+	d->full = calloc((size_t)n_snp + 1, 1);
+	if ((bytes && !d->w) || !d->full)
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %lld SNPs x %lld samples", (long long)n_snp,
+		                   (long long)n_bits);
+	if (bytes) memset(d->w, 0, bytes);
+	d->n_snp = n_snp;
+	d->n_bits = n_bits;
+	d->nw = (int)nw;
+	return 0;
+}
+
+long snp_pool_add(snp_data_t *d, const char *s, size_t len)
+{
+	if (d->pool_len + len + 1 > d->pool_cap) {
+		size_t cap = (d->pool_cap + len + 1) * 2 + 4096;
+		char *p = realloc(d->pool, cap);
+		if (!p) return -1;
+		d->pool = p;
+		d->pool_cap = cap;
+	}
+	long off = (long)d->pool_len;
+	memcpy(d->pool + d->pool_len, s, len);
+	d->pool[d->pool_len + len] = 0;
+	d->pool_len += len + 1;
+	return off;
+}
+
+void snp_data_fix_strings(snp_data_t *d, const long *offs)
+{
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		const long *o = offs + 4 * i;
+		d->var[i].chr = d->pool + o[0];
+		d->var[i].id = d->pool + o[1];
+		d->var[i].a1 = d->pool + o[2];
+		d->var[i].a2 = d->pool + o[3];
+	}
+}
+
+static int eq_nocase(const char *a, size_t la, const char *b)
+{
+	size_t lb = strlen(b);
+	if (la != lb) return 0;
+	for (size_t i = 0; i < la; ++i) {
+		char c = a[i];
+		if (c >= 'a' && c <= 'z') c = (char)(c - 32);
+		if (c != b[i]) return 0;
+	}
+	return 1;
+}
+
+void snp_chr_normalise(const char *name, size_t len, char *out, size_t out_size)
+{
+	if (len > 3 && eq_nocase(name, 3, "CHR")) name += 3, len -= 3;
+	const char *code = NULL;
+	if (eq_nocase(name, len, "X")) code = "23";
+	else if (eq_nocase(name, len, "Y")) code = "24";
+	else if (eq_nocase(name, len, "XY")) code = "25";
+	else if (eq_nocase(name, len, "M") || eq_nocase(name, len, "MT")) code = "26";
+	if (code) {
+		snprintf(out, out_size, "%s", code);
+		return;
+	}
+	/* Numeric codes lose leading zeros, as PLINK parses them as numbers. */
+	size_t k = 0;
+	while (k + 1 < len && name[k] == '0') ++k;
+	int numeric = len > 0;
+	for (size_t i = k; i < len; ++i) numeric &= name[i] >= '0' && name[i] <= '9';
+	if (!numeric) k = 0;
+	size_t n = len - k < out_size - 1 ? len - k : out_size - 1;
+	memcpy(out, name + k, n);
+	out[n] = 0;
+}
+
+void snp_data_set_full(snp_data_t *d, int64_t i)
+{
+	const uint64_t *v = snp_plane(d, i, SNP_PV);
+	int64_t full_words = d->n_bits / 64, rem = d->n_bits % 64;
+	int ok = 1;
+	for (int64_t k = 0; k < full_words && ok; ++k) ok = v[k] == ~(uint64_t)0;
+	if (ok && rem) ok = v[full_words] == (((uint64_t)1 << rem) - 1);
+	d->full[i] = (uint8_t)ok;
+}
+
+void snp_data_select(snp_data_t *d, const uint8_t *keep)
+{
+	int64_t k = 0;
+	size_t words = (size_t)SNP_PLANES * (size_t)d->nw;
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		if (!keep[i]) continue;
+		if (k != i) {
+			memmove(snp_plane(d, k, 0), snp_plane(d, i, 0), words * 8);
+			d->var[k] = d->var[i];
+			d->full[k] = d->full[i];
+		}
+		++k;
+	}
+	d->n_snp = k;
+}

@@ -1,0 +1,64 @@
+/* In-memory SNP data: variant descriptions and the bit planes of spec section 3.1, shared by LD,
+ * FastID conversion and every kernel back end. */
+#ifndef GVK_SNP_DATA_H
+#define GVK_SNP_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gvk.h"
+
+/* One variant as the .bim (or a VCF record) describes it. Strings point into snp_data_t.pool. */
+typedef struct {
+	const char *chr;  /* chromosome, normalised as PLINK 1.9 prints it ("chr1" -> "1", X -> "23") */
+	const char *id;
+	const char *a1, *a2;
+	double cm;
+	int64_t bp;
+} snp_var_t;
+
+/* Planes per SNP: genotypes use A (>= 1 copy of A1), B (2 copies), V (called); haplotypes use
+ * A = allele 1 on the haplotype, B = 0, V = haplotype present. One layout serves both so that
+ * every kernel takes the same operands. */
+enum { SNP_PLANES = 3, SNP_PA = 0, SNP_PB = 1, SNP_PV = 2 };
+
+typedef struct {
+	int64_t n_snp;       /* M */
+	int64_t n_bits;      /* columns of the planes: kept samples, or haplotypes when phased */
+	int nw;              /* 64-bit words per plane, a multiple of 8 so vector loads need no tails */
+	int phased;          /* bits are haplotypes (2 per sample) rather than samples */
+	uint64_t *w;         /* SNP i, plane p: w + ((size_t)i * SNP_PLANES + p) * nw; 64-byte aligned;
+	                        bits >= n_bits are 0 */
+	uint8_t *full;       /* per SNP: 1 when every bit of V is set (no missing call) */
+	snp_var_t *var;      /* n_snp entries */
+	char *pool;          /* strings of var[] */
+	size_t pool_len, pool_cap;
+	int64_t n_samples;   /* samples in the input, before the founder filter */
+} snp_data_t;
+
+/* Frees everything snp_data_t owns and zeroes it. */
+void snp_data_free(snp_data_t *d);
+
+/* Allocates zeroed planes for n_snp SNPs of n_bits columns. */
+int snp_data_alloc_planes(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err);
+
+static inline uint64_t *snp_plane(const snp_data_t *d, int64_t i, int p)
+{
+	return d->w + ((size_t)i * SNP_PLANES + (size_t)p) * (size_t)d->nw;
+}
+
+/* Copies s (len bytes) into the pool; returns its offset or -1 when out of memory. Offsets are
+ * turned into pointers by snp_data_fix_strings once the pool stops growing. */
+long snp_pool_add(snp_data_t *d, const char *s, size_t len);
+void snp_data_fix_strings(snp_data_t *d, const long *offs);
+
+/* PLINK 1.9's chromosome code for name ("chr1" -> "1", "X" -> "23", "Y" -> "24", "XY" -> "25",
+ * "M"/"MT" -> "26"); other names are kept. Writes into out (size >= 32 or strlen(name)+1). */
+void snp_chr_normalise(const char *name, size_t len, char *out, size_t out_size);
+
+/* Keeps the SNPs with keep[i] != 0, in order, moving their planes and descriptions down. */
+void snp_data_select(snp_data_t *d, const uint8_t *keep);
+
+/* Marks SNP i full when V is all ones over n_bits. */
+void snp_data_set_full(snp_data_t *d, int64_t i);
+
+#endif

@@ -1,0 +1,27 @@
+/* Internal interface between the SNP engines and their GPU back end (snp_gpu.cu later, or the
+ * stub in snp_nogpu.c when the build has no CUDA). A back end computes whole stripes / database
+ * sweeps with the same contracts as the CPU tile loops, so output code is shared. */
+#ifndef GVK_SNP_GPU_H
+#define GVK_SNP_GPU_H
+
+#include "gvk.h"
+#include "snp_data.h"
+#include "ld_engine.h"
+#include "fastid_engine.h"
+
+typedef struct snp_gpu_s snp_gpu_t;
+
+/* NULL with err filled when there is no usable GPU. */
+snp_gpu_t *snp_gpu_open(gvk_err_t *err);
+void snp_gpu_close(snp_gpu_t *g);
+const char *snp_gpu_name(const snp_gpu_t *g);
+
+/* Fills s->r (and s->d, s->dp when o->haplotype) for the rows and column ranges already set in s,
+ * exactly as the CPU epilogue does from the same integer counts: ld_value_genotype(c, o->r2,
+ * o->single) or ld_haplotype (correctly rounded sqrt and division give identical values). */
+int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err);
+
+/* A whole FastID search with the contract of fid_search (fastid_engine.h). */
+int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_err_t *err);
+
+#endif

@@ -1,0 +1,29 @@
+/* Builds without a GPU back end for the SNP engines. */
+#include "snp_gpu.h"
+#include "../common/err.h"
+
+snp_gpu_t *snp_gpu_open(gvk_err_t *err)
+{
+	gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
+	return NULL;
+}
+
+void snp_gpu_close(snp_gpu_t *g) { (void)g; }
+
+const char *snp_gpu_name(const snp_gpu_t *g)
+{
+	(void)g;
+	return "none";
+}
+
+int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err)
+{
+	(void)g, (void)d, (void)o, (void)s;
+	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
+}
+
+int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_err_t *err)
+{
+	(void)g, (void)job, (void)res;
+	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
+}

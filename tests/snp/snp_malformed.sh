@@ -1,0 +1,97 @@
+#!/bin/bash
+# Each malformed input is rejected: non-zero exit, a message naming the file (and line or
+# record), and no output file left behind. Usage: snp_malformed.sh GVK DATA
+set -u
+gvk=$1 data=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0 pass=0
+E=$data/ld_edge/edge13x10
+# name | text the message must contain | gvk arguments...
+check() {
+	local name=$1 want=$2; shift 2
+	rm -f "$tmp"/out*
+	if "$gvk" "$@" > "$tmp/stdout" 2> "$tmp/err"; then
+		echo "FAIL: $name: accepted"; fail=$((fail + 1)); return
+	fi
+	if ! grep -qF -- "$want" "$tmp/err"; then
+		echo "FAIL: $name: message '$(cat "$tmp/err")' lacks '$want'"; fail=$((fail + 1)); return
+	fi
+	if ls "$tmp" | grep -q '^out'; then
+		echo "FAIL: $name: output file left behind"; fail=$((fail + 1)); return
+	fi
+	pass=$((pass + 1))
+}
+set_fileset() { cp "$E.bed" "$tmp/$1.bed"; cp "$E.bim" "$tmp/$1.bim"; cp "$E.fam" "$tmp/$1.fam"; }
+ld() { check "$1" "$2" ld --bfile "$tmp/$1" --r2 square --out "$tmp/out"; }
+
+set_fileset magic; printf '\x6c\x1c\x01' | dd of="$tmp/magic.bed" bs=1 conv=notrunc 2> /dev/null
+ld magic "magic.bed: not a PLINK 1 .bed file (the first bytes must be 6c 1b 01, found 6c 1c 01)"
+set_fileset smajor; printf '\x6c\x1b\x00' | dd of="$tmp/smajor.bed" bs=1 conv=notrunc 2> /dev/null
+ld smajor "smajor.bed: sample-major .bed (header 6c 1b 00) is not supported"
+set_fileset short; head -c 30 "$E.bed" > "$tmp/short.bed"
+ld short "short.bed: 30 bytes, but the .bim's 10 variants and the .fam's 13 samples need 3 + 10 x 4 = 43"
+set_fileset extrasnp; echo "2 e11 0 2000 A G" >> "$tmp/extrasnp.bim"
+ld extrasnp "extrasnp.bed: 43 bytes, but the .bim's 11 variants"
+set_fileset extrasample; for k in 1 2 3 4; do echo "famx indx$k 0 0 1 -9" >> "$tmp/extrasample.fam"; done
+ld extrasample "extrasample.bed: 43 bytes, but the .bim's 10 variants and the .fam's 17 samples need 3 + 10 x 5 = 53"
+set_fileset bimfields; sed -i '3s/\tG$//' "$tmp/bimfields.bim"
+ld bimfields "bimfields.bim:3: expected 6 fields (chromosome ID cM bp A1 A2), found 5"
+set_fileset bimpos; sed -i '2s/2000/2k/' "$tmp/bimpos.bim"
+ld bimpos "bimpos.bim:2: base-pair position '2k' is not an integer"
+set_fileset bimcm; sed -i '4s/\t0\t4000/\tx\t4000/' "$tmp/bimcm.bim"
+ld bimcm "bimcm.bim:4: genetic position 'x' is not a number"
+set_fileset bimallele; sed -i '1s/C\tA$/A\tA/' "$tmp/bimallele.bim"
+ld bimallele "bimallele.bim:1: both alleles are 'A'"
+set_fileset bimempty; sed -i '5s/.*//' "$tmp/bimempty.bim"
+ld bimempty "bimempty.bim:5: empty line"
+set_fileset famfields; sed -i '2s/ -9$//' "$tmp/famfields.fam"
+ld famfields "famfields.fam:2: expected 6 fields (FID IID father mother sex phenotype), found 5"
+set_fileset famextra; sed -i '3s/$/ extra/' "$tmp/famextra.fam"
+ld famextra "famextra.fam:3: expected 6 fields (FID IID father mother sex phenotype), found 7"
+set_fileset famempty; sed -i '6s/.*//' "$tmp/famempty.fam"
+ld famempty "famempty.fam:6: empty line"
+set_fileset famdup; sed -i '4s/fam3 ind3/fam2 ind2/' "$tmp/famdup.fam"
+ld famdup "famdup.fam:4: duplicate sample ID"
+check nofile "nothere.fam: cannot open" ld --bfile "$tmp/nothere" --r2 --out "$tmp/out"
+# PLINK's option rules.
+check window_matrix "cannot be used with matrix output" ld --bfile "$E" --r2 square --ld-window 5 --out "$tmp/out"
+check window_interchr "cannot be used with inter-chr" ld --bfile "$E" --r2 inter-chr --ld-window-kb 5 --out "$tmp/out"
+check no_stat "give --r or --r2" ld --bfile "$E" --out "$tmp/out"
+check bad_mod "unknown --r/--r2 modifier 'sqare'" ld --bfile "$E" --r2 sqare --out "$tmp/out"
+check dprime_unphased "d/dprime need phased haplotypes" ld --bfile "$E" --r2 dprime --out "$tmp/out"
+check gpu "built without GPU support" ld --bfile "$E" --r2 --device gpu --out "$tmp/out"
+
+# VCF input (only with htslib).
+if "$gvk" ld --vcf /nonexistent.vcf --r2 --out "$tmp/out" 2>&1 | grep -q "built without htslib"; then
+	echo "VCF checks skipped: this gvk was built without htslib"
+else
+	printf '##fileformat=VCFv4.2\n##contig=<ID=1>\n##FORMAT=<ID=GT,Number=1,Type=String,Description="GT">\n##FORMAT=<ID=DP,Number=1,Type=Integer,Description="DP">\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\ts1\ts2\n' > "$tmp/h.vcf"
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|1\t1|1\n1\t200\tv2\tA\tG\t.\t.\t.\tDP\t5\t6\n'; } > "$tmp/nogt.vcf"
+	check vcf_nogt "nogt.vcf: record 2 (1:200): no GT field" ld --vcf "$tmp/nogt.vcf" --r2 --out "$tmp/out"
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|1\t1\n'; } > "$tmp/hap.vcf"
+	check vcf_ploidy "hap.vcf: record 1 (1:100): sample s2 is haploid" ld --vcf "$tmp/hap.vcf" --r2 --out "$tmp/out"
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tGT\t0/1/1\t1/1/0\n'; } > "$tmp/tri.vcf"
+	check vcf_triploid "tri.vcf: record 1 (1:100): ploidy 3" ld --vcf "$tmp/tri.vcf" --r2 --out "$tmp/out"
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tGT\t0/1\t1|1\n'; } > "$tmp/unph.vcf"
+	check vcf_unphased "unph.vcf: record 1 (1:100): sample s1 has an unphased heterozygous call" \
+		ld --vcf "$tmp/unph.vcf" --phased --r2 --out "$tmp/out"
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG,T\t.\t.\t.\tGT\t0|1\t1|2\n'; } > "$tmp/multi.vcf"
+	check vcf_multi "multi.vcf: record 1 (1:100): multi-allelic" fastid --make-fidb "$tmp/multi.vcf" -o "$tmp/out.fidb"
+fi
+
+# FastID profile files.
+F=$data/fastid/fastid40x500x200
+printf 'FIDX' > "$tmp/magic.fidb"; tail -c +5 "$F.db.fidb" >> "$tmp/magic.fidb"
+check fidb_magic "magic.fidb: not a FastID profile file" fastid -o "$tmp/out" "$tmp/magic.fidb" "$F.queries.fidb"
+head -c 1000 "$F.db.fidb" > "$tmp/short.fidb"
+check fidb_size "short.fidb: 1000 bytes, but 500 profiles of 4 words need 16016" fastid -o "$tmp/out" "$tmp/short.fidb" "$F.queries.fidb"
+cp "$F.db.fidb" "$tmp/pad.fidb"; chmod u+w "$tmp/pad.fidb"
+printf '\xff' | dd of="$tmp/pad.fidb" bs=1 seek=$((16 + 32 * 7 + 31)) conv=notrunc 2> /dev/null
+check fidb_padding "pad.fidb: profile 7 has bits set beyond SNP 200" fastid -o "$tmp/out" "$tmp/pad.fidb" "$F.queries.fidb"
+# Queries of another length: rewrite the SNP count of the header (200 -> 192, 3 words).
+{ printf 'FIDB\x28\x00\x00\x00\xc0\x00\x00\x00\x03\x00\x00\x00'; head -c $((40 * 24)) /dev/zero; } > "$tmp/len.fidb"
+check fidb_length "len.fidb: profiles have 192 SNPs but those of" fastid -o "$tmp/out" "$F.db.fidb" "$tmp/len.fidb"
+check fidb_gpu "built without GPU support" fastid --device gpu -o "$tmp/out" "$F.db.fidb" "$F.queries.fidb"
+
+echo "$pass malformed inputs rejected, $fail failures"
+[ $fail -eq 0 ]
