@@ -48,7 +48,8 @@ if has random; then
 	cat "$out/random.txt" | head -8
 fi
 if has bench; then
-	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep --note "scripts/gpu-check.sh" \
+	gkl=(); [ -x .carry/gkl/gklbench ] && gkl=(--gkl .carry/gkl/gklbench)
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep "${gkl[@]}" --note "scripts/gpu-check.sh" \
 		--results bench/RESULTS.md 2>&1 | tee "$out/bench.txt" | tail -25
 	cp bench/RESULTS.md "$out/RESULTS.md"
 fi
