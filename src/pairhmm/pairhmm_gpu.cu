@@ -4,6 +4,7 @@
  * the kernels of the other. Every CUDA call is checked; out of memory halves the sub-batch. */
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,16 @@ struct phmm_gpu_s {
 	double *err_d, *mm_d;
 	size_t max_batch_bytes; /* shrinks after an out-of-memory */
 	double kernel_s;
+	int profile;            /* GVK_GPU_PROFILE set: host-side timings on stderr */
+	double t_sort, t_pack, t_wait, t_scatter;
 };
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 #define CK(call)                                                                                     \
 	do {                                                                                         \
@@ -124,6 +134,7 @@ static int gpu_init(phmm_gpu_t *g, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
 		CK(cudaEventCreate(&g->slot[s].k1));
 	}
 	g->max_batch_bytes = (size_t)256 << 20;
+	g->profile = getenv("GVK_GPU_PROFILE") != NULL;
 	return upload_tables(g, err);
 }
 
@@ -324,7 +335,10 @@ static int launch_batch(phmm_gpu_t *g, int s, const layout_t *L, int dbl, gvk_er
 static int collect(phmm_gpu_t *g, int s, const pass_ctx_t *c, size_t b0, size_t n, float *fsum, double *dsum,
                    gvk_err_t *err)
 {
+	double t0 = now_s();
 	CK(cudaEventSynchronize(g->slot[s].done));
+	double t1 = now_s();
+	g->t_wait += t1 - t0;
 	float ms = 0;
 	CK(cudaEventElapsedTime(&ms, g->slot[s].k0, g->slot[s].k1));
 	g->kernel_s += 1e-3 * ms;
@@ -336,6 +350,7 @@ static int collect(phmm_gpu_t *g, int s, const pass_ctx_t *c, size_t b0, size_t 
 		else
 			fsum[idx] = ((const float *)g->slot[s].hout)[k];
 	}
+	g->t_scatter += now_s() - t1;
 	return 0;
 }
 
@@ -367,9 +382,12 @@ static int run_pass(phmm_gpu_t *g, pass_ctx_t *c, size_t n, float *fsum, double 
 	while (b0 < n) {
 		if (pend_n[s] && (rc = collect(g, s, c, pend_b0[s], pend_n[s], fsum, dsum, err)) < 0) return rc;
 		pend_n[s] = 0;
+		double t0 = now_s();
 		size_t b1 = batch_end(c, b0, n, limit);
 		layout_t L;
-		if ((rc = pack(g, &g->slot[s], c, b0, b1, &L, err)) < 0) return rc;
+		rc = pack(g, &g->slot[s], c, b0, b1, &L, err);
+		g->t_pack += now_s() - t0;
+		if (rc < 0) return rc;
 		rc = launch_batch(g, s, &L, c->dbl, err);
 		if (rc == GVK_ERR_NOMEM && limit > (1u << 20)) {
 			/* Out of device memory: free this slot's buffers, halve the sub-batch, try again. */
@@ -420,13 +438,18 @@ extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_h
 		uint64_t h = (uint64_t)(0xFFFFFFFFu - (uint32_t)haps[p->hap].len);
 		ord[k] = (order_t){bin << 48 | (h & 0xFFFFFFFFFFFFull), (uint32_t)k};
 	}
+	double t0 = now_s();
 	qsort(ord, n, sizeof *ord, cmp_order);
+	g->t_sort += now_s() - t0;
 	c.ord = ord;
 	if (cudaSetDevice(g->dev) != cudaSuccess) {
 		rc = gvk_err_set(err, GVK_ERR_GPU, "cannot select GPU %d", g->dev);
 		goto done;
 	}
 	rc = run_pass(g, &c, n, fsum, dsum, err);
+	if (g->profile)
+		fprintf(stderr, "[gvk gpu] pass of %zu pairs (%s): totals sort %.3f s, pack %.3f s, wait %.3f s, scatter %.3f s, kernels %.3f s\n",
+		        n, dbl ? "double" : "float", g->t_sort, g->t_pack, g->t_wait, g->t_scatter, g->kernel_s);
 done:
 	free(ord), free(c.rmap), free(c.hmap);
 	return rc;

@@ -6,7 +6,8 @@
  * along an anti-diagonal wavefront. Per step a thread receives the last row of thread t-1 (M, I, D)
  * and the haplotype base class through warp shuffles; nothing else leaves registers in the inner
  * loop. Emission priors come from a per-read table in shared memory, prior[class][row] for the
- * five base classes, read four rows at a time.
+ * five base classes, read four rows at a time. Each thread reads the haplotype class of its next
+ * column itself, one step ahead, instead of receiving it by shuffle.
  *
  * Reads shorter than P*K are padded at the top with virtual rows whose transitions keep
  * M = I = 0 and D = init, exactly the values of GKL's row 0, so the read's last row is always
@@ -163,25 +164,30 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			int above = row0 + lane * K - 1; /* 0-based row above, -1 = GKL's row 0 */
 			pD = tile == 0 && above < 0 ? init : (T)0;
 		}
-		uint32_t hc = 0;
+		/* The class and priors of a thread's next column, and (tile > 0) lane 0's next row from
+		 * the tile above, are loaded one step ahead so that their latency hides behind a step. */
+		const int j0 = 1 - lane;
+		uint32_t hc = j0 >= 1 && j0 <= H ? hb[j0 - 1] : 0u;
+		T pr[K];
+		phmm_load_priors<T, K>(tab + hc * ROWS + lane * K, pr);
+		T sM = 0, sI = 0, sD = 0;
+		if (lane == 0 && tile > 0 && H >= 1) sM = scr[3], sI = scr[4], sD = scr[5];
 		const int steps = hmax + P - 1;
 		for (int s = 0; s < steps; ++s) {
 			const int j = s - lane + 1; /* 1-based haplotype column of this thread */
+			const uint32_t hcn = j >= 0 && j < H ? hb[j] : 0u;
+			T nsM = 0, nsI = 0, nsD = 0;
+			if (lane == 0 && tile > 0 && j + 1 <= H) nsM = scr[3 * (j + 1)], nsI = scr[3 * (j + 1) + 1], nsD = scr[3 * (j + 1) + 2];
 			T uM = __shfl_up_sync(0xffffffffu, M[K - 1], 1, P);
 			T uI = __shfl_up_sync(0xffffffffu, I[K - 1], 1, P);
 			T uD = __shfl_up_sync(0xffffffffu, D[K - 1], 1, P);
-			hc = __shfl_up_sync(0xffffffffu, hc, 1, P);
 			if (lane == 0) {
-				hc = s < H ? hb[s] : 0u;
-				if (tile == 0) {
+				if (tile == 0)
 					uM = 0, uI = 0, uD = init;
-				} else if (j <= H) {
-					uM = scr[3 * j], uI = scr[3 * j + 1], uD = scr[3 * j + 2];
-				}
+				else
+					uM = sM, uI = sI, uD = sD;
 			}
 			if (j >= 1) {
-				T prior[K];
-				phmm_load_priors<T, K>(tab + hc * ROWS + lane * K, prior);
 				T dM = pM, dI = pI, dD = pD; /* diagonal of row r */
 				T aM = uM, aI = uI;          /* row above in this column */
 #pragma unroll
@@ -189,11 +195,11 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 					const T oM = M[r], oI = I[r], oD = D[r];
 					T nM, nI, nD;
 					if (FUSED) {
-						nM = op::mul(op::fma(dD, g[r], op::fma(dI, g[r], op::mul(dM, mm[r]))), prior[r]);
+						nM = op::mul(op::fma(dD, g[r], op::fma(dI, g[r], op::mul(dM, mm[r]))), pr[r]);
 						nI = op::fma(aI, cc[r], op::mul(aM, mi[r]));
 						nD = op::fma(oD, cc[r], op::mul(oM, md[r]));
 					} else {
-						nM = op::mul(op::add(op::add(op::mul(dM, mm[r]), op::mul(dI, g[r])), op::mul(dD, g[r])), prior[r]);
+						nM = op::mul(op::add(op::add(op::mul(dM, mm[r]), op::mul(dI, g[r])), op::mul(dD, g[r])), pr[r]);
 						nI = op::add(op::mul(aM, mi[r]), op::mul(aI, cc[r]));
 						nD = op::add(op::mul(oM, md[r]), op::mul(oD, cc[r]));
 					}
@@ -213,6 +219,8 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 				}
 			}
 			pM = uM, pI = uI, pD = uD;
+			sM = nsM, sI = nsI, sD = nsD;
+			phmm_load_priors<T, K>(tab + hcn * ROWS + lane * K, pr);
 		}
 		__syncwarp();
 	}
