@@ -438,9 +438,11 @@ extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_h
 		uint64_t h = (uint64_t)(0xFFFFFFFFu - (uint32_t)haps[p->hap].len);
 		ord[k] = (order_t){bin << 48 | (h & 0xFFFFFFFFFFFFull), (uint32_t)k};
 	}
-	double t0 = now_s();
-	qsort(ord, n, sizeof *ord, cmp_order);
-	g->t_sort += now_s() - t0;
+	{
+		double t0 = now_s();
+		qsort(ord, n, sizeof *ord, cmp_order);
+		g->t_sort += now_s() - t0;
+	}
 	c.ord = ord;
 	if (cudaSetDevice(g->dev) != cudaSuccess) {
 		rc = gvk_err_set(err, GVK_ERR_GPU, "cannot select GPU %d", g->dev);
