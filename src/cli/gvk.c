@@ -11,6 +11,7 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{"pairhmm", gvk_cmd_pairhmm, "Pair-HMM forward log10 likelihoods (GATK/GKL-identical)"},
+	{"align", gvk_cmd_align, "Smith-Waterman CIGAR and offset (GATK/GKL-identical)"},
 };
 
 static void usage(FILE *fp)

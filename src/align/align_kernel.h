@@ -1,0 +1,108 @@
+/* Internal interface between the alignment engine, its matrix-fill kernels (one per instruction
+ * set) and the traceback. Spec: shared/specs/smithwaterman.md; the section numbers below are its. */
+#ifndef GVK_ALIGN_KERNEL_H
+#define GVK_ALIGN_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gvk.h"
+
+#define AL_LOW (-(1 << 30))       /* E[i][0] and F[0][j] (4.1) */
+#define AL_CUTOFF (-100000000)    /* stored H is never below this (4.2) */
+
+/* One pair as the kernels see it. */
+typedef struct {
+	const uint8_t *ref, *alt;
+	int n, m; /* ref (rows) and alt (columns) lengths, >= 1 */
+	int32_t match, mismatch, open, extend;
+	int ovh; /* gvk_overhang_t */
+} al_job_t;
+
+/* Move bits of a cell (4.3): bit 0 E beat the clamped diagonal, bit 1 F beat both (DEL wins when
+ * set), bit 2 E came from extension, bit 3 F came from extension. */
+enum { AL_INS = 1, AL_DEL = 2, AL_EEXT = 4, AL_FEXT = 8 };
+
+/* Where a kernel left a pair's moves: one byte per cell (lane < 0), or four 16-bit masks per cell
+ * (ins, del, eext, fext; bit `lane` belongs to this pair) for the 16-lane kernel. Cell (i, j),
+ * 1 <= i <= n, 1 <= j <= m, lives at index (i - 1) * ld + (j - 1). */
+typedef struct {
+	const void *p;
+	size_t ld;
+	int lane;
+} al_moves_t;
+
+static inline int al_move(const al_moves_t *mv, int i, int j)
+{
+	size_t k = (size_t)(i - 1) * mv->ld + (size_t)(j - 1);
+	if (mv->lane < 0) return ((const uint8_t *)mv->p)[k];
+	const uint16_t *w = (const uint16_t *)mv->p + 4 * k;
+	return (w[0] >> mv->lane & 1) | (w[1] >> mv->lane & 1) << 1 | (w[2] >> mv->lane & 1) << 2 |
+	       (w[3] >> mv->lane & 1) << 3;
+}
+
+/* What a fill hands to the traceback for one pair. */
+typedef struct {
+	al_moves_t mv;
+	const int32_t *lastcol; /* H[i][m] at [i - 1], i = 1..n */
+	const int32_t *bottom;  /* H[n][j] at [j - 1], j = 1..m */
+} al_fill_t;
+
+/* Growable per-thread scratch (64-byte aligned). */
+typedef struct {
+	void *p;
+	size_t cap;
+} al_buf_t;
+
+void *al_buf_reserve(al_buf_t *b, size_t bytes);
+void al_buf_free(al_buf_t *b);
+
+typedef struct {
+	al_buf_t moves, rows, seqs, edges;
+} al_scratch_t;
+
+void al_scratch_free(al_scratch_t *s);
+
+/* A fill computes H/E/F (4.1, 4.2) of nl pairs (nl <= lanes) and records moves and the last
+ * column and bottom row of each. clamp_diag: GKL's comparison with max(CUTOFF, D), else Java's.
+ * The results point into s and stay valid until its next use. Returns 0 or GVK_ERR_NOMEM. */
+typedef int (*al_fill_fn)(const al_job_t *const *jobs, int nl, int clamp_diag, al_scratch_t *s, al_fill_t *out);
+
+typedef struct {
+	const char *name;
+	int lanes;
+	al_fill_fn fill;
+	size_t max_cells; /* largest (max n) * (max m) a fill takes; bigger pairs go to the scalar fill */
+} al_isa_t;
+
+extern const al_isa_t al_isa_scalar;
+#ifdef GVK_ALIGN_AVX512
+extern const al_isa_t al_isa_avx512;
+#endif
+
+/* The kernel set for a gvk_isa_t request; NULL if this build or CPU cannot run it. */
+const al_isa_t *al_isa_select(int isa);
+
+/* End cell (5.1) from a fill; returns its H. */
+int32_t al_end_cell(const al_job_t *j, const al_fill_t *f, int *p1, int *p2);
+
+/* A CIGAR as (length, op) elements, left to right. */
+typedef struct {
+	int32_t len;
+	char op;
+} al_elem_t;
+
+/* Traceback (5.2) and CIGAR assembly (6) from end cell (p1, p2): writes at most n + m + 2 elements
+ * into el (caller-sized), returns their number and the offset in *offset. java selects GATK Java's
+ * IGNORE trailing overhang (6.3). */
+int al_traceback(const al_job_t *j, const al_moves_t *mv, int p1, int p2, int java, al_elem_t *el,
+                 int32_t *offset);
+
+/* CIGAR text of el[0..ne) into buf (room for cap characters plus a NUL). With gkl_cap >= 0 an
+ * element whose text would pass gkl_cap characters is skipped, as GKL's fixed buffer does (8).
+ * Returns the text length. */
+int al_cigar_text(const al_elem_t *el, int ne, int gkl_cap, char *buf, size_t cap);
+
+/* GATK's exact-substring shortcut (7.2): position of the last occurrence of alt in ref, or -1. */
+int al_last_occurrence(const al_job_t *j);
+
+#endif
