@@ -177,6 +177,8 @@ int main(int argc, char **argv)
 			gvk_align_destroy(ev);
 		}
 	}
+	for (size_t k = 0; k < n; ++k) free((char *)pairs[k].ref), free((char *)pairs[k].alt);
+	free(pairs), free(a), free(b), free(raw), free(rawc);
 	printf("shortcut invariance checked on %zu pair runs, CIGAR lengths on %zu\n", checked_shortcut, checked_len);
 	return bad ? 1 : 0;
 }

@@ -134,5 +134,9 @@ int main(int argc, char **argv)
 		printf("%s %s %s: %zu/%zu exact\n", argv[1], gvk_align_device_name(e), cfg[c].col, ok, n);
 		gvk_align_destroy(e);
 	}
+	for (size_t k = 0; k < n; ++k) free(rows[k]);
+	for (size_t k = 0; k < nl; ++k) free(lines[k]);
+	for (size_t k = 0; k < ns; ++k) free(seqs[k]);
+	free(rows), free(lines), free(seqs), free(pairs), free(res);
 	return bad ? 1 : 0;
 }
