@@ -1,7 +1,9 @@
-/* AVX-512 matrix fill: 16 pairs at once, one per 32-bit lane, each lane running the scalar
- * recurrences (align_scalar.c) unchanged. The pairs are padded to the largest of the group; cells
+/* AVX-512 matrix fills. fill16: 16 pairs at once, one per 32-bit lane, each lane running the
+ * scalar recurrences (align_scalar.c) unchanged. The pairs are padded to the largest of the group; cells
  * outside a lane's own matrix are computed and ignored (they never feed its real cells). Moves are
- * stored as four 16-bit lane masks per cell. Compiled with -mavx512f -mavx512vl -mavx512bw. */
+ * stored as four 16-bit lane masks per cell. fill_diag: one pair, 16 cells of an anti-diagonal at
+ * once, for small groups and pairs too big for fill16. Compiled with -mavx512f -mavx512vl
+ * -mavx512bw. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -91,8 +93,96 @@ static int fill16(const al_job_t *const *jobs, int nl, int clamp_diag, al_scratc
 				for (int j = 1; j <= jb->m; ++j) bottom[l][j - 1] = H[(size_t)j * LANES + l];
 		}
 	}
-	for (int l = 0; l < nl; ++l) out[l] = (al_fill_t){{mv, (size_t)M, l}, lastcol[l], bottom[l]};
+	for (int l = 0; l < nl; ++l) out[l] = (al_fill_t){{mv, (size_t)M, l, jobs[l]->m, NULL}, lastcol[l], bottom[l]};
 	return 0;
 }
 
-const al_isa_t al_isa_avx512 = {"avx512", LANES, fill16, (size_t)1 << 22};
+
+
+/* One pair by anti-diagonals: the cells (i, d - i) of diagonal d are independent, 16 at a time.
+ * Diagonal buffers are indexed by row i; H of diagonals d-2, d-1, d and E, F of d-1, d rotate.
+ * Entry 0 of a diagonal e holds the top boundary H[0][e] (F = LOW), entry e the left boundary
+ * H[e][0] (E = LOW). alt is reversed so that alt[d - i - 1] is contiguous in i. Moves are one
+ * byte per cell, diagonal after diagonal. */
+static int fill_diag(const al_job_t *const *jobs, int nl, int clamp_diag, al_scratch_t *s, al_fill_t *out)
+{
+	(void)nl;
+	const al_job_t *jb = jobs[0];
+	const int n = jb->n, m = jb->m;
+	const size_t W = ((size_t)n + 2 + 2 * LANES + 15) & ~(size_t)15;
+	int32_t *buf = al_buf_reserve(&s->rows, 7 * W * sizeof(int32_t));
+	uint8_t *seq = al_buf_reserve(&s->seqs, (size_t)n + m + 4 * LANES);
+	uint8_t *tb = al_buf_reserve(&s->moves, (size_t)n * m + LANES);
+	int32_t *edge = al_buf_reserve(&s->edges, ((size_t)n + m) * sizeof(int32_t) + ((size_t)n + m + 2) * sizeof(uint32_t));
+	if (!buf || !seq || !tb || !edge) return GVK_ERR_NOMEM;
+	memset(buf, 0, 7 * W * sizeof(int32_t));
+	uint32_t *doff = (uint32_t *)(edge + n + m);
+	uint8_t *refP = seq, *altR = seq + n + 2 * LANES;
+	memcpy(refP, jb->ref, (size_t)n);
+	memset(refP + n, 0, 2 * LANES);
+	for (int k = 0; k < m; ++k) altR[k] = jb->alt[m - 1 - k];
+	memset(altR + m, 0, 2 * LANES);
+	int32_t *Hm2 = buf, *Hm1 = buf + W, *Hc = buf + 2 * W, *Em1 = buf + 3 * W, *Ec = buf + 4 * W, *Fm1 = buf + 5 * W,
+	        *Fc = buf + 6 * W;
+	const int gapped = jb->ovh == GVK_OVERHANG_INDEL || jb->ovh == GVK_OVERHANG_LEADING_INDEL;
+	const int32_t bo = gapped ? jb->open : 0, be = gapped ? jb->extend : 0;
+	const __m512i vmatch = _mm512_set1_epi32(jb->match), vmis = _mm512_set1_epi32(jb->mismatch);
+	const __m512i vopen = _mm512_set1_epi32(jb->open), vext = _mm512_set1_epi32(jb->extend);
+	const __m512i vcut = _mm512_set1_epi32(AL_CUTOFF), vdlo = _mm512_set1_epi32(clamp_diag ? AL_CUTOFF : INT32_MIN);
+	const __m512i v1 = _mm512_set1_epi32(AL_INS), v2 = _mm512_set1_epi32(AL_DEL), v4 = _mm512_set1_epi32(AL_EEXT),
+	              v8 = _mm512_set1_epi32(AL_FEXT);
+	int32_t *lastcol = edge, *bottom = edge + n;
+
+	Hm2[0] = 0;              /* diagonal 0 */
+	Hm1[0] = Hm1[1] = bo;    /* diagonal 1: H[0][1], H[1][0] */
+	Fm1[0] = AL_LOW, Em1[1] = AL_LOW;
+	uint32_t off = 0;
+	for (int d = 2; d <= n + m; ++d) {
+		if (d <= m) Hc[0] = bo + (d - 1) * be, Fc[0] = AL_LOW;
+		if (d <= n) Hc[d] = bo + (d - 1) * be, Ec[d] = AL_LOW;
+		const int lo = d - m > 1 ? d - m : 1, hi = d - 1 < n ? d - 1 : n;
+		doff[d] = off;
+		uint8_t *code = tb + off - lo;
+		for (int i = lo; i <= hi; i += LANES) {
+			const __mmask16 k = hi - i + 1 >= LANES ? (__mmask16)0xFFFF : (__mmask16)((1u << (hi - i + 1)) - 1);
+			const __m128i rv = _mm_loadu_si128((const __m128i *)(refP + i - 1));
+			const __m128i av = _mm_loadu_si128((const __m128i *)(altR + m - d + i));
+			const __mmask16 eq = _mm_cmpeq_epi8_mask(rv, av);
+			const __m512i D = _mm512_add_epi32(_mm512_loadu_si512(Hm2 + i - 1), _mm512_mask_blend_epi32(eq, vmis, vmatch));
+			const __m512i fo = _mm512_add_epi32(_mm512_loadu_si512(Hm1 + i - 1), vopen);
+			const __m512i fe = _mm512_add_epi32(_mm512_loadu_si512(Fm1 + i - 1), vext);
+			const __mmask16 fx = _mm512_cmple_epi32_mask(fo, fe);
+			const __m512i Fn = _mm512_max_epi32(fo, fe);
+			const __m512i eo = _mm512_add_epi32(_mm512_loadu_si512(Hm1 + i), vopen);
+			const __m512i ee = _mm512_add_epi32(_mm512_loadu_si512(Em1 + i), vext);
+			const __mmask16 ex = _mm512_cmple_epi32_mask(eo, ee);
+			const __m512i E = _mm512_max_epi32(eo, ee);
+			const __m512i dc = _mm512_max_epi32(D, vdlo);
+			const __mmask16 ins = _mm512_cmpgt_epi32_mask(E, dc);
+			const __m512i de = _mm512_max_epi32(dc, E);
+			const __mmask16 del = _mm512_cmpgt_epi32_mask(Fn, de);
+			const __m512i h = _mm512_max_epi32(_mm512_max_epi32(de, Fn), vcut);
+			_mm512_mask_storeu_epi32(Hc + i, k, h);
+			_mm512_mask_storeu_epi32(Ec + i, k, E);
+			_mm512_mask_storeu_epi32(Fc + i, k, Fn);
+			__m512i c = _mm512_maskz_mov_epi32(ins, v1);
+			c = _mm512_mask_or_epi32(c, del, c, v2);
+			c = _mm512_mask_or_epi32(c, ex, c, v4);
+			c = _mm512_mask_or_epi32(c, fx, c, v8);
+			_mm_mask_storeu_epi8(code + i, k, _mm512_cvtepi32_epi8(c));
+		}
+		off += (uint32_t)(hi - lo + 1);
+		if (d - m >= 1 && d - m <= n) lastcol[d - m - 1] = Hc[d - m];
+		if (d - n >= 1 && d - n <= m) bottom[d - n - 1] = Hc[n];
+		int32_t *t = Hm2;
+		Hm2 = Hm1, Hm1 = Hc, Hc = t;
+		t = Em1, Em1 = Ec, Ec = t;
+		t = Fm1, Fm1 = Fc, Fc = t;
+	}
+	out[0] = (al_fill_t){{tb, 0, -2, m, doff}, lastcol, bottom};
+	return 0;
+}
+
+/* A group of k pairs costs fill16 about as much as 16; fill_diag runs one pair at a bit over half
+ * of fill16's full-lane speed, so groups below 9 pairs go one by one. */
+const al_isa_t al_isa_avx512 = {"avx512", LANES, 9, fill16, fill_diag, (size_t)1 << 22};

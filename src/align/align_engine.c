@@ -83,7 +83,7 @@ const char *gvk_align_device_name(const gvk_align_t *e) { return e->name; }
  * by the shortcut (pos >= 0). */
 typedef struct {
 	size_t beg;
-	int cnt, pos, scalar;
+	int cnt, pos, single;
 } item_t;
 
 typedef struct {
@@ -147,9 +147,9 @@ static int run_item(run_t *r, int tid, const item_t *it, al_scratch_t *s, al_buf
 		r->out[k] = (gvk_align_result_t){NULL, len, it->pos, r->jobs[k].m * r->jobs[k].match};
 		return 0;
 	}
-	const al_isa_t *isa = it->scalar ? &al_isa_scalar : r->e->isa;
+	const al_isa_t *isa = r->e->isa;
 	for (int l = 0; l < it->cnt; ++l) jobs[l] = &r->jobs[r->order[it->beg + (size_t)l]];
-	int rc = isa->fill(jobs, it->cnt, r->e->opt.flavour == GVK_SW_GKL, s, f);
+	int rc = (it->single ? isa->fill_single : isa->fill)(jobs, it->cnt, r->e->opt.flavour == GVK_SW_GKL, s, f);
 	for (int l = 0; l < it->cnt && rc == 0; ++l) rc = finish_pair(r, tid, r->order[it->beg + (size_t)l], &f[l], elbuf);
 	return rc;
 }
@@ -241,7 +241,10 @@ static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *
 			if ((size_t)N2 * (size_t)M2 > e->isa->max_cells) break;
 			order[k] = keys[k].idx, N = N2, M = M2;
 		}
-		items[ni++] = (item_t){beg, cnt, -1, 0};
+		if (cnt >= e->isa->min_group)
+			items[ni++] = (item_t){beg, cnt, -1, 0};
+		else
+			for (int l = 0; l < cnt; ++l) items[ni++] = (item_t){beg + (size_t)l, 1, -1, 1};
 	}
 	return ni;
 }

@@ -22,17 +22,25 @@ typedef struct {
  * set), bit 2 E came from extension, bit 3 F came from extension. */
 enum { AL_INS = 1, AL_DEL = 2, AL_EEXT = 4, AL_FEXT = 8 };
 
-/* Where a kernel left a pair's moves: one byte per cell (lane < 0), or four 16-bit masks per cell
- * (ins, del, eext, fext; bit `lane` belongs to this pair) for the 16-lane kernel. Cell (i, j),
- * 1 <= i <= n, 1 <= j <= m, lives at index (i - 1) * ld + (j - 1). */
+/* Where a kernel left a pair's moves. Cell (i, j), 1 <= i <= n, 1 <= j <= m:
+ *  lane == -1: one byte per cell at (i - 1) * ld + (j - 1);
+ *  lane == -2: one byte per cell by anti-diagonal d = i + j, at doff[d] + i - max(1, d - m);
+ *  lane >= 0: four 16-bit masks per cell (ins, del, eext, fext; bit `lane` belongs to this pair)
+ *             at 4 * ((i - 1) * ld + (j - 1)), as the 16-lane kernel stores them. */
 typedef struct {
 	const void *p;
 	size_t ld;
 	int lane;
+	int m;
+	const uint32_t *doff;
 } al_moves_t;
 
 static inline int al_move(const al_moves_t *mv, int i, int j)
 {
+	if (mv->lane == -2) {
+		const int d = i + j, lo = d - mv->m > 1 ? d - mv->m : 1;
+		return ((const uint8_t *)mv->p)[mv->doff[d] + (uint32_t)(i - lo)];
+	}
 	size_t k = (size_t)(i - 1) * mv->ld + (size_t)(j - 1);
 	if (mv->lane < 0) return ((const uint8_t *)mv->p)[k];
 	const uint16_t *w = (const uint16_t *)mv->p + 4 * k;
@@ -67,11 +75,14 @@ void al_scratch_free(al_scratch_t *s);
  * The results point into s and stay valid until its next use. Returns 0 or GVK_ERR_NOMEM. */
 typedef int (*al_fill_fn)(const al_job_t *const *jobs, int nl, int clamp_diag, al_scratch_t *s, al_fill_t *out);
 
+/* A kernel set: `fill` takes up to `lanes` pairs of similar shape whose padded matrix has at most
+ * max_cells cells; `fill_single` takes one pair of any size. Groups of fewer than min_group pairs
+ * are cheaper one by one. */
 typedef struct {
 	const char *name;
-	int lanes;
-	al_fill_fn fill;
-	size_t max_cells; /* largest (max n) * (max m) a fill takes; bigger pairs go to the scalar fill */
+	int lanes, min_group;
+	al_fill_fn fill, fill_single;
+	size_t max_cells;
 } al_isa_t;
 
 extern const al_isa_t al_isa_scalar;
