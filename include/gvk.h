@@ -161,13 +161,16 @@ typedef enum {
 	GVK_SW_JAVA = 1 /* GATK SmithWatermanJavaAligner */
 } gvk_sw_flavour_t;
 
+/* A gvk_isa_t value only the align engine takes so far (its AVX2 kernels). */
+#define GVK_ISA_AVX2 3
+
 typedef struct {
 	int flavour; /* gvk_sw_flavour_t */
 	int raw;     /* 1: the aligner alone (GKL's alignNative); 0: GATK's exact-substring shortcut
 	                first (SOFTCLIP and IGNORE), as GATK's align() does */
 	int threads; /* CPU worker threads, >= 1 */
 	int device;  /* gvk_device_t */
-	int isa;     /* gvk_isa_t */
+	int isa;     /* gvk_isa_t or GVK_ISA_AVX2 */
 	int verbose; /* messages about device choice on stderr */
 } gvk_align_opt_t;
 
@@ -178,7 +181,7 @@ void gvk_align_opt_init(gvk_align_opt_t *opt);
 /* NULL on failure (err says why). One engine must not be used by two threads at once. */
 gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err);
 void gvk_align_destroy(gvk_align_t *e);
-const char *gvk_align_device_name(const gvk_align_t *e); /* "cpu-avx512", "cpu-scalar", ... */
+const char *gvk_align_device_name(const gvk_align_t *e); /* "cpu-avx512", "cpu-avx2", "cpu-scalar" */
 
 /* Checks one pair against the limits above; 0 or GVK_ERR_ARG with a message. */
 int gvk_align_check_pair(const gvk_align_pair_t *p, gvk_err_t *err);

@@ -86,8 +86,8 @@ typedef struct {
 } al_isa_t;
 
 extern const al_isa_t al_isa_scalar;
-#ifdef GVK_ALIGN_AVX512
-extern const al_isa_t al_isa_avx512;
+#ifdef GVK_ALIGN_X86
+extern const al_isa_t al_isa_avx512, al_isa_avx2;
 #endif
 
 /* The kernel set for a gvk_isa_t request; NULL if this build or CPU cannot run it. */

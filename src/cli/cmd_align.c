@@ -46,7 +46,8 @@ static void usage(FILE *fp)
 	        "                      alignNative returns)\n"
 	        "      --java          reproduce GATK's Java aligner instead of GKL (differs only for\n"
 	        "                      IGNORE trailing overhangs, very long CIGARs, scores below -1e8)\n"
-	        "      --isa I         CPU kernel: auto, avx512 or scalar (default auto)\n"
+	        "      --isa I         CPU kernel: auto, avx512, avx2 or scalar (default auto: the widest\n"
+	        "                      this CPU runs)\n"
 	        "      --chunk N       pairs per batch (default 65536); bounds memory use\n"
 	        "  -q, --quiet         no progress and no summary line\n"
 	        "  -h, --help          this text\n");
@@ -113,8 +114,9 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case 6:
 			if (!strcmp(optarg, "auto")) a->eng.isa = GVK_ISA_AUTO;
 			else if (!strcmp(optarg, "avx512")) a->eng.isa = GVK_ISA_AVX512;
+			else if (!strcmp(optarg, "avx2")) a->eng.isa = GVK_ISA_AVX2;
 			else if (!strcmp(optarg, "scalar")) a->eng.isa = GVK_ISA_SCALAR;
-			else return fprintf(stderr, "gvk align: --isa must be auto, avx512 or scalar\n"), -1;
+			else return fprintf(stderr, "gvk align: --isa must be auto, avx512, avx2 or scalar\n"), -1;
 			break;
 		case 7: {
 			long v = atol(optarg);

@@ -1,7 +1,7 @@
 /* Every case of a reference file (shared/data/smithwaterman) against its four expected column
  * pairs: gatk_gkl_* (default engine), gkl_* (raw), gatk_java_* (Java flavour), java_dp_* (Java,
  * raw); CIGAR and offset must be identical. Usage: test_align_ref FILE ISA[:BATCH] [SEQFILE]
- * (ISA = scalar | avx512 | auto; BATCH = pairs per gvk_align_batch call, default all, 1 selects
+ * (ISA = scalar | avx512 | avx2 | auto; BATCH = pairs per gvk_align_batch call, default all, 1 selects
  * the one-pair kernels; SEQFILE: the sequences the ShanshanRen file indexes). Exit 77 when the CPU
  * cannot run ISA. */
 #include <stdio.h>
@@ -62,7 +62,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: test_align_ref FILE ISA [SEQFILE]\n");
 		return 2;
 	}
-	int isa = !strncmp(argv[2], "scalar", 6) ? GVK_ISA_SCALAR : !strncmp(argv[2], "avx512", 6) ? GVK_ISA_AVX512 : GVK_ISA_AUTO;
+	int isa = !strncmp(argv[2], "scalar", 6) ? GVK_ISA_SCALAR
+	          : !strncmp(argv[2], "avx512", 6) ? GVK_ISA_AVX512
+	          : !strncmp(argv[2], "avx2", 4)   ? GVK_ISA_AVX2
+	                                           : GVK_ISA_AUTO;
 	const char *colon = strchr(argv[2], ':');
 	size_t batch = colon ? (size_t)atol(colon + 1) : 0;
 	size_t nl, ns = 0;
