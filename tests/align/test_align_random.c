@@ -162,30 +162,12 @@ int main(int argc, char **argv)
 	char **rawc = calloc(n, sizeof *rawc);
 	int bad = 0;
 	size_t checked_shortcut = 0, checked_len = 0;
-	for (int v = 0; v < nisa; ++v)
 	for (int fl = 0; fl < 2; ++fl) {
 		for (int r = 1; r >= 0; --r) {
-			gvk_align_t *es = engine(GVK_ISA_SCALAR, fl, r, 2), *ev = engine(isas[v], fl, r, 2);
-			gvk_align_t *ec = engine(isas[v], fl, r, 2);
-			if (run_chunked(ec, pairs, n, c1) < 0 || gvk_align_batch(es, pairs, n, a, NULL) < 0 ||
-			    gvk_align_batch(ev, pairs, n, b, NULL) < 0) {
-				fprintf(stderr, "batch failed\n");
-				return 1;
-			}
+			gvk_align_t *es = engine(GVK_ISA_SCALAR, fl, r, 2);
+			if (gvk_align_batch(es, pairs, n, a, NULL) < 0) return fprintf(stderr, "batch failed\n"), 1;
 			size_t diff = 0;
 			for (size_t k = 0; k < n; ++k) {
-				if (!same(&a[k], &c1[k]) && diff++ < 5)
-					fprintf(stderr, "pair %zu (%d x %d) flavour %d raw %d: scalar %s %d %d, %s small calls %s %d %d\n", k,
-					        pairs[k].ref_len, pairs[k].alt_len, fl, r, a[k].cigar, a[k].offset, a[k].score,
-					        gvk_align_device_name(ev), c1[k].cigar, c1[k].offset, c1[k].score);
-				free((char *)c1[k].cigar);
-				if (!same(&a[k], &b[k])) {
-					if (diff++ < 5)
-						fprintf(stderr, "pair %zu (%d x %d, %s, %d/%d/%d/%d) flavour %d raw %d: scalar %s %d %d, %s %s %d %d\n", k,
-						        pairs[k].ref_len, pairs[k].alt_len, gvk_overhang_name(pairs[k].overhang), pairs[k].par.match,
-						        pairs[k].par.mismatch, pairs[k].par.gap_open, pairs[k].par.gap_extend, fl, r, a[k].cigar,
-						        a[k].offset, a[k].score, gvk_align_device_name(ev), b[k].cigar, b[k].offset, b[k].score);
-				}
 				const gvk_align_pair_t *p = &pairs[k];
 				int ovh = p->overhang;
 				if (r) {
@@ -199,18 +181,41 @@ int main(int argc, char **argv)
 						if (!ok && diff++ < 5) fprintf(stderr, "pair %zu: CIGAR %s does not fit %d x %d\n", k, a[k].cigar, p->ref_len, p->alt_len);
 						++checked_len;
 					}
-				} else if ((ovh == GVK_OVERHANG_SOFTCLIP || ovh == GVK_OVERHANG_IGNORE) && p->par.match > 0 && p->par.gap_open < 0) {
-					if ((strcmp(rawc[k], a[k].cigar) || raw[k].offset != a[k].offset) && diff++ < 5)
-						fprintf(stderr, "pair %zu: the shortcut changed %s %d into %s %d\n", k, rawc[k], raw[k].offset, a[k].cigar, a[k].offset);
-					++checked_shortcut;
+				} else {
+					if ((ovh == GVK_OVERHANG_SOFTCLIP || ovh == GVK_OVERHANG_IGNORE) && p->par.match > 0 && p->par.gap_open < 0) {
+						if ((strcmp(rawc[k], a[k].cigar) || raw[k].offset != a[k].offset) && diff++ < 5)
+							fprintf(stderr, "pair %zu: the shortcut changed %s %d into %s %d\n", k, rawc[k], raw[k].offset, a[k].cigar, a[k].offset);
+						++checked_shortcut;
+					}
+					free(rawc[k]);
 				}
-				if (!r) free(rawc[k]);
 			}
-			printf("%s flavour %s raw %d: %zu pairs, %zu differences\n", gvk_align_device_name(ev), fl ? "java" : "gkl", r, n, diff);
+			/* Each vector kernel set: the whole batch on 2 threads, and small calls on 1. */
+			for (int v = 0; v < nisa; ++v) {
+				gvk_align_t *ev = engine(isas[v], fl, r, 2), *ec = engine(isas[v], fl, r, 1);
+				if (run_chunked(ec, pairs, n, c1) < 0 || gvk_align_batch(ev, pairs, n, b, NULL) < 0)
+					return fprintf(stderr, "batch failed\n"), 1;
+				size_t vdiff = 0;
+				for (size_t k = 0; k < n; ++k) {
+					if (!same(&a[k], &c1[k]) && vdiff++ < 5)
+						fprintf(stderr, "pair %zu (%d x %d) flavour %d raw %d: scalar %s %d %d, %s small calls %s %d %d\n", k,
+						        pairs[k].ref_len, pairs[k].alt_len, fl, r, a[k].cigar, a[k].offset, a[k].score,
+						        gvk_align_device_name(ev), c1[k].cigar, c1[k].offset, c1[k].score);
+					free((char *)c1[k].cigar);
+					if (!same(&a[k], &b[k]) && vdiff++ < 5)
+						fprintf(stderr, "pair %zu (%d x %d, %s, %d/%d/%d/%d) flavour %d raw %d: scalar %s %d %d, %s %s %d %d\n", k,
+						        pairs[k].ref_len, pairs[k].alt_len, gvk_overhang_name(pairs[k].overhang), pairs[k].par.match,
+						        pairs[k].par.mismatch, pairs[k].par.gap_open, pairs[k].par.gap_extend, fl, r, a[k].cigar,
+						        a[k].offset, a[k].score, gvk_align_device_name(ev), b[k].cigar, b[k].offset, b[k].score);
+				}
+				printf("%s flavour %s raw %d: %zu pairs, %zu differences\n", gvk_align_device_name(ev), fl ? "java" : "gkl", r, n,
+				       vdiff);
+				diff += vdiff;
+				gvk_align_destroy(ev);
+				gvk_align_destroy(ec);
+			}
 			bad += diff != 0;
 			gvk_align_destroy(es);
-			gvk_align_destroy(ev);
-			gvk_align_destroy(ec);
 		}
 	}
 	for (size_t k = 0; k < n; ++k) free((char *)pairs[k].ref), free((char *)pairs[k].alt);
