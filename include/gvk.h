@@ -168,7 +168,7 @@ typedef struct {
 	int flavour; /* gvk_sw_flavour_t */
 	int raw;     /* 1: the aligner alone (GKL's alignNative); 0: GATK's exact-substring shortcut
 	                first (SOFTCLIP and IGNORE), as GATK's align() does */
-	int threads; /* CPU worker threads, >= 1 */
+	int threads; /* CPU worker threads (< 1: all processors) */
 	int device;  /* gvk_device_t */
 	int isa;     /* gvk_isa_t or GVK_ISA_AVX2 */
 	int verbose; /* messages about device choice on stderr */

@@ -77,9 +77,8 @@ static void reverse(al_elem_t *el, int ne)
 int al_traceback(const al_job_t *jb, const al_moves_t *mv, int p1, int p2, int java, al_elem_t *el,
                  int32_t *offset)
 {
-	const int n = jb->n, m = jb->m, end2 = p2;
+	const int m = jb->m, end2 = p2;
 	int ne = 0;
-	(void)n;
 	/* Elements collected right to left; a gap is followed along its "came from extension" flags. */
 	do {
 		const int c = al_move(mv, p1, p2);
