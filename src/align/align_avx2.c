@@ -93,7 +93,7 @@ static int fill8(const al_job_t *const *jobs, int nl, int clamp_diag, al_scratch
 				for (int j = 1; j <= jb->m; ++j) bottom[l][j - 1] = H[(size_t)j * LANES + l];
 		}
 	}
-	for (int l = 0; l < nl; ++l) out[l] = (al_fill_t){{mv, (size_t)M, l, jobs[l]->m, NULL}, lastcol[l], bottom[l]};
+	for (int l = 0; l < nl; ++l) out[l] = (al_fill_t){{mv, (size_t)M, l, 0, jobs[l]->m, NULL}, lastcol[l], bottom[l]};
 	return 0;
 }
 
@@ -178,9 +178,9 @@ static int fill_diag8(const al_job_t *const *jobs, int nl, int clamp_diag, al_sc
 		t = Em1, Em1 = Ec, Ec = t;
 		t = Fm1, Fm1 = Fc, Fc = t;
 	}
-	out[0] = (al_fill_t){{tb, 0, -2, m, doff}, lastcol, bottom};
+	out[0] = (al_fill_t){{tb, 0, -2, 0, m, doff}, lastcol, bottom};
 	return 0;
 }
 
 /* fill_diag8 runs at about 80 % of fill8's full-lane speed: groups below 6 pairs go one by one. */
-const al_isa_t al_isa_avx2 = {"avx2", LANES, 6, fill8, fill_diag8, (size_t)1 << 22};
+const al_isa_t al_isa_avx2 = {"avx2", LANES, 6, fill8, fill_diag8, (size_t)1 << 22, 0, 0, NULL};

@@ -79,11 +79,13 @@ void gvk_align_destroy(gvk_align_t *e)
 
 const char *gvk_align_device_name(const gvk_align_t *e) { return e->name; }
 
-/* A unit of work: pairs order[beg..beg+cnt) filled together (cnt <= lanes), or one pair answered
+/* A unit of work: pairs order[beg..beg+cnt) filled together by one kernel, or one pair answered
  * by the shortcut (pos >= 0). */
+enum { K_LANES, K_SINGLE, K_NARROW };
+
 typedef struct {
 	size_t beg;
-	int cnt, pos, single;
+	int cnt, pos, kernel;
 } item_t;
 
 typedef struct {
@@ -135,7 +137,7 @@ static int finish_pair(run_t *r, int tid, size_t k, const al_fill_t *f, al_buf_t
 static int run_item(run_t *r, int tid, const item_t *it, al_scratch_t *s, al_buf_t *elbuf)
 {
 	const al_job_t *jobs[64];
-	al_fill_t f[64];
+	al_fill_t f[64]; /* >= the widest kernel's lanes */
 	if (it->pos >= 0) {
 		size_t k = r->order[it->beg];
 		arena_t *a = &r->e->arena[tid];
@@ -149,7 +151,8 @@ static int run_item(run_t *r, int tid, const item_t *it, al_scratch_t *s, al_buf
 	}
 	const al_isa_t *isa = r->e->isa;
 	for (int l = 0; l < it->cnt; ++l) jobs[l] = &r->jobs[r->order[it->beg + (size_t)l]];
-	int rc = (it->single ? isa->fill_single : isa->fill)(jobs, it->cnt, r->e->opt.flavour == GVK_SW_GKL, s, f);
+	al_fill_fn fill = it->kernel == K_SINGLE ? isa->fill_single : it->kernel == K_NARROW ? isa->fill_narrow : isa->fill;
+	int rc = fill(jobs, it->cnt, r->e->opt.flavour == GVK_SW_GKL, s, f);
 	for (int l = 0; l < it->cnt && rc == 0; ++l) rc = finish_pair(r, tid, r->order[it->beg + (size_t)l], &f[l], elbuf);
 	return rc;
 }
@@ -203,33 +206,34 @@ static int cmp_key_desc(const void *a, const void *b)
 
 enum { WINDOW = 256 };
 
-/* Orders the pairs to fill: by ref length, then within windows of WINDOW by alt length, and cuts
- * the order into items of at most `lanes` pairs whose padded matrix fits the kernel. */
-static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, size_t *order,
-                         item_t *items, sortkey_t *keys)
+/* Sorts keys[0..nf) by ref length, then within windows of WINDOW by alt length, so that
+ * neighbours have similar shapes. */
+static void sort_by_shape(const al_job_t *jobs, sortkey_t *keys, size_t nf)
 {
-	size_t ni = 0, nf = 0;
-	for (size_t k = 0; k < n; ++k) {
-		if (pos[k] >= 0) {
-			order[n - 1 - ni] = k;
-			items[ni] = (item_t){n - 1 - ni, 1, pos[k], 0};
-			++ni;
-		} else {
-			keys[nf++] = (sortkey_t){(uint64_t)jobs[k].n << 32 | (uint32_t)jobs[k].m, k};
-		}
-	}
+	for (size_t k = 0; k < nf; ++k) keys[k].key = (uint64_t)jobs[keys[k].idx].n << 32 | (uint32_t)jobs[keys[k].idx].m;
 	qsort(keys, nf, sizeof *keys, cmp_key_desc);
 	for (size_t w = 0; w < nf; w += WINDOW) {
 		size_t cnt = nf - w < WINDOW ? nf - w : WINDOW;
 		for (size_t k = w; k < w + cnt; ++k) keys[k].key = (uint64_t)jobs[keys[k].idx].m << 32 | (uint32_t)jobs[keys[k].idx].n;
 		qsort(keys + w, cnt, sizeof *keys, cmp_key_desc);
 	}
-	const int lanes = e->isa->lanes;
+}
+
+/* Cuts keys[0..nf) (sorted) into items: groups of up to `lanes` pairs whose padded matrix has at
+ * most max_cells cells, run by `kernel`; a group smaller than min_group falls back to the next
+ * kernel down (narrow -> lanes -> single). order[base + k] receives keys[k].idx. */
+static size_t cut_items(const al_isa_t *isa, const al_job_t *jobs, const sortkey_t *keys, size_t nf, size_t base,
+                        size_t *order, item_t *items, int kernel)
+{
+	const int lanes = kernel == K_NARROW ? isa->lanes_narrow : isa->lanes;
+	const int min_group = kernel == K_NARROW ? isa->min_group_narrow : isa->min_group;
+	const size_t max_cells = kernel == K_NARROW ? isa->max_cells / 2 : isa->max_cells;
+	size_t ni = 0;
 	for (size_t k = 0; k < nf;) {
-		order[k] = keys[k].idx;
+		order[base + k] = keys[k].idx;
 		const al_job_t *jb = &jobs[keys[k].idx];
-		if ((size_t)jb->n * (size_t)jb->m > e->isa->max_cells) {
-			items[ni++] = (item_t){k, 1, -1, 1};
+		if ((size_t)jb->n * (size_t)jb->m > max_cells) {
+			items[ni++] = (item_t){base + k, 1, -1, K_SINGLE};
 			++k;
 			continue;
 		}
@@ -238,14 +242,42 @@ static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *
 		for (++k; k < nf && cnt < lanes; ++k, ++cnt) {
 			const al_job_t *nx = &jobs[keys[k].idx];
 			int N2 = N > nx->n ? N : nx->n, M2 = M > nx->m ? M : nx->m;
-			if ((size_t)N2 * (size_t)M2 > e->isa->max_cells) break;
-			order[k] = keys[k].idx, N = N2, M = M2;
+			if ((size_t)N2 * (size_t)M2 > max_cells) break;
+			order[base + k] = keys[k].idx, N = N2, M = M2;
 		}
-		if (cnt >= e->isa->min_group)
-			items[ni++] = (item_t){beg, cnt, -1, 0};
+		if (cnt >= min_group)
+			items[ni++] = (item_t){base + beg, cnt, -1, kernel};
+		else if (kernel == K_NARROW)
+			ni += cut_items(isa, jobs, keys + beg, (size_t)cnt, base + beg, order, items + ni, K_LANES);
 		else
-			for (int l = 0; l < cnt; ++l) items[ni++] = (item_t){beg + (size_t)l, 1, -1, 1};
+			for (int l = 0; l < cnt; ++l) items[ni++] = (item_t){base + beg + (size_t)l, 1, -1, K_SINGLE};
 	}
+	return ni;
+}
+
+/* Orders the pairs to fill and cuts them into items: the shortcut answers, then the pairs that fit
+ * 16-bit lanes (when the kernel set has them), then the others. */
+static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, size_t *order,
+                         item_t *items, sortkey_t *keys)
+{
+	const al_isa_t *isa = e->isa;
+	size_t ni = 0, nnar = 0, nf = 0;
+	for (size_t k = 0; k < n; ++k) {
+		if (pos[k] >= 0) {
+			order[n - 1 - ni] = k;
+			items[ni] = (item_t){n - 1 - ni, 1, pos[k], K_SINGLE};
+			++ni;
+		} else if (isa->fill_narrow && al_fits_int16(&jobs[k])) {
+			keys[nnar++].idx = k;
+		}
+	}
+	nf = nnar;
+	for (size_t k = 0; k < n; ++k)
+		if (pos[k] < 0 && !(isa->fill_narrow && al_fits_int16(&jobs[k]))) keys[nf++].idx = k;
+	sort_by_shape(jobs, keys, nnar);
+	sort_by_shape(jobs, keys + nnar, nf - nnar);
+	ni += cut_items(isa, jobs, keys, nnar, 0, order, items + ni, K_NARROW);
+	ni += cut_items(isa, jobs, keys + nnar, nf - nnar, nnar, order, items + ni, K_LANES);
 	return ni;
 }
 

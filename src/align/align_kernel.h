@@ -25,12 +25,13 @@ enum { AL_INS = 1, AL_DEL = 2, AL_EEXT = 4, AL_FEXT = 8 };
 /* Where a kernel left a pair's moves. Cell (i, j), 1 <= i <= n, 1 <= j <= m:
  *  lane == -1: one byte per cell at (i - 1) * ld + (j - 1);
  *  lane == -2: one byte per cell by anti-diagonal d = i + j, at doff[d] + i - max(1, d - m);
- *  lane >= 0: four 16-bit masks per cell (ins, del, eext, fext; bit `lane` belongs to this pair)
- *             at 4 * ((i - 1) * ld + (j - 1)), as the 16-lane kernel stores them. */
+ *  lane >= 0: four lane masks per cell (ins, del, eext, fext; bit `lane` belongs to this pair)
+ *             at 4 * ((i - 1) * ld + (j - 1)), as the lane kernels store them: 16-bit masks, or
+ *             32-bit ones when wide is set. */
 typedef struct {
 	const void *p;
 	size_t ld;
-	int lane;
+	int lane, wide;
 	int m;
 	const uint32_t *doff;
 } al_moves_t;
@@ -43,9 +44,11 @@ static inline int al_move(const al_moves_t *mv, int i, int j)
 	}
 	size_t k = (size_t)(i - 1) * mv->ld + (size_t)(j - 1);
 	if (mv->lane < 0) return ((const uint8_t *)mv->p)[k];
-	const uint16_t *w = (const uint16_t *)mv->p + 4 * k;
-	return (w[0] >> mv->lane & 1) | (w[1] >> mv->lane & 1) << 1 | (w[2] >> mv->lane & 1) << 2 |
-	       (w[3] >> mv->lane & 1) << 3;
+	uint32_t w[4];
+	for (int q = 0; q < 4; ++q)
+		w[q] = mv->wide ? ((const uint32_t *)mv->p)[4 * k + (size_t)q] : ((const uint16_t *)mv->p)[4 * k + (size_t)q];
+	return (int)((w[0] >> mv->lane & 1) | (w[1] >> mv->lane & 1) << 1 | (w[2] >> mv->lane & 1) << 2 |
+	             (w[3] >> mv->lane & 1) << 3);
 }
 
 /* What a fill hands to the traceback for one pair. */
@@ -77,13 +80,31 @@ typedef int (*al_fill_fn)(const al_job_t *const *jobs, int nl, int clamp_diag, a
 
 /* A kernel set: `fill` takes up to `lanes` pairs of similar shape whose padded matrix has at most
  * max_cells cells; `fill_single` takes one pair of any size. Groups of fewer than min_group pairs
- * are cheaper one by one. */
+ * are cheaper one by one. `fill_narrow`, where present, takes up to lanes_narrow pairs that all
+ * pass al_fits_int16, in 16-bit lanes (same max_cells), for groups of at least min_group_narrow. */
 typedef struct {
 	const char *name;
 	int lanes, min_group;
 	al_fill_fn fill, fill_single;
 	size_t max_cells;
+	int lanes_narrow, min_group_narrow;
+	al_fill_fn fill_narrow;
 } al_isa_t;
+
+/* Whether every H, E, F and diagonal value of the pair provably lies in -32000..32000, so that
+ * 16-bit lanes with saturating arithmetic give exactly the 32-bit results (the -2^30 sentinel
+ * saturates to -32768 and still loses every comparison; the -10^8 clamp never acts). H is at most
+ * match * min(n, m) and at least the lowest boundary value plus min(n, m) mismatches (the
+ * diagonal path back to the boundary); E, F and D add at most one gap_open, gap_extend and
+ * mismatch to that. */
+static inline int al_fits_int16(const al_job_t *j)
+{
+	const int64_t s = j->n < j->m ? j->n : j->m, L = j->n > j->m ? j->n : j->m;
+	const int gapped = j->ovh == GVK_OVERHANG_INDEL || j->ovh == GVK_OVERHANG_LEADING_INDEL;
+	const int64_t bmin = gapped ? (int64_t)j->open + (L - 1) * j->extend : 0;
+	const int64_t low = bmin + s * j->mismatch + j->open + j->extend + j->mismatch;
+	return (int64_t)j->match * s <= 32000 && low >= -32000;
+}
 
 extern const al_isa_t al_isa_scalar;
 #ifdef GVK_ALIGN_X86

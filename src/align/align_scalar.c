@@ -49,7 +49,7 @@ static int fill_one(const al_job_t *jb, int clamp_diag, al_scratch_t *s, al_fill
 		edge[i - 1] = H[m];
 	}
 	memcpy(edge + n, H + 1, (size_t)m * sizeof(int32_t));
-	f->mv = (al_moves_t){tb, (size_t)m, -1, m, NULL};
+	f->mv = (al_moves_t){tb, (size_t)m, -1, 0, m, NULL};
 	f->lastcol = edge;
 	f->bottom = edge + n;
 	return 0;
@@ -61,4 +61,4 @@ static int fill_scalar(const al_job_t *const *jobs, int nl, int clamp_diag, al_s
 	return fill_one(jobs[0], clamp_diag, s, out);
 }
 
-const al_isa_t al_isa_scalar = {"scalar", 1, 1, fill_scalar, fill_scalar, (size_t)GVK_ALIGN_MAX_LEN * GVK_ALIGN_MAX_LEN};
+const al_isa_t al_isa_scalar = {"scalar", 1, 1, fill_scalar, fill_scalar, (size_t)GVK_ALIGN_MAX_LEN * GVK_ALIGN_MAX_LEN, 0, 0, NULL};
