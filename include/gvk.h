@@ -60,7 +60,8 @@ typedef enum {
 } gvk_phmm_flavour_t;
 
 /* CPU kernel choice; AUTO takes the widest the CPU runs. */
-typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2 } gvk_isa_t;
+/* AVX2 kernels exist for the align engine so far; the others fall back to scalar or say so. */
+typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2, GVK_ISA_AVX2 = 3 } gvk_isa_t;
 
 typedef struct {
 	int flavour;      /* gvk_phmm_flavour_t */
@@ -145,6 +146,88 @@ typedef struct {
 int gvk_fastid_search(const gvk_fastid_opt_t *opt, const uint64_t *queries, size_t n_q, const uint64_t *db,
                       size_t n_db, uint32_t n_snp, gvk_fastid_hit_t **top, gvk_fastid_hit_t **hits, size_t *n_hits,
                       gvk_err_t *err);
+
+/* ---------------------------------------------------------------------------------------------
+ * Semi-global alignment with traceback (GATK's Smith-Waterman, Intel GKL semantics; see
+ * docs/align.md). ref = the sequence the offset refers to, alt = the one the CIGAR describes.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Overhang strategies, numbered as GKL's alignNative takes them. */
+typedef enum {
+	GVK_OVERHANG_SOFTCLIP = 9,
+	GVK_OVERHANG_INDEL = 10,
+	GVK_OVERHANG_LEADING_INDEL = 11,
+	GVK_OVERHANG_IGNORE = 12
+} gvk_overhang_t;
+
+/* GATK's SWParameters: values are added (penalties are <= 0); a gap of k bases costs
+ * gap_open + (k - 1) * gap_extend. */
+typedef struct {
+	int32_t match, mismatch, gap_open, gap_extend;
+} gvk_sw_params_t;
+
+/* Limits (checked, never truncated): sequence length 1..GVK_ALIGN_MAX_LEN (GKL's and GATK's native
+ * limit); 0 <= match <= 65536; -2^28 <= mismatch, gap_open, gap_extend <= 0; and under INDEL and
+ * LEADING_INDEL, 2 * gap_open + (max(len) - 2) * gap_extend > -2^30 (a gap opened from the
+ * boundary beats the -2^30 sentinel). Within these no 32-bit score can overflow. */
+#define GVK_ALIGN_MAX_LEN 32767
+
+/* Fills p with a GATK preset: ORIGINAL_DEFAULT, STANDARD_NGS, NEW_SW_PARAMETERS or
+ * ALIGNMENT_TO_BEST_HAPLOTYPE_SW_PARAMETERS (case-insensitive). 0, or GVK_ERR_ARG if unknown. */
+int gvk_sw_preset(const char *name, gvk_sw_params_t *p);
+/* Strategy code of a name (SOFTCLIP, INDEL, LEADING_INDEL, IGNORE; case-insensitive) or of its
+ * GKL number as text; GVK_ERR_ARG if unknown. */
+int gvk_overhang_parse(const char *name);
+const char *gvk_overhang_name(int overhang); /* NULL if not a strategy code */
+
+typedef struct {
+	const char *ref, *alt; /* bytes compared as they are (no case folding); need no terminator */
+	int32_t ref_len, alt_len;
+	gvk_sw_params_t par;
+	int32_t overhang; /* gvk_overhang_t */
+} gvk_align_pair_t;
+
+typedef struct {
+	const char *cigar; /* NUL-terminated; owned by the engine (see gvk_align_batch) */
+	int32_t cigar_len; /* strlen(cigar) */
+	int32_t offset;    /* 0-based position in ref (negative possible under IGNORE) */
+	int32_t score;     /* H of the cell the traceback started from; len(alt) * match when the
+	                      substring shortcut answered */
+} gvk_align_result_t;
+
+/* Which implementation to reproduce. They differ only in three corner cases (docs/align.md). */
+typedef enum {
+	GVK_SW_GKL = 0, /* Intel GKL native (GATK's default FASTEST_AVAILABLE aligner) */
+	GVK_SW_JAVA = 1 /* GATK SmithWatermanJavaAligner */
+} gvk_sw_flavour_t;
+
+typedef struct {
+	int flavour; /* gvk_sw_flavour_t */
+	int raw;     /* 1: the aligner alone (GKL's alignNative); 0: GATK's exact-substring shortcut
+	                first (SOFTCLIP and IGNORE), as GATK's align() does */
+	int threads; /* CPU worker threads (< 1: all processors) */
+	int device;  /* gvk_device_t */
+	int isa;     /* gvk_isa_t */
+	int verbose; /* messages about device choice on stderr */
+} gvk_align_opt_t;
+
+typedef struct gvk_align_s gvk_align_t;
+
+/* Defaults: GKL flavour, shortcut on, 1 thread, device auto, widest ISA. */
+void gvk_align_opt_init(gvk_align_opt_t *opt);
+/* NULL on failure (err says why). One engine must not be used by two threads at once. */
+gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err);
+void gvk_align_destroy(gvk_align_t *e);
+const char *gvk_align_device_name(const gvk_align_t *e); /* "cpu-avx512", "cpu-avx2", "cpu-scalar" */
+
+/* Checks one pair against the limits above; 0 or GVK_ERR_ARG with a message. */
+int gvk_align_check_pair(const gvk_align_pair_t *p, gvk_err_t *err);
+
+/* Aligns n pairs; out[k] is the result of pairs[k]. The CIGAR strings live in memory owned by the
+ * engine and stay valid until the next gvk_align_batch call on it or gvk_align_destroy. Returns 0,
+ * or a negative code (an invalid pair: GVK_ERR_ARG naming its index; nothing is aligned). */
+int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out,
+                    gvk_err_t *err);
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,9 @@ for g, e in zip(got, exp):
     if float(g) != want: sys.exit('double mode: %s != %r' % (g, want))
 sys.exit(0 if len(got) == len(exp) else 'count')
 PY
+# -o onto a device writes in place (never renames over the node); a new file gets mode 0666 & ~umask.
+"$gvk" pairhmm -q --device "$dev" -o /dev/null "$in" && [ -c /dev/null ] && ok || bad "-o /dev/null"
+(umask 022; "$gvk" pairhmm -q --device "$dev" -o "$tmp/mode.txt" "$in") && [ "$(stat -c %a "$tmp/mode.txt")" = 644 ] && ok || bad "output file mode"
 "$gvk" --version | grep -q '^gvk ' && ok || bad "--version"
 "$gvk" pairhmm -h | grep -q -- '--device' && ok || bad "-h"
 echo "$pass passed, $fail failed"

@@ -7,4 +7,6 @@ int gvk_cmd_pairhmm(int argc, char **argv);
 int gvk_cmd_ld(int argc, char **argv);
 int gvk_cmd_fastid(int argc, char **argv);
 
+int gvk_cmd_align(int argc, char **argv);
+
 #endif

@@ -13,6 +13,7 @@ static const struct {
 	{"pairhmm", gvk_cmd_pairhmm, "Pair-HMM forward log10 likelihoods (GATK/GKL-identical)"},
 	{"ld", gvk_cmd_ld, "Linkage disequilibrium, PLINK 1.9 --r/--r2 (options, files and columns)"},
 	{"fastid", gvk_cmd_fastid, "FastID identity and mixture searches of SNP profiles"},
+	{"align", gvk_cmd_align, "Smith-Waterman CIGAR and offset (GATK/GKL-identical)"},
 };
 
 static void usage(FILE *fp)

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #ifdef GVK_HAVE_ZLIB
@@ -141,6 +143,15 @@ int gvk_out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
 		o->fp = stdout;
 		return 0;
 	}
+	/* A device or pipe (-o /dev/null, a fifo) is written in place: renaming over it would replace
+	 * the node itself. */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		if (!(o->fp = fopen(path, "w")))
+			return gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+		o->direct = 1;
+		return 0;
+	}
 	size_t n = strlen(path);
 	o->path = strdup(path);
 	o->tmp = malloc(n + 16);
@@ -150,6 +161,12 @@ int gvk_out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
 	}
 	snprintf(o->tmp, n + 16, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(o->tmp);
+	if (fd >= 0) {
+		/* mkstemp makes the file 0600; give it the mode a plain fopen would have. */
+		mode_t um = umask(0);
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
 	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
 		int e = errno;
 		if (fd >= 0) {
@@ -168,6 +185,11 @@ int gvk_out_commit(gvk_out_t *o, gvk_err_t *err)
 {
 	if (!o->fp) return 0;
 	int bad = ferror(o->fp);
+	if (o->direct) {
+		bad |= fclose(o->fp) != 0;
+		o->fp = NULL, o->direct = 0;
+		return bad ? gvk_err_set(err, GVK_ERR_IO, "error writing output") : 0;
+	}
 	if (o->fp == stdout) {
 		bad |= fflush(stdout) != 0;
 		o->fp = NULL;

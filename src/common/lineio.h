@@ -22,6 +22,7 @@ const char *gvk_lr_path(const gvk_lr_t *lr);
 typedef struct {
 	FILE *fp;
 	char *path, *tmp;
+	int direct; /* a device or fifo, written in place */
 } gvk_out_t;
 
 int gvk_out_open(gvk_out_t *o, const char *path, gvk_err_t *err);

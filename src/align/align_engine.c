@@ -1,0 +1,329 @@
+/* Alignment engine: validates a batch, answers GATK's substring shortcut, groups the other pairs
+ * by shape so that the pairs sharing a vector fill have similar sizes, and spreads the groups over
+ * threads. Each thread writes CIGAR text into its own arena; pointers are fixed up at the end. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "../common/threads.h"
+#include "align_engine.h"
+#include "align_kernel.h"
+
+typedef struct {
+	char *p;
+	size_t len, cap;
+} arena_t;
+
+struct gvk_align_s {
+	gvk_align_opt_t opt;
+	const al_isa_t *isa;
+	al_gpu_t *gpu; /* never set yet: no GPU kernel in this build */
+	arena_t *arena; /* one per thread */
+	char name[96];
+};
+
+void gvk_align_opt_init(gvk_align_opt_t *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->flavour = GVK_SW_GKL;
+	opt->threads = 1;
+	opt->device = GVK_DEVICE_AUTO;
+	opt->isa = GVK_ISA_AUTO;
+}
+
+gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err)
+{
+	if (opt->flavour != GVK_SW_GKL && opt->flavour != GVK_SW_JAVA) {
+		gvk_err_set(err, GVK_ERR_ARG, "unknown aligner flavour %d", opt->flavour);
+		return NULL;
+	}
+	const al_isa_t *isa = al_isa_select(opt->isa);
+	if (!isa) {
+		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
+		return NULL;
+	}
+	if (opt->device == GVK_DEVICE_GPU) {
+		gvk_err_t gerr = {0, ""};
+		al_gpu_t *g = al_gpu_open(opt, &gerr);
+		if (!g) {
+			gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "%s", gerr.msg);
+			return NULL;
+		}
+		al_gpu_close(g); /* a GPU back end is not wired into the engine yet */
+		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the align engine has no GPU path yet");
+		return NULL;
+	}
+	gvk_align_t *e = calloc(1, sizeof *e);
+	int nt = opt->threads < 1 ? gvk_ncpu() : opt->threads;
+	if (!e || !(e->arena = calloc((size_t)nt, sizeof *e->arena))) {
+		free(e);
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	e->opt = *opt;
+	e->opt.threads = nt;
+	e->isa = isa;
+	snprintf(e->name, sizeof e->name, "cpu-%s", isa->name);
+	return e;
+}
+
+void gvk_align_destroy(gvk_align_t *e)
+{
+	if (!e) return;
+	for (int t = 0; t < e->opt.threads; ++t) free(e->arena[t].p);
+	free(e->arena);
+	free(e);
+}
+
+const char *gvk_align_device_name(const gvk_align_t *e) { return e->name; }
+
+/* A unit of work: pairs order[beg..beg+cnt) filled together by one kernel, or one pair answered
+ * by the shortcut (pos >= 0). */
+enum { K_LANES, K_SINGLE, K_NARROW };
+
+typedef struct {
+	size_t beg;
+	int cnt, pos, kernel;
+} item_t;
+
+typedef struct {
+	gvk_align_t *e;
+	const al_job_t *jobs;
+	const size_t *order;
+	const item_t *items;
+	size_t n_items;
+	atomic_size_t next;
+	atomic_int err;
+	gvk_align_result_t *out;
+	size_t *text_at; /* per pair: offset of its text in its thread's arena */
+	int16_t *text_tid;
+} run_t;
+
+static char *arena_reserve(arena_t *a, size_t bytes)
+{
+	if (a->len + bytes > a->cap) {
+		size_t cap = (a->len + bytes) * 2 + 65536;
+		char *p = realloc(a->p, cap);
+		if (!p) return NULL;
+		a->p = p, a->cap = cap;
+	}
+	return a->p + a->len;
+}
+
+/* Traceback, CIGAR text and result of one pair once its fill is done. */
+static int finish_pair(run_t *r, int tid, size_t k, const al_fill_t *f, al_buf_t *elbuf)
+{
+	const al_job_t *jb = &r->jobs[k];
+	const int java = r->e->opt.flavour == GVK_SW_JAVA;
+	al_elem_t *el = al_buf_reserve(elbuf, ((size_t)jb->n + jb->m + 2) * sizeof *el);
+	if (!el) return GVK_ERR_NOMEM;
+	int p1, p2;
+	int32_t score = al_end_cell(jb, f, &p1, &p2), offset;
+	int ne = al_traceback(jb, &f->mv, p1, p2, java, el, &offset);
+	arena_t *a = &r->e->arena[tid];
+	size_t cap = (size_t)ne * 11;
+	char *t = arena_reserve(a, cap + 1);
+	if (!t) return GVK_ERR_NOMEM;
+	int gkl_cap = java ? -1 : 2 * (jb->n > jb->m ? jb->n : jb->m);
+	int len = al_cigar_text(el, ne, gkl_cap, t, cap);
+	r->text_at[k] = a->len, r->text_tid[k] = (int16_t)tid;
+	a->len += (size_t)len + 1;
+	r->out[k] = (gvk_align_result_t){NULL, len, offset, score};
+	return 0;
+}
+
+static int run_item(run_t *r, int tid, const item_t *it, al_scratch_t *s, al_buf_t *elbuf)
+{
+	const al_job_t *jobs[64];
+	al_fill_t f[64]; /* >= the widest kernel's lanes */
+	if (it->pos >= 0) {
+		size_t k = r->order[it->beg];
+		arena_t *a = &r->e->arena[tid];
+		char *t = arena_reserve(a, 16);
+		if (!t) return GVK_ERR_NOMEM;
+		int len = snprintf(t, 16, "%dM", r->jobs[k].m);
+		r->text_at[k] = a->len, r->text_tid[k] = (int16_t)tid;
+		a->len += (size_t)len + 1;
+		r->out[k] = (gvk_align_result_t){NULL, len, it->pos, r->jobs[k].m * r->jobs[k].match};
+		return 0;
+	}
+	const al_isa_t *isa = r->e->isa;
+	for (int l = 0; l < it->cnt; ++l) jobs[l] = &r->jobs[r->order[it->beg + (size_t)l]];
+	al_fill_fn fill = it->kernel == K_SINGLE ? isa->fill_single : it->kernel == K_NARROW ? isa->fill_narrow : isa->fill;
+	int rc = fill(jobs, it->cnt, r->e->opt.flavour == GVK_SW_GKL, s, f);
+	for (int l = 0; l < it->cnt && rc == 0; ++l) rc = finish_pair(r, tid, r->order[it->beg + (size_t)l], &f[l], elbuf);
+	return rc;
+}
+
+static void run_worker(void *arg, int tid)
+{
+	run_t *r = arg;
+	al_scratch_t s;
+	memset(&s, 0, sizeof s);
+	al_buf_t elbuf = {0};
+	for (;;) {
+		size_t k = atomic_fetch_add(&r->next, 1);
+		if (k >= r->n_items || atomic_load(&r->err)) break;
+		int rc = run_item(r, tid, &r->items[k], &s, &elbuf);
+		if (rc < 0) {
+			atomic_store(&r->err, rc);
+			break;
+		}
+	}
+	al_scratch_free(&s);
+	al_buf_free(&elbuf);
+}
+
+/* The shortcut search is itself O(n * m) in the worst case, so it runs on the threads too. */
+typedef struct {
+	const al_job_t *jobs;
+	size_t n;
+	int nt;
+	int *pos;
+} scan_t;
+
+static void scan_worker(void *arg, int tid)
+{
+	scan_t *s = arg;
+	for (size_t k = (size_t)tid; k < s->n; k += (size_t)s->nt) {
+		const al_job_t *jb = &s->jobs[k];
+		s->pos[k] = jb->ovh == GVK_OVERHANG_SOFTCLIP || jb->ovh == GVK_OVERHANG_IGNORE ? al_last_occurrence(jb) : -1;
+	}
+}
+
+typedef struct {
+	uint64_t key;
+	size_t idx;
+} sortkey_t;
+
+static int cmp_key_desc(const void *a, const void *b)
+{
+	uint64_t x = ((const sortkey_t *)a)->key, y = ((const sortkey_t *)b)->key;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+enum { WINDOW = 256 };
+
+/* Sorts keys[0..nf) by ref length, then within windows of WINDOW by alt length, so that
+ * neighbours have similar shapes. */
+static void sort_by_shape(const al_job_t *jobs, sortkey_t *keys, size_t nf)
+{
+	for (size_t k = 0; k < nf; ++k) keys[k].key = (uint64_t)jobs[keys[k].idx].n << 32 | (uint32_t)jobs[keys[k].idx].m;
+	qsort(keys, nf, sizeof *keys, cmp_key_desc);
+	for (size_t w = 0; w < nf; w += WINDOW) {
+		size_t cnt = nf - w < WINDOW ? nf - w : WINDOW;
+		for (size_t k = w; k < w + cnt; ++k) keys[k].key = (uint64_t)jobs[keys[k].idx].m << 32 | (uint32_t)jobs[keys[k].idx].n;
+		qsort(keys + w, cnt, sizeof *keys, cmp_key_desc);
+	}
+}
+
+/* Cuts keys[0..nf) (sorted) into items: groups of up to `lanes` pairs whose padded matrix has at
+ * most max_cells cells, run by `kernel`; a group smaller than min_group falls back to the next
+ * kernel down (narrow -> lanes -> single). order[base + k] receives keys[k].idx. */
+static size_t cut_items(const al_isa_t *isa, const al_job_t *jobs, const sortkey_t *keys, size_t nf, size_t base,
+                        size_t *order, item_t *items, int kernel)
+{
+	const int lanes = kernel == K_NARROW ? isa->lanes_narrow : isa->lanes;
+	const int min_group = kernel == K_NARROW ? isa->min_group_narrow : isa->min_group;
+	const size_t max_cells = kernel == K_NARROW ? isa->max_cells / 2 : isa->max_cells;
+	size_t ni = 0;
+	for (size_t k = 0; k < nf;) {
+		order[base + k] = keys[k].idx;
+		const al_job_t *jb = &jobs[keys[k].idx];
+		if ((size_t)jb->n * (size_t)jb->m > max_cells) {
+			items[ni++] = (item_t){base + k, 1, -1, K_SINGLE};
+			++k;
+			continue;
+		}
+		size_t beg = k;
+		int N = jb->n, M = jb->m, cnt = 1;
+		for (++k; k < nf && cnt < lanes; ++k, ++cnt) {
+			const al_job_t *nx = &jobs[keys[k].idx];
+			int N2 = N > nx->n ? N : nx->n, M2 = M > nx->m ? M : nx->m;
+			if ((size_t)N2 * (size_t)M2 > max_cells) break;
+			order[base + k] = keys[k].idx, N = N2, M = M2;
+		}
+		if (cnt >= min_group)
+			items[ni++] = (item_t){base + beg, cnt, -1, kernel};
+		else if (kernel == K_NARROW)
+			ni += cut_items(isa, jobs, keys + beg, (size_t)cnt, base + beg, order, items + ni, K_LANES);
+		else
+			for (int l = 0; l < cnt; ++l) items[ni++] = (item_t){base + beg + (size_t)l, 1, -1, K_SINGLE};
+	}
+	return ni;
+}
+
+/* Orders the pairs to fill and cuts them into items: the shortcut answers, then the pairs that fit
+ * 16-bit lanes (when the kernel set has them), then the others. */
+static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, size_t *order,
+                         item_t *items, sortkey_t *keys)
+{
+	const al_isa_t *isa = e->isa;
+	size_t ni = 0, nnar = 0, nf = 0;
+	for (size_t k = 0; k < n; ++k) {
+		if (pos[k] >= 0) {
+			order[n - 1 - ni] = k;
+			items[ni] = (item_t){n - 1 - ni, 1, pos[k], K_SINGLE};
+			++ni;
+		} else if (isa->fill_narrow && al_fits_int16(&jobs[k])) {
+			keys[nnar++].idx = k;
+		}
+	}
+	nf = nnar;
+	for (size_t k = 0; k < n; ++k)
+		if (pos[k] < 0 && !(isa->fill_narrow && al_fits_int16(&jobs[k]))) keys[nf++].idx = k;
+	sort_by_shape(jobs, keys, nnar);
+	sort_by_shape(jobs, keys + nnar, nf - nnar);
+	ni += cut_items(isa, jobs, keys, nnar, 0, order, items + ni, K_NARROW);
+	ni += cut_items(isa, jobs, keys + nnar, nf - nnar, nnar, order, items + ni, K_LANES);
+	return ni;
+}
+
+int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
+{
+	for (size_t k = 0; k < n; ++k) {
+		gvk_err_t perr = {0, ""};
+		if (gvk_align_check_pair(&pairs[k], &perr) < 0)
+			return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: %s", k, perr.msg);
+	}
+	if (n == 0) return 0;
+	al_job_t *jobs = malloc(n * sizeof *jobs);
+	int *pos = malloc(n * sizeof *pos);
+	size_t *order = malloc(n * sizeof *order);
+	item_t *items = malloc(n * sizeof *items);
+	sortkey_t *keys = malloc(n * sizeof *keys);
+	size_t *text_at = malloc(n * sizeof *text_at);
+	int16_t *text_tid = malloc(n * sizeof *text_tid);
+	int rc = 0;
+	if (!jobs || !pos || !order || !items || !keys || !text_at || !text_tid) {
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
+		goto done;
+	}
+	for (size_t k = 0; k < n; ++k) {
+		const gvk_align_pair_t *p = &pairs[k];
+		jobs[k] = (al_job_t){(const uint8_t *)p->ref, (const uint8_t *)p->alt, p->ref_len, p->alt_len,
+		                     p->par.match, p->par.mismatch, p->par.gap_open, p->par.gap_extend, p->overhang};
+	}
+	int nt = e->opt.threads;
+	if ((size_t)nt > n) nt = (int)n;
+	if (e->opt.raw) {
+		for (size_t k = 0; k < n; ++k) pos[k] = -1;
+	} else {
+		scan_t sc = {jobs, n, nt, pos};
+		gvk_parallel(nt, scan_worker, &sc);
+	}
+	size_t ni = plan_items(e, jobs, pos, n, order, items, keys);
+	for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
+	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
+	gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
+	if ((rc = atomic_load(&r.err)) < 0) {
+		rc = gvk_err_set(err, rc, "out of memory in the align engine");
+		goto done;
+	}
+	for (size_t k = 0; k < n; ++k) out[k].cigar = e->arena[text_tid[k]].p + text_at[k];
+done:
+	free(jobs), free(pos), free(order), free(items), free(keys), free(text_at), free(text_tid);
+	return rc;
+}

@@ -1,0 +1,23 @@
+/* Internal interface between the alignment engine and its GPU back end (a later align_gpu.cu, or
+ * the stub in align_nogpu.c). A back end takes a whole validated batch and returns, per pair, the
+ * end cell, its score and the CIGAR elements; CIGAR text and the substring shortcut stay on the
+ * host, shared with the CPU path. */
+#ifndef GVK_ALIGN_ENGINE_H
+#define GVK_ALIGN_ENGINE_H
+
+#include <stddef.h>
+#include "align_kernel.h"
+
+typedef struct al_gpu_s al_gpu_t;
+
+/* NULL with err filled when there is no usable GPU. */
+al_gpu_t *al_gpu_open(const gvk_align_opt_t *opt, gvk_err_t *err);
+void al_gpu_close(al_gpu_t *g);
+const char *al_gpu_name(const al_gpu_t *g);
+
+/* Aligns jobs[k] for k < n: elements of pair k at el + el_off[k] (the caller sizes el_off[k + 1] -
+ * el_off[k] = n + m + 2), their count in ne[k], offset and score. */
+int al_gpu_align(al_gpu_t *g, const al_job_t *jobs, size_t n, int java, al_elem_t *el, const size_t *el_off,
+                 int *ne, int32_t *offset, int32_t *score, gvk_err_t *err);
+
+#endif

@@ -1,0 +1,20 @@
+/* GPU back end of a build without a GPU alignment kernel: there is never a GPU. */
+#include "../common/err.h"
+#include "align_engine.h"
+
+al_gpu_t *al_gpu_open(const gvk_align_opt_t *opt, gvk_err_t *err)
+{
+	(void)opt;
+	gvk_err_set(err, GVK_ERR_UNSUPPORTED, "this gvk was built without GPU support for the align engine");
+	return NULL;
+}
+
+void al_gpu_close(al_gpu_t *g) { (void)g; }
+const char *al_gpu_name(const al_gpu_t *g) { (void)g; return "none"; }
+
+int al_gpu_align(al_gpu_t *g, const al_job_t *jobs, size_t n, int java, al_elem_t *el, const size_t *el_off,
+                 int *ne, int32_t *offset, int32_t *score, gvk_err_t *err)
+{
+	(void)g, (void)jobs, (void)n, (void)java, (void)el, (void)el_off, (void)ne, (void)offset, (void)score;
+	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "this gvk was built without GPU support for the align engine");
+}
