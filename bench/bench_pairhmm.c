@@ -57,7 +57,7 @@ static double run_gvk(const phmm_workload_t *w, const gvk_pairhmm_opt_t *opt, do
 	gvk_pairhmm_t *e = gvk_pairhmm_create(opt, &err);
 	if (!e) return fprintf(stderr, "bench: %s\n", err.msg), -1;
 	snprintf(name, name_sz, "%s", gvk_pairhmm_device_name(e));
-	const size_t chunk = 1 << 18;
+	const size_t chunk = 1 << 20;
 	/* A small warm-up keeps one-time start-up (thread creation, GPU context) out of the figure. */
 	gvk_pairhmm_out_t o = {out, NULL, NULL, NULL};
 	gvk_pairhmm_pairs(e, w->reads, w->haps, w->pairs, w->n_pairs < 256 ? w->n_pairs : 256, &o, &err);

@@ -41,7 +41,7 @@ static void usage(FILE *fp)
 	        "      --format F     auto, gkl, group or hex (default auto)\n"
 	        "      --tsv          write 'group read hap log10 used_double' per pair (0-based indices)\n"
 	        "      --isa I        CPU kernel: auto, avx512 or scalar (default auto)\n"
-	        "      --chunk N      pairs per batch (default 262144); bounds memory use\n"
+	        "      --chunk N      pairs per batch (default 1048576); bounds memory use\n"
 	        "  -q, --quiet        no progress and no summary line\n"
 	        "  -h, --help         this text\n");
 }
@@ -57,7 +57,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
 	gvk_pairhmm_opt_init(&a->eng);
 	a->eng.threads = gvk_ncpu();
-	a->chunk = 1 << 18;
+	a->chunk = 1 << 20;
 	int c;
 	while ((c = getopt_long(argc, argv, "o:t:qh", lo, NULL)) != -1) {
 		switch (c) {

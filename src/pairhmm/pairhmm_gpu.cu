@@ -59,8 +59,17 @@ typedef void (*launch_fn)(int blocks, size_t smem, cudaStream_t st, const phmm_g
                           const uint64_t *soff, void *out);
 
 template <typename T, int P, int K, bool F>
-static void launch(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
-                   const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
+static void launch_short(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
+                         const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
+{
+	(void)scratch, (void)soff;
+	phmm_gpu_kernel_short<T, P, K, F><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(pairs, n, rb, hb, (const T *)err,
+	                                                                        (const T *)mm, (T *)out);
+}
+
+template <typename T, int P, int K, bool F>
+static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
+                         const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
 {
 	phmm_gpu_kernel<T, P, K, F><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(
 		pairs, n, rb, hb, (const T *)err, (const T *)mm, (T *)scratch, soff, (T *)out);
@@ -71,14 +80,17 @@ typedef struct {
 	launch_fn fn[2]; /* [fused] */
 } variant_t;
 
-#define V(T, P, K) {P, K, {launch<T, P, K, false>, launch<T, P, K, true>}}
-/* Bins chosen so that HaplotypeCaller's common read lengths (up to 151 bp) waste few rows. */
+/* Read-length bins, chosen so that HaplotypeCaller's common read lengths (up to 151 bp) waste few
+ * rows; the last entry of each table takes every longer read, in tiles. */
+#define V(T, P, K) {P, K, {launch_short<T, P, K, false>, launch_short<T, P, K, true>}}
+#define VT(T, P, K) {P, K, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}
 static const variant_t variants_f[] = {V(float, 4, 4),   V(float, 4, 8),   V(float, 4, 12),  V(float, 8, 8),
                                        V(float, 8, 12),  V(float, 16, 8),  V(float, 16, 10), V(float, 16, 12),
-                                       V(float, 16, 16), V(float, 32, 12), V(float, 32, 16)};
-static const variant_t variants_d[] = {V(double, 4, 4), V(double, 4, 8), V(double, 8, 8), V(double, 16, 8),
-                                       V(double, 32, 8)};
+                                       V(float, 16, 16), V(float, 32, 12), V(float, 32, 16), VT(float, 32, 16)};
+static const variant_t variants_d[] = {V(double, 4, 4),  V(double, 4, 8),  V(double, 8, 8), V(double, 16, 8),
+                                       V(double, 32, 8), VT(double, 32, 8)};
 #undef V
+#undef VT
 #define NVAR_F (int)(sizeof variants_f / sizeof variants_f[0])
 #define NVAR_D (int)(sizeof variants_d / sizeof variants_d[0])
 
@@ -86,7 +98,7 @@ static int pick_variant(int R, int dbl)
 {
 	const variant_t *v = dbl ? variants_d : variants_f;
 	int n = dbl ? NVAR_D : NVAR_F;
-	for (int k = 0; k < n; ++k)
+	for (int k = 0; k < n - 1; ++k)
 		if (v[k].P * v[k].K >= R) return k;
 	return n - 1; /* longer reads: the largest variant in tiles */
 }
@@ -232,8 +244,6 @@ static const gvk_pair_t *pair_at(const pass_ctx_t *c, size_t k) { return &c->pai
 /* Packs ord[b0, b1) into slot s's staging buffer and returns its layout. */
 static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
 {
-	const int tsz = c->dbl ? 8 : 4;
-	const variant_t *var = c->dbl ? variants_d : variants_f;
 	const int largest = (c->dbl ? NVAR_D : NVAR_F) - 1;
 	size_t rbytes = 0, hbytes = 0;
 	memset(L, 0, sizeof *L);
@@ -245,6 +255,15 @@ static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_
 	}
 	L->off_soff = align16(L->n * sizeof(phmm_gpu_pair_t));
 	L->off_rb = L->off_soff + align16(L->n * sizeof(uint64_t));
+	/* Zero padding in front of and behind the haplotypes lets kernels read classes a warp's width
+	 * before a haplotype and up to the longest haplotype past its end without bounds checks. */
+	int hmax_batch = 0;
+	for (size_t k = b0; k < b1; ++k) {
+		int H = c->haps[pair_at(c, c->ord[k].k)->hap].len;
+		if (H > hmax_batch) hmax_batch = H;
+	}
+	const size_t hpad = 64;
+	hbytes += hpad + (size_t)hmax_batch + hpad;
 	L->off_hb = L->off_rb + align16(rbytes);
 	L->bytes = L->off_hb + align16(hbytes);
 	if (L->off_hb + hbytes > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "GPU sub-batch over 4 GiB");
@@ -253,7 +272,8 @@ static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_
 	phmm_gpu_pair_t *rec = (phmm_gpu_pair_t *)sl->host;
 	uint64_t *soff = (uint64_t *)(sl->host + L->off_soff);
 	uint8_t *rb = sl->host + L->off_rb, *hb = sl->host + L->off_hb;
-	size_t ro = 0, ho = 0;
+	size_t ro = 0, ho = hpad;
+	memset(hb, 0, hpad);
 	int last_bin = -1;
 	for (size_t k = b0; k < b1; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
@@ -282,18 +302,18 @@ static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_
 			last_bin = bin;
 		}
 		soff[k - b0] = 0;
-		if (bin == largest && r->len > var[bin].P * var[bin].K) {
+		if (bin == largest) {
 			soff[k - b0] = L->scratch_elems;
 			L->scratch_elems += 3 * ((size_t)h->len + 1);
 		}
 	}
 	L->bin_start[L->nbins] = L->n;
+	memset(hb + ho, 0, (size_t)hmax_batch + hpad);
 	/* The maps are per sub-batch: clear the entries this one set. */
 	for (size_t k = b0; k < b1; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
 		c->rmap[p->read] = 0, c->hmap[p->hap] = 0;
 	}
-	(void)tsz;
 	return 0;
 }
 
@@ -371,13 +391,15 @@ static int run_pass(phmm_gpu_t *g, pass_ctx_t *c, size_t n, float *fsum, double 
 {
 	size_t b0 = 0, pend_b0[NSTREAM] = {0}, pend_n[NSTREAM] = {0};
 	int s = 0, rc = 0;
-	/* Split into at least four sub-batches so that copies overlap kernels. */
+	/* Two sub-batches or more, so that copies overlap kernels, but none so small that a launch
+	 * leaves the GPU idle. */
 	size_t total = 0;
 	for (size_t k = 0; k < n; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
 		total += 5 * (size_t)c->reads[p->read].len + (size_t)c->haps[p->hap].len + 32;
 	}
-	size_t limit = total / 4 + 4096;
+	size_t limit = total / 2 + 4096;
+	if (limit < ((size_t)32 << 20)) limit = (size_t)32 << 20;
 	if (limit > g->max_batch_bytes) limit = g->max_batch_bytes;
 	while (b0 < n) {
 		if (pend_n[s] && (rc = collect(g, s, c, pend_b0[s], pend_n[s], fsum, dsum, err)) < 0) return rc;

@@ -89,10 +89,157 @@ __device__ __forceinline__ void phmm_load_priors(const T *tab, T (&pr)[K])
 	}
 }
 
-/* One sub-warp of P threads per pair; blockDim.x = PHMM_GPU_BLOCK. Shared memory: per pair a
- * table of 5 * P * K priors. scratch: per pair 3 * (H + 1) values, used when R > P * K. */
+/* One step of a thread: its K rows at one haplotype column. u* is the row above in this column
+ * (from thread t-1), p* the row above in the previous column (the diagonal of row 0). */
+template <typename T, int K, bool FUSED>
+__device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], const T (&mm)[K], const T (&g)[K],
+                                          const T (&mi)[K], const T (&md)[K], const T (&cc)[K], const T (&pr)[K],
+                                          T uM, T uI, T pM, T pI, T pD)
+{
+	typedef phmm_ops<T> op;
+	T dM = pM, dI = pI, dD = pD, aM = uM, aI = uI;
+#pragma unroll
+	for (int r = 0; r < K; ++r) {
+		const T oM = M[r], oI = I[r], oD = D[r];
+		T nM, nI, nD;
+		if (FUSED) {
+			nM = op::mul(op::fma(dD, g[r], op::fma(dI, g[r], op::mul(dM, mm[r]))), pr[r]);
+			nI = op::fma(aI, cc[r], op::mul(aM, mi[r]));
+			nD = op::fma(oD, cc[r], op::mul(oM, md[r]));
+		} else {
+			nM = op::mul(op::add(op::add(op::mul(dM, mm[r]), op::mul(dI, g[r])), op::mul(dD, g[r])), pr[r]);
+			nI = op::add(op::mul(aM, mi[r]), op::mul(aI, cc[r]));
+			nD = op::add(op::mul(oM, md[r]), op::mul(oD, cc[r]));
+		}
+		M[r] = nM, I[r] = nI, D[r] = nD;
+		dM = oM, dI = oI, dD = oD;
+		aM = nM, aI = nI;
+	}
+}
+
 #define PHMM_GPU_BLOCK 128
 
+/* Prior table of one tile: prior[c][row] for haplotype classes c = A C T G N; virtual rows
+ * (read row < 0) get 0 so that their M stays 0. */
+template <typename T, int P, int K>
+__device__ __forceinline__ void phmm_build_table(T *tab, const uint8_t *rb, int R, int row0, int lane, const T *err)
+{
+	typedef phmm_ops<T> op;
+	constexpr int ROWS = P * K;
+	__syncwarp();
+	for (int x = lane; x < ROWS; x += P) {
+		int i = row0 + x;
+		T pm = 0, px = 0;
+		uint32_t bits = 0;
+		if (i >= 0) {
+			T e = err[rb[R + i] & 127];
+			pm = op::sub((T)1, e), px = op::div(e, (T)3);
+			bits = phmm_gpu_base_bits(rb[i]);
+		}
+		tab[0 * ROWS + x] = (bits & 1u) ? pm : px;
+		tab[1 * ROWS + x] = (bits & 2u) ? pm : px;
+		tab[2 * ROWS + x] = (bits & 4u) ? pm : px;
+		tab[3 * ROWS + x] = (bits & 8u) ? pm : px;
+		tab[4 * ROWS + x] = i >= 0 ? pm : (T)0;
+	}
+	__syncwarp();
+}
+
+/* Column-0 state and transition probabilities of a thread's K rows. A virtual row keeps
+ * M = I = 0 and D = init in every column: the values of GKL's row 0. */
+template <typename T, int K>
+__device__ __forceinline__ void phmm_load_rows(const uint8_t *rb, int R, int i0, const T *err, const T *mmt, T init,
+                                               T (&M)[K], T (&I)[K], T (&D)[K], T (&mm)[K], T (&g)[K], T (&mi)[K],
+                                               T (&md)[K], T (&cc)[K])
+{
+	typedef phmm_ops<T> op;
+#pragma unroll
+	for (int r = 0; r < K; ++r) {
+		int i = i0 + r;
+		M[r] = 0, I[r] = 0;
+		if (i >= 0) {
+			int qi = rb[2 * R + i] & 127, qd = rb[3 * R + i] & 127, qc = rb[4 * R + i] & 127;
+			mm[r] = mmt[phmm_gpu_mm_index(qi, qd)];
+			cc[r] = err[qc];
+			g[r] = op::sub((T)1, cc[r]);
+			mi[r] = err[qi], md[r] = err[qd];
+			D[r] = 0;
+		} else {
+			mm[r] = 0, g[r] = 0, mi[r] = 0, md[r] = 0, cc[r] = 1;
+			D[r] = init;
+		}
+	}
+}
+
+/* Reads of at most P*K rows: one tile, no scratch, and a main loop free of checks. The haplotype
+ * blob has zero padding around every haplotype so that a thread can read the class of any column
+ * from -P to hmax + P without a bounds check. */
+template <typename T, int P, int K, bool FUSED>
+__global__ void __launch_bounds__(PHMM_GPU_BLOCK)
+phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
+                      const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
+                      T *__restrict__ out)
+{
+	typedef phmm_ops<T> op;
+	constexpr int ROWS = P * K;
+	extern __shared__ __align__(16) unsigned char phmm_smem[];
+	const int lane = threadIdx.x % P;
+	const int sub = (blockIdx.x * PHMM_GPU_BLOCK + threadIdx.x) / P;
+	T *tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * 5 * ROWS;
+	const bool live = sub < npairs;
+	const phmm_gpu_pair_t pp = pairs[live ? sub : npairs - 1];
+	const uint8_t *rb = rblob + pp.roff;
+	const int R = pp.R, H = pp.H;
+	const int hmax = __reduce_max_sync(0xffffffffu, H);
+	const int row0 = R - ROWS; /* virtual rows fill the top of the tile */
+	const T init = op::div(op::init(), (T)H);
+	phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
+	T M[K], I[K], D[K], mm[K], g[K], mi[K], md[K], cc[K];
+	phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, mm, g, mi, md, cc);
+	T pM = 0, pI = 0, pD = row0 + lane * K - 1 < 0 ? init : (T)0;
+	/* Class of column j + 1 for this thread at step s is hq[s]. */
+	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
+	const T *tabl = tab + lane * K;
+	T pr[K];
+	phmm_load_priors<T, K>(tabl + hq[-1] * ROWS, pr);
+	const bool last = lane == P - 1;
+	T sm = 0, si = 0;
+	const int steps = hmax + P - 1;
+
+	/* Fill: thread t starts at step t; before that it keeps its column-0 state. */
+	for (int s = 0; s < P - 1; ++s) {
+		const int j = s - lane + 1;
+		const uint32_t hcn = hq[s];
+		T uM = __shfl_up_sync(0xffffffffu, M[K - 1], 1, P);
+		T uI = __shfl_up_sync(0xffffffffu, I[K - 1], 1, P);
+		T uD = __shfl_up_sync(0xffffffffu, D[K - 1], 1, P);
+		if (lane == 0) uM = 0, uI = 0, uD = init;
+		if (j >= 1) phmm_rows<T, K, FUSED>(M, I, D, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+		pM = uM, pI = uI, pD = uD;
+		phmm_load_priors<T, K>(tabl + hcn * ROWS, pr);
+	}
+	/* Every thread is inside the matrix (or past its end, where results are never used). Adding 0
+	 * to the sums is exact, so the last thread's accumulation needs no branch. */
+#pragma unroll 4
+	for (int s = P - 1; s < steps; ++s) {
+		const int j = s - lane + 1;
+		const uint32_t hcn = hq[s];
+		T uM = __shfl_up_sync(0xffffffffu, M[K - 1], 1, P);
+		T uI = __shfl_up_sync(0xffffffffu, I[K - 1], 1, P);
+		T uD = __shfl_up_sync(0xffffffffu, D[K - 1], 1, P);
+		if (lane == 0) uM = 0, uI = 0, uD = init;
+		phmm_rows<T, K, FUSED>(M, I, D, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+		const bool take = last && j <= H;
+		sm = op::add(sm, take ? M[K - 1] : (T)0);
+		si = op::add(si, take ? I[K - 1] : (T)0);
+		pM = uM, pI = uI, pD = uD;
+		phmm_load_priors<T, K>(tabl + hcn * ROWS, pr);
+	}
+	if (live && last) out[sub] = op::add(sm, si);
+}
+
+/* Reads longer than P*K rows: tiles of P*K rows; the last row of a tile goes through scratch
+ * (3 * (H + 1) values per pair) to the first thread of the next tile. */
 template <typename T, int P, int K, bool FUSED>
 __global__ void __launch_bounds__(PHMM_GPU_BLOCK)
 phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
@@ -106,10 +253,10 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	const int sub = (blockIdx.x * PHMM_GPU_BLOCK + threadIdx.x) / P;
 	T *tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * 5 * ROWS;
 	const bool live = sub < npairs;
-	const phmm_gpu_pair_t pr = pairs[live ? sub : npairs - 1];
-	const uint8_t *rb = rblob + pr.roff;
-	const uint8_t *hb = hblob + pr.hoff;
-	const int R = pr.R, H = pr.H;
+	const phmm_gpu_pair_t pp = pairs[live ? sub : npairs - 1];
+	const uint8_t *rb = rblob + pp.roff;
+	const uint8_t *hb = hblob + pp.hoff;
+	const int R = pp.R, H = pp.H;
 	/* Every sub-warp of the warp runs the same number of steps so that shuffles stay converged;
 	 * columns past a pair's own H are computed but never used. */
 	const int hmax = __reduce_max_sync(0xffffffffu, H);
@@ -122,48 +269,11 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	for (int tile = 0; tile < ntiles; ++tile) {
 		const int row0 = tile * ROWS - pad; /* 0-based read row of the tile's first register */
 		const bool last_tile = tile == ntiles - 1;
-		/* Prior table for this tile: prior[c][row] for hap classes c = A C T G N. */
-		__syncwarp();
-		for (int x = lane; x < ROWS; x += P) {
-			int i = row0 + x;
-			T pm = 0, px = 0;
-			uint32_t bits = 0;
-			if (i >= 0) {
-				T e = err[rb[R + i] & 127];
-				pm = op::sub((T)1, e), px = op::div(e, (T)3);
-				bits = phmm_gpu_base_bits(rb[i]);
-			}
-			tab[0 * ROWS + x] = (bits & 1u) ? pm : px;
-			tab[1 * ROWS + x] = (bits & 2u) ? pm : px;
-			tab[2 * ROWS + x] = (bits & 4u) ? pm : px;
-			tab[3 * ROWS + x] = (bits & 8u) ? pm : px;
-			tab[4 * ROWS + x] = i >= 0 ? pm : (T)0;
-		}
-		__syncwarp();
-
+		phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
 		T M[K], I[K], D[K], mm[K], g[K], mi[K], md[K], cc[K];
-#pragma unroll
-		for (int r = 0; r < K; ++r) {
-			int i = row0 + lane * K + r;
-			M[r] = 0, I[r] = 0;
-			if (i >= 0) {
-				int qi = rb[2 * R + i] & 127, qd = rb[3 * R + i] & 127, qc = rb[4 * R + i] & 127;
-				mm[r] = mmt[phmm_gpu_mm_index(qi, qd)];
-				cc[r] = err[qc];
-				g[r] = op::sub((T)1, cc[r]);
-				mi[r] = err[qi], md[r] = err[qd];
-				D[r] = 0;
-			} else { /* virtual row: M = I = 0 and D = init in every column */
-				mm[r] = 0, g[r] = 0, mi[r] = 0, md[r] = 0, cc[r] = 1;
-				D[r] = init;
-			}
-		}
+		phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, mm, g, mi, md, cc);
 		/* Values of the row above this thread's first row, at the previous column (the diagonal). */
-		T pM = 0, pI = 0, pD;
-		{
-			int above = row0 + lane * K - 1; /* 0-based row above, -1 = GKL's row 0 */
-			pD = tile == 0 && above < 0 ? init : (T)0;
-		}
+		T pM = 0, pI = 0, pD = tile == 0 && row0 + lane * K - 1 < 0 ? init : (T)0;
 		/* The class and priors of a thread's next column, and (tile > 0) lane 0's next row from
 		 * the tile above, are loaded one step ahead so that their latency hides behind a step. */
 		const int j0 = 1 - lane;
@@ -188,25 +298,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 					uM = sM, uI = sI, uD = sD;
 			}
 			if (j >= 1) {
-				T dM = pM, dI = pI, dD = pD; /* diagonal of row r */
-				T aM = uM, aI = uI;          /* row above in this column */
-#pragma unroll
-				for (int r = 0; r < K; ++r) {
-					const T oM = M[r], oI = I[r], oD = D[r];
-					T nM, nI, nD;
-					if (FUSED) {
-						nM = op::mul(op::fma(dD, g[r], op::fma(dI, g[r], op::mul(dM, mm[r]))), pr[r]);
-						nI = op::fma(aI, cc[r], op::mul(aM, mi[r]));
-						nD = op::fma(oD, cc[r], op::mul(oM, md[r]));
-					} else {
-						nM = op::mul(op::add(op::add(op::mul(dM, mm[r]), op::mul(dI, g[r])), op::mul(dD, g[r])), pr[r]);
-						nI = op::add(op::mul(aM, mi[r]), op::mul(aI, cc[r]));
-						nD = op::add(op::mul(oM, md[r]), op::mul(oD, cc[r]));
-					}
-					M[r] = nM, I[r] = nI, D[r] = nD;
-					dM = oM, dI = oI, dD = oD;
-					aM = nM, aI = nI;
-				}
+				phmm_rows<T, K, FUSED>(M, I, D, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
 				/* A sub-warp past the end of the launch repeats the last pair to keep the warp's
 				 * shuffles converged; it must not write that pair's scratch row. */
 				if (lane == P - 1 && j <= H && (live || last_tile)) {
