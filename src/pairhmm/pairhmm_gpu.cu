@@ -84,10 +84,10 @@ typedef struct {
  * rows; the last entry of each table takes every longer read, in tiles. */
 #define V(T, P, K) {P, K, {launch_short<T, P, K, false>, launch_short<T, P, K, true>}}
 #define VT(T, P, K) {P, K, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}
-static const variant_t variants_f[] = {V(float, 4, 4),   V(float, 4, 8),   V(float, 4, 12),  V(float, 8, 8),
-                                       V(float, 8, 12),  V(float, 16, 8),  V(float, 16, 10), V(float, 16, 12),
+static const variant_t variants_f[] = {V(float, 1, 16),  V(float, 2, 16),  V(float, 4, 12),  V(float, 4, 16),
+                                       V(float, 8, 12),  V(float, 8, 16),  V(float, 16, 10), V(float, 16, 12),
                                        V(float, 16, 16), V(float, 32, 12), V(float, 32, 16), VT(float, 32, 16)};
-static const variant_t variants_d[] = {V(double, 4, 4),  V(double, 4, 8),  V(double, 8, 8), V(double, 16, 8),
+static const variant_t variants_d[] = {V(double, 2, 8),  V(double, 4, 8),  V(double, 8, 8), V(double, 16, 8),
                                        V(double, 32, 8), VT(double, 32, 8)};
 #undef V
 #undef VT
@@ -145,7 +145,7 @@ static int gpu_init(phmm_gpu_t *g, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
 		CK(cudaEventCreate(&g->slot[s].k0));
 		CK(cudaEventCreate(&g->slot[s].k1));
 	}
-	g->max_batch_bytes = (size_t)256 << 20;
+	g->max_batch_bytes = (size_t)48 << 20;
 	g->profile = getenv("GVK_GPU_PROFILE") != NULL;
 	return upload_tables(g, err);
 }
@@ -188,14 +188,30 @@ extern "C" double phmm_gpu_kernel_seconds(const phmm_gpu_t *g) { return g->kerne
 /* ---- one pass ------------------------------------------------------------------------------- */
 
 typedef struct {
-	uint64_t key;
-	uint32_t k; /* position in the pass's selection */
+	uint32_t key; /* bin << 24 | (2^24 - 1 - haplotype length) */
+	uint32_t k;   /* position in the pass's selection */
 } order_t;
 
-static int cmp_order(const void *a, const void *b)
+/* Stable LSD radix sort on the 32-bit key, two 16-bit digits: a comparison sort of a million
+ * pairs cost more host time than the kernels. */
+static int sort_order(order_t *a, size_t n)
 {
-	uint64_t x = ((const order_t *)a)->key, y = ((const order_t *)b)->key;
-	return x < y ? -1 : x > y;
+	order_t *tmp = (order_t *)malloc(n * sizeof *tmp);
+	uint32_t *cnt = (uint32_t *)malloc(65536 * sizeof *cnt);
+	if (!tmp || !cnt) return free(tmp), free(cnt), GVK_ERR_NOMEM;
+	for (int shift = 0; shift < 32; shift += 16) {
+		memset(cnt, 0, 65536 * sizeof *cnt);
+		for (size_t i = 0; i < n; ++i) cnt[(a[i].key >> shift) & 0xFFFF]++;
+		uint32_t sum = 0;
+		for (int d = 0; d < 65536; ++d) {
+			uint32_t c = cnt[d];
+			cnt[d] = sum, sum += c;
+		}
+		for (size_t i = 0; i < n; ++i) tmp[cnt[(a[i].key >> shift) & 0xFFFF]++] = a[i];
+		memcpy(a, tmp, n * sizeof *a);
+	}
+	free(tmp), free(cnt);
+	return 0;
 }
 
 /* A sub-batch laid out for one copy: pair records, scratch offsets, read blob, haplotype blob. */
@@ -209,13 +225,17 @@ typedef struct {
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
+/* Pinning host memory is slow (a large part of a second per 100 MB in a VM), so staging buffers
+ * grow in powers of two from 64 MiB and are kept until the engine closes. */
 static int ensure_host(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err)
 {
 	if (need <= *cap) return 0;
+	size_t sz = (size_t)64 << 20;
+	while (sz < need) sz *= 2;
 	cudaFreeHost(*p);
 	*p = NULL, *cap = 0;
-	CK(cudaMallocHost((void **)p, need + need / 4));
-	*cap = need + need / 4;
+	CK(cudaMallocHost((void **)p, sz));
+	*cap = sz;
 	return 0;
 }
 
@@ -224,8 +244,10 @@ static int ensure_dev(unsigned char **p, size_t *cap, size_t need, gvk_err_t *er
 	if (need <= *cap) return 0;
 	cudaFree(*p);
 	*p = NULL, *cap = 0;
-	CK(cudaMalloc((void **)p, need + need / 4));
-	*cap = need + need / 4;
+	size_t sz = (size_t)64 << 20;
+	while (sz < need) sz *= 2;
+	CK(cudaMalloc((void **)p, sz));
+	*cap = sz;
 	return 0;
 }
 
@@ -295,7 +317,7 @@ static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_
 			ho += (size_t)h->len;
 		}
 		rec[k - b0] = (phmm_gpu_pair_t){c->rmap[p->read] - 2, c->hmap[p->hap] - 2, r->len, h->len};
-		int bin = (int)(c->ord[k].key >> 48);
+		int bin = (int)(c->ord[k].key >> 24);
 		if (bin != last_bin) {
 			L->bin_var[L->nbins] = bin;
 			L->bin_start[L->nbins++] = k - b0;
@@ -399,7 +421,6 @@ static int run_pass(phmm_gpu_t *g, pass_ctx_t *c, size_t n, float *fsum, double 
 		total += 5 * (size_t)c->reads[p->read].len + (size_t)c->haps[p->hap].len + 32;
 	}
 	size_t limit = total / 2 + 4096;
-	if (limit < ((size_t)32 << 20)) limit = (size_t)32 << 20;
 	if (limit > g->max_batch_bytes) limit = g->max_batch_bytes;
 	while (b0 < n) {
 		if (pend_n[s] && (rc = collect(g, s, c, pend_b0[s], pend_n[s], fsum, dsum, err)) < 0) return rc;
@@ -456,14 +477,18 @@ extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_h
 	/* Bin by read length, then longest haplotypes first so that a warp's pairs end together. */
 	for (size_t k = 0; k < n; ++k) {
 		const gvk_pair_t *p = pair_at(&c, k);
-		uint64_t bin = (uint64_t)pick_variant(reads[p->read].len, dbl);
-		uint64_t h = (uint64_t)(0xFFFFFFFFu - (uint32_t)haps[p->hap].len);
-		ord[k] = (order_t){bin << 48 | (h & 0xFFFFFFFFFFFFull), (uint32_t)k};
+		uint32_t bin = (uint32_t)pick_variant(reads[p->read].len, dbl);
+		uint32_t H = (uint32_t)haps[p->hap].len;
+		ord[k] = (order_t){bin << 24 | (0xFFFFFFu - (H < 0xFFFFFFu ? H : 0xFFFFFFu)), (uint32_t)k};
 	}
 	{
 		double t0 = now_s();
-		qsort(ord, n, sizeof *ord, cmp_order);
+		rc = sort_order(ord, n);
 		g->t_sort += now_s() - t0;
+		if (rc < 0) {
+			gvk_err_set(err, rc, "out of memory");
+			goto done;
+		}
 	}
 	c.ord = ord;
 	if (cudaSetDevice(g->dev) != cudaSuccess) {
