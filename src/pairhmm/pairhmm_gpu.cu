@@ -84,10 +84,10 @@ typedef struct {
  * rows; the last entry of each table takes every longer read, in tiles. */
 #define V(T, P, K) {P, K, {launch_short<T, P, K, false>, launch_short<T, P, K, true>}}
 #define VT(T, P, K) {P, K, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}
-static const variant_t variants_f[] = {V(float, 1, 16),  V(float, 2, 16),  V(float, 4, 12),  V(float, 4, 16),
-                                       V(float, 8, 12),  V(float, 8, 16),  V(float, 16, 10), V(float, 16, 12),
+static const variant_t variants_f[] = {V(float, 4, 4),   V(float, 4, 8),   V(float, 4, 12),  V(float, 8, 8),
+                                       V(float, 8, 12),  V(float, 16, 8),  V(float, 16, 10), V(float, 16, 12),
                                        V(float, 16, 16), V(float, 32, 12), V(float, 32, 16), VT(float, 32, 16)};
-static const variant_t variants_d[] = {V(double, 2, 8),  V(double, 4, 8),  V(double, 8, 8), V(double, 16, 8),
+static const variant_t variants_d[] = {V(double, 4, 4),  V(double, 4, 8),  V(double, 8, 8), V(double, 16, 8),
                                        V(double, 32, 8), VT(double, 32, 8)};
 #undef V
 #undef VT
@@ -188,7 +188,7 @@ extern "C" double phmm_gpu_kernel_seconds(const phmm_gpu_t *g) { return g->kerne
 /* ---- one pass ------------------------------------------------------------------------------- */
 
 typedef struct {
-	uint32_t key; /* bin << 24 | (2^24 - 1 - haplotype length) */
+	uint32_t key; /* bin << 28 | longest-first haplotype length bucket << 20 | haplotype index */
 	uint32_t k;   /* position in the pass's selection */
 } order_t;
 
@@ -317,7 +317,7 @@ static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_
 			ho += (size_t)h->len;
 		}
 		rec[k - b0] = (phmm_gpu_pair_t){c->rmap[p->read] - 2, c->hmap[p->hap] - 2, r->len, h->len};
-		int bin = (int)(c->ord[k].key >> 24);
+		int bin = (int)(c->ord[k].key >> 28);
 		if (bin != last_bin) {
 			L->bin_var[L->nbins] = bin;
 			L->bin_start[L->nbins++] = k - b0;
@@ -474,12 +474,14 @@ extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_h
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	/* Bin by read length, then longest haplotypes first so that a warp's pairs end together. */
+	/* Bin by read length, then longest haplotypes first (in 16-bp buckets) so that a warp's pairs
+	 * end together, then by haplotype index: pairs of one region stay together, which keeps the
+	 * packing's reads of host memory local (a full sort by length cost ten times the kernels). */
 	for (size_t k = 0; k < n; ++k) {
 		const gvk_pair_t *p = pair_at(&c, k);
 		uint32_t bin = (uint32_t)pick_variant(reads[p->read].len, dbl);
-		uint32_t H = (uint32_t)haps[p->hap].len;
-		ord[k] = (order_t){bin << 24 | (0xFFFFFFu - (H < 0xFFFFFFu ? H : 0xFFFFFFu)), (uint32_t)k};
+		uint32_t hb = (uint32_t)haps[p->hap].len / 16;
+		ord[k] = (order_t){bin << 28 | (255u - (hb < 255u ? hb : 255u)) << 20 | ((uint32_t)p->hap & 0xFFFFFu), (uint32_t)k};
 	}
 	{
 		double t0 = now_s();
