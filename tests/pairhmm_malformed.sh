@@ -43,6 +43,13 @@ if "$gvk" pairhmm -q "$tmp/none.txt" 2> "$tmp/err" || ! grep -q "none.txt: canno
 printf "ACGT ACG +++ +++ +++ +++\n" > "$tmp/good.txt"
 if "$gvk" pairhmm -q -o "$tmp/nodir/out.txt" "$tmp/good.txt" 2> "$tmp/err" || ! grep -q "nodir/out.txt: cannot write" "$tmp/err"; then
 	echo "FAIL: unwritable output"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+# An empty input (or only comments) gives an empty output and success.
+printf '# nothing\n' > "$tmp/empty.txt"
+"$gvk" pairhmm -q -o "$tmp/empty.out" "$tmp/empty.txt" && [ -f "$tmp/empty.out" ] && [ ! -s "$tmp/empty.out" ] && pass=$((pass + 1)) || { echo "FAIL: empty input"; fail=$((fail + 1)); }
+# A bad record in a later chunk (parsed while the first is computed) still fails the run.
+{ for i in $(seq 1 30); do echo "ACGT ACG +++ +++ +++ +++"; done; echo "ACGT ACG +++ +++ ++ +++"; } > "$tmp/late2.txt"
+if "$gvk" pairhmm -q --chunk 8 -o "$tmp/late2.out" "$tmp/late2.txt" 2> "$tmp/err" || ! grep -q "late2.txt:31:" "$tmp/err" || [ -e "$tmp/late2.out" ]; then
+	echo "FAIL: bad record in a later chunk"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 # A good file still works, and a bad record after good ones leaves no output.
 "$gvk" pairhmm -q "$tmp/good.txt" > /dev/null && pass=$((pass + 1)) || { echo "FAIL: good input rejected"; fail=$((fail + 1)); }
 check latebad "ACGT ACG +++ +++ +++ +++\nACGT ACG +++ +++ +++ +++\nACGT ACG +++ +++ ++ +++\n" "latebad.txt:3:"

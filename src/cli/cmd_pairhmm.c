@@ -1,6 +1,7 @@
 /* gvk pairhmm: log10 likelihood of every read-haplotype pair of an input file. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,15 +110,77 @@ static int parse_args(int argc, char **argv, args_t *a)
 	return 0;
 }
 
-static int write_chunk(FILE *fp, const phmm_chunk_t *c, const double *v, const uint8_t *dbl, int tsv)
+/* Output is formatted by all threads, each into its own buffer, then written in order:
+ * printf's %.17g alone would take longer than the GPU's work on a large file. */
+typedef struct {
+	const phmm_chunk_t *c;
+	const double *v;
+	const uint8_t *dbl;
+	int tsv, nt;
+	char **buf;
+	size_t *len;
+	int failed;
+} fmt_job_t;
+
+static void format_slice(void *arg, int tid)
 {
-	for (size_t k = 0; k < c->n_pairs; ++k) {
-		if (tsv)
-			fprintf(fp, "%llu\t%d\t%d\t%.17g\t%d\n", (unsigned long long)c->group[k], c->rin[k], c->hin[k], v[k], dbl[k]);
-		else
-			fprintf(fp, "%.17g\n", v[k]);
+	fmt_job_t *j = arg;
+	size_t n = j->c->n_pairs, b = n * (size_t)tid / (size_t)j->nt, e = n * (size_t)(tid + 1) / (size_t)j->nt;
+	size_t cap = (e - b) * (j->tsv ? 64 : 26) + 64, len = 0;
+	char *p = malloc(cap);
+	if (!p) {
+		j->failed = 1;
+		return;
 	}
-	return ferror(fp) ? -1 : 0;
+	for (size_t k = b; k < e; ++k) {
+		if (cap - len < 96) {
+			char *np = realloc(p, cap *= 2);
+			if (!np) {
+				free(p);
+				j->failed = 1;
+				return;
+			}
+			p = np;
+		}
+		if (j->tsv)
+			len += (size_t)snprintf(p + len, cap - len, "%llu\t%d\t%d\t%.17g\t%d\n", (unsigned long long)j->c->group[k],
+			                        j->c->rin[k], j->c->hin[k], j->v[k], j->dbl[k]);
+		else
+			len += (size_t)snprintf(p + len, cap - len, "%.17g\n", j->v[k]);
+	}
+	j->buf[tid] = p, j->len[tid] = len;
+}
+
+static int write_chunk(FILE *fp, const phmm_chunk_t *c, const double *v, const uint8_t *dbl, int tsv, int threads)
+{
+	int nt = c->n_pairs < 4096 ? 1 : threads;
+	char *buf[256] = {0};
+	size_t len[256] = {0};
+	if (nt > 256) nt = 256;
+	fmt_job_t j = {c, v, dbl, tsv, nt, buf, len, 0};
+	gvk_parallel(nt, format_slice, &j);
+	int rc = j.failed ? -1 : 0;
+	for (int t = 0; t < nt; ++t) {
+		if (rc == 0 && buf[t] && fwrite(buf[t], 1, len[t], fp) != len[t]) rc = -1;
+		free(buf[t]);
+	}
+	return rc || ferror(fp) ? -1 : 0;
+}
+
+/* The next chunk is parsed on its own thread while the current one is computed and written. */
+typedef struct {
+	phmm_reader_t *rd;
+	phmm_chunk_t *c;
+	size_t max;
+	long n;
+	gvk_err_t err;
+} prefetch_t;
+
+static void *prefetch_main(void *arg)
+{
+	prefetch_t *p = arg;
+	p->n = phmm_reader_next(p->rd, p->c, p->max, &p->err);
+	return NULL;
 }
 
 int gvk_cmd_pairhmm(int argc, char **argv)
@@ -126,42 +189,48 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
 	gvk_out_t out = {0};
-	phmm_chunk_t c = {0};
+	phmm_chunk_t chunks[2] = {{0}, {0}};
 	double *v = NULL;
 	uint8_t *dbl = NULL;
 	uint64_t pairs = 0, cells = 0, ndouble = 0;
-	int rc = -1, progress = !a.quiet && isatty(2);
+	int rc = -1, progress = !a.quiet && isatty(2), cur = 0;
 	double t0 = gvk_seconds();
+	long n = 0;
 
 	gvk_pairhmm_t *eng = gvk_pairhmm_create(&a.eng, &err);
 	phmm_reader_t *rd = eng ? phmm_reader_open(a.in, (phmm_format_t)a.format, &err) : NULL;
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
-	for (;;) {
-		long n = phmm_reader_next(rd, &c, a.chunk, &err);
-		if (n <= 0) {
-			rc = (int)n;
-			break;
-		}
+	rc = 0;
+	n = phmm_reader_next(rd, &chunks[0], a.chunk, &err);
+	while (n > 0) {
+		phmm_chunk_t *c = &chunks[cur];
+		prefetch_t pf = {rd, &chunks[cur ^ 1], a.chunk, 0, {0, ""}};
+		pthread_t th;
+		int threaded = pthread_create(&th, NULL, prefetch_main, &pf) == 0;
 		double *nv = realloc(v, (size_t)n * sizeof *v);
 		uint8_t *nd = nv ? realloc(dbl, (size_t)n) : NULL;
 		if (nv) v = nv;
 		if (nd) dbl = nd;
-		if (!nv || !nd) {
-			rc = GVK_ERR_NOMEM, snprintf(err.msg, sizeof err.msg, "out of memory");
-			break;
-		}
 		gvk_pairhmm_out_t o = {v, dbl, NULL, NULL};
-		if ((rc = gvk_pairhmm_pairs(eng, c.reads, c.haps, c.pairs, c.n_pairs, &o, &err)) < 0) break;
-		if (write_chunk(out.fp, &c, v, dbl, a.tsv) < 0) {
+		if (!nv || !nd)
+			rc = GVK_ERR_NOMEM, snprintf(err.msg, sizeof err.msg, "out of memory");
+		else if ((rc = gvk_pairhmm_pairs(eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &err)) == 0 &&
+		         write_chunk(out.fp, c, v, dbl, a.tsv, a.eng.threads) < 0)
 			rc = GVK_ERR_IO, snprintf(err.msg, sizeof err.msg, "%s: write error", a.out ? a.out : "standard output");
-			break;
-		}
-		pairs += c.n_pairs, cells += c.cells;
+		if (threaded)
+			pthread_join(th, NULL);
+		else
+			prefetch_main(&pf);
+		if (rc < 0) break;
+		pairs += c->n_pairs, cells += c->cells;
 		for (long k = 0; k < n; ++k) ndouble += dbl[k];
 		if (progress)
 			fprintf(stderr, "\r[gvk pairhmm] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)pairs,
 			        (double)cells * 1e-9, gvk_seconds() - t0);
+		n = pf.n, cur ^= 1;
+		if (n < 0) err = pf.err;
 	}
+	if (rc == 0 && n < 0) rc = (int)n;
 	if (progress) fputc('\n', stderr);
 	if (rc == 0) rc = gvk_out_commit(&out, &err);
 done:
@@ -176,7 +245,8 @@ done:
 	}
 	phmm_reader_close(rd);
 	gvk_pairhmm_destroy(eng);
-	phmm_chunk_free(&c);
+	phmm_chunk_free(&chunks[0]);
+	phmm_chunk_free(&chunks[1]);
 	free(v);
 	free(dbl);
 	return rc < 0 ? 1 : 0;

@@ -20,7 +20,11 @@ struct gvk_pairhmm_s {
 	char name[96];
 	gvk_pairhmm_stats_t st;
 	double gpu_s_closed; /* kernel time of a GPU back end closed after a failure */
+	int gpu_tried;       /* auto mode: the GPU was opened, or found missing, already */
 };
+
+/* Cells below which a pass in auto mode stays on the CPU while no GPU is open. */
+#define PHMM_AUTO_GPU_CELLS 2e9
 
 void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt)
 {
@@ -50,17 +54,17 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
 	e->opt = *opt;
 	if (e->opt.threads < 1) e->opt.threads = gvk_ncpu();
 	e->isa = isa;
-	if (opt->device != GVK_DEVICE_CPU) {
+	/* --device gpu opens the GPU now and fails without one; auto opens it at the first pass big
+	 * enough to be worth the GPU's start-up (about 0.3 s), so small inputs stay on the CPU. */
+	if (opt->device == GVK_DEVICE_GPU) {
 		gvk_err_t gerr = {0, ""};
-		e->gpu = phmm_gpu_open(opt, &gerr);
-		if (!e->gpu && opt->device == GVK_DEVICE_GPU) {
+		if (!(e->gpu = phmm_gpu_open(opt, &gerr))) {
 			gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "%s", gerr.msg);
 			free(e);
 			return NULL;
 		}
-		if (!e->gpu && opt->verbose)
-			fprintf(stderr, "[gvk] no GPU engine (%s); computing on the CPU\n", gerr.msg);
 	}
+	e->gpu_tried = opt->device != GVK_DEVICE_AUTO;
 	if (e->gpu)
 		snprintf(e->name, sizeof e->name, "gpu:%s", phmm_gpu_name(e->gpu));
 	else
@@ -190,6 +194,21 @@ double phmm_final_float(float s) { return (double)(log10f(s) - PHMM_LOG10_INIT_F
 double phmm_final_double(double s) { return log10(s) - PHMM_LOG10_INIT_D; }
 
 /* Runs one pass on the GPU when there is one, else on the CPU; a GPU failure falls back. */
+static void auto_open_gpu(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
+                          const gvk_pair_t *pairs, size_t n)
+{
+	double cells = 0;
+	for (size_t k = 0; k < n; ++k) cells += (double)reads[pairs[k].read].len * haps[pairs[k].hap].len;
+	if (cells < PHMM_AUTO_GPU_CELLS) return;
+	gvk_err_t gerr = {0, ""};
+	e->gpu_tried = 1;
+	e->gpu = phmm_gpu_open(&e->opt, &gerr);
+	if (e->gpu)
+		snprintf(e->name, sizeof e->name, "gpu:%s", phmm_gpu_name(e->gpu));
+	else if (e->opt.verbose)
+		fprintf(stderr, "[gvk] no GPU engine (%s); computing on the CPU\n", gerr.msg);
+}
+
 static int run_pass(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
                     const gvk_pair_t *pairs, const size_t *sel, size_t n, int dbl, float *fsum,
                     double *dsum, gvk_err_t *err)
@@ -221,6 +240,7 @@ int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
 		goto done;
 	}
+	if (!e->gpu_tried) auto_open_gpu(e, reads, haps, pairs, n);
 	const int all_double = e->opt.force_double || out->dsum != NULL;
 	if (e->opt.force_double)
 		memset(fsum, 0, n * sizeof *fsum);

@@ -145,7 +145,7 @@ static int gpu_init(phmm_gpu_t *g, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
 		CK(cudaEventCreate(&g->slot[s].k0));
 		CK(cudaEventCreate(&g->slot[s].k1));
 	}
-	g->max_batch_bytes = (size_t)48 << 20;
+	g->max_batch_bytes = (size_t)1 << 30;
 	g->profile = getenv("GVK_GPU_PROFILE") != NULL;
 	return upload_tables(g, err);
 }
@@ -259,6 +259,7 @@ typedef struct {
 	const order_t *ord; /* pairs of the pass sorted by (bin, -H) */
 	int dbl;
 	uint32_t *rmap, *hmap; /* read / hap index -> blob offset + 1 (0 = not yet packed) */
+	uint8_t cls[256];      /* base byte -> class 0..4 (A C T G N) */
 } pass_ctx_t;
 
 static const gvk_pair_t *pair_at(const pass_ctx_t *c, size_t k) { return &c->pairs[c->sel ? c->sel[k] : k]; }
@@ -309,10 +310,7 @@ static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_
 			ro += 5 * R;
 		}
 		if (c->hmap[p->hap] == 1) {
-			for (int j = 0; j < h->len; ++j) {
-				uint8_t bits = phmm_base_bits((unsigned char)h->bases[j]);
-				hb[ho + (size_t)j] = bits == 2 ? 1 : bits == 4 ? 2 : bits == 8 ? 3 : bits == 31 ? 4 : 0;
-			}
+			for (int j = 0; j < h->len; ++j) hb[ho + (size_t)j] = c->cls[(unsigned char)h->bases[j]];
 			c->hmap[p->hap] = (uint32_t)ho + 2;
 			ho += (size_t)h->len;
 		}
@@ -413,14 +411,15 @@ static int run_pass(phmm_gpu_t *g, pass_ctx_t *c, size_t n, float *fsum, double 
 {
 	size_t b0 = 0, pend_b0[NSTREAM] = {0}, pend_n[NSTREAM] = {0};
 	int s = 0, rc = 0;
-	/* Two sub-batches or more, so that copies overlap kernels, but none so small that a launch
-	 * leaves the GPU idle. */
+	/* One sub-batch per pass when it fits: every read and haplotype is then packed (and its
+	 * classes converted) once, which costs the host far more than the copy that a split would
+	 * overlap with kernels. Passes over 1 GiB, or after an out-of-memory, are split. */
 	size_t total = 0;
 	for (size_t k = 0; k < n; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
 		total += 5 * (size_t)c->reads[p->read].len + (size_t)c->haps[p->hap].len + 32;
 	}
-	size_t limit = total / 2 + 4096;
+	size_t limit = total + 4096;
 	if (limit > g->max_batch_bytes) limit = g->max_batch_bytes;
 	while (b0 < n) {
 		if (pend_n[s] && (rc = collect(g, s, c, pend_b0[s], pend_n[s], fsum, dsum, err)) < 0) return rc;
@@ -459,7 +458,11 @@ extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_h
                              const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
 {
 	if (n == 0) return 0;
-	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL};
+	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}};
+	for (int b = 0; b < 256; ++b) {
+		uint8_t bits = phmm_base_bits((unsigned char)b);
+		c.cls[b] = bits == 2 ? 1 : bits == 4 ? 2 : bits == 8 ? 3 : bits == 31 ? 4 : 0;
+	}
 	int32_t maxr = 0, maxh = 0;
 	for (size_t k = 0; k < n; ++k) {
 		const gvk_pair_t *p = pair_at(&c, k);
