@@ -138,7 +138,8 @@ static void usage(void)
 	        "  --sweep[=CELLS] equal-length batches, read = haplotype length 16..1024, CELLS cells each (1e10)\n"
 	        "  --flavour F     avx512 (default) or avx2\n"
 	        "  --results FILE  append the table to FILE (default bench/RESULTS.md; '-' = none)\n"
-	        "  --note TEXT     a line to record with the figures\n");
+	        "  --note TEXT     a line to record with the figures\n"
+	        "  --write FILE    only write the HaplotypeCaller-shaped work to FILE (group format) and exit\n");
 }
 
 int main(int argc, char **argv)
@@ -146,11 +147,12 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {{"gkl", required_argument, NULL, 1}, {"device", required_argument, NULL, 2},
 	                                   {"sweep", optional_argument, NULL, 3},     {"results", required_argument, NULL, 4},
 	                                   {"flavour", required_argument, NULL, 5}, {"note", required_argument, NULL, 6},
+	                                   {"write", required_argument, NULL, 7},
 	                                   {NULL, 0, NULL, 0}};
 	size_t npairs = 200000;
 	double sweep_cells = 1e10;
 	int threads = gvk_ncpu(), sweep = 0, flavour = GVK_PHMM_FMA, device = GVK_DEVICE_AUTO;
-	const char *gkl = NULL, *results = "bench/RESULTS.md", *note = "";
+	const char *gkl = NULL, *results = "bench/RESULTS.md", *note = "", *write_to = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "n:t:h", lo, NULL)) != -1) {
 		if (c == 'n') npairs = (size_t)atol(optarg);
@@ -161,12 +163,21 @@ int main(int argc, char **argv)
 		else if (c == 4) results = optarg;
 		else if (c == 5) flavour = strcmp(optarg, "avx2") ? GVK_PHMM_FMA : GVK_PHMM_NOFMA;
 		else if (c == 6) note = optarg;
+		else if (c == 7) write_to = optarg;
 		else return usage(), c == 'h' ? 0 : 1;
 	}
 	table_t t = {.n = 0};
 	double ksec = 0;
 	phmm_workload_t w;
 	if (phmm_workload_hc(&w, npairs, 1) < 0) return fprintf(stderr, "bench: out of memory\n"), 1;
+	if (write_to) {
+		FILE *fp = fopen(write_to, "w");
+		int rc = fp ? phmm_workload_write(&w, fp) : GVK_ERR_IO;
+		if (fp && fclose(fp) != 0) rc = GVK_ERR_IO;
+		printf("wrote %zu pairs (%zu groups, %.4g G cells) to %s\n", w.n_pairs, w.n_regions, w.cells * 1e-9, write_to);
+		phmm_workload_free(&w);
+		return rc < 0;
+	}
 	double *ref = malloc(w.n_pairs * sizeof *ref), *out = malloc(w.n_pairs * sizeof *out);
 	gvk_pairhmm_opt_t opt;
 	gvk_pairhmm_opt_init(&opt);

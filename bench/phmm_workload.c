@@ -124,24 +124,34 @@ int phmm_workload_equal(phmm_workload_t *w, size_t min_pairs, int rlen, int hlen
 
 int phmm_workload_write(const phmm_workload_t *w, FILE *fp)
 {
-	size_t r = 0, h = 0;
+	size_t r = 0, h = 0, cap = 1 << 16;
+	char *line = malloc(cap);
+	if (!line) return GVK_ERR_NOMEM;
 	for (size_t k = 0; k < w->n_regions; ++k) {
 		fprintf(fp, "%d %d\n", w->region_reads[k], w->region_haps[k]);
 		for (int i = 0; i < w->region_reads[k]; ++i, ++r) {
 			const gvk_read_t *rd = &w->reads[r];
 			const uint8_t *q[4] = {rd->qual, rd->ins, rd->del, rd->gcp};
-			fwrite(rd->bases, 1, (size_t)rd->len, fp);
-			for (int f = 0; f < 4; ++f) {
-				fputc(' ', fp);
-				for (int j = 0; j < rd->len; ++j) fputc(q[f][j] + 33, fp);
+			size_t R = (size_t)rd->len, n = 0;
+			if (5 * R + 8 > cap) {
+				char *nl = realloc(line, cap = 5 * R + 8);
+				if (!nl) return free(line), GVK_ERR_NOMEM;
+				line = nl;
 			}
-			fputc('\n', fp);
+			memcpy(line, rd->bases, R), n = R;
+			for (int f = 0; f < 4; ++f) {
+				line[n++] = ' ';
+				for (size_t j = 0; j < R; ++j) line[n++] = (char)(q[f][j] + 33);
+			}
+			line[n++] = '\n';
+			fwrite(line, 1, n, fp);
 		}
 		for (int i = 0; i < w->region_haps[k]; ++i, ++h) {
 			fwrite(w->haps[h].bases, 1, (size_t)w->haps[h].len, fp);
 			fputc('\n', fp);
 		}
 	}
+	free(line);
 	return ferror(fp) ? GVK_ERR_IO : 0;
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [all|test|sanitize|random|bench] ...   (default all)
+# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|bench] ...   (default all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -46,6 +46,22 @@ if has random; then
 	rc=$?
 	summary+=("random GPU=CPU: rc=$rc, $(grep -c ' 0 differ' "$out/random.txt")/2 flavours exact, $(( $(date +%s) - t0 )) s")
 	cat "$out/random.txt" | head -8
+fi
+if has e2e; then
+	# Whole gvk pairhmm runs, file to scores: the "10s" dataset, and a 20,000,000-pair file of
+	# HaplotypeCaller shape made by the benchmark generator (on local disk, not in the repo).
+	f=${GVK_E2E_FILE:-/tmp/gvk-hc20m.txt}
+	[ -s "$f" ] || build-gpu/bench/bench_pairhmm -n ${GVK_E2E_PAIRS:-20000000} --write "$f" --results -
+	for d in gpu cpu; do
+		for in in tests/data/pairhmm/inputs/carneiro_10s.in "$f"; do
+			s0=$(date +%s.%N)
+			timeout 300 build-gpu/src/gvk pairhmm --device $d -o /tmp/gvk-e2e.$d.out "$in" 2> "$out/e2e.log"
+			rc=$?
+			s1=$(date +%s.%N)
+			summary+=("e2e $d $(basename "$in"): rc=$rc, wall $(awk "BEGIN{printf \"%.2f\", $s1 - $s0}") s; $(tail -1 "$out/e2e.log")")
+		done
+	done
+	cmp -s /tmp/gvk-e2e.gpu.out /tmp/gvk-e2e.cpu.out && summary+=("e2e: GPU and CPU outputs identical") || summary+=("e2e: GPU and CPU outputs DIFFER")
 fi
 if has bench; then
 	gkl=(); [ -x .carry/gkl/gklbench ] && gkl=(--gkl .carry/gkl/gklbench)
