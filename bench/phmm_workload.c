@@ -21,7 +21,7 @@ static int alloc(phmm_workload_t *w, const region_t *rg, size_t n)
 {
 	size_t bytes = 0, nr = 0, nh = 0, np = 0;
 	for (size_t k = 0; k < n; ++k) {
-		for (int h = 0; h < rg[k].nh; ++h) bytes += (size_t)rg[k].hlen[h];
+		for (int h = 0; h < rg[k].nh; ++h) bytes += 521 + (size_t)rg[k].hlen[h];
 		for (int r = 0; r < rg[k].nr; ++r) bytes += 5 * (size_t)rg[k].rlen[r];
 		nr += (size_t)rg[k].nr, nh += (size_t)rg[k].nh, np += (size_t)rg[k].nr * (size_t)rg[k].nh;
 	}
@@ -41,16 +41,21 @@ static void fill(phmm_workload_t *w, const region_t *rg, size_t n, unsigned long
 	char *p = w->mem;
 	for (size_t k = 0; k < n; ++k) {
 		size_t h0 = w->n_haps, r0 = w->n_reads;
+		/* A region's haplotypes are pieces of one local sequence (the first haplotype, the
+		 * longest-to-be) with a few variants each, as assembled haplotypes are. */
+		int hlen_max = 0;
+		for (int h = 0; h < rg[k].nh; ++h) hlen_max = rg[k].hlen[h] > hlen_max ? rg[k].hlen[h] : hlen_max;
+		char *base = p;
+		for (int j = 0; j < hlen_max; ++j) base[j] = acgt[next(s) & 3];
 		for (int h = 0; h < rg[k].nh; ++h) {
-			int H = rg[k].hlen[h];
-			for (int j = 0; j < H; ++j) p[j] = acgt[next(s) & 3];
-			/* Haplotypes of a region differ from the first by a few variants. */
-			if (h > 0 && H <= rg[k].hlen[0]) {
-				memcpy(p, w->haps[h0].bases, (size_t)H);
-				for (int v = 0; v < 3; ++v) p[next(s) % (unsigned)H] = acgt[next(s) & 3];
+			int H = rg[k].hlen[h], start = (int)(next(s) % (unsigned)(hlen_max - H + 1));
+			char *hp = h == 0 ? base : p;
+			if (h > 0) {
+				memcpy(hp, base + start, (size_t)H);
+				for (int v = 0; v < 3; ++v) hp[next(s) % (unsigned)H] = acgt[next(s) & 3];
 			}
-			w->haps[w->n_haps++] = (gvk_hap_t){H, p};
-			p += H;
+			w->haps[w->n_haps++] = (gvk_hap_t){h == 0 ? hlen_max : H, hp};
+			p += h == 0 ? hlen_max : H;
 		}
 		for (int r = 0; r < rg[k].nr; ++r) {
 			int R = rg[k].rlen[r];
