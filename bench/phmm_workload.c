@@ -48,7 +48,7 @@ static void fill(phmm_workload_t *w, const region_t *rg, size_t n, unsigned long
 		char *base = p;
 		for (int j = 0; j < hlen_max; ++j) base[j] = acgt[next(s) & 3];
 		for (int h = 0; h < rg[k].nh; ++h) {
-			int H = rg[k].hlen[h], start = (int)(next(s) % (unsigned)(hlen_max - H + 1));
+			int H = rg[k].hlen[h], start = (int)(next(s) % (unsigned)(hlen_max - H + 1)) / 4;
 			char *hp = h == 0 ? base : p;
 			if (h > 0) {
 				memcpy(hp, base + start, (size_t)H);
@@ -103,7 +103,12 @@ int phmm_workload_hc(phmm_workload_t *w, size_t min_pairs, unsigned long long se
 		r->nr = (int)lround(55.0 / r->nh * (0.5 + unif(&s)));
 		if (r->nr < 1) r->nr = 1;
 		/* Powers of a uniform variable give the skewed length distributions. */
-		for (int h = 0; h < r->nh; ++h) r->hlen[h] = 30 + (int)(491 * pow(unif(&s), 0.888));
+		/* One region length; the haplotypes differ from it by small indels. */
+		int L = 30 + (int)(491 * pow(unif(&s), 0.888));
+		for (int h = 0; h < r->nh; ++h) {
+			int H = L + (int)(next(&s) % 11) - 5;
+			r->hlen[h] = H < 30 ? 30 : H > 521 ? 521 : H;
+		}
 		for (int k = 0; k < r->nr; ++k) r->rlen[k] = 10 + (int)(141 * pow(unif(&s), 2.13));
 		pairs += (size_t)(r->nr * r->nh);
 		if (n == cap) {
