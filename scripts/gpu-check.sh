@@ -29,13 +29,13 @@ if has test; then
 fi
 if has sanitize; then
 	for tool in memcheck racecheck synccheck; do
-		timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
-			tests/data/pairhmm/inputs/carneiro_tiny.in > "$out/san-$tool.txt" 2> "$out/san-$tool.log"
-		r1=$?
-		timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
-			tests/data/pairhmm/inputs/edge.hex.gz > /dev/null 2>> "$out/san-$tool.log"
-		r2=$?
-		summary+=("compute-sanitizer $tool: rc=$r1/$r2 $(grep -h 'ERROR SUMMARY' "$out/san-$tool.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')")
+		res=""
+		for in in carneiro_tiny.in edge.hex.gz; do
+			timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
+				tests/data/pairhmm/inputs/$in > "$out/san-$tool-$in.txt" 2>&1
+			res+="$in rc=$? $(grep -h 'ERROR SUMMARY' "$out/san-$tool-$in.txt" | sed 's/=* *//'); "
+		done
+		summary+=("compute-sanitizer $tool: $res")
 	done
 fi
 if has random; then
