@@ -10,7 +10,7 @@ stages=${*:-all}
 has() { [[ " $stages " == *" all "* || " $stages " == *" $1 "* ]]; }
 summary=()
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
-export GVK_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo -dirty)
+export GVK_COMMIT=${GVK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || cat .carry/commit 2>/dev/null || echo unknown)}
 
 t0=$(date +%s)
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1 &&
