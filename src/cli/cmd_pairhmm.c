@@ -172,6 +172,7 @@ typedef struct {
 	phmm_reader_t *rd;
 	phmm_chunk_t *c;
 	size_t max;
+	int threads;
 	long n;
 	gvk_err_t err;
 } prefetch_t;
@@ -179,7 +180,7 @@ typedef struct {
 static void *prefetch_main(void *arg)
 {
 	prefetch_t *p = arg;
-	p->n = phmm_reader_next(p->rd, p->c, p->max, &p->err);
+	p->n = phmm_reader_next_mt(p->rd, p->c, p->max, p->threads, &p->err);
 	return NULL;
 }
 
@@ -201,10 +202,10 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	phmm_reader_t *rd = eng ? phmm_reader_open(a.in, (phmm_format_t)a.format, &err) : NULL;
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
 	rc = 0;
-	n = phmm_reader_next(rd, &chunks[0], a.chunk, &err);
+	n = phmm_reader_next_mt(rd, &chunks[0], a.chunk, a.eng.threads, &err);
 	while (n > 0) {
 		phmm_chunk_t *c = &chunks[cur];
-		prefetch_t pf = {rd, &chunks[cur ^ 1], a.chunk, 0, {0, ""}};
+		prefetch_t pf = {rd, &chunks[cur ^ 1], a.chunk, a.eng.threads, 0, {0, ""}};
 		pthread_t th;
 		int threaded = pthread_create(&th, NULL, prefetch_main, &pf) == 0;
 		double *nv = realloc(v, (size_t)n * sizeof *v);

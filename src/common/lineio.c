@@ -25,6 +25,8 @@ struct gvk_lr_s {
 	size_t line_cap;
 	long lineno;
 	int eof;
+	int mem;         /* reads a caller's memory block (not owned) */
+	size_t last_len; /* bytes the last gvk_lr_next consumed, for gvk_lr_unread_line */
 };
 
 enum { LR_BLOCK = 1 << 16 };
@@ -53,9 +55,24 @@ gvk_lr_t *gvk_lr_open(const char *path, gvk_err_t *err)
 	return lr;
 }
 
+gvk_lr_t *gvk_lr_open_mem(const char *text, size_t len, const char *path, long lineno, gvk_err_t *err)
+{
+	gvk_lr_t *lr = calloc(1, sizeof *lr);
+	if (!lr || !(lr->path = strdup(path))) {
+		free(lr);
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	lr->mem = 1, lr->eof = 1;
+	lr->buf = (char *)text, lr->end = lr->cap = len;
+	lr->lineno = lineno;
+	return lr;
+}
+
 void gvk_lr_close(gvk_lr_t *lr)
 {
 	if (!lr) return;
+	if (lr->mem) lr->buf = NULL;
 #ifdef GVK_HAVE_ZLIB
 	if (lr->gz) gzclose(lr->gz);
 #else
@@ -119,6 +136,7 @@ int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
 			memcpy(lr->line, lr->buf + lr->beg, n);
 			if (n > 0 && lr->line[n - 1] == '\r') --n;
 			lr->line[n] = 0;
+			lr->last_len = (nl ? stop + 1 : stop) - lr->beg;
 			lr->beg = nl ? stop + 1 : stop;
 			lr->lineno++;
 			*line = lr->line;
@@ -132,6 +150,41 @@ int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
 		scan = lr->beg + done;
 	}
 }
+
+int gvk_lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *err)
+{
+	for (;;) {
+		size_t have = lr->end - lr->beg;
+		char *nl = NULL;
+		if (have >= want || lr->eof) {
+			/* The last newline within the first `want` bytes, or the first one after them. */
+			size_t lim = have < want ? have : want;
+			for (size_t k = lim; k > 0 && !nl; --k)
+				if (lr->buf[lr->beg + k - 1] == '\n') nl = lr->buf + lr->beg + k - 1;
+			if (!nl && have > want) nl = memchr(lr->buf + lr->beg + want, '\n', have - want);
+		}
+		if (nl || (lr->eof && have)) {
+			size_t stop = nl ? (size_t)(nl - lr->buf) + 1 : lr->end;
+			*blk = lr->buf + lr->beg, *len = stop - lr->beg;
+			for (char *p = *blk, *e = *blk + *len; (p = memchr(p, '\n', (size_t)(e - p))); ++p) lr->lineno++;
+			if (!nl) lr->lineno++;
+			lr->beg = stop;
+			return 1;
+		}
+		if (lr->eof) return 0;
+		long got = lr_fill(lr, err); /* grows the buffer when it is full */
+		if (got < 0) return (int)got;
+		if (got == 0) lr->eof = 1;
+	}
+}
+
+void gvk_lr_unread(gvk_lr_t *lr, size_t bytes, long lines)
+{
+	lr->beg -= bytes;
+	lr->lineno -= lines;
+}
+
+void gvk_lr_unread_line(gvk_lr_t *lr) { gvk_lr_unread(lr, lr->last_len, 1); }
 
 long gvk_lr_lineno(const gvk_lr_t *lr) { return lr->lineno; }
 const char *gvk_lr_path(const gvk_lr_t *lr) { return lr->path; }

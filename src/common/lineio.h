@@ -15,6 +15,19 @@ void gvk_lr_close(gvk_lr_t *lr);
  * or GVK_ERR_IO. The line stays valid until the next call. */
 int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err);
 long gvk_lr_lineno(const gvk_lr_t *lr);
+
+/* A reader over a caller's text (not copied; it must outlive the reader); lineno is the number
+ * of the line before the text, for messages. */
+gvk_lr_t *gvk_lr_open_mem(const char *text, size_t len, const char *path, long lineno, gvk_err_t *err);
+
+/* The next block of whole lines, about `want` bytes (more if a line is longer), as raw bytes
+ * without copying; valid until the next call. Returns 1, 0 at end of file, or <0. */
+int gvk_lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *err);
+
+/* Gives back the last `bytes` of what the last call returned (`lines` lines of it), or the last
+ * line gvk_lr_next returned, to be read again. */
+void gvk_lr_unread(gvk_lr_t *lr, size_t bytes, long lines);
+void gvk_lr_unread_line(gvk_lr_t *lr);
 const char *gvk_lr_path(const gvk_lr_t *lr);
 
 /* Output written to a temporary beside path and renamed over it only by gvk_out_commit, so a

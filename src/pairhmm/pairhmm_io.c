@@ -4,6 +4,7 @@
 
 #include "../common/err.h"
 #include "../common/lineio.h"
+#include "../common/threads.h"
 #include "pairhmm_io.h"
 
 enum { MAX_FIELDS = 8 };
@@ -12,9 +13,6 @@ struct phmm_reader_s {
 	gvk_lr_t *lr;
 	phmm_format_t fmt;
 	uint64_t records; /* groups or pair lines seen so far */
-	char *pending;    /* first data line, read to detect the format */
-	size_t pending_len;
-	long pending_lineno;
 };
 
 typedef struct {
@@ -87,11 +85,6 @@ int phmm_format_parse(const char *name)
 /* Reads the next line that is not blank or a comment; 1, 0 at EOF, or <0. */
 static int next_data_line(phmm_reader_t *rd, char **line, size_t *len, long *lineno, gvk_err_t *err)
 {
-	if (rd->pending) {
-		*line = rd->pending, *len = rd->pending_len, *lineno = rd->pending_lineno;
-		rd->pending = NULL;
-		return 1;
-	}
 	int rc;
 	while ((rc = gvk_lr_next(rd->lr, line, len, err)) == 1)
 		if (!is_blank_or_comment(*line)) break;
@@ -136,7 +129,8 @@ phmm_reader_t *phmm_reader_open(const char *path, phmm_format_t fmt, gvk_err_t *
 			goto fail;
 		}
 	}
-	rd->pending = line, rd->pending_len = len, rd->pending_lineno = lineno;
+	(void)len;
+	gvk_lr_unread_line(rd->lr);
 	return rd;
 fail:
 	phmm_reader_close(rd);
@@ -156,6 +150,8 @@ void phmm_chunk_free(phmm_chunk_t *c)
 {
 	free(c->reads), free(c->haps), free(c->pairs), free(c->group), free(c->rin), free(c->hin);
 	free(c->roff), free(c->hoff), free(c->arena);
+	for (int t = 0; t < c->nparts; ++t) phmm_chunk_free(&c->parts[t]);
+	free(c->parts);
 	memset(c, 0, sizeof *c);
 }
 
@@ -359,5 +355,190 @@ long phmm_reader_next(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, gvk_
 		r->del = (uint8_t *)p + 3 * R, r->gcp = (uint8_t *)p + 4 * R;
 	}
 	for (size_t k = 0; k < c->n_haps; ++k) c->haps[k].bases = c->arena + c->hoff[k];
+	return (long)c->n_pairs;
+}
+
+/* ---- parallel parsing ------------------------------------------------------------------------
+ * A block of whole records is cut into one piece per thread, each parsed by the sequential parser
+ * over the piece's memory, and the pieces' arrays are joined; reads and haplotypes stay in their
+ * piece's arena, which the chunk keeps. */
+
+static int is_data_line(const char *b, const char *e)
+{
+	while (b < e && (*b == ' ' || *b == '\t' || *b == '\r')) ++b;
+	return b < e && *b != '#' && *b != '\n';
+}
+
+/* Offset just past the last complete group in blk[0, len); -1 if a header cannot be read (the
+ * sequential parser then reports it). */
+static long group_cut(const char *blk, size_t len)
+{
+	const char *p = blk, *e = blk + len, *cut = blk;
+	long want = 0; /* data lines still owed to the current group */
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		if (is_data_line(p, le)) {
+			if (want == 0) {
+				char *q;
+				long R = strtol(p, &q, 10), H = strtol(q, &q, 10);
+				if (R < 1 || H < 1) return -1;
+				want = R + H;
+			} else if (--want == 0) {
+				cut = nl ? nl + 1 : e;
+			}
+		}
+		p = nl ? nl + 1 : e;
+	}
+	return (long)(cut - blk);
+}
+
+/* Start of the first record at or after byte off (a line start; for groups, a group start). */
+static size_t piece_start(const char *blk, size_t len, size_t off, int group)
+{
+	if (off == 0) return 0;
+	if (!group) {
+		const char *nl = memchr(blk + off - 1, '\n', len - off + 1);
+		return nl ? (size_t)(nl - blk) + 1 : len;
+	}
+	return off; /* group pieces are cut by the caller at known group starts */
+}
+
+typedef struct {
+	phmm_reader_t *rd;
+	const char *blk;
+	size_t *cuts; /* piece t is blk[cuts[t], cuts[t+1]) */
+	long *line0;  /* line number before piece t */
+	phmm_chunk_t *parts;
+	long *n;
+	gvk_err_t *err;
+} mt_job_t;
+
+static void parse_piece(void *arg, int t)
+{
+	mt_job_t *j = arg;
+	phmm_reader_t sub = {NULL, j->rd->fmt, 0};
+	j->n[t] = 0;
+	if (j->cuts[t + 1] == j->cuts[t]) return;
+	sub.lr = gvk_lr_open_mem(j->blk + j->cuts[t], j->cuts[t + 1] - j->cuts[t], gvk_lr_path(j->rd->lr), j->line0[t], &j->err[t]);
+	if (!sub.lr) {
+		j->n[t] = GVK_ERR_NOMEM;
+		return;
+	}
+	j->n[t] = phmm_reader_next(&sub, &j->parts[t], SIZE_MAX, &j->err[t]);
+	gvk_lr_close(sub.lr);
+}
+
+/* Joins the pieces into c: their arrays copied with index offsets, their arenas kept. */
+static int join_parts(phmm_chunk_t *c, phmm_chunk_t *parts, int np, uint64_t rec0)
+{
+	size_t nr = 0, nh = 0, npairs = 0;
+	for (int t = 0; t < np; ++t) nr += parts[t].n_reads, nh += parts[t].n_haps, npairs += parts[t].n_pairs;
+	size_t cr = c->m_reads, ch = c->m_haps, cp = c->m_pairs, cp2 = cp, cp3 = cp, cp4 = cp;
+	if (grow((void **)&c->reads, &cr, nr, sizeof *c->reads) || grow((void **)&c->haps, &ch, nh, sizeof *c->haps) ||
+	    grow((void **)&c->pairs, &cp, npairs, sizeof *c->pairs) || grow((void **)&c->group, &cp2, npairs, sizeof *c->group) ||
+	    grow((void **)&c->rin, &cp3, npairs, sizeof *c->rin) || grow((void **)&c->hin, &cp4, npairs, sizeof *c->hin))
+		return GVK_ERR_NOMEM;
+	c->m_reads = cr, c->m_haps = ch, c->m_pairs = cp;
+	size_t r0 = 0, h0 = 0, k0 = 0;
+	uint64_t g0 = rec0;
+	for (int t = 0; t < np; ++t) {
+		phmm_chunk_t *q = &parts[t];
+		memcpy(c->reads + r0, q->reads, q->n_reads * sizeof *q->reads);
+		memcpy(c->haps + h0, q->haps, q->n_haps * sizeof *q->haps);
+		memcpy(c->rin + k0, q->rin, q->n_pairs * sizeof *q->rin);
+		memcpy(c->hin + k0, q->hin, q->n_pairs * sizeof *q->hin);
+		uint64_t gmax = 0;
+		for (size_t k = 0; k < q->n_pairs; ++k) {
+			c->pairs[k0 + k] = (gvk_pair_t){q->pairs[k].read + (int32_t)r0, q->pairs[k].hap + (int32_t)h0};
+			c->group[k0 + k] = q->group[k] + g0;
+			if (q->group[k] + 1 > gmax) gmax = q->group[k] + 1;
+		}
+		r0 += q->n_reads, h0 += q->n_haps, k0 += q->n_pairs, g0 += gmax;
+		c->cells += q->cells;
+	}
+	c->n_reads = nr, c->n_haps = nh, c->n_pairs = npairs;
+	return 0;
+}
+
+long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, int threads, gvk_err_t *err)
+{
+	if (threads < 2 || max_pairs < (1u << 16) || threads > 64) return phmm_reader_next(rd, c, max_pairs, err);
+	/* About 90 bytes of text per pair in HaplotypeCaller-shaped group files. */
+	size_t want = max_pairs * 90;
+	if (want > ((size_t)512 << 20)) want = (size_t)512 << 20;
+	char *blk;
+	size_t len;
+	long line_before = gvk_lr_lineno(rd->lr);
+	int rc = gvk_lr_block(rd->lr, want, &blk, &len, err);
+	c->n_reads = c->n_haps = c->n_pairs = 0, c->arena_len = 0, c->cells = 0;
+	if (rc <= 0) return rc;
+	const int group = rd->fmt == PHMM_FMT_GROUP;
+	size_t cuts[65];
+	long line0[64], n[64];
+	int np = threads;
+	if (group) {
+		long cut = group_cut(blk, len);
+		if (cut <= 0) { /* a malformed header or one group bigger than the block */
+			gvk_lr_unread(rd->lr, len, gvk_lr_lineno(rd->lr) - line_before);
+			return phmm_reader_next(rd, c, max_pairs, err);
+		}
+		long lines_kept = 0;
+		for (const char *p = blk; p < blk + cut && (p = memchr(p, '\n', (size_t)(blk + cut - p))); ++p) ++lines_kept;
+		gvk_lr_unread(rd->lr, len - (size_t)cut, gvk_lr_lineno(rd->lr) - line_before - lines_kept);
+		len = (size_t)cut;
+		/* Cut pieces at group starts: walk the groups once, starting a piece at each byte target. */
+		cuts[0] = 0;
+		int t = 1;
+		const char *p = blk;
+		long owed = 0;
+		while (p < blk + len && t < np) {
+			const char *nl = memchr(p, '\n', (size_t)(blk + len - p));
+			const char *le = nl ? nl : blk + len;
+			if (is_data_line(p, le)) {
+				if (owed == 0) {
+					if ((size_t)(p - blk) >= len * (size_t)t / (size_t)np && (size_t)(p - blk) > cuts[t - 1]) cuts[t++] = (size_t)(p - blk);
+					char *q;
+					long R = strtol(p, &q, 10), H = strtol(q, &q, 10);
+					owed = R + H;
+				} else {
+					--owed;
+				}
+			}
+			p = nl ? nl + 1 : blk + len;
+		}
+		np = t;
+	} else {
+		cuts[0] = 0;
+		for (int t = 1; t < np; ++t) cuts[t] = piece_start(blk, len, len * (size_t)t / (size_t)np, 0);
+	}
+	cuts[np] = len;
+	line0[0] = line_before;
+	for (int t = 1; t < np; ++t) {
+		long nl = 0;
+		for (const char *p = blk + cuts[t - 1]; p < blk + cuts[t] && (p = memchr(p, '\n', (size_t)(blk + cuts[t] - p))); ++p) ++nl;
+		line0[t] = line0[t - 1] + nl;
+	}
+	if (c->nparts < np) {
+		phmm_chunk_t *np2 = realloc(c->parts, (size_t)np * sizeof *np2);
+		if (!np2) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		memset(np2 + c->nparts, 0, (size_t)(np - c->nparts) * sizeof *np2);
+		c->parts = np2, c->nparts = np;
+	}
+	gvk_err_t errs[64];
+	mt_job_t job = {rd, blk, cuts, line0, c->parts, n, errs};
+	gvk_parallel(np, parse_piece, &job);
+	for (int t = 0; t < np; ++t)
+		if (n[t] < 0) {
+			*err = errs[t];
+			return n[t];
+		}
+	if (join_parts(c, c->parts, np, rd->records) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int t = 0; t < np; ++t) {
+		uint64_t gmax = 0;
+		for (size_t k = 0; k < c->parts[t].n_pairs; ++k)
+			if (c->parts[t].group[k] + 1 > gmax) gmax = c->parts[t].group[k] + 1;
+		rd->records += gmax;
+	}
 	return (long)c->n_pairs;
 }

@@ -11,7 +11,7 @@ typedef enum { PHMM_FMT_AUTO = 0, PHMM_FMT_GKL, PHMM_FMT_GROUP, PHMM_FMT_HEX } p
 
 /* A chunk of work: reads, haplotypes and the pairs between them in input order. Everything points
  * into the chunk's own arena and stays valid until the chunk is refilled or freed. */
-typedef struct {
+typedef struct phmm_chunk_s {
 	gvk_read_t *reads;
 	gvk_hap_t *haps;
 	gvk_pair_t *pairs;
@@ -23,6 +23,8 @@ typedef struct {
 	size_t m_reads, m_haps, m_pairs, *roff, *hoff;
 	char *arena;
 	size_t arena_len, arena_cap;
+	struct phmm_chunk_s *parts; /* pieces parsed by threads, whose arenas the chunk points into */
+	int nparts;
 } phmm_chunk_t;
 
 typedef struct phmm_reader_s phmm_reader_t;
@@ -38,6 +40,10 @@ int phmm_format_parse(const char *name);
 /* Refills c with whole records until it holds at least max_pairs pairs or the input ends.
  * Returns the number of pairs (0 at the end) or a negative code with err naming file and line. */
 long phmm_reader_next(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, gvk_err_t *err);
+
+/* The same, with the parsing spread over threads (a chunk then holds about max_pairs pairs);
+ * falls back to the sequential parser for small chunks or one thread. */
+long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, int threads, gvk_err_t *err);
 
 void phmm_chunk_free(phmm_chunk_t *c);
 
