@@ -2,6 +2,10 @@
 #ifndef GVK_COMMON_THREADS_H
 #define GVK_COMMON_THREADS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef void (*gvk_worker_fn)(void *arg, int tid);
 
 /* Runs fn(arg, tid) for tid = 0..n-1 concurrently and waits for all. Falls back to fewer threads
@@ -13,5 +17,9 @@ int gvk_ncpu(void);
 
 /* Seconds from a monotonic clock. */
 double gvk_seconds(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "gvk.h"
 #include "../common/err.h"
+#include "../common/threads.h"
 #include "pairhmm_engine.h"
 #include "pairhmm_gpu_kernel.cuh"
 #include "pairhmm_tables.h"
@@ -34,6 +35,7 @@ struct phmm_gpu_s {
 	size_t max_batch_bytes; /* shrinks after an out-of-memory */
 	double kernel_s;
 	int profile;            /* GVK_GPU_PROFILE set: host-side timings on stderr */
+	int threads;            /* host threads that pack batches */
 	double t_sort, t_pack, t_wait, t_scatter;
 };
 
@@ -139,6 +141,7 @@ static int gpu_init(phmm_gpu_t *g, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
 	snprintf(g->name, sizeof g->name, "%s", prop.name);
 	CK(cudaSetDevice(g->dev));
 	g->fused = opt->flavour == GVK_PHMM_FMA;
+	g->threads = opt->threads > 0 ? opt->threads : gvk_ncpu();
 	for (int s = 0; s < NSTREAM; ++s) {
 		CK(cudaStreamCreateWithFlags(&g->st[s], cudaStreamNonBlocking));
 		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming));
@@ -260,14 +263,94 @@ typedef struct {
 	int dbl;
 	uint32_t *rmap, *hmap; /* read / hap index -> blob offset + 1 (0 = not yet packed) */
 	uint8_t cls[256];      /* base byte -> class 0..4 (A C T G N) */
+	/* Dense passes (most reads and haplotypes in use, as from the CLI) pack every read and
+	 * haplotype at offsets known in advance, on all threads. */
+	int all;
+	int32_t maxr, maxh;
+	size_t *roff_all, *hoff_all, rbytes_all, hbytes_all;
+	int hmax_all;
 } pass_ctx_t;
 
 static const gvk_pair_t *pair_at(const pass_ctx_t *c, size_t k) { return &c->pairs[c->sel ? c->sel[k] : k]; }
 
+typedef struct {
+	const pass_ctx_t *c;
+	uint8_t *rb, *hb;
+	phmm_gpu_pair_t *rec;
+	size_t b0, b1;
+	int nt;
+} dense_job_t;
+
+static void dense_worker(void *arg, int t)
+{
+	dense_job_t *j = (dense_job_t *)arg;
+	const pass_ctx_t *c = j->c;
+	size_t nr = (size_t)c->maxr + 1, nh = (size_t)c->maxh + 1, np = j->b1 - j->b0;
+	for (size_t i = nr * (size_t)t / (size_t)j->nt; i < nr * (size_t)(t + 1) / (size_t)j->nt; ++i) {
+		const gvk_read_t *r = &c->reads[i];
+		size_t R = (size_t)r->len, o = c->roff_all[i];
+		memcpy(j->rb + o, r->bases, R), memcpy(j->rb + o + R, r->qual, R), memcpy(j->rb + o + 2 * R, r->ins, R);
+		memcpy(j->rb + o + 3 * R, r->del, R), memcpy(j->rb + o + 4 * R, r->gcp, R);
+	}
+	for (size_t i = nh * (size_t)t / (size_t)j->nt; i < nh * (size_t)(t + 1) / (size_t)j->nt; ++i) {
+		const gvk_hap_t *h = &c->haps[i];
+		uint8_t *d = j->hb + c->hoff_all[i];
+		for (int x = 0; x < h->len; ++x) d[x] = c->cls[(unsigned char)h->bases[x]];
+	}
+	for (size_t k = np * (size_t)t / (size_t)j->nt; k < np * (size_t)(t + 1) / (size_t)j->nt; ++k) {
+		const gvk_pair_t *p = pair_at(c, c->ord[j->b0 + k].k);
+		j->rec[k] = (phmm_gpu_pair_t){(uint32_t)c->roff_all[p->read], (uint32_t)c->hoff_all[p->hap], c->reads[p->read].len,
+		                              c->haps[p->hap].len};
+	}
+}
+
+/* Bins and scratch offsets of ord[b0, b1), shared by both packings. */
+static void pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff, layout_t *L)
+{
+	const int largest = (c->dbl ? NVAR_D : NVAR_F) - 1;
+	int last_bin = -1;
+	for (size_t k = b0; k < b1; ++k) {
+		int bin = (int)(c->ord[k].key >> 28);
+		if (bin != last_bin) {
+			L->bin_var[L->nbins] = bin;
+			L->bin_start[L->nbins++] = k - b0;
+			last_bin = bin;
+		}
+		soff[k - b0] = 0;
+		if (bin == largest) {
+			soff[k - b0] = L->scratch_elems;
+			L->scratch_elems += 3 * ((size_t)c->haps[pair_at(c, c->ord[k].k)->hap].len + 1);
+		}
+	}
+	L->bin_start[L->nbins] = L->n;
+}
+
+static int pack_dense(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
+{
+	const size_t hpad = 64;
+	memset(L, 0, sizeof *L);
+	L->n = b1 - b0;
+	L->off_soff = align16(L->n * sizeof(phmm_gpu_pair_t));
+	L->off_rb = L->off_soff + align16(L->n * sizeof(uint64_t));
+	L->off_hb = L->off_rb + align16(c->rbytes_all);
+	size_t hbytes = c->hbytes_all + (size_t)c->hmax_all + hpad;
+	L->bytes = L->off_hb + align16(hbytes);
+	if (L->off_hb + hbytes > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "GPU sub-batch over 4 GiB");
+	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, err);
+	if (rc < 0) return rc;
+	uint8_t *hb = sl->host + L->off_hb;
+	memset(hb, 0, hpad);
+	memset(hb + c->hbytes_all, 0, (size_t)c->hmax_all + hpad);
+	dense_job_t j = {c, sl->host + L->off_rb, hb, (phmm_gpu_pair_t *)sl->host, b0, b1, g->threads};
+	gvk_parallel(g->threads, dense_worker, &j);
+	pack_bins(c, b0, b1, (uint64_t *)(sl->host + L->off_soff), L);
+	return 0;
+}
+
 /* Packs ord[b0, b1) into slot s's staging buffer and returns its layout. */
 static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
 {
-	const int largest = (c->dbl ? NVAR_D : NVAR_F) - 1;
+	if (c->all) return pack_dense(g, sl, c, b0, b1, L, err);
 	size_t rbytes = 0, hbytes = 0;
 	memset(L, 0, sizeof *L);
 	L->n = b1 - b0;
@@ -297,7 +380,6 @@ static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_
 	uint8_t *rb = sl->host + L->off_rb, *hb = sl->host + L->off_hb;
 	size_t ro = 0, ho = hpad;
 	memset(hb, 0, hpad);
-	int last_bin = -1;
 	for (size_t k = b0; k < b1; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
 		const gvk_read_t *r = &c->reads[p->read];
@@ -315,19 +397,8 @@ static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_
 			ho += (size_t)h->len;
 		}
 		rec[k - b0] = (phmm_gpu_pair_t){c->rmap[p->read] - 2, c->hmap[p->hap] - 2, r->len, h->len};
-		int bin = (int)(c->ord[k].key >> 28);
-		if (bin != last_bin) {
-			L->bin_var[L->nbins] = bin;
-			L->bin_start[L->nbins++] = k - b0;
-			last_bin = bin;
-		}
-		soff[k - b0] = 0;
-		if (bin == largest) {
-			soff[k - b0] = L->scratch_elems;
-			L->scratch_elems += 3 * ((size_t)h->len + 1);
-		}
 	}
-	L->bin_start[L->nbins] = L->n;
+	pack_bins(c, b0, b1, soff, L);
 	memset(hb + ho, 0, (size_t)hmax_batch + hpad);
 	/* The maps are per sub-batch: clear the entries this one set. */
 	for (size_t k = b0; k < b1; ++k) {
@@ -458,7 +529,7 @@ extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_h
                              const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
 {
 	if (n == 0) return 0;
-	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}};
+	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, 0, 0};
 	for (int b = 0; b < 256; ++b) {
 		uint8_t bits = phmm_base_bits((unsigned char)b);
 		c.cls[b] = bits == 2 ? 1 : bits == 4 ? 2 : bits == 8 ? 3 : bits == 31 ? 4 : 0;
@@ -472,8 +543,36 @@ extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_h
 	order_t *ord = (order_t *)malloc(n * sizeof *ord);
 	c.rmap = (uint32_t *)calloc((size_t)maxr + 1, sizeof *c.rmap);
 	c.hmap = (uint32_t *)calloc((size_t)maxh + 1, sizeof *c.hmap);
+	c.maxr = maxr, c.maxh = maxh;
+	/* Dense when every read and haplotype up to the largest index is used (the CLI's chunks):
+	 * entries no pair names may not even be valid. */
+	if (c.rmap && c.hmap) {
+		size_t ur = 0, uh = 0;
+		for (size_t k = 0; k < n; ++k) {
+			const gvk_pair_t *p = pair_at(&c, k);
+			ur += !c.rmap[p->read], uh += !c.hmap[p->hap];
+			c.rmap[p->read] = 1, c.hmap[p->hap] = 1;
+		}
+		c.all = ur == (size_t)maxr + 1 && uh == (size_t)maxh + 1;
+		memset(c.rmap, 0, ((size_t)maxr + 1) * sizeof *c.rmap);
+		memset(c.hmap, 0, ((size_t)maxh + 1) * sizeof *c.hmap);
+	}
+	if (c.all) {
+		c.roff_all = (size_t *)malloc(((size_t)maxr + 1) * sizeof(size_t));
+		c.hoff_all = (size_t *)malloc(((size_t)maxh + 1) * sizeof(size_t));
+		if (c.roff_all && c.hoff_all) {
+			size_t o = 0;
+			for (int32_t i = 0; i <= maxr; ++i) c.roff_all[i] = o, o += 5 * (size_t)reads[i].len;
+			c.rbytes_all = o, o = 64;
+			for (int32_t i = 0; i <= maxh; ++i) {
+				c.hoff_all[i] = o, o += (size_t)haps[i].len;
+				if (haps[i].len > c.hmax_all) c.hmax_all = haps[i].len;
+			}
+			c.hbytes_all = o;
+		}
+	}
 	int rc = 0;
-	if (!ord || !c.rmap || !c.hmap) {
+	if (!ord || !c.rmap || !c.hmap || (c.all && (!c.roff_all || !c.hoff_all))) {
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		goto done;
 	}
@@ -505,6 +604,6 @@ extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_h
 		fprintf(stderr, "[gvk gpu] pass of %zu pairs (%s): totals sort %.3f s, pack %.3f s, wait %.3f s, scatter %.3f s, kernels %.3f s\n",
 		        n, dbl ? "double" : "float", g->t_sort, g->t_pack, g->t_wait, g->t_scatter, g->kernel_s);
 done:
-	free(ord), free(c.rmap), free(c.hmap);
+	free(ord), free(c.rmap), free(c.hmap), free(c.roff_all), free(c.hoff_all);
 	return rc;
 }
