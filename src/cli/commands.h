@@ -4,5 +4,6 @@
 #define GVK_CLI_COMMANDS_H
 
 int gvk_cmd_pairhmm(int argc, char **argv);
+int gvk_cmd_cnv(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{"pairhmm", gvk_cmd_pairhmm, "Pair-HMM forward log10 likelihoods (GATK/GKL-identical)"},
+	{"cnv", gvk_cmd_cnv, "copy-number variants with the cn.MOPS model (cn.mops-identical)"},
 };
 
 static void usage(FILE *fp)

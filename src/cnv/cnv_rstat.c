@@ -1,0 +1,60 @@
+/* Statistics with R's arithmetic: long double accumulation and the second correcting pass of
+ * mean() and var(), type-7 quantiles. Normalization must match R bit for bit, and these are the
+ * operations it is built from. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "cnv.h"
+
+double cnv_r_mean(const double *x, size_t n)
+{
+	long double s = 0.0L;
+	for (size_t i = 0; i < n; ++i) s += x[i];
+	s /= (long double)n;
+	if (isfinite((double)s)) {
+		long double t = 0.0L;
+		for (size_t i = 0; i < n; ++i) t += x[i] - s;
+		s += t / (long double)n;
+	}
+	return (double)s;
+}
+
+double cnv_r_var(const double *x, size_t n)
+{
+	if (n < 2) return NAN;
+	long double xm = cnv_r_mean(x, n), s = 0.0L; /* R keeps the mean as a double */
+	for (size_t i = 0; i < n; ++i) s += (x[i] - xm) * (x[i] - xm);
+	return (double)(s / (long double)(n - 1));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+void cnv_sort(double *x, size_t n)
+{
+	qsort(x, n, sizeof *x, cmp_double);
+}
+
+double cnv_r_median(double *x, size_t n)
+{
+	if (n == 0) return NAN;
+	cnv_sort(x, n);
+	if (n & 1) return x[n / 2];
+	return cnv_r_mean(x + n / 2 - 1, 2);
+}
+
+double cnv_r_quantile7(const double *v, size_t n, double p)
+{
+	if (n == 0) return NAN;
+	double index = 1.0 + (double)(n - 1) * p;
+	double lo = floor(index), hi = ceil(index);
+	double qs = v[(size_t)lo - 1], xh = v[(size_t)hi - 1];
+	if (index > lo && xh != qs) {
+		double h = index - lo;
+		qs = (1.0 - h) * qs + h * xh;
+	}
+	return qs;
+}
