@@ -17,7 +17,7 @@ typedef struct {
 	gvk_cnv_opt_t o;
 	gvk_cnv_bam_opt_t b;
 	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed;
-	int as_matrix, quiet, posterior, exome;
+	int as_matrix, quiet, posterior, exome, count_only;
 	char **bams;
 	int n_bams;
 } args_t;
@@ -42,10 +42,11 @@ static void usage(FILE *fp)
 	        "      --cnvr FILE        CNV regions: chr start end + one copy number per sample\n"
 	        "      --segments FILE    every segment, same columns as the CNVs\n"
 	        "      --regions PREFIX   per-region tables PREFIX.{normalized,INI,sINI,region_CN,lambda,alpha,\n"
-	        "                         seg_stat,individualCall}.tsv\n"
+	        "                         seg_stat,individualCall,normalization_factors,seg_params}.tsv\n"
 	        "      --posterior        with --regions, also PREFIX.posterior.tsv\n"
 	        "      --plot PREFIX      one SVG per sample: PREFIX.<sample>.svg\n"
 	        "      --counts-out FILE  the read-count matrix (for BAM input)\n"
+	        "      --count-only       only count reads: write the count matrix to -o and stop\n"
 	        "Model (cn.mops defaults; --exome switches to exomecn.mops defaults):\n"
 	        "      --exome            priorImpact 10, lowerThreshold -0.8, minWidth 5, minReadCount 1\n"
 	        "      --prior-impact X   weight of the CN2 prior (1)\n"
@@ -123,7 +124,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 {
 	enum { O_COUNTS = 256, O_MATRIX, O_BED, O_MAPQ, O_REF, O_CNVR, O_SEGS, O_REGIONS, O_POST, O_PLOT, O_COUT, O_EXOME,
 	       O_PRIOR, O_CYC, O_FOLDS, O_NORM, O_NTYPE, O_SF, O_NQU, O_QSF, O_UP, O_LO, O_MINW, O_MRC, O_MED, O_SA, O_SD,
-	       O_SM, O_SC, O_LOG, O_DEV };
+	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY };
 	static const struct option lo[] = {
 		{"counts", required_argument, NULL, O_COUNTS}, {"matrix", no_argument, NULL, O_MATRIX},
 		{"window", required_argument, NULL, 'w'},      {"bed", required_argument, NULL, O_BED},
@@ -140,7 +141,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"min-read-count", required_argument, NULL, O_MRC}, {"use-median", no_argument, NULL, O_MED},
 		{"seg-alpha", required_argument, NULL, O_SA},  {"seg-delta", required_argument, NULL, O_SD},
 		{"seg-max-int", required_argument, NULL, O_SM}, {"seg-cyber-weight", required_argument, NULL, O_SC},
-		{"log-domain", no_argument, NULL, O_LOG},      {"threads", required_argument, NULL, 't'},
+		{"log-domain", no_argument, NULL, O_LOG},      {"count-only", no_argument, NULL, O_CONLY},      {"threads", required_argument, NULL, 't'},
 		{"device", required_argument, NULL, O_DEV},    {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
 	/* --exome changes defaults, so it is applied before every other option. */
@@ -185,6 +186,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case O_SM: if (inum(optarg, &a->o.seg_max_int, 1) < 0) BAD("--seg-max-int needs a positive integer"); break;
 		case O_SC: if (num(optarg, &a->o.seg_cyber_weight) < 0) BAD("--seg-cyber-weight needs a number"); break;
 		case O_LOG: a->o.log_domain = 1; break;
+		case O_CONLY: a->count_only = 1; break;
 		case 't':
 			if (inum(optarg, &a->o.threads, 1) < 0) BAD("-t needs a positive number");
 			a->b.threads = a->o.threads;
@@ -211,13 +213,23 @@ static int parse_args(int argc, char **argv, args_t *a)
 	return 0;
 }
 
+/* Every output of a run, committed together at the end or all removed. */
 typedef struct {
-	gvk_out_t o[16];
-	int n;
+	gvk_out_t *o;
+	int n, cap;
 } outs_t;
 
 static FILE *open_out(outs_t *os, const char *path, gvk_err_t *err)
 {
+	if (os->n == os->cap) {
+		int nc = os->cap ? os->cap * 2 : 16;
+		gvk_out_t *no = realloc(os->o, (size_t)nc * sizeof *no);
+		if (!no) {
+			snprintf(err->msg, sizeof err->msg, "out of memory");
+			return NULL;
+		}
+		os->o = no, os->cap = nc;
+	}
 	gvk_out_t *o = &os->o[os->n];
 	if (gvk_out_open(o, path, err) < 0) return NULL;
 	++os->n;
@@ -259,9 +271,17 @@ static int write_regions(outs_t *os, const char *prefix, const gvk_cnv_counts_t 
 		free(p);
 		if (!fp || cnv_write_regions(fp, c, t[k].v, t[k].iv, t[k].ncol, t[k].names) < 0) return GVK_ERR_IO;
 	}
+	char *p = join(prefix, "", ".normalization_factors.tsv");
+	FILE *fp = p ? open_out(os, p, err) : NULL;
+	free(p);
+	if (!fp || cnv_write_norm_factors(fp, c, r) < 0) return GVK_ERR_IO;
+	p = join(prefix, "", ".seg_params.tsv");
+	fp = p ? open_out(os, p, err) : NULL;
+	free(p);
+	if (!fp || cnv_write_seg_params(fp, c, r) < 0) return GVK_ERR_IO;
 	if (posterior) {
-		char *p = join(prefix, "", ".posterior.tsv");
-		FILE *fp = p ? open_out(os, p, err) : NULL;
+		p = join(prefix, "", ".posterior.tsv");
+		fp = p ? open_out(os, p, err) : NULL;
 		free(p);
 		if (!fp || cnv_write_posterior(fp, c, r) < 0) return GVK_ERR_IO;
 	}
@@ -275,7 +295,7 @@ int gvk_cmd_cnv(int argc, char **argv)
 	gvk_err_t err = {0, ""};
 	gvk_cnv_counts_t c = {0};
 	gvk_cnv_result_t *r = NULL;
-	outs_t os = {.n = 0};
+	outs_t os = {NULL, 0, 0};
 	double t0 = gvk_seconds();
 	int rc;
 	if (a.counts) rc = gvk_cnv_counts_read(a.counts, a.as_matrix, &c, &err);
@@ -290,8 +310,16 @@ int gvk_cmd_cnv(int argc, char **argv)
 		for (int i = 0; i < c.m; ++i) c.start[i] = c.end[i] = i + 1;
 	}
 	double t1 = gvk_seconds();
-	if ((rc = gvk_cnv_run(&c, &a.o, &r, &err)) < 0) goto done;
 	FILE *fp;
+	if (a.count_only) {
+		if (!(fp = open_out(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_counts(fp, &c));
+		rc = gvk_out_commit(&os.o[0], &err);
+		if (rc == 0 && !a.quiet)
+			fprintf(stderr, "gvk cnv: counted %d regions x %d samples in %.3f s\n", c.m, c.N, t1 - t0);
+		goto done;
+	}
+	if ((rc = gvk_cnv_run(&c, &a.o, &r, &err)) < 0) goto done;
 	if (!(fp = open_out(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
 	WERR(cnv_write_segments(fp, &c, r, 1));
 	if (a.cnvr) {
@@ -329,6 +357,7 @@ done:
 		for (int k = 0; k < os.n; ++k) gvk_out_abort(&os.o[k]);
 		fprintf(stderr, "gvk cnv: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	}
+	free(os.o);
 	gvk_cnv_result_free(r);
 	gvk_cnv_counts_free(&c);
 	return rc < 0 ? 1 : 0;

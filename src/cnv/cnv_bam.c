@@ -122,6 +122,7 @@ static int windows_layout(const sam_hdr_t *h, int wl, layout_t *l, gvk_err_t *er
 {
 	int ns = sam_hdr_nref(h);
 	size_t m = 0;
+	if (ns < 1) return gvk_err_set(err, GVK_ERR_FORMAT, "the BAM header has no @SQ lines");
 	for (int q = 0; q < ns; ++q) {
 		int64_t L = sam_hdr_tid2len(h, q);
 		if (wl >= L) m += 1;

@@ -88,6 +88,34 @@ int cnv_write_posterior(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_resul
 	return ferror(fp) ? -1 : 0;
 }
 
+int cnv_write_norm_factors(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r)
+{
+	fprintf(fp, "chr\tsample\tn_windows\tn_excluded_allbelow1\tsizeFactor_mean\tfactor_before_v2m\tv2m_q95\t"
+	            "density_n_user\tdensity_bw\tv2m_mode\tfinal_factor\n");
+	for (int q = 0; q < c->n_seqs; ++q)
+		for (int s = 0; s < c->N; ++s) {
+			size_t k = (size_t)q * c->N + s;
+			fprintf(fp, "%s\t%s\t%d\t%d\t%.17g\t%.17g\t%.17g\t%d\t%.17g\t%.17g\t%.17g\n", c->seq_names[q], c->samples[s],
+			        c->seq_off[q + 1] - c->seq_off[q], r->nf_excluded[q], r->nf_size[k], r->nf_before[k], r->nf_u[q],
+			        r->nf_nuser[q], r->nf_bw[q], r->nf_mode[q], r->nf_final[k]);
+		}
+	return ferror(fp) ? -1 : 0;
+}
+
+int cnv_write_seg_params(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r)
+{
+	fprintf(fp, "chr\tsample\tn\teps\tsd\tgain_median_threshold\tloss_median_threshold\tstat_q95\t"
+	            "n_initial_breakpoints\n");
+	for (int q = 0; q < c->n_seqs; ++q)
+		for (int s = 0; s < c->N; ++s) {
+			size_t k = (size_t)q * c->N + s;
+			fprintf(fp, "%s\t%s\t%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%d\n", c->seq_names[q], c->samples[s],
+			        c->seq_off[q + 1] - c->seq_off[q], r->sp_eps[k], r->sp_sd[k], 2 * r->sp_sd[k], -2 * r->sp_sd[k],
+			        r->sp_q95[k], r->sp_ninit[k]);
+		}
+	return ferror(fp) ? -1 : 0;
+}
+
 static void xml_text(FILE *fp, const char *s)
 {
 	for (; *s; ++s) {

@@ -19,6 +19,10 @@ int cnv_write_counts(FILE *fp, const gvk_cnv_counts_t *c);
 /* Posterior in the reference's long format: one row per region and sample. */
 int cnv_write_posterior(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
 
+/* Normalization and segmentation diagnostics, one row per sequence and sample. */
+int cnv_write_norm_factors(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+int cnv_write_seg_params(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+
 /* SVG of one sample: a panel per sequence with sI/NI points, segment means and CNV calls. */
 int cnv_write_svg(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, int sample, const gvk_cnv_opt_t *o);
 
