@@ -125,6 +125,8 @@ int main(int argc, char **argv)
 	}
 	printf("%s: %ld rows, %ld cells, %ld identical, %ld at the floor, max relative difference %.3g, %ld near-tie "
 	       "flips, %ld mismatches\n", argv[2], rows, cells, exact, floor_cells, maxrel, ties, mism);
+	for (long ri = 0; ri < rows; ++ri) free(RA[ri].f[0]), free(RA[ri].f), free(RB[ri].f[0]), free(RB[ri].f);
+	free(RA), free(RB);
 	gvk_lr_close(a), gvk_lr_close(b);
 	free(ha), free(hb), free(HA.f), free(HB.f), free(map);
 	return bad || mism ? 1 : 0;
