@@ -326,7 +326,7 @@ int gvk_cnv_have_bam(void)
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
 {
-	(void)paths, (void)n_paths, (void)bed, (void)o, (void)read_bed;
+	(void)paths, (void)n_paths, (void)bed, (void)o, (void)read_bed, (void)sample_name;
 	memset(c, 0, sizeof *c);
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED,
 	                   "this gvk was built without htslib, so it cannot read BAM/CRAM; give a count matrix with --counts "
