@@ -75,9 +75,11 @@ static double median_over_cov(const cnv_em_par_t *p, const double *x, const doub
 	return m0;
 }
 
-/* E-step of one sample k: posteriors into pk[0..n-1]. */
+/* E-step of one sample k: posteriors into pk[0..n-1]. zcut[i] is an exponent below which
+ * alpha_i * exp(z) is certainly under the 1e-100 floor (two nats of margin), so that exp() can
+ * be skipped with a bit-identical result. */
 static inline void estep(const cnv_em_par_t *p, double xk, double ck, double lgk, const double *lam,
-                         const double *loglam, const double *alpha, double *pk)
+                         const double *loglam, const double *alpha, const double *zcut, double *pk)
 {
 	int n = p->n;
 	double sum = 0.0;
@@ -94,7 +96,8 @@ static inline void estep(const cnv_em_par_t *p, double xk, double ck, double lgk
 	}
 	for (int i = 0; i < n; ++i) {
 		double cl = ck * lam[i];
-		double w = alpha[i] * exp(xk * (loglam ? loglam[i] : log(cl)) - lgk - cl);
+		double z = xk * (loglam ? loglam[i] : log(cl)) - lgk - cl;
+		double w = z < zcut[i] ? EM_FLOOR : alpha[i] * exp(z);
 		if (w < EM_FLOOR) w = EM_FLOOR;
 		pk[i] = w;
 		sum = sum + w;
@@ -107,7 +110,7 @@ static void cnv_em_region(const cnv_em_par_t *p, const double *x, const double *
                    double *alpha)
 {
 	int n = p->n, N = p->N;
-	double meanx = 0.0, loglam[GVK_CNV_MAX_CLASSES], abar[GVK_CNV_MAX_CLASSES];
+	double meanx = 0.0, loglam[GVK_CNV_MAX_CLASSES], abar[GVK_CNV_MAX_CLASSES], zcut[GVK_CNV_MAX_CLASSES];
 	for (int k = 0; k < N; ++k) {
 		ws->lg[k] = lgamma(x[k] + 1);
 		meanx = meanx + x[k];
@@ -123,8 +126,9 @@ static void cnv_em_region(const cnv_em_par_t *p, const double *x, const double *
 		/* With every coverage 1, log(1 * lambda) is log(lambda): computed once per class. */
 		if (p->cov_is_one)
 			for (int i = 0; i < n; ++i) loglam[i] = log(lambda[i]);
+		for (int i = 0; i < n; ++i) zcut[i] = -230.25850929940458 - log(alpha[i]) - 2.0;
 		for (int k = 0; k < N; ++k)
-			estep(p, x[k], cov[k], ws->lg[k], lambda, p->cov_is_one ? loglam : NULL, alpha, P + (size_t)k * n);
+			estep(p, x[k], cov[k], ws->lg[k], lambda, p->cov_is_one ? loglam : NULL, alpha, zcut, P + (size_t)k * n);
 		double sumI = 0.0;
 		for (int i = 0; i < n; ++i) {
 			double a = 0.0;

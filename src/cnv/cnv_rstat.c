@@ -35,7 +35,16 @@ static int cmp_double(const void *a, const void *b)
 
 void cnv_sort(double *x, size_t n)
 {
-	qsort(x, n, sizeof *x, cmp_double);
+	if (n > 32) {
+		qsort(x, n, sizeof *x, cmp_double);
+		return;
+	}
+	for (size_t i = 1; i < n; ++i) { /* small vectors: the per-region medians of the EM */
+		double v = x[i];
+		size_t j = i;
+		for (; j > 0 && x[j - 1] > v; --j) x[j] = x[j - 1];
+		x[j] = v;
+	}
 }
 
 double cnv_r_median(double *x, size_t n)
