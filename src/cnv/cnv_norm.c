@@ -246,7 +246,9 @@ static int norm_block(blk_t *b, int q, int *rows, gvk_err_t *err)
 int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, gvk_err_t *err)
 {
 	int N = c->N, m = c->m, rc = 0;
-	size_t scratch = (size_t)m * (size_t)N > (size_t)m ? (size_t)m * (size_t)N : (size_t)m;
+	/* the mode of a whole block needs rows x N values; everything else one column */
+	size_t scratch = (size_t)(m > N ? m : N);
+	if (o->norm_type == GVK_CNV_NORM_MODE) scratch *= (size_t)N;
 	double *gsf = malloc((size_t)N * sizeof *gsf), *tmp = malloc(scratch * sizeof *tmp), *f = malloc((size_t)N * sizeof *f);
 	uint8_t *empty = calloc((size_t)m, 1);
 	int *rows = malloc((size_t)m * sizeof *rows);
