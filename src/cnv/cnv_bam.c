@@ -192,6 +192,9 @@ static int count_one(count_run_t *run, int f, gvk_err_t *err)
 		goto out;
 	}
 	if (run->o->reference) hts_set_fai_filename(fp, run->o->reference);
+	/* more threads than files: the spare ones decompress */
+	int extra = run->o->threads / run->n - 1;
+	if (extra > 0) hts_set_threads(fp, extra);
 	if (!(h = sam_hdr_read(fp))) {
 		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: cannot read the header (not SAM/BAM/CRAM?)", path);
 		goto out;
