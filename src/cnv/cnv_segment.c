@@ -6,8 +6,79 @@
 
 #include "cnv.h"
 
+/* The tail is evaluated in long double: scores of neighbouring positions that agree to ~1e-14
+ * are compared with each other (local maxima), so the double result should be close to correctly
+ * rounded for ties to fall the way they fall in R. */
+typedef long double ld_t;
+
 /* Continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2). */
-static double beta_cf(double x, double a, double b)
+static ld_t beta_cf(ld_t x, ld_t a, ld_t b)
+{
+	const ld_t tiny = 1e-300L, eps = 1e-19L;
+	ld_t c = 1.0L, d = 1.0L - (a + b) * x / (a + 1.0L);
+	if (fabsl(d) < tiny) d = tiny;
+	d = 1.0L / d;
+	ld_t h = d;
+	for (int m = 1; m <= 100000; ++m) {
+		ld_t m2 = 2.0L * m;
+		ld_t num = m * (b - m) * x / ((a - 1.0L + m2) * (a + m2));
+		d = 1.0L + num * d;
+		if (fabsl(d) < tiny) d = tiny;
+		c = 1.0L + num / c;
+		if (fabsl(c) < tiny) c = tiny;
+		d = 1.0L / d;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0L + m2));
+		d = 1.0L + num * d;
+		if (fabsl(d) < tiny) d = tiny;
+		c = 1.0L + num / c;
+		if (fabsl(c) < tiny) c = tiny;
+		d = 1.0L / d;
+		ld_t del = d * c;
+		h *= del;
+		if (fabsl(del - 1.0L) < eps) break;
+	}
+	return h;
+}
+
+static ld_t lbeta(ld_t a, ld_t b)
+{
+	return lgammal(a) + lgammal(b) - lgammal(a + b);
+}
+
+/* log I_x(a, b) (upper = 0) or log(1 - I_x(a, b)) (upper = 1), computed on the side where the
+ * continued fraction converges so that tiny tails keep their relative accuracy. */
+static ld_t log_ibeta(ld_t x, ld_t a, ld_t b, int upper)
+{
+	if (x <= 0) return upper ? 0.0L : -INFINITY;
+	if (x >= 1) return upper ? -INFINITY : 0.0L;
+	ld_t front = a * logl(x) + b * log1pl(-x) - lbeta(a, b);
+	if (x < (a + 1.0L) / (a + b + 2.0L)) {
+		ld_t lo = front + logl(beta_cf(x, a, b)) - logl(a);
+		return upper ? log1pl(-expl(lo)) : lo;
+	}
+	ld_t up = front + logl(beta_cf(1.0L - x, b, a)) - logl(b);
+	return upper ? up : log1pl(-expl(up));
+}
+
+double cnv_log_t_upper(double t, double n)
+{
+	const ld_t ln2 = 0.693147180559945309417232121458176568L;
+	double nx = 1 + (t / n) * t;
+	ld_t val, lt = t, ln = n;
+	if (nx > 1e100)
+		val = -0.5L * ln * (2 * logl(fabsl(lt)) - logl(ln)) - lbeta(0.5L * ln, 0.5L) - logl(0.5L * ln);
+	else if (n > t * t)
+		val = log_ibeta(lt * lt / (ln + lt * lt), 0.5L, ln / 2.0L, 1);
+	else
+		val = log_ibeta(1.0L / (1 + (lt / ln) * lt), ln / 2.0L, 0.5L, 0);
+	/* R rounds the log tail to double and then subtracts log 2 in double: so do we. */
+	return (double)val - (double)ln2;
+}
+
+/* Continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2);
+ * double precision. */
+static double beta_cf_d(double x, double a, double b)
 {
 	const double tiny = 1e-300, eps = 1e-16;
 	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
@@ -36,42 +107,81 @@ static double beta_cf(double x, double a, double b)
 	return h;
 }
 
-static double lbeta(double a, double b)
+static double lbeta_d(double a, double b)
 {
 	return lgamma(a) + lgamma(b) - lgamma(a + b);
 }
 
-/* log I_x(a, b) (upper = 0) or log(1 - I_x(a, b)) (upper = 1), computed on the side where the
- * continued fraction converges so that tiny tails keep their relative accuracy. */
-static double log_ibeta(double x, double a, double b, int upper)
+/* log I_x(a, b) or log(1 - I_x(a, b)), double precision (see log_ibeta). */
+static double log_ibeta_d(double x, double a, double b, int upper)
 {
 	if (x <= 0) return upper ? 0.0 : -INFINITY;
 	if (x >= 1) return upper ? -INFINITY : 0.0;
-	double front = a * log(x) + b * log1p(-x) - lbeta(a, b);
+	double front = a * log(x) + b * log1p(-x) - lbeta_d(a, b);
 	if (x < (a + 1.0) / (a + b + 2.0)) {
-		double lo = front + log(beta_cf(x, a, b)) - log(a);
+		double lo = front + log(beta_cf_d(x, a, b)) - log(a);
 		return upper ? log1p(-exp(lo)) : lo;
 	}
-	double up = front + log(beta_cf(1.0 - x, b, a)) - log(b);
+	double up = front + log(beta_cf_d(1.0 - x, b, a)) - log(b);
 	return upper ? up : log1p(-exp(up));
 }
 
-double cnv_log_t_upper(double t, double n)
+/* Double-precision version of cnv_log_t_upper (~1e-13 relative), for the first pass. */
+static double log_t_upper_d(double t, double n)
 {
 	const double ln2 = 0.693147180559945309417232121458;
 	double nx = 1 + (t / n) * t, val;
 	if (nx > 1e100)
-		val = -0.5 * n * (2 * log(fabs(t)) - log(n)) - lbeta(0.5 * n, 0.5) - log(0.5 * n);
+		val = -0.5 * n * (2 * log(fabs(t)) - log(n)) - lbeta_d(0.5 * n, 0.5) - log(0.5 * n);
 	else if (n > t * t)
-		val = log_ibeta(t * t / (n + t * t), 0.5, n / 2.0, 1);
+		val = log_ibeta_d(t * t / (n + t * t), 0.5, n / 2.0, 1);
 	else
-		val = log_ibeta(1.0 / nx, n / 2.0, 0.5, 0);
+		val = log_ibeta_d(1.0 / nx, n / 2.0, 0.5, 0);
 	return val - ln2;
+}
+
+/* Scores are log 2 - v with v = log P(T > t) * 2 <= 0; the double tail gets v to ~1e-13 relative,
+ * so two scores closer than that (plus a few ulps of the final subtraction, which R and gvk
+ * perform alike) may compare differently in R. */
+static int near_tie(double s1, double s2)
+{
+	const double ln2 = 0.6931471805599453;
+	return fabs(s1 - s2) <= 1e-12 * fabs(s1 - ln2) + 4e-16 * s1;
+}
+
+/* Best score over the window half-lengths at cut position i (spec 7.1). precise = 1 uses the
+ * long-double tail; *tie is set when two consecutive scores are a near tie, where the stall
+ * counter could go either way in R. targ receives the (t, df) of the best score. */
+static double position_score(int n, int i, const cnv_seg_par_t *p, double nu, double gv, const double *ps,
+                             const double *pss, int precise, int *tie, double targ[2])
+{
+	const double eps1 = 1e-15;
+	double best = 0, old = 0, old_t = -1;
+	targ[0] = targ[1] = 0;
+	for (int j = p->min_seg, d = 0; d <= p->delta && j <= p->max_int && i + j + 1 < n && i - j - 1 >= 0; ++j) {
+		double nn = (double)j + nu - 1.0;
+		double ml = (ps[i] - ps[i - j - 1]) / (j + 1);
+		double vl = (pss[i] - pss[i - j - 1]) - (j + 1) * ml * ml;
+		vl = (vl + nu * gv) / nn;
+		double mr = (ps[i + j + 1] - ps[i]) / (j + 1);
+		double vr = (pss[i + j + 1] - pss[i]) - (j + 1) * mr * mr;
+		vr = (vr + nu * gv) / nn;
+		double t = fabs(ml - mr) / sqrt(vl / (nn + 1.0) + vr / (nn + 1.0) + eps1);
+		double a = vl / (nn + 1.0), b = vr / (nn + 1.0);
+		double dof = (a + b) * (a + b) / ((a * a) / nn + (b * b) / nn);
+		double score = -(precise ? cnv_log_t_upper(t, dof) : log_t_upper_d(t, dof));
+		/* t = 0 gives exactly log 2 at any df, in R as here */
+		if (near_tie(score, old) && !(t == 0 && old_t == 0)) *tie = 1;
+		if (score > best) best = score, targ[0] = t, targ[1] = dof;
+		d = score > old ? 0 : d + 1;
+		old = score, old_t = t;
+	}
+	return best;
 }
 
 /* The per-position statistic of spec 7.1, local-maximum filter included. */
 static void seg_stat(const double *x, int n, double eps, const cnv_seg_par_t *p, double *ps, double *pss,
-                     double *pv, double *stat)
+                     double *pv, double *stat, double *targ)
 {
 	const double eps1 = 1e-15;
 	double nu = p->cyber_weight < 0.01 ? 0.01 : p->cyber_weight;
@@ -86,31 +196,35 @@ static void seg_stat(const double *x, int n, double eps, const cnv_seg_par_t *p,
 	double gv = m2 / (n - 1);
 	if (gv < eps1) gv = eps1;
 	int ms = p->min_seg;
+	uint8_t *exact = (uint8_t *)stat; /* stat is free until the filter: marks long-double scores */
+	memset(exact, 0, (size_t)n);
 	for (int i = 0; i < n - 1; ++i) {
-		pv[i] = 0;
+		pv[i] = 0, targ[2 * i] = targ[2 * i + 1] = 0;
 		if (!(fabs(x[i + 1] - x[i]) > eps && i > ms && i < n - ms - 1)) continue;
-		double best = 0, old = 0;
-		for (int j = ms, d = 0; d <= p->delta && j <= p->max_int && i + j + 1 < n && i - j - 1 >= 0; ++j) {
-			double nn = (double)j + nu - 1.0;
-			double ml = (ps[i] - ps[i - j - 1]) / (j + 1);
-			double vl = (pss[i] - pss[i - j - 1]) - (j + 1) * ml * ml;
-			vl = (vl + nu * gv) / nn;
-			double mr = (ps[i + j + 1] - ps[i]) / (j + 1);
-			double vr = (pss[i + j + 1] - pss[i]) - (j + 1) * mr * mr;
-			vr = (vr + nu * gv) / nn;
-			double t = fabs(ml - mr) / sqrt(vl / (nn + 1.0) + vr / (nn + 1.0) + eps1);
-			double a = vl / (nn + 1.0), b = vr / (nn + 1.0);
-			double dof = (a + b) * (a + b) / ((a * a) / nn + (b * b) / nn);
-			double score = -cnv_log_t_upper(t, dof);
-			if (score > best) best = score;
-			d = score > old ? 0 : d + 1;
-			old = score;
+		int tie = 0;
+		pv[i] = position_score(n, i, p, nu, gv, ps, pss, 0, &tie, targ + 2 * i);
+		if (tie) pv[i] = position_score(n, i, p, nu, gv, ps, pss, 1, &tie, targ + 2 * i), exact[i] = 1;
+	}
+	/* Neighbours with near-equal scores are decided by the local-maximum filter below: unless
+	 * they come from the very same (t, df) at the same precision, recompute both with the
+	 * near-correctly-rounded tail so that the tie falls as in R. */
+	int w = ms > 2 ? ms / 2 : 0;
+	for (int changed = w > 0; changed;) { /* until no recomputation exposes a new tie */
+		changed = 0;
+		for (int i = 0; i < n - 1; ++i) {
+			if (pv[i] <= 0) continue;
+			for (int j = 1; j <= w && i + j < n - 1; ++j) {
+				int k = i + j, tie;
+				if (pv[k] <= 0 || !near_tie(pv[i], pv[k]) || (exact[i] && exact[k])) continue;
+				if (targ[2 * i] == targ[2 * k] && targ[2 * i + 1] == targ[2 * k + 1] && exact[i] == exact[k]) continue;
+				if (!exact[i]) pv[i] = position_score(n, i, p, nu, gv, ps, pss, 1, &tie, targ + 2 * i), exact[i] = 1;
+				if (!exact[k]) pv[k] = position_score(n, k, p, nu, gv, ps, pss, 1, &tie, targ + 2 * k), exact[k] = 1;
+				changed = 1;
+			}
 		}
-		pv[i] = best;
 	}
 	pv[n - 1] = 0;
 	if (ms > 2) {
-		int w = ms / 2;
 		for (int i = 0; i < n; ++i) {
 			stat[i] = pv[i];
 			if (i - w > 0 && i + w < n)
@@ -158,7 +272,7 @@ int cnv_segment(const double *xin, int n, const cnv_seg_par_t *par, double *stat
 	if (p.min_seg < 2) p.min_seg = 2;
 	if (p.max_int < p.min_seg + 5) p.max_int = p.min_seg + 5;
 	if (p.cyber_weight < 0) p.cyber_weight = 0;
-	double *x = malloc((size_t)n * 6 * sizeof *x);
+	double *x = malloc((size_t)n * 8 * sizeof *x);
 	rng_t *init = malloc((size_t)n * 3 * sizeof *init);
 	int *cut = malloc((size_t)n * sizeof *cut);
 	if (!x || !init || !cut || n < 1) {
@@ -180,7 +294,7 @@ int cnv_segment(const double *xin, int n, const cnv_seg_par_t *par, double *stat
 		cnv_sort(tmp, (size_t)(n - 1));
 		eps = cnv_r_quantile7(tmp, (size_t)(n - 1), 0.75);
 	}
-	if (n > 1) seg_stat(x, n, eps, &p, ps, pss, pv, st);
+	if (n > 1) seg_stat(x, n, eps, &p, ps, pss, pv, st, x + 6 * (size_t)n);
 	else st[0] = 0;
 	memcpy(stat, st, (size_t)n * sizeof *st);
 	/* Initial cuts: positions whose score is above the (1 - alpha) quantile. */

@@ -23,11 +23,10 @@ check() { "$cmp" "$@" || fail=$((fail + 1)); }
 check "$tmp/cnvs.tsv" "$exp/cnvs.tsv.gz"
 check "$tmp/cnvr.tsv" "$exp/cnvr.tsv.gz"
 check "$tmp/segments.tsv" "$exp/segments.tsv.gz"
-# seg_stat: near-equal neighbouring scores may swap in the local-maximum filter (see
-# test_cnv_cmp.c); stat_q95 moves with them. Every integer consequence is still compared exactly.
-check "$tmp/r.seg_stat.tsv" "$exp/seg_stat.tsv.gz" --ties=2
-check "$tmp/r.seg_params.tsv" "$exp/seg_params.tsv.gz" stat_q95
-for f in normalized INI sINI region_CN individualCall; do
+# Scores of neighbouring positions can agree to ~1e-14; the local-maximum filter keeps the strictly
+# larger one, so seg_stat is compared strictly only because the tail probability is near correctly
+# rounded. A back end whose sI/NI differs in the last bits may need --ties=2 (see test_cnv_cmp.c).
+for f in normalized INI sINI region_CN seg_stat individualCall seg_params; do
 	check "$tmp/r.$f.tsv" "$exp/$f.tsv.gz"
 done
 check "$tmp/r.lambda.tsv" "$exp/em_lambda.tsv.gz"
