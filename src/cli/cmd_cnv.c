@@ -42,7 +42,7 @@ static void usage(FILE *fp)
 	        "      --cnvr FILE        CNV regions: chr start end + one copy number per sample\n"
 	        "      --segments FILE    every segment, same columns as the CNVs\n"
 	        "      --regions PREFIX   per-region tables PREFIX.{normalized,INI,sINI,region_CN,lambda,alpha,\n"
-	        "                         seg_stat,individualCall,normalization_factors,seg_params}.tsv\n"
+	        "                         seg_stat,individualCall,normalization_factors,seg_params,params}.tsv\n"
 	        "      --posterior        with --regions, also PREFIX.posterior.tsv\n"
 	        "      --plot PREFIX      one SVG per sample: PREFIX.<sample>.svg\n"
 	        "      --counts-out FILE  the read-count matrix (for BAM input)\n"
@@ -247,7 +247,7 @@ static char *join(const char *prefix, const char *mid, const char *suffix)
 #define WERR(x) do { if ((x) < 0) { rc = GVK_ERR_IO; snprintf(err.msg, sizeof err.msg, "write error"); goto done; } } while (0)
 
 static int write_regions(outs_t *os, const char *prefix, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
-                         int posterior, gvk_err_t *err)
+                         const gvk_cnv_opt_t *o, int posterior, gvk_err_t *err)
 {
 	char lname[GVK_CNV_MAX_CLASSES][24], aname[GVK_CNV_MAX_CLASSES][24];
 	const char *ln[GVK_CNV_MAX_CLASSES], *an[GVK_CNV_MAX_CLASSES], *ini[1] = {"INI"};
@@ -275,6 +275,10 @@ static int write_regions(outs_t *os, const char *prefix, const gvk_cnv_counts_t 
 	FILE *fp = p ? open_out(os, p, err) : NULL;
 	free(p);
 	if (!fp || cnv_write_norm_factors(fp, c, r) < 0) return GVK_ERR_IO;
+	p = join(prefix, "", ".params.tsv");
+	fp = p ? open_out(os, p, err) : NULL;
+	free(p);
+	if (!fp || cnv_write_params(fp, o, r) < 0) return GVK_ERR_IO;
 	p = join(prefix, "", ".seg_params.tsv");
 	fp = p ? open_out(os, p, err) : NULL;
 	free(p);
@@ -334,7 +338,7 @@ int gvk_cmd_cnv(int argc, char **argv)
 		if (!(fp = open_out(&os, a.counts_out, &err))) { rc = GVK_ERR_IO; goto done; }
 		WERR(cnv_write_counts(fp, &c));
 	}
-	if (a.regions && (rc = write_regions(&os, a.regions, &c, r, a.posterior, &err)) < 0) goto done;
+	if (a.regions && (rc = write_regions(&os, a.regions, &c, r, &a.o, a.posterior, &err)) < 0) goto done;
 	for (int s = 0; a.plot && s < c.N; ++s) {
 		char *p = join(a.plot, ".", c.samples[s]), *p2 = p ? join(p, "", ".svg") : NULL;
 		free(p);

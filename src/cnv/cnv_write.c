@@ -116,6 +116,27 @@ int cnv_write_seg_params(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_resu
 	return ferror(fp) ? -1 : 0;
 }
 
+static void list(FILE *fp, const double *v, int n)
+{
+	for (int i = 0; i < n; ++i) fprintf(fp, "%s%.15g", i ? "," : "", v[i]);
+}
+
+int cnv_write_params(FILE *fp, const gvk_cnv_opt_t *o, const gvk_cnv_result_t *r)
+{
+	static const char *types[] = {"mean", "median", "quant", "mode", "poisson"};
+	fprintf(fp, "name\tvalue\nmethod\tcn.mops\nI\t");
+	list(fp, o->I, o->n_classes);
+	fprintf(fp, "\nclasses\t");
+	for (int i = 0; i < o->n_classes; ++i) fprintf(fp, "%sCN%d", i ? "," : "", i);
+	fprintf(fp, "\npriorImpact\t%.15g\ncyc\t%d\nnormType\t%s\nnormQu\t%.15g\nupperThreshold\t%.15g\n", o->prior_impact,
+	        o->cyc, types[o->norm_type], o->norm_qu, o->upper);
+	fprintf(fp, "lowerThreshold\t%.15g\nminWidth\t%d\nsegAlgorithm\tfast\nminReadCount\t%.15g\nuseMedian\t%s\ncov\t",
+	        o->lower, o->min_width, o->min_read_count, o->use_median ? "TRUE" : "FALSE");
+	list(fp, r->cov, r->N);
+	fprintf(fp, "\nversion\tgvk %s\n", GVK_VERSION);
+	return ferror(fp) ? -1 : 0;
+}
+
 static void xml_text(FILE *fp, const char *s)
 {
 	for (; *s; ++s) {

@@ -23,6 +23,9 @@ int cnv_write_posterior(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_resul
 int cnv_write_norm_factors(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
 int cnv_write_seg_params(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
 
+/* The run's parameters as name/value rows, laid out like cn.mops' params() (version: gvk's). */
+int cnv_write_params(FILE *fp, const gvk_cnv_opt_t *o, const gvk_cnv_result_t *r);
+
 /* SVG of one sample: a panel per sequence with sI/NI points, segment means and CNV calls. */
 int cnv_write_svg(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, int sample, const gvk_cnv_opt_t *o);
 

@@ -32,6 +32,9 @@ done
 check "$tmp/r.lambda.tsv" "$exp/em_lambda.tsv.gz"
 check "$tmp/r.alpha.tsv" "$exp/em_alpha.tsv.gz"
 check "$tmp/r.normalization_factors.tsv" "$exp/normalization_factors.tsv.gz" matches_package
+# params: every row but the version (cn.mops' versus gvk's)
+grep -v '^version' "$tmp/r.params.tsv" > "$tmp/params.tsv"; zcat "$exp/params.tsv.gz" | grep -v '^version' > "$tmp/params.exp"
+check "$tmp/params.tsv" "$tmp/params.exp"
 if [ -e "$exp/posterior.tsv.gz" ]; then check "$tmp/r.posterior.tsv" "$exp/posterior.tsv.gz"; fi
 # Normalized counts are promised bit for bit, not merely to 1e-9.
 if ! zcat "$exp/normalized.tsv.gz" | cmp -s - "$tmp/r.normalized.tsv"; then
