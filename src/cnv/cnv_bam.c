@@ -293,7 +293,7 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, c
 	gvk_parallel(run.nth, count_worker, &run);
 	for (int f = 0; f < n_paths; ++f)
 		if (run.rcs[f] < 0) {
-			*err = run.errs[f];
+			if (err) *err = run.errs[f];
 			rc = run.rcs[f];
 			goto out;
 		}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/threads.h"
 #include "cnv.h"
 
 /* R's dnorm(x, 0, sigma), including its split evaluation far in the tail. */
@@ -243,16 +244,46 @@ static int norm_block(blk_t *b, int q, int *rows, gvk_err_t *err)
 	return 0;
 }
 
+typedef struct {
+	const gvk_cnv_counts_t *c;
+	const gvk_cnv_opt_t *o;
+	gvk_cnv_result_t *res;
+	const double *gsf;
+	uint8_t *empty;
+	size_t scratch, max_rows;
+	int nth;
+	int *rcs;          /* per sequence */
+	gvk_err_t *errs;   /* per sequence */
+} norm_run_t;
+
+/* Sequences are independent: each worker takes every nth one with its own scratch. */
+static void norm_worker(void *arg, int tid)
+{
+	norm_run_t *run = arg;
+	const gvk_cnv_counts_t *c = run->c;
+	double *tmp = malloc(run->scratch * sizeof *tmp), *f = malloc((size_t)c->N * sizeof *f);
+	int *rows = malloc(run->max_rows * sizeof *rows);
+	blk_t b = {c, run->o, run->res, run->gsf, run->empty, tmp, f};
+	for (int q = tid; q < c->n_seqs; q += run->nth)
+		run->rcs[q] = tmp && f && rows ? norm_block(&b, q, rows, &run->errs[q])
+		                               : gvk_err_set(&run->errs[q], GVK_ERR_NOMEM, "out of memory in normalization");
+	free(tmp), free(f), free(rows);
+}
+
 int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, gvk_err_t *err)
 {
 	int N = c->N, m = c->m, rc = 0;
+	size_t max_rows = 1;
+	for (int q = 0; q < c->n_seqs; ++q)
+		if ((size_t)(c->seq_off[q + 1] - c->seq_off[q]) > max_rows) max_rows = (size_t)(c->seq_off[q + 1] - c->seq_off[q]);
 	/* the mode of a whole block needs rows x N values; everything else one column */
-	size_t scratch = (size_t)(m > N ? m : N);
+	size_t scratch = max_rows > (size_t)N ? max_rows : (size_t)N;
 	if (o->norm_type == GVK_CNV_NORM_MODE) scratch *= (size_t)N;
-	double *gsf = malloc((size_t)N * sizeof *gsf), *tmp = malloc(scratch * sizeof *tmp), *f = malloc((size_t)N * sizeof *f);
+	double *gsf = malloc((size_t)N * sizeof *gsf);
 	uint8_t *empty = calloc((size_t)m, 1);
-	int *rows = malloc((size_t)m * sizeof *rows);
-	if (!gsf || !tmp || !f || !empty || !rows) {
+	int *rcs = calloc((size_t)c->n_seqs, sizeof *rcs);
+	gvk_err_t *errs = calloc((size_t)c->n_seqs, sizeof *errs);
+	if (!gsf || !empty || !rcs || !errs) {
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in normalization");
 		goto out;
 	}
@@ -265,10 +296,17 @@ int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_res
 			goto out;
 		}
 	}
-	blk_t b = {c, o, res, gsf, empty, tmp, f};
-	for (int q = 0; q < c->n_seqs && rc == 0; ++q) rc = norm_block(&b, q, rows, err);
+	int nth = o->threads < 1 ? 1 : o->threads > c->n_seqs ? c->n_seqs : o->threads;
+	norm_run_t run = {c, o, res, gsf, empty, scratch, max_rows, nth, rcs, errs};
+	gvk_parallel(nth, norm_worker, &run);
+	for (int q = 0; q < c->n_seqs; ++q) /* the first sequence's error, whatever the threads */
+		if (rcs[q] < 0) {
+			if (err) *err = errs[q];
+			rc = rcs[q];
+			break;
+		}
 out:
-	free(gsf), free(tmp), free(f), free(empty), free(rows);
+	free(gsf), free(empty), free(rcs), free(errs);
 	return rc;
 }
 
