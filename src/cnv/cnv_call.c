@@ -59,6 +59,28 @@ static int segment_cn(const gvk_cnv_result_t *res, const cnv_em_par_t *par, cons
 	return cn;
 }
 
+typedef struct {
+	gvk_cnv_result_t *res;
+	cnv_em_par_t par;
+	const double *ones;
+	int nth, failed;
+} cn_run_t;
+
+static void cn_worker(void *arg, int tid)
+{
+	cn_run_t *cr = arg;
+	gvk_cnv_result_t *res = cr->res;
+	size_t len = (size_t)(res->m > res->N ? res->m : res->N);
+	double *vec = malloc((size_t)res->N * sizeof *vec), *tmp = malloc(len * sizeof *tmp);
+	for (size_t k = (size_t)tid; k < res->n_cnvs; k += (size_t)cr->nth) {
+		gvk_cnv_seg_t *g = &res->segs[res->cnvs[k]];
+		int cn = vec && tmp ? segment_cn(res, &cr->par, g, vec, tmp, cr->ones) : -1;
+		if (cn < 0) cr->failed = 1;
+		else g->cn = cn;
+	}
+	free(vec), free(tmp);
+}
+
 static int build_cnvr(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res)
 {
 	int N = c->N;
@@ -117,9 +139,8 @@ int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t
 	}
 	seg_run_t run = {c, o, res, calloc((size_t)pairs, sizeof(cnv_piece_t *)), calloc((size_t)pairs, sizeof(int)),
 	                 o->threads < 1 ? 1 : o->threads, 0};
-	double *vec = malloc((size_t)N * sizeof *vec), *tmp = malloc((size_t)(m > N ? m : N) * sizeof *tmp);
 	double *ones = malloc((size_t)N * sizeof *ones);
-	if (!run.pieces || !run.n_pieces || !vec || !tmp || !ones) {
+	if (!run.pieces || !run.n_pieces || !ones) {
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
 		goto out;
 	}
@@ -149,17 +170,13 @@ int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t
 		}
 	}
 	/* Integer copy numbers (spec 9): fitted for CNVs, threshold-promoted for the rest. */
-	cnv_em_par_t par;
+	cn_run_t cr = {res, {0}, ones, run.nth, 0};
 	for (int s = 0; s < N; ++s) ones[s] = 1.0;
-	cnv_em_par_init(&par, o, N, ones);
-	for (size_t k = 0; k < res->n_cnvs; ++k) {
-		gvk_cnv_seg_t *g = &res->segs[res->cnvs[k]];
-		int cn = segment_cn(res, &par, g, vec, tmp, ones);
-		if (cn < 0) {
-			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in calling");
-			goto out;
-		}
-		g->cn = cn;
+	cnv_em_par_init(&cr.par, o, N, ones);
+	gvk_parallel(cr.nth, cn_worker, &cr);
+	if (cr.failed) {
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in calling");
+		goto out;
 	}
 	for (size_t k = 0; k < res->n_segs; ++k) {
 		gvk_cnv_seg_t *g = &res->segs[k];
@@ -171,6 +188,6 @@ int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t
 out:
 	if (run.pieces)
 		for (int pi = 0; pi < pairs; ++pi) free(run.pieces[pi]);
-	free(run.pieces), free(run.n_pieces), free(vec), free(tmp), free(ones);
+	free(run.pieces), free(run.n_pieces), free(ones);
 	return rc;
 }
