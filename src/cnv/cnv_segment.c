@@ -6,138 +6,78 @@
 
 #include "cnv.h"
 
-/* The tail is evaluated in long double: scores of neighbouring positions that agree to ~1e-14
- * are compared with each other (local maxima), so the double result should be close to correctly
- * rounded for ties to fall the way they fall in R. */
-typedef long double ld_t;
-
-/* Continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2). */
-static ld_t beta_cf(ld_t x, ld_t a, ld_t b)
-{
-	const ld_t tiny = 1e-300L, eps = 1e-19L;
-	ld_t c = 1.0L, d = 1.0L - (a + b) * x / (a + 1.0L);
-	if (fabsl(d) < tiny) d = tiny;
-	d = 1.0L / d;
-	ld_t h = d;
-	for (int m = 1; m <= 100000; ++m) {
-		ld_t m2 = 2.0L * m;
-		ld_t num = m * (b - m) * x / ((a - 1.0L + m2) * (a + m2));
-		d = 1.0L + num * d;
-		if (fabsl(d) < tiny) d = tiny;
-		c = 1.0L + num / c;
-		if (fabsl(c) < tiny) c = tiny;
-		d = 1.0L / d;
-		h *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0L + m2));
-		d = 1.0L + num * d;
-		if (fabsl(d) < tiny) d = tiny;
-		c = 1.0L + num / c;
-		if (fabsl(c) < tiny) c = tiny;
-		d = 1.0L / d;
-		ld_t del = d * c;
-		h *= del;
-		if (fabsl(del - 1.0L) < eps) break;
+/* log P(T_df > t) + log 2 in one floating type T (R's pt(t, df, lower = 0, log = 1) + log 2),
+ * through the regularized incomplete beta function: its continued fraction (modified Lentz) on
+ * the side where it converges, so that tiny tails keep their relative accuracy. FN(f) names
+ * libm's f for T; EPS is the convergence tolerance. */
+#define FN_d(f) f
+#define FN_l(f) f##l
+#define DEFINE_T_TAIL(T, SUF, FN, EPS)                                                              \
+	static T beta_cf_##SUF(T x, T a, T b)                                                           \
+	{                                                                                               \
+		const T tiny = 1e-300;                                                                      \
+		T c = 1, d = 1 - (a + b) * x / (a + 1);                                                     \
+		if (FN(fabs)(d) < tiny) d = tiny;                                                           \
+		d = 1 / d;                                                                                  \
+		T h = d;                                                                                    \
+		for (int m = 1; m <= 100000; ++m) {                                                         \
+			T m2 = 2 * (T)m, num = m * (b - m) * x / ((a - 1 + m2) * (a + m2));                     \
+			d = 1 + num * d;                                                                        \
+			if (FN(fabs)(d) < tiny) d = tiny;                                                       \
+			c = 1 + num / c;                                                                        \
+			if (FN(fabs)(c) < tiny) c = tiny;                                                       \
+			d = 1 / d;                                                                              \
+			h *= d * c;                                                                             \
+			num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));                           \
+			d = 1 + num * d;                                                                        \
+			if (FN(fabs)(d) < tiny) d = tiny;                                                       \
+			c = 1 + num / c;                                                                        \
+			if (FN(fabs)(c) < tiny) c = tiny;                                                       \
+			d = 1 / d;                                                                              \
+			T del = d * c;                                                                          \
+			h *= del;                                                                               \
+			if (FN(fabs)(del - 1) < EPS) break;                                                     \
+		}                                                                                           \
+		return h;                                                                                   \
+	}                                                                                               \
+	static T lbeta_##SUF(T a, T b)                                                                  \
+	{                                                                                               \
+		return FN(lgamma)(a) + FN(lgamma)(b) - FN(lgamma)(a + b);                                   \
+	}                                                                                               \
+	/* log I_x(a, b) (upper = 0) or log(1 - I_x(a, b)) (upper = 1) */                               \
+	static T log_ibeta_##SUF(T x, T a, T b, int upper)                                              \
+	{                                                                                               \
+		if (x <= 0) return upper ? 0 : -INFINITY;                                                   \
+		if (x >= 1) return upper ? -INFINITY : 0;                                                   \
+		T front = a * FN(log)(x) + b * FN(log1p)(-x) - lbeta_##SUF(a, b);                           \
+		if (x < (a + 1) / (a + b + 2)) {                                                            \
+			T lo = front + FN(log)(beta_cf_##SUF(x, a, b)) - FN(log)(a);                            \
+			return upper ? FN(log1p)(-FN(exp)(lo)) : lo;                                            \
+		}                                                                                           \
+		T up = front + FN(log)(beta_cf_##SUF(1 - x, b, a)) - FN(log)(b);                            \
+		return upper ? up : FN(log1p)(-FN(exp)(up));                                                \
+	}                                                                                               \
+	/* R rounds the log tail to double and subtracts log 2 in double: so does this. */              \
+	static double log_t_upper_##SUF(double t, double n)                                             \
+	{                                                                                               \
+		T val, lt = t, ln = n;                                                                      \
+		if (1 + (t / n) * t > 1e100)                                                                \
+			val = -(T)0.5 * ln * (2 * FN(log)(FN(fabs)(lt)) - FN(log)(ln)) - lbeta_##SUF(ln / 2, (T)0.5) - \
+			      FN(log)(ln / 2);                                                                  \
+		else if (n > t * t)                                                                         \
+			val = log_ibeta_##SUF(lt * lt / (ln + lt * lt), (T)0.5, ln / 2, 1);                     \
+		else                                                                                        \
+			val = log_ibeta_##SUF(1 / (1 + (lt / ln) * lt), ln / 2, (T)0.5, 0);                     \
+		return (double)val - 0.693147180559945309417232121458;                                      \
 	}
-	return h;
-}
 
-static ld_t lbeta(ld_t a, ld_t b)
-{
-	return lgammal(a) + lgammal(b) - lgammal(a + b);
-}
-
-/* log I_x(a, b) (upper = 0) or log(1 - I_x(a, b)) (upper = 1), computed on the side where the
- * continued fraction converges so that tiny tails keep their relative accuracy. */
-static ld_t log_ibeta(ld_t x, ld_t a, ld_t b, int upper)
-{
-	if (x <= 0) return upper ? 0.0L : -INFINITY;
-	if (x >= 1) return upper ? -INFINITY : 0.0L;
-	ld_t front = a * logl(x) + b * log1pl(-x) - lbeta(a, b);
-	if (x < (a + 1.0L) / (a + b + 2.0L)) {
-		ld_t lo = front + logl(beta_cf(x, a, b)) - logl(a);
-		return upper ? log1pl(-expl(lo)) : lo;
-	}
-	ld_t up = front + logl(beta_cf(1.0L - x, b, a)) - logl(b);
-	return upper ? up : log1pl(-expl(up));
-}
+/* double: ~1e-13 relative, the first pass; long double: close to correctly rounded, for ties */
+DEFINE_T_TAIL(double, d, FN_d, 1e-16)
+DEFINE_T_TAIL(long double, l, FN_l, 1e-19L)
 
 double cnv_log_t_upper(double t, double n)
 {
-	const ld_t ln2 = 0.693147180559945309417232121458176568L;
-	double nx = 1 + (t / n) * t;
-	ld_t val, lt = t, ln = n;
-	if (nx > 1e100)
-		val = -0.5L * ln * (2 * logl(fabsl(lt)) - logl(ln)) - lbeta(0.5L * ln, 0.5L) - logl(0.5L * ln);
-	else if (n > t * t)
-		val = log_ibeta(lt * lt / (ln + lt * lt), 0.5L, ln / 2.0L, 1);
-	else
-		val = log_ibeta(1.0L / (1 + (lt / ln) * lt), ln / 2.0L, 0.5L, 0);
-	/* R rounds the log tail to double and then subtracts log 2 in double: so do we. */
-	return (double)val - (double)ln2;
-}
-
-/* Continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2);
- * double precision. */
-static double beta_cf_d(double x, double a, double b)
-{
-	const double tiny = 1e-300, eps = 1e-16;
-	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
-	if (fabs(d) < tiny) d = tiny;
-	d = 1.0 / d;
-	double h = d;
-	for (int m = 1; m <= 100000; ++m) {
-		double m2 = 2.0 * m;
-		double num = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
-		d = 1.0 + num * d;
-		if (fabs(d) < tiny) d = tiny;
-		c = 1.0 + num / c;
-		if (fabs(c) < tiny) c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
-		d = 1.0 + num * d;
-		if (fabs(d) < tiny) d = tiny;
-		c = 1.0 + num / c;
-		if (fabs(c) < tiny) c = tiny;
-		d = 1.0 / d;
-		double del = d * c;
-		h *= del;
-		if (fabs(del - 1.0) < eps) break;
-	}
-	return h;
-}
-
-static double lbeta_d(double a, double b)
-{
-	return lgamma(a) + lgamma(b) - lgamma(a + b);
-}
-
-/* log I_x(a, b) or log(1 - I_x(a, b)), double precision (see log_ibeta). */
-static double log_ibeta_d(double x, double a, double b, int upper)
-{
-	if (x <= 0) return upper ? 0.0 : -INFINITY;
-	if (x >= 1) return upper ? -INFINITY : 0.0;
-	double front = a * log(x) + b * log1p(-x) - lbeta_d(a, b);
-	if (x < (a + 1.0) / (a + b + 2.0)) {
-		double lo = front + log(beta_cf_d(x, a, b)) - log(a);
-		return upper ? log1p(-exp(lo)) : lo;
-	}
-	double up = front + log(beta_cf_d(1.0 - x, b, a)) - log(b);
-	return upper ? up : log1p(-exp(up));
-}
-
-/* Double-precision version of cnv_log_t_upper (~1e-13 relative), for the first pass. */
-static double log_t_upper_d(double t, double n)
-{
-	const double ln2 = 0.693147180559945309417232121458;
-	double nx = 1 + (t / n) * t, val;
-	if (nx > 1e100)
-		val = -0.5 * n * (2 * log(fabs(t)) - log(n)) - lbeta_d(0.5 * n, 0.5) - log(0.5 * n);
-	else if (n > t * t)
-		val = log_ibeta_d(t * t / (n + t * t), 0.5, n / 2.0, 1);
-	else
-		val = log_ibeta_d(1.0 / nx, n / 2.0, 0.5, 0);
-	return val - ln2;
+	return log_t_upper_l(t, n);
 }
 
 /* Scores are log 2 - v with v = log P(T > t) * 2 <= 0; the double tail gets v to ~1e-13 relative,
