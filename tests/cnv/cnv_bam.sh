@@ -15,6 +15,10 @@ done
 awk 'NR > 1 { print $1 "\t" $2 - 1 "\t" $3 }' "$d/counts_targets.tsv" > "$tmp/targets.bed"
 "$gvk" cnv --count-only -q --bed "$tmp/targets.bed" "$d/T1.bam" "$d/T2.bam" "$d/T3.bam" -o "$tmp/ct.tsv" || fail=$((fail + 1))
 cmp -s "$tmp/ct.tsv" "$d/counts_targets.tsv" || { echo "FAIL: targets"; diff "$tmp/ct.tsv" "$d/counts_targets.tsv"; fail=$((fail + 1)); }
+# Targets on a sequence the BAMs do not have count 0.
+printf 'chrA\t0\t5000\nchrZ\t0\t100\n' > "$tmp/absent.bed"
+"$gvk" cnv --count-only -q --bed "$tmp/absent.bed" "$d/T1.bam" "$d/T2.bam" -o "$tmp/absent.tsv" || fail=$((fail + 1))
+printf 'chr\tstart\tend\tT1\tT2\nchrA\t1\t5000\t3\t13\nchrZ\t1\t100\t0\t0\n' | cmp -s - "$tmp/absent.tsv" || { echo "FAIL: absent sequence"; fail=$((fail + 1)); }
 # T1's probe reads by hand: MAPQ >= 1 and leftmost position in the window, flags ignored.
 read -r a b < <(awk 'NR == 2 { print $4 } NR == 3 { print $4 }' "$tmp/c5000.tsv" | paste - -)
 [ "$a" = 3 ] && [ "$b" = 2 ] || { echo "FAIL: T1 probes $a $b"; fail=$((fail + 1)); }
