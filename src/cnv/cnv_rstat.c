@@ -3,6 +3,7 @@
  * operations it is built from. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cnv.h"
 
@@ -27,6 +28,34 @@ double cnv_r_var(const double *x, size_t n)
 	return (double)(s / (long double)(n - 1));
 }
 
+static void insertion_sort(double *x, size_t n)
+{
+	for (size_t i = 1; i < n; ++i) {
+		double v = x[i];
+		size_t j = i;
+		for (; j > 0 && x[j - 1] > v; --j) x[j] = x[j - 1];
+		x[j] = v;
+	}
+}
+
+/* Stable merge sort of x[0..n) using t as scratch: equal values (+0 and -0) keep their order, as
+ * with glibc's qsort, so quantiles come out the same to the sign of zero. */
+static void merge_sort(double *x, double *t, size_t n)
+{
+	if (n <= 32) {
+		insertion_sort(x, n);
+		return;
+	}
+	size_t h = n / 2;
+	merge_sort(x, t, h);
+	merge_sort(x + h, t, n - h);
+	if (!(x[h - 1] > x[h])) return; /* already in order */
+	memcpy(t, x, h * sizeof *x);
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n) x[k++] = x[j] < t[i] ? x[j++] : t[i++];
+	while (i < h) x[k++] = t[i++];
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -35,16 +64,17 @@ static int cmp_double(const void *a, const void *b)
 
 void cnv_sort(double *x, size_t n)
 {
-	if (n > 32) {
+	if (n <= 32) {
+		insertion_sort(x, n);
+		return;
+	}
+	double *t = malloc((n / 2 + 1) * sizeof *t);
+	if (!t) {
 		qsort(x, n, sizeof *x, cmp_double);
 		return;
 	}
-	for (size_t i = 1; i < n; ++i) { /* small vectors: the per-region medians of the EM */
-		double v = x[i];
-		size_t j = i;
-		for (; j > 0 && x[j - 1] > v; --j) x[j] = x[j - 1];
-		x[j] = v;
-	}
+	merge_sort(x, t, n);
+	free(t);
 }
 
 double cnv_r_median(double *x, size_t n)
