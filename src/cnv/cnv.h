@@ -9,8 +9,9 @@
  * out bit for bit: means and variances accumulate in long double with R's second pass. */
 double cnv_r_mean(const double *x, size_t n);         /* mean() */
 double cnv_r_var(const double *x, size_t n);          /* var(), denominator n - 1 */
-double cnv_r_median(double *x, size_t n);             /* median(); sorts x in place */
+double cnv_r_median(double *x, size_t n);             /* median(); reorders x */
 double cnv_r_quantile7(const double *sorted, size_t n, double p); /* quantile(type = 7) */
+double cnv_r_quantile7_sel(double *v, size_t n, double p);        /* the same, v unsorted (reordered) */
 void cnv_sort(double *x, size_t n);
 
 /* Normalization of one run (spec section 4): writes norm (N x m) and the diagnostics of res. */

@@ -2,6 +2,7 @@
  * mean() and var(), type-7 quantiles. Normalization must match R bit for bit, and these are the
  * operations it is built from. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,12 +78,64 @@ void cnv_sort(double *x, size_t n)
 	free(t);
 }
 
+/* The k-th smallest of x[0..n) (0-based) by Hoare selection; x is reordered so that every
+ * element before k is <= x[k] and every element after is >= x[k]. */
+static double select_k(double *x, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1;
+	while (hi - lo >= 16) {
+		ptrdiff_t mid = lo + (hi - lo) / 2, i = lo - 1, j = hi + 1;
+		double t;
+#define SWAP(a, b) (t = x[a], x[a] = x[b], x[b] = t)
+		if (x[mid] < x[lo]) SWAP(mid, lo);
+		if (x[hi] < x[lo]) SWAP(hi, lo);
+		if (x[hi] < x[mid]) SWAP(hi, mid);
+		double piv = x[mid];
+		for (;;) {
+			do ++i; while (x[i] < piv);
+			do --j; while (x[j] > piv);
+			if (i >= j) break;
+			SWAP(i, j);
+		}
+#undef SWAP
+		if ((ptrdiff_t)k <= j) hi = j;
+		else lo = j + 1;
+	}
+	insertion_sort(x + lo, (size_t)(hi - lo + 1));
+	return x[k];
+}
+
+/* Smallest of x[k+1..n), after select_k(x, n, k): the next order statistic. */
+static double next_up(const double *x, size_t n, size_t k)
+{
+	double v = x[k + 1];
+	for (size_t i = k + 2; i < n; ++i)
+		if (x[i] < v) v = x[i];
+	return v;
+}
+
 double cnv_r_median(double *x, size_t n)
 {
 	if (n == 0) return NAN;
-	cnv_sort(x, n);
-	if (n & 1) return x[n / 2];
-	return cnv_r_mean(x + n / 2 - 1, 2);
+	if (n & 1) return select_k(x, n, n / 2);
+	double two[2];
+	two[0] = select_k(x, n, n / 2 - 1);
+	two[1] = next_up(x, n, n / 2 - 1);
+	return cnv_r_mean(two, 2);
+}
+
+double cnv_r_quantile7_sel(double *v, size_t n, double p)
+{
+	if (n == 0) return NAN;
+	double index = 1.0 + (double)(n - 1) * p;
+	double lo = floor(index);
+	size_t k = (size_t)lo - 1;
+	double qs = select_k(v, n, k);
+	if (index > lo) {
+		double xh = next_up(v, n, k), h = index - lo;
+		if (xh != qs) qs = (1.0 - h) * qs + h * xh;
+	}
+	return qs;
 }
 
 double cnv_r_quantile7(const double *v, size_t n, double p)

@@ -254,8 +254,7 @@ int cnv_segment(const double *xin, int n, const cnv_seg_par_t *par, double *stat
 	double eps = NAN;
 	if (n > 1) {
 		for (int i = 0; i < n - 1; ++i) tmp[i] = fabs(x[i + 1] - x[i]);
-		cnv_sort(tmp, (size_t)(n - 1));
-		eps = cnv_r_quantile7(tmp, (size_t)(n - 1), 0.75);
+		eps = cnv_r_quantile7_sel(tmp, (size_t)(n - 1), 0.75);
 	}
 	if (n > 1) seg_stat(x, n, eps, &p, ps, pss, pv, st, x + 6 * (size_t)n);
 	else st[0] = 0;
@@ -277,8 +276,7 @@ int cnv_segment(const double *xin, int n, const cnv_seg_par_t *par, double *stat
 		free(used);
 	} else {
 		memcpy(tmp, st, (size_t)n * sizeof *st);
-		cnv_sort(tmp, (size_t)n);
-		theta = cnv_r_quantile7(tmp, (size_t)n, 1 - p.alpha);
+		theta = cnv_r_quantile7_sel(tmp, (size_t)n, 1 - p.alpha);
 		for (int i = 0; i < n; ++i)
 			if (st[i] > theta) cut[nc++] = i;
 	}

@@ -187,8 +187,33 @@ static void synth(gvk_cnv_counts_t *c, int m, int N, int flat_second)
 	}
 }
 
+/* Selection-based quantiles and medians equal the sort-based ones, ties and all. */
+static void check_selection(void)
+{
+	uint64_t st = 99;
+	double a[3000], b[3000], c[3000];
+	for (int trial = 0; trial < 200; ++trial) {
+		st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+		size_t n = 1 + (size_t)(st >> 33) % 2999;
+		for (size_t i = 0; i < n; ++i) {
+			st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+			a[i] = trial % 3 == 0 ? (double)((st >> 40) % 7) : (double)(st >> 11) / 9007199254740992.0 - 0.5;
+		}
+		double p = (double)(trial % 21) / 20.0;
+		memcpy(b, a, n * sizeof *a), memcpy(c, a, n * sizeof *a);
+		cnv_sort(b, n);
+		check_val("select", "quantile", trial, cnv_r_quantile7_sel(c, n, p), cnv_r_quantile7(b, n, p), 1);
+		memcpy(c, a, n * sizeof *a);
+		double med = n & 1 ? b[n / 2] : cnv_r_mean(b + n / 2 - 1, 2);
+		check_val("select", "median", trial, cnv_r_median(c, n), med, 1);
+		for (size_t i = 1; i < n; ++i)
+			if (b[i - 1] > b[i]) check_val("sort", "order", (int)i, b[i - 1], b[i], 1);
+	}
+}
+
 static int run_misc(void)
 {
+	check_selection();
 	gvk_cnv_counts_t c;
 	gvk_err_t err;
 	synth(&c, 600, 8, 1);
