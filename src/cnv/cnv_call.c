@@ -53,8 +53,7 @@ static int segment_cn(const gvk_cnv_result_t *res, const cnv_em_par_t *par, cons
 	double lam[GVK_CNV_MAX_CLASSES], alp[GVK_CNV_MAX_CLASSES], ini, *sini = tmp;
 	uint8_t *cls = malloc((size_t)N);
 	if (!cls) return -1;
-	cnv_em_one(par, vec, ones, lam, alp, NULL, sini, &ini, cls);
-	int cn = cls[g->sample];
+	int cn = cnv_em_one(par, vec, ones, lam, alp, NULL, sini, &ini, cls) < 0 ? -1 : cls[g->sample];
 	free(cls);
 	return cn;
 }

@@ -45,8 +45,9 @@ int cnv_em_gpu_available(void);
 int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, gvk_err_t *err);
 
 /* One region as a standalone call (used by the integer copy numbers and the unit tests):
- * x and cov have N entries; lambda, alpha n; post n * N (sample-major) or NULL; sini, cls N. */
-void cnv_em_one(const cnv_em_par_t *p, const double *x, const double *cov, double *lambda, double *alpha,
-                double *post, double *sini, double *ini, uint8_t *cls);
+ * x and cov have N entries; lambda, alpha n; post n * N (sample-major) or NULL; sini, cls N.
+ * Returns 0 or GVK_ERR_NOMEM. */
+int cnv_em_one(const cnv_em_par_t *p, const double *x, const double *cov, double *lambda, double *alpha,
+               double *post, double *sini, double *ini, uint8_t *cls);
 
 #endif

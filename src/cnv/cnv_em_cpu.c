@@ -59,7 +59,7 @@ void cnv_em_set_shortcut(const cnv_em_par_t *p, cnv_em_job_t *j, size_t r)
 
 /* Scratch of one worker: posteriors (sample-major, n per sample), log-gamma, x / cov. */
 typedef struct {
-	double *p, *lg, *tmp, *x, *logc;
+	double *p, *lg, *tmp, *x;
 } em_ws_t;
 
 static double median_over_cov(const cnv_em_par_t *p, const double *x, const double *cov, double *tmp)
@@ -181,8 +181,8 @@ static void ws_free(em_ws_t *ws)
 	free(ws->p), free(ws->lg), free(ws->tmp), free(ws->x);
 }
 
-void cnv_em_one(const cnv_em_par_t *p, const double *x, const double *cov, double *lambda, double *alpha,
-                double *post, double *sini, double *ini, uint8_t *cls)
+int cnv_em_one(const cnv_em_par_t *p, const double *x, const double *cov, double *lambda, double *alpha,
+               double *post, double *sini, double *ini, uint8_t *cls)
 {
 	int n = p->n, N = p->N, shortcut = 1;
 	for (int k = 0; k < N; ++k)
@@ -195,14 +195,18 @@ void cnv_em_one(const cnv_em_par_t *p, const double *x, const double *cov, doubl
 				for (int i = 0; i < n; ++i) post[(size_t)k * n + i] = i == p->h ? 1.0 : 0.0;
 		}
 		*ini = 0.0;
-		return;
+		return 0;
 	}
 	em_ws_t ws;
-	if (ws_alloc(&ws, n, N) < 0) abort();
+	if (ws_alloc(&ws, n, N) < 0) {
+		ws_free(&ws);
+		return GVK_ERR_NOMEM;
+	}
 	cnv_em_region(p, x, cov, &ws, lambda, alpha);
 	derive(p, ws.p, sini, cls, 1, ini, ws.tmp);
 	if (post) memcpy(post, ws.p, (size_t)n * N * sizeof *post);
 	ws_free(&ws);
+	return 0;
 }
 
 typedef struct {
