@@ -44,6 +44,7 @@ double cnv_density_mode(const double *v, size_t n, double u, int *n_user_out, do
 	double *dens = malloc(G * sizeof *dens), *xo = malloc(G * sizeof *xo);
 	if (!sorted || !y || !k || !dens || !xo) {
 		free(sorted), free(y), free(k), free(dens), free(xo);
+		if (n_user_out) *n_user_out = -1; /* out of memory */
 		return NAN;
 	}
 	memcpy(sorted, v, n * sizeof *v);
@@ -158,10 +159,10 @@ static int size_factors(blk_t *b, int q, const int *rows, size_t nr, double *sf,
 }
 
 /* Variance-to-mean rescaling of the poisson mode (spec 4 step 6): divides f by the mode. */
-static void poisson_scale(blk_t *b, int q, const int *rows, size_t nr, double *f)
+static int poisson_scale(blk_t *b, int q, const int *rows, size_t nr, double *f)
 {
 	const gvk_cnv_counts_t *c = b->c;
-	int N = c->N, m = c->m;
+	int N = c->N, m = c->m, rc = GVK_ERR_NOMEM;
 	double *z = malloc((size_t)N * sizeof *z), *v = malloc(nr * sizeof *v);
 	if (!z || !v) goto out;
 	for (size_t i = 0; i < nr; ++i) {
@@ -179,11 +180,14 @@ static void poisson_scale(blk_t *b, int q, const int *rows, size_t nr, double *f
 	int n_user = 0;
 	double mode = cnv_density_mode(v, nr, u, &n_user, &bw);
 	b->res->nf_u[q] = u, b->res->nf_bw[q] = bw, b->res->nf_mode[q] = mode, b->res->nf_nuser[q] = n_user;
+	if (n_user < 0) goto out;
 	if (isfinite(mode))
 		for (int s = 0; s < N; ++s) f[s] = f[s] * 1 / mode;
+	rc = 0;
 out:
 	free(z);
 	free(v);
+	return rc;
 }
 
 static int norm_block(blk_t *b, int q, int *rows, gvk_err_t *err)
@@ -228,7 +232,8 @@ static int norm_block(blk_t *b, int q, int *rows, gvk_err_t *err)
 		}
 		for (int s = 0; s < N; ++s) f[s] = num / sf[s];
 		for (int s = 0; s < N; ++s) res->nf_before[(size_t)q * N + s] = f[s];
-		if (t == GVK_CNV_NORM_POISSON) poisson_scale(b, q, rows, nr, f);
+		if (t == GVK_CNV_NORM_POISSON && poisson_scale(b, q, rows, nr, f) < 0)
+			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in normalization");
 	}
 	for (int s = 0; s < N; ++s)
 		if (!isfinite(f[s])) {
