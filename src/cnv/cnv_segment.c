@@ -265,13 +265,17 @@ int cnv_segment(const double *xin, int n, const cnv_seg_par_t *par, double *stat
 	if (p.alpha >= 1) {
 		int want = (int)p.alpha;
 		uint8_t *used = calloc((size_t)n, 1);
-		for (int c = 0; c < want && c < n && used; ++c) {
+		if (!used) {
+			free(x), free(init), free(cut);
+			return -1;
+		}
+		for (int c = 0; c < want && c < n; ++c) {
 			int b = -1;
 			for (int i = 0; i < n; ++i)
 				if (!used[i] && (b < 0 || st[i] > st[b])) b = i;
 			used[b] = 1;
 		}
-		for (int i = 0; i < n && used; ++i)
+		for (int i = 0; i < n; ++i)
 			if (used[i]) cut[nc++] = i;
 		free(used);
 	} else {
