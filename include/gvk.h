@@ -229,6 +229,122 @@ int gvk_align_check_pair(const gvk_align_pair_t *p, gvk_err_t *err);
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out,
                     gvk_err_t *err);
 
+/* ---------------------------------------------------------------------------------------------
+ * CNV detection (cn.MOPS semantics, see docs/cnv.md)
+ * ------------------------------------------------------------------------------------------- */
+
+#define GVK_CNV_MAX_CLASSES 16
+
+/* A read-count matrix: m regions x N samples, stored region-fastest (x[s * m + r], R's
+ * column-major order), regions grouped by reference sequence: the rows of sequence q are
+ * seq_off[q] .. seq_off[q + 1] - 1. Coordinates are 1-based inclusive (a window that starts at 0
+ * is kept as the package makes it). Everything is owned by the struct; free with
+ * gvk_cnv_counts_free. */
+typedef struct {
+	int m, N, n_seqs;
+	char **samples;   /* N names */
+	char **seq_names; /* n_seqs names */
+	int *seq_off;     /* n_seqs + 1 row offsets */
+	int64_t *start, *end;
+	double *x;
+	int is_matrix;    /* plain matrix input: one pseudo-sequence "undef", region i = [i, i] */
+} gvk_cnv_counts_t;
+
+void gvk_cnv_counts_free(gvk_cnv_counts_t *c);
+
+/* Reads a tab-separated count matrix: a header 'chr start end S1 .. SN' then one line per region,
+ * or a header of sample names only (plain matrix). as_matrix ignores coordinates. Counts must be
+ * non-negative integers; rows of a sequence contiguous; N >= 2. Errors name file and line. */
+int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gvk_err_t *err);
+
+/* Read counting from BAM/CRAM (spec section 2). bed NULL: fixed windows of length wl over every
+ * @SQ of the first file; otherwise the BED intervals (0-based half-open, converted to 1-based).
+ * Returns GVK_ERR_UNSUPPORTED when gvk was built without htslib. */
+typedef struct {
+	int wl;          /* window length (default 25000) */
+	int min_mapq;    /* keep reads with MAPQ >= this (default 1) */
+	int threads;
+	const char *reference; /* FASTA for CRAM, may be NULL */
+} gvk_cnv_bam_opt_t;
+
+void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o);
+int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o,
+                       gvk_cnv_counts_t *c, gvk_err_t *err);
+int gvk_cnv_have_bam(void);
+
+enum { GVK_CNV_NORM_MEAN = 0, GVK_CNV_NORM_MEDIAN, GVK_CNV_NORM_QUANT, GVK_CNV_NORM_MODE, GVK_CNV_NORM_POISSON };
+
+typedef struct {
+	int n_classes;
+	double I[GVK_CNV_MAX_CLASSES]; /* fold changes; class i has copy-number label i */
+	int cn2;                       /* index of the normal class (2) */
+	double prior_impact;
+	int cyc;
+	int norm;                      /* 0 raw, 1 normalize, 2 raw + coverage factors */
+	int norm_type, size_factor;    /* GVK_CNV_NORM_* (size_factor: MEAN, MEDIAN, QUANT, MODE) */
+	double norm_qu, qu_size_factor;
+	double upper, lower;           /* calling thresholds on the segment mean (median) */
+	int min_width;
+	double min_read_count;
+	int use_median;
+	/* fast segmentation */
+	double seg_alpha;
+	int seg_delta, seg_max_int;
+	double seg_cyber_weight;
+	int keep_posterior;            /* fill gvk_cnv_result_t.post */
+	int log_domain;                /* log-sum-exp E-step instead of the package's linear floor */
+	int threads;
+	int device;                    /* gvk_device_t */
+} gvk_cnv_opt_t;
+
+/* Defaults of cn.mops (exome = 0) or exomecn.mops (exome = 1). */
+void gvk_cnv_opt_init(gvk_cnv_opt_t *o, int exome);
+
+typedef struct {
+	int seq, sample;     /* indices */
+	int first, last;     /* region indices (global rows), inclusive */
+	double mean, median;
+	int cn;              /* class index */
+	int is_cnv;
+} gvk_cnv_seg_t;
+
+typedef struct {
+	int seq, first, last; /* global rows, inclusive */
+	int *cn;              /* N class indices */
+} gvk_cnv_region_t;
+
+/* Every array region-fastest with leading dimension m: (component c, region r) at c * m + r. */
+typedef struct {
+	int m, N, n;
+	double *norm;               /* N x m normalized counts */
+	double *cov;                /* N coverage factors */
+	double *lambda, *alpha;     /* n x m */
+	double *post;               /* (k * n + i) x m, only with keep_posterior */
+	double *sini, *ini;         /* N x m, m */
+	uint8_t *cls;               /* N x m most probable class */
+	double *seg_stat, *call;    /* N x m segmentation statistic, individual call */
+	gvk_cnv_seg_t *segs;        /* every final segment: by sequence, sample, start */
+	size_t n_segs;
+	size_t *cnvs;               /* indices into segs of the CNVs */
+	size_t n_cnvs;
+	gvk_cnv_region_t *cnvr;
+	size_t n_cnvr;
+	/* normalization diagnostics per sequence q (and sample s at q * N + s) */
+	double *nf_size, *nf_before, *nf_final; /* n_seqs x N */
+	double *nf_u, *nf_bw, *nf_mode;         /* n_seqs */
+	int *nf_nuser, *nf_excluded;            /* n_seqs */
+	/* segmentation diagnostics at q * N + s */
+	double *sp_eps, *sp_sd, *sp_q95;
+	int *sp_ninit;
+	double t_norm, t_em, t_seg, t_call;     /* seconds per stage */
+	char device_name[64];
+} gvk_cnv_result_t;
+
+/* The whole pipeline (normalization, EM, segmentation, calls, integer copy numbers). *res is
+ * allocated and owned by the caller (gvk_cnv_result_free). */
+int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t **res, gvk_err_t *err);
+void gvk_cnv_result_free(gvk_cnv_result_t *r);
+
 #ifdef __cplusplus
 }
 #endif

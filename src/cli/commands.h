@@ -9,4 +9,6 @@ int gvk_cmd_fastid(int argc, char **argv);
 
 int gvk_cmd_align(int argc, char **argv);
 
+int gvk_cmd_cnv(int argc, char **argv);
+
 #endif

@@ -14,6 +14,7 @@ static const struct {
 	{"ld", gvk_cmd_ld, "Linkage disequilibrium, PLINK 1.9 --r/--r2 (options, files and columns)"},
 	{"fastid", gvk_cmd_fastid, "FastID identity and mixture searches of SNP profiles"},
 	{"align", gvk_cmd_align, "Smith-Waterman CIGAR and offset (GATK/GKL-identical)"},
+	{"cnv", gvk_cmd_cnv, "copy-number variants with the cn.MOPS model (cn.mops-identical)"},
 };
 
 static void usage(FILE *fp)

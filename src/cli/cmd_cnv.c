@@ -1,0 +1,368 @@
+/* gvk cnv: copy-number variants from BAM files or a count matrix, as cn.mops calls them. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gvk.h"
+#include "commands.h"
+#include "../common/lineio.h"
+#include "../common/threads.h"
+#include "../cnv/cnv_write.h"
+
+typedef struct {
+	gvk_cnv_opt_t o;
+	gvk_cnv_bam_opt_t b;
+	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed;
+	int as_matrix, quiet, posterior, exome, count_only;
+	char **bams;
+	int n_bams;
+} args_t;
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+	        "Usage: gvk cnv [options] <s1.bam> <s2.bam> ...\n"
+	        "       gvk cnv [options] --counts <matrix.tsv>\n\n"
+	        "Copy-number variants with the cn.MOPS model, results identical to the R package cn.mops\n"
+	        "(normalization, per-region EM, segmentation, CNVs, CNV regions, integer copy numbers).\n\n"
+	        "Input:\n"
+	        "      --counts FILE      count matrix: header 'chr start end S1 .. SN' (or sample names only),\n"
+	        "                         non-negative integer counts, rows of a sequence contiguous\n"
+	        "      --matrix           treat the matrix as cn.mops does a plain matrix: one sequence 'undef'\n"
+	        "  -w, --window N         BAM input: window length (default 25000)\n"
+	        "      --bed FILE         BAM input: count in these target intervals instead of windows\n"
+	        "      --min-mapq N       BAM input: minimum mapping quality (default 1)\n"
+	        "      --reference FASTA  CRAM input: reference sequence\n"
+	        "Output (all written in full or not at all):\n"
+	        "  -o FILE                CNVs: sample chr start end mean median CN (default standard output)\n"
+	        "      --cnvr FILE        CNV regions: chr start end + one copy number per sample\n"
+	        "      --segments FILE    every segment, same columns as the CNVs\n"
+	        "      --regions PREFIX   per-region tables PREFIX.{normalized,INI,sINI,region_CN,lambda,alpha,\n"
+	        "                         seg_stat,individualCall,normalization_factors,seg_params,params}.tsv\n"
+	        "      --posterior        with --regions, also PREFIX.posterior.tsv\n"
+	        "      --plot PREFIX      one SVG per sample: PREFIX.<sample>.svg\n"
+	        "      --counts-out FILE  the read-count matrix (for BAM input)\n"
+	        "      --count-only       only count reads: write the count matrix to -o and stop\n"
+	        "Model (cn.mops defaults; --exome switches to exomecn.mops defaults):\n"
+	        "      --exome            priorImpact 10, lowerThreshold -0.8, minWidth 5, minReadCount 1\n"
+	        "      --prior-impact X   weight of the CN2 prior (1)\n"
+	        "      --cyc N            EM cycles (20)\n"
+	        "      --folds LIST       fold changes I of CN0..CNk, comma-separated\n"
+	        "                         (0.025,0.5,1,1.5,2,2.5,3,3.5,4); the class with fold 1 is CN2\n"
+	        "      --norm N           0 raw counts, 1 normalize, 2 raw counts + coverage factors (1)\n"
+	        "      --norm-type T      poisson, mean, median, quant or mode (poisson)\n"
+	        "      --size-factor T    mean, median, quant or mode (mean)\n"
+	        "      --norm-qu X        quantile for --norm-type quant (0.25)\n"
+	        "      --qu-size-factor X quantile for --size-factor quant (0.75)\n"
+	        "      --upper X          gain threshold on a segment's mean sI/NI (0.5)\n"
+	        "      --lower X          loss threshold (-0.9)\n"
+	        "      --min-width N      minimum CNV length in regions (3)\n"
+	        "      --min-read-count X regions with every normalized count <= X are not modelled (5)\n"
+	        "      --use-median       call on segment medians instead of means\n"
+	        "      --seg-alpha X, --seg-delta N, --seg-max-int N, --seg-cyber-weight X\n"
+	        "                         fast segmentation parameters (0.05, 20, 40, 50)\n"
+	        "      --log-domain       log-sum-exp E-step (differs from cn.mops when terms underflow)\n"
+	        "Run:\n"
+	        "  -t, --threads N        CPU threads (default: all processors)\n"
+	        "      --device D         cpu, gpu or auto (default auto)\n"
+	        "  -q, --quiet            no summary line\n"
+	        "  -h, --help             this text\n");
+}
+
+static int parse_type(const char *s, int allow_poisson)
+{
+	if (!strcmp(s, "mean")) return GVK_CNV_NORM_MEAN;
+	if (!strcmp(s, "median")) return GVK_CNV_NORM_MEDIAN;
+	if (!strcmp(s, "quant")) return GVK_CNV_NORM_QUANT;
+	if (!strcmp(s, "mode")) return GVK_CNV_NORM_MODE;
+	if (allow_poisson && !strcmp(s, "poisson")) return GVK_CNV_NORM_POISSON;
+	return -1;
+}
+
+static int num(const char *s, double *v)
+{
+	char *e;
+	*v = strtod(s, &e);
+	return *s && !*e && isfinite(*v) ? 0 : -1;
+}
+
+static int inum(const char *s, int *v, int min)
+{
+	char *e;
+	long x = strtol(s, &e, 10);
+	if (!*s || *e || x < min || x > 1000000000) return -1;
+	*v = (int)x;
+	return 0;
+}
+
+#define BAD(...) return fprintf(stderr, "gvk cnv: " __VA_ARGS__), fputc('\n', stderr), -1
+
+static int parse_folds(const char *s, gvk_cnv_opt_t *o)
+{
+	int n = 0, h = -1;
+	char *dup = strdup(s), *save = NULL;
+	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+		double v;
+		if (n == GVK_CNV_MAX_CLASSES || num(t, &v) < 0 || !(v > 0)) {
+			free(dup);
+			return -1;
+		}
+		if (v == 1.0) h = n;
+		o->I[n++] = v;
+	}
+	free(dup);
+	if (n < 2 || h < 0) return -1;
+	o->n_classes = n, o->cn2 = h;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, args_t *a)
+{
+	enum { O_COUNTS = 256, O_MATRIX, O_BED, O_MAPQ, O_REF, O_CNVR, O_SEGS, O_REGIONS, O_POST, O_PLOT, O_COUT, O_EXOME,
+	       O_PRIOR, O_CYC, O_FOLDS, O_NORM, O_NTYPE, O_SF, O_NQU, O_QSF, O_UP, O_LO, O_MINW, O_MRC, O_MED, O_SA, O_SD,
+	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY };
+	static const struct option lo[] = {
+		{"counts", required_argument, NULL, O_COUNTS}, {"matrix", no_argument, NULL, O_MATRIX},
+		{"window", required_argument, NULL, 'w'},      {"bed", required_argument, NULL, O_BED},
+		{"min-mapq", required_argument, NULL, O_MAPQ}, {"reference", required_argument, NULL, O_REF},
+		{"cnvr", required_argument, NULL, O_CNVR},     {"segments", required_argument, NULL, O_SEGS},
+		{"regions", required_argument, NULL, O_REGIONS}, {"posterior", no_argument, NULL, O_POST},
+		{"plot", required_argument, NULL, O_PLOT},     {"counts-out", required_argument, NULL, O_COUT},
+		{"exome", no_argument, NULL, O_EXOME},         {"prior-impact", required_argument, NULL, O_PRIOR},
+		{"cyc", required_argument, NULL, O_CYC},       {"folds", required_argument, NULL, O_FOLDS},
+		{"norm", required_argument, NULL, O_NORM},     {"norm-type", required_argument, NULL, O_NTYPE},
+		{"size-factor", required_argument, NULL, O_SF}, {"norm-qu", required_argument, NULL, O_NQU},
+		{"qu-size-factor", required_argument, NULL, O_QSF}, {"upper", required_argument, NULL, O_UP},
+		{"lower", required_argument, NULL, O_LO},      {"min-width", required_argument, NULL, O_MINW},
+		{"min-read-count", required_argument, NULL, O_MRC}, {"use-median", no_argument, NULL, O_MED},
+		{"seg-alpha", required_argument, NULL, O_SA},  {"seg-delta", required_argument, NULL, O_SD},
+		{"seg-max-int", required_argument, NULL, O_SM}, {"seg-cyber-weight", required_argument, NULL, O_SC},
+		{"log-domain", no_argument, NULL, O_LOG},      {"count-only", no_argument, NULL, O_CONLY},      {"threads", required_argument, NULL, 't'},
+		{"device", required_argument, NULL, O_DEV},    {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
+	/* --exome changes defaults, so it is applied before every other option. */
+	for (int i = 1; i < argc; ++i)
+		if (!strcmp(argv[i], "--exome")) a->exome = 1;
+	gvk_cnv_opt_init(&a->o, a->exome);
+	gvk_cnv_bam_opt_init(&a->b);
+	a->o.threads = a->b.threads = gvk_ncpu();
+	int c;
+	double v;
+	while ((c = getopt_long(argc, argv, "o:w:t:qh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': a->out = optarg; break;
+		case O_COUNTS: a->counts = optarg; break;
+		case O_MATRIX: a->as_matrix = 1; break;
+		case 'w': if (inum(optarg, &a->b.wl, 1) < 0) BAD("--window needs a positive integer"); break;
+		case O_BED: a->bed = optarg; break;
+		case O_MAPQ: if (inum(optarg, &a->b.min_mapq, 0) < 0) BAD("--min-mapq needs a non-negative integer"); break;
+		case O_REF: a->b.reference = optarg; break;
+		case O_CNVR: a->cnvr = optarg; break;
+		case O_SEGS: a->segs = optarg; break;
+		case O_REGIONS: a->regions = optarg; break;
+		case O_POST: a->posterior = 1; break;
+		case O_PLOT: a->plot = optarg; break;
+		case O_COUT: a->counts_out = optarg; break;
+		case O_EXOME: break;
+		case O_PRIOR: if (num(optarg, &a->o.prior_impact) < 0 || a->o.prior_impact < 0) BAD("--prior-impact needs a non-negative number"); break;
+		case O_CYC: if (inum(optarg, &a->o.cyc, 1) < 0) BAD("--cyc needs a positive integer"); break;
+		case O_FOLDS: if (parse_folds(optarg, &a->o) < 0) BAD("--folds needs 2..%d positive numbers, one of them 1", GVK_CNV_MAX_CLASSES); break;
+		case O_NORM: if (inum(optarg, &a->o.norm, 0) < 0 || a->o.norm > 2) BAD("--norm must be 0, 1 or 2"); break;
+		case O_NTYPE: if ((a->o.norm_type = parse_type(optarg, 1)) < 0) BAD("--norm-type must be poisson, mean, median, quant or mode"); break;
+		case O_SF: if ((a->o.size_factor = parse_type(optarg, 0)) < 0) BAD("--size-factor must be mean, median, quant or mode"); break;
+		case O_NQU: if (num(optarg, &a->o.norm_qu) < 0 || a->o.norm_qu < 0 || a->o.norm_qu > 1) BAD("--norm-qu must be in [0, 1]"); break;
+		case O_QSF: if (num(optarg, &a->o.qu_size_factor) < 0 || a->o.qu_size_factor < 0 || a->o.qu_size_factor > 1) BAD("--qu-size-factor must be in [0, 1]"); break;
+		case O_UP: if (num(optarg, &a->o.upper) < 0) BAD("--upper needs a number"); break;
+		case O_LO: if (num(optarg, &a->o.lower) < 0) BAD("--lower needs a number"); break;
+		case O_MINW: if (inum(optarg, &a->o.min_width, 1) < 0) BAD("--min-width needs a positive integer"); break;
+		case O_MRC: if (num(optarg, &a->o.min_read_count) < 0) BAD("--min-read-count needs a number"); break;
+		case O_MED: a->o.use_median = 1; break;
+		case O_SA: if (num(optarg, &v) < 0 || !(v > 0)) BAD("--seg-alpha needs a positive number"); a->o.seg_alpha = v; break;
+		case O_SD: if (inum(optarg, &a->o.seg_delta, 0) < 0) BAD("--seg-delta needs a non-negative integer"); break;
+		case O_SM: if (inum(optarg, &a->o.seg_max_int, 1) < 0) BAD("--seg-max-int needs a positive integer"); break;
+		case O_SC: if (num(optarg, &a->o.seg_cyber_weight) < 0) BAD("--seg-cyber-weight needs a number"); break;
+		case O_LOG: a->o.log_domain = 1; break;
+		case O_CONLY: a->count_only = 1; break;
+		case 't':
+			if (inum(optarg, &a->o.threads, 1) < 0) BAD("-t needs a positive number");
+			a->b.threads = a->o.threads;
+			break;
+		case O_DEV:
+			if (!strcmp(optarg, "cpu")) a->o.device = GVK_DEVICE_CPU;
+			else if (!strcmp(optarg, "gpu")) a->o.device = GVK_DEVICE_GPU;
+			else if (!strcmp(optarg, "auto")) a->o.device = GVK_DEVICE_AUTO;
+			else BAD("--device must be cpu, gpu or auto");
+			break;
+		case 'q': a->quiet = 1; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -1;
+		}
+	}
+	a->bams = argv + optind, a->n_bams = argc - optind;
+	if (a->counts && a->n_bams) BAD("give either --counts or BAM files, not both");
+	if (!a->counts && !a->n_bams) {
+		usage(stderr);
+		return -1;
+	}
+	if (a->posterior && !a->regions) BAD("--posterior needs --regions");
+	a->o.keep_posterior = a->posterior;
+	return 0;
+}
+
+/* Every output of a run, committed together at the end or all removed. */
+typedef struct {
+	gvk_out_t *o;
+	int n, cap;
+} outs_t;
+
+static FILE *open_out(outs_t *os, const char *path, gvk_err_t *err)
+{
+	if (os->n == os->cap) {
+		int nc = os->cap ? os->cap * 2 : 16;
+		gvk_out_t *no = realloc(os->o, (size_t)nc * sizeof *no);
+		if (!no) {
+			snprintf(err->msg, sizeof err->msg, "out of memory");
+			return NULL;
+		}
+		os->o = no, os->cap = nc;
+	}
+	gvk_out_t *o = &os->o[os->n];
+	if (gvk_out_open(o, path, err) < 0) return NULL;
+	++os->n;
+	return o->fp;
+}
+
+static char *join(const char *prefix, const char *mid, const char *suffix)
+{
+	size_t n = strlen(prefix) + strlen(mid) + strlen(suffix) + 1;
+	char *s = malloc(n);
+	if (s) snprintf(s, n, "%s%s%s", prefix, mid, suffix);
+	return s;
+}
+
+#define WERR(x) do { if ((x) < 0) { rc = GVK_ERR_IO; snprintf(err.msg, sizeof err.msg, "write error"); goto done; } } while (0)
+
+static int write_regions(outs_t *os, const char *prefix, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
+                         const gvk_cnv_opt_t *o, int posterior, gvk_err_t *err)
+{
+	char lname[GVK_CNV_MAX_CLASSES][24], aname[GVK_CNV_MAX_CLASSES][24];
+	const char *ln[GVK_CNV_MAX_CLASSES], *an[GVK_CNV_MAX_CLASSES], *ini[1] = {"INI"};
+	for (int i = 0; i < r->n; ++i) {
+		snprintf(lname[i], sizeof lname[i], "lambda_CN%d", i), ln[i] = lname[i];
+		snprintf(aname[i], sizeof aname[i], "alpha_CN%d", i), an[i] = aname[i];
+	}
+	struct {
+		const char *suffix;
+		const double *v;
+		const uint8_t *iv;
+		int ncol;
+		const char *const *names;
+	} t[] = {{".normalized.tsv", r->norm, NULL, c->N, NULL},  {".INI.tsv", r->ini, NULL, 1, ini},
+	         {".sINI.tsv", r->sini, NULL, c->N, NULL},        {".region_CN.tsv", NULL, r->cls, c->N, NULL},
+	         {".lambda.tsv", r->lambda, NULL, r->n, ln},      {".alpha.tsv", r->alpha, NULL, r->n, an},
+	         {".seg_stat.tsv", r->seg_stat, NULL, c->N, NULL}, {".individualCall.tsv", r->call, NULL, c->N, NULL}};
+	for (size_t k = 0; k < sizeof t / sizeof t[0]; ++k) {
+		char *p = join(prefix, "", t[k].suffix);
+		FILE *fp = p ? open_out(os, p, err) : NULL;
+		free(p);
+		if (!fp || cnv_write_regions(fp, c, t[k].v, t[k].iv, t[k].ncol, t[k].names) < 0) return GVK_ERR_IO;
+	}
+	char *p = join(prefix, "", ".normalization_factors.tsv");
+	FILE *fp = p ? open_out(os, p, err) : NULL;
+	free(p);
+	if (!fp || cnv_write_norm_factors(fp, c, r) < 0) return GVK_ERR_IO;
+	p = join(prefix, "", ".params.tsv");
+	fp = p ? open_out(os, p, err) : NULL;
+	free(p);
+	if (!fp || cnv_write_params(fp, o, r) < 0) return GVK_ERR_IO;
+	p = join(prefix, "", ".seg_params.tsv");
+	fp = p ? open_out(os, p, err) : NULL;
+	free(p);
+	if (!fp || cnv_write_seg_params(fp, c, r) < 0) return GVK_ERR_IO;
+	if (posterior) {
+		p = join(prefix, "", ".posterior.tsv");
+		fp = p ? open_out(os, p, err) : NULL;
+		free(p);
+		if (!fp || cnv_write_posterior(fp, c, r) < 0) return GVK_ERR_IO;
+	}
+	return 0;
+}
+
+int gvk_cmd_cnv(int argc, char **argv)
+{
+	args_t a = {0};
+	if (parse_args(argc, argv, &a) < 0) return 1;
+	gvk_err_t err = {0, ""};
+	gvk_cnv_counts_t c = {0};
+	gvk_cnv_result_t *r = NULL;
+	outs_t os = {NULL, 0, 0};
+	double t0 = gvk_seconds();
+	int rc;
+	if (a.counts) rc = gvk_cnv_counts_read(a.counts, a.as_matrix, &c, &err);
+	else rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);
+	if (rc < 0) goto done;
+	if (a.as_matrix && !a.counts) {
+		/* BAM counts as a plain matrix: drop coordinates */
+		for (int q = 1; q < c.n_seqs; ++q) free(c.seq_names[q]);
+		free(c.seq_names[0]);
+		c.seq_names[0] = strdup("undef");
+		c.n_seqs = 1, c.seq_off[1] = c.m, c.is_matrix = 1;
+		for (int i = 0; i < c.m; ++i) c.start[i] = c.end[i] = i + 1;
+	}
+	double t1 = gvk_seconds();
+	FILE *fp;
+	if (a.count_only) {
+		if (!(fp = open_out(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_counts(fp, &c));
+		rc = gvk_out_commit(&os.o[0], &err);
+		if (rc == 0 && !a.quiet)
+			fprintf(stderr, "gvk cnv: counted %d regions x %d samples in %.3f s\n", c.m, c.N, t1 - t0);
+		goto done;
+	}
+	if ((rc = gvk_cnv_run(&c, &a.o, &r, &err)) < 0) goto done;
+	if (!(fp = open_out(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
+	WERR(cnv_write_segments(fp, &c, r, 1));
+	if (a.cnvr) {
+		if (!(fp = open_out(&os, a.cnvr, &err))) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_cnvr(fp, &c, r));
+	}
+	if (a.segs) {
+		if (!(fp = open_out(&os, a.segs, &err))) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_segments(fp, &c, r, 0));
+	}
+	if (a.counts_out) {
+		if (!(fp = open_out(&os, a.counts_out, &err))) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_counts(fp, &c));
+	}
+	if (a.regions && (rc = write_regions(&os, a.regions, &c, r, &a.o, a.posterior, &err)) < 0) goto done;
+	for (int s = 0; a.plot && s < c.N; ++s) {
+		char *p = join(a.plot, ".", c.samples[s]), *p2 = p ? join(p, "", ".svg") : NULL;
+		free(p);
+		fp = p2 ? open_out(&os, p2, &err) : NULL;
+		free(p2);
+		if (!fp) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_svg(fp, &c, r, s, &a.o));
+	}
+	for (int k = 0; k < os.n && rc == 0; ++k) rc = gvk_out_commit(&os.o[k], &err);
+	if (rc == 0 && !a.quiet) {
+		double dt = gvk_seconds() - t0;
+		fprintf(stderr,
+		        "gvk cnv: %d regions x %d samples, %zu CNVs in %zu CNV regions, %.3f s (counts %.3f, normalization %.3f, "
+		        "EM %.3f, segmentation+calls %.3f), %.0f regions/s, %s, %d threads\n",
+		        c.m, c.N, r->n_cnvs, r->n_cnvr, dt, t1 - t0, r->t_norm, r->t_em, r->t_call, dt > 0 ? c.m / dt : 0.0,
+		        r->device_name, a.o.threads);
+	}
+done:
+	if (rc < 0) {
+		for (int k = 0; k < os.n; ++k) gvk_out_abort(&os.o[k]);
+		fprintf(stderr, "gvk cnv: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
+	}
+	free(os.o);
+	gvk_cnv_result_free(r);
+	gvk_cnv_counts_free(&c);
+	return rc < 0 ? 1 : 0;
+}

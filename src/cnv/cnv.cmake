@@ -1,0 +1,18 @@
+# CNV engine (cn.MOPS). htslib is optional: without it BAM/CRAM counting reports an error.
+list(APPEND GVK_SOURCES cnv/cnv_rstat.c cnv/cnv_counts.c cnv/cnv_norm.c cnv/cnv_em_cpu.c cnv/cnv_em_nogpu.c
+     cnv/cnv_segment.c cnv/cnv_call.c cnv/cnv_pipeline.c cnv/cnv_bam.c cnv/cnv_write.c)
+list(APPEND GVK_CLI_SOURCES cli/cmd_cnv.c)
+
+option(GVK_HTSLIB "Use htslib for BAM/CRAM read counting when found" ON)
+set(GVK_HAVE_HTSLIB OFF)
+if(GVK_HTSLIB)
+  find_path(HTSLIB_INCLUDE_DIR htslib/sam.h)
+  find_library(HTSLIB_LIBRARY hts)
+  if(HTSLIB_INCLUDE_DIR AND HTSLIB_LIBRARY)
+    set(GVK_HAVE_HTSLIB ON)
+    list(APPEND GVK_EXTRA_LIBS ${HTSLIB_LIBRARY})
+    set_source_files_properties(cnv/cnv_bam.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_HTSLIB
+                                INCLUDE_DIRECTORIES ${HTSLIB_INCLUDE_DIR})
+  endif()
+endif()
+message(STATUS "gvk: htslib (cnv BAM counting) ${GVK_HAVE_HTSLIB}")

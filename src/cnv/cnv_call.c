@@ -1,0 +1,192 @@
+/* Segmentation of every (sequence, sample), individual calls, CNVs, CNV regions and integer copy
+ * numbers (spec sections 7-9). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "../common/threads.h"
+#include "cnv.h"
+#include "cnv_em.h"
+
+typedef struct {
+	const gvk_cnv_counts_t *c;
+	const gvk_cnv_opt_t *o;
+	gvk_cnv_result_t *res;
+	cnv_piece_t **pieces; /* per pair q * N + s */
+	int *n_pieces;
+	int nth, failed;
+} seg_run_t;
+
+static void seg_worker(void *arg, int tid)
+{
+	seg_run_t *run = arg;
+	const gvk_cnv_counts_t *c = run->c;
+	gvk_cnv_result_t *res = run->res;
+	int N = c->N, m = c->m, pairs = c->n_seqs * N;
+	cnv_seg_par_t par = {run->o->min_width, run->o->seg_delta, run->o->seg_max_int, run->o->seg_alpha,
+	                     run->o->seg_cyber_weight};
+	for (int pi = tid; pi < pairs; pi += run->nth) {
+		int q = pi / N, s = pi % N, r0 = c->seq_off[q], len = c->seq_off[q + 1] - r0;
+		double diag[3];
+		int ninit = 0;
+		if (cnv_segment(res->sini + (size_t)s * m + r0, len, &par, res->seg_stat + (size_t)s * m + r0,
+		                &run->pieces[pi], &run->n_pieces[pi], diag, &ninit) < 0) {
+			run->failed = 1;
+			continue;
+		}
+		res->sp_eps[pi] = diag[0], res->sp_sd[pi] = diag[1], res->sp_q95[pi] = diag[2], res->sp_ninit[pi] = ninit;
+	}
+}
+
+/* Copy number of one CNV segment: the EM of spec 5 on the per-sample means of its inner regions
+ * (spec 9 steps 1-4), read at the segment's own sample. */
+static int segment_cn(const gvk_cnv_result_t *res, const cnv_em_par_t *par, const gvk_cnv_seg_t *g, double *vec,
+                      double *tmp, const double *ones)
+{
+	int m = res->m, N = res->N, a = g->first, b = g->last;
+	if (b - a + 1 >= 3) ++a, --b;
+	for (int s = 0; s < N; ++s) {
+		for (int r = a; r <= b; ++r) tmp[r - a] = res->norm[(size_t)s * m + r];
+		vec[s] = cnv_r_mean(tmp, (size_t)(b - a + 1));
+	}
+	double lam[GVK_CNV_MAX_CLASSES], alp[GVK_CNV_MAX_CLASSES], ini, *sini = tmp;
+	uint8_t *cls = malloc((size_t)N);
+	if (!cls) return -1;
+	int cn = cnv_em_one(par, vec, ones, lam, alp, NULL, sini, &ini, cls) < 0 ? -1 : cls[g->sample];
+	free(cls);
+	return cn;
+}
+
+typedef struct {
+	gvk_cnv_result_t *res;
+	cnv_em_par_t par;
+	const double *ones;
+	int nth, failed;
+} cn_run_t;
+
+static void cn_worker(void *arg, int tid)
+{
+	cn_run_t *cr = arg;
+	gvk_cnv_result_t *res = cr->res;
+	size_t len = (size_t)(res->m > res->N ? res->m : res->N);
+	double *vec = malloc((size_t)res->N * sizeof *vec), *tmp = malloc(len * sizeof *tmp);
+	for (size_t k = (size_t)tid; k < res->n_cnvs; k += (size_t)cr->nth) {
+		gvk_cnv_seg_t *g = &res->segs[res->cnvs[k]];
+		int cn = vec && tmp ? segment_cn(res, &cr->par, g, vec, tmp, cr->ones) : -1;
+		if (cn < 0) cr->failed = 1;
+		else g->cn = cn;
+	}
+	free(vec), free(tmp);
+}
+
+static int build_cnvr(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res)
+{
+	int N = c->N;
+	res->cnvr = calloc(res->n_cnvs ? res->n_cnvs : 1, sizeof *res->cnvr);
+	if (!res->cnvr) return -1;
+	/* CNVs are ordered by sequence, so one sweep per sequence over sorted intervals suffices. */
+	size_t i = 0;
+	while (i < res->n_cnvs) {
+		int q = res->segs[res->cnvs[i]].seq;
+		size_t j = i;
+		while (j < res->n_cnvs && res->segs[res->cnvs[j]].seq == q) ++j;
+		size_t cnt = j - i, base = res->n_cnvr;
+		int *fs = malloc(cnt * 2 * sizeof *fs);
+		if (!fs) return -1;
+		for (size_t k = 0; k < cnt; ++k) fs[2 * k] = res->segs[res->cnvs[i + k]].first, fs[2 * k + 1] = res->segs[res->cnvs[i + k]].last;
+		/* insertion sort by start: few CNVs per sequence */
+		for (size_t k = 1; k < cnt; ++k)
+			for (size_t l = k; l > 0 && fs[2 * (l - 1)] > fs[2 * l]; --l) {
+				int t0 = fs[2 * l], t1 = fs[2 * l + 1];
+				fs[2 * l] = fs[2 * (l - 1)], fs[2 * l + 1] = fs[2 * (l - 1) + 1];
+				fs[2 * (l - 1)] = t0, fs[2 * (l - 1) + 1] = t1;
+			}
+		for (size_t k = 0; k < cnt; ++k) {
+			gvk_cnv_region_t *last = res->n_cnvr > base ? &res->cnvr[res->n_cnvr - 1] : NULL;
+			if (last && last->last + 1 >= fs[2 * k]) {
+				if (fs[2 * k + 1] > last->last) last->last = fs[2 * k + 1];
+			} else {
+				res->cnvr[res->n_cnvr++] = (gvk_cnv_region_t){q, fs[2 * k], fs[2 * k + 1], NULL};
+			}
+		}
+		free(fs);
+		for (size_t k = base; k < res->n_cnvr; ++k) {
+			gvk_cnv_region_t *g = &res->cnvr[k];
+			if (!(g->cn = malloc((size_t)N * sizeof *g->cn))) return -1;
+			for (int s = 0; s < N; ++s) g->cn[s] = o->cn2;
+			for (int s = 0; s < N; ++s)
+				for (size_t l = i; l < j; ++l) {
+					const gvk_cnv_seg_t *v = &res->segs[res->cnvs[l]];
+					if (v->sample == s && v->first <= g->last && v->last >= g->first) {
+						g->cn[s] = v->cn;
+						break;
+					}
+				}
+		}
+		i = j;
+	}
+	return 0;
+}
+
+int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, gvk_err_t *err)
+{
+	int N = c->N, m = c->m, pairs = c->n_seqs * N, rc = 0;
+	if (m <= 5) { /* the package segments only more than five regions */
+		memcpy(res->call, res->sini, (size_t)m * N * sizeof *res->call);
+		return 0;
+	}
+	seg_run_t run = {c, o, res, calloc((size_t)pairs, sizeof(cnv_piece_t *)), calloc((size_t)pairs, sizeof(int)),
+	                 o->threads < 1 ? 1 : o->threads, 0};
+	double *ones = malloc((size_t)N * sizeof *ones);
+	if (!run.pieces || !run.n_pieces || !ones) {
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
+		goto out;
+	}
+	gvk_parallel(run.nth, seg_worker, &run);
+	if (run.failed) {
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
+		goto out;
+	}
+	size_t total = 0;
+	for (int pi = 0; pi < pairs; ++pi) total += (size_t)run.n_pieces[pi];
+	res->segs = malloc((total ? total : 1) * sizeof *res->segs);
+	res->cnvs = malloc((total ? total : 1) * sizeof *res->cnvs);
+	if (!res->segs || !res->cnvs) {
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in calling");
+		goto out;
+	}
+	for (int pi = 0; pi < pairs; ++pi) {
+		int q = pi / N, s = pi % N, r0 = c->seq_off[q];
+		for (int k = 0; k < run.n_pieces[pi]; ++k) {
+			const cnv_piece_t *p = &run.pieces[pi][k];
+			double v = o->use_median ? p->median : p->mean;
+			gvk_cnv_seg_t g = {q, s, r0 + p->start, r0 + p->end, p->mean, p->median, o->cn2, 0};
+			g.is_cnv = (v >= o->upper || v <= o->lower) && p->end - p->start + 1 >= o->min_width;
+			for (int r = g.first; r <= g.last; ++r) res->call[(size_t)s * m + r] = v;
+			if (g.is_cnv) res->cnvs[res->n_cnvs++] = res->n_segs;
+			res->segs[res->n_segs++] = g;
+		}
+	}
+	/* Integer copy numbers (spec 9): fitted for CNVs, threshold-promoted for the rest. */
+	cn_run_t cr = {res, {0}, ones, run.nth, 0};
+	for (int s = 0; s < N; ++s) ones[s] = 1.0;
+	cnv_em_par_init(&cr.par, o, N, ones);
+	gvk_parallel(cr.nth, cn_worker, &cr);
+	if (cr.failed) {
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in calling");
+		goto out;
+	}
+	for (size_t k = 0; k < res->n_segs; ++k) {
+		gvk_cnv_seg_t *g = &res->segs[k];
+		double v = o->use_median ? g->median : g->mean;
+		if (g->cn == o->cn2 && v > o->upper && o->cn2 + 1 < o->n_classes) g->cn = o->cn2 + 1;
+		else if (g->cn == o->cn2 && v < o->lower && o->cn2 > 0) g->cn = o->cn2 - 1;
+	}
+	if (build_cnvr(c, o, res) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in calling");
+out:
+	if (run.pieces)
+		for (int pi = 0; pi < pairs; ++pi) free(run.pieces[pi]);
+	free(run.pieces), free(run.n_pieces), free(ones);
+	return rc;
+}

@@ -1,0 +1,14 @@
+/* GPU back end stub of the CNV EM for builds without CUDA. */
+#include "../common/err.h"
+#include "cnv_em.h"
+
+int cnv_em_gpu_available(void)
+{
+	return 0;
+}
+
+int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, gvk_err_t *err)
+{
+	(void)p, (void)j;
+	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for this engine (cnv)");
+}

@@ -1,0 +1,342 @@
+/* Normalization of the count matrix per reference sequence (spec section 4), reproducing R's
+ * normalizeChromosomes() bit for bit: the arithmetic of every step follows R's primitives. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "../common/threads.h"
+#include "cnv.h"
+
+/* R's dnorm(x, 0, sigma), including its split evaluation far in the tail. */
+static double r_dnorm(double x, double sigma)
+{
+	const double inv_sqrt_2pi = 0.398942280401432677939946059934;
+	x = fabs(x / sigma);
+	if (x >= 2 * sqrt(1.79769313486231570e308)) return 0.0;
+	if (x < 5) return inv_sqrt_2pi * exp(-0.5 * x * x) / sigma;
+	if (x > sqrt(-2 * 0.693147180559945309417232121458 * (-1021 + 1 - 53))) return 0.0;
+	double x1 = ldexp(nearbyint(ldexp(x, 16)), -16), x2 = x - x1;
+	return inv_sqrt_2pi / sigma * (exp(-0.5 * x1 * x1) * exp((-0.5 * x2 - x1) * x2));
+}
+
+/* bw.nrd0: 0.9 * min(sd, IQR / 1.34) * n^-0.2 with R's fall-backs. */
+static double bw_nrd0(const double *v, const double *sorted, size_t n)
+{
+	double hi = sqrt(cnv_r_var(v, n));
+	double iqr = cnv_r_quantile7(sorted, n, 0.75) - cnv_r_quantile7(sorted, n, 0.25);
+	double lo = fmin(hi, iqr / 1.34);
+	if (!(lo != 0.0)) {
+		lo = hi;
+		if (lo == 0.0) lo = fabs(v[0]);
+		if (lo == 0.0) lo = 1.0;
+	}
+	return 0.9 * lo * pow((double)n, -0.2);
+}
+
+double cnv_density_mode(const double *v, size_t n, double u, int *n_user_out, double *bw_out)
+{
+	double nu = u * 100.0;
+	if (n < 2 || !(nu > 0) || !isfinite(nu)) return NAN;
+	size_t n_user = (size_t)ceil(nu), G = 512;
+	if (nu > 512) G = (size_t)1 << (int)ceil(log2(nu));
+	double *sorted = malloc(n * sizeof *sorted), *y = calloc(G, sizeof *y), *k = malloc(G * sizeof *k);
+	double *dens = malloc(G * sizeof *dens), *xo = malloc(G * sizeof *xo);
+	if (!sorted || !y || !k || !dens || !xo) {
+		free(sorted), free(y), free(k), free(dens), free(xo);
+		if (n_user_out) *n_user_out = -1; /* out of memory */
+		return NAN;
+	}
+	memcpy(sorted, v, n * sizeof *v);
+	cnv_sort(sorted, n);
+	double bw = bw_nrd0(v, sorted, n);
+	double lo = 0.0 - 4 * bw, up = u + 4 * bw, delta = (up - lo) / (double)(G - 1);
+	double w = 1.0 / (double)n;
+	/* Linear binning exactly as R's BinDist. */
+	for (size_t i = 0; i < n; ++i) {
+		if (!isfinite(v[i])) continue;
+		double pos = (v[i] - lo) / delta, fl = floor(pos);
+		double fx = pos - fl;
+		long ix = (long)fl;
+		if (ix >= 0 && ix <= (long)G - 2) {
+			y[ix] += w * (1 - fx);
+			y[ix + 1] += w * fx;
+		} else if (ix == -1) {
+			y[0] += w * fx;
+		} else if (ix == (long)G - 1) {
+			y[ix] += w * (1 - fx);
+		}
+	}
+	/* R convolves by FFT on a length-2G grid whose offsets step by 2(up-lo)/(2G-1), not delta. */
+	double kstep = 2 * (up - lo) / (double)(2 * G - 1);
+	for (size_t t = 0; t < G; ++t) k[t] = r_dnorm((double)t * kstep, bw);
+	for (size_t t = 0; t < G; ++t) {
+		double s = 0.0;
+		for (size_t q = 0; q < G; ++q)
+			if (y[q] != 0.0) s += y[q] * k[t > q ? t - q : q - t];
+		dens[t] = s > 0 ? s : 0.0;
+	}
+	double xstep = (up - lo) / (double)(G - 1);
+	for (size_t t = 0; t < G; ++t) xo[t] = lo + (double)t * xstep;
+	xo[G - 1] = up;
+	/* approx() at the user grid, then the first maximum. */
+	double step = n_user > 1 ? u / (double)(n_user - 1) : 0.0, best = -1.0, mode = NAN;
+	for (size_t j = 0; j < n_user; ++j) {
+		double xv = (double)j * step;
+		if (j == n_user - 1) xv = u;
+		if (xv < xo[0] || xv > xo[G - 1]) continue;
+		size_t a = 0, b = G - 1;
+		while (a < b - 1) {
+			size_t mid = (a + b) / 2;
+			if (xv < xo[mid]) b = mid;
+			else a = mid;
+		}
+		double yv;
+		if (xv == xo[b]) yv = dens[b];
+		else if (xv == xo[a]) yv = dens[a];
+		else yv = dens[a] + (dens[b] - dens[a]) * ((xv - xo[a]) / (xo[b] - xo[a]));
+		if (yv > best) best = yv, mode = xv;
+	}
+	if (n_user_out) *n_user_out = (int)n_user;
+	if (bw_out) *bw_out = bw;
+	free(sorted), free(y), free(k), free(dens), free(xo);
+	return mode;
+}
+
+/* Most frequent non-zero value (ties: the smallest), NAN when there is none. */
+static double stat_mode(double *v, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; ++i)
+		if (v[i] != 0) v[k++] = v[i];
+	if (!k) return NAN;
+	cnv_sort(v, k);
+	double best = v[0];
+	size_t run = 0, best_run = 0;
+	for (size_t i = 0; i < k; ++i) {
+		run = (i > 0 && v[i] == v[i - 1]) ? run + 1 : 1;
+		if (run > best_run) best_run = run, best = v[i];
+	}
+	return best;
+}
+
+typedef struct {
+	const gvk_cnv_counts_t *c;
+	const gvk_cnv_opt_t *o;
+	gvk_cnv_result_t *res;
+	const double *global_sf;
+	uint8_t *empty;
+	double *tmp; /* max(rows, rows * N) scratch */
+	double *f;
+} blk_t;
+
+static int size_factors(blk_t *b, int q, const int *rows, size_t nr, double *sf, gvk_err_t *err)
+{
+	const gvk_cnv_counts_t *c = b->c;
+	int N = c->N, m = c->m, kind = b->o->size_factor;
+	if (b->o->norm_type == GVK_CNV_NORM_POISSON && kind != GVK_CNV_NORM_MEAN) kind = GVK_CNV_NORM_MEDIAN;
+	int fallback = 0;
+	for (int s = 0; s < N; ++s) {
+		const double *col = c->x + (size_t)s * m;
+		if (kind == GVK_CNV_NORM_MEAN) {
+			long double sum = 0.0L;
+			for (size_t i = 0; i < nr; ++i) sum += col[rows[i]];
+			sf[s] = (double)(sum / (long double)nr);
+			continue;
+		}
+		for (size_t i = 0; i < nr; ++i) b->tmp[i] = col[rows[i]];
+		if (kind == GVK_CNV_NORM_MEDIAN) sf[s] = cnv_r_median(b->tmp, nr);
+		else if (kind == GVK_CNV_NORM_QUANT) cnv_sort(b->tmp, nr), sf[s] = cnv_r_quantile7(b->tmp, nr, b->o->qu_size_factor);
+		else sf[s] = stat_mode(b->tmp, nr);
+		if (isnan(sf[s])) fallback = 1;
+	}
+	if (fallback) memcpy(sf, b->global_sf, (size_t)N * sizeof *sf);
+	for (int s = 0; s < N; ++s)
+		if (sf[s] == 0)
+			return gvk_err_set(err, GVK_ERR_FORMAT, "normalization: sample %s has a size factor of 0 on %s; "
+			                   "remove samples or sequences without reads", c->samples[s], c->seq_names[q]);
+	return 0;
+}
+
+/* Variance-to-mean rescaling of the poisson mode (spec 4 step 6): divides f by the mode. */
+static int poisson_scale(blk_t *b, int q, const int *rows, size_t nr, double *f)
+{
+	const gvk_cnv_counts_t *c = b->c;
+	int N = c->N, m = c->m, rc = GVK_ERR_NOMEM;
+	double *z = malloc((size_t)N * sizeof *z), *v = malloc(nr * sizeof *v);
+	if (!z || !v) goto out;
+	for (size_t i = 0; i < nr; ++i) {
+		long double sum = 0.0L;
+		for (int s = 0; s < N; ++s) {
+			z[s] = c->x[(size_t)s * m + rows[i]] * f[s];
+			sum += z[s];
+		}
+		double mean = (double)(sum / (long double)N);
+		v[i] = cnv_r_var(z, (size_t)N) / mean;
+	}
+	memcpy(b->tmp, v, nr * sizeof *v);
+	cnv_sort(b->tmp, nr);
+	double u = cnv_r_quantile7(b->tmp, nr, 0.95), bw = NAN;
+	int n_user = 0;
+	double mode = cnv_density_mode(v, nr, u, &n_user, &bw);
+	b->res->nf_u[q] = u, b->res->nf_bw[q] = bw, b->res->nf_mode[q] = mode, b->res->nf_nuser[q] = n_user;
+	if (n_user < 0) goto out;
+	if (isfinite(mode))
+		for (int s = 0; s < N; ++s) f[s] = f[s] * 1 / mode;
+	rc = 0;
+out:
+	free(z);
+	free(v);
+	return rc;
+}
+
+static int norm_block(blk_t *b, int q, int *rows, gvk_err_t *err)
+{
+	const gvk_cnv_counts_t *c = b->c;
+	gvk_cnv_result_t *res = b->res;
+	int N = c->N, m = c->m, r0 = c->seq_off[q], r1 = c->seq_off[q + 1];
+	double *f = b->f, *sf = res->nf_size + (size_t)q * N;
+	int all_zero = 1;
+	size_t nr = 0;
+	for (int r = r0; r < r1; ++r) {
+		int empty = 1;
+		for (int s = 0; s < N; ++s) {
+			double x = c->x[(size_t)s * m + r];
+			if (x != 0) all_zero = 0;
+			if (!(x < 1)) empty = 0;
+		}
+		b->empty[r] = (uint8_t)empty;
+		if (!empty) rows[nr++] = r;
+	}
+	res->nf_excluded[q] = (r1 - r0) - (int)nr;
+	for (int s = 0; s < N; ++s) f[s] = 1.0, sf[s] = NAN;
+	res->nf_u[q] = res->nf_bw[q] = res->nf_mode[q] = NAN;
+	if (all_zero) {
+		for (int r = r0; r < r1; ++r) b->empty[r] = 0;
+	} else if (nr > 1) {
+		int rc = size_factors(b, q, rows, nr, sf, err);
+		if (rc < 0) return rc;
+		int t = b->o->norm_type;
+		double num;
+		if (t == GVK_CNV_NORM_MEAN || t == GVK_CNV_NORM_POISSON) {
+			num = cnv_r_mean(sf, (size_t)N);
+		} else if (t == GVK_CNV_NORM_MEDIAN || t == GVK_CNV_NORM_QUANT) {
+			memcpy(b->tmp, sf, (size_t)N * sizeof *sf);
+			num = t == GVK_CNV_NORM_MEDIAN ? cnv_r_median(b->tmp, (size_t)N)
+			                               : (cnv_sort(b->tmp, (size_t)N), cnv_r_quantile7(b->tmp, (size_t)N, b->o->norm_qu));
+		} else {
+			size_t k = 0;
+			for (size_t i = 0; i < nr; ++i)
+				for (int s = 0; s < N; ++s) b->tmp[k++] = c->x[(size_t)s * m + rows[i]];
+			num = stat_mode(b->tmp, k);
+		}
+		for (int s = 0; s < N; ++s) f[s] = num / sf[s];
+		for (int s = 0; s < N; ++s) res->nf_before[(size_t)q * N + s] = f[s];
+		if (t == GVK_CNV_NORM_POISSON && poisson_scale(b, q, rows, nr, f) < 0)
+			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in normalization");
+	}
+	for (int s = 0; s < N; ++s)
+		if (!isfinite(f[s])) {
+			for (int k = 0; k < N; ++k) f[k] = 1.0;
+			break;
+		}
+	for (int s = 0; s < N; ++s) {
+		res->nf_final[(size_t)q * N + s] = f[s];
+		const double *in = c->x + (size_t)s * m;
+		double *out = res->norm + (size_t)s * m;
+		for (int r = r0; r < r1; ++r) out[r] = b->empty[r] ? 0.0 : in[r] * f[s];
+	}
+	return 0;
+}
+
+typedef struct {
+	const gvk_cnv_counts_t *c;
+	const gvk_cnv_opt_t *o;
+	gvk_cnv_result_t *res;
+	const double *gsf;
+	uint8_t *empty;
+	size_t scratch, max_rows;
+	int nth;
+	int *rcs;          /* per sequence */
+	gvk_err_t *errs;   /* per sequence */
+} norm_run_t;
+
+/* Sequences are independent: each worker takes every nth one with its own scratch. */
+static void norm_worker(void *arg, int tid)
+{
+	norm_run_t *run = arg;
+	const gvk_cnv_counts_t *c = run->c;
+	double *tmp = malloc(run->scratch * sizeof *tmp), *f = malloc((size_t)c->N * sizeof *f);
+	int *rows = malloc(run->max_rows * sizeof *rows);
+	blk_t b = {c, run->o, run->res, run->gsf, run->empty, tmp, f};
+	for (int q = tid; q < c->n_seqs; q += run->nth)
+		run->rcs[q] = tmp && f && rows ? norm_block(&b, q, rows, &run->errs[q])
+		                               : gvk_err_set(&run->errs[q], GVK_ERR_NOMEM, "out of memory in normalization");
+	free(tmp), free(f), free(rows);
+}
+
+int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, gvk_err_t *err)
+{
+	int N = c->N, m = c->m, rc = 0;
+	size_t max_rows = 1;
+	for (int q = 0; q < c->n_seqs; ++q)
+		if ((size_t)(c->seq_off[q + 1] - c->seq_off[q]) > max_rows) max_rows = (size_t)(c->seq_off[q + 1] - c->seq_off[q]);
+	/* the mode of a whole block needs rows x N values; everything else one column */
+	size_t scratch = max_rows > (size_t)N ? max_rows : (size_t)N;
+	if (o->norm_type == GVK_CNV_NORM_MODE) scratch *= (size_t)N;
+	double *gsf = malloc((size_t)N * sizeof *gsf);
+	uint8_t *empty = calloc((size_t)m, 1);
+	int *rcs = calloc((size_t)c->n_seqs, sizeof *rcs);
+	gvk_err_t *errs = calloc((size_t)c->n_seqs, sizeof *errs);
+	if (!gsf || !empty || !rcs || !errs) {
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in normalization");
+		goto out;
+	}
+	for (int s = 0; s < N; ++s) {
+		long double sum = 0.0L;
+		for (int r = 0; r < m; ++r) sum += c->x[(size_t)s * m + r];
+		gsf[s] = (double)sum;
+		if (gsf[s] == 0) {
+			rc = gvk_err_set(err, GVK_ERR_FORMAT, "normalization: sample %s has no reads at all", c->samples[s]);
+			goto out;
+		}
+	}
+	int nth = o->threads < 1 ? 1 : o->threads > c->n_seqs ? c->n_seqs : o->threads;
+	norm_run_t run = {c, o, res, gsf, empty, scratch, max_rows, nth, rcs, errs};
+	gvk_parallel(nth, norm_worker, &run);
+	for (int q = 0; q < c->n_seqs; ++q) /* the first sequence's error, whatever the threads */
+		if (rcs[q] < 0) {
+			if (err) *err = errs[q];
+			rc = rcs[q];
+			break;
+		}
+out:
+	free(gsf), free(empty), free(rcs), free(errs);
+	return rc;
+}
+
+int cnv_coverage(const gvk_cnv_counts_t *c, double *cov, gvk_err_t *err)
+{
+	int N = c->N, m = c->m;
+	double *sorted = malloc((size_t)m * sizeof *sorted), *sel = malloc((size_t)m * sizeof *sel);
+	if (!sorted || !sel) {
+		free(sorted), free(sel);
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	}
+	for (int s = 0; s < N; ++s) {
+		const double *col = c->x + (size_t)s * m;
+		memcpy(sorted, col, (size_t)m * sizeof *col);
+		cnv_sort(sorted, (size_t)m);
+		double lo = cnv_r_quantile7(sorted, (size_t)m, 0.05), hi = cnv_r_quantile7(sorted, (size_t)m, 0.95);
+		size_t k = 0;
+		for (int r = 0; r < m; ++r)
+			if (col[r] > lo && col[r] < hi) sel[k++] = col[r];
+		cov[s] = k ? cnv_r_mean(sel, k) : NAN;
+	}
+	memcpy(sorted, cov, (size_t)N * sizeof *cov);
+	double med = cnv_r_median(sorted, (size_t)N);
+	free(sorted), free(sel);
+	if (!(med != 0) || !isfinite(med)) return gvk_err_set(err, GVK_ERR_FORMAT, "norm 2: the median of the coverage factors is 0");
+	for (int s = 0; s < N; ++s) cov[s] /= med;
+	return 0;
+}

@@ -1,0 +1,163 @@
+/* gvk_cnv_run: the cn.mops pipeline from a count matrix to integer copy numbers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "../common/threads.h"
+#include "cnv.h"
+#include "cnv_em.h"
+
+void gvk_cnv_opt_init(gvk_cnv_opt_t *o, int exome)
+{
+	static const double I[9] = {0.025, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4};
+	memset(o, 0, sizeof *o);
+	o->n_classes = 9;
+	memcpy(o->I, I, sizeof I);
+	o->cn2 = 2;
+	o->prior_impact = exome ? 10 : 1;
+	o->cyc = 20;
+	o->norm = 1;
+	o->norm_type = GVK_CNV_NORM_POISSON;
+	o->size_factor = GVK_CNV_NORM_MEAN;
+	o->norm_qu = 0.25, o->qu_size_factor = 0.75;
+	o->upper = 0.5;
+	o->lower = exome ? -0.8 : -0.9;
+	o->min_width = exome ? 5 : 3;
+	o->min_read_count = exome ? 1 : 5;
+	o->seg_alpha = 0.05, o->seg_delta = 20, o->seg_max_int = 40, o->seg_cyber_weight = 50;
+	o->threads = 1;
+	o->device = GVK_DEVICE_AUTO;
+}
+
+void gvk_cnv_counts_free(gvk_cnv_counts_t *c)
+{
+	if (!c) return;
+	for (int s = 0; s < c->N && c->samples; ++s) free(c->samples[s]);
+	for (int q = 0; q < c->n_seqs && c->seq_names; ++q) free(c->seq_names[q]);
+	free(c->samples), free(c->seq_names), free(c->seq_off), free(c->start), free(c->end), free(c->x);
+	memset(c, 0, sizeof *c);
+}
+
+void gvk_cnv_result_free(gvk_cnv_result_t *r)
+{
+	if (!r) return;
+	free(r->norm), free(r->cov), free(r->lambda), free(r->alpha), free(r->post), free(r->sini), free(r->ini);
+	free(r->cls), free(r->seg_stat), free(r->call), free(r->segs), free(r->cnvs);
+	for (size_t k = 0; k < r->n_cnvr; ++k) free(r->cnvr[k].cn);
+	free(r->cnvr);
+	free(r->nf_size), free(r->nf_before), free(r->nf_final), free(r->nf_u), free(r->nf_bw), free(r->nf_mode);
+	free(r->nf_nuser), free(r->nf_excluded);
+	free(r->sp_eps), free(r->sp_sd), free(r->sp_q95), free(r->sp_ninit);
+	free(r);
+}
+
+static int check_opt(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_err_t *err)
+{
+	if (c->N < 2) return gvk_err_set(err, GVK_ERR_ARG, "cn.mops needs at least two samples (got %d)", c->N);
+	if (c->m < 1) return gvk_err_set(err, GVK_ERR_ARG, "the count matrix has no regions");
+	if (o->n_classes < 2 || o->n_classes > GVK_CNV_MAX_CLASSES || o->cn2 < 0 || o->cn2 >= o->n_classes)
+		return gvk_err_set(err, GVK_ERR_ARG, "invalid classes (need 2..%d fold changes and CN2 among them)", GVK_CNV_MAX_CLASSES);
+	for (int i = 0; i < o->n_classes; ++i)
+		if (!(o->I[i] > 0) || !isfinite(o->I[i])) return gvk_err_set(err, GVK_ERR_ARG, "fold changes must be positive");
+	if (o->cyc < 1) return gvk_err_set(err, GVK_ERR_ARG, "cyc must be at least 1");
+	if (o->norm < 0 || o->norm > 2) return gvk_err_set(err, GVK_ERR_ARG, "norm must be 0, 1 or 2");
+	if (o->norm_type < GVK_CNV_NORM_MEAN || o->norm_type > GVK_CNV_NORM_POISSON || o->size_factor < GVK_CNV_NORM_MEAN ||
+	    o->size_factor > GVK_CNV_NORM_MODE)
+		return gvk_err_set(err, GVK_ERR_ARG, "unknown normalization type");
+	if (!(o->prior_impact >= 0) || o->min_width < 1 || !(o->seg_alpha > 0))
+		return gvk_err_set(err, GVK_ERR_ARG, "invalid priorImpact, minWidth or segmentation alpha");
+	for (size_t k = 0; k < (size_t)c->m * c->N; ++k)
+		if (!(c->x[k] >= 0) || !isfinite(c->x[k]))
+			return gvk_err_set(err, GVK_ERR_FORMAT, "count of sample %s, region %zu is negative or not finite",
+			                   c->samples[k / c->m], k % c->m + 1);
+	return 0;
+}
+
+static gvk_cnv_result_t *result_alloc(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o)
+{
+	gvk_cnv_result_t *r = calloc(1, sizeof *r);
+	if (!r) return NULL;
+	size_t m = (size_t)c->m, N = (size_t)c->N, n = (size_t)o->n_classes, qn = (size_t)c->n_seqs * N;
+	size_t Q = (size_t)c->n_seqs;
+	r->m = c->m, r->N = c->N, r->n = o->n_classes;
+	r->norm = malloc(m * N * sizeof(double));
+	r->cov = malloc(N * sizeof(double));
+	r->lambda = malloc(m * n * sizeof(double));
+	r->alpha = malloc(m * n * sizeof(double));
+	r->post = o->keep_posterior ? malloc(m * n * N * sizeof(double)) : NULL;
+	r->sini = malloc(m * N * sizeof(double));
+	r->ini = malloc(m * sizeof(double));
+	r->cls = malloc(m * N);
+	r->seg_stat = calloc(m * N, sizeof(double));
+	r->call = malloc(m * N * sizeof(double));
+	r->nf_size = malloc(qn * sizeof(double));
+	r->nf_before = malloc(qn * sizeof(double));
+	r->nf_final = malloc(qn * sizeof(double));
+	r->nf_u = malloc(Q * sizeof(double));
+	r->nf_bw = malloc(Q * sizeof(double));
+	r->nf_mode = malloc(Q * sizeof(double));
+	r->nf_nuser = calloc(Q, sizeof(int));
+	r->nf_excluded = calloc(Q, sizeof(int));
+	r->sp_eps = calloc(qn, sizeof(double));
+	r->sp_sd = calloc(qn, sizeof(double));
+	r->sp_q95 = calloc(qn, sizeof(double));
+	r->sp_ninit = calloc(qn, sizeof(int));
+	if (!r->norm || !r->cov || !r->lambda || !r->alpha || (o->keep_posterior && !r->post) || !r->sini || !r->ini ||
+	    !r->cls || !r->seg_stat || !r->call || !r->nf_size || !r->nf_before || !r->nf_final || !r->nf_u || !r->nf_bw ||
+	    !r->nf_mode || !r->nf_nuser || !r->nf_excluded || !r->sp_eps || !r->sp_sd || !r->sp_q95 || !r->sp_ninit) {
+		gvk_cnv_result_free(r);
+		return NULL;
+	}
+	for (size_t k = 0; k < qn; ++k) r->nf_size[k] = r->nf_before[k] = NAN, r->nf_final[k] = 1.0;
+	return r;
+}
+
+int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t **out, gvk_err_t *err)
+{
+	*out = NULL;
+	int rc = check_opt(c, o, err);
+	if (rc < 0) return rc;
+	int use_gpu = o->device == GVK_DEVICE_GPU || (o->device == GVK_DEVICE_AUTO && cnv_em_gpu_available());
+	if (o->device == GVK_DEVICE_GPU && !cnv_em_gpu_available())
+		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for this engine (cnv)");
+	gvk_cnv_result_t *r = result_alloc(c, o);
+	if (!r) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the results (%d regions x %d samples)", c->m, c->N);
+	size_t mN = (size_t)c->m * c->N;
+	double t0 = gvk_seconds();
+	for (int s = 0; s < c->N; ++s) r->cov[s] = 1.0;
+	if (o->norm == 0) {
+		memcpy(r->norm, c->x, mN * sizeof *r->norm);
+	} else {
+		rc = cnv_normalize(c, o, r, err);
+		if (rc == 0 && o->norm == 2) rc = cnv_coverage(c, r->cov, err);
+	}
+	if (rc < 0) goto fail;
+	double t1 = gvk_seconds();
+	/* norm = 2 models raw counts with coverage factors; the normalized copy is for display. */
+	cnv_em_par_t par;
+	cnv_em_par_init(&par, o, c->N, r->cov);
+	cnv_em_job_t job = {(size_t)c->m, (size_t)c->m, o->norm == 2 ? c->x : r->norm, r->cov, r->lambda, r->alpha,
+	                    r->post, r->sini, r->ini, r->cls};
+	if (use_gpu) {
+		rc = cnv_em_gpu(&par, &job, err);
+		for (size_t k = 0; rc == 0 && k < job.m; ++k)
+			if (cnv_em_is_shortcut(&par, &job, k)) cnv_em_set_shortcut(&par, &job, k);
+		snprintf(r->device_name, sizeof r->device_name, "gpu");
+	} else {
+		rc = cnv_em_cpu(&par, &job, o->threads, err);
+		snprintf(r->device_name, sizeof r->device_name, "cpu");
+	}
+	if (rc < 0) goto fail;
+	double t2 = gvk_seconds();
+	rc = cnv_call(c, o, r, err);
+	if (rc < 0) goto fail;
+	double t3 = gvk_seconds();
+	r->t_norm = t1 - t0, r->t_em = t2 - t1, r->t_call = t3 - t2;
+	*out = r;
+	return 0;
+fail:
+	gvk_cnv_result_free(r);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/* Text outputs of gvk cnv: TSV tables as the reference files lay them out, and SVG plots. */
+#ifndef GVK_CNV_WRITE_H
+#define GVK_CNV_WRITE_H
+
+#include <stdio.h>
+#include "gvk.h"
+
+/* 'sample chr start end mean median CN' for the CNVs (cnvs = 1) or every segment. */
+int cnv_write_segments(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, int cnvs);
+/* 'chr start end' + one CN column per sample. */
+int cnv_write_cnvr(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+
+/* Per-region table 'chr start end' + columns: v is ncol x m region-fastest, names the headers
+ * (NULL: the sample names). is_int writes integers (classes). */
+int cnv_write_regions(FILE *fp, const gvk_cnv_counts_t *c, const double *v, const uint8_t *iv, int ncol,
+                      const char *const *names);
+/* The raw count matrix (input format of --counts). */
+int cnv_write_counts(FILE *fp, const gvk_cnv_counts_t *c);
+/* Posterior in the reference's long format: one row per region and sample. */
+int cnv_write_posterior(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+
+/* Normalization and segmentation diagnostics, one row per sequence and sample. */
+int cnv_write_norm_factors(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+int cnv_write_seg_params(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+
+/* The run's parameters as name/value rows, laid out like cn.mops' params() (version: gvk's). */
+int cnv_write_params(FILE *fp, const gvk_cnv_opt_t *o, const gvk_cnv_result_t *r);
+
+/* SVG of one sample: a panel per sequence with sI/NI points, segment means and CNV calls. */
+int cnv_write_svg(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, int sample, const gvk_cnv_opt_t *o);
+
+#endif

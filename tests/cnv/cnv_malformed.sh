@@ -1,0 +1,57 @@
+#!/bin/bash
+# Malformed count matrices and options are rejected: non-zero exit, a message naming the file and
+# line, and no output file left behind. Usage: cnv_malformed.sh GVK DATA
+set -u
+gvk=$1 data=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0 pass=0
+check() {
+	local name=$1 content=$2 want=$3; shift 3
+	printf '%b' "$content" > "$tmp/$name.tsv"
+	rm -f "$tmp/out.tsv" "$tmp/cnvr.tsv"
+	if "$gvk" cnv -q "$@" --counts "$tmp/$name.tsv" -o "$tmp/out.tsv" --cnvr "$tmp/cnvr.tsv" 2> "$tmp/err"; then
+		echo "FAIL: $name: accepted"; fail=$((fail + 1)); return
+	fi
+	if ! grep -qF -- "$want" "$tmp/err"; then
+		echo "FAIL: $name: message '$(cat "$tmp/err")' lacks '$want'"; fail=$((fail + 1)); return
+	fi
+	if ls "$tmp" | grep -q -e '^out\.tsv' -e '^cnvr\.tsv'; then
+		echo "FAIL: $name: output file left behind"; fail=$((fail + 1)); return
+	fi
+	pass=$((pass + 1))
+}
+h='chr\tstart\tend\tA\tB\tC\n'
+check noninteger "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6.5\t7\n" "noninteger.tsv:3: sample B: '6.5' is not a non-negative integer count"
+check negative "${h}chr1\t1\t100\t5\t-6\t7\n" "negative.tsv:2: sample B: '-6' is not a non-negative integer count"
+check text "${h}chr1\t1\t100\t5\tNA\t7\n" "text.tsv:2: sample B: 'NA' is not"
+check empty_field "${h}chr1\t1\t100\t5\t\t7\n" "empty_field.tsv:2: sample B: '' is not"
+check ragged_short "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6\n" "ragged_short.tsv:3: expected 6 tab-separated fields as in the header, found 5"
+check ragged_long "${h}chr1\t1\t100\t5\t6\t7\t8\n" "ragged_long.tsv:2: expected 6 tab-separated fields as in the header, found 7"
+check one_sample "chr\tstart\tend\tA\nchr1\t1\t100\t5\n" "one_sample.tsv:1: cn.mops needs at least two samples, the header names 1"
+check one_sample_matrix "A\n5\n6\n" "one_sample_matrix.tsv:1: cn.mops needs at least two samples, the header names 1"
+check no_rows "${h}" "no_rows.tsv: no regions after the header"
+check empty_file "" "empty_file.tsv: empty file"
+check bad_coord "${h}chr1\tx\t100\t5\t6\t7\n" "bad_coord.tsv:2: bad coordinates"
+check reversed "${h}chr1\t200\t100\t5\t6\t7\n" "reversed.tsv:2: bad coordinates"
+check noncontiguous "${h}chr1\t1\t100\t5\t6\t7\nchr2\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6\t7\n" "noncontiguous.tsv:4: the rows of sequence chr1 are not contiguous"
+check zero_sample "${h}chr1\t1\t100\t5\t0\t7\nchr1\t101\t200\t5\t0\t7\n" "sample B has no reads at all"
+# A bad line far down still leaves nothing behind.
+{ printf "$h"; zcat "$data/small/input_counts.tsv.gz" | awk -F'\t' 'NR > 1 && NR < 1500 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }'; printf 'chr2\t1\t2\t1\t2\n'; } > "$tmp/late.txt"
+check late "$(cat "$tmp/late.txt")\n" "late.tsv:1500: expected 6 tab-separated fields"
+# Missing input, unwritable output, bad options.
+if "$gvk" cnv -q --counts "$tmp/none.tsv" 2> "$tmp/err" || ! grep -q "none.tsv: cannot open" "$tmp/err"; then
+	echo "FAIL: missing file"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+good="$data/small/input_counts.tsv.gz"
+if "$gvk" cnv -q --counts "$good" -o "$tmp/nodir/out.tsv" 2> "$tmp/err" || ! grep -q "nodir/out.tsv: cannot write" "$tmp/err"; then
+	echo "FAIL: unwritable output"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+rm -f "$tmp/out.tsv"
+if "$gvk" cnv -q --counts "$good" -o "$tmp/out.tsv" --cnvr "$tmp/nodir/cnvr.tsv" 2> /dev/null || [ -e "$tmp/out.tsv" ]; then
+	echo "FAIL: second output unwritable but first kept"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+for o in "-t 0" "--device tpu" "--norm 3" "--norm-type min" "--cyc 0" "--folds 0.5,2" "--min-width 0" "--posterior"; do
+	if "$gvk" cnv -q $o --counts "$good" > /dev/null 2>&1; then echo "FAIL: option '$o' accepted"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+done
+if "$gvk" cnv -q --device gpu --counts "$good" > /dev/null 2> "$tmp/err"; then pass=$((pass + 1));
+elif grep -q "built without GPU support for this engine" "$tmp/err"; then pass=$((pass + 1));
+else echo "FAIL: --device gpu: $(cat "$tmp/err")"; fail=$((fail + 1)); fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
