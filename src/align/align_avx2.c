@@ -21,10 +21,10 @@ static int fill8(const al_job_t *const *jobs, int nl, int clamp_diag, al_scratch
 		if (jobs[l]->m > M) M = jobs[l]->m;
 		edge_len += (size_t)jobs[l]->n + (size_t)jobs[l]->m;
 	}
-	int32_t *seq = al_buf_reserve(&s->seqs, ((size_t)N + M) * LANES * sizeof(int32_t));
-	int32_t *H = al_buf_reserve(&s->rows, 2 * ((size_t)M + 1) * LANES * sizeof(int32_t));
-	uint16_t *mv = al_buf_reserve(&s->moves, (size_t)N * M * 4 * sizeof(uint16_t));
-	int32_t *edge = al_buf_reserve(&s->edges, edge_len * sizeof(int32_t));
+	int32_t *seq = gvk_buf_reserve(&s->seqs, ((size_t)N + M) * LANES * sizeof(int32_t));
+	int32_t *H = gvk_buf_reserve(&s->rows, 2 * ((size_t)M + 1) * LANES * sizeof(int32_t));
+	uint16_t *mv = gvk_buf_reserve(&s->moves, (size_t)N * M * 4 * sizeof(uint16_t));
+	int32_t *edge = gvk_buf_reserve(&s->edges, edge_len * sizeof(int32_t));
 	if (!seq || !H || !mv || !edge) return GVK_ERR_NOMEM;
 	/* Bases widened to 32 bits, transposed: one load gives a row's (column's) base of every lane.
 	 * Unused lanes and padding hold 256, which equals no base of a real lane's own cells. */
@@ -106,10 +106,10 @@ static int fill_diag8(const al_job_t *const *jobs, int nl, int clamp_diag, al_sc
 	const al_job_t *jb = jobs[0];
 	const int n = jb->n, m = jb->m;
 	const size_t W = ((size_t)n + 2 + 2 * LANES + 7) & ~(size_t)7;
-	int32_t *buf = al_buf_reserve(&s->rows, 7 * W * sizeof(int32_t));
-	int32_t *seq = al_buf_reserve(&s->seqs, ((size_t)n + m + 4 * LANES) * sizeof(int32_t));
-	uint8_t *tb = al_buf_reserve(&s->moves, (size_t)n * m + 2 * LANES);
-	int32_t *edge = al_buf_reserve(&s->edges, ((size_t)n + m) * sizeof(int32_t) + ((size_t)n + m + 2) * sizeof(uint32_t));
+	int32_t *buf = gvk_buf_reserve(&s->rows, 7 * W * sizeof(int32_t));
+	int32_t *seq = gvk_buf_reserve(&s->seqs, ((size_t)n + m + 4 * LANES) * sizeof(int32_t));
+	uint8_t *tb = gvk_buf_reserve(&s->moves, (size_t)n * m + 2 * LANES);
+	int32_t *edge = gvk_buf_reserve(&s->edges, ((size_t)n + m) * sizeof(int32_t) + ((size_t)n + m + 2) * sizeof(uint32_t));
 	if (!buf || !seq || !tb || !edge) return GVK_ERR_NOMEM;
 	memset(buf, 0, 7 * W * sizeof(int32_t));
 	uint32_t *doff = (uint32_t *)(edge + n + m);

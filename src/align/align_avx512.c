@@ -20,10 +20,10 @@ static int fill16(const al_job_t *const *jobs, int nl, int clamp_diag, al_scratc
 		if (jobs[l]->m > M) M = jobs[l]->m;
 		edge_len += (size_t)jobs[l]->n + (size_t)jobs[l]->m;
 	}
-	uint8_t *seq = al_buf_reserve(&s->seqs, ((size_t)N + M) * LANES);
-	int32_t *H = al_buf_reserve(&s->rows, 2 * ((size_t)M + 1) * LANES * sizeof(int32_t));
-	uint16_t *mv = al_buf_reserve(&s->moves, (size_t)N * M * 4 * sizeof(uint16_t));
-	int32_t *edge = al_buf_reserve(&s->edges, edge_len * sizeof(int32_t));
+	uint8_t *seq = gvk_buf_reserve(&s->seqs, ((size_t)N + M) * LANES);
+	int32_t *H = gvk_buf_reserve(&s->rows, 2 * ((size_t)M + 1) * LANES * sizeof(int32_t));
+	uint16_t *mv = gvk_buf_reserve(&s->moves, (size_t)N * M * 4 * sizeof(uint16_t));
+	int32_t *edge = gvk_buf_reserve(&s->edges, edge_len * sizeof(int32_t));
 	if (!seq || !H || !mv || !edge) return GVK_ERR_NOMEM;
 	uint8_t *refT = seq, *altT = seq + (size_t)N * LANES;
 	int32_t *F = H + ((size_t)M + 1) * LANES;
@@ -110,10 +110,10 @@ static int fill_diag(const al_job_t *const *jobs, int nl, int clamp_diag, al_scr
 	const al_job_t *jb = jobs[0];
 	const int n = jb->n, m = jb->m;
 	const size_t W = ((size_t)n + 2 + 2 * LANES + 15) & ~(size_t)15;
-	int32_t *buf = al_buf_reserve(&s->rows, 7 * W * sizeof(int32_t));
-	uint8_t *seq = al_buf_reserve(&s->seqs, (size_t)n + m + 4 * LANES);
-	uint8_t *tb = al_buf_reserve(&s->moves, (size_t)n * m + LANES);
-	int32_t *edge = al_buf_reserve(&s->edges, ((size_t)n + m) * sizeof(int32_t) + ((size_t)n + m + 2) * sizeof(uint32_t));
+	int32_t *buf = gvk_buf_reserve(&s->rows, 7 * W * sizeof(int32_t));
+	uint8_t *seq = gvk_buf_reserve(&s->seqs, (size_t)n + m + 4 * LANES);
+	uint8_t *tb = gvk_buf_reserve(&s->moves, (size_t)n * m + LANES);
+	int32_t *edge = gvk_buf_reserve(&s->edges, ((size_t)n + m) * sizeof(int32_t) + ((size_t)n + m + 2) * sizeof(uint32_t));
 	if (!buf || !seq || !tb || !edge) return GVK_ERR_NOMEM;
 	memset(buf, 0, 7 * W * sizeof(int32_t));
 	uint32_t *doff = (uint32_t *)(edge + n + m);
@@ -199,10 +199,10 @@ static int fill32(const al_job_t *const *jobs, int nl, int clamp_diag, al_scratc
 		if (jobs[l]->m > M) M = jobs[l]->m;
 		edge_len += (size_t)jobs[l]->n + (size_t)jobs[l]->m;
 	}
-	uint8_t *seq = al_buf_reserve(&s->seqs, ((size_t)N + M) * LANES32);
-	int16_t *H = al_buf_reserve(&s->rows, 2 * ((size_t)M + 1) * LANES32 * sizeof(int16_t));
-	uint32_t *mv = al_buf_reserve(&s->moves, (size_t)N * M * 4 * sizeof(uint32_t));
-	int32_t *edge = al_buf_reserve(&s->edges, edge_len * sizeof(int32_t));
+	uint8_t *seq = gvk_buf_reserve(&s->seqs, ((size_t)N + M) * LANES32);
+	int16_t *H = gvk_buf_reserve(&s->rows, 2 * ((size_t)M + 1) * LANES32 * sizeof(int16_t));
+	uint32_t *mv = gvk_buf_reserve(&s->moves, (size_t)N * M * 4 * sizeof(uint32_t));
+	int32_t *edge = gvk_buf_reserve(&s->edges, edge_len * sizeof(int32_t));
 	if (!seq || !H || !mv || !edge) return GVK_ERR_NOMEM;
 	uint8_t *refT = seq, *altT = seq + (size_t)N * LANES32;
 	int16_t *F = H + ((size_t)M + 1) * LANES32;

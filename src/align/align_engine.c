@@ -113,11 +113,11 @@ static char *arena_reserve(arena_t *a, size_t bytes)
 }
 
 /* Traceback, CIGAR text and result of one pair once its fill is done. */
-static int finish_pair(run_t *r, int tid, size_t k, const al_fill_t *f, al_buf_t *elbuf)
+static int finish_pair(run_t *r, int tid, size_t k, const al_fill_t *f, gvk_buf_t *elbuf)
 {
 	const al_job_t *jb = &r->jobs[k];
 	const int java = r->e->opt.flavour == GVK_SW_JAVA;
-	al_elem_t *el = al_buf_reserve(elbuf, ((size_t)jb->n + jb->m + 2) * sizeof *el);
+	al_elem_t *el = gvk_buf_reserve(elbuf, ((size_t)jb->n + jb->m + 2) * sizeof *el);
 	if (!el) return GVK_ERR_NOMEM;
 	int p1, p2;
 	int32_t score = al_end_cell(jb, f, &p1, &p2), offset;
@@ -134,7 +134,7 @@ static int finish_pair(run_t *r, int tid, size_t k, const al_fill_t *f, al_buf_t
 	return 0;
 }
 
-static int run_item(run_t *r, int tid, const item_t *it, al_scratch_t *s, al_buf_t *elbuf)
+static int run_item(run_t *r, int tid, const item_t *it, al_scratch_t *s, gvk_buf_t *elbuf)
 {
 	const al_job_t *jobs[64];
 	al_fill_t f[64]; /* >= the widest kernel's lanes */
@@ -162,7 +162,7 @@ static void run_worker(void *arg, int tid)
 	run_t *r = arg;
 	al_scratch_t s;
 	memset(&s, 0, sizeof s);
-	al_buf_t elbuf = {0};
+	gvk_buf_t elbuf = {0};
 	for (;;) {
 		size_t k = atomic_fetch_add(&r->next, 1);
 		if (k >= r->n_items || atomic_load(&r->err)) break;
@@ -173,7 +173,7 @@ static void run_worker(void *arg, int tid)
 		}
 	}
 	al_scratch_free(&s);
-	al_buf_free(&elbuf);
+	gvk_buf_free(&elbuf);
 }
 
 /* The shortcut search is itself O(n * m) in the worst case, so it runs on the threads too. */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gvk.h"
+#include "../common/buf.h"
 
 #define AL_LOW (-(1 << 30))       /* E[i][0] and F[0][j] (4.1) */
 #define AL_CUTOFF (-100000000)    /* stored H is never below this (4.2) */
@@ -58,17 +59,9 @@ typedef struct {
 	const int32_t *bottom;  /* H[n][j] at [j - 1], j = 1..m */
 } al_fill_t;
 
-/* Growable per-thread scratch (64-byte aligned). */
-typedef struct {
-	void *p;
-	size_t cap;
-} al_buf_t;
-
-void *al_buf_reserve(al_buf_t *b, size_t bytes);
-void al_buf_free(al_buf_t *b);
 
 typedef struct {
-	al_buf_t moves, rows, seqs, edges;
+	gvk_buf_t moves, rows, seqs, edges;
 } al_scratch_t;
 
 void al_scratch_free(al_scratch_t *s);

@@ -7,9 +7,9 @@
 static int fill_one(const al_job_t *jb, int clamp_diag, al_scratch_t *s, al_fill_t *f)
 {
 	const int n = jb->n, m = jb->m;
-	int32_t *H = al_buf_reserve(&s->rows, 2 * ((size_t)m + 1) * sizeof(int32_t));
-	int32_t *edge = al_buf_reserve(&s->edges, ((size_t)n + m) * sizeof(int32_t));
-	uint8_t *tb = al_buf_reserve(&s->moves, (size_t)n * m);
+	int32_t *H = gvk_buf_reserve(&s->rows, 2 * ((size_t)m + 1) * sizeof(int32_t));
+	int32_t *edge = gvk_buf_reserve(&s->edges, ((size_t)n + m) * sizeof(int32_t));
+	uint8_t *tb = gvk_buf_reserve(&s->moves, (size_t)n * m);
 	if (!H || !edge || !tb) return GVK_ERR_NOMEM;
 	int32_t *F = H + m + 1;
 	const int gapped = jb->ovh == GVK_OVERHANG_INDEL || jb->ovh == GVK_OVERHANG_LEADING_INDEL;

@@ -4,32 +4,12 @@
 
 #include "align_kernel.h"
 
-void *al_buf_reserve(al_buf_t *b, size_t bytes)
-{
-	if (bytes <= b->cap) return b->p;
-	size_t cap = bytes + bytes / 4 + 4096;
-	cap = (cap + 63) & ~(size_t)63;
-	void *p = aligned_alloc(64, cap);
-	if (!p) return NULL;
-	free(b->p);
-	b->p = p;
-	b->cap = cap;
-	return p;
-}
-
-void al_buf_free(al_buf_t *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->cap = 0;
-}
-
 void al_scratch_free(al_scratch_t *s)
 {
-	al_buf_free(&s->moves);
-	al_buf_free(&s->rows);
-	al_buf_free(&s->seqs);
-	al_buf_free(&s->edges);
+	gvk_buf_free(&s->moves);
+	gvk_buf_free(&s->rows);
+	gvk_buf_free(&s->seqs);
+	gvk_buf_free(&s->edges);
 }
 
 static int diag_dist(int i, int j) { return i > j ? i - j : j - i; }

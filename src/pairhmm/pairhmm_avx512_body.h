@@ -56,7 +56,7 @@ static void PAR_FN(T *par, const phmm_job_t *const *J, int i)
 	}
 }
 
-static int KERN_FN(const phmm_job_t *jobs, int n, int fused, T *out, phmm_buf_t *buf)
+static int KERN_FN(const phmm_job_t *jobs, int n, int fused, T *out, gvk_buf_t *buf)
 {
 	const phmm_job_t *J[W];
 	int32_t Hl[W];
@@ -68,7 +68,7 @@ static int KERN_FN(const phmm_job_t *jobs, int n, int fused, T *out, phmm_buf_t 
 		if (Hl[l] > maxH) maxH = Hl[l];
 	}
 	size_t rowsz = (size_t)(maxH + 1) * W;
-	T *rm = phmm_buf_reserve(buf, (3 * rowsz + 9 * W) * sizeof(T) + (size_t)maxH * W * sizeof(int32_t));
+	T *rm = gvk_buf_reserve(buf, (3 * rowsz + 9 * W) * sizeof(T) + (size_t)maxH * W * sizeof(int32_t));
 	if (!rm) return GVK_ERR_NOMEM;
 	T *ri = rm + rowsz, *rd = ri + rowsz, *par = rd + rowsz;
 	int32_t *hb = (int32_t *)(par + 9 * W);

@@ -54,23 +54,3 @@ void phmm_ftz_leave(unsigned saved)
 	(void)saved;
 #endif
 }
-
-void *phmm_buf_reserve(phmm_buf_t *b, size_t bytes)
-{
-	if (bytes <= b->cap) return b->p;
-	size_t cap = bytes + bytes / 2 + 4096;
-	cap = (cap + 63) & ~(size_t)63;
-	void *p = aligned_alloc(64, cap);
-	if (!p) return NULL;
-	free(b->p);
-	b->p = p;
-	b->cap = cap;
-	return p;
-}
-
-void phmm_buf_free(phmm_buf_t *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->cap = 0;
-}

@@ -114,7 +114,7 @@ typedef struct {
 static void pass_worker(void *arg, int tid)
 {
 	pass_t *p = arg;
-	phmm_buf_t buf = {NULL, 0};
+	gvk_buf_t buf = {NULL, 0};
 	const int lanes = p->dbl ? p->isa->lanes_d : p->isa->lanes_f;
 	unsigned ftz = phmm_ftz_enter();
 	float f[64];
@@ -137,7 +137,7 @@ static void pass_worker(void *arg, int tid)
 		}
 	}
 	phmm_ftz_leave(ftz);
-	phmm_buf_free(&buf);
+	gvk_buf_free(&buf);
 	(void)tid;
 }
 

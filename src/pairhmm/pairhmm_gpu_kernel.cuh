@@ -119,6 +119,28 @@ __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], const
 
 #define PHMM_GPU_BLOCK 128
 
+/* A thread's place: its lane in the sub-warp, the sub-warp's pair (the launch's last pair for
+ * sub-warps past the end, which keep the warp's shuffles converged) and its prior table. */
+template <typename T> struct phmm_sub_t {
+	int lane, sub;
+	bool live;
+	T *tab;
+	phmm_gpu_pair_t pp;
+};
+
+template <typename T, int P, int K>
+__device__ __forceinline__ phmm_sub_t<T> phmm_sub_init(const phmm_gpu_pair_t *__restrict__ pairs, int npairs)
+{
+	extern __shared__ __align__(16) unsigned char phmm_smem[];
+	phmm_sub_t<T> me;
+	me.lane = threadIdx.x % P;
+	me.sub = (blockIdx.x * PHMM_GPU_BLOCK + threadIdx.x) / P;
+	me.live = me.sub < npairs;
+	me.tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * 5 * (P * K);
+	me.pp = pairs[me.live ? me.sub : npairs - 1];
+	return me;
+}
+
 /* Prior table of one tile: prior[c][row] for haplotype classes c = A C T G N; virtual rows
  * (read row < 0) get 0 so that their M stays 0. */
 template <typename T, int P, int K>
@@ -182,12 +204,11 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 {
 	typedef phmm_ops<T> op;
 	constexpr int ROWS = P * K;
-	extern __shared__ __align__(16) unsigned char phmm_smem[];
-	const int lane = threadIdx.x % P;
-	const int sub = (blockIdx.x * PHMM_GPU_BLOCK + threadIdx.x) / P;
-	T *tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * 5 * ROWS;
-	const bool live = sub < npairs;
-	const phmm_gpu_pair_t pp = pairs[live ? sub : npairs - 1];
+	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
+	const int lane = me.lane, sub = me.sub;
+	const bool live = me.live;
+	T *tab = me.tab;
+	const phmm_gpu_pair_t pp = me.pp;
 	const uint8_t *rb = rblob + pp.roff;
 	const int R = pp.R, H = pp.H;
 	const int hmax = __reduce_max_sync(0xffffffffu, H);
@@ -248,12 +269,11 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 {
 	typedef phmm_ops<T> op;
 	constexpr int ROWS = P * K;
-	extern __shared__ __align__(16) unsigned char phmm_smem[];
-	const int lane = threadIdx.x % P;
-	const int sub = (blockIdx.x * PHMM_GPU_BLOCK + threadIdx.x) / P;
-	T *tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * 5 * ROWS;
-	const bool live = sub < npairs;
-	const phmm_gpu_pair_t pp = pairs[live ? sub : npairs - 1];
+	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
+	const int lane = me.lane, sub = me.sub;
+	const bool live = me.live;
+	T *tab = me.tab;
+	const phmm_gpu_pair_t pp = me.pp;
 	const uint8_t *rb = rblob + pp.roff;
 	const uint8_t *hb = hblob + pp.hoff;
 	const int R = pp.R, H = pp.H;

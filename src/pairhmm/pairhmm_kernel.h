@@ -4,26 +4,19 @@
 
 #include <stddef.h>
 #include "gvk.h"
+#include "../common/buf.h"
 
 typedef struct {
 	const gvk_read_t *r;
 	const gvk_hap_t *h;
 } phmm_job_t;
 
-/* Per-thread scratch memory that kernels grow as needed (64-byte aligned). */
-typedef struct {
-	void *p;
-	size_t cap;
-} phmm_buf_t;
-
-void *phmm_buf_reserve(phmm_buf_t *b, size_t bytes);
-void phmm_buf_free(phmm_buf_t *b);
 
 /* A kernel computes the raw scaled last-row sum (SM + SI, spec section 7) of n pairs;
  * fused selects GKL's AVX-512 arithmetic, else its AVX arithmetic. Returns 0 or GVK_ERR_NOMEM.
  * Kernels run with flush-to-zero on (set by the caller). */
-typedef int (*phmm_kern_f)(const phmm_job_t *jobs, int n, int fused, float *out, phmm_buf_t *scratch);
-typedef int (*phmm_kern_d)(const phmm_job_t *jobs, int n, int fused, double *out, phmm_buf_t *scratch);
+typedef int (*phmm_kern_f)(const phmm_job_t *jobs, int n, int fused, float *out, gvk_buf_t *scratch);
+typedef int (*phmm_kern_d)(const phmm_job_t *jobs, int n, int fused, double *out, gvk_buf_t *scratch);
 
 typedef struct {
 	const char *name;

@@ -45,11 +45,11 @@
 		for (int j = 1; j <= H; ++j) sm += Mp[j], si += Ip[j];                               \
 		return sm + si;                                                                      \
 	}                                                                                            \
-	static int kern_##SUF(const phmm_job_t *jobs, int n, int fused, T *out, phmm_buf_t *buf)     \
+	static int kern_##SUF(const phmm_job_t *jobs, int n, int fused, T *out, gvk_buf_t *buf)     \
 	{                                                                                            \
 		for (int k = 0; k < n; ++k) {                                                        \
 			size_t H = (size_t)jobs[k].h->len;                                           \
-			T *row = phmm_buf_reserve(buf, 3 * (H + 1) * sizeof(T) + H);                 \
+			T *row = gvk_buf_reserve(buf, 3 * (H + 1) * sizeof(T) + H);                 \
 			if (!row) return GVK_ERR_NOMEM;                                              \
 			out[k] = pair_##SUF(jobs[k].r, jobs[k].h, fused, row, (uint8_t *)(row + 3 * (H + 1))); \
 		}                                                                                    \

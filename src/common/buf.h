@@ -1,0 +1,16 @@
+/* Growable scratch memory, 64-byte aligned, that kernels keep between calls. */
+#ifndef GVK_COMMON_BUF_H
+#define GVK_COMMON_BUF_H
+
+#include <stddef.h>
+
+typedef struct {
+	void *p;
+	size_t cap;
+} gvk_buf_t;
+
+/* At least `bytes` bytes (old contents not kept); NULL when out of memory. */
+void *gvk_buf_reserve(gvk_buf_t *b, size_t bytes);
+void gvk_buf_free(gvk_buf_t *b);
+
+#endif
