@@ -192,10 +192,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			a->b.threads = a->o.threads;
 			break;
 		case O_DEV:
-			if (!strcmp(optarg, "cpu")) a->o.device = GVK_DEVICE_CPU;
-			else if (!strcmp(optarg, "gpu")) a->o.device = GVK_DEVICE_GPU;
-			else if (!strcmp(optarg, "auto")) a->o.device = GVK_DEVICE_AUTO;
-			else BAD("--device must be cpu, gpu or auto");
+			if ((a->o.device = gvk_cli_device(optarg)) < 0) BAD("--device must be cpu, gpu or auto");
 			break;
 		case 'q': a->quiet = 1; break;
 		case 'h': usage(stdout); exit(0);

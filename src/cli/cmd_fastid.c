@@ -84,10 +84,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			if (a->threads < 1) return fprintf(stderr, "gvk fastid: -t needs a positive number\n"), -1;
 			break;
 		case 5:
-			if (!strcmp(optarg, "cpu")) a->device = GVK_DEVICE_CPU;
-			else if (!strcmp(optarg, "gpu")) a->device = GVK_DEVICE_GPU;
-			else if (!strcmp(optarg, "auto")) a->device = GVK_DEVICE_AUTO;
-			else return fprintf(stderr, "gvk fastid: --device must be cpu, gpu or auto\n"), -1;
+			if ((a->device = gvk_cli_device(optarg)) < 0) return fprintf(stderr, "gvk fastid: --device must be cpu, gpu or auto\n"), -1;
 			break;
 		case 6:
 			if (!strcmp(optarg, "auto")) a->isa = GVK_ISA_AUTO;

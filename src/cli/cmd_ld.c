@@ -161,10 +161,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		} else if (!strcmp(s, "--device")) {
 			const char *d;
 			if (str_arg(argc, argv, &i, &d)) return -1;
-			if (!strcmp(d, "cpu")) a->ld.device = GVK_DEVICE_CPU;
-			else if (!strcmp(d, "gpu")) a->ld.device = GVK_DEVICE_GPU;
-			else if (!strcmp(d, "auto")) a->ld.device = GVK_DEVICE_AUTO;
-			else return fprintf(stderr, "gvk ld: --device must be cpu, gpu or auto\n"), -1;
+			if ((a->ld.device = gvk_cli_device(d)) < 0) return fprintf(stderr, "gvk ld: --device must be cpu, gpu or auto\n"), -1;
 		} else if (!strcmp(s, "--isa")) {
 			const char *d;
 			if (str_arg(argc, argv, &i, &d)) return -1;

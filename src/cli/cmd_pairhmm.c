@@ -68,10 +68,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			if (a->eng.threads < 1) return fprintf(stderr, "gvk pairhmm: -t needs a positive number\n"), -1;
 			break;
 		case 1:
-			if (!strcmp(optarg, "cpu")) a->eng.device = GVK_DEVICE_CPU;
-			else if (!strcmp(optarg, "gpu")) a->eng.device = GVK_DEVICE_GPU;
-			else if (!strcmp(optarg, "auto")) a->eng.device = GVK_DEVICE_AUTO;
-			else return fprintf(stderr, "gvk pairhmm: --device must be cpu, gpu or auto\n"), -1;
+			if ((a->eng.device = gvk_cli_device(optarg)) < 0) return fprintf(stderr, "gvk pairhmm: --device must be cpu, gpu or auto\n"), -1;
 			break;
 		case 2:
 			if (!strcmp(optarg, "avx512")) a->eng.flavour = GVK_PHMM_FMA;

@@ -3,6 +3,9 @@
 #ifndef GVK_CLI_COMMANDS_H
 #define GVK_CLI_COMMANDS_H
 
+/* --device argument: GVK_DEVICE_CPU, _GPU or _AUTO for "cpu", "gpu", "auto"; -1 otherwise. */
+int gvk_cli_device(const char *arg);
+
 int gvk_cmd_pairhmm(int argc, char **argv);
 int gvk_cmd_ld(int argc, char **argv);
 int gvk_cmd_fastid(int argc, char **argv);

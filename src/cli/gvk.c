@@ -17,6 +17,11 @@ static const struct {
 	{"cnv", gvk_cmd_cnv, "copy-number variants with the cn.MOPS model (cn.mops-identical)"},
 };
 
+int gvk_cli_device(const char *arg)
+{
+	return !strcmp(arg, "cpu") ? GVK_DEVICE_CPU : !strcmp(arg, "gpu") ? GVK_DEVICE_GPU : !strcmp(arg, "auto") ? GVK_DEVICE_AUTO : -1;
+}
+
 static void usage(FILE *fp)
 {
 	fprintf(fp, "gvk %s: GPU variant kernels\n\nUsage: gvk <command> [options] <inputs>\n\nCommands:\n", GVK_VERSION);
