@@ -43,6 +43,14 @@ for g, e in zip(got, exp):
     if float(g) != want: sys.exit('double mode: %s != %r' % (g, want))
 sys.exit(0 if len(got) == len(exp) else 'count')
 PY
+# Parallel parsing across several blocks (the last one small, leaving some threads no piece):
+# any thread count gives the sequential parser's output, with group numbers running on.
+gk=$data/inputs/gkl_pairhmm-testdata.txt
+for i in $(seq 1 150); do grep -v '^#' "$gk"; done > "$tmp/big.txt"
+"$gvk" pairhmm -q --device "$dev" -t 1 --chunk 1000 --tsv "$tmp/big.txt" > "$tmp/big1.tsv"
+"$gvk" pairhmm -q --device "$dev" -t 16 --chunk 65536 --tsv "$tmp/big.txt" > "$tmp/big16.tsv"
+cmp -s "$tmp/big1.tsv" "$tmp/big16.tsv" && [ "$(wc -l < "$tmp/big1.tsv")" = 15600 ] && [ "$(tail -1 "$tmp/big16.tsv" | cut -f1)" = 15599 ] && ok || bad "parallel parsing"
+for i in $(seq 1 150); do expect_col "$data/expected/gkl_pairhmm-testdata.gkl_avx512.txt" 1; done | cmp -s - <(cut -f4 "$tmp/big16.tsv") && ok || bad "parallel parsing values"
 # -o onto a device writes in place (never renames over the node); a new file gets mode 0666 & ~umask.
 "$gvk" pairhmm -q --device "$dev" -o /dev/null "$in" && [ -c /dev/null ] && ok || bad "-o /dev/null"
 (umask 022; "$gvk" pairhmm -q --device "$dev" -o "$tmp/mode.txt" "$in") && [ "$(stat -c %a "$tmp/mode.txt")" = 644 ] && ok || bad "output file mode"

@@ -418,7 +418,10 @@ static void parse_piece(void *arg, int t)
 {
 	mt_job_t *j = arg;
 	phmm_reader_t sub = {NULL, j->rd->fmt, 0};
+	phmm_chunk_t *part = &j->parts[t];
 	j->n[t] = 0;
+	/* An empty piece must not leave the counts of an earlier chunk behind. */
+	part->n_reads = part->n_haps = part->n_pairs = 0, part->cells = 0;
 	if (j->cuts[t + 1] == j->cuts[t]) return;
 	sub.lr = gvk_lr_open_mem(j->blk + j->cuts[t], j->cuts[t + 1] - j->cuts[t], gvk_lr_path(j->rd->lr), j->line0[t], &j->err[t]);
 	if (!sub.lr) {
@@ -444,6 +447,7 @@ static int join_parts(phmm_chunk_t *c, phmm_chunk_t *parts, int np, uint64_t rec
 	uint64_t g0 = rec0;
 	for (int t = 0; t < np; ++t) {
 		phmm_chunk_t *q = &parts[t];
+		if (q->n_pairs == 0) continue;
 		memcpy(c->reads + r0, q->reads, q->n_reads * sizeof *q->reads);
 		memcpy(c->haps + h0, q->haps, q->n_haps * sizeof *q->haps);
 		memcpy(c->rin + k0, q->rin, q->n_pairs * sizeof *q->rin);
