@@ -207,18 +207,18 @@ int gvk_out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
 	}
 	size_t n = strlen(path);
 	o->path = strdup(path);
-	o->tmp = malloc(n + 16);
+	o->tmp = malloc(n + 48);
 	if (!o->path || !o->tmp) {
 		gvk_out_abort(o);
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
-	snprintf(o->tmp, n + 16, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(o->tmp);
-	if (fd >= 0) {
-		/* mkstemp makes the file 0600; give it the mode a plain fopen would have. */
-		mode_t um = umask(0);
-		umask(um);
-		fchmod(fd, 0666 & ~um);
+	/* A fresh name opened with O_EXCL and mode 0666, so the kernel applies the umask as it does
+	 * for any new file (mkstemp would make it 0600, and reading the umask means changing it). */
+	int fd = -1;
+	for (unsigned k = 0; k < 100 && fd < 0; ++k) {
+		snprintf(o->tmp, n + 48, "%s.tmp%ld.%u", path, (long)getpid(), k);
+		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd < 0 && errno != EEXIST) break;
 	}
 	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
 		int e = errno;
