@@ -87,10 +87,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			if ((a->device = gvk_cli_device(optarg)) < 0) return fprintf(stderr, "gvk fastid: --device must be cpu, gpu or auto\n"), -1;
 			break;
 		case 6:
-			if (!strcmp(optarg, "auto")) a->isa = GVK_ISA_AUTO;
-			else if (!strcmp(optarg, "avx512")) a->isa = GVK_ISA_AVX512;
-			else if (!strcmp(optarg, "scalar")) a->isa = GVK_ISA_SCALAR;
-			else return fprintf(stderr, "gvk fastid: --isa must be auto, avx512 or scalar\n"), -1;
+			if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fprintf(stderr, "gvk fastid: --isa must be auto, avx512 or scalar\n"), -1;
 			break;
 		case 7:
 			a->block = strtoll(optarg, &end, 10);

@@ -165,10 +165,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		} else if (!strcmp(s, "--isa")) {
 			const char *d;
 			if (str_arg(argc, argv, &i, &d)) return -1;
-			if (!strcmp(d, "auto")) a->ld.isa = GVK_ISA_AUTO;
-			else if (!strcmp(d, "avx512")) a->ld.isa = GVK_ISA_AVX512;
-			else if (!strcmp(d, "scalar")) a->ld.isa = GVK_ISA_SCALAR;
-			else return fprintf(stderr, "gvk ld: --isa must be auto, avx512 or scalar\n"), -1;
+			if ((a->ld.isa = gvk_cli_isa(d, 0)) < 0) return fprintf(stderr, "gvk ld: --isa must be auto, avx512 or scalar\n"), -1;
 		} else if (!strcmp(s, "--keep-allele-order")) a->keep_allele_order = 1;
 		else if (!strcmp(s, "--make-founders") || !strcmp(s, "--nonfounders")) a->all_samples = 1;
 		else if (!strcmp(s, "--phased")) a->phased = 1;

@@ -5,6 +5,8 @@
 
 /* --device argument: GVK_DEVICE_CPU, _GPU or _AUTO for "cpu", "gpu", "auto"; -1 otherwise. */
 int gvk_cli_device(const char *arg);
+/* --isa argument: a gvk_isa_t for "auto", "avx512", "scalar" (and "avx2" when allowed); -1 otherwise. */
+int gvk_cli_isa(const char *arg, int allow_avx2);
 
 int gvk_cmd_pairhmm(int argc, char **argv);
 int gvk_cmd_ld(int argc, char **argv);

@@ -22,6 +22,14 @@ int gvk_cli_device(const char *arg)
 	return !strcmp(arg, "cpu") ? GVK_DEVICE_CPU : !strcmp(arg, "gpu") ? GVK_DEVICE_GPU : !strcmp(arg, "auto") ? GVK_DEVICE_AUTO : -1;
 }
 
+int gvk_cli_isa(const char *arg, int allow_avx2)
+{
+	if (!strcmp(arg, "auto")) return GVK_ISA_AUTO;
+	if (!strcmp(arg, "avx512")) return GVK_ISA_AVX512;
+	if (!strcmp(arg, "scalar")) return GVK_ISA_SCALAR;
+	return allow_avx2 && !strcmp(arg, "avx2") ? GVK_ISA_AVX2 : -1;
+}
+
 static void usage(FILE *fp)
 {
 	fprintf(fp, "gvk %s: GPU variant kernels\n\nUsage: gvk <command> [options] <inputs>\n\nCommands:\n", GVK_VERSION);
