@@ -139,7 +139,8 @@ static void usage(void)
 	        "  --flavour F     avx512 (default) or avx2\n"
 	        "  --results FILE  append the table to FILE (default bench/RESULTS.md; '-' = none)\n"
 	        "  --note TEXT     a line to record with the figures\n"
-	        "  --write FILE    only write the HaplotypeCaller-shaped work to FILE (group format) and exit\n");
+	        "  --write FILE    only write the HaplotypeCaller-shaped work to FILE (group format) and exit\n"
+	        "  --gpu-only      skip the single-thread CPU and the CPU sweep rows (GPU tuning)\n");
 }
 
 int main(int argc, char **argv)
@@ -148,9 +149,11 @@ int main(int argc, char **argv)
 	                                   {"sweep", optional_argument, NULL, 3},     {"results", required_argument, NULL, 4},
 	                                   {"flavour", required_argument, NULL, 5}, {"note", required_argument, NULL, 6},
 	                                   {"write", required_argument, NULL, 7},
+	                                   {"gpu-only", no_argument, NULL, 8},
 	                                   {NULL, 0, NULL, 0}};
 	size_t npairs = 200000;
 	double sweep_cells = 1e10;
+	int gpu_only = 0;
 	int threads = gvk_ncpu(), sweep = 0, flavour = GVK_PHMM_FMA, device = GVK_DEVICE_AUTO;
 	const char *gkl = NULL, *results = "bench/RESULTS.md", *note = "", *write_to = NULL;
 	int c;
@@ -164,6 +167,7 @@ int main(int argc, char **argv)
 		else if (c == 5) flavour = strcmp(optarg, "avx2") ? GVK_PHMM_FMA : GVK_PHMM_NOFMA;
 		else if (c == 6) note = optarg;
 		else if (c == 7) write_to = optarg;
+		else if (c == 8) gpu_only = 1;
 		else return usage(), c == 'h' ? 0 : 1;
 	}
 	table_t t = {.n = 0};
@@ -184,14 +188,19 @@ int main(int argc, char **argv)
 	opt.flavour = flavour, opt.device = GVK_DEVICE_CPU, opt.threads = 1;
 	char name[96], gpu_name[96] = "";
 	const char *wl = "HaplotypeCaller-shaped";
-	double sec = run_gvk(&w, &opt, ref, name, sizeof name, &ksec);
-	if (sec < 0) return 1;
 	char eng[128];
-	snprintf(eng, sizeof eng, "gvk cpu (%s)", name + 4);
-	add_row(&t, wl, eng, 1, w.n_pairs, w.cells, sec);
+	double sec;
+	/* --gpu-only skips the CPU rows (and the checks against them) when tuning GPU kernels. */
+	if (!gpu_only) {
+		if ((sec = run_gvk(&w, &opt, ref, name, sizeof name, &ksec)) < 0) return 1;
+		snprintf(eng, sizeof eng, "gvk cpu (%s)", name + 4);
+		add_row(&t, wl, eng, 1, w.n_pairs, w.cells, sec);
+	}
 	opt.threads = threads;
-	if ((sec = run_gvk(&w, &opt, out, name, sizeof name, &ksec)) > 0) add_row(&t, wl, eng, threads, w.n_pairs, w.cells, sec);
-	if (memcmp(out, ref, w.n_pairs * sizeof *out)) fprintf(stderr, "bench: WARNING: thread counts disagree\n");
+	if ((sec = run_gvk(&w, &opt, gpu_only ? ref : out, name, sizeof name, &ksec)) < 0) return 1;
+	snprintf(eng, sizeof eng, "gvk cpu (%s)", name + 4);
+	if (!gpu_only) add_row(&t, wl, eng, threads, w.n_pairs, w.cells, sec);
+	if (!gpu_only && memcmp(out, ref, w.n_pairs * sizeof *out)) fprintf(stderr, "bench: WARNING: thread counts disagree\n");
 	if (device != GVK_DEVICE_CPU) {
 		opt.device = GVK_DEVICE_GPU;
 		gvk_err_t err;
@@ -230,7 +239,8 @@ int main(int argc, char **argv)
 			char label[48];
 			snprintf(label, sizeof label, "equal lengths %d x %d", lens[i], lens[i]);
 			opt.device = GVK_DEVICE_CPU, opt.threads = threads;
-			if ((sec = run_gvk(&e, &opt, o, name, sizeof name, &ksec)) > 0) add_row(&t, label, eng, threads, e.n_pairs, e.cells, sec);
+			if (!gpu_only && (sec = run_gvk(&e, &opt, o, name, sizeof name, &ksec)) > 0)
+				add_row(&t, label, eng, threads, e.n_pairs, e.cells, sec);
 			if (gpu_name[0]) {
 				opt.device = GVK_DEVICE_GPU;
 				if ((sec = run_gvk(&e, &opt, o, name, sizeof name, &ksec)) > 0) {

@@ -118,6 +118,10 @@ __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], const
 }
 
 #define PHMM_GPU_BLOCK 128
+/* Blocks per SM the compiler must fit (caps registers per thread); tuned on the H100. */
+#ifndef PHMM_GPU_MIN_BLOCKS
+#define PHMM_GPU_MIN_BLOCKS 1
+#endif
 
 /* A thread's place: its lane in the sub-warp, the sub-warp's pair (the launch's last pair for
  * sub-warps past the end, which keep the warp's shuffles converged) and its prior table. */
@@ -197,7 +201,7 @@ __device__ __forceinline__ void phmm_load_rows(const uint8_t *rb, int R, int i0,
  * blob has zero padding around every haplotype so that a thread can read the class of any column
  * from -P to hmax + P without a bounds check. */
 template <typename T, int P, int K, bool FUSED>
-__global__ void __launch_bounds__(PHMM_GPU_BLOCK)
+__global__ void __launch_bounds__(PHMM_GPU_BLOCK, PHMM_GPU_MIN_BLOCKS)
 phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
                       const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
                       T *__restrict__ out)
