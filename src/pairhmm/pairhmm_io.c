@@ -393,15 +393,12 @@ static long group_cut(const char *blk, size_t len)
 	return (long)(cut - blk);
 }
 
-/* Start of the first record at or after byte off (a line start; for groups, a group start). */
-static size_t piece_start(const char *blk, size_t len, size_t off, int group)
+/* Start of the first line at or after byte off (line formats: every line is a record). */
+static size_t line_start_after(const char *blk, size_t len, size_t off)
 {
 	if (off == 0) return 0;
-	if (!group) {
-		const char *nl = memchr(blk + off - 1, '\n', len - off + 1);
-		return nl ? (size_t)(nl - blk) + 1 : len;
-	}
-	return off; /* group pieces are cut by the caller at known group starts */
+	const char *nl = memchr(blk + off - 1, '\n', len - off + 1);
+	return nl ? (size_t)(nl - blk) + 1 : len;
 }
 
 typedef struct {
@@ -514,7 +511,7 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 		np = t;
 	} else {
 		cuts[0] = 0;
-		for (int t = 1; t < np; ++t) cuts[t] = piece_start(blk, len, len * (size_t)t / (size_t)np, 0);
+		for (int t = 1; t < np; ++t) cuts[t] = line_start_after(blk, len, len * (size_t)t / (size_t)np);
 	}
 	cuts[np] = len;
 	line0[0] = line_before;
