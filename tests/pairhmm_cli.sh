@@ -51,6 +51,11 @@ for i in $(seq 1 150); do grep -v '^#' "$gk"; done > "$tmp/big.txt"
 "$gvk" pairhmm -q --device "$dev" -t 16 --chunk 65536 --tsv "$tmp/big.txt" > "$tmp/big16.tsv"
 cmp -s "$tmp/big1.tsv" "$tmp/big16.tsv" && [ "$(wc -l < "$tmp/big1.tsv")" = 15600 ] && [ "$(tail -1 "$tmp/big16.tsv" | cut -f1)" = 15599 ] && ok || bad "parallel parsing"
 for i in $(seq 1 150); do expect_col "$data/expected/gkl_pairhmm-testdata.gkl_avx512.txt" 1; done | cmp -s - <(cut -f4 "$tmp/big16.tsv") && ok || bad "parallel parsing values"
+# The same for the group format (groups must not be split between pieces or blocks).
+for i in $(seq 1 60); do cat "$data/inputs/carneiro_10s.in"; done > "$tmp/bigg.txt"
+"$gvk" pairhmm -q --device "$dev" -t 1 --chunk 1000 --tsv "$tmp/bigg.txt" > "$tmp/bigg1.tsv"
+"$gvk" pairhmm -q --device "$dev" -t 16 --chunk 65536 --tsv "$tmp/bigg.txt" > "$tmp/bigg16.tsv"
+cmp -s "$tmp/bigg1.tsv" "$tmp/bigg16.tsv" && [ "$(wc -l < "$tmp/bigg16.tsv")" = 213000 ] && [ "$(tail -1 "$tmp/bigg16.tsv" | cut -f1)" = 419 ] && ok || bad "parallel parsing, groups"
 # -o onto a device writes in place (never renames over the node); a new file gets mode 0666 & ~umask.
 "$gvk" pairhmm -q --device "$dev" -o /dev/null "$in" && [ -c /dev/null ] && ok || bad "-o /dev/null"
 (umask 022; "$gvk" pairhmm -q --device "$dev" -o "$tmp/mode.txt" "$in") && [ "$(stat -c %a "$tmp/mode.txt")" = 644 ] && ok || bad "output file mode"

@@ -369,17 +369,22 @@ static int is_data_line(const char *b, const char *e)
 	return b < e && *b != '#' && *b != '\n';
 }
 
-/* Offset just past the last complete group in blk[0, len); -1 if a header cannot be read (the
- * sequential parser then reports it). */
-static long group_cut(const char *blk, size_t len)
+/* Walks the groups of blk[0, len): returns the offset just past the last complete group (-1 if
+ * a header cannot be read: the sequential parser then reports it) and, when cuts is given, puts
+ * piece t's start at the first group start at or after len * t / np (the last complete group's
+ * end is known only at the end, so the targets use the whole block). */
+static long group_walk(const char *blk, size_t len, int np, size_t *cuts, int *ncuts)
 {
 	const char *p = blk, *e = blk + len, *cut = blk;
 	long want = 0; /* data lines still owed to the current group */
+	int t = 1;
 	while (p < e) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		const char *le = nl ? nl : e;
 		if (is_data_line(p, le)) {
 			if (want == 0) {
+				size_t at = (size_t)(p - blk);
+				if (cuts && t < np && at >= len * (size_t)t / (size_t)np && at > cuts[t - 1]) cuts[t++] = at;
 				char *q;
 				long R = strtol(p, &q, 10), H = strtol(q, &q, 10);
 				if (R < 1 || H < 1) return -1;
@@ -390,6 +395,9 @@ static long group_cut(const char *blk, size_t len)
 		}
 		p = nl ? nl + 1 : e;
 	}
+	/* Pieces that would start past the last complete group are dropped. */
+	while (cuts && t > 1 && cuts[t - 1] >= (size_t)(cut - blk)) --t;
+	if (ncuts) *ncuts = t;
 	return (long)(cut - blk);
 }
 
@@ -479,7 +487,8 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	long line0[64], n[64];
 	int np = threads;
 	if (group) {
-		long cut = group_cut(blk, len);
+		cuts[0] = 0;
+		long cut = group_walk(blk, len, np, cuts, &np);
 		if (cut <= 0) { /* a malformed header or one group bigger than the block */
 			gvk_lr_unread(rd->lr, len, gvk_lr_lineno(rd->lr) - line_before);
 			return phmm_reader_next(rd, c, max_pairs, err);
@@ -488,27 +497,6 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 		for (const char *p = blk; p < blk + cut && (p = memchr(p, '\n', (size_t)(blk + cut - p))); ++p) ++lines_kept;
 		gvk_lr_unread(rd->lr, len - (size_t)cut, gvk_lr_lineno(rd->lr) - line_before - lines_kept);
 		len = (size_t)cut;
-		/* Cut pieces at group starts: walk the groups once, starting a piece at each byte target. */
-		cuts[0] = 0;
-		int t = 1;
-		const char *p = blk;
-		long owed = 0;
-		while (p < blk + len && t < np) {
-			const char *nl = memchr(p, '\n', (size_t)(blk + len - p));
-			const char *le = nl ? nl : blk + len;
-			if (is_data_line(p, le)) {
-				if (owed == 0) {
-					if ((size_t)(p - blk) >= len * (size_t)t / (size_t)np && (size_t)(p - blk) > cuts[t - 1]) cuts[t++] = (size_t)(p - blk);
-					char *q;
-					long R = strtol(p, &q, 10), H = strtol(q, &q, 10);
-					owed = R + H;
-				} else {
-					--owed;
-				}
-			}
-			p = nl ? nl + 1 : blk + len;
-		}
-		np = t;
 	} else {
 		cuts[0] = 0;
 		for (int t = 1; t < np; ++t) cuts[t] = line_start_after(blk, len, len * (size_t)t / (size_t)np);
