@@ -25,7 +25,8 @@ typedef struct {
 	cudaEvent_t done, k0, k1;  /* k0..k1 brackets the sub-batch's kernels */
 } slot_t;
 
-struct phmm_gpu_s {
+/* One device. */
+typedef struct gpu_dev_s {
 	int dev, fused;
 	char name[256];
 	cudaStream_t st[NSTREAM];
@@ -37,7 +38,7 @@ struct phmm_gpu_s {
 	int profile;            /* GVK_GPU_PROFILE set: host-side timings on stderr */
 	int threads;            /* host threads that pack batches */
 	double t_sort, t_pack, t_wait, t_scatter;
-};
+} gpu_dev_t;
 
 static double now_s(void)
 {
@@ -107,7 +108,7 @@ static int pick_variant(int R, int dbl)
 
 /* ---- device set-up -------------------------------------------------------------------------- */
 
-static int upload_tables(phmm_gpu_t *g, gvk_err_t *err)
+static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
 {
 	float ef[128];
 	double ed[128];
@@ -126,13 +127,9 @@ static int upload_tables(phmm_gpu_t *g, gvk_err_t *err)
 	return 0;
 }
 
-static int gpu_init(phmm_gpu_t *g, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
+static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
 {
-	int n = 0;
-	cudaError_t e = cudaGetDeviceCount(&n);
-	if (e != cudaSuccess || n == 0)
-		return gvk_err_set(err, GVK_ERR_GPU, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
-	g->dev = 0;
+	g->dev = dev;
 	cudaDeviceProp prop;
 	CK(cudaGetDeviceProperties(&prop, g->dev));
 	if (prop.major < 8)
@@ -153,23 +150,10 @@ static int gpu_init(phmm_gpu_t *g, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
 	return upload_tables(g, err);
 }
 
-extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
-{
-	phmm_gpu_t *g = (phmm_gpu_t *)calloc(1, sizeof *g);
-	if (!g) {
-		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	if (gpu_init(g, opt, err) < 0) {
-		phmm_gpu_close(g);
-		return NULL;
-	}
-	return g;
-}
-
-extern "C" void phmm_gpu_close(phmm_gpu_t *g)
+static void dev_close(gpu_dev_t *g)
 {
 	if (!g) return;
+	cudaSetDevice(g->dev);
 	for (int s = 0; s < NSTREAM; ++s) {
 		if (g->st[s]) cudaStreamSynchronize(g->st[s]);
 		cudaFreeHost(g->slot[s].host);
@@ -184,9 +168,59 @@ extern "C" void phmm_gpu_close(phmm_gpu_t *g)
 	free(g);
 }
 
+enum { MAX_GPUS = 16 };
+
+/* Every visible GPU of compute capability 8.0 or newer; a pass is split between them. */
+struct phmm_gpu_s {
+	int n;
+	gpu_dev_t *d[MAX_GPUS];
+	char name[300];
+};
+
+extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
+{
+	int n = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+	if (e != cudaSuccess || n == 0) {
+		gvk_err_set(err, GVK_ERR_GPU, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+		return NULL;
+	}
+	phmm_gpu_t *g = (phmm_gpu_t *)calloc(1, sizeof *g);
+	if (!g) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	for (int dev = 0; dev < n && g->n < MAX_GPUS; ++dev) {
+		gpu_dev_t *d = (gpu_dev_t *)calloc(1, sizeof *d);
+		if (!d || gpu_init(d, dev, opt, err) < 0) {
+			dev_close(d);
+			phmm_gpu_close(g);
+			return NULL;
+		}
+		g->d[g->n++] = d;
+	}
+	if (g->n == 1)
+		snprintf(g->name, sizeof g->name, "%s", g->d[0]->name);
+	else
+		snprintf(g->name, sizeof g->name, "%d x %s", g->n, g->d[0]->name);
+	return g;
+}
+
+extern "C" void phmm_gpu_close(phmm_gpu_t *g)
+{
+	if (!g) return;
+	for (int k = 0; k < g->n; ++k) dev_close(g->d[k]);
+	free(g);
+}
+
 extern "C" const char *phmm_gpu_name(const phmm_gpu_t *g) { return g->name; }
 
-extern "C" double phmm_gpu_kernel_seconds(const phmm_gpu_t *g) { return g->kernel_s; }
+extern "C" double phmm_gpu_kernel_seconds(const phmm_gpu_t *g)
+{
+	double s = 0;
+	for (int k = 0; k < g->n; ++k) s += g->d[k]->kernel_s;
+	return s;
+}
 
 /* ---- one pass ------------------------------------------------------------------------------- */
 
@@ -325,7 +359,7 @@ static void pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff,
 	L->bin_start[L->nbins] = L->n;
 }
 
-static int pack_dense(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
+static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
 {
 	const size_t hpad = 64;
 	memset(L, 0, sizeof *L);
@@ -348,7 +382,7 @@ static int pack_dense(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0,
 }
 
 /* Packs ord[b0, b1) into slot s's staging buffer and returns its layout. */
-static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
+static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
 {
 	if (c->all) return pack_dense(g, sl, c, b0, b1, L, err);
 	size_t rbytes = 0, hbytes = 0;
@@ -409,7 +443,7 @@ static int pack(phmm_gpu_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_
 }
 
 /* Queues copy-in, kernels and copy-out of a packed sub-batch on stream s. */
-static int launch_batch(phmm_gpu_t *g, int s, const layout_t *L, int dbl, gvk_err_t *err)
+static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err_t *err)
 {
 	slot_t *sl = &g->slot[s];
 	const int tsz = dbl ? 8 : 4;
@@ -443,7 +477,7 @@ static int launch_batch(phmm_gpu_t *g, int s, const layout_t *L, int dbl, gvk_er
 }
 
 /* Waits for slot s and scatters its sums to the pairs' own indices. */
-static int collect(phmm_gpu_t *g, int s, const pass_ctx_t *c, size_t b0, size_t n, float *fsum, double *dsum,
+static int collect(gpu_dev_t *g, int s, const pass_ctx_t *c, size_t b0, size_t n, float *fsum, double *dsum,
                    gvk_err_t *err)
 {
 	double t0 = now_s();
@@ -478,7 +512,7 @@ static size_t batch_end(const pass_ctx_t *c, size_t b0, size_t n, size_t limit)
 	return k;
 }
 
-static int run_pass(phmm_gpu_t *g, pass_ctx_t *c, size_t n, float *fsum, double *dsum, gvk_err_t *err)
+static int run_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, float *fsum, double *dsum, gvk_err_t *err)
 {
 	size_t b0 = 0, pend_b0[NSTREAM] = {0}, pend_n[NSTREAM] = {0};
 	int s = 0, rc = 0;
@@ -525,8 +559,8 @@ static int run_pass(phmm_gpu_t *g, pass_ctx_t *c, size_t n, float *fsum, double 
 	return 0;
 }
 
-extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
-                             const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
+static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
+                    const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
 {
 	if (n == 0) return 0;
 	if (n > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "a GPU pass takes at most 2^32 - 1 pairs (%zu given)", n);
@@ -607,4 +641,57 @@ extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_h
 done:
 	free(ord), free(c.rmap), free(c.hmap), free(c.roff_all), free(c.hoff_all);
 	return rc;
+}
+
+/* Several GPUs: the pass is cut into contiguous parts of about equal cells, one per device, each
+ * run by its own host thread (the CUDA device is per thread). */
+typedef struct {
+	phmm_gpu_t *g;
+	const gvk_read_t *reads;
+	const gvk_hap_t *haps;
+	const gvk_pair_t *pairs;
+	const size_t *sel;
+	size_t *part_sel, part_start[MAX_GPUS + 1];
+	int dbl;
+	float *fsum;
+	double *dsum;
+	int rc[MAX_GPUS];
+	gvk_err_t err[MAX_GPUS];
+} multi_t;
+
+static void multi_worker(void *arg, int t)
+{
+	multi_t *m = (multi_t *)arg;
+	size_t b = m->part_start[t], n = m->part_start[t + 1] - b;
+	m->rc[t] = dev_pass(m->g->d[t], m->reads, m->haps, m->pairs, m->part_sel + b, n, m->dbl, m->fsum, m->dsum, &m->err[t]);
+}
+
+extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
+                             const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
+{
+	if (g->n == 1 || n < (size_t)g->n * 1024)
+		return dev_pass(g->d[0], reads, haps, pairs, sel, n, dbl, fsum, dsum, err);
+	multi_t m;
+	memset(&m, 0, sizeof m);
+	m.g = g, m.reads = reads, m.haps = haps, m.pairs = pairs, m.sel = sel, m.dbl = dbl, m.fsum = fsum, m.dsum = dsum;
+	if (!(m.part_sel = (size_t *)malloc(n * sizeof *m.part_sel))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	double total = 0;
+	for (size_t k = 0; k < n; ++k) {
+		const gvk_pair_t *p = &pairs[sel ? sel[k] : k];
+		total += (double)reads[p->read].len * haps[p->hap].len;
+	}
+	double acc = 0;
+	int part = 1;
+	for (size_t k = 0; k < n; ++k) {
+		size_t idx = sel ? sel[k] : k;
+		m.part_sel[k] = idx;
+		acc += (double)reads[pairs[idx].read].len * haps[pairs[idx].hap].len;
+		while (part < g->n && acc >= total * part / g->n) m.part_start[part++] = k + 1;
+	}
+	while (part <= g->n) m.part_start[part++] = n;
+	gvk_parallel(g->n, multi_worker, &m);
+	free(m.part_sel);
+	for (int t = 0; t < g->n; ++t)
+		if (m.rc[t] < 0) return gvk_err_set(err, m.rc[t], "GPU %d: %s", t, m.err[t].msg);
+	return 0;
 }
