@@ -404,6 +404,10 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t 
 		int64_t fit = (int64_t)(g->mem_free / 4 / per_part);
 		if (nparts > fit) nparts = fit < 1 ? 1 : fit;
 	}
+	if (k > 0) { /* the selection scans every list entry once per rank: keep the lists short */
+		int64_t cap = 65536 / ((int64_t)FID_THREADS * k);
+		if (nparts > cap) nparts = cap < 1 ? 1 : cap;
+	}
 	if (nparts > 65535 * 1024) nparts = 65535 * 1024;
 	const int64_t per_part = (nd + nparts - 1) / nparts;
 	const size_t len = (size_t)nparts * FID_THREADS * (size_t)k; /* keys per query */
