@@ -323,9 +323,9 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 	}
 	CK(cudaMemcpy(g->ld_jr, s->jlo, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice));
 	CK(cudaMemcpy(g->ld_jr + nrows, s->jhi, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice));
-	/* Words per staged tile: as many as two LD_T-SNP tiles of three planes fit in a block's
-	 * default shared memory. */
-	int kw = (int)((g->smem_block / (2 * LD_T * sizeof(uint64_t)) - 1) / 3);
+	/* Words per staged tile: as many as two LD_T-SNP tiles of three planes (plus the pitch word
+	 * and the kernel's static flag) fit in a block's default shared memory. */
+	int kw = (int)((g->smem_block / (2 * LD_T * sizeof(uint64_t)) - 2) / 3);
 	if (kw > d->nw) kw = d->nw;
 	if (kw < 1) kw = 1;
 	const size_t smem = 2 * LD_T * (size_t)(3 * kw + 1) * sizeof(uint64_t);
