@@ -157,7 +157,7 @@ static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, const char *db_bloc
 	else unsetenv("GVK_SNP_GPU_DB_BLOCK");
 	if (q_batch) setenv("GVK_SNP_GPU_QBATCH", q_batch, 1);
 	else unsetenv("GVK_SNP_GPU_QBATCH");
-	static const int topks[] = {10, 1, 0, 100000};
+	static const int topks[] = {10, 1, 0, 257}; /* 257: lists no thread fills, and k > the 5-profile database */
 	for (int op = PG_XOR; op <= PG_AND; ++op)
 		for (int t = 0; t < 4; ++t) {
 			int64_t thr = t == 2 ? (int64_t)ns / 2 : t == 1 ? (int64_t)ns / 3 : -1;
