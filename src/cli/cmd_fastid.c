@@ -40,7 +40,7 @@ static void usage(FILE *fp)
 	        "      --block N       read and search the database N profiles at a time (default 16777216),\n"
 	        "                      so databases larger than memory can be searched\n"
 	        "  -t, --threads N     CPU threads (default: all processors)\n"
-	        "      --device D      cpu, gpu or auto (default auto = cpu for now)\n"
+	        "      --device D      cpu, gpu or auto (default auto: the GPU when usable)\n"
 	        "      --isa I         CPU kernel: auto, avx512 or scalar\n"
 	        "  -q, --quiet         no summary line\n"
 	        "  -h, --help          this text\n");
@@ -149,7 +149,7 @@ int gvk_cmd_fastid(int argc, char **argv)
 		int64_t off = rd.done;
 		if ((rc = fidb_read_block(&rd, a.block, &db, &err)) < 0) break;
 		fid_job_t job = {&q, &db, a.mixture ? PG_ANDNOT : PG_XOR, a.topk, a.thresh, a.threads, a.isa,
-		                 a.device == GVK_DEVICE_AUTO ? GVK_DEVICE_CPU : a.device, off};
+		                 a.device, off};
 		fid_result_t blk;
 		double t1 = gvk_seconds();
 		rc = fid_search(&job, &blk, &err);

@@ -56,7 +56,7 @@ static void usage(FILE *fp)
 	        "  --make-founders        use every sample, not only founders\n"
 	        "  --phased               VCF haplotypes: r, r^2, D, D' from phased haplotypes (spec 4)\n"
 	        "  -t, --threads N        CPU threads (default: all processors)\n"
-	        "      --device D         cpu, gpu or auto (default auto = cpu for now)\n"
+	        "      --device D         cpu, gpu or auto (default auto: the GPU when usable)\n"
 	        "      --isa I            CPU kernel: auto, avx512 or scalar\n"
 	        "  -q, --silent           no progress and no summary line\n"
 	        "  -h, --help             this text\n"
@@ -349,7 +349,6 @@ int gvk_cmd_ld(int argc, char **argv)
 	a.ld.haplotype = a.phased;
 	a.ld.r2 = a.r2;
 	a.ld.single = a.bin == 4;
-	if (a.ld.device == GVK_DEVICE_AUTO) a.ld.device = GVK_DEVICE_CPU;
 	if (!a.out) {
 		size_t n = strlen(a.out_prefix) + 8;
 		if (!(path = malloc(n))) {

@@ -149,12 +149,16 @@ int fid_search(const fid_job_t *b, fid_result_t *res, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "queries have %u SNPs but the database profiles have %u",
 		                   b->q->n_snp, b->db->n_snp);
 	if (b->q->stride != b->db->stride) return gvk_err_set(err, GVK_ERR_ARG, "profile strides differ");
-	if (b->device == GVK_DEVICE_GPU) {
+	if (b->device != GVK_DEVICE_CPU) {
+		/* auto: the GPU when one is usable, else the CPU without a message */
 		snp_gpu_t *g = snp_gpu_open(err);
-		if (!g) return err ? err->code : GVK_ERR_GPU;
-		int rc = snp_gpu_fastid(g, b, res, err);
-		snp_gpu_close(g);
-		return rc;
+		if (g) {
+			int rc = snp_gpu_fastid(g, b, res, err);
+			snp_gpu_close(g);
+			return rc;
+		}
+		if (b->device == GVK_DEVICE_GPU) return err ? err->code : GVK_ERR_GPU;
+		if (err) err->code = 0, err->msg[0] = 0;
 	}
 	const pg_isa_t *isa = pg_isa_select(b->isa);
 	if (!isa) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");

@@ -121,7 +121,11 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, u
 	const pg_isa_t *isa = pg_isa_select(o->isa);
 	if (!isa) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
 	snp_gpu_t *gpu = NULL;
-	if (o->device == GVK_DEVICE_GPU && !(gpu = snp_gpu_open(err))) return err ? err->code : GVK_ERR_GPU;
+	/* auto: the GPU when one is usable, else the CPU without a message */
+	if (o->device != GVK_DEVICE_CPU && !(gpu = snp_gpu_open(err))) {
+		if (o->device == GVK_DEVICE_GPU) return err ? err->code : GVK_ERR_GPU;
+		if (err) err->code = 0, err->msg[0] = 0;
+	}
 	int threads = o->threads > 0 ? o->threads : 1;
 	size_t budget = o->stripe_cells ? o->stripe_cells : (size_t)1 << 22;
 	int64_t m = d->n_snp;

@@ -1,7 +1,13 @@
 # SNP comparisons: PLINK-compatible LD and FastID as popcount matrix products (docs/snp.md).
 list(APPEND GVK_SOURCES
   snp/snp_data.c snp/plink_io.c snp/fidb_io.c snp/ld_stats.c snp/ld_engine.c snp/ld_write.c
-  snp/fastid_engine.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/snp_nogpu.c snp/vcf_io.c snp/snp_api.c)
+  snp/fastid_engine.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/vcf_io.c snp/snp_api.c)
+# The GPU back end when CUDA is there, else the stub that reports its absence.
+if(GVK_HAVE_CUDA)
+  list(APPEND GVK_SOURCES snp/snp_gpu.cu)
+else()
+  list(APPEND GVK_SOURCES snp/snp_nogpu.c)
+endif()
 list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/cmd_fastid.c)
 
 # VCF/BCF input through htslib, only when it is installed (the GPU hosts have no package access).

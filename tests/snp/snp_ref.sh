@@ -2,11 +2,20 @@
 # Runs gvk ld / gvk fastid as the reference data's PLINK and FastID commands were run and
 # compares every output with the reference (test_snp_ref: README tolerances; FastID lists
 # byte for byte). Cases whose files are not in DATA are skipped; at least MIN must run.
-# Usage: snp_ref.sh GVK TEST_SNP_REF DATA MIN
+# DEVICE (cpu by default) is passed as --device; gpu skips (77) when no GPU is usable.
+# Usage: snp_ref.sh GVK TEST_SNP_REF DATA MIN [DEVICE]
 set -u
-gvk=$1 ref=$2 data=$3 min=$4
+gvk=$1 ref=$2 data=$3 min=$4 dev=${5:-cpu}
 [ -d "$data" ] || { echo "no reference data at $data"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if [ "$dev" = gpu ]; then
+	E=ld_edge/edge13x10
+	if ! "$gvk" ld -q --bfile "$data/$E" --r2 --device gpu --out "$tmp/probe" 2> "$tmp/probe.err"; then
+		if grep -qE "built without GPU support|no usable CUDA GPU" "$tmp/probe.err"; then
+			echo "skipped: $(cat "$tmp/probe.err")"; exit 77
+		fi
+	fi
+fi
 ran=0 fail=0
 have() { for f in "$@"; do [ -e "$data/$f" ] || return 1; done; }
 ok() { ran=$((ran + 1)); }
@@ -17,7 +26,7 @@ ld() {
 	local stem=$1 exp=$2 kind=$3; shift 3
 	have "$stem.bed" "$stem.bim" "$stem.fam" "$exp" || return 0
 	rm -f "$tmp"/out.*
-	if ! "$gvk" ld -q -t 2 --bfile "$data/$stem" "$@" --out "$tmp/out"; then bad "gvk ld $* ($exp)"; return; fi
+	if ! "$gvk" ld --device "$dev" -q -t 2 --bfile "$data/$stem" "$@" --out "$tmp/out"; then bad "gvk ld $* ($exp)"; return; fi
 	local out=$tmp/out.ld
 	[ "$kind" = text ] || out=$tmp/out.ld.bin
 	case $kind in
@@ -56,12 +65,12 @@ done
 for c in "r2_table.ld:--r2 $all" "r_table.ld:--r $all" "r2_interchr.ld:--r2 inter-chr --ld-window-r2 0" \
          "r2_freqs_phase.ld:--r2 with-freqs in-phase $all" "r2_square.ld:--r2 square" "r2_square_spaces.ld:--r2 square spaces"; do
 	have "$E.${c%%:*}" "$E.bed" || continue
-	"$gvk" ld -q --bfile "$data/$E" ${c#*:} --out "$tmp/b" && cmp "$tmp/b.ld" "$data/$E.${c%%:*}" && ok || bad "byte layout ${c%%:*}"
+	"$gvk" ld --device "$dev" -q --bfile "$data/$E" ${c#*:} --out "$tmp/b" && cmp "$tmp/b.ld" "$data/$E.${c%%:*}" && ok || bad "byte layout ${c%%:*}"
 done
 
 # --bed/--bim/--fam instead of --bfile, and -o instead of --out.
 if have "$E.bed" "$E.r2_table.ld"; then
-	"$gvk" ld -q --bed "$data/$E.bed" --bim "$data/$E.bim" --fam "$data/$E.fam" --r2 $all -o "$tmp/named.txt" &&
+	"$gvk" ld --device "$dev" -q --bed "$data/$E.bed" --bim "$data/$E.bim" --fam "$data/$E.fam" --r2 $all -o "$tmp/named.txt" &&
 		cmp "$tmp/named.txt" "$data/$E.r2_table.ld" && ok || bad "--bed/--bim/--fam with -o"
 fi
 
@@ -70,18 +79,18 @@ if have "$E.bed" "$E.r2_interchr.ld"; then
 	printf 'e1 e3\ne7\te9\n' > "$tmp/list"
 	sel='$3=="e1"||$3=="e3"||$3=="e7"||$3=="e9"'
 	selb='$6=="e1"||$6=="e3"||$6=="e7"||$6=="e9"'
-	"$gvk" ld -q --bfile "$data/$E" --r2 inter-chr --ld-window-r2 0 --extract "$tmp/list" --out "$tmp/f" &&
+	"$gvk" ld --device "$dev" -q --bfile "$data/$E" --r2 inter-chr --ld-window-r2 0 --extract "$tmp/list" --out "$tmp/f" &&
 		awk "NR == 1 || (($sel) && ($selb))" "$data/$E.r2_interchr.ld" | cmp - "$tmp/f.ld" && ok || bad "--extract"
-	"$gvk" ld -q --bfile "$data/$E" --r2 inter-chr --ld-window-r2 0 --exclude "$tmp/list" --chr 1-2 --out "$tmp/f" &&
+	"$gvk" ld --device "$dev" -q --bfile "$data/$E" --r2 inter-chr --ld-window-r2 0 --exclude "$tmp/list" --chr 1-2 --out "$tmp/f" &&
 		awk "NR == 1 || (!($sel) && !($selb))" "$data/$E.r2_interchr.ld" | cmp - "$tmp/f.ld" && ok || bad "--exclude"
-	"$gvk" ld -q --bfile "$data/$E" --r2 inter-chr --ld-window-r2 0 --chr 2 --out "$tmp/f" &&
+	"$gvk" ld --device "$dev" -q --bfile "$data/$E" --r2 inter-chr --ld-window-r2 0 --chr 2 --out "$tmp/f" &&
 		awk 'NR == 1 || ($1 == 2 && $4 == 2)' "$data/$E.r2_interchr.ld" | cmp - "$tmp/f.ld" && ok || bad "--chr"
 fi
 
 # The gz modifier writes PREFIX.ld.gz with the same content.
 D=ld_dummy/dummy203x800
 if have "$D.bed" "$D.r2_win10.ld.gz"; then
-	"$gvk" ld -q --bfile "$data/$D" --r2 gz --ld-window-r2 0 --out "$tmp/g" && [ -s "$tmp/g.ld.gz" ] && [ ! -e "$tmp/g.ld" ] &&
+	"$gvk" ld --device "$dev" -q --bfile "$data/$D" --r2 gz --ld-window-r2 0 --out "$tmp/g" && [ -s "$tmp/g.ld.gz" ] && [ ! -e "$tmp/g.ld" ] &&
 		"$ref" text "$tmp/g.ld.gz" "$data/$D.r2_win10.ld.gz" && ok || bad "gz modifier"
 fi
 
@@ -93,15 +102,15 @@ for P in ld_phased/phased401x300 ld_phased/phased257x200_miss0.02; do
 done
 
 # VCF input (builds with htslib): the same genotype matrices, and phased D / D' / r as a table.
-if "$gvk" ld --vcf /nonexistent.vcf --r2 --out "$tmp/x" 2>&1 | grep -q "built without htslib"; then
+if "$gvk" ld --device "$dev" --vcf /nonexistent.vcf --r2 --out "$tmp/x" 2>&1 | grep -q "built without htslib"; then
 	echo "VCF checks skipped: this gvk was built without htslib"
 else
 	for P in ld_phased/phased401x300 ld_phased/phased257x200_miss0.02; do
 		have "$P.vcf.gz" "$P.r2_square.ld.gz" || continue
-		"$gvk" ld -q --vcf "$data/$P.vcf.gz" --keep-allele-order --r2 square --out "$tmp/v" &&
+		"$gvk" ld --device "$dev" -q --vcf "$data/$P.vcf.gz" --keep-allele-order --r2 square --out "$tmp/v" &&
 			"$ref" text "$tmp/v.ld" "$data/$P.r2_square.ld.gz" && ok || bad "$P --vcf r2 square"
 		have "$P.hapref.tsv.gz" || continue
-		"$gvk" ld -q --vcf "$data/$P.vcf.gz" --keep-allele-order --phased --r d dprime-signed inter-chr \
+		"$gvk" ld --device "$dev" -q --vcf "$data/$P.vcf.gz" --keep-allele-order --phased --r d dprime-signed inter-chr \
 			--ld-window-r2 0 --out "$tmp/p" || { bad "$P --phased"; continue; }
 		awk 'NR > 1 { print $3, $6, $7, $8, $9 }' "$tmp/p.ld" > "$tmp/p.ours"
 		gzip -dc "$data/$P.hapref.tsv.gz" | awk 'NR > 1 && $12 != "nan" { print $1, $3, $12, $11, $14 }' > "$tmp/p.ref"
@@ -124,7 +133,7 @@ for c in fastid40x500x200:8:2 fastid64x10000x1024:16:3; do
 		# scalar and AVX-512 kernels; the database whole and in blocks of 3 and 997 profiles
 		for run in "--isa auto" "--isa scalar" "--block 3" "--block 997"; do
 			rm -f "$tmp"/top "$tmp"/hits
-			if "$gvk" fastid -q -t 2 $run --$mode -k 10 -T "$t" -o "$tmp/top" -H "$tmp/hits" \
+			if "$gvk" fastid --device "$dev" -q -t 2 $run --$mode -k 10 -T "$t" -o "$tmp/top" -H "$tmp/hits" \
 				"$data/$F.db.fidb" "$data/$F.queries.fidb" &&
 				cmp "$tmp/top" "$data/$F.top10_$mode.tsv" && cmp "$tmp/hits" "$data/$F.hits_${mode}_le$t.tsv"; then
 				ok

@@ -1,0 +1,98 @@
+/* A stand-in for the CUDA runtime: host memory for device memory, kernels run by POSIX threads
+ * (one per CUDA thread of a block, blocks in turn, __syncthreads a barrier). For
+ * tests/snp/gpu_backend_emu.sh only. */
+#ifndef GVK_EMU_CUDA_RUNTIME_H
+#define GVK_EMU_CUDA_RUNTIME_H
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <thread>
+#include <vector>
+
+typedef enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorNoDevice = 100 } cudaError_t;
+enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize };
+struct cudaDeviceProp {
+	char name[256];
+	int major, minor, multiProcessorCount, maxThreadsPerMultiProcessor;
+	size_t sharedMemPerBlock, sharedMemPerBlockOptin;
+};
+struct dim3 {
+	unsigned x, y, z;
+	dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+struct uint3 { unsigned x, y, z; };
+static thread_local uint3 threadIdx;
+static uint3 blockIdx;
+static dim3 blockDim, gridDim;
+static void *emu_dyn;
+static pthread_barrier_t emu_bar;
+static size_t emu_dyn_max = 48 * 1024;
+
+#define __global__ static
+#define __device__ static
+#define __forceinline__ inline
+#define __restrict__ __restrict
+#define __shared__ static
+#define __syncthreads() pthread_barrier_wait(&emu_bar)
+#define __popcll(x) __builtin_popcountll(x)
+static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
+{
+	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+
+static inline const char *cudaGetErrorString(cudaError_t e) { return e == cudaErrorMemoryAllocation ? "out of memory" : "emulated error"; }
+static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
+static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
+{
+	(void)dev;
+	memset(p, 0, sizeof *p);
+	strcpy(p->name, "CPU emulation");
+	p->major = 9, p->multiProcessorCount = 3, p->maxThreadsPerMultiProcessor = 2048;
+	p->sharedMemPerBlock = 48 * 1024, p->sharedMemPerBlockOptin = 227 * 1024;
+	return cudaSuccess;
+}
+static inline cudaError_t cudaSetDevice(int d) { (void)d; return cudaSuccess; }
+static inline cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = (size_t)1 << 30; return cudaSuccess; }
+static inline cudaError_t cudaMalloc(void **p, size_t n) { *p = malloc(n ? n : 1); return *p ? cudaSuccess : cudaErrorMemoryAllocation; }
+template <typename T> static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+static inline cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
+static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind k) { (void)k; memcpy(d, s, n); return cudaSuccess; }
+static inline cudaError_t cudaMemset(void *d, int v, size_t n) { memset(d, v, n); return cudaSuccess; }
+static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+template <typename F> static inline cudaError_t cudaFuncSetAttribute(F f, cudaFuncAttribute a, int v)
+{
+	(void)f, (void)a;
+	if ((size_t)v > emu_dyn_max) emu_dyn_max = (size_t)v;
+	return cudaSuccess;
+}
+
+template <typename F> static void emu_launch(dim3 grid, dim3 block, size_t smem, F f)
+{
+	if (smem > emu_dyn_max) abort(); /* the real launch would fail */
+	blockDim = block, gridDim = grid;
+	std::vector<char> dyn(smem + 64);
+	emu_dyn = dyn.data();
+	const int n = (int)(block.x * block.y * block.z);
+	pthread_barrier_t between;
+	pthread_barrier_init(&emu_bar, NULL, (unsigned)n);
+	pthread_barrier_init(&between, NULL, (unsigned)n);
+	std::vector<std::thread> th;
+	for (int t = 0; t < n; ++t)
+		th.emplace_back([&, t] {
+			threadIdx = {(unsigned)t % block.x, (unsigned)t / block.x % block.y, (unsigned)t / (block.x * block.y)};
+			for (unsigned by = 0; by < grid.y; ++by)
+				for (unsigned bx = 0; bx < grid.x; ++bx) {
+					if (t == 0) blockIdx = {bx, by, 0};
+					pthread_barrier_wait(&between);
+					f();
+					pthread_barrier_wait(&between);
+				}
+		});
+	for (auto &x : th) x.join();
+	pthread_barrier_destroy(&emu_bar);
+	pthread_barrier_destroy(&between);
+}
+template <typename F> static void emu_launch(dim3 grid, dim3 block, F f) { emu_launch(grid, block, 0, f); }
+#endif

@@ -1,0 +1,150 @@
+/* The kernels of src/snp/snp_gpu.cu run on the CPU: each block's threads are POSIX threads,
+ * __syncthreads a barrier, shared memory a per-block buffer. Their counts are compared with the CPU
+ * kernel (LD) and a brute-force sort (FastID top-k keys, threshold hit counts) so that index and
+ * synchronisation mistakes show up on machines without a GPU. Built and run by gpu_kernel_emu.sh,
+ * which cuts the kernel section out of snp_gpu.cu into the file named by KERNELS. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <thread>
+#include <vector>
+#include <algorithm>
+extern "C" {
+#include "snp/popgemm.h"
+}
+struct u3 { unsigned x, y, z; };
+static thread_local u3 threadIdx;
+static u3 blockIdx, blockDim;
+static void *emu_dyn;
+static pthread_barrier_t emu_bar;
+#define __global__ static
+#define __device__ static
+#define __forceinline__ inline
+#define __restrict__ __restrict
+#define __shared__ static
+#define __syncthreads() pthread_barrier_wait(&emu_bar)
+#define __popcll(x) __builtin_popcountll(x)
+static unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+enum { LD_T = 16, FID_THREADS = 128, FID_QB = 8, SEL_THREADS = 256 };
+typedef struct { uint32_t q, score; int64_t d; } dhit_t;
+#include KERNELS
+
+template <typename F> static void launch(u3 grid, u3 block, size_t smem, F f)
+{
+	blockDim = block;
+	std::vector<char> dyn(smem + 64);
+	emu_dyn = dyn.data();
+	int n = block.x * block.y;
+	for (unsigned by = 0; by < grid.y; ++by)
+		for (unsigned bx = 0; bx < grid.x; ++bx) {
+			blockIdx = {bx, by, 0};
+			pthread_barrier_init(&emu_bar, NULL, n);
+			std::vector<std::thread> th;
+			for (int t = 0; t < n; ++t) th.emplace_back([=] { threadIdx = {(unsigned)(t % block.x), (unsigned)(t / block.x), 0}; f(); });
+			for (auto &x : th) x.join();
+			pthread_barrier_destroy(&emu_bar);
+		}
+}
+static uint64_t rng = 88172645463325252ull;
+static uint64_t nx() { rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17; return rng; }
+static int fails;
+
+static void ld_test(int m, int nbits, int kw, int64_t i0, int64_t i1, int64_t cbase, int64_t width, int banded)
+{
+	int nw = ((nbits + 63) / 64 + 7) / 8 * 8;
+	std::vector<uint64_t> w((size_t)m * 3 * nw, 0);
+	std::vector<uint8_t> full(m);
+	std::vector<int32_t> tot(2 * m);
+	for (int i = 0; i < m; ++i) {
+		int miss = i % 3;
+		for (int s = 0; s < nbits; ++s) {
+			if (miss && nx() % 10 == 0) continue;
+			int x = nx() % 3;
+			uint64_t bit = 1ull << (s & 63);
+			w[((size_t)i * 3 + 2) * nw + s / 64] |= bit;
+			if (x >= 1) w[((size_t)i * 3) * nw + s / 64] |= bit;
+			if (x == 2) w[((size_t)i * 3 + 1) * nw + s / 64] |= bit;
+		}
+		int f = 1, ca = 0, cb = 0;
+		for (int s = 0; s < nbits; ++s) f &= (int)(w[((size_t)i * 3 + 2) * nw + s / 64] >> (s & 63)) & 1;
+		for (int k = 0; k < nw; ++k) ca += __builtin_popcountll(w[((size_t)i*3)*nw+k]), cb += __builtin_popcountll(w[((size_t)i*3+1)*nw+k]);
+		full[i] = f, tot[2*i] = ca, tot[2*i+1] = cb;
+	}
+	int nrows = (int)(i1 - i0);
+	std::vector<int64_t> jr(2 * nrows);
+	for (int r = 0; r < nrows; ++r) {
+		int64_t lo = cbase, hi = cbase + width;
+		if (banded) { lo = std::max(cbase, i0 + r + 1); hi = std::min(cbase + width, i0 + r + 6); if (hi < lo) hi = lo; }
+		jr[r] = lo, jr[nrows + r] = hi;
+	}
+	std::vector<pg_ldcnt_t> out((size_t)nrows * width);
+	memset(out.data(), 0xee, out.size() * sizeof(pg_ldcnt_t));
+	size_t smem = 2 * LD_T * (size_t)(3 * kw + 1) * 8;
+	u3 grid = {(unsigned)((width + 15) / 16), (unsigned)((nrows + 15) / 16), 1};
+	const uint64_t *wp = w.data(); const int64_t *jp = jr.data(); pg_ldcnt_t *op = out.data();
+	launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, op); });
+	long n = 0;
+	for (int r = 0; r < nrows; ++r)
+		for (int64_t j = jr[r]; j < jr[nrows + r]; ++j) {
+			pg_ldcnt_t c;
+			int64_t i = i0 + r;
+			pg_isa_scalar.ld_row(&w[(size_t)i * 3 * nw], &w[(size_t)j * 3 * nw], 3 * nw, 1, nw, nbits, full[i], &tot[2 * i], &full[j], &tot[2 * j], &c);
+			if (memcmp(&c, &out[(size_t)r * width + (j - cbase)], sizeof c)) { if (fails++ < 5) printf("ld mismatch %ld %ld\n", (long)i, (long)j); }
+			++n;
+		}
+	printf("ld m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
+}
+
+static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, int64_t thresh)
+{
+	std::vector<uint64_t> q((size_t)nq * stride), d((size_t)nd * stride);
+	int nbits = stride * 64 - 37;
+	for (auto *v : {&q, &d})
+		for (size_t i = 0; i < v->size(); ++i) { int b = (int)(i % stride) * 64; uint64_t x = nx() & nx(); if (b + 64 > nbits) x &= (b >= nbits) ? 0 : ((1ull << (nbits - b)) - 1); (*v)[i] = x; }
+	int64_t per_part = (nd + nparts - 1) / nparts;
+	size_t len = (size_t)nparts * FID_THREADS * k;
+	std::vector<uint64_t> top((size_t)nq * len + 1, ~0ull), sel((size_t)nq * k + 1);
+	std::vector<dhit_t> hits(1 << 20);
+	unsigned long long nh = 0;
+	int groups = (nq + 7) / 8;
+	const uint64_t *qp = q.data(), *dp = d.data(); uint64_t *tp = top.data(); dhit_t *hp = hits.data(); unsigned long long *nhp = &nh;
+	size_t smem = (size_t)FID_QB * stride * 8;
+	auto body = [=] {
+		if (op == PG_XOR) fid_score_kernel<PG_XOR>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+		else fid_score_kernel<PG_ANDNOT>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+	};
+	launch({(unsigned)nparts, (unsigned)groups, 1}, {FID_THREADS, 1, 1}, smem, body);
+	int kout = (int)std::min<int64_t>(k, nd);
+	uint64_t *sp = sel.data();
+	if (k) launch({(unsigned)nq, 1, 1}, {SEL_THREADS, 1, 1}, 0, [=] { fid_select_kernel(tp, len, kout, sp); });
+	// brute force
+	size_t want_hits = 0; long bad = 0;
+	for (int a = 0; a < nq; ++a) {
+		std::vector<uint64_t> keys;
+		for (int64_t b = 0; b < nd; ++b) {
+			uint32_t s = 0;
+			for (int w = 0; w < stride; ++w) { uint64_t x = q[(size_t)a*stride+w], y = d[(size_t)b*stride+w]; s += __builtin_popcountll(op == PG_XOR ? x ^ y : y & ~x); }
+			keys.push_back((uint64_t)s << 32 | (uint64_t)b);
+			if (thresh >= 0 && s <= thresh) ++want_hits;
+		}
+		std::sort(keys.begin(), keys.end());
+		for (int r = 0; r < kout; ++r) if (keys[r] != sel[(size_t)a * kout + r]) ++bad;
+	}
+	if (bad || want_hits != nh) fails++;
+	printf("fid op %d nq %d nd %ld stride %d parts %d k %d thr %ld: top mismatches %ld, hits %llu want %zu\n", op, nq, (long)nd, stride, nparts, k, (long)thresh, bad, nh, want_hits);
+}
+
+int main()
+{
+	ld_test(40, 77, 63, 0, 40, 0, 40, 0);
+	ld_test(45, 1001, 5, 3, 38, 2, 41, 0);
+	ld_test(45, 600, 63, 7, 30, 8, 37, 1);
+	fid_test(PG_XOR, 11, 1000, 16, 3, 10, 400);
+	fid_test(PG_ANDNOT, 9, 777, 8, 2, 1, 200);
+	fid_test(PG_XOR, 3, 40, 8, 1, 50, -1);
+	fid_test(PG_XOR, 17, 300, 1, 4, 7, 10);
+	printf("fails %d\n", fails);
+	return fails != 0;
+}

@@ -1,0 +1,15 @@
+#!/bin/bash
+# Runs the GPU kernels under a CPU emulation (gpu_kernel_emu.cpp). Skips (77) without a C++ compiler.
+# Usage: gpu_kernel_emu.sh SOURCE_DIR
+set -u
+src=$1
+cxx=$(command -v c++ || command -v g++) || { echo "skipped: no C++ compiler"; exit 77; }
+cc=$(command -v cc || command -v gcc) || { echo "skipped: no C compiler"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+sed -n '/^\/\* ---- kernels/,/^\/\* ---- device set-up/p' "$src/src/snp/snp_gpu.cu" |
+	sed 's/extern __shared__ uint64_t \([a-z]*\)\[\];/uint64_t *\1 = (uint64_t *)emu_dyn;/' > "$tmp/kern.inc"
+grep -q emu_dyn "$tmp/kern.inc" || { echo "FAIL: kernel section of snp_gpu.cu not found"; exit 1; }
+"$cc" -O1 -c -I"$src/include" "$src/src/snp/popgemm_scalar.c" -o "$tmp/ps.o" &&
+	"$cxx" -O1 -std=c++17 -Wno-unknown-pragmas -I"$src/src" -I"$src/include" -DKERNELS="\"$tmp/kern.inc\"" \
+		"$src/tests/snp/gpu_kernel_emu.cpp" "$tmp/ps.o" -o "$tmp/emu" -lpthread || { echo "FAIL: build"; exit 1; }
+"$tmp/emu"

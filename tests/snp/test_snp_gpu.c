@@ -1,0 +1,230 @@
+/* GPU = CPU exactly: LD values (every shape, r and r^2, bin4's float path, phased D/D'/r, striped
+ * runs) compared bit for bit, and FastID top-k lists and threshold hits (every operation, ties,
+ * database blocks and query batches) compared entry for entry, on random inputs of odd sizes.
+ * Exit 77 when no GPU is usable. Usage: test_snp_gpu SEED [small] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "snp/fastid_engine.h"
+#include "snp/ld_engine.h"
+#include "snp/snp_data.h"
+#include "snp/snp_gpu.h"
+
+static uint64_t rng;
+static uint64_t next(void)
+{
+	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+	return rng;
+}
+static double unif(void) { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
+
+static int fails;
+static long compared;
+#define CHECK(c, ...) do { if (!(c)) { if (fails++ < 10) fprintf(stderr, __VA_ARGS__); } } while (0)
+
+/* Genotypes, or haplotypes when phased (A = allele 1, B = 0); some SNPs full, monomorphic or
+ * all heterozygous so that every epilogue branch is taken. */
+static void make_data(snp_data_t *d, int64_t m, int64_t n, double miss, int phased)
+{
+	gvk_err_t err;
+	if (snp_data_alloc_planes(d, m, n, &err) < 0 || !(d->var = calloc((size_t)m, sizeof *d->var))) exit(1);
+	d->phased = phased;
+	for (int64_t i = 0; i < m; ++i) {
+		double p = unif(), mi = (i % 3 == 0) ? 0.0 : miss;
+		if (i % 7 == 5) p = 0.0;
+		d->var[i].chr = i < m / 2 ? "1" : "2";
+		d->var[i].bp = i * 1000;
+		d->var[i].cm = 0.01 * (double)i;
+		for (int64_t s = 0; s < n; ++s) {
+			if (unif() < mi) continue;
+			int x = phased ? unif() < p : (unif() < p) + (unif() < p);
+			if (!phased && i % 11 == 4) x = 1;
+			uint64_t bit = (uint64_t)1 << (s & 63);
+			snp_plane(d, i, SNP_PV)[s >> 6] |= bit;
+			if (x >= 1) snp_plane(d, i, SNP_PA)[s >> 6] |= bit;
+			if (x == 2) snp_plane(d, i, SNP_PB)[s >> 6] |= bit;
+		}
+		snp_data_set_full(d, i);
+	}
+}
+
+typedef struct {
+	double *v;
+	size_t n, cap;
+	int hap;
+} vals_t;
+
+static int push(vals_t *a, double x)
+{
+	if (a->n == a->cap) {
+		size_t nc = a->cap ? 2 * a->cap : 4096;
+		double *nv = realloc(a->v, nc * sizeof *nv);
+		if (!nv) return -1;
+		a->v = nv, a->cap = nc;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
+static int collect(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
+{
+	vals_t *a = ctx;
+	for (int64_t i = s->i0; i < s->i1; ++i)
+		for (int64_t j = s->jlo[i - s->i0]; j < s->jhi[i - s->i0]; ++j) {
+			size_t c = (size_t)(i - s->i0) * (size_t)s->width + (size_t)(j - s->cbase);
+			if (push(a, (double)i) < 0 || push(a, (double)j) < 0 || push(a, s->r[c]) < 0 ||
+			    (a->hap && (push(a, s->d[c]) < 0 || push(a, s->dp[c]) < 0)))
+				return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		}
+	return 0;
+}
+
+static void run_ld(const snp_data_t *d, const ld_opt_t *base, const char *what)
+{
+	vals_t v[2] = {{0}, {0}};
+	for (int dev = 0; dev < 2; ++dev) {
+		ld_opt_t o = *base;
+		o.device = dev ? GVK_DEVICE_GPU : GVK_DEVICE_CPU;
+		v[dev].hap = o.haplotype;
+		gvk_err_t err;
+		uint64_t pairs = 0;
+		if (ld_run(d, &o, collect, &v[dev], &pairs, &err) < 0) {
+			CHECK(0, "%s on %s: %s\n", what, dev ? "GPU" : "CPU", err.msg);
+			free(v[0].v), free(v[1].v);
+			return;
+		}
+	}
+	CHECK(v[0].n == v[1].n, "%s: %zu values on the CPU, %zu on the GPU\n", what, v[0].n, v[1].n);
+	if (v[0].n == v[1].n) {
+		size_t bad = 0, first = 0;
+		for (size_t k = 0; k < v[0].n; ++k)
+			if (memcmp(&v[0].v[k], &v[1].v[k], sizeof(double)) != 0 && bad++ == 0) first = k;
+		CHECK(bad == 0, "%s: %zu of %zu values differ, first at %zu: CPU %.17g GPU %.17g\n", what, bad, v[0].n, first,
+		      v[0].v[first], v[1].v[first]);
+		compared += (long)v[0].n;
+	}
+	free(v[0].v), free(v[1].v);
+}
+
+static void test_ld(int64_t m, int64_t n, double miss, int phased)
+{
+	snp_data_t d = {0};
+	make_data(&d, m, n, miss, phased);
+	static const char *shape_name[] = {"table", "square", "square0", "triangle"};
+	for (int shape = LD_TABLE; shape <= LD_TRIANGLE; ++shape)
+		for (int r2 = 0; r2 < 2; ++r2)
+			for (int single = 0; single < 2 - phased; ++single)
+				for (int striped = 0; striped < 2; ++striped) {
+					ld_opt_t o;
+					ld_opt_init(&o);
+					o.shape = shape, o.r2 = r2, o.single = single, o.haplotype = phased, o.threads = 2;
+					if (shape == LD_TABLE) o.inter_chr = striped, o.win_snps = 37, o.win_kb = 20.0;
+					if (striped) o.stripe_cells = 1000; /* many stripes, rows not a multiple of the tile */
+					char what[160];
+					snprintf(what, sizeof what, "ld %lld SNPs x %lld %s, %s %s%s%s%s", (long long)m, (long long)n,
+					         phased ? "haplotypes" : "samples", shape_name[shape], r2 ? "r2" : "r", single ? " bin4" : "",
+					         striped ? " striped" : "", shape == LD_TABLE ? (striped ? " inter-chr" : " window") : "");
+					run_ld(&d, &o, what);
+				}
+	snp_data_free(&d);
+}
+
+static void random_profiles(fid_prof_t *p, int64_t n, uint32_t ns, double dens)
+{
+	gvk_err_t err;
+	if (fid_prof_alloc(p, n, ns, &err) < 0) exit(1);
+	for (int64_t i = 0; i < n; ++i)
+		for (uint32_t j = 0; j < ns; ++j)
+			if (unif() < dens) p->w[(size_t)i * (size_t)p->stride + j / 64] |= (uint64_t)1 << (j % 64);
+}
+
+static int same_hits(const fid_hit_t *a, const fid_hit_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; ++i)
+		if (a[i].db != b[i].db || a[i].q != b[i].q || a[i].score != b[i].score) return 0;
+	return 1;
+}
+
+static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, const char *db_block, const char *q_batch)
+{
+	fid_prof_t q, d;
+	random_profiles(&q, nq, ns, 0.3);
+	random_profiles(&d, nd, ns, 0.3);
+	if (db_block) setenv("GVK_SNP_GPU_DB_BLOCK", db_block, 1);
+	else unsetenv("GVK_SNP_GPU_DB_BLOCK");
+	if (q_batch) setenv("GVK_SNP_GPU_QBATCH", q_batch, 1);
+	else unsetenv("GVK_SNP_GPU_QBATCH");
+	static const int topks[] = {10, 1, 0, 257}; /* 257: lists no thread fills, and k > the 5-profile database */
+	for (int op = PG_XOR; op <= PG_AND; ++op)
+		for (int t = 0; t < 4; ++t) {
+			int64_t thr = t == 2 ? (int64_t)ns / 2 : t == 1 ? (int64_t)ns / 3 : -1;
+			fid_result_t r[2];
+			int ok = 1;
+			for (int dev = 0; dev < 2; ++dev) {
+				fid_job_t job = {&q, &d, (pg_op_t)op, topks[t], thr, 2, GVK_ISA_AUTO,
+				                 dev ? GVK_DEVICE_GPU : GVK_DEVICE_CPU, 12345};
+				gvk_err_t err;
+				if (fid_search(&job, &r[dev], &err) < 0) {
+					CHECK(0, "fastid on %s: %s\n", dev ? "GPU" : "CPU", err.msg);
+					ok = 0;
+				}
+			}
+			if (!ok) continue;
+			char what[160];
+			snprintf(what, sizeof what, "fastid op %d, %lld queries x %lld profiles x %u SNPs, top-%d, threshold %lld%s%s",
+			         op, (long long)nq, (long long)nd, ns, topks[t], (long long)thr, db_block ? " db blocks" : "",
+			         q_batch ? " query batches" : "");
+			CHECK(r[0].k == r[1].k, "%s: k %d vs %d\n", what, r[0].k, r[1].k);
+			CHECK(r[0].pairs == r[1].pairs, "%s: pairs differ\n", what);
+			if (r[0].k == r[1].k) {
+				CHECK(same_hits(r[0].top, r[1].top, (size_t)nq * (size_t)r[0].k), "%s: top lists differ\n", what);
+				compared += (long)(nq * r[0].k);
+			}
+			CHECK(r[0].n_hits == r[1].n_hits, "%s: %zu hits on the CPU, %zu on the GPU\n", what, r[0].n_hits, r[1].n_hits);
+			if (r[0].n_hits == r[1].n_hits) {
+				CHECK(same_hits(r[0].hits, r[1].hits, r[0].n_hits), "%s: threshold hits differ\n", what);
+				compared += (long)r[0].n_hits;
+			}
+			fid_result_free(&r[0]);
+			fid_result_free(&r[1]);
+		}
+	fid_prof_free(&q);
+	fid_prof_free(&d);
+}
+
+int main(int argc, char **argv)
+{
+	rng = 0x9e3779b97f4a7c15ull ^ (argc > 1 ? (uint64_t)atoll(argv[1]) * 0x2545f4914f6cdd1dull : 0);
+	gvk_err_t err;
+	snp_gpu_t *g = snp_gpu_open(&err);
+	if (!g) {
+		printf("skipped: %s\n", err.msg);
+		return 77;
+	}
+	printf("GPU: %s\n", snp_gpu_name(g));
+	snp_gpu_close(g);
+	if (argc > 2 && !strcmp(argv[2], "small")) { /* for the CPU emulation (gpu_backend_emu.sh) */
+		test_ld(37, 77, 0.05, 0);
+		test_ld(21, 1001, 0.02, 0);
+		test_ld(18, 700, 0.0, 0);
+		test_ld(33, 515, 0.03, 1);
+		test_fastid(11, 503, 1000, NULL, NULL);
+		test_fastid(9, 211, 21, NULL, NULL);
+		test_fastid(13, 301, 200, "77", "5");
+		test_fastid(9, 5, 130, NULL, NULL);
+	} else {
+		test_ld(203, 77, 0.05, 0);     /* one word of samples */
+		test_ld(131, 1001, 0.02, 0);   /* 16 words: several shared-memory stages on small GPUs */
+		test_ld(97, 4099, 0.0, 0);     /* no missing call: the CPU's plane-total shortcut */
+		test_ld(150, 515, 0.03, 1);    /* phased haplotypes */
+		test_fastid(37, 5003, 1000, NULL, NULL);
+		test_fastid(19, 2011, 21, NULL, NULL);       /* 21 SNPs: many ties */
+		test_fastid(29, 3001, 200, "777", "5");      /* database blocks and query batches */
+		test_fastid(9, 5, 130, NULL, NULL);          /* database smaller than k */
+	}
+	printf("%ld values compared, %d failures\n", compared, fails);
+	return fails ? 1 : 0;
+}
