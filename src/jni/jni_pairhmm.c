@@ -16,25 +16,35 @@
 
 /* initNative is static and computeLikelihoodsNative carries no handle of ours, so the field IDs
  * and the settings live in the library, as in GKL. gen counts initNative calls: an engine made
- * under older settings is dropped when it comes back from the pool. */
+ * under older settings is dropped when it comes back from the pool. A slot holds a CPU engine and,
+ * opened at the first batch big enough, a GPU engine. */
 typedef struct {
-	gvk_pairhmm_t *e;
+	gvk_pairhmm_t *cpu, *gpu;
 	int gen;
 } phmm_slot_t;
 
 static void slot_destroy(void *p)
 {
 	phmm_slot_t *s = p;
-	gvk_pairhmm_destroy(s->e);
+	if (s->cpu) gvk_pairhmm_destroy(s->cpu);
+	if (s->gpu) gvk_pairhmm_destroy(s->gpu);
 	free(s);
 }
+
+/* Batches of fewer cells (read length x haplotype length summed over the pairs) stay on the CPU in
+ * auto mode: below it the GPU's transfer and launch latency outweighs its speed. GVK_GPU_MIN_CELLS
+ * overrides it. */
+#define JNI_GPU_MIN_CELLS 1e7
 
 static struct {
 	pthread_mutex_t lock;
 	int gen;
+	int device;      /* gvk_device_t from GVK_DEVICE */
+	int gpu_missing; /* auto mode: a GPU engine could not be opened; stay on the CPU */
+	double gpu_min_cells;
 	gvk_pairhmm_opt_t opt;
 	jfieldID read_bases, read_quals, ins_gop, del_gop, gcp, hap_bases;
-} g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, { 0 }, 0, 0, 0, 0, 0, 0 };
+} g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, JNI_GPU_MIN_CELLS, { 0 }, 0, 0, 0, 0, 0, 0 };
 
 static jni_pool_t g_pool = JNI_POOL_INIT(slot_destroy);
 
@@ -71,9 +81,11 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 #endif
 	/* GKL's AVX-512 kernel is the default; its AVX kernel rounds differently (docs/gatk.md). */
 	opt.flavour = flav && strcasecmp(flav, "avx") == 0 ? GVK_PHMM_NOFMA : GVK_PHMM_FMA;
-	opt.device = jni_env_device();
+	opt.device = GVK_DEVICE_CPU;
 	opt.verbose = getenv("GVK_VERBOSE") != NULL;
 	pthread_mutex_lock(&g_phmm.lock);
+	g_phmm.device = jni_env_device();
+	g_phmm.gpu_min_cells = getenv("GVK_GPU_MIN_CELLS") ? atof(getenv("GVK_GPU_MIN_CELLS")) : JNI_GPU_MIN_CELLS;
 	g_phmm.read_bases = f[0], g_phmm.read_quals = f[1], g_phmm.ins_gop = f[2];
 	g_phmm.del_gop = f[3], g_phmm.gcp = f[4], g_phmm.hap_bases = f[5];
 	g_phmm.opt = opt;
@@ -117,8 +129,30 @@ static phmm_slot_t *slot_get(gvk_err_t *err)
 	if (s) return s;
 	if (!(s = calloc(1, sizeof(*s)))) return NULL;
 	s->gen = gen;
-	if (!(s->e = gvk_pairhmm_create(&opt, err))) free(s), s = NULL;
+	if (!(s->cpu = gvk_pairhmm_create(&opt, err))) free(s), s = NULL;
 	return s;
+}
+
+/* The engine for a batch of the given size: the GPU when forced, or in auto mode when there is one
+ * and the batch is big enough; NULL with err set when a forced GPU cannot be opened. */
+static gvk_pairhmm_t *slot_engine(phmm_slot_t *s, double cells, gvk_err_t *err)
+{
+	gvk_pairhmm_opt_t opt;
+	int device, missing;
+	double min_cells;
+	pthread_mutex_lock(&g_phmm.lock);
+	opt = g_phmm.opt, device = g_phmm.device, missing = g_phmm.gpu_missing, min_cells = g_phmm.gpu_min_cells;
+	pthread_mutex_unlock(&g_phmm.lock);
+	if (device == GVK_DEVICE_CPU || (device == GVK_DEVICE_AUTO && (missing || cells < min_cells))) return s->cpu;
+	if (s->gpu) return s->gpu;
+	opt.device = GVK_DEVICE_GPU;
+	if ((s->gpu = gvk_pairhmm_create(&opt, err)) != NULL) return s->gpu;
+	if (device == GVK_DEVICE_GPU) return NULL;
+	if (opt.verbose) fprintf(stderr, "[gvk] no GPU engine (%s); Pair-HMM stays on the CPU\n", err->msg);
+	pthread_mutex_lock(&g_phmm.lock);
+	g_phmm.gpu_missing = 1;
+	pthread_mutex_unlock(&g_phmm.lock);
+	return s->cpu;
 }
 
 /* Pins the five arrays of every read and the bases of every haplotype, computes, unpins. */
@@ -157,9 +191,14 @@ static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh
 		haps[i].len = x->len, haps[i].bases = (const char *)x->p;
 	}
 	if (rc == 0 && nr > 0 && nh > 0) {
+		double rl = 0, hl = 0;
+		gvk_pairhmm_t *e;
+		for (i = 0; i < nr; ++i) rl += reads[i].len;
+		for (i = 0; i < nh; ++i) hl += haps[i].len;
 		if (!(s = slot_get(&err))) rc = err.code == GVK_ERR_NOMEM || err.code == 0 ? -2 : -3;
 		else {
-			rc = gvk_pairhmm_batch(s->e, reads, nr, haps, nh, out, &err);
+			e = slot_engine(s, rl * hl, &err);
+			rc = e ? gvk_pairhmm_batch(e, reads, nr, haps, nh, out, &err) : err.code ? err.code : GVK_ERR_GPU;
 			if (rc) rc = rc == GVK_ERR_NOMEM ? -2 : rc == GVK_ERR_ARG ? -1 : -3;
 			jni_pool_give(&g_pool, s);
 		}

@@ -261,6 +261,14 @@ public class GvkJniCheck {
             IntelPairHmm h = newPairHmm(omp, 2, dbl);
             checkLoadedFrom(omp ? "gkl_pairhmm_omp" : "gkl_pairhmm", lib);
             checkLoadedFrom("gkl_utils", lib);
+            if ("gpu".equalsIgnoreCase(System.getenv("GVK_DEVICE"))) {
+                try {
+                    h.computeLikelihoods(b.get(0).reads, b.get(0).haps, new double[b.get(0).expect.length]);
+                } catch (RuntimeException e) {
+                    System.out.println("SKIP: GVK_DEVICE=gpu and no usable GPU: " + e.getMessage());
+                    System.exit(77);
+                }
+            }
             bad = checkPairhmm(h, b, dbl, omp ? "IntelPairHmmOMP" + (dbl ? " double" : "") : "IntelPairHmm");
             h.done();
             break;
