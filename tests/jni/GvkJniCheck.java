@@ -1,7 +1,7 @@
 // Test client for gvk's GKL drop-in libraries: calls them through the real GKL jar, as GATK 4 does
 // (IntelPairHmm / IntelPairHmmOMP / IntelSmithWaterman, loaded with USE_LIBRARY_PATH=1 and
 // -Djava.library.path=<gvk build>/jni), and compares with the reference outputs of tests/data.
-// Usage: java GvkJniCheck pairhmm|omp|double|sw|threads|time DATADIR LIBDIR [args]
+// Usage: java GvkJniCheck pairhmm|omp|double|sw|threads|errors DATADIR LIBDIR [args]
 import com.intel.gkl.pairhmm.IntelPairHmm;
 import com.intel.gkl.pairhmm.IntelPairHmmOMP;
 import com.intel.gkl.smithwaterman.IntelSmithWaterman;
@@ -246,9 +246,21 @@ public class GvkJniCheck {
         return bad;
     }
 
+    static long expectThrow(String what, Class<? extends Throwable> want, Runnable r) {
+        try {
+            r.run();
+        } catch (Throwable t) {
+            boolean ok = want.isInstance(t);
+            System.out.printf("%s: %s (%s)%s%n", what, t.getClass().getName(), t.getMessage(), ok ? "" : ", expected " + want.getName());
+            return ok ? 0 : 1;
+        }
+        System.out.printf("%s: no exception, expected %s%n", what, want.getName());
+        return 1;
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
-            System.err.println("usage: GvkJniCheck pairhmm|omp|double|sw|threads|time DATADIR LIBDIR [threads|pairs]");
+            System.err.println("usage: GvkJniCheck pairhmm|omp|double|sw|threads|errors DATADIR LIBDIR [threads|pairs]");
             System.exit(2);
         }
         String mode = args[0], lib = args[2];
@@ -309,6 +321,32 @@ public class GvkJniCheck {
             checkLoadedFrom("gkl_pairhmm", lib);
             checkLoadedFrom("gkl_pairhmm_omp", lib);
             checkLoadedFrom("gkl_smithwaterman", lib);
+            break;
+        }
+        case "errors": {
+            // GKL's exceptions for what GATK can hand over, and no damage afterwards.
+            List<Batch> b = loadPairhmm(data);
+            IntelPairHmm h = newPairHmm(false, 1, false);
+            checkLoadedFrom("gkl_pairhmm", lib);
+            java.lang.reflect.Method init = IntelPairHmm.class.getDeclaredMethod("initNative", Class.class, Class.class, boolean.class, int.class);
+            init.setAccessible(true);
+            bad += expectThrow("holder class without the fields", IllegalArgumentException.class, () -> {
+                try { init.invoke(null, String.class, HaplotypeDataHolder.class, false, 1); }
+                catch (java.lang.reflect.InvocationTargetException e) { throw (RuntimeException) e.getCause(); }
+                catch (IllegalAccessException e) { throw new IllegalStateException(e); }
+            });
+            Batch g = b.get(0);
+            ReadDataHolder broken = read(new String(g.reads[0].readBases, StandardCharsets.ISO_8859_1), null, g.reads[0].insertionGOP, g.reads[0].deletionGOP, g.reads[0].overallGCP);
+            bad += expectThrow("null readQuals", IllegalArgumentException.class,
+                () -> h.computeLikelihoods(new ReadDataHolder[] {g.reads[0], broken}, g.haps, new double[2 * g.haps.length]));
+            ReadDataHolder empty = read("", new byte[0], new byte[0], new byte[0], new byte[0]);
+            bad += expectThrow("empty read", IllegalArgumentException.class,
+                () -> h.computeLikelihoods(new ReadDataHolder[] {empty}, g.haps, new double[g.haps.length]));
+            ReadDataHolder shortq = read(new String(g.reads[0].readBases, StandardCharsets.ISO_8859_1), new byte[1], g.reads[0].insertionGOP, g.reads[0].deletionGOP, g.reads[0].overallGCP);
+            bad += expectThrow("quality array shorter than the read", IllegalArgumentException.class,
+                () -> h.computeLikelihoods(new ReadDataHolder[] {shortq}, g.haps, new double[g.haps.length]));
+            bad += expectThrow("null argument", NullPointerException.class, () -> h.computeLikelihoods(null, g.haps, new double[1]));
+            bad += checkPairhmm(h, b, false, "IntelPairHmm after the errors");
             break;
         }
         default:

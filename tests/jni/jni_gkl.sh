@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the Java client GvkJniCheck against gvk's GKL drop-in libraries through the real GKL jar.
 # usage: jni_gkl.sh LIBDIR DATADIR WORKDIR MODE [ARG...]; exit 77 (skip) without a JDK or the jars.
-# MODE: pairhmm | omp | double | sw | threads [N] | time [GKL_LIBDIR [PAIRS [THREADS [ROUNDS]]]]
+# MODE: pairhmm | omp | double | sw | threads [N] | errors | time [GKL_LIBDIR [PAIRS [THREADS [ROUNDS]]]]
 set -u
 lib=$1 data=$2 work=$3 mode=$4
 shift 4
