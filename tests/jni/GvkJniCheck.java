@@ -258,7 +258,17 @@ public class GvkJniCheck {
         return 1;
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable t) { // worker threads would keep the JVM alive: fail instead of hanging
+            t.printStackTrace();
+            System.out.println("FAIL");
+            System.exit(1);
+        }
+    }
+
+    static void run(String[] args) throws Exception {
         if (args.length < 3) {
             System.err.println("usage: GvkJniCheck pairhmm|omp|double|sw|threads|errors DATADIR LIBDIR [threads|pairs]");
             System.exit(2);
