@@ -1,0 +1,261 @@
+/* GKL's IntelPairHmm natives (spec pairhmm.md 10.3) over gvk's Pair-HMM engine. Built twice:
+ * libgkl_pairhmm (one thread per call) and, with GVK_JNI_OMP, libgkl_pairhmm_omp (threads as
+ * asked, capped at the processors). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jni.h>
+
+#include "gvk.h"
+#include "common/threads.h"
+#include "jni_pool.h"
+#include "jni_throw.h"
+
+/* initNative is static and computeLikelihoodsNative carries no handle of ours, so the field IDs
+ * and the settings live in the library, as in GKL. gen counts initNative calls: an engine made
+ * under older settings is dropped when it comes back from the pool. A slot holds a CPU engine and,
+ * opened at the first batch big enough, a GPU engine. */
+typedef struct {
+	gvk_pairhmm_t *cpu, *gpu;
+	int gen;
+} phmm_slot_t;
+
+static void slot_destroy(void *p)
+{
+	phmm_slot_t *s = p;
+	if (s->cpu) gvk_pairhmm_destroy(s->cpu);
+	if (s->gpu) gvk_pairhmm_destroy(s->gpu);
+	free(s);
+}
+
+/* Batches of fewer cells (read length x haplotype length summed over the pairs) stay on the CPU in
+ * auto mode: below it the GPU's transfer and launch latency outweighs its speed. GVK_GPU_MIN_CELLS
+ * overrides it. */
+#define JNI_GPU_MIN_CELLS 1e7
+
+static struct {
+	pthread_mutex_t lock;
+	int gen;
+	int device;      /* gvk_device_t from GVK_DEVICE */
+	int gpu_missing; /* auto mode: a GPU engine could not be opened; stay on the CPU */
+	double gpu_min_cells;
+	gvk_pairhmm_opt_t opt;
+	jfieldID read_bases, read_quals, ins_gop, del_gop, gcp, hap_bases;
+} g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, JNI_GPU_MIN_CELLS, { 0 }, 0, 0, 0, 0, 0, 0 };
+
+static jni_pool_t g_pool = JNI_POOL_INIT(slot_destroy);
+
+static jfieldID byte_field(JNIEnv *env, jclass cls, const char *name)
+{
+	return cls ? (*env)->GetFieldID(env, cls, name, "[B") : NULL;
+}
+
+JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv *env, jclass cls, jclass read_cls,
+                                                                          jclass hap_cls, jboolean use_double,
+                                                                          jint max_threads)
+{
+	gvk_pairhmm_opt_t opt;
+	const char *flav = getenv("GVK_PAIRHMM_FLAVOUR");
+	jfieldID f[6];
+	(void)cls;
+	f[0] = byte_field(env, read_cls, "readBases");
+	f[1] = f[0] ? byte_field(env, read_cls, "readQuals") : NULL;
+	f[2] = f[1] ? byte_field(env, read_cls, "insertionGOP") : NULL;
+	f[3] = f[2] ? byte_field(env, read_cls, "deletionGOP") : NULL;
+	f[4] = f[3] ? byte_field(env, read_cls, "overallGCP") : NULL;
+	f[5] = f[4] ? byte_field(env, hap_cls, "haplotypeBases") : NULL;
+	if (!f[5]) {
+		jni_throw(env, "java/lang/IllegalArgumentException", "Unable to access the holder class fields");
+		return;
+	}
+	gvk_pairhmm_opt_init(&opt);
+	opt.force_double = use_double ? 1 : 0;
+#ifdef GVK_JNI_OMP
+	opt.threads = max_threads < 1 ? 1 : max_threads > gvk_ncpu() ? gvk_ncpu() : max_threads;
+#else
+	(void)max_threads;
+	opt.threads = 1;
+#endif
+	/* GKL's AVX-512 kernel is the default; its AVX kernel rounds differently (docs/gatk.md). */
+	opt.flavour = flav && strcasecmp(flav, "avx") == 0 ? GVK_PHMM_NOFMA : GVK_PHMM_FMA;
+	opt.device = GVK_DEVICE_CPU;
+	opt.verbose = getenv("GVK_VERBOSE") != NULL;
+	pthread_mutex_lock(&g_phmm.lock);
+	g_phmm.device = jni_env_device();
+	g_phmm.gpu_min_cells = getenv("GVK_GPU_MIN_CELLS") ? atof(getenv("GVK_GPU_MIN_CELLS")) : JNI_GPU_MIN_CELLS;
+	g_phmm.read_bases = f[0], g_phmm.read_quals = f[1], g_phmm.ins_gop = f[2];
+	g_phmm.del_gop = f[3], g_phmm.gcp = f[4], g_phmm.hap_bases = f[5];
+	g_phmm.opt = opt;
+	g_phmm.gen++;
+	pthread_mutex_unlock(&g_phmm.lock);
+	jni_pool_clear(&g_pool);
+}
+
+/* One pinned Java byte array. */
+typedef struct {
+	jbyteArray arr;
+	jbyte *p;
+	jsize len;
+} pin_t;
+
+static int pin(JNIEnv *env, jobject holder, jfieldID f, pin_t *x)
+{
+	x->arr = (*env)->GetObjectField(env, holder, f);
+	x->p = NULL;
+	if (!x->arr) return -1;
+	x->len = (*env)->GetArrayLength(env, x->arr);
+	x->p = (*env)->GetByteArrayElements(env, x->arr, NULL);
+	return x->p ? 0 : -2;
+}
+
+static void unpin(JNIEnv *env, pin_t *x)
+{
+	if (x->p) (*env)->ReleaseByteArrayElements(env, x->arr, x->p, 0);
+	if (x->arr) (*env)->DeleteLocalRef(env, x->arr);
+}
+
+static phmm_slot_t *slot_get(gvk_err_t *err)
+{
+	phmm_slot_t *s;
+	gvk_pairhmm_opt_t opt;
+	int gen;
+	pthread_mutex_lock(&g_phmm.lock);
+	opt = g_phmm.opt, gen = g_phmm.gen;
+	pthread_mutex_unlock(&g_phmm.lock);
+	while ((s = jni_pool_take(&g_pool)) != NULL && s->gen != gen) slot_destroy(s);
+	if (s) return s;
+	if (!(s = calloc(1, sizeof(*s)))) return NULL;
+	s->gen = gen;
+	if (!(s->cpu = gvk_pairhmm_create(&opt, err))) free(s), s = NULL;
+	return s;
+}
+
+/* The engine for a batch of the given size: the GPU when forced, or in auto mode when there is one
+ * and the batch is big enough; NULL with err set when a forced GPU cannot be opened. */
+static gvk_pairhmm_t *slot_engine(phmm_slot_t *s, double cells, gvk_err_t *err)
+{
+	gvk_pairhmm_opt_t opt;
+	int device, missing;
+	double min_cells;
+	pthread_mutex_lock(&g_phmm.lock);
+	opt = g_phmm.opt, device = g_phmm.device, missing = g_phmm.gpu_missing, min_cells = g_phmm.gpu_min_cells;
+	pthread_mutex_unlock(&g_phmm.lock);
+	if (device == GVK_DEVICE_CPU || (device == GVK_DEVICE_AUTO && (missing || cells < min_cells))) return s->cpu;
+	if (s->gpu) return s->gpu;
+	opt.device = GVK_DEVICE_GPU;
+	if ((s->gpu = gvk_pairhmm_create(&opt, err)) != NULL) return s->gpu;
+	if (device == GVK_DEVICE_GPU) return NULL;
+	if (opt.verbose) fprintf(stderr, "[gvk] no GPU engine (%s); Pair-HMM stays on the CPU\n", err->msg);
+	pthread_mutex_lock(&g_phmm.lock);
+	g_phmm.gpu_missing = 1;
+	pthread_mutex_unlock(&g_phmm.lock);
+	return s->cpu;
+}
+
+/* Pins the five arrays of every read and the bases of every haplotype, computes, unpins. */
+static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh, pin_t *pins, double *out,
+                   const char **why)
+{
+	gvk_read_t *reads = calloc(nr ? nr : 1, sizeof(*reads));
+	gvk_hap_t *haps = calloc(nh ? nh : 1, sizeof(*haps));
+	jfieldID rf[5] = { g_phmm.read_bases, g_phmm.read_quals, g_phmm.ins_gop, g_phmm.del_gop, g_phmm.gcp };
+	int i, k, np = 0, rc = 0;
+	gvk_err_t err = { 0, "" };
+	phmm_slot_t *s;
+	if (!reads || !haps) rc = -2;
+	else if ((*env)->EnsureLocalCapacity(env, 5 * nr + nh + 16) != 0) rc = -2;
+	for (i = 0; rc == 0 && i < nr; ++i) {
+		jobject h = (*env)->GetObjectArrayElement(env, rd, i);
+		pin_t *x = pins + 5 * i;
+		if (!h) { rc = -1, *why = "null read holder"; break; }
+		for (k = 0; k < 5 && rc == 0; ++k, ++np) rc = pin(env, h, rf[k], x + k);
+		(*env)->DeleteLocalRef(env, h);
+		if (rc == -1) *why = "null array in a read holder";
+		else if (rc == 0 && (x[1].len < x[0].len || x[2].len < x[0].len || x[3].len < x[0].len || x[4].len < x[0].len))
+			rc = -1, *why = "read quality array shorter than the read";
+		if (rc) break;
+		reads[i].len = x[0].len, reads[i].bases = (const char *)x[0].p;
+		reads[i].qual = (const uint8_t *)x[1].p, reads[i].ins = (const uint8_t *)x[2].p;
+		reads[i].del = (const uint8_t *)x[3].p, reads[i].gcp = (const uint8_t *)x[4].p;
+	}
+	for (i = 0; rc == 0 && i < nh; ++i, ++np) {
+		jobject h = (*env)->GetObjectArrayElement(env, hd, i);
+		pin_t *x = pins + 5 * nr + i;
+		if (!h) { rc = -1, *why = "null haplotype holder"; break; }
+		rc = pin(env, h, g_phmm.hap_bases, x);
+		(*env)->DeleteLocalRef(env, h);
+		if (rc == -1) *why = "null haplotype bases";
+		haps[i].len = x->len, haps[i].bases = (const char *)x->p;
+	}
+	if (rc == 0 && nr > 0 && nh > 0) {
+		double rl = 0, hl = 0;
+		gvk_pairhmm_t *e;
+		for (i = 0; i < nr; ++i) rl += reads[i].len;
+		for (i = 0; i < nh; ++i) hl += haps[i].len;
+		if (!(s = slot_get(&err))) rc = err.code == GVK_ERR_NOMEM || err.code == 0 ? -2 : -3;
+		else {
+			e = slot_engine(s, rl * hl, &err);
+			rc = e ? gvk_pairhmm_batch(e, reads, nr, haps, nh, out, &err) : err.code ? err.code : GVK_ERR_GPU;
+			if (rc) rc = rc == GVK_ERR_NOMEM ? -2 : rc == GVK_ERR_ARG ? -1 : -3;
+			jni_pool_give(&g_pool, s);
+		}
+		if (rc == -1 || rc == -3) {
+			static __thread char msg[sizeof(err.msg) + 8];
+			snprintf(msg, sizeof(msg), "gvk: %s", err.msg);
+			*why = msg;
+		}
+	}
+	for (i = 0; i < np; ++i) unpin(env, pins + i); /* reads' pins then haplotypes', contiguous */
+	free(reads);
+	free(haps);
+	return rc;
+}
+
+JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_computeLikelihoodsNative(JNIEnv *env, jobject self,
+                                                                                         jobjectArray rd,
+                                                                                         jobjectArray hd,
+                                                                                         jdoubleArray lk)
+{
+	int nr, nh, rc;
+	pin_t *pins;
+	double *out;
+	const char *why = "";
+	(void)self;
+	if (!rd || !hd || !lk) {
+		jni_throw(env, "java/lang/NullPointerException", "null argument to computeLikelihoodsNative");
+		return;
+	}
+	if (!g_phmm.hap_bases) {
+		jni_throw(env, "java/lang/IllegalArgumentException", "initNative was not called");
+		return;
+	}
+	nr = (*env)->GetArrayLength(env, rd);
+	nh = (*env)->GetArrayLength(env, hd);
+	if ((int64_t)(*env)->GetArrayLength(env, lk) < (int64_t)nr * nh) {
+		jni_throw(env, "java/lang/IllegalArgumentException", "likelihood array shorter than reads x haplotypes");
+		return;
+	}
+	pins = calloc(5 * (size_t)nr + nh + 1, sizeof(*pins));
+	out = malloc(((size_t)nr * nh + 1) * sizeof(*out));
+	rc = pins && out ? compute(env, rd, hd, nr, nh, pins, out, &why) : -2;
+	if (rc == 0) (*env)->SetDoubleArrayRegion(env, lk, 0, nr * nh, out);
+	else if (rc == -2) jni_throw(env, "java/lang/OutOfMemoryError", "Memory allocation issue");
+	else if (rc == -1) jni_throw(env, "java/lang/IllegalArgumentException", why);
+	else jni_throw(env, "java/lang/RuntimeException", why);
+	free(pins);
+	free(out);
+}
+
+JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_doneNative(JNIEnv *env, jobject self)
+{
+	(void)env, (void)self;
+}
+
+JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved)
+{
+	(void)vm, (void)reserved;
+	jni_pool_clear(&g_pool);
+}

@@ -1,0 +1,42 @@
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gvk.h"
+#include "jni_pool.h"
+
+void *jni_pool_take(jni_pool_t *p)
+{
+	void *e = NULL;
+	pthread_mutex_lock(&p->lock);
+	if (p->n > 0) e = p->free[--p->n];
+	pthread_mutex_unlock(&p->lock);
+	return e;
+}
+
+void jni_pool_give(jni_pool_t *p, void *engine)
+{
+	int kept = 0;
+	if (!engine) return;
+	pthread_mutex_lock(&p->lock);
+	if (p->n < JNI_POOL_MAX) p->free[p->n++] = engine, kept = 1;
+	pthread_mutex_unlock(&p->lock);
+	if (!kept) p->destroy(engine);
+}
+
+void jni_pool_clear(jni_pool_t *p)
+{
+	for (;;) {
+		void *e = jni_pool_take(p);
+		if (!e) break;
+		p->destroy(e);
+	}
+}
+
+int jni_env_device(void)
+{
+	const char *s = getenv("GVK_DEVICE");
+	if (s && strcasecmp(s, "cpu") == 0) return GVK_DEVICE_CPU;
+	if (s && strcasecmp(s, "gpu") == 0) return GVK_DEVICE_GPU;
+	return GVK_DEVICE_AUTO;
+}

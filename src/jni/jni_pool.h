@@ -1,0 +1,30 @@
+/* A free list of engines shared by the Java threads calling one JNI library. A gvk engine must not
+ * be used by two threads at once, and the JNI calls carry no handle of ours, so each call borrows
+ * an engine and puts it back. */
+#ifndef GVK_JNI_POOL_H
+#define GVK_JNI_POOL_H
+
+#include <pthread.h>
+
+#define JNI_POOL_MAX 256 /* engines kept for reuse; more concurrent callers get a fresh one each */
+
+typedef struct {
+	pthread_mutex_t lock;
+	int n;
+	void *free[JNI_POOL_MAX];
+	void (*destroy)(void *engine);
+} jni_pool_t;
+
+#define JNI_POOL_INIT(destroy_fn) { PTHREAD_MUTEX_INITIALIZER, 0, { 0 }, (destroy_fn) }
+
+/* An engine from the list, or NULL when it is empty (the caller creates one). */
+void *jni_pool_take(jni_pool_t *p);
+/* Gives an engine back; destroyed when the list is full. */
+void jni_pool_give(jni_pool_t *p, void *engine);
+/* Destroys every engine in the list (settings changed, or the library is unloaded). */
+void jni_pool_clear(jni_pool_t *p);
+
+/* GVK_DEVICE from the environment: cpu, gpu or auto (default); unknown values mean auto. */
+int jni_env_device(void);
+
+#endif
