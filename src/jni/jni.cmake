@@ -1,7 +1,11 @@
 # GKL drop-in JNI libraries (docs/gatk.md), built only when the JNI headers are found. They link the
 # static libgvk (position-independent) and export nothing but the Java_* entry points.
 find_package(JNI QUIET)
-if(JAVA_INCLUDE_PATH AND JAVA_INCLUDE_PATH2 AND EXISTS ${JAVA_INCLUDE_PATH}/jni.h)
+# A JVM cannot load libraries built with AddressSanitizer unless the runtime is preloaded into
+# java itself, so Sanitize builds leave them out (docs/gatk.md says how they were checked).
+if(CMAKE_BUILD_TYPE STREQUAL "Sanitize")
+  message(STATUS "GKL drop-in JNI libraries: no (not in Sanitize builds)")
+elseif(JAVA_INCLUDE_PATH AND JAVA_INCLUDE_PATH2 AND EXISTS ${JAVA_INCLUDE_PATH}/jni.h)
   set(GVK_JNI_DIR ${PROJECT_BINARY_DIR}/jni CACHE INTERNAL "where the GKL drop-in libraries are built")
   function(gvk_jni_library name)
     add_library(${name} SHARED ${ARGN})
