@@ -10,6 +10,7 @@
 
 #include "gvk.h"
 #include "../common/err.h"
+#include "../common/cuda_check.h"
 #include "../common/threads.h"
 #include "pairhmm_engine.h"
 #include "pairhmm_gpu_kernel.cuh"
@@ -46,14 +47,6 @@ static double now_s(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
-
-#define CK(call)                                                                                     \
-	do {                                                                                         \
-		cudaError_t e_ = (call);                                                             \
-		if (e_ != cudaSuccess)                                                               \
-			return gvk_err_set(err, e_ == cudaErrorMemoryAllocation ? GVK_ERR_NOMEM : GVK_ERR_GPU, \
-			                   "CUDA: %s: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); \
-	} while (0)
 
 /* ---- kernel variants: read-length bins ------------------------------------------------------ */
 

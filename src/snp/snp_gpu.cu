@@ -14,16 +14,9 @@
 extern "C" {
 #include "snp_gpu.h"
 #include "../common/err.h"
+#include "../common/cuda_check.h"
 #include "../common/threads.h"
 }
-
-#define CK(call)                                                                                      \
-	do {                                                                                          \
-		cudaError_t e_ = (call);                                                              \
-		if (e_ != cudaSuccess)                                                                \
-			return gvk_err_set(err, e_ == cudaErrorMemoryAllocation ? GVK_ERR_NOMEM : GVK_ERR_GPU, \
-			                   "CUDA: %s: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); \
-	} while (0)
 
 enum { LD_T = 16, FID_THREADS = 128, FID_QB = 8, SEL_THREADS = 256 };
 
