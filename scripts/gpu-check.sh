@@ -1,7 +1,7 @@
 #!/bin/bash
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|bench] ...   (default all)
+# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|jni|bench] ...   (default all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -10,6 +10,8 @@ stages=${*:-all}
 has() { [[ " $stages " == *" all "* || " $stages " == *" $1 "* ]]; }
 summary=()
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
+# The device host has no package registry: the Java tests must not wait on apt-get there.
+export GVK_JNI_APT=0
 export GVK_COMMIT=${GVK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || cat .carry/commit 2>/dev/null || echo unknown)}
 
 t0=$(date +%s)
@@ -63,8 +65,29 @@ if has e2e; then
 	done
 	cmp -s /tmp/gvk-e2e.gpu.out /tmp/gvk-e2e.cpu.out && summary+=("e2e: GPU and CPU outputs identical") || summary+=("e2e: GPU and CPU outputs DIFFER")
 fi
+if has jni; then
+	# GKL drop-in libraries through the real GKL jar (issue 6). The host has no Java: a jlink'd JRE,
+	# the jars and the compiled client travel in .carry (see scripts/carry-java.sh).
+	if [ -x .carry/jre/bin/java ]; then
+		export PATH=$PWD/.carry/jre/bin:$PATH GVK_GKL_JARS=$PWD/.carry/jars
+		cls=build-gpu/tests/jni/classes; mkdir -p $cls && cp .carry/jniclasses/*.class $cls/
+		(cd build-gpu && ctest -L jni --timeout 300 --output-on-failure) > "$out/jni-ctest.log" 2>&1
+		summary+=("jni ctest: rc=$?, $(grep -E 'tests passed' "$out/jni-ctest.log"), $(grep -c '(Skipped)' "$out/jni-ctest.log") skipped")
+		grep -E "Failed|\*\*\*" "$out/jni-ctest.log" | head
+		# 2,000,000 pairs of GATK batches through IntelPairHmmOMP: gvk (GPU, then CPU) against GKL's
+		# own library (built from GKL's sources by shared/tools/gkl), same JVM, same threads.
+		for dev in gpu cpu; do
+			GVK_DEVICE=$dev timeout 400 tests/jni/jni_gkl.sh build-gpu/jni tests/data $cls time "$PWD/.carry/gkl" \
+				${GVK_JNI_PAIRS:-2000000} ${GVK_JNI_THREADS:-4} ${GVK_JNI_ROUNDS:-2} > "$out/jni-time-$dev.txt" 2>&1
+			summary+=("jni time GVK_DEVICE=$dev: rc=$?, $(grep -h '^best' "$out/jni-time-$dev.txt")")
+			grep -hE "^(workload|round)" "$out/jni-time-$dev.txt"
+		done
+	else
+		summary+=("jni: skipped, no .carry/jre (run scripts/carry-java.sh here first)")
+	fi
+fi
 if has bench; then
-	gkl=(); [ -x .carry/gkl/gklbench ] && gkl=(--gkl .carry/gkl/gklbench)
+	gkl=(); [ -x .carry/gkl/gklbench ] && [ "${GVK_BENCH_GKL:-1}" != 0 ] && gkl=(--gkl .carry/gkl/gklbench)
 	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep "${gkl[@]}" --note "scripts/gpu-check.sh" \
 		--results bench/RESULTS.md 2>&1 | tee "$out/bench.txt" | tail -25
 	cp bench/RESULTS.md "$out/RESULTS.md"

@@ -263,8 +263,27 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	if (live && last) out[sub] = op::add(sm, si);
 }
 
-/* Reads longer than P*K rows: tiles of P*K rows; the last row of a tile goes through scratch
- * (3 * (H + 1) values per pair) to the first thread of the next tile. */
+/* The row above a tile (the previous tile's last row) for P consecutive columns: lane x of the
+ * sub-warp holds column c * P + x + 1 of chunk c. Loaded two chunks ahead, so that lane 0, which
+ * takes one column per step by shuffle, never waits on global memory in the inner loop. */
+template <typename T> struct phmm_bound_t {
+	T M, I, D;
+};
+
+template <typename T, int P>
+__device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chunk, int lane, int H, bool above)
+{
+	phmm_bound_t<T> b = {0, 0, 0};
+	const int col = chunk * P + lane + 1;
+	if (above && col <= H) b.M = scr[3 * col], b.I = scr[3 * col + 1], b.D = scr[3 * col + 2];
+	return b;
+}
+
+/* Reads longer than P*K rows: tiles of P*K rows, virtual rows at the top of the first one. The
+ * last row of a tile goes through scratch (3 * (H + 1) values per pair, overwritten in place: a
+ * column is read, two chunks ahead, long before the tile's last thread rewrites it) to the first
+ * thread of the next tile. The haplotype classes come from the padded blob as in the short
+ * kernel, so the main loop has no bounds checks. */
 template <typename T, int P, int K, bool FUSED>
 __global__ void __launch_bounds__(PHMM_GPU_BLOCK)
 phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
@@ -279,68 +298,60 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	T *tab = me.tab;
 	const phmm_gpu_pair_t pp = me.pp;
 	const uint8_t *rb = rblob + pp.roff;
-	const uint8_t *hb = hblob + pp.hoff;
 	const int R = pp.R, H = pp.H;
 	/* Every sub-warp of the warp runs the same number of steps so that shuffles stay converged;
 	 * columns past a pair's own H are computed but never used. */
 	const int hmax = __reduce_max_sync(0xffffffffu, H);
 	const int ntiles = (R + ROWS - 1) / ROWS;
-	const int pad = ntiles * ROWS - R; /* virtual rows above row 1, all in tile 0 */
+	const int pad = ntiles * ROWS - R;
 	const T init = op::div(op::init(), (T)H);
-	T *scr = scratch && ntiles > 1 ? scratch + scratch_off[live ? sub : npairs - 1] : nullptr;
+	T *scr = scratch + scratch_off[live ? sub : npairs - 1];
+	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
+	const T *tabl = tab + lane * K;
+	const bool last = lane == P - 1;
+	const int steps = hmax + P - 1;
 	T sm = 0, si = 0;
 
 	for (int tile = 0; tile < ntiles; ++tile) {
 		const int row0 = tile * ROWS - pad; /* 0-based read row of the tile's first register */
-		const bool last_tile = tile == ntiles - 1;
+		const bool above = tile > 0, last_tile = tile == ntiles - 1;
+		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
+		const bool store = last && live && !last_tile;
 		phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
 		T M[K], I[K], D[K], mm[K], g[K], mi[K], md[K], cc[K];
 		phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, mm, g, mi, md, cc);
-		/* Values of the row above this thread's first row, at the previous column (the diagonal). */
-		T pM = 0, pI = 0, pD = tile == 0 && row0 + lane * K - 1 < 0 ? init : (T)0;
-		/* The class and priors of a thread's next column, and (tile > 0) lane 0's next row from
-		 * the tile above, are loaded one step ahead so that their latency hides behind a step. */
-		const int j0 = 1 - lane;
-		uint32_t hc = j0 >= 1 && j0 <= H ? hb[j0 - 1] : 0u;
+		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
-		phmm_load_priors<T, K>(tab + hc * ROWS + lane * K, pr);
-		T sM = 0, sI = 0, sD = 0;
-		if (lane == 0 && tile > 0 && H >= 1) sM = scr[3], sI = scr[4], sD = scr[5];
-		const int steps = hmax + P - 1;
+		phmm_load_priors<T, K>(tabl + hq[-1] * ROWS, pr);
+		phmm_bound_t<T> b = phmm_load_bound<T, P>(scr, 0, lane, H, above);
+		phmm_bound_t<T> nb = phmm_load_bound<T, P>(scr, 1, lane, H, above);
 		for (int s = 0; s < steps; ++s) {
-			const int j = s - lane + 1; /* 1-based haplotype column of this thread */
-			const uint32_t hcn = j >= 0 && j < H ? hb[j] : 0u;
-			T nsM = 0, nsI = 0, nsD = 0;
-			if (lane == 0 && tile > 0 && j + 1 <= H) nsM = scr[3 * (j + 1)], nsI = scr[3 * (j + 1) + 1], nsD = scr[3 * (j + 1) + 2];
+			const int j = s - lane + 1;
+			const uint32_t hcn = hq[s];
+			const int x = s % P;
 			T uM = __shfl_up_sync(0xffffffffu, M[K - 1], 1, P);
 			T uI = __shfl_up_sync(0xffffffffu, I[K - 1], 1, P);
 			T uD = __shfl_up_sync(0xffffffffu, D[K - 1], 1, P);
-			if (lane == 0) {
-				if (tile == 0)
-					uM = 0, uI = 0, uD = init;
-				else
-					uM = sM, uI = sI, uD = sD;
-			}
+			const T tM = __shfl_sync(0xffffffffu, b.M, x, P);
+			const T tI = __shfl_sync(0xffffffffu, b.I, x, P);
+			const T tD = __shfl_sync(0xffffffffu, b.D, x, P);
+			if (lane == 0) uM = above ? tM : (T)0, uI = above ? tI : (T)0, uD = above ? tD : init;
 			if (j >= 1) {
 				phmm_rows<T, K, FUSED>(M, I, D, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
-				/* A sub-warp past the end of the launch repeats the last pair to keep the warp's
-				 * shuffles converged; it must not write that pair's scratch row. */
-				if (lane == P - 1 && j <= H && (live || last_tile)) {
-					if (last_tile) {
-						sm = op::add(sm, M[K - 1]);
-						si = op::add(si, I[K - 1]);
-					} else {
-						scr[3 * j] = M[K - 1], scr[3 * j + 1] = I[K - 1], scr[3 * j + 2] = D[K - 1];
-					}
-				}
+				if (store && j <= H) scr[3 * j] = M[K - 1], scr[3 * j + 1] = I[K - 1], scr[3 * j + 2] = D[K - 1];
+			}
+			if (last_tile && last) {
+				const bool take = j >= 1 && j <= H;
+				sm = op::add(sm, take ? M[K - 1] : (T)0);
+				si = op::add(si, take ? I[K - 1] : (T)0);
 			}
 			pM = uM, pI = uI, pD = uD;
-			sM = nsM, sI = nsI, sD = nsD;
-			phmm_load_priors<T, K>(tab + hcn * ROWS + lane * K, pr);
+			phmm_load_priors<T, K>(tabl + hcn * ROWS, pr);
+			if (x == P - 1) b = nb, nb = phmm_load_bound<T, P>(scr, s / P + 2, lane, H, above);
 		}
 		__syncwarp();
 	}
-	if (live && lane == P - 1) out[sub] = op::add(sm, si);
+	if (live && last) out[sub] = op::add(sm, si);
 }
 
 #endif
