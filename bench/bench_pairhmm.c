@@ -76,6 +76,9 @@ static double run_gvk(const phmm_workload_t *w, const gvk_pairhmm_opt_t *opt, do
 	double dt = gvk_seconds() - t0;
 	gvk_pairhmm_stats(e, &st1);
 	if (kernel_s) *kernel_s = st1.gpu_kernel_s - st0.gpu_kernel_s;
+	/* Pairs recomputed in double cost several float pairs each: say how many there were. */
+	printf("%s: %llu of %zu pairs in double\n", name, (unsigned long long)(st1.double_pairs - st0.double_pairs),
+	       w->n_pairs);
 	gvk_pairhmm_destroy(e);
 	return dt;
 }

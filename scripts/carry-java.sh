@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jars=${GVK_GKL_JARS:-/usr/share/java}
-rm -rf .carry/jre .carry/jars .carry/jniclasses
-mkdir -p .carry/jars .carry/jniclasses
+rm -rf .carry/jre .carry/jars .carry/jniclasses .carry/jdk-include
+mkdir -p .carry/jars .carry/jniclasses .carry/jdk-include/linux
+# The JNI headers, so that the GPU host builds the drop-in libraries.
+jdk=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
+cp "$jdk/include/jni.h" .carry/jdk-include/ && cp "$jdk/include/linux/jni_md.h" .carry/jdk-include/linux/
 jlink --add-modules java.base,java.logging --strip-debug --no-header-files --no-man-pages --compress=2 --output .carry/jre
 cp=
 for j in gkl gatk-native-bindings htsjdk commons-logging; do

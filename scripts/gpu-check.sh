@@ -12,10 +12,11 @@ summary=()
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
 # The device host has no package registry: the Java tests must not wait on apt-get there.
 export GVK_JNI_APT=0
-export GVK_COMMIT=${GVK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || cat .carry/commit 2>/dev/null || echo unknown)}
+export GVK_COMMIT=${GVK_COMMIT:-$(cat .carry/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 
 t0=$(date +%s)
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1 &&
+jni=(); [ -f .carry/jdk-include/jni.h ] && jni=(-DJAVA_INCLUDE_PATH=$PWD/.carry/jdk-include -DJAVA_INCLUDE_PATH2=$PWD/.carry/jdk-include/linux)
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${jni[@]}" > "$out/cmake.log" 2>&1 &&
 	cmake --build build-gpu -j "$(nproc)" > "$out/build.log" 2>&1
 rc=$?; summary+=("build (sm_90): rc=$rc, $(( $(date +%s) - t0 )) s")
 [ $rc -eq 0 ] || { tail -30 "$out/build.log"; printf '%s\n' "${summary[@]}"; exit 1; }
