@@ -190,13 +190,18 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	uint64_t pairs = 0, cells = 0, ndouble = 0;
 	int rc = -1, progress = !a.quiet && isatty(2), cur = 0;
 	double t0 = gvk_seconds();
+	/* GVK_PROFILE: where the main thread's time went (first parse, compute, output, parse waits). */
+	double tp[4] = {0, 0, 0, 0}, ts;
+	const int prof = getenv("GVK_PROFILE") != NULL;
 	long n = 0;
 
 	gvk_pairhmm_t *eng = gvk_pairhmm_create(&a.eng, &err);
 	phmm_reader_t *rd = eng ? phmm_reader_open(a.in, (phmm_format_t)a.format, &err) : NULL;
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
 	rc = 0;
+	ts = gvk_seconds();
 	n = phmm_reader_next_mt(rd, &chunks[0], a.chunk, a.eng.threads, &err);
+	tp[0] += gvk_seconds() - ts;
 	while (n > 0) {
 		phmm_chunk_t *c = &chunks[cur];
 		prefetch_t pf = {rd, &chunks[cur ^ 1], a.chunk, a.eng.threads, 0, {0, ""}};
@@ -209,13 +214,20 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		gvk_pairhmm_out_t o = {v, dbl, NULL, NULL};
 		if (!nv || !nd)
 			rc = GVK_ERR_NOMEM, snprintf(err.msg, sizeof err.msg, "out of memory");
-		else if ((rc = gvk_pairhmm_pairs(eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &err)) == 0 &&
-		         write_chunk(out.fp, c, v, dbl, a.tsv, a.eng.threads) < 0)
-			rc = GVK_ERR_IO, snprintf(err.msg, sizeof err.msg, "%s: write error", a.out ? a.out : "standard output");
+		else {
+			ts = gvk_seconds();
+			rc = gvk_pairhmm_pairs(eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &err);
+			tp[1] += gvk_seconds() - ts, ts = gvk_seconds();
+			if (rc == 0 && write_chunk(out.fp, c, v, dbl, a.tsv, a.eng.threads) < 0)
+				rc = GVK_ERR_IO, snprintf(err.msg, sizeof err.msg, "%s: write error", a.out ? a.out : "standard output");
+			tp[2] += gvk_seconds() - ts;
+		}
+		ts = gvk_seconds();
 		if (threaded)
 			pthread_join(th, NULL);
 		else
 			prefetch_main(&pf);
+		tp[3] += gvk_seconds() - ts;
 		if (rc < 0) break;
 		pairs += c->n_pairs, cells += c->cells;
 		for (long k = 0; k < n; ++k) ndouble += dbl[k];
@@ -228,6 +240,9 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (rc == 0 && n < 0) rc = (int)n;
 	if (progress) fputc('\n', stderr);
 	if (rc == 0) rc = gvk_out_commit(&out, &err);
+	if (prof)
+		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, compute %.3f s, format+write %.3f s, waiting for parse %.3f s\n",
+		        tp[0], tp[1], tp[2], tp[3]);
 done:
 	if (rc < 0) {
 		gvk_out_abort(&out);
