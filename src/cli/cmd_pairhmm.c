@@ -9,6 +9,7 @@
 
 #include "gvk.h"
 #include "commands.h"
+#include "../common/fmtnum.h"
 #include "../common/lineio.h"
 #include "../common/threads.h"
 #include "../pairhmm/pairhmm_io.h"
@@ -120,62 +121,95 @@ static void format_slice(void *arg, int tid)
 {
 	fmt_job_t *j = arg;
 	size_t n = j->c->n_pairs, b = n * (size_t)tid / (size_t)j->nt, e = n * (size_t)(tid + 1) / (size_t)j->nt;
-	size_t cap = (e - b) * (j->tsv ? 64 : 26) + 64, len = 0;
-	char *p = malloc(cap);
+	/* A value takes at most 24 bytes, a TSV line's integers at most 44 more. */
+	size_t per = j->tsv ? 96 : 26, len = 0;
+	char *p = malloc((e - b) * per + 64);
 	if (!p) {
 		j->failed = 1;
 		return;
 	}
 	for (size_t k = b; k < e; ++k) {
-		if (cap - len < 96) {
-			char *np = realloc(p, cap *= 2);
-			if (!np) {
-				free(p);
-				j->failed = 1;
-				return;
-			}
-			p = np;
+		if (j->tsv) {
+			len += (size_t)sprintf(p + len, "%llu\t%d\t%d\t", (unsigned long long)j->c->group[k], j->c->rin[k], j->c->hin[k]);
+			len += (size_t)gvk_fmt_g17(p + len, j->v[k]);
+			len += (size_t)sprintf(p + len, "\t%d\n", j->dbl[k]);
+		} else {
+			len += (size_t)gvk_fmt_g17(p + len, j->v[k]);
+			p[len++] = '\n';
 		}
-		if (j->tsv)
-			len += (size_t)snprintf(p + len, cap - len, "%llu\t%d\t%d\t%.17g\t%d\n", (unsigned long long)j->c->group[k],
-			                        j->c->rin[k], j->c->hin[k], j->v[k], j->dbl[k]);
-		else
-			len += (size_t)snprintf(p + len, cap - len, "%.17g\n", j->v[k]);
 	}
 	j->buf[tid] = p, j->len[tid] = len;
 }
 
-static int write_chunk(FILE *fp, const phmm_chunk_t *c, const double *v, const uint8_t *dbl, int tsv, int threads)
+/* One chunk on its way through the pipeline: parsed, computed, then formatted and written. */
+typedef struct {
+	phmm_chunk_t c;
+	long n;          /* pairs parsed, 0 at the end, < 0 on error */
+	double *v;
+	uint8_t *dbl;
+	size_t cap;
+	gvk_err_t err;
+} slot_t;
+
+typedef struct {
+	phmm_reader_t *rd;
+	slot_t *sl;
+	FILE *fp;
+	const args_t *a;
+	int rc;
+	pthread_t th;
+	int running;
+} stage_t;
+
+static void *parse_main(void *arg)
 {
-	int nt = c->n_pairs < 4096 ? 1 : threads;
+	stage_t *st = arg;
+	st->sl->n = phmm_reader_next_mt(st->rd, &st->sl->c, st->a->chunk, st->a->eng.threads, &st->sl->err);
+	return NULL;
+}
+
+static void *write_main(void *arg)
+{
+	stage_t *st = arg;
+	const slot_t *sl = st->sl;
+	int nt = sl->c.n_pairs < 4096 ? 1 : st->a->eng.threads;
 	char *buf[256] = {0};
 	size_t len[256] = {0};
 	if (nt > 256) nt = 256;
-	fmt_job_t j = {c, v, dbl, tsv, nt, buf, len, 0};
+	fmt_job_t j = {&sl->c, sl->v, sl->dbl, st->a->tsv, nt, buf, len, 0};
 	gvk_parallel(nt, format_slice, &j);
-	int rc = j.failed ? -1 : 0;
+	st->rc = j.failed ? GVK_ERR_NOMEM : 0;
 	for (int t = 0; t < nt; ++t) {
-		if (rc == 0 && buf[t] && fwrite(buf[t], 1, len[t], fp) != len[t]) rc = -1;
+		if (st->rc == 0 && buf[t] && fwrite(buf[t], 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
 		free(buf[t]);
 	}
-	return rc || ferror(fp) ? -1 : 0;
+	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO;
+	return NULL;
 }
 
-/* The next chunk is parsed on its own thread while the current one is computed and written. */
-typedef struct {
-	phmm_reader_t *rd;
-	phmm_chunk_t *c;
-	size_t max;
-	int threads;
-	long n;
-	gvk_err_t err;
-} prefetch_t;
-
-static void *prefetch_main(void *arg)
+/* Runs a stage on its own thread (or in place when no thread can be made). */
+static void stage_start(stage_t *st, void *(*fn)(void *))
 {
-	prefetch_t *p = arg;
-	p->n = phmm_reader_next_mt(p->rd, p->c, p->max, p->threads, &p->err);
-	return NULL;
+	st->running = pthread_create(&st->th, NULL, fn, st) == 0;
+	if (!st->running) fn(st);
+}
+
+static void stage_join(stage_t *st)
+{
+	if (st->running) pthread_join(st->th, NULL);
+	st->running = 0;
+}
+
+static int slot_reserve(slot_t *sl, long n)
+{
+	if ((size_t)n <= sl->cap) return 0;
+	double *v = realloc(sl->v, (size_t)n * sizeof *v);
+	if (v) sl->v = v;
+	uint8_t *d = v ? realloc(sl->dbl, (size_t)n) : NULL;
+	if (d) sl->dbl = d;
+	if (!v || !d) return GVK_ERR_NOMEM;
+	sl->cap = (size_t)n;
+	return 0;
 }
 
 int gvk_cmd_pairhmm(int argc, char **argv)
@@ -184,64 +218,68 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
 	gvk_out_t out = {0};
-	phmm_chunk_t chunks[2] = {{0}, {0}};
-	double *v = NULL;
-	uint8_t *dbl = NULL;
+	/* Three slots: chunk i computed while chunk i + 1 is parsed and chunk i - 1 is formatted and
+	 * written, each stage on all threads. */
+	slot_t sl[3];
+	memset(sl, 0, sizeof sl);
 	uint64_t pairs = 0, cells = 0, ndouble = 0;
-	int rc = -1, progress = !a.quiet && isatty(2), cur = 0;
+	int rc = -1, progress = !a.quiet && isatty(2);
 	double t0 = gvk_seconds();
-	/* GVK_PROFILE: where the main thread's time went (first parse, compute, output, parse waits). */
+	/* GVK_PROFILE: where the main thread's time went (first parse, compute, waiting for the
+	 * writer, waiting for the parser). */
 	double tp[4] = {0, 0, 0, 0}, ts;
 	const int prof = getenv("GVK_PROFILE") != NULL;
-	long n = 0;
 
 	gvk_pairhmm_t *eng = gvk_pairhmm_create(&a.eng, &err);
 	phmm_reader_t *rd = eng ? phmm_reader_open(a.in, (phmm_format_t)a.format, &err) : NULL;
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
-	rc = 0;
+	stage_t parser = {rd, &sl[0], NULL, &a, 0, 0, 0}, writer = {rd, NULL, out.fp, &a, 0, 0, 0};
 	ts = gvk_seconds();
-	n = phmm_reader_next_mt(rd, &chunks[0], a.chunk, a.eng.threads, &err);
-	tp[0] += gvk_seconds() - ts;
-	while (n > 0) {
-		phmm_chunk_t *c = &chunks[cur];
-		prefetch_t pf = {rd, &chunks[cur ^ 1], a.chunk, a.eng.threads, 0, {0, ""}};
-		pthread_t th;
-		int threaded = pthread_create(&th, NULL, prefetch_main, &pf) == 0;
-		double *nv = realloc(v, (size_t)n * sizeof *v);
-		uint8_t *nd = nv ? realloc(dbl, (size_t)n) : NULL;
-		if (nv) v = nv;
-		if (nd) dbl = nd;
-		gvk_pairhmm_out_t o = {v, dbl, NULL, NULL};
-		if (!nv || !nd)
-			rc = GVK_ERR_NOMEM, snprintf(err.msg, sizeof err.msg, "out of memory");
-		else {
-			ts = gvk_seconds();
-			rc = gvk_pairhmm_pairs(eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &err);
-			tp[1] += gvk_seconds() - ts, ts = gvk_seconds();
-			if (rc == 0 && write_chunk(out.fp, c, v, dbl, a.tsv, a.eng.threads) < 0)
-				rc = GVK_ERR_IO, snprintf(err.msg, sizeof err.msg, "%s: write error", a.out ? a.out : "standard output");
-			tp[2] += gvk_seconds() - ts;
-		}
+	parse_main(&parser);
+	tp[0] = gvk_seconds() - ts;
+	if (sl[0].n > 0) parser.sl = &sl[1], stage_start(&parser, parse_main);
+	rc = 0;
+	for (long i = 0; sl[i % 3].n > 0; ++i) {
+		slot_t *cur = &sl[i % 3];
+		phmm_chunk_t *c = &cur->c;
 		ts = gvk_seconds();
-		if (threaded)
-			pthread_join(th, NULL);
-		else
-			prefetch_main(&pf);
+		if ((rc = slot_reserve(cur, cur->n)) < 0) {
+			snprintf(err.msg, sizeof err.msg, "out of memory");
+		} else {
+			gvk_pairhmm_out_t o = {cur->v, cur->dbl, NULL, NULL};
+			rc = gvk_pairhmm_pairs(eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &err);
+		}
+		tp[1] += gvk_seconds() - ts, ts = gvk_seconds();
+		stage_join(&writer);
+		tp[2] += gvk_seconds() - ts;
+		if (rc == 0 && writer.rc < 0) rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output", writer.rc == GVK_ERR_IO ? "write error" : "out of memory");
+		ts = gvk_seconds();
+		stage_join(&parser);
 		tp[3] += gvk_seconds() - ts;
 		if (rc < 0) break;
+		writer.sl = cur;
+		stage_start(&writer, write_main);
 		pairs += c->n_pairs, cells += c->cells;
-		for (long k = 0; k < n; ++k) ndouble += dbl[k];
+		for (long k = 0; k < cur->n; ++k) ndouble += cur->dbl[k];
 		if (progress)
 			fprintf(stderr, "\r[gvk pairhmm] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)pairs,
 			        (double)cells * 1e-9, gvk_seconds() - t0);
-		n = pf.n, cur ^= 1;
-		if (n < 0) err = pf.err;
+		slot_t *next = &sl[(i + 1) % 3];
+		if (next->n < 0) {
+			rc = (int)next->n, err = next->err;
+			break;
+		}
+		/* The slot after next held chunk i - 1, whose writer has been joined. */
+		if (next->n > 0) parser.sl = &sl[(i + 2) % 3], stage_start(&parser, parse_main);
 	}
-	if (rc == 0 && n < 0) rc = (int)n;
+	if (rc == 0 && sl[0].n < 0) rc = (int)sl[0].n, err = sl[0].err;
+	stage_join(&parser);
+	stage_join(&writer);
+	if (rc == 0 && writer.rc < 0) rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: write error", a.out ? a.out : "standard output");
 	if (progress) fputc('\n', stderr);
 	if (rc == 0) rc = gvk_out_commit(&out, &err);
 	if (prof)
-		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, compute %.3f s, format+write %.3f s, waiting for parse %.3f s\n",
+		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, compute %.3f s, waiting for output %.3f s, waiting for parse %.3f s\n",
 		        tp[0], tp[1], tp[2], tp[3]);
 done:
 	if (rc < 0) {
@@ -255,9 +293,6 @@ done:
 	}
 	phmm_reader_close(rd);
 	gvk_pairhmm_destroy(eng);
-	phmm_chunk_free(&chunks[0]);
-	phmm_chunk_free(&chunks[1]);
-	free(v);
-	free(dbl);
+	for (int k = 0; k < 3; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
 	return rc < 0 ? 1 : 0;
 }

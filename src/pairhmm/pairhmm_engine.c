@@ -193,6 +193,36 @@ static int check_pairs(const gvk_read_t *reads, const gvk_hap_t *haps, const gvk
 double phmm_final_float(float s) { return (double)(log10f(s) - PHMM_LOG10_INIT_F); }
 double phmm_final_double(double s) { return log10(s) - PHMM_LOG10_INIT_D; }
 
+/* The final log10 values (spec 8.4) and the statistics, on all threads: serial, they cost a
+ * large part of a GPU run's host time. */
+enum { FINAL_MAX_THREADS = 256 };
+typedef struct {
+	const gvk_pairhmm_t *e;
+	const gvk_read_t *reads;
+	const gvk_hap_t *haps;
+	const gvk_pair_t *pairs;
+	size_t n;
+	const float *fsum;
+	const double *dsum;
+	gvk_pairhmm_out_t *out;
+	int nt;
+	uint64_t cells[FINAL_MAX_THREADS], ndouble[FINAL_MAX_THREADS];
+} final_job_t;
+
+static void final_worker(void *arg, int t)
+{
+	final_job_t *j = arg;
+	uint64_t cells = 0, nd = 0;
+	for (size_t k = j->n * (size_t)t / (size_t)j->nt; k < j->n * (size_t)(t + 1) / (size_t)j->nt; ++k) {
+		int dbl = j->e->opt.force_double || j->fsum[k] < PHMM_DOUBLE_THRESHOLD;
+		j->out->log10[k] = dbl ? phmm_final_double(j->dsum[k]) : phmm_final_float(j->fsum[k]);
+		if (j->out->used_double) j->out->used_double[k] = (uint8_t)dbl;
+		cells += (uint64_t)j->reads[j->pairs[k].read].len * (uint64_t)j->haps[j->pairs[k].hap].len;
+		nd += (uint64_t)dbl;
+	}
+	j->cells[t] = cells, j->ndouble[t] = nd;
+}
+
 /* Runs one pass on the GPU when there is one, else on the CPU; a GPU failure falls back. */
 static void auto_open_gpu(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
                           const gvk_pair_t *pairs, size_t n)
@@ -250,13 +280,10 @@ int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t
 	for (size_t k = 0; k < n; ++k)
 		if (all_double || fsum[k] < PHMM_DOUBLE_THRESHOLD) sel[nd++] = k;
 	if ((rc = run_pass(e, reads, haps, pairs, sel, nd, 1, NULL, dsum, err)) < 0) goto done;
-	for (size_t k = 0; k < n; ++k) {
-		int dbl = e->opt.force_double || fsum[k] < PHMM_DOUBLE_THRESHOLD;
-		out->log10[k] = dbl ? phmm_final_double(dsum[k]) : phmm_final_float(fsum[k]);
-		if (out->used_double) out->used_double[k] = (uint8_t)dbl;
-		e->st.cells += (uint64_t)reads[pairs[k].read].len * (uint64_t)haps[pairs[k].hap].len;
-		e->st.double_pairs += (uint64_t)dbl;
-	}
+	final_job_t fj = {e, reads, haps, pairs, n, fsum, dsum, out, n < 65536 ? 1 : e->opt.threads, {0}, {0}};
+	if (fj.nt > FINAL_MAX_THREADS) fj.nt = FINAL_MAX_THREADS;
+	gvk_parallel(fj.nt, final_worker, &fj);
+	for (int t = 0; t < fj.nt; ++t) e->st.cells += fj.cells[t], e->st.double_pairs += fj.ndouble[t];
 	e->st.pairs += n;
 done:
 	if (fsum != out->fsum) free(fsum);

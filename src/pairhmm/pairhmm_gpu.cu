@@ -99,6 +99,12 @@ static int pick_variant(int R, int dbl)
 	return n - 1; /* longer reads: the largest variant in tiles */
 }
 
+static uint32_t order_key(int R, int H, int dbl)
+{
+	uint32_t hb = (uint32_t)H / 16;
+	return (uint32_t)pick_variant(R, dbl) << 8 | (255u - (hb < 255u ? hb : 255u));
+}
+
 /* ---- device set-up -------------------------------------------------------------------------- */
 
 static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
@@ -218,29 +224,83 @@ extern "C" double phmm_gpu_kernel_seconds(const phmm_gpu_t *g)
 /* ---- one pass ------------------------------------------------------------------------------- */
 
 typedef struct {
-	uint32_t key; /* bin << 28 | longest-first haplotype length bucket << 20 | haplotype index */
+	uint32_t key; /* bin << 8 | longest-first haplotype length bucket */
 	uint32_t k;   /* position in the pass's selection */
 } order_t;
 
-/* Stable LSD radix sort on the 32-bit key, two 16-bit digits: a comparison sort of a million
- * pairs cost more host time than the kernels. */
-static int sort_order(order_t *a, size_t n)
+enum { ORDER_KEYS = 16 << 8, MAX_SCAN_THREADS = 64 };
+
+/* Bin by read length, then longest haplotypes first (in 16-bp buckets) so that a warp's pairs end
+ * together; the sort is stable, so pairs of one region stay together, which keeps the packing's
+ * reads of host memory local. Done on all host threads: one pass over the pairs for the keys,
+ * per-thread histograms, the maximum read and haplotype indices and the staging bytes, then a
+ * scatter (a serial sort of a million pairs cost more host time than the kernels). */
+typedef struct {
+	const gvk_read_t *reads;
+	const gvk_hap_t *haps;
+	const gvk_pair_t *pairs;
+	const size_t *sel;
+	size_t n;
+	int dbl, nt;
+	order_t *ord;
+	uint32_t (*hist)[ORDER_KEYS];
+	int32_t maxr[MAX_SCAN_THREADS], maxh[MAX_SCAN_THREADS];
+	size_t bytes[MAX_SCAN_THREADS];
+} scan_job_t;
+
+static uint32_t order_key(int R, int H, int dbl);
+
+static void scan_worker(void *arg, int t)
 {
-	order_t *tmp = (order_t *)malloc(n * sizeof *tmp);
-	uint32_t *cnt = (uint32_t *)malloc(65536 * sizeof *cnt);
-	if (!tmp || !cnt) return free(tmp), free(cnt), GVK_ERR_NOMEM;
-	for (int shift = 0; shift < 32; shift += 16) {
-		memset(cnt, 0, 65536 * sizeof *cnt);
-		for (size_t i = 0; i < n; ++i) cnt[(a[i].key >> shift) & 0xFFFF]++;
-		uint32_t sum = 0;
-		for (int d = 0; d < 65536; ++d) {
-			uint32_t c = cnt[d];
-			cnt[d] = sum, sum += c;
-		}
-		for (size_t i = 0; i < n; ++i) tmp[cnt[(a[i].key >> shift) & 0xFFFF]++] = a[i];
-		memcpy(a, tmp, n * sizeof *a);
+	scan_job_t *j = (scan_job_t *)arg;
+	size_t b = j->n * (size_t)t / (size_t)j->nt, e = j->n * (size_t)(t + 1) / (size_t)j->nt, bytes = 0;
+	int32_t mr = 0, mh = 0;
+	uint32_t *h = j->hist[t];
+	memset(h, 0, sizeof j->hist[t]);
+	for (size_t k = b; k < e; ++k) {
+		const gvk_pair_t *p = &j->pairs[j->sel ? j->sel[k] : k];
+		int R = j->reads[p->read].len, H = j->haps[p->hap].len;
+		uint32_t key = order_key(R, H, j->dbl);
+		j->ord[k].key = key, h[key]++;
+		mr = p->read > mr ? p->read : mr, mh = p->hap > mh ? p->hap : mh;
+		bytes += 5 * (size_t)R + (size_t)H + 32 + (R > 512 ? (j->dbl ? 24 : 12) * ((size_t)H + 1) : 0);
 	}
-	free(tmp), free(cnt);
+	j->maxr[t] = mr, j->maxh[t] = mh, j->bytes[t] = bytes;
+}
+
+typedef struct {
+	scan_job_t *s;
+	order_t *out;
+} scatter_job_t;
+
+static void order_scatter_worker(void *arg, int t)
+{
+	scatter_job_t *j = (scatter_job_t *)arg;
+	const scan_job_t *s = j->s;
+	size_t b = s->n * (size_t)t / (size_t)s->nt, e = s->n * (size_t)(t + 1) / (size_t)s->nt;
+	uint32_t *pos = s->hist[t];
+	for (size_t k = b; k < e; ++k) j->out[pos[s->ord[k].key]++] = (order_t){s->ord[k].key, (uint32_t)k};
+}
+
+/* Sorts the pass's pairs into *ordp (malloc'ed) and returns the scan's totals in s. */
+static int order_pairs(scan_job_t *s, order_t **ordp)
+{
+	order_t *tmp = (order_t *)malloc(s->n * sizeof *tmp), *ord = (order_t *)malloc(s->n * sizeof *ord);
+	s->hist = (uint32_t(*)[ORDER_KEYS])malloc((size_t)s->nt * sizeof *s->hist);
+	if (!tmp || !ord || !s->hist) return free(tmp), free(ord), free(s->hist), s->hist = NULL, GVK_ERR_NOMEM;
+	s->ord = tmp;
+	gvk_parallel(s->nt, scan_worker, s);
+	uint32_t sum = 0;
+	for (int key = 0; key < ORDER_KEYS; ++key)
+		for (int t = 0; t < s->nt; ++t) {
+			uint32_t c = s->hist[t][key];
+			s->hist[t][key] = sum, sum += c;
+		}
+	scatter_job_t sj = {s, ord};
+	gvk_parallel(s->nt, order_scatter_worker, &sj);
+	free(tmp), free(s->hist);
+	s->hist = NULL, s->ord = NULL;
+	*ordp = ord;
 	return 0;
 }
 
@@ -296,6 +356,7 @@ typedef struct {
 	int32_t maxr, maxh;
 	size_t *roff_all, *hoff_all, rbytes_all, hbytes_all;
 	int hmax_all;
+	size_t total_bytes; /* staging bytes of the whole pass (batch_end's measure) */
 } pass_ctx_t;
 
 static const gvk_pair_t *pair_at(const pass_ctx_t *c, size_t k) { return &c->pairs[c->sel ? c->sel[k] : k]; }
@@ -331,23 +392,27 @@ static void dense_worker(void *arg, int t)
 	}
 }
 
-/* Bins and scratch offsets of ord[b0, b1), shared by both packings. */
+/* Bins and scratch offsets of ord[b0, b1), shared by both packings. The keys are sorted, so a
+ * bin is a run; only the largest (tiled) bin needs scratch. */
 static void pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff, layout_t *L)
 {
-	const int largest = (c->dbl ? NVAR_D : NVAR_F) - 1;
-	int last_bin = -1;
-	for (size_t k = b0; k < b1; ++k) {
-		int bin = (int)(c->ord[k].key >> 28);
-		if (bin != last_bin) {
-			L->bin_var[L->nbins] = bin;
-			L->bin_start[L->nbins++] = k - b0;
-			last_bin = bin;
+	const uint32_t largest = (uint32_t)(c->dbl ? NVAR_D : NVAR_F) - 1;
+	memset(soff, 0, (b1 - b0) * sizeof *soff);
+	for (size_t k = b0; k < b1;) {
+		uint32_t bin = c->ord[k].key >> 8;
+		size_t lo = k, hi = b1; /* first pair of a later bin, by bisection */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (c->ord[mid].key >> 8 == bin) lo = mid + 1; else hi = mid;
 		}
-		soff[k - b0] = 0;
-		if (bin == largest) {
-			soff[k - b0] = L->scratch_elems;
-			L->scratch_elems += 3 * ((size_t)c->haps[pair_at(c, c->ord[k].k)->hap].len + 1);
-		}
+		L->bin_var[L->nbins] = (int)bin;
+		L->bin_start[L->nbins++] = k - b0;
+		if (bin == largest)
+			for (size_t x = k; x < lo; ++x) {
+				soff[x - b0] = L->scratch_elems;
+				L->scratch_elems += 3 * ((size_t)c->haps[pair_at(c, c->ord[x].k)->hap].len + 1);
+			}
+		k = lo;
 	}
 	L->bin_start[L->nbins] = L->n;
 }
@@ -469,6 +534,29 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	return 0;
 }
 
+typedef struct {
+	const pass_ctx_t *c;
+	size_t b0, n;
+	const unsigned char *hout;
+	float *fsum;
+	double *dsum;
+	int nt;
+} scatter_sums_t;
+
+static void scatter_sums_worker(void *arg, int t)
+{
+	const scatter_sums_t *j = (const scatter_sums_t *)arg;
+	const pass_ctx_t *c = j->c;
+	for (size_t k = j->n * (size_t)t / (size_t)j->nt; k < j->n * (size_t)(t + 1) / (size_t)j->nt; ++k) {
+		size_t i = c->ord[j->b0 + k].k;
+		size_t idx = c->sel ? c->sel[i] : i;
+		if (c->dbl)
+			j->dsum[idx] = ((const double *)j->hout)[k];
+		else
+			j->fsum[idx] = ((const float *)j->hout)[k];
+	}
+}
+
 /* Waits for slot s and scatters its sums to the pairs' own indices. */
 static int collect(gpu_dev_t *g, int s, const pass_ctx_t *c, size_t b0, size_t n, float *fsum, double *dsum,
                    gvk_err_t *err)
@@ -480,14 +568,8 @@ static int collect(gpu_dev_t *g, int s, const pass_ctx_t *c, size_t b0, size_t n
 	float ms = 0;
 	CK(cudaEventElapsedTime(&ms, g->slot[s].k0, g->slot[s].k1));
 	g->kernel_s += 1e-3 * ms;
-	for (size_t k = 0; k < n; ++k) {
-		size_t i = c->ord[b0 + k].k;
-		size_t idx = c->sel ? c->sel[i] : i;
-		if (c->dbl)
-			dsum[idx] = ((const double *)g->slot[s].hout)[k];
-		else
-			fsum[idx] = ((const float *)g->slot[s].hout)[k];
-	}
+	scatter_sums_t j = {c, b0, n, g->slot[s].hout, fsum, dsum, n < 65536 ? 1 : g->threads};
+	gvk_parallel(j.nt, scatter_sums_worker, &j);
 	g->t_scatter += now_s() - t1;
 	return 0;
 }
@@ -512,18 +594,13 @@ static int run_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, float *fsum, double *
 	/* One sub-batch per pass when it fits: every read and haplotype is then packed (and its
 	 * classes converted) once, which costs the host far more than the copy that a split would
 	 * overlap with kernels. Passes over 1 GiB, or after an out-of-memory, are split. */
-	size_t total = 0;
-	for (size_t k = 0; k < n; ++k) {
-		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
-		total += 5 * (size_t)c->reads[p->read].len + (size_t)c->haps[p->hap].len + 32;
-	}
-	size_t limit = total + 4096;
+	size_t limit = c->total_bytes + 4096;
 	if (limit > g->max_batch_bytes) limit = g->max_batch_bytes;
 	while (b0 < n) {
 		if (pend_n[s] && (rc = collect(g, s, c, pend_b0[s], pend_n[s], fsum, dsum, err)) < 0) return rc;
 		pend_n[s] = 0;
 		double t0 = now_s();
-		size_t b1 = batch_end(c, b0, n, limit);
+		size_t b1 = b0 == 0 && c->total_bytes <= limit ? n : batch_end(c, b0, n, limit);
 		layout_t L;
 		rc = pack(g, &g->slot[s], c, b0, b1, &L, err);
 		g->t_pack += now_s() - t0;
@@ -557,24 +634,30 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 {
 	if (n == 0) return 0;
 	if (n > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "a GPU pass takes at most 2^32 - 1 pairs (%zu given)", n);
-	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, 0, 0};
+	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, 0, 0, 0};
 	for (int b = 0; b < 256; ++b) {
 		uint8_t bits = phmm_base_bits((unsigned char)b);
 		c.cls[b] = bits == 2 ? 1 : bits == 4 ? 2 : bits == 8 ? 3 : bits == 31 ? 4 : 0;
 	}
+	double t0 = now_s();
+	scan_job_t sj;
+	memset(&sj, 0, sizeof sj);
+	sj.reads = reads, sj.haps = haps, sj.pairs = pairs, sj.sel = sel, sj.n = n, sj.dbl = dbl;
+	sj.nt = n < 65536 ? 1 : g->threads < MAX_SCAN_THREADS ? g->threads : MAX_SCAN_THREADS;
+	order_t *ord = NULL;
+	int rc = order_pairs(&sj, &ord);
+	g->t_sort += now_s() - t0;
 	int32_t maxr = 0, maxh = 0;
-	for (size_t k = 0; k < n; ++k) {
-		const gvk_pair_t *p = pair_at(&c, k);
-		if (p->read > maxr) maxr = p->read;
-		if (p->hap > maxh) maxh = p->hap;
+	for (int t = 0; t < sj.nt; ++t) {
+		maxr = sj.maxr[t] > maxr ? sj.maxr[t] : maxr, maxh = sj.maxh[t] > maxh ? sj.maxh[t] : maxh;
+		c.total_bytes += sj.bytes[t];
 	}
-	order_t *ord = (order_t *)malloc(n * sizeof *ord);
 	c.rmap = (uint32_t *)calloc((size_t)maxr + 1, sizeof *c.rmap);
 	c.hmap = (uint32_t *)calloc((size_t)maxh + 1, sizeof *c.hmap);
 	c.maxr = maxr, c.maxh = maxh;
 	/* Dense when every read and haplotype up to the largest index is used (the CLI's chunks):
 	 * entries no pair names may not even be valid. */
-	if (c.rmap && c.hmap) {
+	if (rc == 0 && c.rmap && c.hmap) {
 		size_t ur = 0, uh = 0;
 		for (size_t k = 0; k < n; ++k) {
 			const gvk_pair_t *p = pair_at(&c, k);
@@ -599,28 +682,9 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 			c.hbytes_all = o;
 		}
 	}
-	int rc = 0;
-	if (!ord || !c.rmap || !c.hmap || (c.all && (!c.roff_all || !c.hoff_all))) {
+	if (rc < 0 || !c.rmap || !c.hmap || (c.all && (!c.roff_all || !c.hoff_all))) {
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		goto done;
-	}
-	/* Bin by read length, then longest haplotypes first (in 16-bp buckets) so that a warp's pairs
-	 * end together, then by haplotype index: pairs of one region stay together, which keeps the
-	 * packing's reads of host memory local (a full sort by length cost ten times the kernels). */
-	for (size_t k = 0; k < n; ++k) {
-		const gvk_pair_t *p = pair_at(&c, k);
-		uint32_t bin = (uint32_t)pick_variant(reads[p->read].len, dbl);
-		uint32_t hb = (uint32_t)haps[p->hap].len / 16;
-		ord[k] = (order_t){bin << 28 | (255u - (hb < 255u ? hb : 255u)) << 20 | ((uint32_t)p->hap & 0xFFFFFu), (uint32_t)k};
-	}
-	{
-		double t0 = now_s();
-		rc = sort_order(ord, n);
-		g->t_sort += now_s() - t0;
-		if (rc < 0) {
-			gvk_err_set(err, rc, "out of memory");
-			goto done;
-		}
 	}
 	c.ord = ord;
 	if (cudaSetDevice(g->dev) != cudaSuccess) {
