@@ -278,9 +278,13 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (rc == 0 && writer.rc < 0) rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: write error", a.out ? a.out : "standard output");
 	if (progress) fputc('\n', stderr);
 	if (rc == 0) rc = gvk_out_commit(&out, &err);
-	if (prof)
-		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, compute %.3f s, waiting for output %.3f s, waiting for parse %.3f s\n",
-		        tp[0], tp[1], tp[2], tp[3]);
+	if (prof) {
+		double tr[5];
+		phmm_reader_times(rd, tr);
+		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, compute %.3f s, waiting for output %.3f s, waiting for parse %.3f s\n"
+		        "[gvk pairhmm] parser: read %.3f s, cut %.3f s, count lines %.3f s, parse %.3f s, join %.3f s\n",
+		        tp[0], tp[1], tp[2], tp[3], tr[0], tr[1], tr[2], tr[3], tr[4]);
+	}
 done:
 	if (rc < 0) {
 		gvk_out_abort(&out);

@@ -151,7 +151,7 @@ int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
 	}
 }
 
-int gvk_lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *err)
+static int lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, int count, gvk_err_t *err)
 {
 	for (;;) {
 		size_t have = lr->end - lr->beg;
@@ -166,8 +166,10 @@ int gvk_lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *
 		if (nl || (lr->eof && have)) {
 			size_t stop = nl ? (size_t)(nl - lr->buf) + 1 : lr->end;
 			*blk = lr->buf + lr->beg, *len = stop - lr->beg;
-			for (char *p = *blk, *e = *blk + *len; (p = memchr(p, '\n', (size_t)(e - p))); ++p) lr->lineno++;
-			if (!nl) lr->lineno++;
+			if (count) {
+				for (char *p = *blk, *e = *blk + *len; (p = memchr(p, '\n', (size_t)(e - p))); ++p) lr->lineno++;
+				if (!nl) lr->lineno++;
+			}
 			lr->beg = stop;
 			return 1;
 		}
@@ -177,6 +179,18 @@ int gvk_lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *
 		if (got == 0) lr->eof = 1;
 	}
 }
+
+int gvk_lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *err)
+{
+	return lr_block(lr, want, blk, len, 1, err);
+}
+
+int gvk_lr_block_uncounted(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *err)
+{
+	return lr_block(lr, want, blk, len, 0, err);
+}
+
+void gvk_lr_add_lines(gvk_lr_t *lr, long lines) { lr->lineno += lines; }
 
 void gvk_lr_unread(gvk_lr_t *lr, size_t bytes, long lines)
 {

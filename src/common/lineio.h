@@ -23,6 +23,10 @@ gvk_lr_t *gvk_lr_open_mem(const char *text, size_t len, const char *path, long l
 /* The next block of whole lines, about `want` bytes (more if a line is longer), as raw bytes
  * without copying; valid until the next call. Returns 1, 0 at end of file, or <0. */
 int gvk_lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *err);
+/* The same without counting the block's lines (a serial pass over it): the caller counts them,
+ * on all threads, and reports them with gvk_lr_add_lines. */
+int gvk_lr_block_uncounted(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *err);
+void gvk_lr_add_lines(gvk_lr_t *lr, long lines);
 
 /* Gives back the last `bytes` of what the last call returned (`lines` lines of it), or the last
  * line gvk_lr_next returned, to be read again. */

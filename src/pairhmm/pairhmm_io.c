@@ -13,6 +13,7 @@ struct phmm_reader_s {
 	gvk_lr_t *lr;
 	phmm_format_t fmt;
 	uint64_t records; /* groups or pair lines seen so far */
+	double t[5];      /* phmm_reader_times */
 };
 
 typedef struct {
@@ -422,7 +423,7 @@ typedef struct {
 static void parse_piece(void *arg, int t)
 {
 	mt_job_t *j = arg;
-	phmm_reader_t sub = {NULL, j->rd->fmt, 0};
+	phmm_reader_t sub = {NULL, j->rd->fmt, 0, {0}};
 	phmm_chunk_t *part = &j->parts[t];
 	j->n[t] = 0;
 	/* An empty piece must not leave the counts of an earlier chunk behind. */
@@ -436,6 +437,23 @@ static void parse_piece(void *arg, int t)
 	j->n[t] = phmm_reader_next(&sub, &j->parts[t], SIZE_MAX, &j->err[t]);
 	gvk_lr_close(sub.lr);
 }
+
+typedef struct {
+	const char *blk;
+	const size_t *cuts;
+	long *lines; /* lines[t]: newlines in piece t */
+} count_job_t;
+
+static void count_piece(void *arg, int t)
+{
+	count_job_t *j = arg;
+	long nl = 0;
+	const char *e = j->blk + j->cuts[t + 1];
+	for (const char *p = j->blk + j->cuts[t]; p < e && (p = memchr(p, '\n', (size_t)(e - p))); ++p) ++nl;
+	j->lines[t] = nl;
+}
+
+void phmm_reader_times(const phmm_reader_t *rd, double t[5]) { memcpy(t, rd->t, sizeof rd->t); }
 
 /* Joins the pieces into c: their arrays copied with index offsets, their arenas kept. */
 static int join_parts(phmm_chunk_t *c, phmm_chunk_t *parts, int np, uint64_t rec0)
@@ -478,36 +496,38 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	if (want > ((size_t)512 << 20)) want = (size_t)512 << 20;
 	char *blk;
 	size_t len;
-	long line_before = gvk_lr_lineno(rd->lr);
-	int rc = gvk_lr_block(rd->lr, want, &blk, &len, err);
+	double t0 = gvk_seconds(), t1;
+	/* Lines are counted below on all threads: three serial passes over the block used to cost
+	 * more than the parsing itself. */
+	int rc = gvk_lr_block_uncounted(rd->lr, want, &blk, &len, err);
 	c->n_reads = c->n_haps = c->n_pairs = 0, c->arena_len = 0, c->cells = 0;
 	if (rc <= 0) return rc;
+	t1 = gvk_seconds(), rd->t[0] += t1 - t0, t0 = t1;
 	const int group = rd->fmt == PHMM_FMT_GROUP;
 	size_t cuts[65];
-	long line0[64], n[64];
+	long line0[65], n[64];
 	int np = threads;
+	cuts[0] = 0;
 	if (group) {
-		cuts[0] = 0;
 		long cut = group_walk(blk, len, np, cuts, &np);
 		if (cut <= 0) { /* a malformed header or one group bigger than the block */
-			gvk_lr_unread(rd->lr, len, gvk_lr_lineno(rd->lr) - line_before);
+			gvk_lr_unread(rd->lr, len, 0);
 			return phmm_reader_next(rd, c, max_pairs, err);
 		}
-		long lines_kept = 0;
-		for (const char *p = blk; p < blk + cut && (p = memchr(p, '\n', (size_t)(blk + cut - p))); ++p) ++lines_kept;
-		gvk_lr_unread(rd->lr, len - (size_t)cut, gvk_lr_lineno(rd->lr) - line_before - lines_kept);
+		gvk_lr_unread(rd->lr, len - (size_t)cut, 0);
 		len = (size_t)cut;
 	} else {
-		cuts[0] = 0;
 		for (int t = 1; t < np; ++t) cuts[t] = line_start_after(blk, len, len * (size_t)t / (size_t)np);
 	}
 	cuts[np] = len;
-	line0[0] = line_before;
-	for (int t = 1; t < np; ++t) {
-		long nl = 0;
-		for (const char *p = blk + cuts[t - 1]; p < blk + cuts[t] && (p = memchr(p, '\n', (size_t)(blk + cuts[t] - p))); ++p) ++nl;
-		line0[t] = line0[t - 1] + nl;
-	}
+	t1 = gvk_seconds(), rd->t[1] += t1 - t0, t0 = t1;
+	count_job_t cj = {blk, cuts, line0 + 1};
+	gvk_parallel(np, count_piece, &cj);
+	line0[0] = gvk_lr_lineno(rd->lr);
+	for (int t = 1; t <= np; ++t) line0[t] += line0[t - 1];
+	/* A last line without a newline (end of input) is a line too. */
+	gvk_lr_add_lines(rd->lr, line0[np] - line0[0] + (len > 0 && blk[len - 1] != '\n'));
+	t1 = gvk_seconds(), rd->t[2] += t1 - t0, t0 = t1;
 	if (c->nparts < np) {
 		phmm_chunk_t *np2 = realloc(c->parts, (size_t)np * sizeof *np2);
 		if (!np2) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -517,12 +537,14 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	gvk_err_t errs[64];
 	mt_job_t job = {rd, blk, cuts, line0, c->parts, n, errs};
 	gvk_parallel(np, parse_piece, &job);
+	t1 = gvk_seconds(), rd->t[3] += t1 - t0, t0 = t1;
 	for (int t = 0; t < np; ++t)
 		if (n[t] < 0) {
 			*err = errs[t];
 			return n[t];
 		}
 	if (join_parts(c, c->parts, np, rd->records) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	rd->t[4] += gvk_seconds() - t0;
 	for (int t = 0; t < np; ++t) {
 		uint64_t gmax = 0;
 		for (size_t k = 0; k < c->parts[t].n_pairs; ++k)
