@@ -11,6 +11,7 @@
 
 #include "err.h"
 #include "lineio.h"
+#include "threads.h"
 
 struct gvk_lr_s {
 #ifdef GVK_HAVE_ZLIB
@@ -26,10 +27,77 @@ struct gvk_lr_s {
 	long lineno;
 	int eof;
 	int mem;         /* reads a caller's memory block (not owned) */
+	int fd;          /* > 0: a plain regular file read with pread (large blocks on several threads) */
+	off_t off;       /* its next offset */
 	size_t last_len; /* bytes the last gvk_lr_next consumed, for gvk_lr_unread_line */
 };
 
 enum { LR_BLOCK = 1 << 16 };
+
+/* A regular file that does not start with the gzip magic: read with pread, so that a large
+ * block is copied out of the page cache by several threads (one thread's copy of a 2 GB input
+ * took longer than the GPU's work on it). Returns the descriptor, or -1. */
+static int lr_open_plain(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0) return -1;
+	struct stat st;
+	unsigned char magic[2] = {0, 0};
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || pread(fd, magic, 2, 0) < 0 || (magic[0] == 0x1f && magic[1] == 0x8b) ||
+	    fd == 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+typedef struct {
+	int fd;
+	char *dst;
+	off_t off;
+	size_t len, per;
+	int nt;
+	ssize_t got[16]; /* bytes read by each thread, or -1 */
+} pread_job_t;
+
+static void pread_worker(void *arg, int t)
+{
+	pread_job_t *j = arg;
+	size_t b = j->per * (size_t)t, e = b + j->per < j->len ? b + j->per : j->len, done = 0;
+	j->got[t] = 0;
+	while (b + done < e) {
+		ssize_t n = pread(j->fd, j->dst + b + done, e - b - done, j->off + (off_t)(b + done));
+		if (n < 0 && errno == EINTR) continue;
+		if (n < 0) {
+			j->got[t] = -1;
+			return;
+		}
+		if (n == 0) break;
+		done += (size_t)n;
+	}
+	j->got[t] = (ssize_t)done;
+}
+
+/* Fills dst with up to len bytes at the file's current offset; returns bytes read or -1. */
+static long lr_pread(gvk_lr_t *lr, char *dst, size_t len)
+{
+	int nt = len >= ((size_t)16 << 20) ? gvk_ncpu() : 1;
+	if (nt > 16) nt = 16;
+	pread_job_t j = {lr->fd, dst, lr->off, len, (len + (size_t)nt - 1) / (size_t)nt, nt, {0}};
+	if (nt == 1)
+		pread_worker(&j, 0);
+	else
+		gvk_parallel(nt, pread_worker, &j);
+	size_t total = 0;
+	for (int t = 0; t < nt; ++t) {
+		if (j.got[t] < 0) return -1;
+		total += (size_t)j.got[t];
+		/* A short piece means the file ended there (or shrank while being read): stop at it. */
+		if ((size_t)j.got[t] < (t == nt - 1 ? len - j.per * (size_t)t : j.per)) break;
+	}
+	lr->off += (off_t)total;
+	return (long)total;
+}
 
 gvk_lr_t *gvk_lr_open(const char *path, gvk_err_t *err)
 {
@@ -41,6 +109,8 @@ gvk_lr_t *gvk_lr_open(const char *path, gvk_err_t *err)
 		return NULL;
 	}
 	lr->cap = LR_BLOCK;
+	if (!is_stdin && (lr->fd = lr_open_plain(path)) > 0) return lr;
+	lr->fd = 0;
 #ifdef GVK_HAVE_ZLIB
 	lr->gz = is_stdin ? gzdopen(dup(0), "rb") : gzopen(path, "rb");
 	if (!lr->gz) {
@@ -73,6 +143,7 @@ void gvk_lr_close(gvk_lr_t *lr)
 {
 	if (!lr) return;
 	if (lr->mem) lr->buf = NULL;
+	if (lr->fd > 0) close(lr->fd);
 #ifdef GVK_HAVE_ZLIB
 	if (lr->gz) gzclose(lr->gz);
 #else
@@ -97,6 +168,12 @@ static long lr_fill(gvk_lr_t *lr, gvk_err_t *err)
 		if (!nb) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory for a line", lr->path);
 		lr->buf = nb;
 		lr->cap *= 2;
+	}
+	if (lr->fd > 0) {
+		long got = lr_pread(lr, lr->buf + lr->end, lr->cap - lr->end);
+		if (got < 0) return gvk_err_set(err, GVK_ERR_IO, "%s: read error after line %ld: %s", lr->path, lr->lineno, strerror(errno));
+		lr->end += (size_t)got;
+		return got;
 	}
 #ifdef GVK_HAVE_ZLIB
 	int n = gzread(lr->gz, lr->buf + lr->end, (unsigned)(lr->cap - lr->end));
