@@ -9,6 +9,7 @@
 #include "../common/err.h"
 #include "../common/threads.h"
 #include "align_engine.h"
+#include "align_gpu_plan.h"
 #include "align_kernel.h"
 
 typedef struct {
@@ -19,9 +20,11 @@ typedef struct {
 struct gvk_align_s {
 	gvk_align_opt_t opt;
 	const al_isa_t *isa;
-	al_gpu_t *gpu; /* never set yet: no GPU kernel in this build */
+	al_gpu_t *gpu; /* NULL: CPU only */
+	int emulate;   /* tests: the GPU back end's logic on the CPU (GVK_ALIGN_GPU_EMULATE set, no GPU) */
+	double gpu_kernel_s;
 	arena_t *arena; /* one per thread */
-	char name[96];
+	char name[400];
 };
 
 void gvk_align_opt_init(gvk_align_opt_t *opt)
@@ -44,17 +47,6 @@ gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err)
 		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
 		return NULL;
 	}
-	if (opt->device == GVK_DEVICE_GPU) {
-		gvk_err_t gerr = {0, ""};
-		al_gpu_t *g = al_gpu_open(opt, &gerr);
-		if (!g) {
-			gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "%s", gerr.msg);
-			return NULL;
-		}
-		al_gpu_close(g); /* a GPU back end is not wired into the engine yet */
-		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the align engine has no GPU path yet");
-		return NULL;
-	}
 	gvk_align_t *e = calloc(1, sizeof *e);
 	int nt = opt->threads < 1 ? gvk_ncpu() : opt->threads;
 	if (!e || !(e->arena = calloc((size_t)nt, sizeof *e->arena))) {
@@ -66,18 +58,31 @@ gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err)
 	e->opt.threads = nt;
 	e->isa = isa;
 	snprintf(e->name, sizeof e->name, "cpu-%s", isa->name);
+	if (opt->device != GVK_DEVICE_CPU) {
+		gvk_err_t gerr = {0, ""};
+		e->gpu = al_gpu_open(opt, &gerr);
+		if (e->gpu)
+			snprintf(e->name, sizeof e->name, "%s%s (+cpu-%s)", opt->device == GVK_DEVICE_AUTO ? "auto: " : "",
+			         al_gpu_name(e->gpu), isa->name);
+		else if ((e->emulate = getenv("GVK_ALIGN_GPU_EMULATE") != NULL))
+			snprintf(e->name, sizeof e->name, "gpu-emulated (+cpu-%s)", isa->name);
+		else if (opt->device == GVK_DEVICE_GPU || opt->verbose)
+			fprintf(stderr, "gvk align: no usable GPU (%s); aligning on the CPU\n", gerr.msg);
+	}
 	return e;
 }
 
 void gvk_align_destroy(gvk_align_t *e)
 {
 	if (!e) return;
+	al_gpu_close(e->gpu);
 	for (int t = 0; t < e->opt.threads; ++t) free(e->arena[t].p);
 	free(e->arena);
 	free(e);
 }
 
 const char *gvk_align_device_name(const gvk_align_t *e) { return e->name; }
+double gvk_align_gpu_kernel_seconds(const gvk_align_t *e) { return e->gpu_kernel_s; }
 
 /* A unit of work: pairs order[beg..beg+cnt) filled together by one kernel, or one pair answered
  * by the shortcut (pos >= 0). */
@@ -281,6 +286,84 @@ static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *
 	return ni;
 }
 
+/* Under device auto, batches with fewer cells to fill stay on the CPU (launch and copy latency). */
+#define AUTO_MIN_CELLS 20000000.0
+/* Pairs per GPU call are bounded by their element room (n + m + 2 each, 8 bytes). */
+#define GPU_MAX_ELEMS ((size_t)16 << 20)
+
+static int text_out(gvk_align_t *e, size_t k, const al_job_t *jb, const al_elem_t *el, int ne, int32_t offset,
+                    int32_t score, gvk_align_result_t *out, size_t *text_at, int16_t *text_tid)
+{
+	const int java = e->opt.flavour == GVK_SW_JAVA;
+	arena_t *a = &e->arena[0];
+	size_t cap = (size_t)ne * 11;
+	if (!arena_reserve(a, cap + 1)) return GVK_ERR_NOMEM;
+	int gkl_cap = java ? -1 : 2 * (jb->n > jb->m ? jb->n : jb->m);
+	int len = al_cigar_text(el, ne, gkl_cap, a->p + a->len, cap);
+	text_at[k] = a->len, text_tid[k] = 0;
+	a->len += (size_t)len + 1;
+	out[k] = (gvk_align_result_t){NULL, len, offset, score};
+	return 0;
+}
+
+/* The batch on the GPU: shortcut answers on the host, the other pairs in calls of at most
+ * GPU_MAX_ELEMS element room. Texts go to arena 0. */
+static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, gvk_align_result_t *out,
+                     size_t *text_at, int16_t *text_tid, gvk_err_t *err)
+{
+	size_t *idx = malloc(n * sizeof *idx), *el_off = malloc((n + 1) * sizeof *el_off);
+	al_job_t *gj = malloc(n * sizeof *gj);
+	int *ne = malloc(n * sizeof *ne);
+	int32_t *off = malloc(n * sizeof *off), *sc = malloc(n * sizeof *sc);
+	al_elem_t *el = NULL;
+	int rc = 0;
+	e->arena[0].len = 0;
+	e->gpu_kernel_s = 0;
+	if (!idx || !el_off || !gj || !ne || !off || !sc) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (size_t k = 0; k < n && rc == 0; ++k) {
+		if (pos[k] < 0) continue;
+		al_elem_t m1 = {jobs[k].m, 'M'};
+		rc = text_out(e, k, &jobs[k], &m1, 1, pos[k], jobs[k].m * jobs[k].match, out, text_at, text_tid);
+	}
+	for (size_t k = 0; k < n && rc == 0;) {
+		size_t cnt = 0;
+		el_off[0] = 0;
+		for (; k < n; ++k) {
+			if (pos[k] >= 0) continue;
+			size_t room = (size_t)jobs[k].n + (size_t)jobs[k].m + 2;
+			if (cnt > 0 && el_off[cnt] + room > GPU_MAX_ELEMS) break;
+			idx[cnt] = k, gj[cnt] = jobs[k], el_off[cnt + 1] = el_off[cnt] + room, ++cnt;
+		}
+		if (!cnt) break;
+		al_elem_t *ne2 = realloc(el, el_off[cnt] * sizeof *el);
+		if (!ne2) {
+			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			break;
+		}
+		el = ne2;
+		const int java = e->opt.flavour == GVK_SW_JAVA;
+		rc = e->gpu ? al_gpu_align(e->gpu, gj, cnt, java, el, el_off, ne, off, sc, err)
+		            : al_gpu_emulate(gj, cnt, java, el, el_off, ne, off, sc, err);
+		if (rc < 0) break;
+		e->gpu_kernel_s += al_gpu_kernel_seconds(e->gpu);
+		for (size_t q = 0; q < cnt && rc == 0; ++q)
+			if ((rc = text_out(e, idx[q], &gj[q], el + el_off[q], ne[q], off[q], sc[q], out, text_at, text_tid)) < 0)
+				gvk_err_set(err, rc, "out of memory");
+	}
+	free(idx), free(el_off), free(gj), free(ne), free(off), free(sc), free(el);
+	return rc;
+}
+
+static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n)
+{
+	if (!e->gpu && !e->emulate) return 0;
+	if (e->opt.device == GVK_DEVICE_GPU) return 1;
+	double cells = 0;
+	for (size_t k = 0; k < n; ++k)
+		if (pos[k] < 0) cells += (double)jobs[k].n * jobs[k].m;
+	return cells >= AUTO_MIN_CELLS;
+}
+
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
 {
 	for (size_t k = 0; k < n; ++k) {
@@ -314,6 +397,17 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		scan_t sc = {jobs, n, nt, pos};
 		gvk_parallel(nt, scan_worker, &sc);
 	}
+	if (want_gpu(e, jobs, pos, n)) {
+		gvk_err_t gerr = {0, ""};
+		if ((rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, &gerr)) == 0) goto texts;
+		/* Any GPU failure: this batch and the next ones on the CPU. */
+		fprintf(stderr, "gvk align: GPU failed (%s); falling back to the CPU\n", gerr.msg);
+		al_gpu_close(e->gpu);
+		e->gpu = NULL, e->emulate = 0;
+		snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
+		rc = 0;
+	}
+	e->gpu_kernel_s = 0;
 	size_t ni = plan_items(e, jobs, pos, n, order, items, keys);
 	for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
 	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
@@ -322,6 +416,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		rc = gvk_err_set(err, rc, "out of memory in the align engine");
 		goto done;
 	}
+texts:
 	for (size_t k = 0; k < n; ++k) out[k].cigar = e->arena[text_tid[k]].p + text_at[k];
 done:
 	free(jobs), free(pos), free(order), free(items), free(keys), free(text_at), free(text_tid);

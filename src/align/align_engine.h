@@ -14,6 +14,8 @@ typedef struct al_gpu_s al_gpu_t;
 al_gpu_t *al_gpu_open(const gvk_align_opt_t *opt, gvk_err_t *err);
 void al_gpu_close(al_gpu_t *g);
 const char *al_gpu_name(const al_gpu_t *g);
+/* Kernel time of the last al_gpu_align call (seconds). */
+double al_gpu_kernel_seconds(const al_gpu_t *g);
 
 /* Aligns jobs[k] for k < n: elements of pair k at el + el_off[k] (the caller sizes el_off[k + 1] -
  * el_off[k] = n + m + 2), their count in ne[k], offset and score. */

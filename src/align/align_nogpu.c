@@ -11,6 +11,7 @@ al_gpu_t *al_gpu_open(const gvk_align_opt_t *opt, gvk_err_t *err)
 
 void al_gpu_close(al_gpu_t *g) { (void)g; }
 const char *al_gpu_name(const al_gpu_t *g) { (void)g; return "none"; }
+double al_gpu_kernel_seconds(const al_gpu_t *g) { (void)g; return 0.0; }
 
 int al_gpu_align(al_gpu_t *g, const al_job_t *jobs, size_t n, int java, al_elem_t *el, const size_t *el_off,
                  int *ne, int32_t *offset, int32_t *score, gvk_err_t *err)
