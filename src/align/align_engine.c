@@ -21,6 +21,7 @@ struct gvk_align_s {
 	gvk_align_opt_t opt;
 	const al_isa_t *isa;
 	al_gpu_t *gpu; /* NULL: CPU only */
+	al_elems_t gel; /* GPU results' CIGAR elements */
 	int emulate;   /* tests: the GPU back end's logic on the CPU (GVK_ALIGN_GPU_EMULATE set, no GPU) */
 	double gpu_kernel_s;
 	arena_t *arena; /* one per thread */
@@ -76,6 +77,7 @@ void gvk_align_destroy(gvk_align_t *e)
 {
 	if (!e) return;
 	al_gpu_close(e->gpu);
+	free(e->gel.p);
 	for (int t = 0; t < e->opt.threads; ++t) free(e->arena[t].p);
 	free(e->arena);
 	free(e);
@@ -288,9 +290,6 @@ static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *
 
 /* Under device auto, batches with fewer cells to fill stay on the CPU (launch and copy latency). */
 #define AUTO_MIN_CELLS 20000000.0
-/* Pairs per GPU call are bounded by their element room (n + m + 2 each, 8 bytes). */
-#define GPU_MAX_ELEMS ((size_t)16 << 20)
-
 static int text_out(gvk_align_t *e, size_t k, const al_job_t *jb, const al_elem_t *el, int ne, int32_t offset,
                     int32_t score, gvk_align_result_t *out, size_t *text_at, int16_t *text_tid)
 {
@@ -306,51 +305,38 @@ static int text_out(gvk_align_t *e, size_t k, const al_job_t *jb, const al_elem_
 	return 0;
 }
 
-/* The batch on the GPU: shortcut answers on the host, the other pairs in calls of at most
- * GPU_MAX_ELEMS element room. Texts go to arena 0. */
+/* The batch on the GPU: shortcut answers on the host, the other pairs in one back-end call (which
+ * streams them in chunks). Texts go to arena 0. */
 static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, gvk_align_result_t *out,
                      size_t *text_at, int16_t *text_tid, gvk_err_t *err)
 {
-	size_t *idx = malloc(n * sizeof *idx), *el_off = malloc((n + 1) * sizeof *el_off);
+	size_t *idx = malloc(n * sizeof *idx), *el_at = malloc(n * sizeof *el_at), cnt = 0;
 	al_job_t *gj = malloc(n * sizeof *gj);
 	int *ne = malloc(n * sizeof *ne);
 	int32_t *off = malloc(n * sizeof *off), *sc = malloc(n * sizeof *sc);
-	al_elem_t *el = NULL;
 	int rc = 0;
 	e->arena[0].len = 0;
+	e->gel.n = 0;
 	e->gpu_kernel_s = 0;
-	if (!idx || !el_off || !gj || !ne || !off || !sc) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (!idx || !el_at || !gj || !ne || !off || !sc) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (size_t k = 0; k < n && rc == 0; ++k) {
-		if (pos[k] < 0) continue;
+		if (pos[k] < 0) {
+			idx[cnt] = k, gj[cnt++] = jobs[k];
+			continue;
+		}
 		al_elem_t m1 = {jobs[k].m, 'M'};
 		rc = text_out(e, k, &jobs[k], &m1, 1, pos[k], jobs[k].m * jobs[k].match, out, text_at, text_tid);
 	}
-	for (size_t k = 0; k < n && rc == 0;) {
-		size_t cnt = 0;
-		el_off[0] = 0;
-		for (; k < n; ++k) {
-			if (pos[k] >= 0) continue;
-			size_t room = (size_t)jobs[k].n + (size_t)jobs[k].m + 2;
-			if (cnt > 0 && el_off[cnt] + room > GPU_MAX_ELEMS) break;
-			idx[cnt] = k, gj[cnt] = jobs[k], el_off[cnt + 1] = el_off[cnt] + room, ++cnt;
-		}
-		if (!cnt) break;
-		al_elem_t *ne2 = realloc(el, el_off[cnt] * sizeof *el);
-		if (!ne2) {
-			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			break;
-		}
-		el = ne2;
+	if (rc == 0 && cnt > 0) {
 		const int java = e->opt.flavour == GVK_SW_JAVA;
-		rc = e->gpu ? al_gpu_align(e->gpu, gj, cnt, java, el, el_off, ne, off, sc, err)
-		            : al_gpu_emulate(gj, cnt, java, el, el_off, ne, off, sc, err);
-		if (rc < 0) break;
-		e->gpu_kernel_s += al_gpu_kernel_seconds(e->gpu);
-		for (size_t q = 0; q < cnt && rc == 0; ++q)
-			if ((rc = text_out(e, idx[q], &gj[q], el + el_off[q], ne[q], off[q], sc[q], out, text_at, text_tid)) < 0)
-				gvk_err_set(err, rc, "out of memory");
+		rc = e->gpu ? al_gpu_align(e->gpu, gj, cnt, java, &e->gel, el_at, ne, off, sc, err)
+		            : al_gpu_emulate(gj, cnt, java, &e->gel, el_at, ne, off, sc, err);
+		e->gpu_kernel_s = al_gpu_kernel_seconds(e->gpu);
 	}
-	free(idx), free(el_off), free(gj), free(ne), free(off), free(sc), free(el);
+	for (size_t q = 0; q < cnt && rc == 0; ++q)
+		if ((rc = text_out(e, idx[q], &gj[q], e->gel.p + el_at[q], ne[q], off[q], sc[q], out, text_at, text_tid)) < 0)
+			gvk_err_set(err, rc, "out of memory");
+	free(idx), free(el_at), free(gj), free(ne), free(off), free(sc);
 	return rc;
 }
 

@@ -136,7 +136,7 @@ static int slot_reserve(slot_t *q, const ag_plan_t *p, gvk_err_t *err)
 }
 
 /* Waits for a slot's chunk and copies its results out. */
-static int slot_drain(al_gpu_t *g, int s, const size_t *order, al_elem_t *el, const size_t *el_off, int *ne,
+static int slot_drain(al_gpu_t *g, int s, const size_t *order, al_elems_t *el, size_t *el_at, int *ne,
                       int32_t *offset, int32_t *score, gvk_err_t *err)
 {
 	slot_t *q = &g->slot[s];
@@ -147,7 +147,9 @@ static int slot_drain(al_gpu_t *g, int s, const size_t *order, al_elem_t *el, co
 	CK(cudaEventElapsedTime(&ms, q->k0, q->k1));
 	g->kernel_s += ms * 1e-3;
 	const ag_plan_t *p = &q->plan;
-	if (!ag_unpack(order, p, q->hout, el, el_off, ne, offset, score)) return 0;
+	const long over = ag_unpack(order, p, q->hout, el, el_at, ne, offset, score);
+	if (over < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for CIGAR elements");
+	if (over == 0) return 0;
 	/* Rare long CIGARs: fetched one by one from the device scratch. */
 	const ag_chunk_dev_t h = ag_view(p, q->hin, q->hout, q->scr);
 	uint32_t *tmp = NULL;
@@ -165,7 +167,7 @@ static int slot_drain(al_gpu_t *g, int s, const size_t *order, al_elem_t *el, co
 		if (e != cudaSuccess)
 			rc = gvk_err_set(err, GVK_ERR_GPU, "CUDA: copying a CIGAR back: %s", cudaGetErrorString(e));
 		else
-			ag_decode(tmp, c, el + el_off[order[p->beg + k]]);
+			ag_decode(tmp, c, el->p + el_at[order[p->beg + k]]);
 	}
 	free(tmp);
 	return rc;
@@ -190,7 +192,7 @@ static int slot_launch(al_gpu_t *g, int s, const al_job_t *jobs, const size_t *o
 	return 0;
 }
 
-extern "C" int al_gpu_align(al_gpu_t *g, const al_job_t *jobs, size_t n, int java, al_elem_t *el, const size_t *el_off,
+extern "C" int al_gpu_align(al_gpu_t *g, const al_job_t *jobs, size_t n, int java, al_elems_t *el, size_t *el_at,
                             int *ne, int32_t *offset, int32_t *score, gvk_err_t *err)
 {
 	g->kernel_s = 0;
@@ -202,14 +204,14 @@ extern "C" int al_gpu_align(al_gpu_t *g, const al_job_t *jobs, size_t n, int jav
 	int s = 0;
 	for (size_t beg = 0; beg < n && rc == 0; s ^= 1) {
 		/* Refill slot s once its previous chunk is back; the other slot's chunk runs meanwhile. */
-		if ((rc = slot_drain(g, s, order, el, el_off, ne, offset, score, err)) < 0) break;
+		if ((rc = slot_drain(g, s, order, el, el_at, ne, offset, score, err)) < 0) break;
 		ag_plan(jobs, order, beg, n, g->budget, &g->slot[s].plan);
 		const ag_plan_t *p = &g->slot[s].plan;
 		rc = slot_launch(g, s, jobs, order, java, err);
 		beg += p->n;
 	}
 	for (int k = 0; k < NSLOT; ++k) {
-		int r2 = rc == 0 ? slot_drain(g, s, order, el, el_off, ne, offset, score, err) : 0;
+		int r2 = rc == 0 ? slot_drain(g, s, order, el, el_at, ne, offset, score, err) : 0;
 		if (rc < 0) {
 			cudaStreamSynchronize(g->st[s]);
 			g->slot[s].busy = 0;

@@ -116,25 +116,40 @@ void ag_decode(const uint32_t *ev, int count, al_elem_t *el)
 	for (int q = 0; q < count; ++q) el[q] = (al_elem_t){(int32_t)(ev[q] >> 2), ops[ev[q] & 3]};
 }
 
-size_t ag_unpack(const size_t *order, const ag_plan_t *p, const uint8_t *out, al_elem_t *el, const size_t *el_off,
-                 int *ne, int32_t *offset, int32_t *score)
+al_elem_t *al_elems_room(al_elems_t *el, size_t count)
+{
+	if (el->n + count > el->cap) {
+		size_t cap = (el->n + count) * 2 + 4096;
+		al_elem_t *p = realloc(el->p, cap * sizeof *p);
+		if (!p) return NULL;
+		el->p = p, el->cap = cap;
+	}
+	return el->p + el->n;
+}
+
+long ag_unpack(const size_t *order, const ag_plan_t *p, const uint8_t *out, al_elems_t *el, size_t *el_at, int *ne,
+               int32_t *offset, int32_t *score)
 {
 	const ag_res_t *rs = (const ag_res_t *)(out + p->res_at);
 	const uint32_t *ev = (const uint32_t *)(out + p->out_at);
-	size_t over = 0;
+	long over = 0;
 	for (size_t k = 0; k < p->n; ++k) {
 		const size_t i = order[p->beg + k];
-		ne[i] = rs[k].ne, offset[i] = rs[k].offset, score[i] = rs[k].score;
-		if (rs[k].ne > AG_CAP)
+		const int c = rs[k].ne;
+		al_elem_t *d = al_elems_room(el, (size_t)c);
+		if (!d) return GVK_ERR_NOMEM;
+		ne[i] = c, offset[i] = rs[k].offset, score[i] = rs[k].score, el_at[i] = el->n;
+		el->n += (size_t)c;
+		if (c > AG_CAP)
 			++over;
 		else
-			ag_decode(ev + k * AG_CAP, rs[k].ne, el + el_off[i]);
+			ag_decode(ev + k * AG_CAP, c, d);
 	}
 	return over;
 }
 
-int al_gpu_emulate(const al_job_t *jobs, size_t n, int java, al_elem_t *el, const size_t *el_off, int *ne,
-                   int32_t *offset, int32_t *score, gvk_err_t *err)
+int al_gpu_emulate(const al_job_t *jobs, size_t n, int java, al_elems_t *el, size_t *el_at, int *ne, int32_t *offset,
+                   int32_t *score, gvk_err_t *err)
 {
 	size_t *order = malloc((n ? n : 1) * sizeof *order);
 	if (!order) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -150,9 +165,10 @@ int al_gpu_emulate(const al_job_t *jobs, size_t n, int java, al_elem_t *el, cons
 			ag_pack(jobs, order, &p, in);
 			ag_chunk_dev_t c = ag_view(&p, in, out, scr);
 			for (size_t k = 0; k < p.n; ++k) ag_pair(&c, k, java);
-			if (ag_unpack(order, &p, out, el, el_off, ne, offset, score))
-				for (size_t k = 0; k < p.n; ++k)
-					if (c.res[k].ne > AG_CAP) ag_decode(c.el + c.jobs[k].el, c.res[k].ne, el + el_off[order[beg + k]]);
+			long over = ag_unpack(order, &p, out, el, el_at, ne, offset, score);
+			if (over < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			for (size_t k = 0; k < p.n && over > 0; ++k)
+				if (c.res[k].ne > AG_CAP) ag_decode(c.el + c.jobs[k].el, c.res[k].ne, el->p + el_at[order[beg + k]]);
 		}
 		free(in), free(out), free(scr);
 		beg += p.n;

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "align_kernel.h"
+#include "align_engine.h"
 
 enum { AG_W = 16, AG_B = 64 };    /* columns per strip (16 x 4 move bits = one word); pairs per block */
 enum { AG_M, AG_I, AG_D, AG_S }; /* element op codes: element = len << 2 | op */
@@ -93,9 +93,10 @@ void ag_plan(const al_job_t *jobs, const size_t *order, size_t beg, size_t n, si
 void ag_pack(const al_job_t *jobs, const size_t *order, const ag_plan_t *p, uint8_t *in);
 
 /* Copies the chunk's results from its output buffer into the caller's arrays (al_gpu_align's);
- * returns how many pairs had more than AG_CAP elements (left for the caller, ne set). */
-size_t ag_unpack(const size_t *order, const ag_plan_t *p, const uint8_t *out, al_elem_t *el, const size_t *el_off,
-                 int *ne, int32_t *offset, int32_t *score);
+ * a pair of more than AG_CAP elements gets room in el (at el_at) for the caller to fill. Returns
+ * the number of those pairs, or GVK_ERR_NOMEM. */
+long ag_unpack(const size_t *order, const ag_plan_t *p, const uint8_t *out, al_elems_t *el, size_t *el_at, int *ne,
+               int32_t *offset, int32_t *score);
 
 /* Converts count packed elements into el. */
 void ag_decode(const uint32_t *ev, int count, al_elem_t *el);
@@ -104,8 +105,8 @@ void ag_decode(const uint32_t *ev, int count, al_elem_t *el);
 ag_chunk_dev_t ag_view(const ag_plan_t *p, uint8_t *in, uint8_t *out, uint8_t *scr);
 
 /* The GPU back end's logic run on the CPU, thread by thread (al_gpu_align's contract): for tests. */
-int al_gpu_emulate(const al_job_t *jobs, size_t n, int java, al_elem_t *el, const size_t *el_off, int *ne,
-                   int32_t *offset, int32_t *score, gvk_err_t *err);
+int al_gpu_emulate(const al_job_t *jobs, size_t n, int java, al_elems_t *el, size_t *el_at, int *ne, int32_t *offset,
+                   int32_t *score, gvk_err_t *err);
 
 #ifdef __cplusplus
 }
