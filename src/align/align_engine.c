@@ -262,6 +262,9 @@ static size_t cut_items(const al_isa_t *isa, const al_job_t *jobs, const sortkey
 	return ni;
 }
 
+/* pos[k] of a pair: the shortcut's answer (>= 0), to align, or already answered (by the GPU). */
+enum { AL_TODO = -1, AL_DONE = -2 };
+
 /* Orders the pairs to fill and cuts them into items: the shortcut answers, then the pairs that fit
  * 16-bit lanes (when the kernel set has them), then the others. */
 static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, size_t *order,
@@ -274,13 +277,13 @@ static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *
 			order[n - 1 - ni] = k;
 			items[ni] = (item_t){n - 1 - ni, 1, pos[k], K_SINGLE};
 			++ni;
-		} else if (isa->fill_narrow && al_fits_int16(&jobs[k])) {
+		} else if (pos[k] == AL_TODO && isa->fill_narrow && al_fits_int16(&jobs[k])) {
 			keys[nnar++].idx = k;
 		}
 	}
 	nf = nnar;
 	for (size_t k = 0; k < n; ++k)
-		if (pos[k] < 0 && !(isa->fill_narrow && al_fits_int16(&jobs[k]))) keys[nf++].idx = k;
+		if (pos[k] == AL_TODO && !(isa->fill_narrow && al_fits_int16(&jobs[k]))) keys[nf++].idx = k;
 	sort_by_shape(jobs, keys, nnar);
 	sort_by_shape(jobs, keys + nnar, nf - nnar);
 	ni += cut_items(isa, jobs, keys, nnar, 0, order, items + ni, K_NARROW);
@@ -305,9 +308,10 @@ static int text_out(gvk_align_t *e, size_t k, const al_job_t *jb, const al_elem_
 	return 0;
 }
 
-/* The batch on the GPU: shortcut answers on the host, the other pairs in one back-end call (which
- * streams them in chunks). Texts go to arena 0. */
-static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, gvk_align_result_t *out,
+/* The batch on the GPU: shortcut answers on the host, the pairs the GPU takes (ag_fits) in one
+ * back-end call (which streams them in chunks); texts go to arena 0. On success their pos becomes
+ * AL_DONE; larger pairs stay AL_TODO for the CPU. */
+static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, gvk_align_result_t *out,
                      size_t *text_at, int16_t *text_tid, gvk_err_t *err)
 {
 	size_t *idx = malloc(n * sizeof *idx), *el_at = malloc(n * sizeof *el_at), cnt = 0;
@@ -315,13 +319,12 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, const int *pos, size_
 	int *ne = malloc(n * sizeof *ne);
 	int32_t *off = malloc(n * sizeof *off), *sc = malloc(n * sizeof *sc);
 	int rc = 0;
-	e->arena[0].len = 0;
 	e->gel.n = 0;
 	e->gpu_kernel_s = 0;
 	if (!idx || !el_at || !gj || !ne || !off || !sc) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (size_t k = 0; k < n && rc == 0; ++k) {
 		if (pos[k] < 0) {
-			idx[cnt] = k, gj[cnt++] = jobs[k];
+			if (ag_fits(&jobs[k])) idx[cnt] = k, gj[cnt++] = jobs[k];
 			continue;
 		}
 		al_elem_t m1 = {jobs[k].m, 'M'};
@@ -336,6 +339,9 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, const int *pos, size_
 	for (size_t q = 0; q < cnt && rc == 0; ++q)
 		if ((rc = text_out(e, idx[q], &gj[q], e->gel.p + el_at[q], ne[q], off[q], sc[q], out, text_at, text_tid)) < 0)
 			gvk_err_set(err, rc, "out of memory");
+	for (size_t k = 0; k < n && rc == 0; ++k)
+		if (pos[k] >= 0) pos[k] = AL_DONE;
+	for (size_t q = 0; q < cnt && rc == 0; ++q) pos[idx[q]] = AL_DONE;
 	free(idx), free(el_at), free(gj), free(ne), free(off), free(sc);
 	return rc;
 }
@@ -346,7 +352,7 @@ static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, 
 	if (e->opt.device == GVK_DEVICE_GPU) return 1;
 	double cells = 0;
 	for (size_t k = 0; k < n; ++k)
-		if (pos[k] < 0) cells += (double)jobs[k].n * jobs[k].m;
+		if (pos[k] < 0 && ag_fits(&jobs[k])) cells += (double)jobs[k].n * jobs[k].m;
 	return cells >= AUTO_MIN_CELLS;
 }
 
@@ -378,31 +384,32 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	int nt = e->opt.threads;
 	if ((size_t)nt > n) nt = (int)n;
 	if (e->opt.raw) {
-		for (size_t k = 0; k < n; ++k) pos[k] = -1;
+		for (size_t k = 0; k < n; ++k) pos[k] = AL_TODO;
 	} else {
 		scan_t sc = {jobs, n, nt, pos};
 		gvk_parallel(nt, scan_worker, &sc);
 	}
+	for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
+	e->gpu_kernel_s = 0;
 	if (want_gpu(e, jobs, pos, n)) {
 		gvk_err_t gerr = {0, ""};
-		if ((rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, &gerr)) == 0) goto texts;
-		/* Any GPU failure: this batch and the next ones on the CPU. */
-		fprintf(stderr, "gvk align: GPU failed (%s); falling back to the CPU\n", gerr.msg);
-		al_gpu_close(e->gpu);
-		e->gpu = NULL, e->emulate = 0;
-		snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
-		rc = 0;
+		if ((rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, &gerr)) < 0) {
+			/* Any GPU failure: this batch and the next ones on the CPU. */
+			fprintf(stderr, "gvk align: GPU failed (%s); falling back to the CPU\n", gerr.msg);
+			al_gpu_close(e->gpu);
+			e->gpu = NULL, e->emulate = 0;
+			snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
+			e->arena[0].len = 0;
+			rc = 0;
+		}
 	}
-	e->gpu_kernel_s = 0;
 	size_t ni = plan_items(e, jobs, pos, n, order, items, keys);
-	for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
 	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
-	gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
+	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
 	if ((rc = atomic_load(&r.err)) < 0) {
 		rc = gvk_err_set(err, rc, "out of memory in the align engine");
 		goto done;
 	}
-texts:
 	for (size_t k = 0; k < n; ++k) out[k].cigar = e->arena[text_tid[k]].p + text_at[k];
 done:
 	free(jobs), free(pos), free(order), free(items), free(keys), free(text_at), free(text_tid);

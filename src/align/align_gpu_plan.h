@@ -14,6 +14,11 @@ enum { AG_W = 16, AG_B = 64 };    /* columns per strip (16 x 4 move bits = one w
 enum { AG_M, AG_I, AG_D, AG_S }; /* element op codes: element = len << 2 | op */
 /* Elements per pair in the copied-back output; a longer CIGAR is fetched from the device scratch. */
 enum { AG_CAP = 32 };
+/* The GPU takes pairs of at most AG_MAX_CELLS cells (a block of 64 such pairs needs up to 128 MB
+ * of scratch); larger ones stay on the CPU engine within the same batch. */
+#define AG_MAX_CELLS ((int64_t)1 << 22)
+
+static inline int ag_fits(const al_job_t *j) { return (int64_t)j->n * j->m <= AG_MAX_CELLS; }
 
 #ifdef __cplusplus
 #define AG_ALIGN8 alignas(8)

@@ -1,6 +1,7 @@
 /* GPU back end = CPU engine, exactly (CIGAR, offset, score), on random pairs: both flavours, with
  * and without the substring shortcut, every preset and strategy (random_pairs.h), plus pairs of
- * 1 and of up to 1000+ bases and a few longer than the device output's element cap.
+ * 1 and of up to 1000+ bases, a few longer than the device output's element cap and one above the
+ * GPU's pair size (aligned by the CPU engine within the same GPU batch).
  * Usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED]
  *   gpu: the CUDA back end (exit 77 when there is no usable GPU);
  *   emu: its per-thread logic run on the CPU (align_gpu_pair.h through GVK_ALIGN_GPU_EMULATE).
@@ -40,14 +41,15 @@ int main(int argc, char **argv)
 	}
 	printf("device: %s\n", gvk_align_device_name(probe));
 	gvk_align_destroy(probe);
-	const size_t nbig = 4;
+	const size_t nbig = 5;
 	gvk_align_pair_t *pairs = calloc(n + nbig, sizeof *pairs);
 	for (size_t k = 0; k < n; ++k) random_pair(&s, maxlen, &pairs[k]);
 	/* Long, gappy pairs: CIGARs of more elements than the device output's cap. */
 	for (size_t k = n; k < n + nbig; ++k) {
-		int len = 1500 + (int)(k - n) * 17;
+		/* the last one is above the GPU's pair size and takes the CPU inside the same batch */
+		int len = k == n + nbig - 1 ? 2300 : 1500 + (int)(k - n) * 17;
 		char *a = random_seq(&s, len, "ACGT"), *b = random_seq(&s, len - 40, "ACGT");
-		pairs[k] = (gvk_align_pair_t){a, b, len, len - 40, {3, -1, -4, -3}, GVK_OVERHANG_SOFTCLIP + (int)(k - n)};
+		pairs[k] = (gvk_align_pair_t){a, b, len, len - 40, {3, -1, -4, -3}, GVK_OVERHANG_SOFTCLIP + (int)(k - n) % 4};
 	}
 	n += nbig;
 	gvk_align_result_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
