@@ -293,19 +293,46 @@ static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *
 
 /* Under device auto, batches with fewer cells to fill stay on the CPU (launch and copy latency). */
 #define AUTO_MIN_CELLS 20000000.0
-static int text_out(gvk_align_t *e, size_t k, const al_job_t *jb, const al_elem_t *el, int ne, int32_t offset,
+static int text_out(gvk_align_t *e, int tid, size_t k, const al_job_t *jb, const al_elem_t *el, int ne, int32_t offset,
                     int32_t score, gvk_align_result_t *out, size_t *text_at, int16_t *text_tid)
 {
 	const int java = e->opt.flavour == GVK_SW_JAVA;
-	arena_t *a = &e->arena[0];
+	arena_t *a = &e->arena[tid];
 	size_t cap = (size_t)ne * 11;
 	if (!arena_reserve(a, cap + 1)) return GVK_ERR_NOMEM;
 	int gkl_cap = java ? -1 : 2 * (jb->n > jb->m ? jb->n : jb->m);
 	int len = al_cigar_text(el, ne, gkl_cap, a->p + a->len, cap);
-	text_at[k] = a->len, text_tid[k] = 0;
+	text_at[k] = a->len, text_tid[k] = (int16_t)tid;
 	a->len += (size_t)len + 1;
 	out[k] = (gvk_align_result_t){NULL, len, offset, score};
 	return 0;
+}
+
+/* CIGAR text of the GPU's results, spread over the threads (each into its own arena). */
+typedef struct {
+	gvk_align_t *e;
+	const al_job_t *gj;
+	const size_t *idx, *el_at;
+	const int *ne;
+	const int32_t *off, *sc;
+	size_t cnt;
+	int nt;
+	gvk_align_result_t *out;
+	size_t *text_at;
+	int16_t *text_tid;
+	atomic_int err;
+} gtext_t;
+
+static void gtext_worker(void *arg, int tid)
+{
+	gtext_t *g = arg;
+	const size_t beg = g->cnt * (size_t)tid / (size_t)g->nt, end = g->cnt * (size_t)(tid + 1) / (size_t)g->nt;
+	for (size_t q = beg; q < end; ++q)
+		if (text_out(g->e, tid, g->idx[q], &g->gj[q], g->e->gel.p + g->el_at[q], g->ne[q], g->off[q], g->sc[q], g->out,
+		             g->text_at, g->text_tid) < 0) {
+			atomic_store(&g->err, GVK_ERR_NOMEM);
+			return;
+		}
 }
 
 /* The batch on the GPU: shortcut answers on the host, the pairs the GPU takes (ag_fits) in one
@@ -328,7 +355,7 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
 			continue;
 		}
 		al_elem_t m1 = {jobs[k].m, 'M'};
-		rc = text_out(e, k, &jobs[k], &m1, 1, pos[k], jobs[k].m * jobs[k].match, out, text_at, text_tid);
+		rc = text_out(e, 0, k, &jobs[k], &m1, 1, pos[k], jobs[k].m * jobs[k].match, out, text_at, text_tid);
 	}
 	if (rc == 0 && cnt > 0) {
 		const int java = e->opt.flavour == GVK_SW_JAVA;
@@ -336,9 +363,13 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
 		            : al_gpu_emulate(gj, cnt, java, &e->gel, el_at, ne, off, sc, err);
 		e->gpu_kernel_s = al_gpu_kernel_seconds(e->gpu);
 	}
-	for (size_t q = 0; q < cnt && rc == 0; ++q)
-		if ((rc = text_out(e, idx[q], &gj[q], e->gel.p + el_at[q], ne[q], off[q], sc[q], out, text_at, text_tid)) < 0)
-			gvk_err_set(err, rc, "out of memory");
+	if (rc == 0 && cnt > 0) {
+		int nt = e->opt.threads;
+		if ((size_t)nt > cnt) nt = (int)cnt;
+		gtext_t g = {e, gj, idx, el_at, ne, off, sc, cnt, nt, out, text_at, text_tid, 0};
+		gvk_parallel(nt, gtext_worker, &g);
+		if ((rc = atomic_load(&g.err)) < 0) gvk_err_set(err, rc, "out of memory");
+	}
 	for (size_t k = 0; k < n && rc == 0; ++k)
 		if (pos[k] >= 0) pos[k] = AL_DONE;
 	for (size_t q = 0; q < cnt && rc == 0; ++q) pos[idx[q]] = AL_DONE;

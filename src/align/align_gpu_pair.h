@@ -12,73 +12,92 @@
 #define AL_HD static inline
 #endif
 
-/* Fills the pair's matrix strip by strip (AG_W columns each, H/F of the strip in registers, H and
- * E of the strip's right edge carried to the next strip through `carry`), writing 4 move bits per
- * cell (AG_W cells = one 64-bit word per row and strip) and the bottom row; returns the last
- * column's best (5.1, first scan) in *lc_best / *lc_row. */
-AL_HD void ag_fill(const ag_job_t *jb, const ag_block_t *bk, int t, const uint8_t *seq, uint64_t *moves,
-                   ag_int2_t *carry, int32_t *bottom, int clamp_diag, int32_t *lc_best, int *lc_row)
+/* Scores and penalties of a pair as the fill uses them. */
+typedef struct {
+	int32_t bo, be;       /* boundary: H[0][j] = bo + (j - 1) * be, likewise H[i][0] (4.1) */
+	int32_t dlo, mat, mis, op, ex;
+} ag_sc_t;
+
+/* One strip (columns j0 + 1 .. j0 + AG_W) over all rows. H and F of the strip's columns stay in
+ * registers; H and E of its last column go to `carry` for the next strip; 4 move bits per cell
+ * make one 64-bit word per row. `last` (a constant where inlined) marks the strip holding column
+ * m, which also runs the last-column scan of 5.1 (ties: the lowest row wins). */
+AL_HD void ag_strip(const ag_sc_t *c, const uint8_t *ref, const uint8_t *alt, int n, int m, int j0, int first, int last,
+                    uint64_t *mv, ag_int2_t *carry, int32_t *bottom, int32_t *lc_best, int *lc_row)
 {
-	const int n = jb->n, m = jb->m, N = bk->N;
-	const uint8_t *ref = seq + jb->seq, *alt = ref + n;
-	const int gapped = jb->ovh == GVK_OVERHANG_INDEL || jb->ovh == GVK_OVERHANG_LEADING_INDEL;
-	const int32_t bo = gapped ? jb->open : 0, be = gapped ? jb->extend : 0;
-	const int32_t dlo = clamp_diag ? AL_CUTOFF : INT32_MIN, mat = jb->match, mis = jb->mismatch;
-	const int32_t op = jb->open, ex = jb->extend;
-	int32_t best_lc = INT32_MIN;
-	int best_row = 0;
-	for (int s = 0; s * AG_W < m; ++s) {
-		const int j0 = s * AG_W, lastw = m - 1 - j0; /* lane of column m when in this strip */
-		int32_t Hup[AG_W], F[AG_W];
-		uint8_t a[AG_W];
-		for (int w = 0; w < AG_W; ++w) {
-			a[w] = j0 + w < m ? alt[j0 + w] : 0;
-			Hup[w] = bo + (j0 + w) * be, F[w] = AL_LOW;
-		}
-		int32_t hcorner = j0 == 0 ? 0 : bo + (j0 - 1) * be; /* H[i - 1][j0] */
-		for (int i = 1; i <= n; ++i) {
-			const uint8_t r = ref[i - 1];
-			int32_t hleft, E;
-			const size_t ci = (size_t)(i - 1) * AG_B + (size_t)t;
-			if (s == 0) {
-				hleft = bo + (i - 1) * be, E = AL_LOW;
-			} else {
-				hleft = carry[ci].x, E = carry[ci].y;
-			}
-			int32_t hdiag = hcorner;
-			hcorner = hleft;
-			uint64_t word = 0;
+	const int lastw = m - 1 - j0;
+	int32_t Hup[AG_W], F[AG_W];
+	uint8_t a[AG_W];
+	for (int w = 0; w < AG_W; ++w) {
+		a[w] = j0 + w < m ? alt[j0 + w] : 0;
+		Hup[w] = j0 + w < m ? c->bo + (j0 + w) * c->be : AL_LOW, F[w] = AL_LOW;
+	}
+	int32_t hcorner = j0 == 0 ? 0 : c->bo + (j0 - 1) * c->be; /* H[i - 1][j0] */
+	int32_t best_lc = *lc_best;
+	int best_row = *lc_row;
+	/* The next row's inputs are loaded one row ahead, to hide their latency behind a row's work. */
+	uint8_t r = ref[0];
+	ag_int2_t cin = first ? ag_int2(c->bo, AL_LOW) : carry[0];
+	for (int i = 1; i <= n; ++i) {
+		const uint8_t rn = i < n ? ref[i] : 0;
+		const ag_int2_t cn = first ? ag_int2(c->bo + i * c->be, AL_LOW) : carry[i < n ? (size_t)i * AG_B : 0];
+		int32_t hleft = cin.x, E = cin.y, hdiag = hcorner;
+		hcorner = hleft;
+		uint64_t word = 0;
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
-			for (int w = 0; w < AG_W; ++w) {
-				uint64_t code = 0;
-				const int32_t D = hdiag + (r == a[w] ? mat : mis);
-				const int32_t fo = Hup[w] + op, fe = F[w] + ex;
-				if (fo > fe)
-					F[w] = fo;
-				else
-					F[w] = fe, code |= AL_FEXT;
-				const int32_t eo = hleft + op, ee = E + ex;
-				if (eo > ee)
-					E = eo;
-				else
-					E = ee, code |= AL_EEXT;
-				int32_t best = D > dlo ? D : dlo;
-				if (E > best) best = E, code |= AL_INS;
-				if (F[w] > best) best = F[w], code |= AL_DEL;
-				if (best < AL_CUTOFF) best = AL_CUTOFF;
-				hdiag = Hup[w];
-				Hup[w] = hleft = best;
-				word |= code << (4 * w);
-				if (w == lastw && best >= best_lc) best_lc = best, best_row = i;
-			}
-			carry[ci] = ag_int2(hleft, E);
-			moves[((size_t)s * (size_t)N + (size_t)(i - 1)) * AG_B + (size_t)t] = word;
+		for (int w = 0; w < AG_W; ++w) {
+			uint64_t code = 0;
+			const int32_t D = hdiag + (r == a[w] ? c->mat : c->mis);
+			const int32_t fo = Hup[w] + c->op, fe = F[w] + c->ex;
+			if (fo > fe)
+				F[w] = fo;
+			else
+				F[w] = fe, code |= AL_FEXT;
+			const int32_t eo = hleft + c->op, ee = E + c->ex;
+			if (eo > ee)
+				E = eo;
+			else
+				E = ee, code |= AL_EEXT;
+			/* Tie order diagonal, insertion, deletion (4.2). */
+			int32_t best = D > c->dlo ? D : c->dlo;
+			if (E > best) best = E, code |= AL_INS;
+			if (F[w] > best) best = F[w], code |= AL_DEL;
+			if (best < AL_CUTOFF) best = AL_CUTOFF;
+			hdiag = Hup[w];
+			Hup[w] = hleft = best;
+			word |= code << (4 * w);
+			if (last && w == lastw && best >= best_lc) best_lc = best, best_row = i;
 		}
-		for (int w = 0; w < AG_W && j0 + w < m; ++w) bottom[(size_t)(j0 + w) * AG_B + (size_t)t] = Hup[w];
+		carry[(size_t)(i - 1) * AG_B] = ag_int2(hleft, E);
+		mv[(size_t)(i - 1) * AG_B] = word;
+		r = rn, cin = cn;
 	}
+	for (int w = 0; w < AG_W && j0 + w < m; ++w) bottom[(size_t)(j0 + w) * AG_B] = Hup[w];
 	*lc_best = best_lc, *lc_row = best_row;
+}
+
+/* Fills the pair's matrix strip by strip, writing its moves and bottom row; returns the last
+ * column's best (5.1, first scan) in *lc_best / *lc_row. Pointers are already at thread t. */
+AL_HD void ag_fill(const ag_job_t *jb, const ag_block_t *bk, const uint8_t *seq, uint64_t *moves, ag_int2_t *carry,
+                   int32_t *bottom, int clamp_diag, int32_t *lc_best, int *lc_row)
+{
+	const int n = jb->n, m = jb->m;
+	const uint8_t *ref = seq + jb->seq, *alt = ref + n;
+	const int gapped = jb->ovh == GVK_OVERHANG_INDEL || jb->ovh == GVK_OVERHANG_LEADING_INDEL;
+	ag_sc_t c;
+	c.bo = gapped ? jb->open : 0, c.be = gapped ? jb->extend : 0;
+	c.dlo = clamp_diag ? AL_CUTOFF : INT32_MIN, c.mat = jb->match, c.mis = jb->mismatch, c.op = jb->open, c.ex = jb->extend;
+	*lc_best = INT32_MIN, *lc_row = 0;
+	const int ns = (m + AG_W - 1) / AG_W;
+	for (int s = 0; s < ns; ++s) {
+		uint64_t *mv = moves + (size_t)s * (size_t)bk->N * AG_B;
+		if (s == ns - 1)
+			ag_strip(&c, ref, alt, n, m, s * AG_W, s == 0, 1, mv, carry, bottom, lc_best, lc_row);
+		else
+			ag_strip(&c, ref, alt, n, m, s * AG_W, s == 0, 0, mv, carry, bottom, lc_best, lc_row);
+	}
 }
 
 AL_HD int ag_move(const uint64_t *moves, int N, int t, int i, int j)
@@ -187,7 +206,7 @@ AL_HD void ag_pair(const ag_chunk_dev_t *c, size_t k, int java)
 	int lc_row;
 	uint64_t *moves = c->moves + bk->moves;
 	int32_t *bottom = c->bottom + bk->bottom;
-	ag_fill(jb, bk, t, c->seq, moves, c->carry + bk->carry, bottom, !java, &lc_best, &lc_row);
+	ag_fill(jb, bk, c->seq, moves + t, c->carry + bk->carry + t, bottom + t, !java, &lc_best, &lc_row);
 	uint32_t *el = c->el + jb->el;
 	ag_trace(jb, bk, t, moves, bottom, java, lc_best, lc_row, el, &c->res[k]);
 	const int ne = c->res[k].ne < AG_CAP ? c->res[k].ne : AG_CAP;

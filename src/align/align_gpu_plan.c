@@ -5,32 +5,41 @@
 #include "../common/err.h"
 #include "align_gpu_pair.h"
 
-typedef struct {
-	uint64_t key;
-	size_t idx;
-} agkey_t;
-
-static int cmp_desc(const void *a, const void *b)
-{
-	uint64_t x = ((const agkey_t *)a)->key, y = ((const agkey_t *)b)->key;
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
 static int strips(int m) { return (m + AG_W - 1) / AG_W; }
 
+/* One stable counting pass of src into dst by key(i) in 0..nk-1, descending. */
+static int count_pass(const al_job_t *jobs, const size_t *src, size_t *dst, size_t n, int nk, int by_strips)
+{
+	size_t *cnt = calloc((size_t)nk + 1, sizeof *cnt);
+	if (!cnt) return -1;
+	for (size_t i = 0; i < n; ++i) {
+		const al_job_t *j = &jobs[src[i]];
+		++cnt[nk - 1 - (by_strips ? strips(j->m) : j->n)];
+	}
+	size_t at = 0;
+	for (int k = 0; k < nk; ++k) {
+		size_t c = cnt[k];
+		cnt[k] = at, at += c;
+	}
+	for (size_t i = 0; i < n; ++i) {
+		const al_job_t *j = &jobs[src[i]];
+		dst[cnt[nk - 1 - (by_strips ? strips(j->m) : j->n)]++] = src[i];
+	}
+	free(cnt);
+	return 0;
+}
+
 /* A thread's work is n * strips(m) rows of AG_W cells, and a warp waits for its longest thread:
- * strips first, then n, puts equal work side by side. */
+ * sorted by strips, then n, both descending, equal work sits side by side (two counting passes:
+ * linear time, as this runs on the host for every batch). */
 void ag_sort(const al_job_t *jobs, size_t n, size_t *order)
 {
-	agkey_t *k = malloc(n * sizeof *k);
-	if (!k) {
-		for (size_t i = 0; i < n; ++i) order[i] = i;
-		return;
-	}
-	for (size_t i = 0; i < n; ++i) k[i] = (agkey_t){(uint64_t)strips(jobs[i].m) << 32 | (uint32_t)jobs[i].n, i};
-	qsort(k, n, sizeof *k, cmp_desc);
-	for (size_t i = 0; i < n; ++i) order[i] = k[i].idx;
-	free(k);
+	size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	for (size_t i = 0; i < n; ++i) order[i] = i;
+	if (!tmp) return; /* unsorted is still correct, only slower */
+	if (count_pass(jobs, order, tmp, n, GVK_ALIGN_MAX_LEN + 1, 0) == 0)
+		count_pass(jobs, tmp, order, n, strips(GVK_ALIGN_MAX_LEN) + 1, 1);
+	free(tmp);
 }
 
 static size_t up8(size_t x) { return (x + 7) & ~(size_t)7; }
