@@ -24,9 +24,9 @@ __global__ void __launch_bounds__(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, in
 enum { NSLOT = 2 };
 
 typedef struct {
-	uint8_t *hin, *hout;      /* pinned */
+	uint8_t *hin, *hout;       /* pinned */
 	uint8_t *din, *dout, *scr; /* device */
-	size_t cin, cout, cscr;   /* capacities */
+	size_t chin, chout, cdin, cdout, cscr; /* capacities */
 	cudaEvent_t k0, k1;
 	ag_plan_t plan;
 	int busy;
@@ -61,8 +61,8 @@ static int gpu_init(al_gpu_t *g, gvk_err_t *err)
 	}
 	size_t fr = 0, tot = 0;
 	CK(cudaMemGetInfo(&fr, &tot));
-	/* Two chunks in flight; leave room for other users of the GPU. */
-	g->budget = fr / 3;
+	/* Two chunks in flight, buffers grown with 25 % slack: at most ~60 % of the free memory. */
+	g->budget = fr / 4;
 	if (g->budget > ((size_t)4 << 30)) g->budget = (size_t)4 << 30;
 	const char *env = getenv("GVK_ALIGN_GPU_CHUNK_MB"); /* tests: force many small chunks */
 	if (env && atol(env) > 0) g->budget = (size_t)atol(env) << 20;
@@ -123,15 +123,10 @@ static int grow(uint8_t **p, size_t *cap, size_t need, int host, gvk_err_t *err)
 static int slot_reserve(slot_t *q, const ag_plan_t *p, gvk_err_t *err)
 {
 	int rc;
-	if ((rc = grow(&q->hin, &q->cin, p->in_bytes, 1, err)) < 0) return rc;
-	size_t c = q->cin;
-	q->cin = 0; /* the device copy follows the host one's capacity */
-	if ((rc = grow(&q->din, &q->cin, c, 0, err)) < 0) return rc;
-	q->cin = c;
-	if ((rc = grow(&q->hout, &q->cout, p->out_bytes, 1, err)) < 0) return rc;
-	c = q->cout, q->cout = 0;
-	if ((rc = grow(&q->dout, &q->cout, c, 0, err)) < 0) return rc;
-	q->cout = c;
+	if ((rc = grow(&q->hin, &q->chin, p->in_bytes, 1, err)) < 0) return rc;
+	if ((rc = grow(&q->din, &q->cdin, p->in_bytes, 0, err)) < 0) return rc;
+	if ((rc = grow(&q->hout, &q->chout, p->out_bytes, 1, err)) < 0) return rc;
+	if ((rc = grow(&q->dout, &q->cdout, p->out_bytes, 0, err)) < 0) return rc;
 	return grow(&q->scr, &q->cscr, p->scratch_bytes, 0, err);
 }
 
