@@ -163,10 +163,12 @@ int al_gpu_emulate(const al_job_t *jobs, size_t n, int java, al_elems_t *el, siz
 	size_t *order = malloc((n ? n : 1) * sizeof *order);
 	if (!order) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	ag_sort(jobs, n, order);
+	const char *env = getenv("GVK_ALIGN_GPU_CHUNK_MB"); /* as the GPU back end: chunk size for tests */
+	const size_t budget = env && atol(env) > 0 ? (size_t)atol(env) << 20 : (size_t)256 << 20;
 	int rc = 0;
 	for (size_t beg = 0; beg < n && rc == 0;) {
 		ag_plan_t p;
-		ag_plan(jobs, order, beg, n, (size_t)256 << 20, &p);
+		ag_plan(jobs, order, beg, n, budget, &p);
 		uint8_t *in = malloc(p.in_bytes), *out = malloc(p.out_bytes), *scr = malloc(p.scratch_bytes);
 		if (!in || !out || !scr) {
 			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
