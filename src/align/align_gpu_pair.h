@@ -108,13 +108,17 @@ AL_HD int ag_move(const uint64_t *moves, int N, int t, int i, int j)
 
 AL_HD int ag_dist(int i, int j) { return i > j ? i - j : j - i; }
 
-/* Appends (op, len) to el[0..*ne) (kept right to left while tracing), merging runs. */
-AL_HD void ag_push(uint32_t *el, int *ne, uint32_t op, int32_t len)
+/* Adds one base of op to the run being collected (right to left) in *run, flushing the previous
+ * run to el[(*ne)++] when the op changes: the run stays in a register instead of a global
+ * read-modify-write per traceback step. */
+AL_HD void ag_push(uint32_t *el, int *ne, uint32_t *run, uint32_t op)
 {
-	if (*ne > 0 && (el[*ne - 1] & 3) == op)
-		el[*ne - 1] += (uint32_t)len << 2;
-	else
-		el[(*ne)++] = (uint32_t)len << 2 | op;
+	if (*run != 0 && (*run & 3) == op) {
+		*run += 4;
+	} else {
+		if (*run != 0) el[(*ne)++] = *run;
+		*run = 4 | op;
+	}
 }
 
 AL_HD void ag_reverse(uint32_t *el, int ne)
@@ -145,27 +149,29 @@ AL_HD void ag_trace(const ag_job_t *jb, const ag_block_t *bk, int t, const uint6
 	}
 	const int end2 = p2;
 	int ne = 0;
+	uint32_t run = 0; /* len << 2 | op of the run being collected; 0 = none yet */
 	do {
 		const int c = ag_move(moves, N, t, p1, p2);
 		if (c & AL_DEL) {
 			int e;
 			do {
 				e = ag_move(moves, N, t, p1, p2) & AL_FEXT;
-				ag_push(el, &ne, AG_D, 1);
+				ag_push(el, &ne, &run, AG_D);
 				--p1;
 			} while (e && p1 > 0);
 		} else if (c & AL_INS) {
 			int e;
 			do {
 				e = ag_move(moves, N, t, p1, p2) & AL_EEXT;
-				ag_push(el, &ne, AG_I, 1);
+				ag_push(el, &ne, &run, AG_I);
 				--p2;
 			} while (e && p2 > 0);
 		} else {
-			ag_push(el, &ne, AG_M, 1);
+			ag_push(el, &ne, &run, AG_M);
 			--p1, --p2;
 		}
 	} while (p1 > 0 && p2 > 0);
+	el[ne++] = run;
 	const int q1 = p1, q2 = p2;
 	int32_t off;
 	if (jb->ovh == GVK_OVERHANG_SOFTCLIP) {
