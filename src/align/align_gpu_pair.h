@@ -48,26 +48,12 @@ AL_HD void ag_strip(const ag_sc_t *c, const uint8_t *ref, const uint8_t *alt, in
 #pragma unroll
 #endif
 		for (int w = 0; w < AG_W; ++w) {
-			uint64_t code = 0;
-			const int32_t D = hdiag + (r == a[w] ? c->mat : c->mis);
-			const int32_t fo = Hup[w] + c->op, fe = F[w] + c->ex;
-			if (fo > fe)
-				F[w] = fo;
-			else
-				F[w] = fe, code |= AL_FEXT;
-			const int32_t eo = hleft + c->op, ee = E + c->ex;
-			if (eo > ee)
-				E = eo;
-			else
-				E = ee, code |= AL_EEXT;
-			/* Tie order diagonal, insertion, deletion (4.2). */
-			int32_t best = D > c->dlo ? D : c->dlo;
-			if (E > best) best = E, code |= AL_INS;
-			if (F[w] > best) best = F[w], code |= AL_DEL;
-			if (best < AL_CUTOFF) best = AL_CUTOFF;
+			int code;
+			const int32_t best =
+			    al_cell(hdiag, Hup[w], hleft, r == a[w] ? c->mat : c->mis, c->op, c->ex, c->dlo, &E, &F[w], &code);
 			hdiag = Hup[w];
 			Hup[w] = hleft = best;
-			word |= code << (4 * w);
+			word |= (uint64_t)code << (4 * w);
 			if (last && w == lastw && best >= best_lc) best_lc = best, best_row = i;
 		}
 		carry[(size_t)(i - 1) * AG_B] = ag_int2(hleft, E);
