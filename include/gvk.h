@@ -218,7 +218,13 @@ void gvk_align_opt_init(gvk_align_opt_t *opt);
 /* NULL on failure (err says why). One engine must not be used by two threads at once. */
 gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err);
 void gvk_align_destroy(gvk_align_t *e);
-const char *gvk_align_device_name(const gvk_align_t *e); /* "cpu-avx512", "cpu-avx2", "cpu-scalar" */
+/* "cpu-avx512", "cpu-avx2", "cpu-scalar", or with a GPU "gpu-NAME (+cpu-ISA)" (device gpu) or
+ * "auto: gpu-NAME (+cpu-ISA)" (device auto: batches of at least 2e7 cells go to the GPU). A
+ * device gpu or auto engine without a usable GPU runs on the CPU (gpu says so on stderr); a GPU
+ * failure during a batch moves that batch and the following ones to the CPU, saying so. */
+const char *gvk_align_device_name(const gvk_align_t *e);
+/* GPU kernel time of the last gvk_align_batch call, seconds (0 when it ran on the CPU). */
+double gvk_align_gpu_kernel_seconds(const gvk_align_t *e);
 
 /* Checks one pair against the limits above; 0 or GVK_ERR_ARG with a message. */
 int gvk_align_check_pair(const gvk_align_pair_t *p, gvk_err_t *err);

@@ -8,8 +8,16 @@
  * pattern; the others give it the whole batch. With --gkl LIB (Debian libgkl-jni's libgkl_smithwaterman.so) it also times GKL's native
  * AVX2 and AVX-512 entry points on one thread, one pair per call, and checks that they return our
  * CIGARs and offsets.
- * Usage: bench_align [-n READ_PAIRS] [-m HAP_PAIRS] [-t THREADS] [--gkl LIB] [--scalar-pairs N] */
+ * GPU rows (when a GPU is usable): "whole call" = gvk_align_batch on the whole batch (sort, pack,
+ * copies, fill, traceback on the GPU, CIGAR text on the host), second of two runs (the first
+ * allocates the pinned and device buffers); "kernel" = the fill + traceback kernels alone. The
+ * last column is the speed-up over the CPU engine on all threads in the same run.
+ * Usage: bench_align [-n READ_PAIRS] [-m HAP_PAIRS] [-t THREADS] [--gkl LIB] [--scalar-pairs N]
+ *                    [--quick] [--results FILE]
+ *   --quick    only the all-threads CPU rows and the GPU rows
+ *   --results  append the table, with host, GPU, commit ($GVK_COMMIT) and date, to FILE */
 #include <dlfcn.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,15 +121,23 @@ static workload_t make_hap_ref(size_t want, uint64_t seed)
 
 /* Times one batch; the results (and their CIGARs, owned by the engine) stay valid until the
  * engine *keep is destroyed by the caller. */
-static double run_gvk(const workload_t *w, size_t n, int isa, int threads, size_t per_call, gvk_align_result_t *res,
-                      gvk_align_t **keep)
+static double run_dev(const workload_t *w, size_t n, int isa, int threads, size_t per_call, gvk_align_result_t *res,
+                      gvk_align_t **keep, int device)
 {
 	gvk_align_opt_t o;
 	gvk_align_opt_init(&o);
-	o.isa = isa, o.threads = threads, o.raw = 1, o.device = GVK_DEVICE_CPU;
+	o.isa = isa, o.threads = threads, o.raw = 1, o.device = device;
 	gvk_err_t err = {0, ""};
 	gvk_align_t *e = gvk_align_create(&o, &err);
 	if (!e) {
+		fprintf(stderr, "bench_align: %s\n", err.msg);
+		exit(1);
+	}
+	if (device == GVK_DEVICE_GPU && strncmp(gvk_align_device_name(e), "gpu-", 4)) {
+		gvk_align_destroy(e);
+		return -1;
+	}
+	if (device == GVK_DEVICE_GPU && gvk_align_batch(e, w->p, n, res, &err) < 0) { /* warm-up */
 		fprintf(stderr, "bench_align: %s\n", err.msg);
 		exit(1);
 	}
@@ -136,6 +152,12 @@ static double run_gvk(const workload_t *w, size_t n, int isa, int threads, size_
 	gvk_align_destroy(*keep);
 	*keep = e;
 	return dt;
+}
+
+static double run_gvk(const workload_t *w, size_t n, int isa, int threads, size_t per_call, gvk_align_result_t *res,
+                      gvk_align_t **keep)
+{
+	return run_dev(w, n, isa, threads, per_call, res, keep, GVK_DEVICE_CPU);
 }
 
 typedef int (*gkl_fn)(int, int, int, int, uint8_t *, uint8_t *, int16_t, int16_t, int8_t, char *, int32_t, uint32_t *, int32_t *);
@@ -169,10 +191,45 @@ static double run_gkl(gkl_fn fn, const workload_t *w, size_t n, const gvk_align_
 	return t;
 }
 
+typedef struct {
+	char wl[20], eng[48];
+	int threads;
+	size_t n;
+	uint64_t cells;
+	double sec;
+} row_t;
+
+typedef struct {
+	row_t r[64];
+	int n;
+	double base[2]; /* GCUPS of the CPU engine on all threads, per workload */
+} table_t;
+
+static table_t tab;
+
+static double gcups(const row_t *r) { return r->sec > 0 ? (double)r->cells * 1e-9 / r->sec : 0.0; }
+
 static void row(const char *wl, const char *eng, int threads, size_t n, uint64_t cells, double sec)
 {
-	printf("| %-16s | %-17s | %3d | %7zu | %8.3f | %8.3f | %7.2f |\n", wl, eng, threads, n, (double)cells * 1e-9, sec,
-	       sec > 0 ? (double)cells * 1e-9 / sec : 0.0);
+	if (tab.n == 64) return;
+	row_t *r = &tab.r[tab.n++];
+	snprintf(r->wl, sizeof r->wl, "%s", wl);
+	snprintf(r->eng, sizeof r->eng, "%s", eng);
+	r->threads = threads, r->n = n, r->cells = cells, r->sec = sec;
+	printf("| %-16s | %-26s | %3d | %7zu | %8.3f | %8.4f | %7.2f |\n", wl, eng, threads, n, (double)cells * 1e-9, sec, gcups(r));
+	fflush(stdout);
+}
+
+static void print_table(FILE *fp, const char *names[2])
+{
+	fprintf(fp, "| workload | engine | threads | pairs | G cells | seconds | GCUPS | vs CPU all threads |\n");
+	fprintf(fp, "|---|---|---|---|---|---|---|---|\n");
+	for (int k = 0; k < tab.n; ++k) {
+		const row_t *r = &tab.r[k];
+		const double b = tab.base[strcmp(r->wl, names[0]) ? 1 : 0];
+		fprintf(fp, "| %s | %s | %d | %zu | %.3f | %.4f | %.2f | %.2fx |\n", r->wl, r->eng, r->threads, r->n,
+		        (double)r->cells * 1e-9, r->sec, gcups(r), b > 0 ? gcups(r) / b : 0.0);
+	}
 }
 
 static uint64_t cells_of(const workload_t *w, size_t n)
@@ -182,19 +239,61 @@ static uint64_t cells_of(const workload_t *w, size_t n)
 	return c;
 }
 
+/* GPU rows of one workload, checked against the CPU results in res. */
+static void gpu_rows(const workload_t *w, const char *name, int threads, const gvk_align_result_t *res, char *gpu_name,
+                     size_t cap)
+{
+	gvk_align_result_t *g = malloc(w->n * sizeof *g);
+	gvk_align_t *e = NULL;
+	double sec = run_dev(w, w->n, GVK_ISA_AUTO, threads, w->n, g, &e, GVK_DEVICE_GPU);
+	if (sec < 0) {
+		printf("  (no usable GPU: no GPU rows)\n");
+		free(g);
+		return;
+	}
+	snprintf(gpu_name, cap, "%s", gvk_align_device_name(e));
+	row(name, "gvk gpu (whole call)", threads, w->n, w->cells, sec);
+	row(name, "gvk gpu (kernel)", threads, w->n, w->cells, gvk_align_gpu_kernel_seconds(e));
+	size_t bad = 0;
+	for (size_t k = 0; k < w->n; ++k)
+		bad += strcmp(g[k].cigar, res[k].cigar) || g[k].offset != res[k].offset || g[k].score != res[k].score;
+	printf("  GPU vs CPU: %zu of %zu results differ\n", bad, w->n);
+	gvk_align_destroy(e);
+	free(g);
+}
+
+static int append_results(const char *path, const char *names[2], int threads, const char *gpu_name)
+{
+	FILE *fp = fopen(path, "a");
+	if (!fp) return fprintf(stderr, "bench_align: cannot append to %s\n", path), 1;
+	char date[32];
+	time_t now = time(NULL);
+	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	const char *commit = getenv("GVK_COMMIT");
+	fprintf(fp, "\n## bench_align, %s, commit %s\n\n%d CPU threads; GPU: %s. GCUPS = ref x alt cells per second; "
+	            "gpu whole call includes sorting, packing, copies, traceback and CIGAR text; --raw (no substring "
+	            "shortcut).\n\n", date, commit ? commit : "unknown", threads, gpu_name[0] ? gpu_name : "none");
+	print_table(fp, names);
+	fclose(fp);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t n_rh = 20000, n_hr = 3000, n_scalar = 1000;
-	int threads = gvk_ncpu();
-	const char *gkl_path = NULL;
+	int threads = gvk_ncpu(), quick = 0;
+	const char *gkl_path = NULL, *results = NULL;
 	for (int k = 1; k < argc; ++k) {
 		if (!strcmp(argv[k], "-n") && k + 1 < argc) n_rh = (size_t)atol(argv[++k]);
 		else if (!strcmp(argv[k], "-m") && k + 1 < argc) n_hr = (size_t)atol(argv[++k]);
 		else if (!strcmp(argv[k], "-t") && k + 1 < argc) threads = atoi(argv[++k]);
 		else if (!strcmp(argv[k], "--gkl") && k + 1 < argc) gkl_path = argv[++k];
 		else if (!strcmp(argv[k], "--scalar-pairs") && k + 1 < argc) n_scalar = (size_t)atol(argv[++k]);
+		else if (!strcmp(argv[k], "--results") && k + 1 < argc) results = argv[++k];
+		else if (!strcmp(argv[k], "--quick")) quick = 1;
 		else {
-			fprintf(stderr, "usage: bench_align [-n READ_PAIRS] [-m HAP_PAIRS] [-t THREADS] [--gkl LIB] [--scalar-pairs N]\n");
+			fprintf(stderr, "usage: bench_align [-n READ_PAIRS] [-m HAP_PAIRS] [-t THREADS] [--gkl LIB] [--scalar-pairs N] "
+			                "[--quick] [--results FILE]\n");
 			return 1;
 		}
 	}
@@ -211,14 +310,17 @@ int main(int argc, char **argv)
 	}
 	workload_t wl[2] = {make_read_hap(n_rh, 0x9e3779b97f4a7c15ull), make_hap_ref(n_hr, 0x2545f4914f6cdd1dull)};
 	const char *names[2] = {"read x haplotype", "haplotype x ref"};
-	printf("| workload         | engine            | thr |   pairs |  G cells |  seconds |   GCUPS |\n");
-	printf("|------------------|-------------------|-----|---------|----------|----------|---------|\n");
+	printf("| workload         | engine                     | thr |   pairs |  G cells |  seconds |   GCUPS |\n");
+	printf("|------------------|----------------------------|-----|---------|----------|----------|---------|\n");
+	char gpu_name[96] = "";
 	for (int k = 0; k < 2; ++k) {
 		workload_t *w = &wl[k];
 		gvk_align_result_t *res = malloc(w->n * sizeof *res);
 		size_t ns = n_scalar < w->n ? n_scalar : w->n;
 		gvk_align_t *e = NULL;
-		double sec = run_gvk(w, ns, GVK_ISA_SCALAR, 1, ns, res, &e);
+		double sec;
+		if (quick) goto threads_rows;
+		sec = run_gvk(w, ns, GVK_ISA_SCALAR, 1, ns, res, &e);
 		row(names[k], "gvk scalar", 1, ns, cells_of(w, ns), sec);
 		/* One pair per call, as GKL's JNI entry is called today. */
 		sec = run_gvk(w, w->n, GVK_ISA_AUTO, 1, 1, res, &e);
@@ -237,12 +339,15 @@ int main(int argc, char **argv)
 			sec = run_gvk(w, w->n, GVK_ISA_AVX2, 1, w->n, res, &e);
 			row(names[k], "gvk avx2", 1, w->n, w->cells, sec);
 		}
-		for (int t = 1; t <= threads; t = t == threads ? threads + 1 : threads) {
+threads_rows:
+		for (int t = quick ? threads : 1; t <= threads; t = t == threads ? threads + 1 : threads) {
 			sec = run_gvk(w, w->n, GVK_ISA_AUTO, t, w->n, res, &e);
 			char eng[32];
 			snprintf(eng, sizeof eng, "gvk %s", gvk_align_device_name(e) + 4);
 			row(names[k], eng, t, w->n, w->cells, sec);
+			if (t == threads) tab.base[k] = (double)w->cells * 1e-9 / sec;
 		}
+		gpu_rows(w, names[k], threads, res, gpu_name, sizeof gpu_name);
 		if (gkl) {
 			size_t diff;
 			sec = run_gkl(gkl, w, w->n, res, &diff);
@@ -260,5 +365,6 @@ int main(int argc, char **argv)
 		gvk_align_destroy(e);
 		free(res);
 	}
+	if (results) return append_results(results, names, threads, gpu_name);
 	return 0;
 }

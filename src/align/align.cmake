@@ -1,7 +1,13 @@
 # Alignment engine (GATK's Smith-Waterman). Included by src/CMakeLists.txt.
 list(APPEND GVK_SOURCES
   align/align_params.c align/align_scalar.c align/align_trace.c align/align_dispatch.c
-  align/align_engine.c align/align_io.c align/align_nogpu.c)
+  align/align_engine.c align/align_io.c align/align_gpu_plan.c)
+# The GPU back end when CUDA is there, else the stub that reports its absence.
+if(GVK_HAVE_CUDA)
+  list(APPEND GVK_SOURCES align/align_gpu.cu)
+else()
+  list(APPEND GVK_SOURCES align/align_nogpu.c)
+endif()
 list(APPEND GVK_CLI_SOURCES cli/cmd_align.c)
 
 # One file per instruction set, compiled for it alone; align_dispatch.c picks at run time.

@@ -9,6 +9,7 @@
 #include "../common/err.h"
 #include "../common/threads.h"
 #include "align_engine.h"
+#include "align_gpu_plan.h"
 #include "align_kernel.h"
 
 typedef struct {
@@ -19,9 +20,12 @@ typedef struct {
 struct gvk_align_s {
 	gvk_align_opt_t opt;
 	const al_isa_t *isa;
-	al_gpu_t *gpu; /* never set yet: no GPU kernel in this build */
+	al_gpu_t *gpu; /* NULL: CPU only */
+	al_elems_t gel; /* GPU results' CIGAR elements */
+	int emulate;   /* tests: the GPU back end's logic on the CPU (GVK_ALIGN_GPU_EMULATE set, no GPU) */
+	double gpu_kernel_s;
 	arena_t *arena; /* one per thread */
-	char name[96];
+	char name[400];
 };
 
 void gvk_align_opt_init(gvk_align_opt_t *opt)
@@ -44,17 +48,6 @@ gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err)
 		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
 		return NULL;
 	}
-	if (opt->device == GVK_DEVICE_GPU) {
-		gvk_err_t gerr = {0, ""};
-		al_gpu_t *g = al_gpu_open(opt, &gerr);
-		if (!g) {
-			gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "%s", gerr.msg);
-			return NULL;
-		}
-		al_gpu_close(g); /* a GPU back end is not wired into the engine yet */
-		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the align engine has no GPU path yet");
-		return NULL;
-	}
 	gvk_align_t *e = calloc(1, sizeof *e);
 	int nt = opt->threads < 1 ? gvk_ncpu() : opt->threads;
 	if (!e || !(e->arena = calloc((size_t)nt, sizeof *e->arena))) {
@@ -66,18 +59,32 @@ gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err)
 	e->opt.threads = nt;
 	e->isa = isa;
 	snprintf(e->name, sizeof e->name, "cpu-%s", isa->name);
+	if (opt->device != GVK_DEVICE_CPU) {
+		gvk_err_t gerr = {0, ""};
+		e->gpu = al_gpu_open(opt, &gerr);
+		if (e->gpu)
+			snprintf(e->name, sizeof e->name, "%s%s (+cpu-%s)", opt->device == GVK_DEVICE_AUTO ? "auto: " : "",
+			         al_gpu_name(e->gpu), isa->name);
+		else if ((e->emulate = getenv("GVK_ALIGN_GPU_EMULATE") != NULL))
+			snprintf(e->name, sizeof e->name, "gpu-emulated (+cpu-%s)", isa->name);
+		else if (opt->device == GVK_DEVICE_GPU || opt->verbose)
+			fprintf(stderr, "gvk align: no usable GPU (%s); aligning on the CPU\n", gerr.msg);
+	}
 	return e;
 }
 
 void gvk_align_destroy(gvk_align_t *e)
 {
 	if (!e) return;
+	al_gpu_close(e->gpu);
+	free(e->gel.p);
 	for (int t = 0; t < e->opt.threads; ++t) free(e->arena[t].p);
 	free(e->arena);
 	free(e);
 }
 
 const char *gvk_align_device_name(const gvk_align_t *e) { return e->name; }
+double gvk_align_gpu_kernel_seconds(const gvk_align_t *e) { return e->gpu_kernel_s; }
 
 /* A unit of work: pairs order[beg..beg+cnt) filled together by one kernel, or one pair answered
  * by the shortcut (pos >= 0). */
@@ -255,6 +262,9 @@ static size_t cut_items(const al_isa_t *isa, const al_job_t *jobs, const sortkey
 	return ni;
 }
 
+/* pos[k] of a pair: the shortcut's answer (>= 0), to align, or already answered (by the GPU). */
+enum { AL_TODO = -1, AL_DONE = -2 };
+
 /* Orders the pairs to fill and cuts them into items: the shortcut answers, then the pairs that fit
  * 16-bit lanes (when the kernel set has them), then the others. */
 static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, size_t *order,
@@ -267,18 +277,114 @@ static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *
 			order[n - 1 - ni] = k;
 			items[ni] = (item_t){n - 1 - ni, 1, pos[k], K_SINGLE};
 			++ni;
-		} else if (isa->fill_narrow && al_fits_int16(&jobs[k])) {
+		} else if (pos[k] == AL_TODO && isa->fill_narrow && al_fits_int16(&jobs[k])) {
 			keys[nnar++].idx = k;
 		}
 	}
 	nf = nnar;
 	for (size_t k = 0; k < n; ++k)
-		if (pos[k] < 0 && !(isa->fill_narrow && al_fits_int16(&jobs[k]))) keys[nf++].idx = k;
+		if (pos[k] == AL_TODO && !(isa->fill_narrow && al_fits_int16(&jobs[k]))) keys[nf++].idx = k;
 	sort_by_shape(jobs, keys, nnar);
 	sort_by_shape(jobs, keys + nnar, nf - nnar);
 	ni += cut_items(isa, jobs, keys, nnar, 0, order, items + ni, K_NARROW);
 	ni += cut_items(isa, jobs, keys + nnar, nf - nnar, nnar, order, items + ni, K_LANES);
 	return ni;
+}
+
+/* Under device auto, batches with fewer cells to fill stay on the CPU (launch and copy latency). */
+#define AUTO_MIN_CELLS 20000000.0
+static int text_out(gvk_align_t *e, int tid, size_t k, const al_job_t *jb, const al_elem_t *el, int ne, int32_t offset,
+                    int32_t score, gvk_align_result_t *out, size_t *text_at, int16_t *text_tid)
+{
+	const int java = e->opt.flavour == GVK_SW_JAVA;
+	arena_t *a = &e->arena[tid];
+	size_t cap = (size_t)ne * 11;
+	if (!arena_reserve(a, cap + 1)) return GVK_ERR_NOMEM;
+	int gkl_cap = java ? -1 : 2 * (jb->n > jb->m ? jb->n : jb->m);
+	int len = al_cigar_text(el, ne, gkl_cap, a->p + a->len, cap);
+	text_at[k] = a->len, text_tid[k] = (int16_t)tid;
+	a->len += (size_t)len + 1;
+	out[k] = (gvk_align_result_t){NULL, len, offset, score};
+	return 0;
+}
+
+/* CIGAR text of the GPU's results, spread over the threads (each into its own arena). */
+typedef struct {
+	gvk_align_t *e;
+	const al_job_t *gj;
+	const size_t *idx, *el_at;
+	const int *ne;
+	const int32_t *off, *sc;
+	size_t cnt;
+	int nt;
+	gvk_align_result_t *out;
+	size_t *text_at;
+	int16_t *text_tid;
+	atomic_int err;
+} gtext_t;
+
+static void gtext_worker(void *arg, int tid)
+{
+	gtext_t *g = arg;
+	const size_t beg = g->cnt * (size_t)tid / (size_t)g->nt, end = g->cnt * (size_t)(tid + 1) / (size_t)g->nt;
+	for (size_t q = beg; q < end; ++q)
+		if (text_out(g->e, tid, g->idx[q], &g->gj[q], g->e->gel.p + g->el_at[q], g->ne[q], g->off[q], g->sc[q], g->out,
+		             g->text_at, g->text_tid) < 0) {
+			atomic_store(&g->err, GVK_ERR_NOMEM);
+			return;
+		}
+}
+
+/* The batch on the GPU: shortcut answers on the host, the pairs the GPU takes (ag_fits) in one
+ * back-end call (which streams them in chunks); texts go to arena 0. On success their pos becomes
+ * AL_DONE; larger pairs stay AL_TODO for the CPU. */
+static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, gvk_align_result_t *out,
+                     size_t *text_at, int16_t *text_tid, gvk_err_t *err)
+{
+	size_t *idx = malloc(n * sizeof *idx), *el_at = malloc(n * sizeof *el_at), cnt = 0;
+	al_job_t *gj = malloc(n * sizeof *gj);
+	int *ne = malloc(n * sizeof *ne);
+	int32_t *off = malloc(n * sizeof *off), *sc = malloc(n * sizeof *sc);
+	int rc = 0;
+	e->gel.n = 0;
+	e->gpu_kernel_s = 0;
+	if (!idx || !el_at || !gj || !ne || !off || !sc) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (size_t k = 0; k < n && rc == 0; ++k) {
+		if (pos[k] < 0) {
+			if (ag_fits(&jobs[k])) idx[cnt] = k, gj[cnt++] = jobs[k];
+			continue;
+		}
+		al_elem_t m1 = {jobs[k].m, 'M'};
+		rc = text_out(e, 0, k, &jobs[k], &m1, 1, pos[k], jobs[k].m * jobs[k].match, out, text_at, text_tid);
+	}
+	if (rc == 0 && cnt > 0) {
+		const int java = e->opt.flavour == GVK_SW_JAVA;
+		rc = e->gpu ? al_gpu_align(e->gpu, gj, cnt, java, &e->gel, el_at, ne, off, sc, err)
+		            : al_gpu_emulate(gj, cnt, java, &e->gel, el_at, ne, off, sc, err);
+		e->gpu_kernel_s = al_gpu_kernel_seconds(e->gpu);
+	}
+	if (rc == 0 && cnt > 0) {
+		int nt = e->opt.threads;
+		if ((size_t)nt > cnt) nt = (int)cnt;
+		gtext_t g = {e, gj, idx, el_at, ne, off, sc, cnt, nt, out, text_at, text_tid, 0};
+		gvk_parallel(nt, gtext_worker, &g);
+		if ((rc = atomic_load(&g.err)) < 0) gvk_err_set(err, rc, "out of memory");
+	}
+	for (size_t k = 0; k < n && rc == 0; ++k)
+		if (pos[k] >= 0) pos[k] = AL_DONE;
+	for (size_t q = 0; q < cnt && rc == 0; ++q) pos[idx[q]] = AL_DONE;
+	free(idx), free(el_at), free(gj), free(ne), free(off), free(sc);
+	return rc;
+}
+
+static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n)
+{
+	if (!e->gpu && !e->emulate) return 0;
+	if (e->opt.device == GVK_DEVICE_GPU) return 1;
+	double cells = 0;
+	for (size_t k = 0; k < n; ++k)
+		if (pos[k] < 0 && ag_fits(&jobs[k])) cells += (double)jobs[k].n * jobs[k].m;
+	return cells >= AUTO_MIN_CELLS;
 }
 
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
@@ -309,15 +415,28 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	int nt = e->opt.threads;
 	if ((size_t)nt > n) nt = (int)n;
 	if (e->opt.raw) {
-		for (size_t k = 0; k < n; ++k) pos[k] = -1;
+		for (size_t k = 0; k < n; ++k) pos[k] = AL_TODO;
 	} else {
 		scan_t sc = {jobs, n, nt, pos};
 		gvk_parallel(nt, scan_worker, &sc);
 	}
-	size_t ni = plan_items(e, jobs, pos, n, order, items, keys);
 	for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
+	e->gpu_kernel_s = 0;
+	if (want_gpu(e, jobs, pos, n)) {
+		gvk_err_t gerr = {0, ""};
+		if ((rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, &gerr)) < 0) {
+			/* Any GPU failure: this batch and the next ones on the CPU. */
+			fprintf(stderr, "gvk align: GPU failed (%s); falling back to the CPU\n", gerr.msg);
+			al_gpu_close(e->gpu);
+			e->gpu = NULL, e->emulate = 0;
+			snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
+			e->arena[0].len = 0;
+			rc = 0;
+		}
+	}
+	size_t ni = plan_items(e, jobs, pos, n, order, items, keys);
 	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
-	gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
+	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
 	if ((rc = atomic_load(&r.err)) < 0) {
 		rc = gvk_err_set(err, rc, "out of memory in the align engine");
 		goto done;

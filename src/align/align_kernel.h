@@ -23,6 +23,39 @@ typedef struct {
  * set), bit 2 E came from extension, bit 3 F came from extension. */
 enum { AL_INS = 1, AL_DEL = 2, AL_EEXT = 4, AL_FEXT = 8 };
 
+#ifdef __CUDACC__
+#define AL_CELL_FN static inline __host__ __device__
+#else
+#define AL_CELL_FN static inline
+#endif
+
+/* One cell of 4.2, the scalar reference's and the GPU kernel's: from H[i-1][j-1] (hdiag),
+ * H[i-1][j] (hup), H[i][j-1] (hleft), E[i][j-1] and F[i-1][j] (*E, *F, replaced by E[i][j],
+ * F[i][j]) and the substitution score s; returns H[i][j] and its move bits in *code. */
+AL_CELL_FN int32_t al_cell(int32_t hdiag, int32_t hup, int32_t hleft, int32_t s, int32_t open, int32_t extend,
+                           int32_t dlo, int32_t *E, int32_t *F, int *code)
+{
+	int c = 0;
+	const int32_t D = hdiag + s;
+	const int32_t fo = hup + open, fe = *F + extend;
+	if (fo > fe)
+		*F = fo;
+	else
+		*F = fe, c |= AL_FEXT;
+	const int32_t eo = hleft + open, ee = *E + extend;
+	if (eo > ee)
+		*E = eo;
+	else
+		*E = ee, c |= AL_EEXT;
+	/* Tie order diagonal, insertion, deletion. */
+	int32_t best = D > dlo ? D : dlo;
+	if (*E > best) best = *E, c |= AL_INS;
+	if (*F > best) best = *F, c |= AL_DEL;
+	if (best < AL_CUTOFF) best = AL_CUTOFF;
+	*code = c;
+	return best;
+}
+
 /* Where a kernel left a pair's moves. Cell (i, j), 1 <= i <= n, 1 <= j <= m:
  *  lane == -1: one byte per cell at (i - 1) * ld + (j - 1);
  *  lane == -2: one byte per cell by anti-diagonal d = i + j, at doff[d] + i - max(1, d - m);

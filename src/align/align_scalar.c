@@ -1,4 +1,5 @@
-/* Scalar matrix fill: the reference implementation, one pair at a time, written to follow the
+/* Scalar matrix fill: the reference implementation, one pair at a time (one cell = al_cell of
+ * align_kernel.h, shared with the GPU kernel), written to follow the
  * spec's recurrences (4.1, 4.2) line by line. The vector kernels must reproduce it bit for bit. */
 #include <string.h>
 
@@ -25,23 +26,9 @@ static int fill_one(const al_job_t *jb, int clamp_diag, al_scratch_t *s, al_fill
 		int32_t hleft = H[0];
 		uint8_t *row = tb + (size_t)(i - 1) * m;
 		for (int j = 1; j <= m; ++j) {
-			int code = 0;
-			const int32_t D = hdiag + (r == jb->alt[j - 1] ? jb->match : jb->mismatch);
-			const int32_t fo = H[j] + jb->open, fe = F[j] + jb->extend;
-			if (fo > fe)
-				F[j] = fo;
-			else
-				F[j] = fe, code |= AL_FEXT;
-			const int32_t eo = hleft + jb->open, ee = E + jb->extend;
-			if (eo > ee)
-				E = eo;
-			else
-				E = ee, code |= AL_EEXT;
-			/* Tie order diagonal, insertion, deletion. */
-			int32_t best = D > dlo ? D : dlo;
-			if (E > best) best = E, code |= AL_INS;
-			if (F[j] > best) best = F[j], code |= AL_DEL;
-			if (best < AL_CUTOFF) best = AL_CUTOFF;
+			int code;
+			const int32_t best = al_cell(hdiag, H[j], hleft, r == jb->alt[j - 1] ? jb->match : jb->mismatch, jb->open,
+			                             jb->extend, dlo, &E, &F[j], &code);
 			hdiag = H[j];
 			H[j] = hleft = best;
 			row[j - 1] = (uint8_t)code;

@@ -66,6 +66,9 @@ int main(int argc, char **argv)
 	          : !strncmp(argv[2], "avx512", 6) ? GVK_ISA_AVX512
 	          : !strncmp(argv[2], "avx2", 4)   ? GVK_ISA_AVX2
 	                                           : GVK_ISA_AUTO;
+	/* gpu: the CUDA back end (77 without one); emu: its logic emulated on the CPU. */
+	const int gpu = !strncmp(argv[2], "gpu", 3) || !strncmp(argv[2], "emu", 3);
+	if (!strncmp(argv[2], "emu", 3)) setenv("GVK_ALIGN_GPU_EMULATE", "1", 1);
 	const char *colon = strchr(argv[2], ':');
 	size_t batch = colon ? (size_t)atol(colon + 1) : 0;
 	size_t nl, ns = 0;
@@ -114,11 +117,12 @@ int main(int argc, char **argv)
 		}
 		gvk_align_opt_t opt;
 		gvk_align_opt_init(&opt);
-		opt.flavour = cfg[c].flavour, opt.raw = cfg[c].raw, opt.isa = isa, opt.threads = 2, opt.device = GVK_DEVICE_CPU;
+		opt.flavour = cfg[c].flavour, opt.raw = cfg[c].raw, opt.isa = isa, opt.threads = 2;
+		opt.device = gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU;
 		gvk_err_t err = {0, ""};
 		gvk_align_t *e = gvk_align_create(&opt, &err);
-		if (!e) {
-			printf("SKIP: %s\n", err.msg);
+		if (!e || (gpu && strncmp(gvk_align_device_name(e), "gpu-", 4))) {
+			printf("SKIP: %s\n", e ? "no usable GPU" : err.msg);
 			return 77;
 		}
 		if (batch == 0) batch = n;

@@ -1,0 +1,83 @@
+/* GPU back end = CPU engine, exactly (CIGAR, offset, score), on random pairs: both flavours, with
+ * and without the substring shortcut, every preset and strategy (random_pairs.h), plus pairs of
+ * 1 and of up to 1000+ bases, a few longer than the device output's element cap and one above the
+ * GPU's pair size (aligned by the CPU engine within the same GPU batch).
+ * Usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED]
+ *   gpu: the CUDA back end (exit 77 when there is no usable GPU);
+ *   emu: its per-thread logic run on the CPU (align_gpu_pair.h through GVK_ALIGN_GPU_EMULATE).
+ * The reference is the CPU engine's widest kernel (itself checked against scalar by
+ * test_align_random) on all processors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gvk.h"
+#include "random_pairs.h"
+
+static gvk_align_t *engine(int device, int flavour, int raw)
+{
+	gvk_align_opt_t o;
+	gvk_align_opt_init(&o);
+	o.flavour = flavour, o.raw = raw, o.threads = 0, o.device = device;
+	return gvk_align_create(&o, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || (strcmp(argv[1], "gpu") && strcmp(argv[1], "emu"))) {
+		fprintf(stderr, "usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED]\n");
+		return 2;
+	}
+	const int emu = !strcmp(argv[1], "emu");
+	size_t n = argc > 2 ? (size_t)atol(argv[2]) : 20000;
+	int maxlen = argc > 3 ? atoi(argv[3]) : 1000;
+	uint64_t s = (argc > 4 ? strtoull(argv[4], NULL, 10) : 4242) | 1;
+	if (emu) setenv("GVK_ALIGN_GPU_EMULATE", "1", 1);
+	gvk_align_t *probe = engine(GVK_DEVICE_GPU, GVK_SW_GKL, 1);
+	if (!probe || strncmp(gvk_align_device_name(probe), "gpu-", 4)) {
+		printf("SKIP: no usable GPU for the align engine\n");
+		gvk_align_destroy(probe);
+		return 77;
+	}
+	printf("device: %s\n", gvk_align_device_name(probe));
+	gvk_align_destroy(probe);
+	const size_t nbig = 5;
+	gvk_align_pair_t *pairs = calloc(n + nbig, sizeof *pairs);
+	for (size_t k = 0; k < n; ++k) random_pair(&s, maxlen, &pairs[k]);
+	/* Long, gappy pairs: CIGARs of more elements than the device output's cap. */
+	for (size_t k = n; k < n + nbig; ++k) {
+		/* the last one is above the GPU's pair size and takes the CPU inside the same batch */
+		int len = k == n + nbig - 1 ? 2300 : 1500 + (int)(k - n) * 17;
+		char *a = random_seq(&s, len, "ACGT"), *b = random_seq(&s, len - 40, "ACGT");
+		pairs[k] = (gvk_align_pair_t){a, b, len, len - 40, {3, -1, -4, -3}, GVK_OVERHANG_SOFTCLIP + (int)(k - n) % 4};
+	}
+	n += nbig;
+	gvk_align_result_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
+	int bad = 0;
+	for (int fl = 0; fl < 2; ++fl)
+		for (int r = 1; r >= 0; --r) {
+			gvk_align_t *ec = engine(GVK_DEVICE_CPU, fl, r), *eg = engine(GVK_DEVICE_GPU, fl, r);
+			gvk_err_t err = {0, ""};
+			if (gvk_align_batch(ec, pairs, n, a, &err) < 0 || gvk_align_batch(eg, pairs, n, b, &err) < 0)
+				return fprintf(stderr, "batch failed: %s\n", err.msg), 1;
+			if (strncmp(gvk_align_device_name(eg), "gpu-", 4))
+				return fprintf(stderr, "the GPU engine fell back to the CPU\n"), 1;
+			size_t diff = 0;
+			for (size_t k = 0; k < n; ++k) {
+				if (!strcmp(a[k].cigar, b[k].cigar) && a[k].offset == b[k].offset && a[k].score == b[k].score) continue;
+				if (diff++ < 5)
+					fprintf(stderr, "pair %zu (%d x %d, %s, %d/%d/%d/%d) flavour %d raw %d: cpu %s %d %d, gpu %s %d %d\n", k,
+					        pairs[k].ref_len, pairs[k].alt_len, gvk_overhang_name(pairs[k].overhang), pairs[k].par.match,
+					        pairs[k].par.mismatch, pairs[k].par.gap_open, pairs[k].par.gap_extend, fl, r, a[k].cigar,
+					        a[k].offset, a[k].score, b[k].cigar, b[k].offset, b[k].score);
+			}
+			printf("%s vs %s flavour %s raw %d: %zu pairs, %zu differences\n", gvk_align_device_name(eg),
+			       gvk_align_device_name(ec), fl ? "java" : "gkl", r, n, diff);
+			bad += diff != 0;
+			gvk_align_destroy(ec);
+			gvk_align_destroy(eg);
+		}
+	for (size_t k = 0; k < n; ++k) free((char *)pairs[k].ref), free((char *)pairs[k].alt);
+	free(pairs), free(a), free(b);
+	return bad ? 1 : 0;
+}
