@@ -1,7 +1,7 @@
 #!/bin/bash
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|jni|bench] ...   (default all)
+# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|jni|bench] ...   (default all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -65,6 +65,19 @@ if has e2e; then
 		done
 	done
 	cmp -s /tmp/gvk-e2e.gpu.out /tmp/gvk-e2e.cpu.out && summary+=("e2e: GPU and CPU outputs identical") || summary+=("e2e: GPU and CPU outputs DIFFER")
+fi
+if has align; then
+	# Smith-Waterman on the GPU (issue 3): references and random pairs GPU = CPU, then the benchmark.
+	t0=$(date +%s)
+	(cd build-gpu && ctest -L gpu -R '^align_' --timeout 300 --output-on-failure) > "$out/align-ctest.log" 2>&1
+	rc=$?
+	summary+=("align GPU ctest: rc=$rc, $(grep -E 'tests passed' "$out/align-ctest.log"), $(grep -c '(Skipped)' "$out/align-ctest.log") skipped")
+	timeout 400 build-gpu/tests/align/test_align_gpu gpu ${GVK_ALIGN_PAIRS:-1000000} 1000 2026 > "$out/align-random.txt" 2>&1
+	rc=$?
+	summary+=("align random GPU=CPU ${GVK_ALIGN_PAIRS:-1000000} pairs: rc=$rc, $(grep -c ' 0 differences' "$out/align-random.txt")/4 configs exact, $(( $(date +%s) - t0 )) s")
+	timeout 300 build-gpu/bench/align/bench_align --quick -n 500000 -m 20000 --results bench/RESULTS.md > "$out/align-bench.txt" 2>&1
+	summary+=("align bench: rc=$?; $(grep 'gpu (whole call)' "$out/align-bench.txt" | head -1)")
+	cat "$out/align-bench.txt" "$out/align-random.txt" | tail -30
 fi
 if has jni; then
 	# GKL drop-in libraries through the real GKL jar (issue 6). The host has no Java: a jlink'd JRE,
