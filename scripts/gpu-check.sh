@@ -106,5 +106,6 @@ if has bench; then
 		--results bench/RESULTS.md 2>&1 | tee "$out/bench.txt" | tail -25
 	cp bench/RESULTS.md "$out/RESULTS.md"
 fi
+cp bench/RESULTS.md "$out/RESULTS.md" 2>/dev/null
 echo; echo "== gpu-check summary ($(cat "$out/gpu.txt"), commit $GVK_COMMIT)"
 printf '  %s\n' "${summary[@]}"
