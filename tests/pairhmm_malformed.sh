@@ -37,6 +37,25 @@ check lowbase "ACGTACGT ACGTA +\x1f+++ $q $q $q\n" "lowbase.txt:1: base qualitie
 check garbage "hello\n" "garbage.txt:1: cannot tell the input format"
 printf 'ACGT\0AC\n' > "$tmp/binary.txt"
 check binary "\x1f\x8b\x08\x00garbage" "binary.txt: read error"
+# Large files take the multi-threaded parser (chunks of 65536 pairs and more): a bad header half
+# way through a 50,000-pair file once crashed it when a reused chunk fell back to the serial parser.
+big() {
+	local name=$1 bad=$2 want=$3
+	# 100-bp reads: a block of the parser then holds about 12,000 pairs, so the bad group (pair
+	# 40,000) is met after several chunks, in a reused one.
+	awk -v bad="$bad" 'BEGIN { r = ""; q = ""; for (i = 0; i < 25; ++i) { r = r "ACGT"; q = q "++++" }
+		for (g = 1; g <= 25000; ++g) { print (g == 20000 ? bad : "2 1"); for (k = 0; k < 2; ++k) print r, q, q, q, q; print r } }' > "$tmp/$name.txt"
+	rm -f "$tmp/out.txt"
+	if "$gvk" pairhmm -q -t 4 --chunk 65536 -o "$tmp/out.txt" "$tmp/$name.txt" 2> "$tmp/err"; then
+		echo "FAIL: $name: accepted"; fail=$((fail + 1)); return
+	fi
+	grep -qF -- "$want" "$tmp/err" || { echo "FAIL: $name: message '$(cat "$tmp/err")' lacks '$want'"; fail=$((fail + 1)); return; }
+	[ -e "$tmp/out.txt" ] && { echo "FAIL: $name: output file left behind"; fail=$((fail + 1)); return; }
+	pass=$((pass + 1))
+}
+big bigheader "2 x" "bigheader.txt:79997: expected a group header"
+big bigcount "3 1" "bigcount.txt:80000: expected read 3 of the group at line 79997"
+big bigshort "1 1" "bigshort.txt:79999: expected haplotype 1"
 # A missing input and an unwritable output.
 if "$gvk" pairhmm -q "$tmp/none.txt" 2> "$tmp/err" || ! grep -q "none.txt: cannot open" "$tmp/err"; then
 	echo "FAIL: missing file"; fail=$((fail + 1)); else pass=$((pass + 1)); fi

@@ -402,6 +402,71 @@ static long group_walk(const char *blk, size_t len, int np, size_t *cuts, int *n
 	return (long)(cut - blk);
 }
 
+/* 1 when [b, e) is a group header: exactly two positive integers. Data lines cannot look like
+ * one (a read line has five fields, a haplotype line one of bases), so a header can be found
+ * from any point of a block without walking the groups before it. */
+static int is_header_line(const char *b, const char *e)
+{
+	int fields = 0;
+	while (b < e) {
+		while (b < e && (*b == ' ' || *b == '\t' || *b == '\r')) ++b;
+		if (b == e) break;
+		if (*b < '1' || *b > '9' || ++fields > 2) return 0;
+		while (b < e && *b >= '0' && *b <= '9') ++b;
+		if (b < e && *b != ' ' && *b != '\t' && *b != '\r') return 0;
+	}
+	return fields == 2;
+}
+
+typedef struct {
+	const char *blk;
+	size_t len;
+	int np;
+	size_t *cand; /* cand[t]: the first header at or after len * t / np, or len */
+} cut_job_t;
+
+static void find_header(void *arg, int t)
+{
+	cut_job_t *j = arg;
+	if (t == 0) return;
+	const char *e = j->blk + j->len;
+	const char *p = j->blk + j->len * (size_t)t / (size_t)j->np;
+	if (p > j->blk && p[-1] != '\n') { /* to the start of the next line */
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		p = nl ? nl + 1 : e;
+	}
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		if (is_header_line(p, le)) break;
+		p = nl ? nl + 1 : e;
+	}
+	j->cand[t] = (size_t)(p - j->blk);
+}
+
+/* group_walk's result found on all threads: piece starts at headers found independently, and a
+ * walk over the last piece only for the end of the last complete group. Falls back to the
+ * whole walk (which reports malformed headers) when the tail does not walk cleanly. */
+static long group_cut_mt(const char *blk, size_t len, int np, size_t *cuts, int *ncuts)
+{
+	size_t cand[65];
+	cut_job_t j = {blk, len, np, cand};
+	cand[0] = 0;
+	gvk_parallel(np, find_header, &j);
+	size_t last = 0;
+	for (int t = 1; t < np; ++t)
+		if (cand[t] < len && cand[t] > last) last = cand[t];
+	long tail = group_walk(blk + last, len - last, 1, NULL, NULL);
+	if (tail <= 0) return group_walk(blk, len, np, cuts, ncuts);
+	size_t cut = last + (size_t)tail;
+	int n = 1;
+	cuts[0] = 0;
+	for (int t = 1; t < np; ++t)
+		if (cand[t] > cuts[n - 1] && cand[t] < cut) cuts[n++] = cand[t];
+	*ncuts = n;
+	return (long)cut;
+}
+
 /* Start of the first line at or after byte off (line formats: every line is a record). */
 static size_t line_start_after(const char *blk, size_t len, size_t off)
 {
@@ -460,8 +525,11 @@ static int join_parts(phmm_chunk_t *c, phmm_chunk_t *parts, int np, uint64_t rec
 {
 	size_t nr = 0, nh = 0, npairs = 0;
 	for (int t = 0; t < np; ++t) nr += parts[t].n_reads, nh += parts[t].n_haps, npairs += parts[t].n_pairs;
-	size_t cr = c->m_reads, ch = c->m_haps, cp = c->m_pairs, cp2 = cp, cp3 = cp, cp4 = cp;
-	if (grow((void **)&c->reads, &cr, nr, sizeof *c->reads) || grow((void **)&c->haps, &ch, nh, sizeof *c->haps) ||
+	/* reads/roff and haps/hoff share a capacity: grow both, or a later sequential fill of this
+	 * chunk (after a malformed block) would write through a missing roff. */
+	size_t cr = c->m_reads, cr2 = cr, ch = c->m_haps, ch2 = ch, cp = c->m_pairs, cp2 = cp, cp3 = cp, cp4 = cp;
+	if (grow((void **)&c->reads, &cr, nr, sizeof *c->reads) || grow((void **)&c->roff, &cr2, nr, sizeof *c->roff) ||
+	    grow((void **)&c->haps, &ch, nh, sizeof *c->haps) || grow((void **)&c->hoff, &ch2, nh, sizeof *c->hoff) ||
 	    grow((void **)&c->pairs, &cp, npairs, sizeof *c->pairs) || grow((void **)&c->group, &cp2, npairs, sizeof *c->group) ||
 	    grow((void **)&c->rin, &cp3, npairs, sizeof *c->rin) || grow((void **)&c->hin, &cp4, npairs, sizeof *c->hin))
 		return GVK_ERR_NOMEM;
@@ -509,7 +577,7 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	int np = threads;
 	cuts[0] = 0;
 	if (group) {
-		long cut = group_walk(blk, len, np, cuts, &np);
+		long cut = group_cut_mt(blk, len, np, cuts, &np);
 		if (cut <= 0) { /* a malformed header or one group bigger than the block */
 			gvk_lr_unread(rd->lr, len, 0);
 			return phmm_reader_next(rd, c, max_pairs, err);
