@@ -20,7 +20,7 @@ extern "C" {
 #include "../common/threads.h"
 }
 
-enum { LD_T = 16, FID_THREADS = 128, FID_QB = 8, SEL_THREADS = 256 };
+enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 }; /* SNPs per block side, words per stage, threads */
 enum { LD_CHUNKS = 4, LD_EVENTS = 64 };             /* chunks per stripe (at least), timing events */
 enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
@@ -279,55 +279,56 @@ __device__ __forceinline__ uint64_t fid_op(uint64_t q, uint64_t d)
 	return OP == PG_XOR ? q ^ d : OP == PG_ANDNOT ? d & ~q : d & q;
 }
 
-/* Block (part, group): FID_QB queries held in shared memory against database profiles
- * part * per_part + tid, + FID_THREADS, ... Each thread keeps, per query, its k best keys
- * score << 32 | index (ascending = the CPU's order: score, then smaller index) in a sorted list in
- * top, entry r of thread t at [r * FID_THREADS + t]. Scores <= thresh go to hits. */
-template <int OP>
+/* Block (part, group): QB queries held in shared memory against database profiles
+ * part * per_part + tid, + FID_THREADS, ... Each database word is used for QB queries (FID_QB =
+ * 32: the popcounts, not the scattered profile loads, bound the loop; FID_QB_LONG = 8 for
+ * profiles too long for 32 in shared memory). Each thread keeps, per query,
+ * its k best keys score << 32 | index (ascending = the CPU's order: score, then smaller index) in
+ * a sorted list in top, entry r of thread t at [r * FID_THREADS + t], which the host fills with
+ * ~0 beforehand (above every key). Scores <= thresh go to hits. */
+template <int OP, int QB>
 __global__ void fid_score_kernel(const uint64_t *__restrict__ q, int nq, const uint64_t *__restrict__ db, int64_t nd,
                                  int stride, int64_t per_part, int nparts, int k, int64_t thresh,
                                  uint64_t *__restrict__ top, dhit_t *__restrict__ hits,
                                  unsigned long long *__restrict__ n_hits, unsigned long long hit_cap)
 {
 	extern __shared__ uint64_t qs[];
-	const int q0 = blockIdx.y * FID_QB, qn = nq - q0 < FID_QB ? nq - q0 : FID_QB;
+	const int q0 = blockIdx.y * QB, qn = nq - q0 < QB ? nq - q0 : QB;
 	for (int e = threadIdx.x; e < qn * stride; e += blockDim.x) qs[e] = q[(size_t)q0 * stride + e];
 	__syncthreads();
 	const int part = blockIdx.x;
 	const int64_t d0 = (int64_t)part * per_part, d1 = d0 + per_part < nd ? d0 + per_part : nd;
-	int cnt[FID_QB];
-	uint64_t worst[FID_QB];
+	uint64_t worst[QB];
 #pragma unroll
-	for (int x = 0; x < FID_QB; ++x) cnt[x] = 0, worst[x] = ~0ull;
+	for (int x = 0; x < QB; ++x) worst[x] = ~0ull;
 	for (int64_t d = d0 + threadIdx.x; d < d1; d += FID_THREADS) {
 		const uint64_t *p = db + d * stride;
-		uint32_t s[FID_QB];
+		uint32_t s[QB];
 #pragma unroll
-		for (int x = 0; x < FID_QB; ++x) s[x] = 0;
+		for (int x = 0; x < QB; ++x) s[x] = 0;
 		for (int w = 0; w < stride; ++w) {
 			const uint64_t pw = p[w];
 #pragma unroll
-			for (int x = 0; x < FID_QB; ++x)
+			for (int x = 0; x < QB; ++x)
 				if (x < qn) s[x] += (uint32_t)__popcll(fid_op<OP>(qs[x * stride + w], pw));
 		}
 #pragma unroll
-		for (int x = 0; x < FID_QB; ++x) {
+		for (int x = 0; x < QB; ++x) {
 			if (x >= qn) continue;
 			if (thresh >= 0 && (int64_t)s[x] <= thresh) {
 				unsigned long long h = atomicAdd(n_hits, 1ull);
 				if (h < hit_cap) hits[h] = dhit_t{(uint32_t)(q0 + x), s[x], d};
 			}
-			if (k == 0) continue;
 			const uint64_t key = (uint64_t)s[x] << 32 | (uint64_t)d;
-			if (cnt[x] == k && key >= worst[x]) continue;
+			if (k == 0 || key >= worst[x]) continue;
 			uint64_t *t = top + ((size_t)(q0 + x) * nparts + part) * (size_t)k * FID_THREADS + threadIdx.x;
-			int i = cnt[x] < k ? cnt[x]++ : k - 1;
+			int i = k - 1;
 			while (i > 0 && key < t[(size_t)(i - 1) * FID_THREADS]) {
 				t[(size_t)i * FID_THREADS] = t[(size_t)(i - 1) * FID_THREADS];
 				--i;
 			}
 			t[(size_t)i * FID_THREADS] = key;
-			if (cnt[x] == k) worst[x] = t[(size_t)(k - 1) * FID_THREADS];
+			worst[x] = t[(size_t)(k - 1) * FID_THREADS];
 		}
 	}
 }
@@ -743,9 +744,14 @@ static int add_elapsed(snp_gpu_t *g, int i, gvk_err_t *err)
 
 typedef struct {
 	uint64_t *q, *db, *top, *sel;
+	uint64_t *dbuf[2]; /* database blocks: db is one, the next block is copied into the other */
+	size_t dbuf_cap[2];
+	const uint64_t *pf_src; /* next block to copy once the current one's first kernel runs */
+	uint64_t *pf_dst;
+	size_t pf_bytes;
 	dhit_t *hits;
 	unsigned long long *n_hits;
-	size_t db_cap, top_cap, sel_cap, hits_cap_b;
+	size_t top_cap, sel_cap, hits_cap_b;
 	unsigned long long hit_cap;
 	uint64_t *h_sel;
 	dhit_t *h_hits;
@@ -754,7 +760,7 @@ typedef struct {
 
 static void fid_bufs_free(fid_bufs_t *b)
 {
-	cudaFree(b->q), cudaFree(b->db), cudaFree(b->top), cudaFree(b->sel), cudaFree(b->hits), cudaFree(b->n_hits);
+	cudaFree(b->q), cudaFree(b->dbuf[0]), cudaFree(b->dbuf[1]), cudaFree(b->top), cudaFree(b->sel), cudaFree(b->hits), cudaFree(b->n_hits);
 	free(b->h_sel);
 	free(b->h_hits);
 }
@@ -768,30 +774,48 @@ static int host_reserve(void **p, size_t *cap, size_t need, gvk_err_t *err)
 	return 0;
 }
 
-static int fid_launch(int op, int blocks_x, int blocks_y, size_t smem, const fid_bufs_t *b, const uint64_t *q, int nq,
-                      int64_t nd, int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
+template <int QB>
+static int fid_launch_qb(int op, dim3 grid, size_t smem, const fid_bufs_t *b, const uint64_t *q, int nq, int64_t nd,
+                         int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
+{
+	if (op == PG_XOR)
+		fid_score_kernel<PG_XOR, QB><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
+		                                                          b->top, b->hits, b->n_hits, b->hit_cap);
+	else if (op == PG_ANDNOT)
+		fid_score_kernel<PG_ANDNOT, QB><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
+		                                                             b->top, b->hits, b->n_hits, b->hit_cap);
+	else
+		fid_score_kernel<PG_AND, QB><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
+		                                                          b->top, b->hits, b->n_hits, b->hit_cap);
+	CK(cudaGetLastError());
+	return 0;
+}
+
+static int fid_launch(int op, int qb, int blocks_x, int blocks_y, size_t smem, const fid_bufs_t *b, const uint64_t *q,
+                      int nq, int64_t nd, int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
 {
 	dim3 grid((unsigned)blocks_x, (unsigned)blocks_y);
-	if (op == PG_XOR)
-		fid_score_kernel<PG_XOR><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh, b->top,
-		                                                      b->hits, b->n_hits, b->hit_cap);
-	else if (op == PG_ANDNOT)
-		fid_score_kernel<PG_ANDNOT><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
-		                                                         b->top, b->hits, b->n_hits, b->hit_cap);
-	else
-		fid_score_kernel<PG_AND><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh, b->top,
-		                                                      b->hits, b->n_hits, b->hit_cap);
-	CK(cudaGetLastError());
+	return qb == FID_QB ? fid_launch_qb<FID_QB>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err)
+	                    : fid_launch_qb<FID_QB_LONG>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err);
+}
+
+/* Allows smem bytes of dynamic shared memory to the kernels of QB queries. */
+template <int QB>
+static int fid_allow_smem(size_t smem, gvk_err_t *err)
+{
+	CK(cudaFuncSetAttribute(fid_score_kernel<PG_XOR, QB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CK(cudaFuncSetAttribute(fid_score_kernel<PG_ANDNOT, QB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CK(cudaFuncSetAttribute(fid_score_kernel<PG_AND, QB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
 	return 0;
 }
 
 /* One batch of nqb queries (from q0) against the resident database block of nd profiles: fills
  * blk->top rows q0.. (blk->k per query) and appends to blk->hits. */
-static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t q0, int nqb, int64_t nd, int64_t dbase,
-                     fid_result_t *blk, gvk_err_t *err)
+static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgroup, int64_t q0, int nqb, int64_t nd,
+                     int64_t dbase, fid_result_t *blk, gvk_err_t *err)
 {
 	const int stride = job->db->stride, k = blk->k;
-	const int groups = (nqb + FID_QB - 1) / FID_QB;
+	const int groups = (nqb + qgroup - 1) / qgroup;
 	/* Enough (part, group) blocks to fill every SM, each part at least one profile per thread. */
 	int64_t want = ((int64_t)g->sms * g->max_threads_sm + (int64_t)groups * FID_THREADS - 1) / ((int64_t)groups * FID_THREADS);
 	int64_t most = (nd + FID_THREADS - 1) / FID_THREADS;
@@ -816,16 +840,20 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t 
 		    (rc = host_reserve((void **)&b->h_sel, &b->h_sel_cap, (size_t)nqb * (size_t)k * sizeof(uint64_t), err)) < 0)
 			return rc;
 	}
-	const size_t smem = (size_t)FID_QB * (size_t)stride * sizeof(uint64_t);
+	const size_t smem = (size_t)qgroup * (size_t)stride * sizeof(uint64_t);
 	const uint64_t *q = b->q + (size_t)q0 * (size_t)stride;
 	for (int attempt = 0;; ++attempt) {
 		if (k > 0) CK(cudaMemset(b->top, 0xff, (size_t)nqb * len * sizeof(uint64_t)));
 		CK(cudaMemset(b->n_hits, 0, sizeof *b->n_hits));
 		CK(cudaEventRecord(g->ev[0][0], 0));
-		if ((rc = fid_launch(job->op, (int)nparts, groups, smem, b, q, nqb, nd, stride, per_part, (int)nparts, k,
+		if ((rc = fid_launch(job->op, qgroup, (int)nparts, groups, smem, b, q, nqb, nd, stride, per_part, (int)nparts, k,
 		                     job->thresh, err)) < 0)
 			return rc;
 		CK(cudaEventRecord(g->ev[0][1], 0));
+		if (b->pf_src) { /* the next database block travels while this kernel runs */
+			CK(cudaMemcpyAsync(b->pf_dst, b->pf_src, b->pf_bytes, cudaMemcpyHostToDevice, g->st[1]));
+			b->pf_src = NULL;
+		}
 		unsigned long long nh = 0;
 		CK(cudaMemcpy(&nh, b->n_hits, sizeof nh, cudaMemcpyDeviceToHost));
 		if ((rc = add_elapsed(g, 0, err)) < 0) return rc;
@@ -874,19 +902,19 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 	const int64_t nq = job->q->n, n = job->db->n;
 	const int stride = job->db->stride;
 	const size_t pbytes = (size_t)stride * sizeof(uint64_t);
-	const size_t smem = (size_t)FID_QB * pbytes;
+	const int qgroup = (size_t)FID_QB * pbytes <= g->smem_optin ? FID_QB : FID_QB_LONG;
+	const size_t smem = (size_t)qgroup * pbytes;
 	if (smem > g->smem_optin)
 		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "profiles of %u SNPs are too long for this GPU's shared memory",
 		                   job->db->n_snp);
-	if (smem > g->smem_block) {
-		CK(cudaFuncSetAttribute(fid_score_kernel<PG_XOR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		CK(cudaFuncSetAttribute(fid_score_kernel<PG_ANDNOT>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		CK(cudaFuncSetAttribute(fid_score_kernel<PG_AND>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-	}
+	int rc = 0;
+	if (smem > g->smem_block &&
+	    (rc = qgroup == FID_QB ? fid_allow_smem<FID_QB>(smem, err) : fid_allow_smem<FID_QB_LONG>(smem, err)) < 0)
+		return rc;
 	if (nq == 0 || n == 0) return 0;
 	if (nq > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "too many queries for the GPU engine");
 	size_t qcap = 0;
-	int rc = dev_reserve((void **)&b->q, &qcap, (size_t)nq * pbytes, "the queries", err);
+	rc = dev_reserve((void **)&b->q, &qcap, (size_t)nq * pbytes, "the queries", err);
 	if (rc < 0) return rc;
 	CK(cudaMemcpy(b->q, job->q->w, (size_t)nq * pbytes, cudaMemcpyHostToDevice));
 	size_t one = 0;
@@ -898,27 +926,40 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 	}
 	/* Database blocks of a quarter of free memory (indices within a block fit the keys' 32 bits). */
 	int64_t blk_n = (int64_t)(g->mem_free / 4 / pbytes);
+	if (blk_n < n) blk_n /= 2; /* two block buffers (copy and search overlap) in the same memory */
 	if (blk_n > INT32_MAX) blk_n = INT32_MAX;
 	if (g->db_block > 0 && g->db_block < blk_n) blk_n = g->db_block;
 	if (blk_n < 1) blk_n = 1;
 	const int topk = job->topk > 0 ? job->topk : 0;
-	int64_t qb = g->q_batch > 0 ? g->q_batch : 65535 * FID_QB;
+	int64_t qb = g->q_batch > 0 ? g->q_batch : 65535 * (int64_t)qgroup;
 	if (topk > 0) { /* one part per query group at least: a batch's lists within a quarter of memory */
 		int64_t fit = (int64_t)(g->mem_free / 4 / ((size_t)FID_THREADS * (size_t)topk * sizeof(uint64_t)));
 		if (qb > fit) qb = fit < 1 ? 1 : fit;
 	}
-	for (int64_t d0 = 0; d0 < n; d0 += blk_n) {
-		const int64_t nd = n - d0 < blk_n ? n - d0 : blk_n;
-		if ((rc = dev_reserve((void **)&b->db, &b->db_cap, (size_t)nd * pbytes, "a database block", err)) < 0) return rc;
-		CK(cudaMemcpy(b->db, job->db->w + (size_t)d0 * stride, (size_t)nd * pbytes, cudaMemcpyHostToDevice));
+	const size_t buf_bytes = (size_t)(n < blk_n ? n : blk_n) * pbytes;
+	for (int i = 0; i < (blk_n < n ? 2 : 1); ++i)
+		if ((rc = dev_reserve((void **)&b->dbuf[i], &b->dbuf_cap[i], buf_bytes, "a database block", err)) < 0) return rc;
+	CK(cudaMemcpyAsync(b->dbuf[0], job->db->w, (size_t)(n < blk_n ? n : blk_n) * pbytes, cudaMemcpyHostToDevice, g->st[1]));
+	for (int64_t d0 = 0, bi = 0; d0 < n; d0 += blk_n, ++bi) {
+		const int64_t nd = n - d0 < blk_n ? n - d0 : blk_n, d1 = d0 + nd;
+		CK(cudaStreamSynchronize(g->st[1])); /* block bi is on the device */
+		b->db = b->dbuf[bi & 1];
+		if (d1 < n) { /* copy block bi + 1 during block bi's first kernel (fid_batch) */
+			b->pf_src = job->db->w + (size_t)d1 * stride, b->pf_dst = b->dbuf[(bi + 1) & 1];
+			b->pf_bytes = (size_t)(n - d1 < blk_n ? n - d1 : blk_n) * pbytes;
+		}
 		fid_result_t blk;
 		memset(&blk, 0, sizeof blk);
 		blk.k = (int)(topk < nd ? topk : nd);
 		if (blk.k > 0 && !(blk.top = (fid_hit_t *)malloc((size_t)nq * (size_t)blk.k * sizeof(fid_hit_t))))
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for top-%d lists", blk.k);
 		for (int64_t q0 = 0; q0 < nq && rc == 0; q0 += qb)
-			rc = fid_batch(g, job, b, q0, (int)(nq - q0 < qb ? nq - q0 : qb), nd, d0, &blk, err);
+			rc = fid_batch(g, job, b, qgroup, q0, (int)(nq - q0 < qb ? nq - q0 : qb), nd, d0, &blk, err);
 		blk.pairs = (uint64_t)nq * (uint64_t)nd;
+		if (rc == 0 && b->pf_src) { /* not sent by a kernel launch (none ran) */
+			CK(cudaMemcpyAsync(b->pf_dst, b->pf_src, b->pf_bytes, cudaMemcpyHostToDevice, g->st[1]));
+			b->pf_src = NULL;
+		}
 		if (rc == 0) rc = fid_result_merge(res, &blk, nq, topk, err);
 		fid_result_free(&blk);
 		if (rc < 0) return rc;

@@ -6,7 +6,7 @@
 set -eu
 src=$1 lib=$2; shift 2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-perl -0pe 's/(\w+(?:<\w+>)?)<<<(.*?)>>>\((.*?)\);/emu_launch($2, [=] { $1($3); });/gs;
+perl -0pe 's/(\w+(?:<[\w, ]+>)?)<<<(.*?)>>>\((.*?)\);/emu_launch($2, [=] { $1($3); });/gs;
            s/extern __shared__ uint64_t (\w+)\[\];/uint64_t *$1 = (uint64_t *)emu_dyn;/g' \
 	"$src/src/snp/snp_gpu.cu" > "$tmp/snp_gpu_emu.cpp"
 c++ -O1 -ffp-contract=off -std=c++17 -Wno-unknown-pragmas -I"$src/tests/snp/emu_cuda" -I"$src/src/snp" -I"$src/src" -I"$src/include" \

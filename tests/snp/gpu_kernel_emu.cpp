@@ -33,7 +33,7 @@ static pthread_barrier_t emu_bar, emu_wbar[32];
 #define __popcll(x) __builtin_popcountll(x)
 static unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 #include "emu_device.h"
-enum { LD_T = 16, FID_THREADS = 128, FID_QB = 8, SEL_THREADS = 256 };
+enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 };
 typedef struct { uint32_t q, score; int64_t d; } dhit_t;
 #include KERNELS
@@ -118,7 +118,7 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 	printf("ld %s%s m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", path ? "mma" : "popc", allfull ? " full" : "", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
 }
 
-static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, int64_t thresh)
+template <int QB> static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, int64_t thresh)
 {
 	std::vector<uint64_t> q((size_t)nq * stride), d((size_t)nd * stride);
 	int nbits = stride * 64 - 37;
@@ -129,12 +129,12 @@ static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, 
 	std::vector<uint64_t> top((size_t)nq * len + 1, ~0ull), sel((size_t)nq * k + 1);
 	std::vector<dhit_t> hits(1 << 20);
 	unsigned long long nh = 0;
-	int groups = (nq + 7) / 8;
+	int groups = (nq + QB - 1) / QB;
 	const uint64_t *qp = q.data(), *dp = d.data(); uint64_t *tp = top.data(); dhit_t *hp = hits.data(); unsigned long long *nhp = &nh;
-	size_t smem = (size_t)FID_QB * stride * 8;
+	size_t smem = (size_t)QB * stride * 8;
 	auto body = [=] {
-		if (op == PG_XOR) fid_score_kernel<PG_XOR>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
-		else fid_score_kernel<PG_ANDNOT>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+		if (op == PG_XOR) fid_score_kernel<PG_XOR, QB>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+		else fid_score_kernel<PG_ANDNOT, QB>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
 	};
 	launch({(unsigned)nparts, (unsigned)groups, 1}, {FID_THREADS, 1, 1}, smem, body);
 	int kout = (int)std::min<int64_t>(k, nd);
@@ -154,7 +154,7 @@ static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, 
 		for (int r = 0; r < kout; ++r) if (keys[r] != sel[(size_t)a * kout + r]) ++bad;
 	}
 	if (bad || want_hits != nh) fails++;
-	printf("fid op %d nq %d nd %ld stride %d parts %d k %d thr %ld: top mismatches %ld, hits %llu want %zu\n", op, nq, (long)nd, stride, nparts, k, (long)thresh, bad, nh, want_hits);
+	printf("fid qb %d op %d nq %d nd %ld stride %d parts %d k %d thr %ld: top mismatches %ld, hits %llu want %zu\n", QB, op, nq, (long)nd, stride, nparts, k, (long)thresh, bad, nh, want_hits);
 }
 
 /* The device's r / r^2 arithmetic (ld_value_dev) against ld_value_genotype on random counts of
@@ -197,10 +197,12 @@ int main()
 			ld_test(path, full, 70, 1500, 63, 0, 70, 0, 70, 0); /* several MMA tiles and stages, a half stage */
 		}
 	value_test();
-	fid_test(PG_XOR, 11, 1000, 16, 3, 10, 400);
-	fid_test(PG_ANDNOT, 9, 777, 8, 2, 1, 200);
-	fid_test(PG_XOR, 3, 40, 8, 1, 50, -1);
-	fid_test(PG_XOR, 17, 300, 1, 4, 7, 10);
+	fid_test<FID_QB>(PG_XOR, 11, 1000, 16, 3, 10, 400);
+	fid_test<FID_QB>(PG_ANDNOT, 9, 777, 8, 2, 1, 200);
+	fid_test<FID_QB>(PG_XOR, 3, 40, 8, 1, 50, -1);
+	fid_test<FID_QB>(PG_XOR, 17, 300, 1, 4, 7, 10);
+	fid_test<FID_QB>(PG_XOR, 71, 500, 8, 2, 10, 230); /* three query groups, the last partial */
+	fid_test<FID_QB_LONG>(PG_ANDNOT, 19, 400, 8, 3, 10, 120);
 	printf("fails %d\n", fails);
 	return fails != 0;
 }
