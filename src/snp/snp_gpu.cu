@@ -423,6 +423,8 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	g->db_block = s ? atoll(s) : 0;
 	s = getenv("GVK_SNP_GPU_QBATCH");
 	g->q_batch = s ? atoll(s) : 0;
+	s = getenv("GVK_SNP_GPU_MEM"); /* tests: pretend to have this little memory (stripes, blocks) */
+	if (s && atoll(s) > 0 && (size_t)atoll(s) < g->mem_free) g->mem_free = (size_t)atoll(s);
 	s = getenv("GVK_SNP_GPU_PATH");
 	g->path = !s || !*s || !strcmp(s, "auto") ? PATH_AUTO : !strcmp(s, "popc") ? PATH_POPC : !strcmp(s, "mma") ? PATH_MMA : -1;
 	if (g->path < 0)
