@@ -479,17 +479,22 @@ extern "C" const char *snp_gpu_name(const snp_gpu_t *g) { return g->name; }
 extern "C" const char *snp_gpu_kernel(const snp_gpu_t *g) { return g->kernel; }
 extern "C" double snp_gpu_kernel_seconds(const snp_gpu_t *g) { return g->kern_s; }
 
+/* Ordinary memory, page-locked when the system allows it (else copies are merely slower). */
 extern "C" void *snp_gpu_host_alloc(snp_gpu_t *g, size_t bytes)
 {
-	void *p = NULL;
 	(void)g;
-	return cudaMallocHost(&p, bytes ? bytes : 1) == cudaSuccess ? p : NULL;
+	void *p = malloc(bytes ? bytes : 1);
+	if (p && cudaHostRegister(p, bytes ? bytes : 1, cudaHostRegisterDefault) != cudaSuccess)
+		(void)cudaGetLastError(); /* not page-locked: clear the error, keep the memory */
+	return p;
 }
 
 extern "C" void snp_gpu_host_free(snp_gpu_t *g, void *p)
 {
 	(void)g;
-	if (p) cudaFreeHost(p);
+	if (!p) return;
+	if (cudaHostUnregister(p) != cudaSuccess) (void)cudaGetLastError(); /* it was not registered */
+	free(p);
 }
 
 /* Device buffer of at least need bytes (contents not kept). */

@@ -19,7 +19,8 @@ const char *snp_gpu_name(const snp_gpu_t *g);
 const char *snp_gpu_kernel(const snp_gpu_t *g);
 /* Seconds spent in kernels since the GPU was opened (CUDA events). */
 double snp_gpu_kernel_seconds(const snp_gpu_t *g);
-/* Page-locked host memory (copies from the GPU run at full speed and overlap kernels); NULL if none. */
+/* Host memory, page-locked where possible (copies from the GPU then run at full speed and overlap
+ * kernels); NULL when out of memory. */
 void *snp_gpu_host_alloc(snp_gpu_t *g, size_t bytes);
 void snp_gpu_host_free(snp_gpu_t *g, void *p);
 /* Measured peaks in AND-popcount bit operations per second: 64-bit __popcll chains on the CUDA
