@@ -192,7 +192,7 @@ int gvk_cmd_fastid(int argc, char **argv)
 		                "(search %.3f s, %.3g pairs/s), %s, %d threads\n",
 		        (long long)q.n, (long long)rd.n, rd.n_snp, a.mixture ? "mixture" : "identity",
 		        (unsigned long long)res.pairs, res.n_hits, dt, tk, tk > 0 ? (double)res.pairs / tk : 0.0,
-		        fid_device_name(a.isa), a.threads);
+		        res.kernel[0] ? res.kernel : fid_device_name(a.isa), a.threads);
 	}
 	fid_result_free(&res);
 	fid_prof_free(&db);

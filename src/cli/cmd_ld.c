@@ -330,7 +330,8 @@ int gvk_cmd_ld(int argc, char **argv)
 	gvk_out_t out = {0};
 	ld_writer_t w = {0};
 	char *path = NULL;
-	uint64_t pairs = 0;
+	ld_report_t rep;
+	memset(&rep, 0, sizeof rep);
 	double t0 = gvk_seconds();
 	int rc = load(&a, &d, &err);
 	if (rc == 0) rc = filter_variants(&a, &d, &err);
@@ -363,7 +364,7 @@ int gvk_cmd_ld(int argc, char **argv)
 	                  .dprime = a.dprime, .gz = a.gz};
 	if ((rc = ld_writer_init(&w, &err)) < 0) goto done;
 	sink_ctx_t sc = {&w, !a.quiet && isatty(2), d.n_snp, t0};
-	rc = ld_run(&d, &a.ld, sink, &sc, &pairs, &err);
+	rc = ld_run(&d, &a.ld, sink, &sc, &rep, &err);
 	if (sc.progress) fputc('\n', stderr);
 	if (rc == 0) rc = ld_writer_finish(&w, &err);
 	if (rc == 0) rc = gvk_out_commit(&out, &err);
@@ -374,8 +375,9 @@ done:
 	} else if (!a.quiet) {
 		double dt = gvk_seconds() - t0;
 		fprintf(stderr, "gvk ld: %lld SNPs x %lld %s, %llu pairs, %llu written to %s, %.3f s, %.3g pairs/s, %s, %d threads\n",
-		        (long long)d.n_snp, (long long)d.n_bits, d.phased ? "haplotypes" : "samples", (unsigned long long)pairs, (unsigned long long)w.written,
-		        a.out ? a.out : path, dt, dt > 0 ? (double)pairs / dt : 0.0, ld_device_name(&a.ld), a.ld.threads);
+		        (long long)d.n_snp, (long long)d.n_bits, d.phased ? "haplotypes" : "samples", (unsigned long long)rep.pairs, (unsigned long long)w.written,
+		        a.out ? a.out : path, dt, dt > 0 ? (double)rep.pairs / dt : 0.0, rep.kernel[0] ? rep.kernel : ld_device_name(&a.ld),
+		        a.ld.threads);
 	}
 	ld_writer_free(&w);
 	snp_data_free(&d);

@@ -1,6 +1,7 @@
 /* Database chunks are the unit of work: a chunk stays in cache while every query is scored
  * against it, and each score goes straight into the thread's top-k lists and hit list. */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +155,10 @@ int fid_search(const fid_job_t *b, fid_result_t *res, gvk_err_t *err)
 		snp_gpu_t *g = snp_gpu_open(err);
 		if (g) {
 			int rc = snp_gpu_fastid(g, b, res, err);
+			if (rc == 0) {
+				snprintf(res->kernel, sizeof res->kernel, "%s", snp_gpu_kernel(g));
+				res->kernel_s = snp_gpu_kernel_seconds(g);
+			}
 			snp_gpu_close(g);
 			return rc;
 		}
@@ -187,7 +192,10 @@ int fid_search(const fid_job_t *b, fid_result_t *res, gvk_err_t *err)
 			if (j.ts[t].oom) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for threshold hits");
 	}
 	if (rc == 0) rc = merge(b, &j, nt, res, err);
-	if (rc == 0) res->pairs = (uint64_t)b->q->n * (uint64_t)b->db->n;
+	if (rc == 0) {
+		res->pairs = (uint64_t)b->q->n * (uint64_t)b->db->n;
+		snprintf(res->kernel, sizeof res->kernel, "%s", isa->name);
+	}
 	for (int t = 0; j.ts && t < nt; ++t) {
 		free(j.ts[t].scores);
 		free(j.ts[t].ntop);
@@ -226,6 +234,8 @@ int fid_result_merge(fid_result_t *acc, const fid_result_t *blk, int64_t nq, int
 		acc->n_hits += blk->n_hits;
 	}
 	acc->pairs += blk->pairs;
+	acc->kernel_s += blk->kernel_s;
+	if (!acc->kernel[0]) memcpy(acc->kernel, blk->kernel, sizeof acc->kernel);
 	return 0;
 }
 

@@ -26,6 +26,8 @@ typedef struct {
 	fid_hit_t *hits;  /* every score <= thresh, ordered by query, score, db */
 	size_t n_hits;
 	uint64_t pairs;   /* scores computed */
+	char kernel[320]; /* the kernel that computed them ("cpu-avx512", "gpu-NAME popc") */
+	double kernel_s;  /* GPU: seconds in its kernels */
 } fid_result_t;
 
 /* Runs the search; res is owned by the caller and freed with fid_result_free. */

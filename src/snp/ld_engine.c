@@ -1,5 +1,6 @@
 /* Stripe planning and the threaded tile loop for LD. */
 #include <math.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +117,7 @@ static int32_t *plane_totals(const snp_data_t *d)
 	return t;
 }
 
-int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, uint64_t *pairs_out, gvk_err_t *err)
+int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, ld_report_t *rep, gvk_err_t *err)
 {
 	const pg_isa_t *isa = pg_isa_select(o->isa);
 	if (!isa) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
@@ -162,7 +163,9 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, u
 		if (cells > vcap) {
 			size_t nc = cells + cells / 4 + 16;
 			int nd = o->haplotype ? 3 : 1;
-			double *nr = realloc(s.r, nc * nd * sizeof *nr);
+			/* page-locked for a GPU, so that its copies overlap the next chunk's kernels */
+			double *nr = gpu ? snp_gpu_host_alloc(gpu, nc * nd * sizeof *nr) : realloc(s.r, nc * nd * sizeof *nr);
+			if (gpu && nr) snp_gpu_host_free(gpu, s.r);
 			if (!nr) {
 				rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for a stripe of %zu pairs", cells);
 				break;
@@ -186,7 +189,12 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, u
 		pairs += sp;
 		i0 = i1;
 	}
-	if (pairs_out) *pairs_out = pairs;
+	if (rep) {
+		rep->pairs = pairs;
+		snprintf(rep->kernel, sizeof rep->kernel, "%s", gpu ? snp_gpu_kernel(gpu) : isa->name);
+		rep->kernel_s = gpu ? snp_gpu_kernel_seconds(gpu) : 0.0;
+	}
+	if (gpu) snp_gpu_host_free(gpu, s.r), s.r = NULL;
 	snp_gpu_close(gpu);
 	free(tot);
 	free(j.buf);

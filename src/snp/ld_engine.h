@@ -39,8 +39,16 @@ typedef int (*ld_sink_fn)(void *ctx, const ld_stripe_t *s, gvk_err_t *err);
 
 void ld_opt_init(ld_opt_t *o);
 
-/* Runs the job; returns 0 or a negative code. *pairs_out (may be NULL) receives the pairs computed. */
-int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, uint64_t *pairs_out, gvk_err_t *err);
+/* What a run did: pairs computed, the kernel that computed them ("cpu-avx512", "gpu-NAME bmma", ...)
+ * and, on a GPU, the seconds spent in its kernels. */
+typedef struct {
+	uint64_t pairs;
+	char kernel[320];
+	double kernel_s;
+} ld_report_t;
+
+/* Runs the job; returns 0 or a negative code. rep (may be NULL) receives the report. */
+int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, ld_report_t *rep, gvk_err_t *err);
 
 /* Name of the kernel set the job would run on ("cpu-avx512", ...), NULL if the request is not available. */
 const char *ld_device_name(const ld_opt_t *o);

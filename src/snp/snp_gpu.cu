@@ -1,9 +1,11 @@
 /* GPU back end of the SNP engines (snp_gpu.h). Both engines use one popcount-GEMM idea: operand
- * words staged in shared memory, AND / XOR / AND-NOT and __popcll summed in 32-bit integers, so
- * the counts are the CPU kernels' integers exactly. LD copies the counts back and runs the CPU's
- * own epilogue functions on them (bit-identical doubles for free); FastID keeps per-thread
- * top-k lists of (score, index) keys on the device and reduces them there, so no score matrix
- * is stored. Every CUDA call is checked. */
+ * words staged in shared memory, AND / XOR / AND-NOT and a population count summed in 32-bit
+ * integers, so the counts are the CPU kernels' integers exactly. LD has two count kernels, one on
+ * the CUDA cores (__popcll) and one on the tensor cores (binary MMA, AND + popc), picked by a
+ * timing on the first chunk or forced with GVK_SNP_GPU_PATH; r / r^2 are then formed on the
+ * device with the host's exact operations and copied back while the next chunk is computed.
+ * FastID keeps per-thread top-k lists of (score, index) keys on the device and reduces them
+ * there, so no score matrix is stored. Every CUDA call is checked. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,7 +20,10 @@ extern "C" {
 #include "../common/threads.h"
 }
 
-enum { LD_T = 16, FID_THREADS = 128, FID_QB = 8, SEL_THREADS = 256 };
+enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
+enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 }; /* SNPs per block side, words per stage, threads */
+enum { LD_CHUNKS = 4, LD_EVENTS = 64 };             /* chunks per stripe (at least), timing events */
+enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
 
 typedef struct {
 	uint32_t q, score;
@@ -26,50 +31,87 @@ typedef struct {
 } dhit_t;
 
 struct snp_gpu_s {
-	int dev, sms, max_threads_sm;
+	int dev, sms, max_threads_sm, cc;
 	size_t smem_block, smem_optin, mem_free;
-	char name[272]; /* "gpu-" and cudaDeviceProp.name */
-	/* LD: SNPs [ld_lo, ld_hi) of the planes at ld_src resident in ld_w */
+	char name[272];   /* "gpu-" and cudaDeviceProp.name */
+	char kernel[300]; /* name and the LD count path that ran */
+	int path, ld_path; /* requested (GVK_SNP_GPU_PATH) and chosen LD count path */
+	double kern_s;     /* summed kernel time */
+	cudaStream_t st[2]; /* 0: kernels, 1: copies back */
+	cudaEvent_t ev[LD_EVENTS][2], done[2], copied[2];
+	/* LD: SNPs [ld_lo, ld_hi) of the planes at ld_src resident in ld_w, their totals in ld_tot */
 	const uint64_t *ld_src;
 	int64_t ld_lo, ld_hi;
 	uint64_t *ld_w;
-	size_t ld_w_cap;
+	int32_t *ld_tot;
+	size_t ld_w_cap, ld_tot_cap;
 	int64_t *ld_jr;        /* jlo then jhi of a stripe, device */
 	size_t ld_jr_cap;
-	pg_ldcnt_t *ld_cnt, *h_cnt;
-	size_t ld_cnt_cap, h_cnt_cap;
+	pg_ldcnt_t *ld_cnt[2], *h_cnt;
+	double *ld_val[2];
+	size_t ld_cnt_cap[2], ld_val_cap[2], h_cnt_cap;
 	int64_t db_block, q_batch; /* test overrides (GVK_SNP_GPU_DB_BLOCK / _QBATCH); 0 = automatic */
 };
 
 /* ---- kernels -------------------------------------------------------------------------------- */
 
-/* One LD_T x LD_T tile of pairs per block: rows of the stripe against columns, the three planes of
- * both sides staged kw words at a time. Counts as popgemm_body.h's general path; for two full
- * SNPs that path gives the same integers as the CPU's shortcut through the plane totals (V all
- * ones over n_bits, all bits beyond n_bits zero). */
+/* Per-SNP totals pc(A), pc(B): the marginals of a SNP with every sample called. */
+__global__ void ld_totals_kernel(const uint64_t *__restrict__ w, int64_t nsnp, int nw, int32_t *__restrict__ tot)
+{
+	const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= nsnp) return;
+	int32_t a = 0, b = 0;
+	for (int k = 0; k < nw; ++k) a += __popcll(w[i * 3 * nw + k]), b += __popcll(w[(i * 3 + 1) * nw + k]);
+	tot[2 * i] = a, tot[2 * i + 1] = b;
+}
+
+/* The six sums from the nine plane products (popgemm_body.h's general path), or, when both SNPs
+ * have every sample called (FULL), from the four A/B products and the totals: V is all ones over
+ * n_bits and the padding is zero, so the two give the same integers. */
+__device__ __forceinline__ pg_ldcnt_t ld_assemble(int full, int32_t aa, int32_t ab, int32_t ba, int32_t bb, int32_t n,
+                                                  int32_t av, int32_t bv, int32_t va, int32_t vb, const int32_t *tx,
+                                                  const int32_t *ty, int32_t nbits)
+{
+	pg_ldcnt_t o;
+	if (full) n = nbits, av = tx[0], bv = tx[1], va = ty[0], vb = ty[1];
+	o.n = n;
+	o.sx = av + bv, o.sxx = av + 3 * bv;
+	o.sy = va + vb, o.syy = va + 3 * vb;
+	o.sxy = aa + ab + ba + bb;
+	return o;
+}
+
+/* Whether tile rows [r0, r0 + nr) x columns [c0, c0 + nc) hold a requested pair. */
+__device__ __forceinline__ int ld_tile_any(const int64_t *jlo, const int64_t *jhi, int64_t r0, int nr, int nrows,
+                                           int64_t c0, int nc)
+{
+	for (int r = 0; r < nr && r0 + r < nrows; ++r)
+		if (jlo[r0 + r] < jhi[r0 + r] && jlo[r0 + r] < c0 + nc && jhi[r0 + r] > c0) return 1;
+	return 0;
+}
+
+/* CUDA cores: one LD_T x LD_T tile of pairs per block, the planes of both sides staged kw words
+ * at a time, each thread one pair (FULL: 4 AND-popcounts per word, else 9). */
+template <int FULL>
 __global__ void ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, int nw, int kw, int64_t i0, int nrows,
                                 int64_t cbase, int64_t width, const int64_t *__restrict__ jlo,
-                                const int64_t *__restrict__ jhi, pg_ldcnt_t *__restrict__ out)
+                                const int64_t *__restrict__ jhi, const int32_t *__restrict__ tot, int32_t nbits,
+                                pg_ldcnt_t *__restrict__ out)
 {
 	extern __shared__ uint64_t sm[];
 	__shared__ int any;
-	const int pitch = 3 * kw + 1; /* odd pitch spreads the columns over the banks */
+	const int np = FULL ? 2 : 3, pitch = np * kw + 1; /* odd pitch spreads the columns over the banks */
 	uint64_t *xs = sm, *ys = sm + LD_T * pitch;
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * LD_T + tx;
 	const int64_t r0 = (int64_t)blockIdx.y * LD_T, c0 = cbase + (int64_t)blockIdx.x * LD_T;
-	if (tid == 0) {
-		int a = 0;
-		for (int r = 0; r < LD_T && r0 + r < nrows; ++r)
-			if (jlo[r0 + r] < jhi[r0 + r] && jlo[r0 + r] < c0 + LD_T && jhi[r0 + r] > c0) a = 1;
-		any = a;
-	}
+	if (tid == 0) any = ld_tile_any(jlo, jhi, r0, LD_T, nrows, c0, LD_T);
 	__syncthreads();
 	if (!any) return; /* the whole block agrees, so no thread misses a barrier */
 	int32_t aa = 0, ab = 0, ba = 0, bb = 0, n = 0, av = 0, bv = 0, va = 0, vb = 0;
 	for (int w0 = 0; w0 < nw; w0 += kw) {
 		const int kn = nw - w0 < kw ? nw - w0 : kw;
-		for (int e = tid; e < LD_T * 3 * kn; e += LD_T * LD_T) {
-			const int s = e / (3 * kn), rem = e % (3 * kn), p = rem / kn, k = rem % kn;
+		for (int e = tid; e < LD_T * np * kn; e += LD_T * LD_T) {
+			const int s = e / (np * kn), rem = e % (np * kn), p = rem / kn, k = rem % kn;
 			const int64_t xi = i0 + r0 + s, yj = c0 + s;
 			xs[s * pitch + p * kw + k] = r0 + s < nrows ? w[((xi - base) * 3 + p) * nw + w0 + k] : 0;
 			ys[s * pitch + p * kw + k] = yj < cbase + width ? w[((yj - base) * 3 + p) * nw + w0 + k] : 0;
@@ -78,22 +120,157 @@ __global__ void ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, in
 		const uint64_t *xa = xs + ty * pitch, *xb = xa + kw, *xv = xb + kw;
 		const uint64_t *ya = ys + tx * pitch, *yb = ya + kw, *yv = yb + kw;
 		for (int k = 0; k < kn; ++k) {
-			const uint64_t a = xa[k], b = xb[k], v = xv[k], c = ya[k], d = yb[k], u = yv[k];
+			const uint64_t a = xa[k], b = xb[k], c = ya[k], d = yb[k];
 			aa += __popcll(a & c), ab += __popcll(a & d), ba += __popcll(b & c), bb += __popcll(b & d);
-			n += __popcll(v & u), av += __popcll(a & u), bv += __popcll(b & u);
-			va += __popcll(c & v), vb += __popcll(d & v);
+			if (!FULL) {
+				const uint64_t v = xv[k], u = yv[k];
+				n += __popcll(v & u), av += __popcll(a & u), bv += __popcll(b & u);
+				va += __popcll(c & v), vb += __popcll(d & v);
+			}
 		}
 		__syncthreads();
 	}
 	const int64_t row = r0 + ty, col = c0 + tx;
 	if (row < nrows && col >= jlo[row] && col < jhi[row]) {
-		pg_ldcnt_t o;
-		o.n = n;
-		o.sx = av + bv, o.sxx = av + 3 * bv;
-		o.sy = va + vb, o.syy = va + 3 * vb;
-		o.sxy = aa + ab + ba + bb;
-		out[row * width + (col - cbase)] = o;
+		const int64_t xi = i0 + row;
+		out[row * width + (col - cbase)] = ld_assemble(FULL, aa, ab, ba, bb, n, av, bv, va, vb, tot + 2 * (xi - base),
+		                                               tot + 2 * (col - base), nbits);
 	}
+}
+
+/* D += popc(A AND B) on the tensor cores for one m16n8k256 tile; fragments as the PTX ISA gives
+ * them for .b1 (g = lane / 4, t = lane % 4): a0 = row g, 32-bit word t of the 256-bit k chunk;
+ * a1 = row g + 8, word t; a2, a3 = the same rows, word t + 4; b0 = column g, word t; b1 = word
+ * t + 4; d0, d1 = row g, columns 2t, 2t + 1; d2, d3 = row g + 8. tests/snp/gpu_kernel_emu.cpp
+ * supplies a CPU version of this one function (GVK_SNP_EMU_MMA). */
+#ifndef GVK_SNP_EMU_MMA
+__device__ __forceinline__ void bmma_and(int32_t *d, const uint32_t *a, const uint32_t *b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	asm volatile("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+	             "{%0,%1,%2,%3};\n"
+	             : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+	             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+	(void)d, (void)a, (void)b;
+	__trap(); /* never launched below sm_80: the host picks the CUDA-core path there */
+#endif
+}
+#endif
+
+/* Tensor cores: a block takes MMA_S row SNPs x MMA_S column SNPs. Each SNP contributes NP plane
+ * rows (A, B, V; FULL: A, B) to a bit matrix, so one AND-popcount GEMM of the (MMA_S NP) x
+ * (MMA_S NP) plane rows over all sample bits gives every product at once. Four warps in 2 x 2 each
+ * own a quarter of that matrix; operands are staged MMA_KW 64-bit words at a time with a pitch
+ * of MMA_KW + 2 words (36 32-bit words: lanes g, t hit banks 4g + t, conflict free). The plane
+ * products then go through shared memory to the threads that assemble the pairs. */
+template <int NP>
+__global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(const uint64_t *__restrict__ w, int64_t base, int nw,
+                                                             int64_t i0, int nrows, int64_t cbase, int64_t width,
+                                                             const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi,
+                                                             const int32_t *__restrict__ tot, int32_t nbits,
+                                                             pg_ldcnt_t *__restrict__ out)
+{
+	enum { R = MMA_S * NP, WR = R / 2, MF = WR / 16, NF = WR / 8, P = MMA_KW + 2 };
+	extern __shared__ uint64_t sm[];
+	__shared__ int any;
+	uint64_t *xs = sm, *ys = sm + R * P;
+	const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
+	const int wm = warp >> 1, wn = warp & 1;
+	const int64_t r0 = (int64_t)blockIdx.y * MMA_S, c0 = cbase + (int64_t)blockIdx.x * MMA_S;
+	if (tid == 0) any = ld_tile_any(jlo, jhi, r0, MMA_S, nrows, c0, MMA_S);
+	__syncthreads();
+	if (!any) return;
+	int32_t acc[MF][NF][4];
+#pragma unroll
+	for (int i = 0; i < MF; ++i)
+#pragma unroll
+		for (int j = 0; j < NF; ++j) acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0;
+	for (int w0 = 0; w0 < nw; w0 += MMA_KW) {
+		const int kn = nw - w0 < MMA_KW ? nw - w0 : MMA_KW; /* a multiple of 4 words (nw is of 8) */
+		for (int e = tid; e < R * kn; e += MMA_THREADS) {
+			const int row = e / kn, k = e % kn, s = row / NP, p = row % NP;
+			xs[row * P + k] = r0 + s < nrows ? w[((i0 + r0 + s - base) * 3 + p) * nw + w0 + k] : 0;
+			ys[row * P + k] = c0 + s < cbase + width ? w[((c0 + s - base) * 3 + p) * nw + w0 + k] : 0;
+		}
+		__syncthreads();
+		const uint32_t *x32 = (const uint32_t *)xs, *y32 = (const uint32_t *)ys;
+		for (int kc = 0; kc < kn / 4; ++kc) { /* one 256-bit chunk = 8 32-bit words */
+			uint32_t a[MF][4], b[NF][2];
+#pragma unroll
+			for (int i = 0; i < MF; ++i) {
+				const uint32_t *p0 = x32 + (wm * WR + i * 16 + g) * 2 * P + kc * 8 + t, *p1 = p0 + 8 * 2 * P;
+				a[i][0] = p0[0], a[i][1] = p1[0], a[i][2] = p0[4], a[i][3] = p1[4];
+			}
+#pragma unroll
+			for (int j = 0; j < NF; ++j) {
+				const uint32_t *q0 = y32 + (wn * WR + j * 8 + g) * 2 * P + kc * 8 + t;
+				b[j][0] = q0[0], b[j][1] = q0[4];
+			}
+#pragma unroll
+			for (int i = 0; i < MF; ++i)
+#pragma unroll
+				for (int j = 0; j < NF; ++j) bmma_and(acc[i][j], a[i], b[j]);
+		}
+		__syncthreads();
+	}
+	int32_t *cs = (int32_t *)sm; /* R x R plane products, reusing the staging buffer */
+#pragma unroll
+	for (int i = 0; i < MF; ++i)
+#pragma unroll
+		for (int j = 0; j < NF; ++j) {
+			const int row = wm * WR + i * 16 + g, col = wn * WR + j * 8 + 2 * t;
+			cs[row * R + col] = acc[i][j][0], cs[row * R + col + 1] = acc[i][j][1];
+			cs[(row + 8) * R + col] = acc[i][j][2], cs[(row + 8) * R + col + 1] = acc[i][j][3];
+		}
+	__syncthreads();
+	for (int e = tid; e < MMA_S * MMA_S; e += MMA_THREADS) {
+		const int x = e / MMA_S, y = e % MMA_S;
+		const int64_t row = r0 + x, col = c0 + y;
+		if (row >= nrows || col < jlo[row] || col >= jhi[row]) continue;
+		const int32_t *cx = cs + x * NP * R + y * NP; /* cx[p * R + q] = plane p of x AND plane q of y */
+		const int v = NP == 3;
+		out[row * width + (col - cbase)] =
+		    ld_assemble(!v, cx[0], cx[1], cx[R], cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
+		                v ? cx[2 * R] : 0, v ? cx[2 * R + 1] : 0, tot + 2 * (i0 + row - base), tot + 2 * (col - base), nbits);
+	}
+}
+
+/* r or sign(r) r^2 from the counts on the device, with ld_value_genotype's operations one by one
+ * in round-to-nearest intrinsics (never contracted into FMAs; sqrt and division correctly
+ * rounded as on the host), so the doubles and floats are the host's bit for bit. */
+__device__ double ld_value_dev(const pg_ldcnt_t *c, int r2, int single)
+{
+	const int64_t n = c->n;
+	const int64_t cov = n * c->sxy - (int64_t)c->sx * c->sy;
+	const int64_t vx = n * c->sxx - (int64_t)c->sx * c->sx;
+	const int64_t vy = n * c->syy - (int64_t)c->sy * c->sy;
+	if (n == 0 || vx <= 0 || vy <= 0) return __longlong_as_double((long long)0xfff8000000000000ull);
+	if (!single) {
+		const double v = __dmul_rn(__ll2double_rn(vx), __ll2double_rn(vy)), cv = __ll2double_rn(cov);
+		return r2 ? __ddiv_rn(__dmul_rn(fabs(cv), cv), v) : __ddiv_rn(cv, __dsqrt_rn(v));
+	}
+	const int64_t tx = n - c->sx, ty = n - c->sy;
+	const int64_t txx = n - 2 * (int64_t)c->sx + c->sxx, tyy = n - 2 * (int64_t)c->sy + c->syy;
+	const int64_t txy = n - c->sx - c->sy + c->sxy;
+	const float nf = __ll2float_rn(n), fx = __ll2float_rn(tx), fy = __ll2float_rn(ty);
+	const float fcov = __fsub_rn(__fmul_rn(__ll2float_rn(txy), nf), __fmul_rn(fx, fy));
+	const float vxf = __fadd_rn(__fmul_rn(__ll2float_rn(-txx), nf), __fmul_rn(fx, fx));
+	const float vyf = __fadd_rn(__fmul_rn(__ll2float_rn(-tyy), nf), __fmul_rn(fy, fy));
+	const float v = __fmul_rn(vxf, vyf);
+	return (double)(r2 ? __fdiv_rn(__fmul_rn(fabsf(fcov), fcov), v) : __fdiv_rn(fcov, __fsqrt_rn(v)));
+}
+
+/* Values of rows [0, nrows) of a chunk, row-major over its width (cells outside a row's range
+ * are left alone). */
+__global__ void ld_value_kernel(const pg_ldcnt_t *__restrict__ cnt, int nrows, int64_t cbase, int64_t width,
+                                const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi, int r2, int single,
+                                double *__restrict__ val)
+{
+	const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (e >= (int64_t)nrows * width) return;
+	const int64_t row = e / width, col = cbase + e % width;
+	if (col >= jlo[row] && col < jhi[row]) val[e] = ld_value_dev(&cnt[e], r2, single);
 }
 
 template <int OP>
@@ -102,55 +279,56 @@ __device__ __forceinline__ uint64_t fid_op(uint64_t q, uint64_t d)
 	return OP == PG_XOR ? q ^ d : OP == PG_ANDNOT ? d & ~q : d & q;
 }
 
-/* Block (part, group): FID_QB queries held in shared memory against database profiles
- * part * per_part + tid, + FID_THREADS, ... Each thread keeps, per query, its k best keys
- * score << 32 | index (ascending = the CPU's order: score, then smaller index) in a sorted list in
- * top, entry r of thread t at [r * FID_THREADS + t]. Scores <= thresh go to hits. */
-template <int OP>
+/* Block (part, group): QB queries held in shared memory against database profiles
+ * part * per_part + tid, + FID_THREADS, ... Each database word is used for QB queries (FID_QB =
+ * 32: the popcounts, not the scattered profile loads, bound the loop; FID_QB_LONG = 8 for
+ * profiles too long for 32 in shared memory). Each thread keeps, per query,
+ * its k best keys score << 32 | index (ascending = the CPU's order: score, then smaller index) in
+ * a sorted list in top, entry r of thread t at [r * FID_THREADS + t], which the host fills with
+ * ~0 beforehand (above every key). Scores <= thresh go to hits. */
+template <int OP, int QB>
 __global__ void fid_score_kernel(const uint64_t *__restrict__ q, int nq, const uint64_t *__restrict__ db, int64_t nd,
                                  int stride, int64_t per_part, int nparts, int k, int64_t thresh,
                                  uint64_t *__restrict__ top, dhit_t *__restrict__ hits,
                                  unsigned long long *__restrict__ n_hits, unsigned long long hit_cap)
 {
 	extern __shared__ uint64_t qs[];
-	const int q0 = blockIdx.y * FID_QB, qn = nq - q0 < FID_QB ? nq - q0 : FID_QB;
+	const int q0 = blockIdx.y * QB, qn = nq - q0 < QB ? nq - q0 : QB;
 	for (int e = threadIdx.x; e < qn * stride; e += blockDim.x) qs[e] = q[(size_t)q0 * stride + e];
 	__syncthreads();
 	const int part = blockIdx.x;
 	const int64_t d0 = (int64_t)part * per_part, d1 = d0 + per_part < nd ? d0 + per_part : nd;
-	int cnt[FID_QB];
-	uint64_t worst[FID_QB];
+	uint64_t worst[QB];
 #pragma unroll
-	for (int x = 0; x < FID_QB; ++x) cnt[x] = 0, worst[x] = ~0ull;
+	for (int x = 0; x < QB; ++x) worst[x] = ~0ull;
 	for (int64_t d = d0 + threadIdx.x; d < d1; d += FID_THREADS) {
 		const uint64_t *p = db + d * stride;
-		uint32_t s[FID_QB];
+		uint32_t s[QB];
 #pragma unroll
-		for (int x = 0; x < FID_QB; ++x) s[x] = 0;
+		for (int x = 0; x < QB; ++x) s[x] = 0;
 		for (int w = 0; w < stride; ++w) {
 			const uint64_t pw = p[w];
 #pragma unroll
-			for (int x = 0; x < FID_QB; ++x)
+			for (int x = 0; x < QB; ++x)
 				if (x < qn) s[x] += (uint32_t)__popcll(fid_op<OP>(qs[x * stride + w], pw));
 		}
 #pragma unroll
-		for (int x = 0; x < FID_QB; ++x) {
+		for (int x = 0; x < QB; ++x) {
 			if (x >= qn) continue;
 			if (thresh >= 0 && (int64_t)s[x] <= thresh) {
 				unsigned long long h = atomicAdd(n_hits, 1ull);
 				if (h < hit_cap) hits[h] = dhit_t{(uint32_t)(q0 + x), s[x], d};
 			}
-			if (k == 0) continue;
 			const uint64_t key = (uint64_t)s[x] << 32 | (uint64_t)d;
-			if (cnt[x] == k && key >= worst[x]) continue;
+			if (k == 0 || key >= worst[x]) continue;
 			uint64_t *t = top + ((size_t)(q0 + x) * nparts + part) * (size_t)k * FID_THREADS + threadIdx.x;
-			int i = cnt[x] < k ? cnt[x]++ : k - 1;
+			int i = k - 1;
 			while (i > 0 && key < t[(size_t)(i - 1) * FID_THREADS]) {
 				t[(size_t)i * FID_THREADS] = t[(size_t)(i - 1) * FID_THREADS];
 				--i;
 			}
 			t[(size_t)i * FID_THREADS] = key;
-			if (cnt[x] == k) worst[x] = t[(size_t)(k - 1) * FID_THREADS];
+			worst[x] = t[(size_t)(k - 1) * FID_THREADS];
 		}
 	}
 }
@@ -180,6 +358,41 @@ __global__ void fid_select_kernel(const uint64_t *__restrict__ top, size_t len, 
 	}
 }
 
+
+/* Peak micro-benchmarks: independent chains of 64-bit AND + popcount + add (CUDA cores) and of
+ * m16n8k256 AND-popc MMAs (tensor cores); sink keeps the results alive. */
+__global__ void peak_popc_kernel(int iters, uint64_t seed, unsigned long long *sink)
+{
+	uint64_t x[8], y = seed ^ threadIdx.x;
+	uint32_t s[8];
+#pragma unroll
+	for (int i = 0; i < 8; ++i) x[i] = seed * (uint64_t)(threadIdx.x + 8 * i + 1), s[i] = 0;
+	for (int it = 0; it < iters; ++it) {
+#pragma unroll
+		for (int i = 0; i < 8; ++i) s[i] += (uint32_t)__popcll(x[i] & y);
+		y += 0x9e3779b97f4a7c15ull;
+	}
+	uint32_t t = 0;
+#pragma unroll
+	for (int i = 0; i < 8; ++i) t += s[i];
+	if (t == 0xffffffffu) atomicAdd(sink, 1ull);
+}
+
+__global__ void peak_mma_kernel(int iters, uint32_t seed, unsigned long long *sink)
+{
+	uint32_t a[4] = {seed, seed ^ threadIdx.x, seed * 3u, seed + threadIdx.x}, b[2] = {seed * 7u, seed ^ 0x55u};
+	int32_t d[8][4];
+#pragma unroll
+	for (int j = 0; j < 8; ++j) d[j][0] = d[j][1] = d[j][2] = d[j][3] = 0;
+	for (int it = 0; it < iters; ++it)
+#pragma unroll
+		for (int j = 0; j < 8; ++j) bmma_and(d[j], a, b);
+	int32_t t = 0;
+#pragma unroll
+	for (int j = 0; j < 8; ++j) t += d[j][0] + d[j][1] + d[j][2] + d[j][3];
+	if (t == -1) atomicAdd(sink, 1ull);
+}
+
 /* ---- device set-up -------------------------------------------------------------------------- */
 
 static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
@@ -197,6 +410,8 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 		                   prop.major, prop.minor);
 	CK(cudaSetDevice(g->dev));
 	snprintf(g->name, sizeof g->name, "gpu-%s", prop.name);
+	snprintf(g->kernel, sizeof g->kernel, "%s", g->name);
+	g->cc = prop.major * 10 + prop.minor;
 	g->sms = prop.multiProcessorCount;
 	g->max_threads_sm = prop.maxThreadsPerMultiProcessor;
 	g->smem_block = prop.sharedMemPerBlock;
@@ -208,6 +423,22 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	g->db_block = s ? atoll(s) : 0;
 	s = getenv("GVK_SNP_GPU_QBATCH");
 	g->q_batch = s ? atoll(s) : 0;
+	s = getenv("GVK_SNP_GPU_MEM"); /* tests: pretend to have this little memory (stripes, blocks) */
+	if (s && atoll(s) > 0 && (size_t)atoll(s) < g->mem_free) g->mem_free = (size_t)atoll(s);
+	s = getenv("GVK_SNP_GPU_PATH");
+	g->path = !s || !*s || !strcmp(s, "auto") ? PATH_AUTO : !strcmp(s, "popc") ? PATH_POPC : !strcmp(s, "mma") ? PATH_MMA : -1;
+	if (g->path < 0)
+		return gvk_err_set(err, GVK_ERR_ARG, "GVK_SNP_GPU_PATH must be auto, popc or mma, not '%s'", s);
+	g->ld_path = g->path;
+	for (int i = 0; i < 2; ++i) {
+		CK(cudaStreamCreateWithFlags(&g->st[i], cudaStreamNonBlocking));
+		CK(cudaEventCreateWithFlags(&g->done[i], cudaEventDisableTiming));
+		CK(cudaEventCreateWithFlags(&g->copied[i], cudaEventDisableTiming));
+	}
+	for (int i = 0; i < LD_EVENTS; ++i) {
+		CK(cudaEventCreate(&g->ev[i][0]));
+		CK(cudaEventCreate(&g->ev[i][1]));
+	}
 	return 0;
 }
 
@@ -229,13 +460,42 @@ extern "C" void snp_gpu_close(snp_gpu_t *g)
 {
 	if (!g) return;
 	cudaFree(g->ld_w);
+	cudaFree(g->ld_tot);
 	cudaFree(g->ld_jr);
-	cudaFree(g->ld_cnt);
-	free(g->h_cnt);
+	for (int i = 0; i < 2; ++i) {
+		cudaFree(g->ld_cnt[i]), cudaFree(g->ld_val[i]);
+		if (g->st[i]) cudaStreamDestroy(g->st[i]);
+		if (g->done[i]) cudaEventDestroy(g->done[i]);
+		if (g->copied[i]) cudaEventDestroy(g->copied[i]);
+	}
+	for (int i = 0; i < LD_EVENTS; ++i)
+		for (int j = 0; j < 2; ++j)
+			if (g->ev[i][j]) cudaEventDestroy(g->ev[i][j]);
+	cudaFreeHost(g->h_cnt);
 	free(g);
 }
 
 extern "C" const char *snp_gpu_name(const snp_gpu_t *g) { return g->name; }
+extern "C" const char *snp_gpu_kernel(const snp_gpu_t *g) { return g->kernel; }
+extern "C" double snp_gpu_kernel_seconds(const snp_gpu_t *g) { return g->kern_s; }
+
+/* Ordinary memory, page-locked when the system allows it (else copies are merely slower). */
+extern "C" void *snp_gpu_host_alloc(snp_gpu_t *g, size_t bytes)
+{
+	(void)g;
+	void *p = malloc(bytes ? bytes : 1);
+	if (p && cudaHostRegister(p, bytes ? bytes : 1, cudaHostRegisterDefault) != cudaSuccess)
+		(void)cudaGetLastError(); /* not page-locked: clear the error, keep the memory */
+	return p;
+}
+
+extern "C" void snp_gpu_host_free(snp_gpu_t *g, void *p)
+{
+	(void)g;
+	if (!p) return;
+	if (cudaHostUnregister(p) != cudaSuccess) (void)cudaGetLastError(); /* it was not registered */
+	free(p);
+}
 
 /* Device buffer of at least need bytes (contents not kept). */
 static int dev_reserve(void **p, size_t *cap, size_t need, const char *what, gvk_err_t *err)
@@ -253,6 +513,45 @@ static int dev_reserve(void **p, size_t *cap, size_t need, const char *what, gvk
 	return 0;
 }
 
+/* ---- peak ----------------------------------------------------------------------------------- */
+
+/* Seconds of one launch of a peak kernel over every SM (warm-up run first). */
+static int peak_time(snp_gpu_t *g, int mma, int iters, unsigned long long *sink, double *sec, gvk_err_t *err)
+{
+	const int threads = mma ? 128 : 256, blocks = g->sms * (g->max_threads_sm / threads);
+	for (int rep = 0; rep < 2; ++rep) {
+		CK(cudaEventRecord(g->ev[0][0], g->st[0]));
+		if (mma) peak_mma_kernel<<<blocks, threads, 0, g->st[0]>>>(iters, 12345u, sink);
+		else peak_popc_kernel<<<blocks, threads, 0, g->st[0]>>>(iters, 12345u, sink);
+		CK(cudaGetLastError());
+		CK(cudaEventRecord(g->ev[0][1], g->st[0]));
+		CK(cudaEventSynchronize(g->ev[0][1]));
+	}
+	float ms = 0;
+	CK(cudaEventElapsedTime(&ms, g->ev[0][0], g->ev[0][1]));
+	*sec = ms * 1e-3;
+	return 0;
+}
+
+extern "C" int snp_gpu_peak(snp_gpu_t *g, double *popc_bitops, double *mma_bitops, gvk_err_t *err)
+{
+	unsigned long long *sink = NULL;
+	size_t cap = 0;
+	int rc = dev_reserve((void **)&sink, &cap, sizeof *sink, "a counter", err);
+	double t = 0;
+	const int ip = 1 << 14, im = 1 << 12;
+	if (rc == 0 && (rc = peak_time(g, 0, ip, sink, &t, err)) == 0) {
+		const double blocks = (double)g->sms * (g->max_threads_sm / 256);
+		*popc_bitops = blocks * 256 * (double)ip * 8 * 64 / t;
+	}
+	if (rc == 0 && (rc = peak_time(g, 1, im, sink, &t, err)) == 0) {
+		const double warps = (double)g->sms * (g->max_threads_sm / 128) * 4;
+		*mma_bitops = warps * (double)im * 8 * 16 * 8 * 256 / t;
+	}
+	cudaFree(sink);
+	return rc;
+}
+
 /* ---- LD ------------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -262,7 +561,7 @@ typedef struct {
 	int nt;
 } ld_epi_t;
 
-/* The CPU engine's epilogue (ld_engine.c) on the counts, rows interleaved over the threads. */
+/* The CPU engine's haplotype epilogue (ld_engine.c) on the counts, rows interleaved over the threads. */
 static void ld_epilogue(void *arg, int tid)
 {
 	const ld_epi_t *e = (const ld_epi_t *)arg;
@@ -271,17 +570,14 @@ static void ld_epilogue(void *arg, int tid)
 		size_t off = (size_t)(i - s->i0) * (size_t)s->width;
 		for (int64_t j = s->jlo[i - s->i0]; j < s->jhi[i - s->i0]; ++j) {
 			size_t c = off + (size_t)(j - s->cbase);
-			if (e->o->haplotype) {
-				ld_haplotype(&e->cnt[c], &s->r[c], &s->d[c], &s->dp[c]);
-				if (e->o->r2) s->r[c] *= fabs(s->r[c]);
-			} else {
-				s->r[c] = ld_value_genotype(&e->cnt[c], e->o->r2, e->o->single);
-			}
+			ld_haplotype(&e->cnt[c], &s->r[c], &s->d[c], &s->dp[c]);
+			if (e->o->r2) s->r[c] *= fabs(s->r[c]);
 		}
 	}
 }
 
-/* Makes SNPs [lo, hi) resident: all of them on first use when they fit, else the stripe's span. */
+/* Makes SNPs [lo, hi) resident with their plane totals: all SNPs on first use when they fit in
+ * half the free memory, else the stripe's span. */
 static int ld_upload(snp_gpu_t *g, const snp_data_t *d, int64_t lo, int64_t hi, gvk_err_t *err)
 {
 	if (g->ld_src == d->w && lo >= g->ld_lo && hi <= g->ld_hi) return 0;
@@ -289,58 +585,180 @@ static int ld_upload(snp_gpu_t *g, const snp_data_t *d, int64_t lo, int64_t hi, 
 	if ((size_t)d->n_snp * per <= g->mem_free / 2) lo = 0, hi = d->n_snp;
 	size_t bytes = (size_t)(hi - lo) * per;
 	int rc = dev_reserve((void **)&g->ld_w, &g->ld_w_cap, bytes, "the SNP bit planes", err);
+	if (rc == 0) rc = dev_reserve((void **)&g->ld_tot, &g->ld_tot_cap, 2 * (size_t)(hi - lo) * sizeof(int32_t), "plane totals", err);
 	if (rc < 0) return rc;
-	CK(cudaMemcpy(g->ld_w, snp_plane(d, lo, 0), bytes, cudaMemcpyHostToDevice));
+	CK(cudaMemcpyAsync(g->ld_w, snp_plane(d, lo, 0), bytes, cudaMemcpyHostToDevice, g->st[0]));
+	ld_totals_kernel<<<(unsigned)((hi - lo + 255) / 256), 256, 0, g->st[0]>>>(g->ld_w, hi - lo, d->nw, g->ld_tot);
+	CK(cudaGetLastError());
 	g->ld_src = d->w, g->ld_lo = lo, g->ld_hi = hi;
+	return 0;
+}
+
+/* Counts of chunk rows [0, nrows) (stripe rows from i0) into out, on the kernel stream. FULL when
+ * every SNP of the chunk has all samples called. */
+static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d, int64_t i0, int nrows, const ld_stripe_t *s,
+                           const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, gvk_err_t *err)
+{
+	const int64_t base = g->ld_lo, width = s->width;
+	const int32_t nbits = (int32_t)d->n_bits;
+	if (path == PATH_MMA) {
+		const int r = MMA_S * (full ? 2 : 3);
+		const size_t stage = 2 * (size_t)r * (MMA_KW + 2) * sizeof(uint64_t), ctile = (size_t)r * r * sizeof(int32_t);
+		const size_t smem = stage > ctile ? stage : ctile;
+		dim3 grid((unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S));
+		if (full)
+			ld_mma_kernel<2><<<grid, MMA_THREADS, smem, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
+			                                                      g->ld_tot, nbits, out);
+		else
+			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
+			                                                      g->ld_tot, nbits, out);
+	} else {
+		/* Words per stage: as many as two LD_T-SNP tiles of np planes (plus the pitch word and the
+		 * kernel's static flag) fit in a block's default shared memory. */
+		const int np = full ? 2 : 3;
+		int kw = (int)((g->smem_block / (2 * LD_T * sizeof(uint64_t)) - 2) / np);
+		if (kw > d->nw) kw = d->nw;
+		if (kw < 1) kw = 1;
+		const size_t smem = 2 * LD_T * (size_t)(np * kw + 1) * sizeof(uint64_t);
+		dim3 grid((unsigned)((width + LD_T - 1) / LD_T), (unsigned)((nrows + LD_T - 1) / LD_T)), block(LD_T, LD_T);
+		if (full)
+			ld_count_kernel<1><<<grid, block, smem, g->st[0]>>>(g->ld_w, base, d->nw, kw, i0, nrows, s->cbase, width, jlo, jhi,
+			                                                  g->ld_tot, nbits, out);
+		else
+			ld_count_kernel<0><<<grid, block, smem, g->st[0]>>>(g->ld_w, base, d->nw, kw, i0, nrows, s->cbase, width, jlo, jhi,
+			                                                  g->ld_tot, nbits, out);
+	}
+	CK(cudaGetLastError());
+	return 0;
+}
+
+/* GVK_SNP_GPU_PATH=auto: both count kernels on the first chunk, the faster one kept (they write
+ * the same integers). */
+static int ld_pick_path(snp_gpu_t *g, int full, const snp_data_t *d, int64_t i0, int nrows, const ld_stripe_t *s,
+                        const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, gvk_err_t *err)
+{
+	float ms[2] = {0, 0};
+	for (int p = 0; p < 2; ++p) {
+		cudaEvent_t *e = g->ev[LD_EVENTS - 1 - p];
+		CK(cudaEventRecord(e[0], g->st[0]));
+		int rc = ld_count_launch(g, p ? PATH_MMA : PATH_POPC, full, d, i0, nrows, s, jlo, jhi, out, err);
+		if (rc < 0) return rc;
+		CK(cudaEventRecord(e[1], g->st[0]));
+		CK(cudaEventSynchronize(e[1]));
+		CK(cudaEventElapsedTime(&ms[p], e[0], e[1]));
+	}
+	g->ld_path = ms[1] < ms[0] ? PATH_MMA : PATH_POPC;
+	return 0;
+}
+
+/* Whether every SNP the stripe touches has all samples called (then 4 products per word). */
+static int ld_stripe_full(const snp_data_t *d, const ld_stripe_t *s)
+{
+	for (int64_t i = s->i0; i < s->i1; ++i)
+		if (!d->full[i]) return 0;
+	for (int64_t j = s->cbase; j < s->cbase + s->width; ++j)
+		if (!d->full[j]) return 0;
+	return 1;
+}
+
+/* Host buffers for the stripe: pinned counts for the haplotype epilogue. */
+static int ld_host_counts(snp_gpu_t *g, size_t cells, gvk_err_t *err)
+{
+	if (cells <= g->h_cnt_cap) return 0;
+	cudaFreeHost(g->h_cnt);
+	g->h_cnt = NULL, g->h_cnt_cap = 0;
+	if (cudaMallocHost(&g->h_cnt, cells * sizeof(pg_ldcnt_t)) != cudaSuccess)
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of pinned memory for a stripe of %zu pairs", cells);
+	g->h_cnt_cap = cells;
 	return 0;
 }
 
 extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err)
 {
-	const int64_t nrows = s->i1 - s->i0;
-	if (nrows <= 0 || s->width <= 0) return 0;
+	const int64_t nrows = s->i1 - s->i0, width = s->width;
+	if (nrows <= 0 || width <= 0) return 0;
 	int64_t lo = s->i0 < s->cbase ? s->i0 : s->cbase;
-	int64_t hi = s->i1 > s->cbase + s->width ? s->i1 : s->cbase + s->width;
+	int64_t hi = s->i1 > s->cbase + width ? s->i1 : s->cbase + width;
 	int rc = ld_upload(g, d, lo, hi, err);
 	if (rc < 0) return rc;
-	const size_t cells = (size_t)nrows * (size_t)s->width;
-	if ((rc = dev_reserve((void **)&g->ld_jr, &g->ld_jr_cap, 2 * (size_t)nrows * sizeof(int64_t), "a stripe", err)) < 0 ||
-	    (rc = dev_reserve((void **)&g->ld_cnt, &g->ld_cnt_cap, cells * sizeof(pg_ldcnt_t), "a stripe's counts", err)) < 0)
+	const int full = ld_stripe_full(d, s), hap = o->haplotype;
+	/* Chunks of whole MMA tiles of rows, so that chunk c + 1 is computed while c is copied back. */
+	int64_t ch = (nrows + LD_CHUNKS - 1) / LD_CHUNKS;
+	ch = (ch + MMA_S - 1) / MMA_S * MMA_S;
+	const size_t cells = (size_t)ch * (size_t)width;
+	if ((rc = dev_reserve((void **)&g->ld_jr, &g->ld_jr_cap, 2 * (size_t)nrows * sizeof(int64_t), "a stripe", err)) < 0)
 		return rc;
-	if (cells > g->h_cnt_cap) {
-		free(g->h_cnt);
-		g->h_cnt_cap = 0;
-		if (!(g->h_cnt = (pg_ldcnt_t *)malloc(cells * sizeof(pg_ldcnt_t))))
-			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for a stripe of %zu pairs", cells);
-		g->h_cnt_cap = cells;
+	for (int b = 0; b < 2; ++b)
+		if ((rc = dev_reserve((void **)&g->ld_cnt[b], &g->ld_cnt_cap[b], cells * sizeof(pg_ldcnt_t), "a stripe's counts", err)) < 0 ||
+		    (!hap && (rc = dev_reserve((void **)&g->ld_val[b], &g->ld_val_cap[b], cells * sizeof(double), "a stripe's values", err)) < 0))
+			return rc;
+	if (hap && (rc = ld_host_counts(g, (size_t)nrows * (size_t)width, err)) < 0) return rc;
+	CK(cudaMemcpyAsync(g->ld_jr, s->jlo, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
+	CK(cudaMemcpyAsync(g->ld_jr + nrows, s->jhi, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
+	int nch = 0;
+	for (int64_t r = 0; r < nrows; r += ch, ++nch) {
+		const int b = nch & 1, nr = (int)(nrows - r < ch ? nrows - r : ch);
+		const int64_t *jlo = g->ld_jr + r, *jhi = g->ld_jr + nrows + r;
+		if (nch >= 2) CK(cudaStreamWaitEvent(g->st[0], g->copied[b], 0)); /* buffer b copied out */
+		if (g->ld_path == PATH_AUTO &&
+		    (rc = ld_pick_path(g, full, d, s->i0 + r, nr, s, jlo, jhi, g->ld_cnt[b], err)) < 0)
+			return rc;
+		CK(cudaEventRecord(g->ev[nch][0], g->st[0]));
+		if ((rc = ld_count_launch(g, g->ld_path, full, d, s->i0 + r, nr, s, jlo, jhi, g->ld_cnt[b], err)) < 0) return rc;
+		const size_t n = (size_t)nr * (size_t)width;
+		if (!hap) {
+			ld_value_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->st[0]>>>(g->ld_cnt[b], nr, s->cbase, width, jlo, jhi,
+			                                                                 o->r2, o->single, g->ld_val[b]);
+			CK(cudaGetLastError());
+		}
+		CK(cudaEventRecord(g->ev[nch][1], g->st[0]));
+		CK(cudaEventRecord(g->done[b], g->st[0]));
+		CK(cudaStreamWaitEvent(g->st[1], g->done[b], 0));
+		if (hap)
+			CK(cudaMemcpyAsync(g->h_cnt + (size_t)r * width, g->ld_cnt[b], n * sizeof(pg_ldcnt_t), cudaMemcpyDeviceToHost, g->st[1]));
+		else
+			CK(cudaMemcpyAsync(s->r + (size_t)r * width, g->ld_val[b], n * sizeof(double), cudaMemcpyDeviceToHost, g->st[1]));
+		CK(cudaEventRecord(g->copied[b], g->st[1]));
 	}
-	CK(cudaMemcpy(g->ld_jr, s->jlo, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(g->ld_jr + nrows, s->jhi, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice));
-	/* Words per staged tile: as many as two LD_T-SNP tiles of three planes (plus the pitch word
-	 * and the kernel's static flag) fit in a block's default shared memory. */
-	int kw = (int)((g->smem_block / (2 * LD_T * sizeof(uint64_t)) - 2) / 3);
-	if (kw > d->nw) kw = d->nw;
-	if (kw < 1) kw = 1;
-	const size_t smem = 2 * LD_T * (size_t)(3 * kw + 1) * sizeof(uint64_t);
-	dim3 grid((unsigned)((s->width + LD_T - 1) / LD_T), (unsigned)((nrows + LD_T - 1) / LD_T)), block(LD_T, LD_T);
-	ld_count_kernel<<<grid, block, smem>>>(g->ld_w, g->ld_lo, d->nw, kw, s->i0, (int)nrows, s->cbase, s->width,
-	                                       g->ld_jr, g->ld_jr + nrows, g->ld_cnt);
-	CK(cudaGetLastError());
-	CK(cudaMemcpy(g->h_cnt, g->ld_cnt, cells * sizeof(pg_ldcnt_t), cudaMemcpyDeviceToHost));
-	int nt = o->threads > 0 ? o->threads : 1;
-	if (nt > nrows) nt = (int)nrows;
-	ld_epi_t e = {o, s, g->h_cnt, nt};
-	gvk_parallel(nt, ld_epilogue, &e);
+	CK(cudaStreamSynchronize(g->st[1]));
+	CK(cudaStreamSynchronize(g->st[0]));
+	for (int c = 0; c < nch; ++c) {
+		float ms = 0;
+		CK(cudaEventElapsedTime(&ms, g->ev[c][0], g->ev[c][1]));
+		g->kern_s += ms * 1e-3;
+	}
+	snprintf(g->kernel, sizeof g->kernel, "%s %s", g->name, g->ld_path == PATH_MMA ? "bmma" : "popc");
+	if (hap) {
+		int nt = o->threads > 0 ? o->threads : 1;
+		if (nt > nrows) nt = (int)nrows;
+		ld_epi_t e = {o, s, g->h_cnt, nt};
+		gvk_parallel(nt, ld_epilogue, &e);
+	}
 	return 0;
 }
 
 /* ---- FastID --------------------------------------------------------------------------------- */
 
+/* Adds the time between the two events of timing slot i (both recorded and passed). */
+static int add_elapsed(snp_gpu_t *g, int i, gvk_err_t *err)
+{
+	float ms = 0;
+	CK(cudaEventSynchronize(g->ev[i][1]));
+	CK(cudaEventElapsedTime(&ms, g->ev[i][0], g->ev[i][1]));
+	g->kern_s += ms * 1e-3;
+	return 0;
+}
+
 typedef struct {
 	uint64_t *q, *db, *top, *sel;
+	uint64_t *dbuf[2]; /* database blocks: db is one, the next block is copied into the other */
+	size_t dbuf_cap[2];
+	const uint64_t *pf_src; /* next block to copy once the current one's first kernel runs */
+	uint64_t *pf_dst;
+	size_t pf_bytes;
 	dhit_t *hits;
 	unsigned long long *n_hits;
-	size_t db_cap, top_cap, sel_cap, hits_cap_b;
+	size_t top_cap, sel_cap, hits_cap_b;
 	unsigned long long hit_cap;
 	uint64_t *h_sel;
 	dhit_t *h_hits;
@@ -349,7 +767,7 @@ typedef struct {
 
 static void fid_bufs_free(fid_bufs_t *b)
 {
-	cudaFree(b->q), cudaFree(b->db), cudaFree(b->top), cudaFree(b->sel), cudaFree(b->hits), cudaFree(b->n_hits);
+	cudaFree(b->q), cudaFree(b->dbuf[0]), cudaFree(b->dbuf[1]), cudaFree(b->top), cudaFree(b->sel), cudaFree(b->hits), cudaFree(b->n_hits);
 	free(b->h_sel);
 	free(b->h_hits);
 }
@@ -363,30 +781,48 @@ static int host_reserve(void **p, size_t *cap, size_t need, gvk_err_t *err)
 	return 0;
 }
 
-static int fid_launch(int op, int blocks_x, int blocks_y, size_t smem, const fid_bufs_t *b, const uint64_t *q, int nq,
-                      int64_t nd, int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
+template <int QB>
+static int fid_launch_qb(int op, dim3 grid, size_t smem, const fid_bufs_t *b, const uint64_t *q, int nq, int64_t nd,
+                         int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
+{
+	if (op == PG_XOR)
+		fid_score_kernel<PG_XOR, QB><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
+		                                                          b->top, b->hits, b->n_hits, b->hit_cap);
+	else if (op == PG_ANDNOT)
+		fid_score_kernel<PG_ANDNOT, QB><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
+		                                                             b->top, b->hits, b->n_hits, b->hit_cap);
+	else
+		fid_score_kernel<PG_AND, QB><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
+		                                                          b->top, b->hits, b->n_hits, b->hit_cap);
+	CK(cudaGetLastError());
+	return 0;
+}
+
+static int fid_launch(int op, int qb, int blocks_x, int blocks_y, size_t smem, const fid_bufs_t *b, const uint64_t *q,
+                      int nq, int64_t nd, int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
 {
 	dim3 grid((unsigned)blocks_x, (unsigned)blocks_y);
-	if (op == PG_XOR)
-		fid_score_kernel<PG_XOR><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh, b->top,
-		                                                      b->hits, b->n_hits, b->hit_cap);
-	else if (op == PG_ANDNOT)
-		fid_score_kernel<PG_ANDNOT><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
-		                                                         b->top, b->hits, b->n_hits, b->hit_cap);
-	else
-		fid_score_kernel<PG_AND><<<grid, FID_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh, b->top,
-		                                                      b->hits, b->n_hits, b->hit_cap);
-	CK(cudaGetLastError());
+	return qb == FID_QB ? fid_launch_qb<FID_QB>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err)
+	                    : fid_launch_qb<FID_QB_LONG>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err);
+}
+
+/* Allows smem bytes of dynamic shared memory to the kernels of QB queries. */
+template <int QB>
+static int fid_allow_smem(size_t smem, gvk_err_t *err)
+{
+	CK(cudaFuncSetAttribute(fid_score_kernel<PG_XOR, QB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CK(cudaFuncSetAttribute(fid_score_kernel<PG_ANDNOT, QB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CK(cudaFuncSetAttribute(fid_score_kernel<PG_AND, QB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
 	return 0;
 }
 
 /* One batch of nqb queries (from q0) against the resident database block of nd profiles: fills
  * blk->top rows q0.. (blk->k per query) and appends to blk->hits. */
-static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t q0, int nqb, int64_t nd, int64_t dbase,
-                     fid_result_t *blk, gvk_err_t *err)
+static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgroup, int64_t q0, int nqb, int64_t nd,
+                     int64_t dbase, fid_result_t *blk, gvk_err_t *err)
 {
 	const int stride = job->db->stride, k = blk->k;
-	const int groups = (nqb + FID_QB - 1) / FID_QB;
+	const int groups = (nqb + qgroup - 1) / qgroup;
 	/* Enough (part, group) blocks to fill every SM, each part at least one profile per thread. */
 	int64_t want = ((int64_t)g->sms * g->max_threads_sm + (int64_t)groups * FID_THREADS - 1) / ((int64_t)groups * FID_THREADS);
 	int64_t most = (nd + FID_THREADS - 1) / FID_THREADS;
@@ -411,16 +847,23 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t 
 		    (rc = host_reserve((void **)&b->h_sel, &b->h_sel_cap, (size_t)nqb * (size_t)k * sizeof(uint64_t), err)) < 0)
 			return rc;
 	}
-	const size_t smem = (size_t)FID_QB * (size_t)stride * sizeof(uint64_t);
+	const size_t smem = (size_t)qgroup * (size_t)stride * sizeof(uint64_t);
 	const uint64_t *q = b->q + (size_t)q0 * (size_t)stride;
 	for (int attempt = 0;; ++attempt) {
 		if (k > 0) CK(cudaMemset(b->top, 0xff, (size_t)nqb * len * sizeof(uint64_t)));
 		CK(cudaMemset(b->n_hits, 0, sizeof *b->n_hits));
-		if ((rc = fid_launch(job->op, (int)nparts, groups, smem, b, q, nqb, nd, stride, per_part, (int)nparts, k,
+		CK(cudaEventRecord(g->ev[0][0], 0));
+		if ((rc = fid_launch(job->op, qgroup, (int)nparts, groups, smem, b, q, nqb, nd, stride, per_part, (int)nparts, k,
 		                     job->thresh, err)) < 0)
 			return rc;
+		CK(cudaEventRecord(g->ev[0][1], 0));
+		if (b->pf_src) { /* the next database block travels while this kernel runs */
+			CK(cudaMemcpyAsync(b->pf_dst, b->pf_src, b->pf_bytes, cudaMemcpyHostToDevice, g->st[1]));
+			b->pf_src = NULL;
+		}
 		unsigned long long nh = 0;
 		CK(cudaMemcpy(&nh, b->n_hits, sizeof nh, cudaMemcpyDeviceToHost));
+		if ((rc = add_elapsed(g, 0, err)) < 0) return rc;
 		if (nh <= b->hit_cap) {
 			if (nh > 0) {
 				if ((rc = host_reserve((void **)&b->h_hits, &b->h_hits_cap, nh * sizeof(dhit_t), err)) < 0) return rc;
@@ -444,9 +887,12 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t 
 		b->hit_cap = nh;
 	}
 	if (k > 0) {
+		CK(cudaEventRecord(g->ev[1][0], 0));
 		fid_select_kernel<<<(unsigned)nqb, SEL_THREADS>>>(b->top, len, k, b->sel);
 		CK(cudaGetLastError());
+		CK(cudaEventRecord(g->ev[1][1], 0));
 		CK(cudaMemcpy(b->h_sel, b->sel, (size_t)nqb * (size_t)k * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+		if ((rc = add_elapsed(g, 1, err)) < 0) return rc;
 		for (int x = 0; x < nqb; ++x)
 			for (int r = 0; r < k; ++r) {
 				uint64_t key = b->h_sel[(size_t)x * k + r];
@@ -463,19 +909,19 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 	const int64_t nq = job->q->n, n = job->db->n;
 	const int stride = job->db->stride;
 	const size_t pbytes = (size_t)stride * sizeof(uint64_t);
-	const size_t smem = (size_t)FID_QB * pbytes;
+	const int qgroup = (size_t)FID_QB * pbytes <= g->smem_optin ? FID_QB : FID_QB_LONG;
+	const size_t smem = (size_t)qgroup * pbytes;
 	if (smem > g->smem_optin)
 		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "profiles of %u SNPs are too long for this GPU's shared memory",
 		                   job->db->n_snp);
-	if (smem > g->smem_block) {
-		CK(cudaFuncSetAttribute(fid_score_kernel<PG_XOR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		CK(cudaFuncSetAttribute(fid_score_kernel<PG_ANDNOT>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		CK(cudaFuncSetAttribute(fid_score_kernel<PG_AND>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-	}
+	int rc = 0;
+	if (smem > g->smem_block &&
+	    (rc = qgroup == FID_QB ? fid_allow_smem<FID_QB>(smem, err) : fid_allow_smem<FID_QB_LONG>(smem, err)) < 0)
+		return rc;
 	if (nq == 0 || n == 0) return 0;
 	if (nq > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "too many queries for the GPU engine");
 	size_t qcap = 0;
-	int rc = dev_reserve((void **)&b->q, &qcap, (size_t)nq * pbytes, "the queries", err);
+	rc = dev_reserve((void **)&b->q, &qcap, (size_t)nq * pbytes, "the queries", err);
 	if (rc < 0) return rc;
 	CK(cudaMemcpy(b->q, job->q->w, (size_t)nq * pbytes, cudaMemcpyHostToDevice));
 	size_t one = 0;
@@ -487,27 +933,40 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 	}
 	/* Database blocks of a quarter of free memory (indices within a block fit the keys' 32 bits). */
 	int64_t blk_n = (int64_t)(g->mem_free / 4 / pbytes);
+	if (blk_n < n) blk_n /= 2; /* two block buffers (copy and search overlap) in the same memory */
 	if (blk_n > INT32_MAX) blk_n = INT32_MAX;
 	if (g->db_block > 0 && g->db_block < blk_n) blk_n = g->db_block;
 	if (blk_n < 1) blk_n = 1;
 	const int topk = job->topk > 0 ? job->topk : 0;
-	int64_t qb = g->q_batch > 0 ? g->q_batch : 65535 * FID_QB;
+	int64_t qb = g->q_batch > 0 ? g->q_batch : 65535 * (int64_t)qgroup;
 	if (topk > 0) { /* one part per query group at least: a batch's lists within a quarter of memory */
 		int64_t fit = (int64_t)(g->mem_free / 4 / ((size_t)FID_THREADS * (size_t)topk * sizeof(uint64_t)));
 		if (qb > fit) qb = fit < 1 ? 1 : fit;
 	}
-	for (int64_t d0 = 0; d0 < n; d0 += blk_n) {
-		const int64_t nd = n - d0 < blk_n ? n - d0 : blk_n;
-		if ((rc = dev_reserve((void **)&b->db, &b->db_cap, (size_t)nd * pbytes, "a database block", err)) < 0) return rc;
-		CK(cudaMemcpy(b->db, job->db->w + (size_t)d0 * stride, (size_t)nd * pbytes, cudaMemcpyHostToDevice));
+	const size_t buf_bytes = (size_t)(n < blk_n ? n : blk_n) * pbytes;
+	for (int i = 0; i < (blk_n < n ? 2 : 1); ++i)
+		if ((rc = dev_reserve((void **)&b->dbuf[i], &b->dbuf_cap[i], buf_bytes, "a database block", err)) < 0) return rc;
+	CK(cudaMemcpyAsync(b->dbuf[0], job->db->w, (size_t)(n < blk_n ? n : blk_n) * pbytes, cudaMemcpyHostToDevice, g->st[1]));
+	for (int64_t d0 = 0, bi = 0; d0 < n; d0 += blk_n, ++bi) {
+		const int64_t nd = n - d0 < blk_n ? n - d0 : blk_n, d1 = d0 + nd;
+		CK(cudaStreamSynchronize(g->st[1])); /* block bi is on the device */
+		b->db = b->dbuf[bi & 1];
+		if (d1 < n) { /* copy block bi + 1 during block bi's first kernel (fid_batch) */
+			b->pf_src = job->db->w + (size_t)d1 * stride, b->pf_dst = b->dbuf[(bi + 1) & 1];
+			b->pf_bytes = (size_t)(n - d1 < blk_n ? n - d1 : blk_n) * pbytes;
+		}
 		fid_result_t blk;
 		memset(&blk, 0, sizeof blk);
 		blk.k = (int)(topk < nd ? topk : nd);
 		if (blk.k > 0 && !(blk.top = (fid_hit_t *)malloc((size_t)nq * (size_t)blk.k * sizeof(fid_hit_t))))
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for top-%d lists", blk.k);
 		for (int64_t q0 = 0; q0 < nq && rc == 0; q0 += qb)
-			rc = fid_batch(g, job, b, q0, (int)(nq - q0 < qb ? nq - q0 : qb), nd, d0, &blk, err);
+			rc = fid_batch(g, job, b, qgroup, q0, (int)(nq - q0 < qb ? nq - q0 : qb), nd, d0, &blk, err);
 		blk.pairs = (uint64_t)nq * (uint64_t)nd;
+		if (rc == 0 && b->pf_src) { /* not sent by a kernel launch (none ran) */
+			CK(cudaMemcpyAsync(b->pf_dst, b->pf_src, b->pf_bytes, cudaMemcpyHostToDevice, g->st[1]));
+			b->pf_src = NULL;
+		}
 		if (rc == 0) rc = fid_result_merge(res, &blk, nq, topk, err);
 		fid_result_free(&blk);
 		if (rc < 0) return rc;
@@ -519,6 +978,7 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 extern "C" int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_err_t *err)
 {
 	memset(res, 0, sizeof *res);
+	snprintf(g->kernel, sizeof g->kernel, "%s popc", g->name);
 	fid_bufs_t b;
 	memset(&b, 0, sizeof b);
 	int rc = fid_run(g, job, &b, res, err);

@@ -15,6 +15,17 @@ typedef struct snp_gpu_s snp_gpu_t;
 snp_gpu_t *snp_gpu_open(gvk_err_t *err);
 void snp_gpu_close(snp_gpu_t *g);
 const char *snp_gpu_name(const snp_gpu_t *g);
+/* "gpu-NAME popc" or "gpu-NAME bmma": the GPU and the count kernel used last. */
+const char *snp_gpu_kernel(const snp_gpu_t *g);
+/* Seconds spent in kernels since the GPU was opened (CUDA events). */
+double snp_gpu_kernel_seconds(const snp_gpu_t *g);
+/* Host memory, page-locked where possible (copies from the GPU then run at full speed and overlap
+ * kernels); NULL when out of memory. */
+void *snp_gpu_host_alloc(snp_gpu_t *g, size_t bytes);
+void snp_gpu_host_free(snp_gpu_t *g, void *p);
+/* Measured peaks in AND-popcount bit operations per second: 64-bit __popcll chains on the CUDA
+ * cores, m16n8k256 AND-popc MMAs on the tensor cores. */
+int snp_gpu_peak(snp_gpu_t *g, double *popc_bitops, double *mma_bitops, gvk_err_t *err);
 
 /* Fills s->r (and s->d, s->dp when o->haplotype) for the rows and column ranges already set in s,
  * exactly as the CPU epilogue does from the same integer counts: ld_value_genotype(c, o->r2,

@@ -16,6 +16,32 @@ const char *snp_gpu_name(const snp_gpu_t *g)
 	return "none";
 }
 
+const char *snp_gpu_kernel(const snp_gpu_t *g)
+{
+	(void)g;
+	return "none";
+}
+
+double snp_gpu_kernel_seconds(const snp_gpu_t *g)
+{
+	(void)g;
+	return 0.0;
+}
+
+void *snp_gpu_host_alloc(snp_gpu_t *g, size_t bytes)
+{
+	(void)g, (void)bytes;
+	return NULL;
+}
+
+void snp_gpu_host_free(snp_gpu_t *g, void *p) { (void)g, (void)p; }
+
+int snp_gpu_peak(snp_gpu_t *g, double *popc_bitops, double *mma_bitops, gvk_err_t *err)
+{
+	(void)g, (void)popc_bitops, (void)mma_bitops;
+	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
+}
+
 int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err)
 {
 	(void)g, (void)d, (void)o, (void)s;

@@ -6,10 +6,10 @@
 set -eu
 src=$1 lib=$2; shift 2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-perl -0pe 's/(\w+(?:<\w+>)?)<<<([^>]*)>>>\((.*?)\);/emu_launch($2, [=] { $1($3); });/gs;
+perl -0pe 's/(\w+(?:<[\w, ]+>)?)<<<(.*?)>>>\((.*?)\);/emu_launch($2, [=] { $1($3); });/gs;
            s/extern __shared__ uint64_t (\w+)\[\];/uint64_t *$1 = (uint64_t *)emu_dyn;/g' \
 	"$src/src/snp/snp_gpu.cu" > "$tmp/snp_gpu_emu.cpp"
-c++ -O1 -std=c++17 -Wno-unknown-pragmas -I"$src/tests/snp/emu_cuda" -I"$src/src/snp" -I"$src/src" -I"$src/include" \
+c++ -O1 -ffp-contract=off -std=c++17 -Wno-unknown-pragmas -I"$src/tests/snp/emu_cuda" -I"$src/src/snp" -I"$src/src" -I"$src/include" \
 	-c "$tmp/snp_gpu_emu.cpp" -o "$tmp/g.o"
 cc -O1 -c -I"$src/src" -I"$src/include" "$src/tests/snp/test_snp_gpu.c" -o "$tmp/t.o"
 c++ "$tmp/t.o" "$tmp/g.o" "$lib" -lpthread -lm "$@" -o "$tmp/test"

@@ -1,8 +1,11 @@
 /* The kernels of src/snp/snp_gpu.cu run on the CPU: each block's threads are POSIX threads,
- * __syncthreads a barrier, shared memory a per-block buffer. Their counts are compared with the CPU
- * kernel (LD) and a brute-force sort (FastID top-k keys, threshold hit counts) so that index and
- * synchronisation mistakes show up on machines without a GPU. Built and run by gpu_kernel_emu.sh,
- * which cuts the kernel section out of snp_gpu.cu into the file named by KERNELS. */
+ * __syncthreads a barrier, shared memory a per-block buffer. The binary MMA is emulated from the
+ * PTX ISA's fragment layout (bmma_and below: every lane's registers gathered through a warp
+ * barrier), so a fragment index mistake in the tensor-core kernel shows as wrong counts. LD
+ * counts of both count kernels (all-samples and general variants) are compared with the CPU
+ * kernel, the device r / r^2 arithmetic with ld_value_genotype bit for bit, and FastID with a
+ * brute-force sort (top-k keys, threshold hit counts). Built and run by gpu_kernel_emu.sh, which
+ * cuts the kernel section out of snp_gpu.cu into the file named by KERNELS. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,14 +14,16 @@
 #include <thread>
 #include <vector>
 #include <algorithm>
+#include <math.h>
 extern "C" {
 #include "snp/popgemm.h"
+#include "snp/ld_engine.h"
 }
 struct u3 { unsigned x, y, z; };
 static thread_local u3 threadIdx;
 static u3 blockIdx, blockDim;
 static void *emu_dyn;
-static pthread_barrier_t emu_bar;
+static pthread_barrier_t emu_bar, emu_wbar[32];
 #define __global__ static
 #define __device__ static
 #define __forceinline__ inline
@@ -27,7 +32,9 @@ static pthread_barrier_t emu_bar;
 #define __syncthreads() pthread_barrier_wait(&emu_bar)
 #define __popcll(x) __builtin_popcountll(x)
 static unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-enum { LD_T = 16, FID_THREADS = 128, FID_QB = 8, SEL_THREADS = 256 };
+#include "emu_device.h"
+enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
+enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 };
 typedef struct { uint32_t q, score; int64_t d; } dhit_t;
 #include KERNELS
 
@@ -41,24 +48,29 @@ template <typename F> static void launch(u3 grid, u3 block, size_t smem, F f)
 		for (unsigned bx = 0; bx < grid.x; ++bx) {
 			blockIdx = {bx, by, 0};
 			pthread_barrier_init(&emu_bar, NULL, n);
+			for (int w = 0; w < n / 32; ++w) pthread_barrier_init(&emu_wbar[w], NULL, 32);
 			std::vector<std::thread> th;
 			for (int t = 0; t < n; ++t) th.emplace_back([=] { threadIdx = {(unsigned)(t % block.x), (unsigned)(t / block.x), 0}; f(); });
 			for (auto &x : th) x.join();
 			pthread_barrier_destroy(&emu_bar);
+			for (int w = 0; w < n / 32; ++w) pthread_barrier_destroy(&emu_wbar[w]);
 		}
 }
 static uint64_t rng = 88172645463325252ull;
 static uint64_t nx() { rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17; return rng; }
 static int fails;
 
-static void ld_test(int m, int nbits, int kw, int64_t i0, int64_t i1, int64_t cbase, int64_t width, int banded)
+/* path 0: CUDA-core kernel (kw words per stage), 1: tensor-core kernel; allfull: no missing call
+ * (the 4-product variants). */
+static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0, int64_t i1, int64_t cbase, int64_t width,
+                    int banded)
 {
 	int nw = ((nbits + 63) / 64 + 7) / 8 * 8;
 	std::vector<uint64_t> w((size_t)m * 3 * nw, 0);
 	std::vector<uint8_t> full(m);
 	std::vector<int32_t> tot(2 * m);
 	for (int i = 0; i < m; ++i) {
-		int miss = i % 3;
+		int miss = allfull ? 0 : i % 3;
 		for (int s = 0; s < nbits; ++s) {
 			if (miss && nx() % 10 == 0) continue;
 			int x = nx() % 3;
@@ -81,10 +93,19 @@ static void ld_test(int m, int nbits, int kw, int64_t i0, int64_t i1, int64_t cb
 	}
 	std::vector<pg_ldcnt_t> out((size_t)nrows * width);
 	memset(out.data(), 0xee, out.size() * sizeof(pg_ldcnt_t));
-	size_t smem = 2 * LD_T * (size_t)(3 * kw + 1) * 8;
-	u3 grid = {(unsigned)((width + 15) / 16), (unsigned)((nrows + 15) / 16), 1};
 	const uint64_t *wp = w.data(); const int64_t *jp = jr.data(); pg_ldcnt_t *op = out.data();
-	launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, op); });
+	const int32_t *tp = tot.data();
+	if (path == 0) {
+		size_t smem = 2 * LD_T * (size_t)((allfull ? 2 : 3) * kw + 1) * 8;
+		u3 grid = {(unsigned)((width + 15) / 16), (unsigned)((nrows + 15) / 16), 1};
+		if (allfull) launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<1>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
+		else launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<0>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
+	} else {
+		size_t smem = 96 * 96 * 4;
+		u3 grid = {(unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S), 1};
+		if (allfull) launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<2>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
+		else launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<3>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
+	}
 	long n = 0;
 	for (int r = 0; r < nrows; ++r)
 		for (int64_t j = jr[r]; j < jr[nrows + r]; ++j) {
@@ -94,10 +115,10 @@ static void ld_test(int m, int nbits, int kw, int64_t i0, int64_t i1, int64_t cb
 			if (memcmp(&c, &out[(size_t)r * width + (j - cbase)], sizeof c)) { if (fails++ < 5) printf("ld mismatch %ld %ld\n", (long)i, (long)j); }
 			++n;
 		}
-	printf("ld m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
+	printf("ld %s%s m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", path ? "mma" : "popc", allfull ? " full" : "", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
 }
 
-static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, int64_t thresh)
+template <int QB> static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, int64_t thresh)
 {
 	std::vector<uint64_t> q((size_t)nq * stride), d((size_t)nd * stride);
 	int nbits = stride * 64 - 37;
@@ -108,12 +129,12 @@ static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, 
 	std::vector<uint64_t> top((size_t)nq * len + 1, ~0ull), sel((size_t)nq * k + 1);
 	std::vector<dhit_t> hits(1 << 20);
 	unsigned long long nh = 0;
-	int groups = (nq + 7) / 8;
+	int groups = (nq + QB - 1) / QB;
 	const uint64_t *qp = q.data(), *dp = d.data(); uint64_t *tp = top.data(); dhit_t *hp = hits.data(); unsigned long long *nhp = &nh;
-	size_t smem = (size_t)FID_QB * stride * 8;
+	size_t smem = (size_t)QB * stride * 8;
 	auto body = [=] {
-		if (op == PG_XOR) fid_score_kernel<PG_XOR>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
-		else fid_score_kernel<PG_ANDNOT>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+		if (op == PG_XOR) fid_score_kernel<PG_XOR, QB>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+		else fid_score_kernel<PG_ANDNOT, QB>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
 	};
 	launch({(unsigned)nparts, (unsigned)groups, 1}, {FID_THREADS, 1, 1}, smem, body);
 	int kout = (int)std::min<int64_t>(k, nd);
@@ -133,18 +154,55 @@ static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, 
 		for (int r = 0; r < kout; ++r) if (keys[r] != sel[(size_t)a * kout + r]) ++bad;
 	}
 	if (bad || want_hits != nh) fails++;
-	printf("fid op %d nq %d nd %ld stride %d parts %d k %d thr %ld: top mismatches %ld, hits %llu want %zu\n", op, nq, (long)nd, stride, nparts, k, (long)thresh, bad, nh, want_hits);
+	printf("fid qb %d op %d nq %d nd %ld stride %d parts %d k %d thr %ld: top mismatches %ld, hits %llu want %zu\n", QB, op, nq, (long)nd, stride, nparts, k, (long)thresh, bad, nh, want_hits);
+}
+
+/* The device's r / r^2 arithmetic (ld_value_dev) against ld_value_genotype on random counts of
+ * every kind (constant SNPs, negative and zero covariance), double and float paths. */
+static void value_test(void)
+{
+	long bad = 0, n = 0;
+	for (int it = 0; it < 200000; ++it) {
+		pg_ldcnt_t c;
+		int ns = 1 + (int)(nx() % 5000), x[3] = {0, 0, 0}, y[3] = {0, 0, 0}, xy = 0;
+		int px = (int)(nx() % 101), py = (int)(nx() % 101);
+		c.n = c.sx = c.sxx = c.sy = c.syy = c.sxy = 0;
+		for (int s = 0; s < ns && s < 64; ++s) {
+			int a = (int)(nx() % 100) < px ? 1 + (int)(nx() & 1) : 0, b = (int)(nx() % 100) < py ? 1 + (int)(nx() & 1) : 0;
+			c.n++, c.sx += a, c.sxx += a * a, c.sy += b, c.syy += b * b, c.sxy += a * b;
+			(void)x, (void)y, (void)xy;
+		}
+		if (it & 1) { /* large sums: scale a consistent pair of samples sets */
+			int k = 1 + (int)(nx() % 300);
+			c.n *= k, c.sx *= k, c.sxx *= k, c.sy *= k, c.syy *= k, c.sxy *= k;
+		}
+		for (int r2 = 0; r2 < 2; ++r2)
+			for (int single = 0; single < 2; ++single) {
+				double h = ld_value_genotype(&c, r2, single), g = ld_value_dev(&c, r2, single);
+				if (memcmp(&h, &g, sizeof h) && bad++ < 3) printf("value mismatch: %.17g %.17g\n", h, g);
+				++n;
+			}
+	}
+	if (bad) fails++;
+	printf("values: %ld compared, %ld differ\n", n, bad);
 }
 
 int main()
 {
-	ld_test(40, 77, 63, 0, 40, 0, 40, 0);
-	ld_test(45, 1001, 5, 3, 38, 2, 41, 0);
-	ld_test(45, 600, 63, 7, 30, 8, 37, 1);
-	fid_test(PG_XOR, 11, 1000, 16, 3, 10, 400);
-	fid_test(PG_ANDNOT, 9, 777, 8, 2, 1, 200);
-	fid_test(PG_XOR, 3, 40, 8, 1, 50, -1);
-	fid_test(PG_XOR, 17, 300, 1, 4, 7, 10);
+	for (int path = 0; path < 2; ++path)
+		for (int full = 0; full < 2; ++full) {
+			ld_test(path, full, 40, 77, 63, 0, 40, 0, 40, 0);
+			ld_test(path, full, 45, 1001, 5, 3, 38, 2, 41, 0);
+			ld_test(path, full, 45, 600, 63, 7, 30, 8, 37, 1);
+			ld_test(path, full, 70, 1500, 63, 0, 70, 0, 70, 0); /* several MMA tiles and stages, a half stage */
+		}
+	value_test();
+	fid_test<FID_QB>(PG_XOR, 11, 1000, 16, 3, 10, 400);
+	fid_test<FID_QB>(PG_ANDNOT, 9, 777, 8, 2, 1, 200);
+	fid_test<FID_QB>(PG_XOR, 3, 40, 8, 1, 50, -1);
+	fid_test<FID_QB>(PG_XOR, 17, 300, 1, 4, 7, 10);
+	fid_test<FID_QB>(PG_XOR, 71, 500, 8, 2, 10, 230); /* three query groups, the last partial */
+	fid_test<FID_QB_LONG>(PG_ANDNOT, 19, 400, 8, 3, 10, 120);
 	printf("fails %d\n", fails);
 	return fails != 0;
 }

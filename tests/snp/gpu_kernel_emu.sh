@@ -10,6 +10,7 @@ sed -n '/^\/\* ---- kernels/,/^\/\* ---- device set-up/p' "$src/src/snp/snp_gpu.
 	sed 's/extern __shared__ uint64_t \([a-z]*\)\[\];/uint64_t *\1 = (uint64_t *)emu_dyn;/' > "$tmp/kern.inc"
 grep -q emu_dyn "$tmp/kern.inc" || { echo "FAIL: kernel section of snp_gpu.cu not found"; exit 1; }
 "$cc" -O1 -c -I"$src/include" "$src/src/snp/popgemm_scalar.c" -o "$tmp/ps.o" &&
-	"$cxx" -O1 -std=c++17 -Wno-unknown-pragmas -I"$src/src" -I"$src/include" -DKERNELS="\"$tmp/kern.inc\"" \
-		"$src/tests/snp/gpu_kernel_emu.cpp" "$tmp/ps.o" -o "$tmp/emu" -lpthread || { echo "FAIL: build"; exit 1; }
+	"$cc" -O1 -ffp-contract=off -c -I"$src/include" "$src/src/snp/ld_stats.c" -o "$tmp/st.o" &&
+	"$cxx" -O1 -ffp-contract=off -std=c++17 -Wno-unknown-pragmas -I"$src/src" -I"$src/include" -I"$src/tests/snp/emu_cuda" -DKERNELS="\"$tmp/kern.inc\"" \
+		"$src/tests/snp/gpu_kernel_emu.cpp" "$tmp/ps.o" "$tmp/st.o" -o "$tmp/emu" -lpthread -lm || { echo "FAIL: build"; exit 1; }
 "$tmp/emu"

@@ -1,5 +1,5 @@
 /* GPU = CPU exactly: LD values (every shape, r and r^2, bin4's float path, phased D/D'/r, striped
- * runs) compared bit for bit, and FastID top-k lists and threshold hits (every operation, ties,
+ * runs) compared bit for bit with both count kernels forced (CUDA cores, tensor cores), and FastID top-k lists and threshold hits (every operation, ties,
  * database blocks and query batches) compared entry for entry, on random inputs of odd sizes.
  * Exit 77 when no GPU is usable. Usage: test_snp_gpu SEED [small] */
 #include <math.h>
@@ -82,21 +82,30 @@ static int collect(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
 	return 0;
 }
 
-static void run_ld(const snp_data_t *d, const ld_opt_t *base, const char *what)
+/* The CPU against the GPU with its count kernel forced (GVK_SNP_GPU_PATH = path). */
+static void run_ld_path(const snp_data_t *d, const ld_opt_t *base, const char *what0, const char *path)
 {
 	vals_t v[2] = {{0}, {0}};
+	char what[200];
+	snprintf(what, sizeof what, "%s [%s]", what0, path);
+	setenv("GVK_SNP_GPU_PATH", path, 1);
 	for (int dev = 0; dev < 2; ++dev) {
 		ld_opt_t o = *base;
 		o.device = dev ? GVK_DEVICE_GPU : GVK_DEVICE_CPU;
 		v[dev].hap = o.haplotype;
 		gvk_err_t err;
-		uint64_t pairs = 0;
-		if (ld_run(d, &o, collect, &v[dev], &pairs, &err) < 0) {
+		ld_report_t rep;
+		if (ld_run(d, &o, collect, &v[dev], &rep, &err) < 0) {
 			CHECK(0, "%s on %s: %s\n", what, dev ? "GPU" : "CPU", err.msg);
 			free(v[0].v), free(v[1].v);
+			unsetenv("GVK_SNP_GPU_PATH");
 			return;
 		}
+		/* the report names the kernel that ran: "... popc" / "... bmma" when a count kernel ran */
+		CHECK(!dev || rep.pairs == 0 || strstr(rep.kernel, strcmp(path, "mma") ? "popc" : "bmma"),
+		      "%s: kernel reported as '%s'\n", what, rep.kernel);
 	}
+	unsetenv("GVK_SNP_GPU_PATH");
 	CHECK(v[0].n == v[1].n, "%s: %zu values on the CPU, %zu on the GPU\n", what, v[0].n, v[1].n);
 	if (v[0].n == v[1].n) {
 		size_t bad = 0, first = 0;
@@ -107,6 +116,12 @@ static void run_ld(const snp_data_t *d, const ld_opt_t *base, const char *what)
 		compared += (long)v[0].n;
 	}
 	free(v[0].v), free(v[1].v);
+}
+
+static void run_ld(const snp_data_t *d, const ld_opt_t *base, const char *what)
+{
+	run_ld_path(d, base, what, "popc");
+	run_ld_path(d, base, what, "mma");
 }
 
 static void test_ld(int64_t m, int64_t n, double miss, int phased)
@@ -129,6 +144,17 @@ static void test_ld(int64_t m, int64_t n, double miss, int phased)
 					         striped ? " striped" : "", shape == LD_TABLE ? (striped ? " inter-chr" : " window") : "");
 					run_ld(&d, &o, what);
 				}
+	/* SNP planes beyond the (pretended) GPU memory: each stripe's span uploaded in turn */
+	ld_opt_t o;
+	ld_opt_init(&o);
+	o.shape = LD_SQUARE, o.r2 = 1, o.threads = 2, o.stripe_cells = 1500;
+	char what[160];
+	snprintf(what, sizeof what, "ld %lld SNPs x %lld, square, planes beyond GPU memory", (long long)m, (long long)n);
+	char mem[32];
+	snprintf(mem, sizeof mem, "%lld", (long long)(m * SNP_PLANES * d.nw * 8 / 3));
+	setenv("GVK_SNP_GPU_MEM", mem, 1);
+	run_ld(&d, &o, what);
+	unsetenv("GVK_SNP_GPU_MEM");
 	snp_data_free(&d);
 }
 
@@ -219,6 +245,7 @@ int main(int argc, char **argv)
 		test_ld(203, 77, 0.05, 0);     /* one word of samples */
 		test_ld(131, 1001, 0.02, 0);   /* 16 words: several shared-memory stages on small GPUs */
 		test_ld(97, 4099, 0.0, 0);     /* no missing call: the CPU's plane-total shortcut */
+		test_ld(261, 2111, 0.0, 0);    /* no missing call, 33 words: several MMA stages and tiles */
 		test_ld(150, 515, 0.03, 1);    /* phased haplotypes */
 		test_fastid(37, 5003, 1000, NULL, NULL);
 		test_fastid(19, 2011, 21, NULL, NULL);       /* 21 SNPs: many ties */

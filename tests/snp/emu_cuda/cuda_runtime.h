@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <thread>
 #include <vector>
 
@@ -27,7 +28,7 @@ static thread_local uint3 threadIdx;
 static uint3 blockIdx;
 static dim3 blockDim, gridDim;
 static void *emu_dyn;
-static pthread_barrier_t emu_bar;
+static pthread_barrier_t emu_bar, emu_wbar[32];
 static size_t emu_dyn_max = 48 * 1024;
 
 #define __global__ static
@@ -41,6 +42,31 @@ static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long 
 {
 	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
 }
+
+#include "emu_device.h"
+
+/* Streams and events: everything runs at once on the host, so ordering holds trivially; an event
+ * records the host clock. */
+typedef struct emu_stream_s { int unused; } *cudaStream_t;
+typedef struct emu_event_s { double t; } *cudaEvent_t;
+enum { cudaStreamNonBlocking = 1, cudaEventDisableTiming = 2 };
+static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f) { (void)f; *s = (cudaStream_t)calloc(1, sizeof **s); return cudaSuccess; }
+static inline cudaError_t cudaStreamDestroy(cudaStream_t s) { free(s); return cudaSuccess; }
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return cudaSuccess; }
+static inline cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = (cudaEvent_t)calloc(1, sizeof **e); return cudaSuccess; }
+static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned f) { (void)f; return cudaEventCreate(e); }
+static inline cudaError_t cudaEventDestroy(cudaEvent_t e) { free(e); return cudaSuccess; }
+static inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0)
+{
+	struct timespec ts;
+	(void)s;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	e->t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+	return cudaSuccess;
+}
+static inline cudaError_t cudaEventSynchronize(cudaEvent_t e) { (void)e; return cudaSuccess; }
+static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms = (float)((b->t - a->t) * 1e3); return cudaSuccess; }
+static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) { (void)s, (void)e, (void)f; return cudaSuccess; }
 
 static inline const char *cudaGetErrorString(cudaError_t e) { return e == cudaErrorMemoryAllocation ? "out of memory" : "emulated error"; }
 static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
@@ -59,6 +85,17 @@ static inline cudaError_t cudaMalloc(void **p, size_t n) { *p = malloc(n ? n : 1
 template <typename T> static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
 static inline cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
 static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind k) { (void)k; memcpy(d, s, n); return cudaSuccess; }
+static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind k, cudaStream_t st)
+{
+	(void)st;
+	return cudaMemcpy(d, s, n, k);
+}
+static inline cudaError_t cudaMallocHost(void **p, size_t n) { return cudaMalloc(p, n); }
+template <typename T> static inline cudaError_t cudaMallocHost(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+static inline cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+enum { cudaHostRegisterDefault = 0 };
+static inline cudaError_t cudaHostRegister(void *p, size_t n, unsigned f) { (void)p, (void)n, (void)f; return cudaSuccess; }
+static inline cudaError_t cudaHostUnregister(void *p) { (void)p; return cudaSuccess; }
 static inline cudaError_t cudaMemset(void *d, int v, size_t n) { memset(d, v, n); return cudaSuccess; }
 static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 template <typename F> static inline cudaError_t cudaFuncSetAttribute(F f, cudaFuncAttribute a, int v)
@@ -78,6 +115,7 @@ template <typename F> static void emu_launch(dim3 grid, dim3 block, size_t smem,
 	pthread_barrier_t between;
 	pthread_barrier_init(&emu_bar, NULL, (unsigned)n);
 	pthread_barrier_init(&between, NULL, (unsigned)n);
+	for (int w = 0; w < n / 32; ++w) pthread_barrier_init(&emu_wbar[w], NULL, 32);
 	std::vector<std::thread> th;
 	for (int t = 0; t < n; ++t)
 		th.emplace_back([&, t] {
@@ -93,6 +131,12 @@ template <typename F> static void emu_launch(dim3 grid, dim3 block, size_t smem,
 	for (auto &x : th) x.join();
 	pthread_barrier_destroy(&emu_bar);
 	pthread_barrier_destroy(&between);
+	for (int w = 0; w < n / 32; ++w) pthread_barrier_destroy(&emu_wbar[w]);
+}
+template <typename F> static void emu_launch(dim3 grid, dim3 block, size_t smem, cudaStream_t s, F f)
+{
+	(void)s;
+	emu_launch(grid, block, smem, f);
 }
 template <typename F> static void emu_launch(dim3 grid, dim3 block, F f) { emu_launch(grid, block, 0, f); }
 #endif
