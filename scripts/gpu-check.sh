@@ -1,7 +1,7 @@
 #!/bin/bash
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|jni|bench] ...   (default all)
+# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|snp|jni|bench] ...   (default all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -78,6 +78,16 @@ if has align; then
 	timeout 300 build-gpu/bench/align/bench_align --quick -n 500000 -m 20000 --results bench/RESULTS.md > "$out/align-bench.txt" 2>&1
 	summary+=("align bench: rc=$?; $(grep 'gpu (whole call)' "$out/align-bench.txt" | head -1)")
 	cat "$out/align-bench.txt" "$out/align-random.txt" | tail -30
+fi
+if has snp; then
+	# SNP engine (issue 4): GPU = CPU with both count kernels forced, references on the GPU, benchmark.
+	t0=$(date +%s)
+	(cd build-gpu && ctest -R '^snp_' --timeout 300 --output-on-failure) > "$out/snp-ctest.log" 2>&1
+	summary+=("snp ctest: rc=$?, $(grep -E 'tests passed' "$out/snp-ctest.log"), $(grep -c '(Skipped)' "$out/snp-ctest.log") skipped, $(( $(date +%s) - t0 )) s")
+	grep -E "Failed|\*\*\*" "$out/snp-ctest.log" | head
+	timeout 400 build-gpu/bench/snp/bench_snp --results --note "gpu-check: popc/bmma count kernels forced in turn" > "$out/bench_snp.log" 2>&1
+	summary+=("snp bench: rc=$?")
+	tail -30 "$out/bench_snp.log"
 fi
 if has jni; then
 	# GKL drop-in libraries through the real GKL jar (issue 6). The host has no Java: a jlink'd JRE,
