@@ -271,6 +271,8 @@ void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o);
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err);
 int gvk_cnv_have_bam(void);
+/* 1 when built with the GPU back end of the EM (a device may still be absent at run time). */
+int gvk_cnv_have_gpu(void);
 
 enum { GVK_CNV_NORM_MEAN = 0, GVK_CNV_NORM_MEDIAN, GVK_CNV_NORM_QUANT, GVK_CNV_NORM_MODE, GVK_CNV_NORM_POISSON };
 
