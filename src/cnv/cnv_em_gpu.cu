@@ -23,21 +23,6 @@ extern "C" {
 #include "../common/threads.h"
 }
 
-/* R's mean() accumulates in long double with a correcting pass; a double-double sum divided with
- * an exact remainder gives the correctly rounded mean in the same cases. */
-static __device__ __forceinline__ double cnv_k_mean(const double *v, size_t ld, int n)
-{
-	double s = 0.0, c = 0.0;
-	for (int i = 0; i < n; ++i) {
-		double x = v[(size_t)i * ld], t = s + x, bp = t - s;
-		c = c + ((s - (t - bp)) + (x - bp));
-		s = t;
-	}
-	double hi = s + c, lo = c - (hi - s);
-	double q = hi / n, r = fma(-q, (double)n, hi) + lo;
-	return q + r / n;
-}
-
 #define CNV_K_FN static __device__ __forceinline__
 #include "cnv_em_kernel.h"
 

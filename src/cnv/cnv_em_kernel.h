@@ -3,15 +3,29 @@
  * order; only the layout differs: every per-region array (inputs, outputs and scratch) is
  * region-fastest with stride ld, so that neighbouring threads touch neighbouring addresses.
  *
- * The includer defines CNV_K_FN (function qualifiers) and provides
- *   double cnv_k_mean(const double *v, size_t ld, int n)   mean of v[0], v[ld], ... as R's mean()
- * (the emulation gathers and calls cnv_r_mean; the device uses a double-double sum). */
+ * The includer defines CNV_K_FN (function qualifiers: __device__ or static inline). */
 #ifndef GVK_CNV_EM_KERNEL_H
 #define GVK_CNV_EM_KERNEL_H
 
 #include "cnv_em.h"
 
 #define CNV_K_FLOOR 1e-100
+
+/* Mean of v[0], v[ld], ... as R's mean() gives it. R accumulates in long double with a correcting
+ * pass, which the device does not have; a double-double sum divided with an exact remainder gives
+ * the correctly rounded mean, as R's does but for rare double-rounding cases. */
+CNV_K_FN double cnv_k_mean(const double *v, size_t ld, int n)
+{
+	double s = 0.0, c = 0.0;
+	for (int i = 0; i < n; ++i) {
+		double x = v[(size_t)i * ld], t = s + x, bp = t - s;
+		c = c + ((s - (t - bp)) + (x - bp));
+		s = t;
+	}
+	double hi = s + c, lo = c - (hi - s);
+	double q = hi / n, r = fma(-q, (double)n, hi) + lo;
+	return q + r / n;
+}
 
 /* Smallest of the strided values [k+1, n) after selection put the k-th in place. */
 CNV_K_FN double cnv_k_next_up(const double *v, size_t ld, int n, int k)
