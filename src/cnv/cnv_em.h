@@ -46,6 +46,8 @@ int cnv_em_cpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *e
  * host threads. GVK_CNV_GPU_CHUNK=R forces chunks of R regions (tests of the streaming). */
 int cnv_em_gpu_available(void);
 int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *err);
+/* The device's name ("none" without one), for benchmarks and messages. */
+void cnv_em_gpu_name(char *buf, size_t n);
 
 /* One region as a standalone call (used by the integer copy numbers and the unit tests):
  * x and cov have N entries; lambda, alpha n; post n * N (sample-major) or NULL; sini, cls N.

@@ -66,6 +66,16 @@ int cnv_em_gpu_available(void)
 	return cudaFree(0) == cudaSuccess;
 }
 
+void cnv_em_gpu_name(char *buf, size_t n)
+{
+	cudaDeviceProp pr;
+	int dev;
+	if (!cnv_em_gpu_available() || cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&pr, dev) != cudaSuccess)
+		snprintf(buf, n, "none");
+	else
+		snprintf(buf, n, "%s", pr.name);
+}
+
 static void slot_free(em_slot_t *s)
 {
 	cudaFree(s->x), cudaFree(s->lg), cudaFree(s->P), cudaFree(s->lam), cudaFree(s->alp), cudaFree(s->sini);
