@@ -115,14 +115,20 @@ static int build_cnvr(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv
 			gvk_cnv_region_t *g = &res->cnvr[k];
 			if (!(g->cn = malloc((size_t)N * sizeof *g->cn))) return -1;
 			for (int s = 0; s < N; ++s) g->cn[s] = o->cn2;
-			for (int s = 0; s < N; ++s)
-				for (size_t l = i; l < j; ++l) {
-					const gvk_cnv_seg_t *v = &res->segs[res->cnvs[l]];
-					if (v->sample == s && v->first <= g->last && v->last >= g->first) {
-						g->cn[s] = v->cn;
-						break;
-					}
-				}
+		}
+		/* The CNVs of a sequence come by sample, then start, and one sample's are disjoint; the
+		 * regions are disjoint and sorted: one merge-like sweep per sample finds, for every
+		 * region, that sample's leftmost overlapping CNV. */
+		for (size_t l = i; l < j;) {
+			int s = res->segs[res->cnvs[l]].sample;
+			size_t e = l;
+			while (e < j && res->segs[res->cnvs[e]].sample == s) ++e;
+			for (size_t k = base, u = l; k < res->n_cnvr && u < e; ++k) {
+				gvk_cnv_region_t *g = &res->cnvr[k];
+				while (u < e && res->segs[res->cnvs[u]].last < g->first) ++u;
+				if (u < e && res->segs[res->cnvs[u]].first <= g->last) g->cn[s] = res->segs[res->cnvs[u]].cn;
+			}
+			l = e;
 		}
 		i = j;
 	}
