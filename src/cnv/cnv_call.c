@@ -36,6 +36,12 @@ static void seg_worker(void *arg, int tid)
 			continue;
 		}
 		res->sp_eps[pi] = diag[0], res->sp_sd[pi] = diag[1], res->sp_q95[pi] = diag[2], res->sp_ninit[pi] = ninit;
+		/* individual calls (spec 8.1) here, in parallel: m x N values */
+		for (int k = 0; k < run->n_pieces[pi]; ++k) {
+			const cnv_piece_t *p = &run->pieces[pi][k];
+			double v = run->o->use_median ? p->median : p->mean, *call = res->call + (size_t)s * m + r0;
+			for (int r = p->start; r <= p->end; ++r) call[r] = v;
+		}
 	}
 }
 
@@ -169,7 +175,6 @@ int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t
 			double v = o->use_median ? p->median : p->mean;
 			gvk_cnv_seg_t g = {q, s, r0 + p->start, r0 + p->end, p->mean, p->median, o->cn2, 0};
 			g.is_cnv = (v >= o->upper || v <= o->lower) && p->end - p->start + 1 >= o->min_width;
-			for (int r = g.first; r <= g.last; ++r) res->call[(size_t)s * m + r] = v;
 			if (g.is_cnv) res->cnvs[res->n_cnvs++] = res->n_segs;
 			res->segs[res->n_segs++] = g;
 		}

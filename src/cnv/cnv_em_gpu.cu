@@ -145,7 +145,7 @@ static int em_gpu_alloc(em_gpu_t *g, gvk_err_t *err)
 	CK(cudaMemcpy(g->cov, g->j->cov, N * sizeof(double), cudaMemcpyHostToDevice));
 	for (g->mc = chunk_size(g);; g->mc /= 2) {
 		rc = slot_alloc(&g->s[0], g->mc, n, N, post, err);
-		if (rc == 0) rc = slot_alloc(&g->s[1], g->mc, n, N, post, err);
+		if (rc == 0 && g->mc < g->j->m) rc = slot_alloc(&g->s[1], g->mc, n, N, post, err); /* one chunk: one slot */
 		if (rc == 0) return 0;
 		slot_free(&g->s[0]), slot_free(&g->s[1]);
 		cudaGetLastError(); /* clear the allocation error */
