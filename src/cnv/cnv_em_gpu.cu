@@ -131,8 +131,8 @@ static size_t chunk_size(const em_gpu_t *g)
 			size_t fit = fr / 10 * 7 / 2 / region_bytes(g->p->n, g->p->N);
 			if (fit < mc) mc = fit;
 		}
+		if (mc < 32) mc = 32;
 	}
-	if (mc < 32) mc = 32;
 	return mc < m ? mc : m;
 }
 
