@@ -9,6 +9,8 @@
 #include "../common/threads.h"
 #include "cnv.h"
 #include "cnv_em.h"
+#define CNV_K_FN static inline
+#include "cnv_em_kernel.h"
 
 #define EM_FLOOR 1e-100
 
@@ -84,13 +86,7 @@ static inline void estep(const cnv_em_par_t *p, double xk, double ck, double lgk
 	int n = p->n;
 	double sum = 0.0;
 	if (p->log_domain) {
-		double mx = -INFINITY;
-		for (int i = 0; i < n; ++i) {
-			double cl = ck * lam[i];
-			pk[i] = log(alpha[i]) + (xk * log(cl) - lgk - cl);
-			if (pk[i] > mx) mx = pk[i];
-		}
-		for (int i = 0; i < n; ++i) sum += (pk[i] = exp(pk[i] - mx));
+		sum = cnv_k_estep_log(n, xk, ck, lgk, lam, alpha, pk);
 		for (int i = 0; i < n; ++i) pk[i] = pk[i] / sum;
 		return;
 	}

@@ -92,19 +92,28 @@ CNV_K_FN double cnv_k_m0(const cnv_em_par_t *p, const double *x, const double *c
 	return m0;
 }
 
+/* The opt-in log-sum-exp E-step of one sample (shared with cnv_em_cpu.c): unnormalized terms
+ * into w, their sum returned. */
+CNV_K_FN double cnv_k_estep_log(int n, double xk, double ck, double lgk, const double *lam, const double *alpha,
+                                double *w)
+{
+	double mx = -INFINITY, sum = 0.0;
+	for (int i = 0; i < n; ++i) {
+		double cl = ck * lam[i];
+		w[i] = log(alpha[i]) + (xk * log(cl) - lgk - cl);
+		if (w[i] > mx) mx = w[i];
+	}
+	for (int i = 0; i < n; ++i) sum += (w[i] = exp(w[i] - mx));
+	return sum;
+}
+
 /* E-step of sample k into P (strided, posterior (k, i) at (k * n + i) * ld). */
 CNV_K_FN void cnv_k_estep(const cnv_em_par_t *p, int n, double xk, double ck, double lgk, const double *lam,
                           const double *loglam, const double *alpha, double *P, size_t ld, int k)
 {
 	double w[GVK_CNV_MAX_CLASSES], sum = 0.0;
 	if (p->log_domain) {
-		double mx = -INFINITY;
-		for (int i = 0; i < n; ++i) {
-			double cl = ck * lam[i];
-			w[i] = log(alpha[i]) + (xk * log(cl) - lgk - cl);
-			if (w[i] > mx) mx = w[i];
-		}
-		for (int i = 0; i < n; ++i) sum += (w[i] = exp(w[i] - mx));
+		sum = cnv_k_estep_log(n, xk, ck, lgk, lam, alpha, w);
 	} else {
 		for (int i = 0; i < n; ++i) {
 			double cl = ck * lam[i];
