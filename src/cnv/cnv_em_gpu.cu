@@ -149,7 +149,7 @@ static int em_gpu_alloc(em_gpu_t *g, gvk_err_t *err)
 		if (rc == 0) return 0;
 		slot_free(&g->s[0]), slot_free(&g->s[1]);
 		cudaGetLastError(); /* clear the allocation error */
-		if (rc != GVK_ERR_NOMEM || g->mc < 64) return rc;
+		if (rc != GVK_ERR_NOMEM || g->mc < 2) return rc;
 		fprintf(stderr, "gvk cnv: GPU memory short, EM chunks of %zu regions instead of %zu\n", g->mc / 2, g->mc);
 	}
 }
