@@ -106,7 +106,7 @@ static void cnv_em_region(const cnv_em_par_t *p, const double *x, const double *
                    double *alpha)
 {
 	int n = p->n, N = p->N;
-	double meanx = 0.0, loglam[GVK_CNV_MAX_CLASSES], abar[GVK_CNV_MAX_CLASSES], zcut[GVK_CNV_MAX_CLASSES];
+	double meanx = 0.0, loglam[GVK_CNV_MAX_CLASSES], zcut[GVK_CNV_MAX_CLASSES];
 	for (int k = 0; k < N; ++k) {
 		ws->lg[k] = lgamma(x[k] + 1);
 		meanx = meanx + x[k];
@@ -125,20 +125,7 @@ static void cnv_em_region(const cnv_em_par_t *p, const double *x, const double *
 		for (int i = 0; i < n; ++i) zcut[i] = -230.25850929940458 - log(alpha[i]) - 2.0;
 		for (int k = 0; k < N; ++k)
 			estep(p, x[k], cov[k], ws->lg[k], lambda, p->cov_is_one ? loglam : NULL, alpha, zcut, P + (size_t)k * n);
-		double sumI = 0.0;
-		for (int i = 0; i < n; ++i) {
-			double a = 0.0;
-			for (int k = 0; k < N; ++k) {
-				double pik = P[(size_t)k * n + i];
-				a = a + pik;
-				sumI = sumI + p->I[i] * pik * cov[k];
-			}
-			abar[i] = a / N;
-		}
-		for (int i = 0; i < n; ++i) {
-			lambda[i] = N * meanx / sumI * p->I[i];
-			alpha[i] = (p->prior[i] + abar[i]) / (1 + p->prior_sum);
-		}
+		cnv_k_mstep(p, n, meanx, cov, P, 1, lambda, alpha);
 	}
 }
 

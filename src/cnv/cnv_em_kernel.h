@@ -127,6 +127,28 @@ CNV_K_FN void cnv_k_estep(const cnv_em_par_t *p, int n, double xk, double ck, do
 	for (int i = 0; i < n; ++i) P[((size_t)k * n + i) * ld] = w[i] / sum;
 }
 
+/* M-step from the posteriors P ((k, i) at (k * n + i) * ld; the CPU back end passes ld = 1). */
+CNV_K_FN void cnv_k_mstep(const cnv_em_par_t *p, int n, double meanx, const double *cov, const double *P, size_t ld,
+                          double *lambda, double *alpha)
+{
+	int N = p->N;
+	double abar[GVK_CNV_MAX_CLASSES];
+	double sumI = 0.0;
+	for (int i = 0; i < n; ++i) {
+		double a = 0.0;
+		for (int k = 0; k < N; ++k) {
+			double pik = P[((size_t)k * n + i) * ld];
+			a = a + pik;
+			sumI = sumI + p->I[i] * pik * cov[k];
+		}
+		abar[i] = a / N;
+	}
+	for (int i = 0; i < n; ++i) {
+		lambda[i] = N * meanx / sumI * p->I[i];
+		alpha[i] = (p->prior[i] + abar[i]) / (1 + p->prior_sum);
+	}
+}
+
 /* The whole region: EM, then the derived calls of spec 6. Pointers are already offset to the
  * region (element c at c * ld). lg and tmp are N-deep scratch; P is n * N deep (the posterior
  * output when one is kept). The minReadCount shortcut is not tested here: the host overwrites
@@ -137,7 +159,6 @@ CNV_K_FN void cnv_k_region(const cnv_em_par_t *p, int n, size_t ld, const double
 {
 	int N = p->N;
 	double meanx = 0.0, lambda[GVK_CNV_MAX_CLASSES], alpha[GVK_CNV_MAX_CLASSES], loglam[GVK_CNV_MAX_CLASSES];
-	double abar[GVK_CNV_MAX_CLASSES];
 	for (int k = 0; k < N; ++k) {
 		double xk = x[(size_t)k * ld];
 		lg[(size_t)k * ld] = lgamma(xk + 1);
@@ -154,20 +175,7 @@ CNV_K_FN void cnv_k_region(const cnv_em_par_t *p, int n, size_t ld, const double
 			for (int i = 0; i < n; ++i) loglam[i] = log(lambda[i]);
 		for (int k = 0; k < N; ++k)
 			cnv_k_estep(p, n, x[(size_t)k * ld], cov[k], lg[(size_t)k * ld], lambda, loglam, alpha, P, ld, k);
-		double sumI = 0.0;
-		for (int i = 0; i < n; ++i) {
-			double a = 0.0;
-			for (int k = 0; k < N; ++k) {
-				double pik = P[((size_t)k * n + i) * ld];
-				a = a + pik;
-				sumI = sumI + p->I[i] * pik * cov[k];
-			}
-			abar[i] = a / N;
-		}
-		for (int i = 0; i < n; ++i) {
-			lambda[i] = N * meanx / sumI * p->I[i];
-			alpha[i] = (p->prior[i] + abar[i]) / (1 + p->prior_sum);
-		}
+		cnv_k_mstep(p, n, meanx, cov, P, ld, lambda, alpha);
 	}
 	for (int i = 0; i < n; ++i) lam_out[(size_t)i * ld] = lambda[i], alp_out[(size_t)i * ld] = alpha[i];
 	/* lg is free now: it takes the per-sample sums of |log2 I| * p for I/NI */
