@@ -262,6 +262,8 @@ void gvk_cnv_counts_free(gvk_cnv_counts_t *c);
  * or a header of sample names only (plain matrix). as_matrix ignores coordinates. Counts must be
  * non-negative integers; rows of a sequence contiguous; N >= 2. Errors name file and line. */
 int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gvk_err_t *err);
+/* The same, parsing with `threads` threads (blocks of lines split at line ends). */
+int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv_counts_t *c, gvk_err_t *err);
 
 /* Read counting from BAM/CRAM (spec section 2). bed NULL: fixed windows of length wl over every
  * @SQ of the first file; otherwise the BED intervals (0-based half-open, converted to 1-based).
@@ -277,6 +279,8 @@ void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o);
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err);
 int gvk_cnv_have_bam(void);
+/* 1 when built with the GPU back end of the EM (a device may still be absent at run time). */
+int gvk_cnv_have_gpu(void);
 
 enum { GVK_CNV_NORM_MEAN = 0, GVK_CNV_NORM_MEDIAN, GVK_CNV_NORM_QUANT, GVK_CNV_NORM_MODE, GVK_CNV_NORM_POISSON };
 

@@ -1,16 +1,25 @@
-/* CPU benchmark of the CNV pipeline on synthetic cohorts generated in memory (deterministic):
- * the whole pipeline from a count matrix, with the EM step also timed on its own.
- * Usage: bench_cnv [small | large | M N] [THREADS ...]
- *   small = 50,000 windows x 20 samples (default), large = 3,000,000 windows x 100 samples.
- *   Thread counts default to 1 and all processors. */
+/* Benchmark of the CNV pipeline on synthetic cohorts (deterministic, generated on the fly): the
+ * whole `gvk cnv --counts` process on a count matrix written to $TMPDIR (parsing, normalization,
+ * EM, segmentation, calls, writing), on the CPU with all host cores and with the EM on the GPU,
+ * stage times read from the command's summary line; for the small cohort the EM is also timed on
+ * its own in memory (best of three, warm).
+ * Usage: bench_cnv [small | large | both | M N] [-t THREADS] [--results FILE] [--gvk PATH]
+ *   small = 50,000 windows x 20 samples (default), large = 3,000,000 windows x 100 samples. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gvk.h"
 #include "common/threads.h"
 #include "cnv/cnv_em.h"
+
+#ifndef GVK_BIN
+#define GVK_BIN "gvk"
+#endif
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -41,6 +50,37 @@ static double poisson(uint64_t *s, double mu)
 
 /* 22 sequences of 1 kb windows, ~100 reads per window, per-sample coverage, 10 % gamma-like
  * over-dispersion, and one CNV (CN0, CN1, CN3 or CN4) of 5-50 windows per 5,000 windows and sample. */
+typedef struct {
+	gvk_cnv_counts_t *c;
+	const double *base, *cov;
+	uint64_t st;
+	int nth;
+} gen_t;
+
+/* Samples are independent streams, so the cohort does not depend on the thread count. */
+static void gen_worker(void *arg, int tid)
+{
+	gen_t *g = arg;
+	gvk_cnv_counts_t *c = g->c;
+	int m = c->m;
+	static const double fold[4] = {0.01, 0.5, 1.5, 2};
+	for (int s = tid; s < c->N; s += g->nth) {
+		double *col = c->x + (size_t)s * m;
+		uint64_t ss = g->st ^ ((uint64_t)s * 0x632be59bd9b4e019ULL);
+		const double *base = g->base, *cov = g->cov;
+		int ev_start = -1, ev_end = -1;
+		double f = 1;
+		for (int r = 0; r < m; ++r) {
+			if (r % 5000 == 0) {
+				ev_start = r + (int)(unif(&ss) * 4000), ev_end = ev_start + 5 + (int)(unif(&ss) * 45);
+				f = fold[(int)(unif(&ss) * 4)];
+			}
+			double mu = base[r] * cov[s] * (r >= ev_start && r < ev_end ? f : 1) * (0.9 + 0.2 * unif(&ss));
+			col[r] = poisson(&ss, mu);
+		}
+	}
+}
+
 static int make_cohort(gvk_cnv_counts_t *c, int m, int N)
 {
 	memset(c, 0, sizeof *c);
@@ -69,59 +109,261 @@ static int make_cohort(gvk_cnv_counts_t *c, int m, int N)
 	uint64_t st = 20240611;
 	for (int r = 0; r < m; ++r) base[r] = 100 * (0.7 + 0.6 * unif(&st));
 	for (int s = 0; s < N; ++s) cov[s] = 0.7 + 0.8 * unif(&st);
-	static const double fold[4] = {0.01, 0.5, 1.5, 2};
-	for (int s = 0; s < N; ++s) {
-		double *col = c->x + (size_t)s * m;
-		uint64_t ss = st ^ ((uint64_t)s * 0x632be59bd9b4e019ULL);
-		int ev_start = -1, ev_end = -1;
-		double f = 1;
-		for (int r = 0; r < m; ++r) {
-			if (r % 5000 == 0) {
-				ev_start = r + (int)(unif(&ss) * 4000), ev_end = ev_start + 5 + (int)(unif(&ss) * 45);
-				f = fold[(int)(unif(&ss) * 4)];
-			}
-			double mu = base[r] * cov[s] * (r >= ev_start && r < ev_end ? f : 1) * (0.9 + 0.2 * unif(&ss));
-			col[r] = poisson(&ss, mu);
-		}
-	}
+	gen_t g = {c, base, cov, st, gvk_ncpu()};
+	gvk_parallel(g.nth, gen_worker, &g);
 	free(base), free(cov);
+	return 0;
+}
+
+enum { TSV_ROWS = 16384 }; /* rows per thread and round */
+
+typedef struct {
+	const gvk_cnv_counts_t *c;
+	const int *seq_of;
+	int r0, nth;
+	char **buf;
+	size_t *len;
+} tsv_t;
+
+/* Formats rows [r0 + tid * TSV_ROWS, +TSV_ROWS) into the thread's buffer. */
+static void tsv_worker(void *arg, int tid)
+{
+	tsv_t *w = arg;
+	const gvk_cnv_counts_t *c = w->c;
+	int a = w->r0 + tid * TSV_ROWS, b = a + TSV_ROWS < c->m ? a + TSV_ROWS : c->m;
+	char *o = w->buf[tid];
+	for (int r = a; r < b; ++r) {
+		o += sprintf(o, "%s\t%lld\t%lld", c->seq_names[w->seq_of[r]], (long long)c->start[r], (long long)c->end[r]);
+		for (int s = 0; s < c->N; ++s) {
+			char d[24];
+			int k = 0;
+			unsigned long v = (unsigned long)c->x[(size_t)s * c->m + r];
+			do d[k++] = (char)('0' + v % 10), v /= 10; while (v);
+			*o++ = '\t';
+			while (k) *o++ = d[--k];
+		}
+		*o++ = '\n';
+	}
+	w->len[tid] = (size_t)(o - w->buf[tid]);
+}
+
+/* The count matrix as `gvk cnv --counts` reads it, formatted by all threads. */
+static int write_tsv(const gvk_cnv_counts_t *c, const char *path)
+{
+	int nth = gvk_ncpu(), rc = -1;
+	FILE *fp = fopen(path, "w");
+	int *seq_of = malloc((size_t)c->m * sizeof *seq_of);
+	char **buf = calloc((size_t)nth, sizeof *buf);
+	size_t *len = calloc((size_t)nth, sizeof *len), cap = (size_t)TSV_ROWS * (64 + 21 * (size_t)c->N);
+	if (!fp || !seq_of || !buf || !len) goto out;
+	for (int t = 0; t < nth; ++t)
+		if (!(buf[t] = malloc(cap))) goto out;
+	for (int q = 0; q < c->n_seqs; ++q)
+		for (int r = c->seq_off[q]; r < c->seq_off[q + 1]; ++r) seq_of[r] = q;
+	fputs("chr\tstart\tend", fp);
+	for (int s = 0; s < c->N; ++s) fprintf(fp, "\t%s", c->samples[s]);
+	fputc('\n', fp);
+	for (int r0 = 0; r0 < c->m; r0 += nth * TSV_ROWS) {
+		tsv_t w = {c, seq_of, r0, nth, buf, len};
+		gvk_parallel(nth, tsv_worker, &w);
+		for (int t = 0; t < nth; ++t)
+			if (len[t] && fwrite(buf[t], 1, len[t], fp) != len[t]) goto out;
+	}
+	rc = 0;
+out:
+	for (int t = 0; buf && t < nth; ++t) free(buf[t]);
+	free(buf), free(len), free(seq_of);
+	if (fp && fclose(fp) != 0) rc = -1;
+	return rc;
+}
+
+typedef struct {
+	const char *dev;
+	double wall, counts, norm, em, seg;
+	long cnvs;
+	int ok;
+} row_t;
+
+static int same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int same = fa && fb, ca, cb;
+	while (same && ((ca = getc(fa)) != EOF) | ((cb = getc(fb)) != EOF)) same = ca == cb;
+	if (fa) fclose(fa);
+	if (fb) fclose(fb);
+	return same;
+}
+
+/* Runs the gvk command on the matrix and reads the stage times from its summary line. */
+static row_t run_cli(const char *gvk, const char *tsv, const char *dev, int threads, const char *out)
+{
+	row_t r = {dev, 0, 0, 0, 0, 0, 0, 0};
+	char cmd[8192], line[4096];
+	snprintf(cmd, sizeof cmd, "%s cnv --device %s -t %d --counts %s -o %s.cnvs --cnvr %s.cnvr 2>&1", gvk, dev, threads, tsv,
+	         out, out);
+	double t0 = gvk_seconds();
+	FILE *p = popen(cmd, "r");
+	if (!p) return r;
+	while (fgets(line, sizeof line, p)) {
+		char *s = strstr(line, "gvk cnv: ");
+		long regions, samples, cnvr;
+		double tot;
+		if (s && sscanf(s, "gvk cnv: %ld regions x %ld samples, %ld CNVs in %ld CNV regions, %lf s (counts %lf, "
+		                   "normalization %lf, EM %lf, segmentation+calls %lf)",
+		                &regions, &samples, &r.cnvs, &cnvr, &tot, &r.counts, &r.norm, &r.em, &r.seg) == 9)
+			r.ok = 1;
+		else
+			fputs(line, stderr);
+	}
+	r.ok = pclose(p) == 0 && r.ok;
+	r.wall = gvk_seconds() - t0;
+	return r;
+}
+
+/* The EM alone, in memory, on the normalized counts of a CPU run: best of three. */
+static double em_alone(const gvk_cnv_counts_t *c, int gpu, int threads)
+{
+	gvk_cnv_opt_t o;
+	gvk_cnv_opt_init(&o, 0);
+	o.threads = threads, o.device = GVK_DEVICE_CPU;
+	gvk_cnv_result_t *r;
+	gvk_err_t err;
+	if (gvk_cnv_run(c, &o, &r, &err) < 0) return -1;
+	cnv_em_par_t par;
+	cnv_em_par_init(&par, &o, c->N, r->cov);
+	cnv_em_job_t job = {(size_t)c->m, (size_t)c->m, r->norm, r->cov, r->lambda, r->alpha, NULL, r->sini, r->ini, r->cls};
+	double best = -1;
+	for (int k = 0; k < 3; ++k) {
+		double t0 = gvk_seconds();
+		int rc = gpu ? cnv_em_gpu(&par, &job, threads, &err) : cnv_em_cpu(&par, &job, threads, &err);
+		double dt = gvk_seconds() - t0;
+		if (rc < 0) break;
+		if (best < 0 || dt < best) best = dt;
+	}
+	gvk_cnv_result_free(r);
+	return best;
+}
+
+static void host_info(char *cpu, size_t n)
+{
+	snprintf(cpu, n, "unknown CPU");
+	FILE *fp = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	while (fp && fgets(line, sizeof line, fp))
+		if (!strncmp(line, "model name", 10)) {
+			char *c = strchr(line, ':');
+			if (c) snprintf(cpu, n, "%s", c + 2);
+			cpu[strcspn(cpu, "\n")] = 0;
+			break;
+		}
+	if (fp) fclose(fp);
+}
+
+typedef struct {
+	char text[8192];
+	size_t len;
+} table_t;
+
+static void tprintf(table_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void tprintf(table_t *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(t->text + t->len, sizeof t->text - t->len, fmt, ap);
+	va_end(ap);
+	if (k > 0) t->len = t->len + (size_t)k < sizeof t->text ? t->len + (size_t)k : sizeof t->text - 1;
+}
+
+static int bench_size(int m, int N, int threads, const char *gvk, int have_gpu, table_t *t)
+{
+	gvk_cnv_counts_t c;
+	double t0 = gvk_seconds();
+	if (make_cohort(&c, m, N) < 0) return fprintf(stderr, "bench_cnv: out of memory\n"), -1;
+	const char *td = getenv("TMPDIR");
+	char tsv[1024], out[1024];
+	snprintf(tsv, sizeof tsv, "%s/gvk_bench_cnv_%d.tsv", td ? td : "/tmp", (int)getpid());
+	snprintf(out, sizeof out, "%s/gvk_bench_cnv_%d.out", td ? td : "/tmp", (int)getpid());
+	if (write_tsv(&c, tsv) < 0) return fprintf(stderr, "bench_cnv: cannot write %s\n", tsv), -1;
+	fprintf(stderr, "cohort %d x %d generated and written in %.2f s\n", m, N, gvk_seconds() - t0);
+	row_t rows[2];
+	int nr = 0;
+	double em_mem[2] = {-1, -1};
+	char outd[2][1100];
+	for (int d = 0; d < 1 + have_gpu; ++d) {
+		snprintf(outd[d], sizeof outd[d], "%s.%s", out, d ? "gpu" : "cpu");
+		rows[nr++] = run_cli(gvk, tsv, d ? "gpu" : "cpu", threads, outd[d]);
+		if ((size_t)m * N <= 10000000) em_mem[d] = em_alone(&c, d, threads);
+	}
+	unlink(tsv);
+	/* CNV regions hold only integers: the GPU run must give the very same file */
+	char p[2300] = "", q[2300] = "";
+	int same = -1;
+	if (nr == 2) {
+		snprintf(p, sizeof p, "%s.cnvr", outd[0]), snprintf(q, sizeof q, "%s.cnvr", outd[1]);
+		same = same_file(p, q);
+	}
+	for (int d = 0; d < nr; ++d) {
+		snprintf(p, sizeof p, "%s.cnvs", outd[d]), unlink(p);
+		snprintf(p, sizeof p, "%s.cnvr", outd[d]), unlink(p);
+	}
+	for (int k = 0; k < nr; ++k) {
+		row_t *r = &rows[k];
+		if (!r->ok) {
+			tprintf(t, "| %d x %d | %s | %d | failed | | | | | | | | |\n", m, N, r->dev, threads);
+			continue;
+		}
+		tprintf(t, "| %d x %d | %s | %d | %.2f | %.2f | %.2f | %.3f | %.2f | %.4f | %.3g | %.2fx | %.2fx | %ld |\n", m, N,
+		        r->dev, threads, r->wall, r->counts, r->norm, r->em, r->seg, em_mem[k], m / r->em,
+		        rows[0].wall / r->wall, rows[0].em / r->em, r->cnvs);
+	}
+	if (nr == 2 && rows[0].ok && rows[1].ok)
+		fprintf(stderr, "bench_cnv: %d x %d: CNV regions of the CPU and GPU runs %s\n", m, N,
+		        same == 1 ? "identical" : "DIFFER");
+	gvk_cnv_counts_free(&c);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int m = 50000, N = 20, a = 1;
-	if (argc > 1 && !strcmp(argv[1], "small")) a = 2;
-	else if (argc > 1 && !strcmp(argv[1], "large")) m = 3000000, N = 100, a = 2;
-	else if (argc > 2 && atoi(argv[1]) > 0 && atoi(argv[2]) > 1) m = atoi(argv[1]), N = atoi(argv[2]), a = 3;
-	int threads[16], nt = 0;
-	for (; a < argc && nt < 16; ++a)
-		if ((threads[nt] = atoi(argv[a])) > 0) ++nt;
-	if (!nt) {
-		threads[nt++] = 1;
-		if (gvk_ncpu() > 1) threads[nt++] = gvk_ncpu();
+	int threads = gvk_ncpu(), sizes[2][2] = {{50000, 20}, {3000000, 100}}, ns = 0, first = 0;
+	const char *results = NULL, *gvk = GVK_BIN;
+	int sel[2][2], a = 1;
+	if (argc > 1 && !strcmp(argv[1], "large")) first = 1, ns = 1, a = 2;
+	else if (argc > 1 && !strcmp(argv[1], "both")) ns = 2, a = 2;
+	else if (argc > 2 && atoi(argv[1]) > 0 && atoi(argv[2]) > 1) sizes[0][0] = atoi(argv[1]), sizes[0][1] = atoi(argv[2]), ns = 1, a = 3;
+	else ns = 1, a = argc > 1 && !strcmp(argv[1], "small") ? 2 : 1;
+	for (; a < argc; ++a) {
+		if (!strcmp(argv[a], "-t") && a + 1 < argc) threads = atoi(argv[++a]);
+		else if (!strcmp(argv[a], "--results") && a + 1 < argc) results = argv[++a];
+		else if (!strcmp(argv[a], "--gvk") && a + 1 < argc) gvk = argv[++a];
+		else return fprintf(stderr, "usage: bench_cnv [small | large | both | M N] [-t THREADS] [--results FILE] [--gvk PATH]\n"), 2;
 	}
-	gvk_cnv_counts_t c;
-	double t0 = gvk_seconds();
-	if (make_cohort(&c, m, N) < 0) return fprintf(stderr, "bench_cnv: out of memory\n"), 1;
-	printf("cohort: %d windows x %d samples, %d sequences, generated in %.2f s\n", m, N, c.n_seqs, gvk_seconds() - t0);
-	printf("%-8s %8s %10s %10s %12s %10s %12s %7s %7s\n", "threads", "device", "total_s", "em_s", "regions/s",
-	       "norm_s", "em_regions/s", "seg_s", "CNVs");
-	for (int k = 0; k < nt; ++k) {
-		gvk_cnv_opt_t o;
-		gvk_cnv_opt_init(&o, 0);
-		o.threads = threads[k];
-		o.device = GVK_DEVICE_CPU;
-		gvk_cnv_result_t *r;
-		gvk_err_t err;
-		double t1 = gvk_seconds();
-		if (gvk_cnv_run(&c, &o, &r, &err) < 0) return fprintf(stderr, "bench_cnv: %s\n", err.msg), 1;
-		double dt = gvk_seconds() - t1;
-		printf("%-8d %8s %10.3f %10.3f %12.4g %10.3f %12.4g %7.3f %7zu\n", threads[k], r->device_name, dt, r->t_em,
-		       m / dt, r->t_norm, m / r->t_em, r->t_call, r->n_cnvs);
-		fflush(stdout);
-		gvk_cnv_result_free(r);
+	if (threads < 1) threads = 1;
+	for (int k = 0; k < ns; ++k) sel[k][0] = sizes[first + k][0], sel[k][1] = sizes[first + k][1];
+	int have_gpu = cnv_em_gpu_available();
+	char gpu[256], cpu[128];
+	cnv_em_gpu_name(gpu, sizeof gpu);
+	host_info(cpu, sizeof cpu);
+	table_t t = {"", 0};
+	tprintf(&t, "| windows x samples | EM device | threads | wall s (whole command) | parse s | normalization s | EM s | "
+	            "segmentation+calls s | EM in memory s | EM regions/s | speed-up (wall) | speed-up (EM) | CNVs |\n");
+	tprintf(&t, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (int k = 0; k < ns; ++k)
+		if (bench_size(sel[k][0], sel[k][1], threads, gvk, have_gpu, &t) < 0) return 1;
+	fputs(t.text, stdout);
+	if (results) {
+		FILE *fp = fopen(results, "a");
+		if (!fp) return fprintf(stderr, "bench_cnv: cannot append to %s\n", results), 1;
+		char date[32];
+		time_t now = time(NULL);
+		strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+		const char *commit = getenv("GVK_COMMIT");
+		fprintf(fp, "\n## bench_cnv, %s, commit %s\n\nHost: %s, %d threads; GPU: %s. Whole `gvk cnv --counts` "
+		            "process on a synthetic matrix; speed-ups over the CPU row.\n\n",
+		        date, commit ? commit : "unknown", cpu, threads, gpu);
+		fputs(t.text, fp);
+		fclose(fp);
 	}
-	gvk_cnv_counts_free(&c);
 	return 0;
 }

@@ -299,7 +299,7 @@ int gvk_cmd_cnv(int argc, char **argv)
 	outs_t os = {NULL, 0, 0};
 	double t0 = gvk_seconds();
 	int rc;
-	if (a.counts) rc = gvk_cnv_counts_read(a.counts, a.as_matrix, &c, &err);
+	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
 	else rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);
 	if (rc < 0) goto done;
 	if (a.as_matrix && !a.counts) {

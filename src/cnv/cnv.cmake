@@ -1,6 +1,15 @@
 # CNV engine (cn.MOPS). htslib is optional: without it BAM/CRAM counting reports an error.
-list(APPEND GVK_SOURCES cnv/cnv_rstat.c cnv/cnv_counts.c cnv/cnv_norm.c cnv/cnv_em_cpu.c cnv/cnv_em_nogpu.c
+list(APPEND GVK_SOURCES cnv/cnv_rstat.c cnv/cnv_counts.c cnv/cnv_norm.c cnv/cnv_em_cpu.c
      cnv/cnv_segment.c cnv/cnv_call.c cnv/cnv_pipeline.c cnv/cnv_bam.c cnv/cnv_write.c)
+# The EM on the GPU when CUDA is there: no contracted multiply-adds (the CPU side is built with
+# -ffp-contract=off), IEEE division and square root, no flush to zero.
+if(GVK_HAVE_CUDA)
+  list(APPEND GVK_SOURCES cnv/cnv_em_gpu.cu)
+  set_source_files_properties(cnv/cnv_em_gpu.cu PROPERTIES
+    COMPILE_OPTIONS "-fmad=false;-prec-div=true;-prec-sqrt=true;-ftz=false")
+else()
+  list(APPEND GVK_SOURCES cnv/cnv_em_nogpu.c)
+endif()
 list(APPEND GVK_CLI_SOURCES cli/cmd_cnv.c)
 
 option(GVK_HTSLIB "Use htslib for BAM/CRAM read counting when found" ON)

@@ -36,6 +36,12 @@ static void seg_worker(void *arg, int tid)
 			continue;
 		}
 		res->sp_eps[pi] = diag[0], res->sp_sd[pi] = diag[1], res->sp_q95[pi] = diag[2], res->sp_ninit[pi] = ninit;
+		/* individual calls (spec 8.1) here, in parallel: m x N values */
+		for (int k = 0; k < run->n_pieces[pi]; ++k) {
+			const cnv_piece_t *p = &run->pieces[pi][k];
+			double v = run->o->use_median ? p->median : p->mean, *call = res->call + (size_t)s * m + r0;
+			for (int r = p->start; r <= p->end; ++r) call[r] = v;
+		}
 	}
 }
 
@@ -115,14 +121,20 @@ static int build_cnvr(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv
 			gvk_cnv_region_t *g = &res->cnvr[k];
 			if (!(g->cn = malloc((size_t)N * sizeof *g->cn))) return -1;
 			for (int s = 0; s < N; ++s) g->cn[s] = o->cn2;
-			for (int s = 0; s < N; ++s)
-				for (size_t l = i; l < j; ++l) {
-					const gvk_cnv_seg_t *v = &res->segs[res->cnvs[l]];
-					if (v->sample == s && v->first <= g->last && v->last >= g->first) {
-						g->cn[s] = v->cn;
-						break;
-					}
-				}
+		}
+		/* The CNVs of a sequence come by sample, then start, and one sample's are disjoint; the
+		 * regions are disjoint and sorted: one merge-like sweep per sample finds, for every
+		 * region, that sample's leftmost overlapping CNV. */
+		for (size_t l = i; l < j;) {
+			int s = res->segs[res->cnvs[l]].sample;
+			size_t e = l;
+			while (e < j && res->segs[res->cnvs[e]].sample == s) ++e;
+			for (size_t k = base, u = l; k < res->n_cnvr && u < e; ++k) {
+				gvk_cnv_region_t *g = &res->cnvr[k];
+				while (u < e && res->segs[res->cnvs[u]].last < g->first) ++u;
+				if (u < e && res->segs[res->cnvs[u]].first <= g->last) g->cn[s] = res->segs[res->cnvs[u]].cn;
+			}
+			l = e;
 		}
 		i = j;
 	}
@@ -163,7 +175,6 @@ int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t
 			double v = o->use_median ? p->median : p->mean;
 			gvk_cnv_seg_t g = {q, s, r0 + p->start, r0 + p->end, p->mean, p->median, o->cn2, 0};
 			g.is_cnv = (v >= o->upper || v <= o->lower) && p->end - p->start + 1 >= o->min_width;
-			for (int r = g.first; r <= g.last; ++r) res->call[(size_t)s * m + r] = v;
 			if (g.is_cnv) res->cnvs[res->n_cnvs++] = res->n_segs;
 			res->segs[res->n_segs++] = g;
 		}

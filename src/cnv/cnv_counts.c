@@ -1,12 +1,15 @@
 /* Count-matrix TSV input: 'chr start end S1 .. SN' (or sample names only), validated line by line. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "../common/err.h"
 #include "../common/lineio.h"
+#include "../common/threads.h"
 #include "cnv.h"
 
 /* Splits line at tabs in place; returns the number of fields (up to cap stored). */
@@ -51,10 +54,12 @@ typedef struct {
 	int *seq_of_row;
 } acc_t;
 
-static int acc_grow(acc_t *a, int N)
+/* Room for `want` rows in all. */
+static int acc_grow(acc_t *a, int N, size_t want)
 {
-	if (a->m < a->cap) return 0;
+	if (want <= a->cap) return 0;
 	size_t nc = a->cap ? a->cap * 2 : 1024;
+	if (nc < want) nc = want;
 	double *r = realloc(a->rows, nc * (size_t)N * sizeof *r);
 	if (r) a->rows = r;
 	int64_t *s = r ? realloc(a->start, nc * sizeof *s) : NULL;
@@ -68,7 +73,214 @@ static int acc_grow(acc_t *a, int N)
 	return 0;
 }
 
+enum { BODY_BLOCK = 64 << 20 }; /* bytes of lines parsed at once by all threads */
+
+/* One thread's share of a block: whole lines [beg, end), their first line number and row. */
+typedef struct {
+	char *beg, *end;
+	long line0, lines, err_line;
+	size_t row0, rows, done; /* done: rows parsed before an error */
+	int err_code;
+	char msg[400];
+} piece_t;
+
+typedef struct {
+	gvk_cnv_counts_t *c;
+	acc_t *a;
+	const char *fn;
+	int coords, off, nf, N, nth;
+	int last_q, qcap;
+	const char **names; /* per row of the block: sequence name (in the block) and line number */
+	long *lines;
+	size_t names_cap;
+	piece_t *piece;
+} body_t;
+
+static void piece_err(piece_t *p, long ln, const char *fmt, ...) GVK_PRINTF(3, 4);
+static void piece_err(piece_t *p, long ln, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->msg, sizeof p->msg, fmt, ap);
+	va_end(ap);
+	p->err_line = ln, p->err_code = GVK_ERR_FORMAT;
+}
+
+/* Lines and records of a piece (empty lines and a lone '\r' hold no record, as line by line). */
+static void count_worker(void *arg, int tid)
+{
+	body_t *bd = arg;
+	piece_t *p = &bd->piece[tid];
+	size_t rows = 0;
+	long n = 0;
+	for (const char *q = p->beg; q < p->end; ++n) {
+		const char *nl = memchr(q, '\n', (size_t)(p->end - q)), *le = nl ? nl : p->end;
+		if (le > q && !(le - q == 1 && *q == '\r')) ++rows;
+		q = nl ? nl + 1 : p->end;
+	}
+	p->rows = rows, p->lines = n;
+}
+
+static int parse_line(body_t *bd, piece_t *p, char *line, long ln, size_t r, char **f)
+{
+	acc_t *a = bd->a;
+	int N = bd->N, nf = bd->nf, off = bd->off;
+	int k = split_tabs(line, f, nf + 1);
+	if (k != nf)
+		return piece_err(p, ln, "%s:%ld: expected %d tab-separated fields as in the header, found %d", bd->fn, ln, nf, k), -1;
+	if (bd->coords) {
+		int64_t s0, e0;
+		if (!*f[0]) return piece_err(p, ln, "%s:%ld: empty sequence name", bd->fn, ln), -1;
+		if (parse_uint(f[1], &s0) < 0 || parse_uint(f[2], &e0) < 0 || e0 < s0)
+			return piece_err(p, ln, "%s:%ld: bad coordinates '%s' '%s' (need integers 0 <= start <= end)", bd->fn, ln, f[1],
+			                 f[2]), -1;
+		a->start[r] = s0, a->end[r] = e0;
+	} else {
+		a->start[r] = a->end[r] = (int64_t)r + 1;
+	}
+	bd->names[r - a->m] = f[0], bd->lines[r - a->m] = ln;
+	double *row = a->rows + r * (size_t)N;
+	for (int s = 0; s < N; ++s) {
+		int64_t v;
+		if (parse_uint(f[off + s], &v) < 0)
+			return piece_err(p, ln, "%s:%ld: sample %s: '%s' is not a non-negative integer count", bd->fn, ln,
+			                 bd->c->samples[s], f[off + s]), -1;
+		row[s] = (double)v;
+	}
+	return 0;
+}
+
+/* Parses the lines of one piece into rows row0.. of the accumulator; stops at the first error. */
+static void parse_worker(void *arg, int tid)
+{
+	body_t *bd = arg;
+	piece_t *p = &bd->piece[tid];
+	char **f = malloc((size_t)(bd->nf + 1) * sizeof *f);
+	if (!f) {
+		p->err_code = GVK_ERR_NOMEM, p->err_line = p->line0;
+		snprintf(p->msg, sizeof p->msg, "%s: out of memory", bd->fn);
+		return;
+	}
+	size_t r = p->row0;
+	long ln = p->line0;
+	for (char *q = p->beg; q < p->end; ++ln) {
+		char *nl = memchr(q, '\n', (size_t)(p->end - q)), *le = nl ? nl : p->end, *line = q;
+		q = nl ? nl + 1 : p->end;
+		if (le > line && le[-1] == '\r') --le;
+		if (le == line) continue;
+		*le = 0;
+		if (parse_line(bd, p, line, ln, r, f) < 0) break;
+		++r;
+	}
+	p->done = r - p->row0;
+	free(f);
+}
+
+/* Sequence of each new row in order (names must form contiguous runs), up to row `stop`. */
+static int assign_seqs(body_t *bd, size_t stop, gvk_err_t *err)
+{
+	gvk_cnv_counts_t *c = bd->c;
+	acc_t *a = bd->a;
+	for (size_t i = 0; i < stop; ++i) {
+		int q = 0;
+		if (bd->coords) {
+			const char *nm = bd->names[i];
+			if (bd->last_q < 0 || strcmp(c->seq_names[bd->last_q], nm) != 0) {
+				for (int p = 0; p < c->n_seqs; ++p)
+					if (!strcmp(c->seq_names[p], nm))
+						return gvk_err_set(err, GVK_ERR_FORMAT,
+						                   "%s:%ld: the rows of sequence %s are not contiguous; sort the matrix by sequence",
+						                   bd->fn, bd->lines[i], nm);
+				if (c->n_seqs == bd->qcap) {
+					bd->qcap = bd->qcap ? bd->qcap * 2 : 16;
+					char **nn = realloc(c->seq_names, (size_t)bd->qcap * sizeof *nn);
+					if (!nn) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", bd->fn);
+					c->seq_names = nn;
+				}
+				if (!(c->seq_names[c->n_seqs] = strdup(nm))) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", bd->fn);
+				bd->last_q = c->n_seqs++;
+			}
+			q = bd->last_q;
+		}
+		a->seq_of_row[a->m + i] = q;
+	}
+	return 0;
+}
+
+/* One block of whole lines (first line number line0): split among the threads at line ends,
+ * records counted, then parsed in place into their rows; the first error in file order wins. */
+static int body_block(body_t *bd, char *blk, size_t len, long line0, gvk_err_t *err)
+{
+	int T = bd->nth;
+	char *e = blk + len, *b = blk;
+	for (int t = 0; t < T; ++t) {
+		char *stop = t == T - 1 ? e : blk + len / T * (t + 1);
+		if (stop < b) stop = b;
+		if (stop < e) {
+			char *nl = memchr(stop, '\n', (size_t)(e - stop));
+			stop = nl ? nl + 1 : e;
+		}
+		bd->piece[t] = (piece_t){b, stop, 0, 0, 0, 0, 0, 0, 0, ""};
+		b = stop;
+	}
+	gvk_parallel(T, count_worker, bd);
+	size_t rows = 0;
+	long ln = line0 + 1;
+	for (int t = 0; t < T; ++t) {
+		bd->piece[t].row0 = bd->a->m + rows, bd->piece[t].line0 = ln;
+		rows += bd->piece[t].rows, ln += bd->piece[t].lines;
+	}
+	if (acc_grow(bd->a, bd->N, bd->a->m + rows) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", bd->fn);
+	if (rows > bd->names_cap) {
+		free(bd->names), free(bd->lines);
+		bd->names = malloc(rows * sizeof *bd->names), bd->lines = malloc(rows * sizeof *bd->lines);
+		bd->names_cap = bd->names && bd->lines ? rows : 0;
+		if (!bd->names_cap) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", bd->fn);
+	}
+	gvk_parallel(T, parse_worker, bd);
+	size_t stop = rows;
+	piece_t *bad = NULL;
+	for (int t = 0; t < T && !bad; ++t)
+		if (bd->piece[t].err_code) bad = &bd->piece[t];
+	if (bad) stop = bad->row0 - bd->a->m + bad->done; /* the rows before the bad line */
+	int rc = assign_seqs(bd, stop, err);
+	if (rc < 0) return rc;
+	if (bad) return gvk_err_set(err, bad->err_code, "%s", bad->msg);
+	bd->a->m += rows;
+	return 0;
+}
+
+typedef struct {
+	const double *rows;
+	double *x;
+	size_t m;
+	int N, nth;
+} tr_t;
+
+/* Row-major records to the region-fastest matrix, in tiles of 64 rows per thread stripe. */
+static void transpose_worker(void *arg, int tid)
+{
+	tr_t *t = arg;
+	size_t a = t->m * tid / t->nth, b = t->m * (tid + 1) / t->nth;
+	for (size_t r0 = a; r0 < b; r0 += 64) {
+		size_t r1 = r0 + 64 < b ? r0 + 64 : b;
+		for (int s = 0; s < t->N; ++s)
+			for (size_t r = r0; r < r1; ++r) t->x[(size_t)s * t->m + r] = t->rows[r * (size_t)t->N + s];
+	}
+}
+
+static void transpose(const double *rows, double *x, size_t m, int N, int nth)
+{
+	tr_t t = {rows, x, m, N, nth};
+	gvk_parallel(nth, transpose_worker, &t);
+}
+
 int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	return gvk_cnv_counts_read_mt(path, as_matrix, 1, c, err);
+}
+
+int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv_counts_t *c, gvk_err_t *err)
 {
 	memset(c, 0, sizeof *c);
 	gvk_lr_t *lr = gvk_lr_open(path, err);
@@ -77,7 +289,8 @@ int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gv
 	acc_t a = {0};
 	char *line, **f = NULL;
 	size_t len;
-	int rc = gvk_lr_next(lr, &line, &len, err), nf = 0, coords = 0, N = 0, off = 0, last_q = -1, qcap = 0;
+	body_t bd = {0};
+	int rc = gvk_lr_next(lr, &line, &len, err), nf = 0, coords = 0, N = 0, off = 0;
 	if (rc <= 0) {
 		if (rc == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: empty file, expected a header line", fn);
 		goto fail;
@@ -102,62 +315,13 @@ int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gv
 		}
 		if (!(c->samples[s] = strdup(f[off + s]))) goto nomem;
 	}
-	while ((rc = gvk_lr_next(lr, &line, &len, err)) > 0) {
-		long ln = gvk_lr_lineno(lr);
-		if (len == 0) continue;
-		int k = split_tabs(line, f, nf + 1);
-		if (k != nf) {
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: expected %d tab-separated fields as in the header, found %d", fn,
-			                 ln, nf, k);
-			goto fail;
-		}
-		if (acc_grow(&a, N) < 0) goto nomem;
-		int q = 0;
-		if (coords && !as_matrix) {
-			if (!*f[0]) {
-				rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty sequence name", fn, ln);
-				goto fail;
-			}
-			if (last_q < 0 || strcmp(c->seq_names[last_q], f[0]) != 0) {
-				for (int p = 0; p < c->n_seqs; ++p)
-					if (!strcmp(c->seq_names[p], f[0])) {
-						rc = gvk_err_set(err, GVK_ERR_FORMAT,
-						                 "%s:%ld: the rows of sequence %s are not contiguous; sort the matrix by sequence", fn,
-						                 ln, f[0]);
-						goto fail;
-					}
-				if (c->n_seqs == qcap) {
-					qcap = qcap ? qcap * 2 : 16;
-					char **nn = realloc(c->seq_names, (size_t)qcap * sizeof *nn);
-					if (!nn) goto nomem;
-					c->seq_names = nn;
-				}
-				if (!(c->seq_names[c->n_seqs] = strdup(f[0]))) goto nomem;
-				last_q = c->n_seqs++;
-			}
-			q = last_q;
-			int64_t s0, e0;
-			if (parse_uint(f[1], &s0) < 0 || parse_uint(f[2], &e0) < 0 || e0 < s0) {
-				rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: bad coordinates '%s' '%s' (need integers 0 <= start <= end)", fn,
-				                 ln, f[1], f[2]);
-				goto fail;
-			}
-			a.start[a.m] = s0, a.end[a.m] = e0;
-		} else {
-			a.start[a.m] = a.end[a.m] = (int64_t)a.m + 1;
-		}
-		a.seq_of_row[a.m] = q;
-		double *row = a.rows + a.m * (size_t)N;
-		for (int s = 0; s < N; ++s) {
-			int64_t v;
-			if (parse_uint(f[off + s], &v) < 0) {
-				rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: sample %s: '%s' is not a non-negative integer count", fn, ln,
-				                 c->samples[s], f[off + s]);
-				goto fail;
-			}
-			row[s] = (double)v;
-		}
-		++a.m;
+	bd = (body_t){c, &a, fn, coords && !as_matrix, off, nf, N, threads < 1 ? 1 : threads, -1, 0, NULL, NULL, 0, NULL};
+	if (!(bd.piece = malloc((size_t)bd.nth * sizeof *bd.piece))) goto nomem;
+	long lineno = gvk_lr_lineno(lr);
+	char *blk;
+	while ((rc = gvk_lr_block(lr, BODY_BLOCK, &blk, &len, err)) > 0) {
+		if ((rc = body_block(&bd, blk, len, lineno, err)) < 0) goto fail;
+		lineno = gvk_lr_lineno(lr);
 	}
 	if (rc < 0) goto fail;
 	if (a.m == 0) {
@@ -176,16 +340,17 @@ int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gv
 		while (r < c->m && a.seq_of_row[r] < p) ++r;
 		c->seq_off[p] = p == c->n_seqs ? c->m : r;
 	}
-	for (size_t r = 0; r < a.m; ++r)
-		for (int s = 0; s < N; ++s) c->x[(size_t)s * a.m + r] = a.rows[r * (size_t)N + s];
+	transpose(a.rows, c->x, a.m, N, bd.nth);
 	c->start = a.start, c->end = a.end;
 	free(a.rows), free(a.seq_of_row), free(f);
+	free(bd.names), free(bd.lines), free(bd.piece);
 	gvk_lr_close(lr);
 	return 0;
 nomem:
 	rc = gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", fn);
 fail:
 	free(a.rows), free(a.start), free(a.end), free(a.seq_of_row), free(f);
+	free(bd.names), free(bd.lines), free(bd.piece);
 	gvk_lr_close(lr);
 	gvk_cnv_counts_free(c);
 	return rc;

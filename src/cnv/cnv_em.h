@@ -40,9 +40,14 @@ void cnv_em_set_shortcut(const cnv_em_par_t *p, cnv_em_job_t *j, size_t r);
 /* CPU back end: all regions of the job on `threads` threads, shortcut included. */
 int cnv_em_cpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *err);
 
-/* GPU back end (cnv_em_gpu.cu; cnv_em_nogpu.c when built without CUDA). */
+/* GPU back end (cnv_em_gpu.cu; cnv_em_nogpu.c when built without CUDA). available() is 1 when a
+ * device can be used (and creates its context). cnv_em_gpu runs every region on the device and
+ * overwrites the shortcut rows on the host, which, like the packing of chunks, uses `threads`
+ * host threads. GVK_CNV_GPU_CHUNK=R forces chunks of R regions (tests of the streaming). */
 int cnv_em_gpu_available(void);
-int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, gvk_err_t *err);
+int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *err);
+/* The device's name ("none" without one), for benchmarks and messages. */
+void cnv_em_gpu_name(char *buf, size_t n);
 
 /* One region as a standalone call (used by the integer copy numbers and the unit tests):
  * x and cov have N entries; lambda, alpha n; post n * N (sample-major) or NULL; sini, cls N.

@@ -9,6 +9,8 @@
 #include "../common/threads.h"
 #include "cnv.h"
 #include "cnv_em.h"
+#define CNV_K_FN static inline
+#include "cnv_em_kernel.h"
 
 #define EM_FLOOR 1e-100
 
@@ -84,13 +86,7 @@ static inline void estep(const cnv_em_par_t *p, double xk, double ck, double lgk
 	int n = p->n;
 	double sum = 0.0;
 	if (p->log_domain) {
-		double mx = -INFINITY;
-		for (int i = 0; i < n; ++i) {
-			double cl = ck * lam[i];
-			pk[i] = log(alpha[i]) + (xk * log(cl) - lgk - cl);
-			if (pk[i] > mx) mx = pk[i];
-		}
-		for (int i = 0; i < n; ++i) sum += (pk[i] = exp(pk[i] - mx));
+		sum = cnv_k_estep_log(n, xk, ck, lgk, lam, alpha, pk);
 		for (int i = 0; i < n; ++i) pk[i] = pk[i] / sum;
 		return;
 	}
@@ -110,7 +106,7 @@ static void cnv_em_region(const cnv_em_par_t *p, const double *x, const double *
                    double *alpha)
 {
 	int n = p->n, N = p->N;
-	double meanx = 0.0, loglam[GVK_CNV_MAX_CLASSES], abar[GVK_CNV_MAX_CLASSES], zcut[GVK_CNV_MAX_CLASSES];
+	double meanx = 0.0, loglam[GVK_CNV_MAX_CLASSES], zcut[GVK_CNV_MAX_CLASSES];
 	for (int k = 0; k < N; ++k) {
 		ws->lg[k] = lgamma(x[k] + 1);
 		meanx = meanx + x[k];
@@ -129,20 +125,7 @@ static void cnv_em_region(const cnv_em_par_t *p, const double *x, const double *
 		for (int i = 0; i < n; ++i) zcut[i] = -230.25850929940458 - log(alpha[i]) - 2.0;
 		for (int k = 0; k < N; ++k)
 			estep(p, x[k], cov[k], ws->lg[k], lambda, p->cov_is_one ? loglam : NULL, alpha, zcut, P + (size_t)k * n);
-		double sumI = 0.0;
-		for (int i = 0; i < n; ++i) {
-			double a = 0.0;
-			for (int k = 0; k < N; ++k) {
-				double pik = P[(size_t)k * n + i];
-				a = a + pik;
-				sumI = sumI + p->I[i] * pik * cov[k];
-			}
-			abar[i] = a / N;
-		}
-		for (int i = 0; i < n; ++i) {
-			lambda[i] = N * meanx / sumI * p->I[i];
-			alpha[i] = (p->prior[i] + abar[i]) / (1 + p->prior_sum);
-		}
+		cnv_k_mstep(p, n, meanx, cov, P, 1, lambda, alpha);
 	}
 }
 

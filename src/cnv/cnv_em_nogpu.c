@@ -1,4 +1,6 @@
 /* GPU back end stub of the CNV EM for builds without CUDA. */
+#include <stdio.h>
+
 #include "../common/err.h"
 #include "cnv_em.h"
 
@@ -7,8 +9,13 @@ int cnv_em_gpu_available(void)
 	return 0;
 }
 
-int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, gvk_err_t *err)
+int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *err)
 {
-	(void)p, (void)j;
+	(void)p, (void)j, (void)threads;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for this engine (cnv)");
+}
+
+void cnv_em_gpu_name(char *buf, size_t n)
+{
+	snprintf(buf, n, "none");
 }

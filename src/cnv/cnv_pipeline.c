@@ -114,14 +114,42 @@ static gvk_cnv_result_t *result_alloc(const gvk_cnv_counts_t *c, const gvk_cnv_o
 	return r;
 }
 
+int gvk_cnv_have_gpu(void)
+{
+#ifdef GVK_HAVE_CUDA
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+/* The EM on the GPU when asked and possible; with --device auto a GPU failure (after the back end
+ * has already tried smaller chunks) falls back to the CPU with a message. */
+static int run_em(const cnv_em_par_t *par, cnv_em_job_t *job, const gvk_cnv_opt_t *o, int use_gpu, char *name,
+                  size_t name_len, gvk_err_t *err)
+{
+	int threads = o->threads < 1 ? 1 : o->threads;
+	if (use_gpu) {
+		int rc = cnv_em_gpu(par, job, threads, err);
+		if (rc == 0 || o->device == GVK_DEVICE_GPU) {
+			snprintf(name, name_len, "gpu");
+			return rc;
+		}
+		fprintf(stderr, "gvk cnv: the GPU EM failed (%s); running it on the CPU\n", err ? err->msg : "");
+	}
+	snprintf(name, name_len, "cpu");
+	return cnv_em_cpu(par, job, threads, err);
+}
+
 int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t **out, gvk_err_t *err)
 {
 	*out = NULL;
 	int rc = check_opt(c, o, err);
 	if (rc < 0) return rc;
-	int use_gpu = o->device == GVK_DEVICE_GPU || (o->device == GVK_DEVICE_AUTO && cnv_em_gpu_available());
-	if (o->device == GVK_DEVICE_GPU && !cnv_em_gpu_available())
-		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for this engine (cnv)");
+	int use_gpu = o->device != GVK_DEVICE_CPU && cnv_em_gpu_available();
+	if (o->device == GVK_DEVICE_GPU && !use_gpu)
+		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "--device gpu: %s",
+		                   gvk_cnv_have_gpu() ? "no usable GPU found (cnv)" : "built without GPU support for this engine (cnv)");
 	gvk_cnv_result_t *r = result_alloc(c, o);
 	if (!r) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the results (%d regions x %d samples)", c->m, c->N);
 	size_t mN = (size_t)c->m * c->N;
@@ -140,15 +168,7 @@ int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_resul
 	cnv_em_par_init(&par, o, c->N, r->cov);
 	cnv_em_job_t job = {(size_t)c->m, (size_t)c->m, o->norm == 2 ? c->x : r->norm, r->cov, r->lambda, r->alpha,
 	                    r->post, r->sini, r->ini, r->cls};
-	if (use_gpu) {
-		rc = cnv_em_gpu(&par, &job, err);
-		for (size_t k = 0; rc == 0 && k < job.m; ++k)
-			if (cnv_em_is_shortcut(&par, &job, k)) cnv_em_set_shortcut(&par, &job, k);
-		snprintf(r->device_name, sizeof r->device_name, "gpu");
-	} else {
-		rc = cnv_em_cpu(&par, &job, o->threads, err);
-		snprintf(r->device_name, sizeof r->device_name, "cpu");
-	}
+	rc = run_em(&par, &job, o, use_gpu, r->device_name, sizeof r->device_name, err);
 	if (rc < 0) goto fail;
 	double t2 = gvk_seconds();
 	rc = cnv_call(c, o, r, err);
