@@ -1,7 +1,7 @@
 #!/bin/bash
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|snp|jni|bench] ...   (default all)
+# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|snp|cnv|jni|bench] ...   (default all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -88,6 +88,17 @@ if has snp; then
 	timeout 400 build-gpu/bench/snp/bench_snp --results --note "gpu-check: popc/bmma count kernels forced in turn" > "$out/bench_snp.log" 2>&1
 	summary+=("snp bench: rc=$?")
 	tail -30 "$out/bench_snp.log"
+fi
+if has cnv; then
+	# cn.MOPS EM on the GPU (issue 5): GPU tests against the CPU and the references, then the
+	# 50,000 x 20 and 3,000,000 x 100 cohorts through the whole gvk cnv process (CPU and GPU rows).
+	t0=$(date +%s)
+	(cd build-gpu && ctest -R '^cnv_' --timeout 300 --output-on-failure) > "$out/cnv-ctest.log" 2>&1
+	summary+=("cnv ctest: rc=$?, $(grep -E 'tests passed' "$out/cnv-ctest.log"), $(grep -c '(Skipped)' "$out/cnv-ctest.log") skipped, $(( $(date +%s) - t0 )) s")
+	grep -hE "Failed|\*\*\*|max relative" "$out/cnv-ctest.log" | head
+	timeout 420 build-gpu/bench/cnv/bench_cnv both --results bench/RESULTS.md > "$out/bench_cnv.txt" 2>&1
+	summary+=("cnv bench: rc=$?; $(grep -c 'identical' "$out/bench_cnv.txt") identity lines")
+	tail -25 "$out/bench_cnv.txt"
 fi
 if has jni; then
 	# GKL drop-in libraries through the real GKL jar (issue 6). The host has no Java: a jlink'd JRE,
