@@ -29,8 +29,18 @@ check "$tmp/segments.tsv" "$exp/segments.tsv.gz"
 # On the GPU, sI/NI differ from the CPU's in the last bits (docs/cnv.md, GPU), so a near tie of two
 # neighbouring scores may fall the other way there: seg_stat takes --ties=2 (segments stay exact).
 ties=; [ "$dev" = gpu ] && ties=--ties=2
+# A near tie that fell the other way removes one score from the position-wise statistic, and its
+# 95 % quantile (seg_params' stat_q95, an interpolated order statistic) moves with it: then, and
+# only then, that one column is left out (the CNVs and segments are still compared exactly).
+q95=
 for f in normalized INI sINI region_CN seg_stat individualCall seg_params; do
-	if [ "$f" = seg_stat ]; then check "$tmp/r.$f.tsv" "$exp/$f.tsv.gz" $ties; else check "$tmp/r.$f.tsv" "$exp/$f.tsv.gz"; fi
+	if [ "$f" = seg_stat ]; then
+		res=$("$cmp" "$tmp/r.$f.tsv" "$exp/$f.tsv.gz" $ties) || fail=$((fail + 1))
+		echo "$res"
+		echo "$res" | grep -qE ' [1-9][0-9]* near-tie flips' && q95=stat_q95 && echo "seg_params: stat_q95 not compared (near-tie flips in seg_stat)"
+	else
+		check "$tmp/r.$f.tsv" "$exp/$f.tsv.gz" $([ "$f" = seg_params ] && echo $q95)
+	fi
 done
 check "$tmp/r.lambda.tsv" "$exp/em_lambda.tsv.gz"
 check "$tmp/r.alpha.tsv" "$exp/em_alpha.tsv.gz"
