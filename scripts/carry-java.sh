@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepares .carry/ (git-ignored) for the GPU host, which has no Java and no package registry: a
+# Prepares .carry/ (git-ignored) for the GPU host, which has no Java, no htslib and no package registry: a
 # jlink'd JRE (java.base + java.logging, ~34 MB), the GKL jar and its dependencies, and the Java
 # test clients compiled here. scripts/gpu-check.sh's jni stage uses them.
 set -euo pipefail
@@ -17,4 +17,9 @@ for j in gkl gatk-native-bindings htsjdk commons-logging; do
 	cp=$cp${cp:+:}$jars/$j.jar
 done
 javac -nowarn --release 17 -cp "$cp" -d .carry/jniclasses tests/jni/GvkJniCheck.java tests/jni/GvkJniTime.java
+# htslib and the libraries it loads (not libc/libz), for BAM counting and VCF input there.
+rm -rf .carry/htslib && mkdir -p .carry/htslib/lib .carry/htslib/include
+cp -r /usr/include/htslib .carry/htslib/include/
+for l in $(ldd /usr/lib/x86_64-linux-gnu/libhts.so.3 | awk '$3 ~ /^\// {print $3}' | grep -vE '/(libc|libm|libz)\.so'); do cp -L "$l" .carry/htslib/lib/; done
+cp -L /usr/lib/x86_64-linux-gnu/libhts.so.3 .carry/htslib/lib/ && cp .carry/htslib/lib/libhts.so.3 .carry/htslib/lib/libhts.so  # a copy: links may not travel
 du -sh .carry

@@ -15,8 +15,12 @@ export GVK_JNI_APT=0
 export GVK_COMMIT=${GVK_COMMIT:-$(cat .carry/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 
 t0=$(date +%s)
+# htslib (BAM/CRAM counting, VCF input) travels in .carry too when prepared (scripts/carry-java.sh).
+hts=(); if [ -f .carry/htslib/include/htslib/sam.h ]; then
+	hts=(-DCMAKE_PREFIX_PATH=$PWD/.carry/htslib); export LD_LIBRARY_PATH=$PWD/.carry/htslib/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 jni=(); [ -f .carry/jdk-include/jni.h ] && jni=(-DJAVA_INCLUDE_PATH=$PWD/.carry/jdk-include -DJAVA_INCLUDE_PATH2=$PWD/.carry/jdk-include/linux)
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${jni[@]}" > "$out/cmake.log" 2>&1 &&
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${jni[@]}" "${hts[@]}" > "$out/cmake.log" 2>&1 &&
 	cmake --build build-gpu -j "$(nproc)" > "$out/build.log" 2>&1
 rc=$?; summary+=("build (sm_90): rc=$rc, $(( $(date +%s) - t0 )) s")
 [ $rc -eq 0 ] || { tail -30 "$out/build.log"; printf '%s\n' "${summary[@]}"; exit 1; }
@@ -99,6 +103,10 @@ if has cnv; then
 	timeout 420 build-gpu/bench/cnv/bench_cnv both --results bench/RESULTS.md > "$out/bench_cnv.txt" 2>&1
 	summary+=("cnv bench: rc=$?; $(grep -c 'identical' "$out/bench_cnv.txt") identity lines")
 	tail -25 "$out/bench_cnv.txt"
+	if [ -x build-gpu/bench/cnv/bench_cnv_bam ]; then
+		timeout 300 build-gpu/bench/cnv/bench_cnv_bam 2000000 16 1 4 16 > "$out/bench_cnv_bam.txt" 2>&1
+		summary+=("cnv BAM counting bench: rc=$?"); tail -8 "$out/bench_cnv_bam.txt"
+	fi
 fi
 if has jni; then
 	# GKL drop-in libraries through the real GKL jar (issue 6). The host has no Java: a jlink'd JRE,
