@@ -148,7 +148,9 @@ typedef struct {
 	double *v;
 	uint8_t *dbl;
 	size_t cap;
-	gvk_err_t err;
+	gvk_err_t err;  /* parsing */
+	int crc;        /* computing */
+	gvk_err_t cerr;
 } slot_t;
 
 typedef struct {
@@ -156,6 +158,7 @@ typedef struct {
 	slot_t *sl;
 	FILE *fp;
 	const args_t *a;
+	gvk_pairhmm_t *eng; /* compute stages */
 	int rc;
 	pthread_t th;
 	int running;
@@ -165,6 +168,23 @@ static void *parse_main(void *arg)
 {
 	stage_t *st = arg;
 	st->sl->n = phmm_reader_next_mt(st->rd, &st->sl->c, st->a->chunk, st->a->eng.threads, &st->sl->err);
+	return NULL;
+}
+
+static int slot_reserve(slot_t *sl, long n);
+
+static void *compute_main(void *arg)
+{
+	stage_t *st = arg;
+	slot_t *sl = st->sl;
+	phmm_chunk_t *c = &sl->c;
+	sl->crc = slot_reserve(sl, sl->n);
+	if (sl->crc < 0) {
+		snprintf(sl->cerr.msg, sizeof sl->cerr.msg, "out of memory");
+		return NULL;
+	}
+	gvk_pairhmm_out_t o = {sl->v, sl->dbl, NULL, NULL};
+	sl->crc = gvk_pairhmm_pairs(st->eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &sl->cerr);
 	return NULL;
 }
 
@@ -212,78 +232,121 @@ static int slot_reserve(slot_t *sl, long n)
 	return 0;
 }
 
+/* Waits for chunk sl (computed by cs, unless NULL) and for the writer's previous chunk, then starts the
+ * writer on sl. Returns a compute or write error. */
+static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *err, double *tp)
+{
+	double ts = gvk_seconds();
+	if (cs) stage_join(cs);
+	tp[1] += gvk_seconds() - ts, ts = gvk_seconds();
+	stage_join(writer);
+	tp[2] += gvk_seconds() - ts;
+	if (sl->crc < 0) return *err = sl->cerr, sl->crc;
+	if (writer->rc < 0) return writer->rc;
+	writer->sl = sl;
+	stage_start(writer, write_main);
+	return 0;
+}
+
 int gvk_cmd_pairhmm(int argc, char **argv)
 {
 	args_t a = {0};
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
 	gvk_out_t out = {0};
-	/* Three slots: chunk i computed while chunk i + 1 is parsed and chunk i - 1 is formatted and
-	 * written, each stage on all threads. */
-	slot_t sl[3];
+	/* Chunk i + 2 is parsed while chunks i and i - 1 are computed (two engines, so that one
+	 * chunk's host work overlaps the other's GPU work) and the chunk before is formatted and
+	 * written, every stage on all threads. */
+	enum { NSLOT = 4 };
+	slot_t sl[NSLOT];
 	memset(sl, 0, sizeof sl);
 	uint64_t pairs = 0, cells = 0, ndouble = 0;
 	int rc = -1, progress = !a.quiet && isatty(2);
 	double t0 = gvk_seconds();
-	/* GVK_PROFILE: where the main thread's time went (first parse, compute, waiting for the
-	 * writer, waiting for the parser). */
+	/* GVK_PROFILE: where the main thread's time went (first parse, waiting for a computation,
+	 * for the writer, for the parser). */
 	double tp[4] = {0, 0, 0, 0}, ts;
 	const int prof = getenv("GVK_PROFILE") != NULL;
+	gvk_pairhmm_t *eng[2] = {NULL, NULL};
+	stage_t comp[2], parser, writer;
+	phmm_reader_t *rd = NULL;
+	memset(comp, 0, sizeof comp), memset(&parser, 0, sizeof parser), memset(&writer, 0, sizeof writer);
 
-	gvk_pairhmm_t *eng = gvk_pairhmm_create(&a.eng, &err);
-	phmm_reader_t *rd = eng ? phmm_reader_open(a.in, (phmm_format_t)a.format, &err) : NULL;
+	eng[0] = gvk_pairhmm_create(&a.eng, &err);
+	/* A second engine only where compute is not all-CPU: two CPU engines would just share cores. */
+	if (eng[0] && a.eng.device != GVK_DEVICE_CPU) {
+		gvk_pairhmm_opt_t o2 = a.eng;
+		o2.verbose = 0;
+		eng[1] = gvk_pairhmm_create(&o2, &err);
+		if (!eng[1]) goto done;
+	}
+	rd = eng[0] ? phmm_reader_open(a.in, (phmm_format_t)a.format, &err) : NULL;
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
-	stage_t parser = {rd, &sl[0], NULL, &a, 0, 0, 0}, writer = {rd, NULL, out.fp, &a, 0, 0, 0};
+	const int ne = eng[1] ? 2 : 1;
+	for (int k = 0; k < 2; ++k) comp[k].a = &a, comp[k].eng = eng[k < ne ? k : 0];
+	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a;
 	ts = gvk_seconds();
+	parser.sl = &sl[0];
 	parse_main(&parser);
 	tp[0] = gvk_seconds() - ts;
 	if (sl[0].n > 0) parser.sl = &sl[1], stage_start(&parser, parse_main);
-	rc = 0;
-	for (long i = 0; sl[i % 3].n > 0; ++i) {
-		slot_t *cur = &sl[i % 3];
-		phmm_chunk_t *c = &cur->c;
+	rc = sl[0].n < 0 ? (int)sl[0].n : 0;
+	if (rc < 0) err = sl[0].err;
+	/* Chunk i computes on comp[i % ne]. Once it has started, chunk i - 1 (computed on the other
+	 * engine, or finished before, with one) goes to the writer. */
+	long i = 0, handed = 0; /* chunks [0, handed) went to the writer */
+	for (; rc == 0 && sl[i % NSLOT].n > 0; ++i) {
+		stage_t *cs = &comp[i % ne];
 		ts = gvk_seconds();
-		if ((rc = slot_reserve(cur, cur->n)) < 0) {
-			snprintf(err.msg, sizeof err.msg, "out of memory");
-		} else {
-			gvk_pairhmm_out_t o = {cur->v, cur->dbl, NULL, NULL};
-			rc = gvk_pairhmm_pairs(eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &err);
+		stage_join(cs);
+		tp[1] += gvk_seconds() - ts;
+		cs->sl = &sl[i % NSLOT];
+		stage_start(cs, compute_main);
+		if (handed < i) {
+			slot_t *w = &sl[(i - 1) % NSLOT];
+			/* With one engine, chunk i - 1 was joined before chunk i started on it. */
+			if ((rc = hand_to_writer(&writer, ne == 1 ? NULL : &comp[(i - 1) % ne], w, &err, tp)) < 0) break;
+			handed = i;
+			pairs += w->c.n_pairs, cells += w->c.cells;
+			for (long k = 0; k < w->n; ++k) ndouble += w->dbl[k];
 		}
-		tp[1] += gvk_seconds() - ts, ts = gvk_seconds();
-		stage_join(&writer);
-		tp[2] += gvk_seconds() - ts;
-		if (rc == 0 && writer.rc < 0) rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output", writer.rc == GVK_ERR_IO ? "write error" : "out of memory");
-		ts = gvk_seconds();
-		stage_join(&parser);
-		tp[3] += gvk_seconds() - ts;
-		if (rc < 0) break;
-		writer.sl = cur;
-		stage_start(&writer, write_main);
-		pairs += c->n_pairs, cells += c->cells;
-		for (long k = 0; k < cur->n; ++k) ndouble += cur->dbl[k];
 		if (progress)
 			fprintf(stderr, "\r[gvk pairhmm] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)pairs,
 			        (double)cells * 1e-9, gvk_seconds() - t0);
-		slot_t *next = &sl[(i + 1) % 3];
+		ts = gvk_seconds();
+		stage_join(&parser);
+		tp[3] += gvk_seconds() - ts;
+		slot_t *next = &sl[(i + 1) % NSLOT];
 		if (next->n < 0) {
 			rc = (int)next->n, err = next->err;
 			break;
 		}
-		/* The slot after next held chunk i - 1, whose writer has been joined. */
-		if (next->n > 0) parser.sl = &sl[(i + 2) % 3], stage_start(&parser, parse_main);
+		/* Slot i + 2 held chunk i - 2, which the writer has finished (joined above). */
+		if (next->n > 0) parser.sl = &sl[(i + 2) % NSLOT], stage_start(&parser, parse_main);
 	}
-	if (rc == 0 && sl[0].n < 0) rc = (int)sl[0].n, err = sl[0].err;
+	/* The last chunk (or, after an error, whatever still runs). */
+	if (rc == 0 && handed < i) {
+		rc = hand_to_writer(&writer, &comp[(i - 1) % ne], &sl[(i - 1) % NSLOT], &err, tp);
+		if (rc == 0) {
+			slot_t *w = &sl[(i - 1) % NSLOT];
+			pairs += w->c.n_pairs, cells += w->c.cells;
+			for (long k = 0; k < w->n; ++k) ndouble += w->dbl[k];
+		}
+	}
+	stage_join(&comp[0]), stage_join(&comp[1]);
 	stage_join(&parser);
 	stage_join(&writer);
-	if (rc == 0 && writer.rc < 0) rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: write error", a.out ? a.out : "standard output");
+	if (writer.rc < 0 && (rc == 0 || (rc == writer.rc && !err.msg[0])))
+		rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output",
+		                         writer.rc == GVK_ERR_IO ? "write error" : "out of memory");
 	if (progress) fputc('\n', stderr);
 	if (rc == 0) rc = gvk_out_commit(&out, &err);
 	if (prof) {
 		double tr[5];
 		phmm_reader_times(rd, tr);
-		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, compute %.3f s, waiting for output %.3f s, waiting for parse %.3f s\n"
+		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, waiting for compute %.3f s, for output %.3f s, for parse %.3f s; %d engine(s)\n"
 		        "[gvk pairhmm] parser: read %.3f s, cut %.3f s, count lines %.3f s, parse %.3f s, join %.3f s\n",
-		        tp[0], tp[1], tp[2], tp[3], tr[0], tr[1], tr[2], tr[3], tr[4]);
+		        tp[0], tp[1], tp[2], tp[3], ne, tr[0], tr[1], tr[2], tr[3], tr[4]);
 	}
 done:
 	if (rc < 0) {
@@ -293,10 +356,11 @@ done:
 		double dt = gvk_seconds() - t0;
 		fprintf(stderr, "gvk pairhmm: %llu pairs, %.4g G cells, %.3f s, %.2f GCUPS, %llu pairs in double, %s, %d threads\n",
 		        (unsigned long long)pairs, (double)cells * 1e-9, dt, dt > 0 ? (double)cells * 1e-9 / dt : 0.0,
-		        (unsigned long long)ndouble, gvk_pairhmm_device_name(eng), a.eng.threads);
+		        (unsigned long long)ndouble, gvk_pairhmm_device_name(eng[0]), a.eng.threads);
 	}
 	phmm_reader_close(rd);
-	gvk_pairhmm_destroy(eng);
-	for (int k = 0; k < 3; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
+	gvk_pairhmm_destroy(eng[0]);
+	gvk_pairhmm_destroy(eng[1]);
+	for (int k = 0; k < NSLOT; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
 	return rc < 0 ? 1 : 0;
 }
