@@ -342,11 +342,11 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (progress) fputc('\n', stderr);
 	if (rc == 0) rc = gvk_out_commit(&out, &err);
 	if (prof) {
-		double tr[5];
+		double tr[4];
 		phmm_reader_times(rd, tr);
 		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, waiting for compute %.3f s, for output %.3f s, for parse %.3f s; %d engine(s)\n"
-		        "[gvk pairhmm] parser: read %.3f s, cut %.3f s, count lines %.3f s, parse %.3f s, join %.3f s\n",
-		        tp[0], tp[1], tp[2], tp[3], ne, tr[0], tr[1], tr[2], tr[3], tr[4]);
+		        "[gvk pairhmm] parser: read %.3f s, cut %.3f s, parse %.3f s, join %.3f s\n",
+		        tp[0], tp[1], tp[2], tp[3], ne, tr[0], tr[1], tr[2], tr[3]);
 	}
 done:
 	if (rc < 0) {

@@ -13,7 +13,7 @@ struct phmm_reader_s {
 	gvk_lr_t *lr;
 	phmm_format_t fmt;
 	uint64_t records; /* groups or pair lines seen so far */
-	double t[5];      /* phmm_reader_times */
+	double t[4];      /* phmm_reader_times */
 };
 
 typedef struct {
@@ -483,6 +483,7 @@ typedef struct {
 	phmm_chunk_t *parts;
 	long *n;
 	gvk_err_t *err;
+	long *lines;  /* lines piece t consumed */
 } mt_job_t;
 
 static void parse_piece(void *arg, int t)
@@ -500,31 +501,53 @@ static void parse_piece(void *arg, int t)
 		return;
 	}
 	j->n[t] = phmm_reader_next(&sub, &j->parts[t], SIZE_MAX, &j->err[t]);
+	j->lines[t] = gvk_lr_lineno(sub.lr) - j->line0[t];
 	gvk_lr_close(sub.lr);
 }
 
-typedef struct {
-	const char *blk;
-	const size_t *cuts;
-	long *lines; /* lines[t]: newlines in piece t */
-} count_job_t;
+void phmm_reader_times(const phmm_reader_t *rd, double t[4]) { memcpy(t, rd->t, sizeof rd->t); }
 
-static void count_piece(void *arg, int t)
+/* Joins the pieces into c: their arrays copied with index offsets (each piece on its own
+ * thread), their arenas kept. A piece's groups are numbered in order, so its last pair holds its
+ * largest group. */
+typedef struct {
+	phmm_chunk_t *c, *parts;
+	size_t r0[64], h0[64], k0[64];
+	uint64_t g0[64];
+} join_job_t;
+
+static uint64_t part_groups(const phmm_chunk_t *q) { return q->n_pairs ? q->group[q->n_pairs - 1] + 1 : 0; }
+
+static void join_piece(void *arg, int t)
 {
-	count_job_t *j = arg;
-	long nl = 0;
-	const char *e = j->blk + j->cuts[t + 1];
-	for (const char *p = j->blk + j->cuts[t]; p < e && (p = memchr(p, '\n', (size_t)(e - p))); ++p) ++nl;
-	j->lines[t] = nl;
+	join_job_t *j = arg;
+	const phmm_chunk_t *q = &j->parts[t];
+	phmm_chunk_t *c = j->c;
+	size_t r0 = j->r0[t], h0 = j->h0[t], k0 = j->k0[t];
+	if (q->n_pairs == 0) return;
+	memcpy(c->reads + r0, q->reads, q->n_reads * sizeof *q->reads);
+	memcpy(c->haps + h0, q->haps, q->n_haps * sizeof *q->haps);
+	memcpy(c->rin + k0, q->rin, q->n_pairs * sizeof *q->rin);
+	memcpy(c->hin + k0, q->hin, q->n_pairs * sizeof *q->hin);
+	for (size_t k = 0; k < q->n_pairs; ++k) {
+		c->pairs[k0 + k] = (gvk_pair_t){q->pairs[k].read + (int32_t)r0, q->pairs[k].hap + (int32_t)h0};
+		c->group[k0 + k] = q->group[k] + j->g0[t];
+	}
 }
 
-void phmm_reader_times(const phmm_reader_t *rd, double t[5]) { memcpy(t, rd->t, sizeof rd->t); }
-
-/* Joins the pieces into c: their arrays copied with index offsets, their arenas kept. */
 static int join_parts(phmm_chunk_t *c, phmm_chunk_t *parts, int np, uint64_t rec0)
 {
+	join_job_t j;
+	j.c = c, j.parts = parts;
 	size_t nr = 0, nh = 0, npairs = 0;
-	for (int t = 0; t < np; ++t) nr += parts[t].n_reads, nh += parts[t].n_haps, npairs += parts[t].n_pairs;
+	uint64_t g = rec0;
+	c->cells = 0;
+	for (int t = 0; t < np; ++t) {
+		j.r0[t] = nr, j.h0[t] = nh, j.k0[t] = npairs, j.g0[t] = g;
+		nr += parts[t].n_reads, nh += parts[t].n_haps, npairs += parts[t].n_pairs;
+		g += part_groups(&parts[t]);
+		c->cells += parts[t].cells;
+	}
 	/* reads/roff and haps/hoff share a capacity: grow both, or a later sequential fill of this
 	 * chunk (after a malformed block) would write through a missing roff. */
 	size_t cr = c->m_reads, cr2 = cr, ch = c->m_haps, ch2 = ch, cp = c->m_pairs, cp2 = cp, cp3 = cp, cp4 = cp;
@@ -534,24 +557,7 @@ static int join_parts(phmm_chunk_t *c, phmm_chunk_t *parts, int np, uint64_t rec
 	    grow((void **)&c->rin, &cp3, npairs, sizeof *c->rin) || grow((void **)&c->hin, &cp4, npairs, sizeof *c->hin))
 		return GVK_ERR_NOMEM;
 	c->m_reads = cr, c->m_haps = ch, c->m_pairs = cp;
-	size_t r0 = 0, h0 = 0, k0 = 0;
-	uint64_t g0 = rec0;
-	for (int t = 0; t < np; ++t) {
-		phmm_chunk_t *q = &parts[t];
-		if (q->n_pairs == 0) continue;
-		memcpy(c->reads + r0, q->reads, q->n_reads * sizeof *q->reads);
-		memcpy(c->haps + h0, q->haps, q->n_haps * sizeof *q->haps);
-		memcpy(c->rin + k0, q->rin, q->n_pairs * sizeof *q->rin);
-		memcpy(c->hin + k0, q->hin, q->n_pairs * sizeof *q->hin);
-		uint64_t gmax = 0;
-		for (size_t k = 0; k < q->n_pairs; ++k) {
-			c->pairs[k0 + k] = (gvk_pair_t){q->pairs[k].read + (int32_t)r0, q->pairs[k].hap + (int32_t)h0};
-			c->group[k0 + k] = q->group[k] + g0;
-			if (q->group[k] + 1 > gmax) gmax = q->group[k] + 1;
-		}
-		r0 += q->n_reads, h0 += q->n_haps, k0 += q->n_pairs, g0 += gmax;
-		c->cells += q->cells;
-	}
+	gvk_parallel(np, join_piece, &j);
 	c->n_reads = nr, c->n_haps = nh, c->n_pairs = npairs;
 	return 0;
 }
@@ -589,13 +595,12 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	}
 	cuts[np] = len;
 	t1 = gvk_seconds(), rd->t[1] += t1 - t0, t0 = t1;
-	count_job_t cj = {blk, cuts, line0 + 1};
-	gvk_parallel(np, count_piece, &cj);
-	line0[0] = gvk_lr_lineno(rd->lr);
-	for (int t = 1; t <= np; ++t) line0[t] += line0[t - 1];
-	/* A last line without a newline (end of input) is a line too. */
-	gvk_lr_add_lines(rd->lr, line0[np] - line0[0] + (len > 0 && blk[len - 1] != '\n'));
-	t1 = gvk_seconds(), rd->t[2] += t1 - t0, t0 = t1;
+	/* Pieces are parsed with line numbers relative to their start, each counting its lines as
+	 * it goes; a piece that fails is parsed again with its absolute line numbers for the
+	 * message (a separate counting pass over the block cost as much as the parsing). */
+	const long base = gvk_lr_lineno(rd->lr);
+	long lines[64];
+	for (int t = 0; t <= np; ++t) line0[t] = 0;
 	if (c->nparts < np) {
 		phmm_chunk_t *np2 = realloc(c->parts, (size_t)np * sizeof *np2);
 		if (!np2) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -603,21 +608,22 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 		c->parts = np2, c->nparts = np;
 	}
 	gvk_err_t errs[64];
-	mt_job_t job = {rd, blk, cuts, line0, c->parts, n, errs};
+	mt_job_t job = {rd, blk, cuts, line0, c->parts, n, errs, lines};
 	gvk_parallel(np, parse_piece, &job);
-	t1 = gvk_seconds(), rd->t[3] += t1 - t0, t0 = t1;
-	for (int t = 0; t < np; ++t)
+	t1 = gvk_seconds(), rd->t[2] += t1 - t0, t0 = t1;
+	long total = 0;
+	for (int t = 0; t < np; ++t) {
 		if (n[t] < 0) {
+			line0[t] = base + total;
+			parse_piece(&job, t);
 			*err = errs[t];
 			return n[t];
 		}
-	if (join_parts(c, c->parts, np, rd->records) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	rd->t[4] += gvk_seconds() - t0;
-	for (int t = 0; t < np; ++t) {
-		uint64_t gmax = 0;
-		for (size_t k = 0; k < c->parts[t].n_pairs; ++k)
-			if (c->parts[t].group[k] + 1 > gmax) gmax = c->parts[t].group[k] + 1;
-		rd->records += gmax;
+		total += lines[t];
 	}
+	gvk_lr_add_lines(rd->lr, total);
+	if (join_parts(c, c->parts, np, rd->records) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	rd->t[3] += gvk_seconds() - t0;
+	for (int t = 0; t < np; ++t) rd->records += part_groups(&c->parts[t]);
 	return (long)c->n_pairs;
 }

@@ -45,9 +45,9 @@ long phmm_reader_next(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, gvk_
  * falls back to the sequential parser for small chunks or one thread. */
 long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, int threads, gvk_err_t *err);
 
-/* Seconds phmm_reader_next_mt spent reading blocks, finding cuts, counting lines, parsing and
- * joining (profiling). */
-void phmm_reader_times(const phmm_reader_t *rd, double t[5]);
+/* Seconds phmm_reader_next_mt spent reading blocks, finding cuts, parsing and joining
+ * (profiling). */
+void phmm_reader_times(const phmm_reader_t *rd, double t[4]);
 
 void phmm_chunk_free(phmm_chunk_t *c);
 
