@@ -358,9 +358,11 @@ done:
 		        (unsigned long long)pairs, (double)cells * 1e-9, dt, dt > 0 ? (double)cells * 1e-9 / dt : 0.0,
 		        (unsigned long long)ndouble, gvk_pairhmm_device_name(eng[0]), a.eng.threads);
 	}
+	ts = gvk_seconds();
 	phmm_reader_close(rd);
 	gvk_pairhmm_destroy(eng[0]);
 	gvk_pairhmm_destroy(eng[1]);
 	for (int k = 0; k < NSLOT; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
+	if (prof) fprintf(stderr, "[gvk pairhmm] teardown %.3f s\n", gvk_seconds() - ts);
 	return rc < 0 ? 1 : 0;
 }
