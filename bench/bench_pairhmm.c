@@ -11,6 +11,7 @@
 
 #include "gvk.h"
 #include "common/threads.h"
+#include "bench_results.h"
 #include "phmm_workload.h"
 
 typedef struct {
@@ -115,20 +116,6 @@ static double run_gkl(const char *gkl, const phmm_workload_t *w, const double *r
 	return rc == 0 ? dt : -1;
 }
 
-static void host_info(char *cpu, size_t n)
-{
-	snprintf(cpu, n, "unknown CPU");
-	FILE *fp = fopen("/proc/cpuinfo", "r");
-	char line[256];
-	while (fp && fgets(line, sizeof line, fp))
-		if (!strncmp(line, "model name", 10)) {
-			char *c = strchr(line, ':');
-			if (c) snprintf(cpu, n, "%s", c + 2);
-			cpu[strcspn(cpu, "\n")] = 0;
-			break;
-		}
-	if (fp) fclose(fp);
-}
 
 static void usage(void)
 {
@@ -257,15 +244,11 @@ int main(int argc, char **argv)
 	}
 	print_table(stdout, &t);
 	if (strcmp(results, "-")) {
-		FILE *fp = fopen(results, "a");
-		if (!fp) return fprintf(stderr, "bench: cannot append to %s\n", results), 1;
-		char cpu[128], date[32];
-		host_info(cpu, sizeof cpu);
-		time_t now = time(NULL);
-		strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-		const char *commit = getenv("GVK_COMMIT");
-		fprintf(fp, "\n## bench_pairhmm, %s, commit %s\n\nHost: %s, %d threads; GPU: %s; flavour %s. %s\n\n", date,
-		        commit ? commit : "unknown", cpu, threads, gpu_name[0] ? gpu_name : "none",
+		FILE *fp = bench_results_open(results, "bench_pairhmm");
+		if (!fp) return 1;
+		char cpu[128];
+		bench_host_cpu(cpu, sizeof cpu);
+		fprintf(fp, "Host: %s, %d threads; GPU: %s; flavour %s. %s\n\n", cpu, threads, gpu_name[0] ? gpu_name : "none",
 		        flavour == GVK_PHMM_FMA ? "avx512" : "avx2", note);
 		print_table(fp, &t);
 		fclose(fp);

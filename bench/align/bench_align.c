@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "gvk.h"
+#include "bench_results.h"
 #include "common/threads.h"
 
 static uint64_t rng(uint64_t *s)
@@ -264,15 +265,11 @@ static void gpu_rows(const workload_t *w, const char *name, int threads, const g
 
 static int append_results(const char *path, const char *names[2], int threads, const char *gpu_name)
 {
-	FILE *fp = fopen(path, "a");
-	if (!fp) return fprintf(stderr, "bench_align: cannot append to %s\n", path), 1;
-	char date[32];
-	time_t now = time(NULL);
-	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-	const char *commit = getenv("GVK_COMMIT");
-	fprintf(fp, "\n## bench_align, %s, commit %s\n\n%d CPU threads; GPU: %s. GCUPS = ref x alt cells per second; "
-	            "gpu whole call includes sorting, packing, copies, traceback and CIGAR text; --raw (no substring "
-	            "shortcut).\n\n", date, commit ? commit : "unknown", threads, gpu_name[0] ? gpu_name : "none");
+	FILE *fp = bench_results_open(path, "bench_align");
+	if (!fp) return 1;
+	fprintf(fp, "%d CPU threads; GPU: %s. GCUPS = ref x alt cells per second; gpu whole call includes sorting, "
+	            "packing, copies, traceback and CIGAR text; --raw (no substring shortcut).\n\n",
+	        threads, gpu_name[0] ? gpu_name : "none");
 	print_table(fp, names);
 	fclose(fp);
 	return 0;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gvk.h"
+#include "bench_results.h"
 #include "common/threads.h"
 #include "cnv/cnv_em.h"
 
@@ -244,20 +245,6 @@ static double em_alone(const gvk_cnv_counts_t *c, int gpu, int threads)
 	return best;
 }
 
-static void host_info(char *cpu, size_t n)
-{
-	snprintf(cpu, n, "unknown CPU");
-	FILE *fp = fopen("/proc/cpuinfo", "r");
-	char line[256];
-	while (fp && fgets(line, sizeof line, fp))
-		if (!strncmp(line, "model name", 10)) {
-			char *c = strchr(line, ':');
-			if (c) snprintf(cpu, n, "%s", c + 2);
-			cpu[strcspn(cpu, "\n")] = 0;
-			break;
-		}
-	if (fp) fclose(fp);
-}
 
 typedef struct {
 	char text[8192];
@@ -344,7 +331,7 @@ int main(int argc, char **argv)
 	int have_gpu = cnv_em_gpu_available();
 	char gpu[256], cpu[128];
 	cnv_em_gpu_name(gpu, sizeof gpu);
-	host_info(cpu, sizeof cpu);
+	bench_host_cpu(cpu, sizeof cpu);
 	table_t t = {"", 0};
 	tprintf(&t, "| windows x samples | EM device | threads | wall s (whole command) | parse s | normalization s | EM s | "
 	            "segmentation+calls s | EM in memory s | EM regions/s | speed-up (wall) | speed-up (EM) | CNVs |\n");
@@ -353,15 +340,10 @@ int main(int argc, char **argv)
 		if (bench_size(sel[k][0], sel[k][1], threads, gvk, have_gpu, &t) < 0) return 1;
 	fputs(t.text, stdout);
 	if (results) {
-		FILE *fp = fopen(results, "a");
-		if (!fp) return fprintf(stderr, "bench_cnv: cannot append to %s\n", results), 1;
-		char date[32];
-		time_t now = time(NULL);
-		strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-		const char *commit = getenv("GVK_COMMIT");
-		fprintf(fp, "\n## bench_cnv, %s, commit %s\n\nHost: %s, %d threads; GPU: %s. Whole `gvk cnv --counts` "
-		            "process on a synthetic matrix; speed-ups over the CPU row.\n\n",
-		        date, commit ? commit : "unknown", cpu, threads, gpu);
+		FILE *fp = bench_results_open(results, "bench_cnv");
+		if (!fp) return 1;
+		fprintf(fp, "Host: %s, %d threads; GPU: %s. Whole `gvk cnv --counts` process on a synthetic matrix; "
+		            "speed-ups over the CPU row.\n\n", cpu, threads, gpu);
 		fputs(t.text, fp);
 		fclose(fp);
 	}
