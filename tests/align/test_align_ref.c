@@ -69,6 +69,19 @@ int main(int argc, char **argv)
 	/* gpu: the CUDA back end (77 without one); emu: its logic emulated on the CPU. */
 	const int gpu = !strncmp(argv[2], "gpu", 3) || !strncmp(argv[2], "emu", 3);
 	if (!strncmp(argv[2], "emu", 3)) setenv("GVK_ALIGN_GPU_EMULATE", "1", 1);
+	if (gpu) { /* skip before allocating anything (LeakSanitizer reports what a skip leaves) */
+		gvk_align_opt_t o;
+		gvk_align_opt_init(&o);
+		o.device = GVK_DEVICE_GPU;
+		gvk_err_t e0 = {0, ""};
+		gvk_align_t *probe = gvk_align_create(&o, &e0);
+		int usable = probe && !strncmp(gvk_align_device_name(probe), "gpu-", 4);
+		gvk_align_destroy(probe);
+		if (!usable) {
+			printf("SKIP: %s\n", probe ? "no usable GPU" : e0.msg);
+			return 77;
+		}
+	}
 	const char *colon = strchr(argv[2], ':');
 	size_t batch = colon ? (size_t)atol(colon + 1) : 0;
 	size_t nl, ns = 0;
