@@ -44,6 +44,24 @@ if has sanitize; then
 		done
 		summary+=("compute-sanitizer $tool: $res")
 	done
+	# The other GPU engines, each on a small reference input (memcheck and racecheck).
+	d=tests/data
+	zcat -f $d/align/random_vectors.tsv.gz | awk -F'\t' -v OFS='\t' 'NR == 1 { for (k = 1; k <= NF; ++k) c[$k] = k; next }
+		NR <= 3001 { print $c["ref"], $c["alt"], $c["match"], $c["mismatch"], $c["gap_open"], $c["gap_extend"], $c["strategy"] }' > /tmp/gvk-san-align.tsv
+	engines=("align:build-gpu/src/gvk align -q --device gpu /tmp/gvk-san-align.tsv"
+		"cnv:build-gpu/src/gvk cnv -q --device gpu --exome --counts $d/cnv/small/input_counts.tsv.gz"
+		"ld-popc:env GVK_SNP_GPU_PATH=popc build-gpu/src/gvk ld -q --device gpu --bfile $d/snp/ld_dummy/dummy203x800 --r2 --out /tmp/gvk-san-ld"
+		"ld-mma:env GVK_SNP_GPU_PATH=mma build-gpu/src/gvk ld -q --device gpu --bfile $d/snp/ld_dummy/dummy203x800 --r2 --out /tmp/gvk-san-ld"
+		"fastid:build-gpu/src/gvk fastid -q --device gpu $d/snp/fastid/fastid40x500x200.db.fidb $d/snp/fastid/fastid40x500x200.queries.fidb")
+	for tool in memcheck racecheck; do
+		res=""
+		for e in "${engines[@]}"; do
+			name=${e%%:*}
+			timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 ${e#*:} > "$out/san-$tool-$name.txt" 2>&1
+			res+="$name rc=$? $(grep -h 'ERROR SUMMARY' "$out/san-$tool-$name.txt" | sed 's/=* *//'); "
+		done
+		summary+=("compute-sanitizer $tool (other engines): $res")
+	done
 fi
 if has random; then
 	# GPU = CPU bit-for-bit on 10^6 random pairs, reads 1-2000 bp (issue 7's acceptance check).
