@@ -24,6 +24,8 @@ enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS =
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 }; /* SNPs per block side, words per stage, threads */
 enum { LD_CHUNKS = 4, LD_EVENTS = 64 };             /* chunks per stripe (at least), timing events */
 enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
+/* FastID on the tensor cores: warps of 16 FMMA_MF profiles x 8 FMMA_NF queries */
+enum { FMMA_MF = 2, FMMA_NF = 4, FMMA_WARPS = 4, FMMA_THREADS = 32 * FMMA_WARPS, FMMA_QB = 8 * FMMA_NF, FMMA_LISTS = 8 * FMMA_WARPS };
 
 typedef struct {
 	uint32_t q, score;
@@ -154,6 +156,20 @@ __device__ __forceinline__ void bmma_and(int32_t *d, const uint32_t *a, const ui
 #else
 	(void)d, (void)a, (void)b;
 	__trap(); /* never launched below sm_80: the host picks the CUDA-core path there */
+#endif
+}
+
+/* The same with XOR + popc (FastID identity scores). */
+__device__ __forceinline__ void bmma_xor(int32_t *d, const uint32_t *a, const uint32_t *b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	asm volatile("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+	             "{%0,%1,%2,%3};\n"
+	             : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+	             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+	(void)d, (void)a, (void)b;
+	__trap();
 #endif
 }
 #endif
@@ -330,6 +346,112 @@ __global__ void fid_score_kernel(const uint64_t *__restrict__ q, int nq, const u
 			t[(size_t)i * FID_THREADS] = key;
 			worst[x] = t[(size_t)(k - 1) * FID_THREADS];
 		}
+	}
+}
+
+/* Tensor cores: block (part, group) scores its FMMA_QB queries (the B operand, 8 per fragment)
+ * against profiles part * per_part.. (the A operand); each warp takes tiles of 16 FMMA_MF profiles
+ * in turn. A popcount sum does not depend on the order of the k bits as long as A and B share it,
+ * so lane t feeds 64-bit word 4c + t of 256-bit chunk c to the ISA's words t (low half) and t + 4
+ * (high half): each profile row is one 32-byte sector per chunk, read straight from global memory.
+ * The queries sit in shared memory already in fragment order (one conflict-free 64-bit load per
+ * lane), zero past the profile length and the last query. Mixture: popc(p AND NOT q) = popc(p) -
+ * popc(p AND q), popc(p) summed over the 4 lanes of a row. The accumulator holds rows g, g + 8
+ * and queries 2t, 2t + 1 of each fragment, so lane (g, t) of warp w keeps top-k lists for its
+ * queries, list w * 8 + g of FMMA_LISTS per part (entry r at [r * FMMA_LISTS + list]); rows reach
+ * a list in ascending order, so a score beats the list only when strictly below its k-th. */
+template <int OP>
+__global__ void __launch_bounds__(FMMA_THREADS) fid_mma_kernel(const uint64_t *__restrict__ q, int nq,
+                                                               const uint64_t *__restrict__ db, int64_t nd, int stride,
+                                                               int64_t per_part, int nparts, int k, int64_t thresh,
+                                                               uint64_t *__restrict__ top, dhit_t *__restrict__ hits,
+                                                               unsigned long long *__restrict__ n_hits,
+                                                               unsigned long long hit_cap)
+{
+	enum { MF = FMMA_MF, NF = FMMA_NF, TR = 16 * FMMA_MF };
+	extern __shared__ uint64_t qf[];
+	const int nc = (stride + 3) / 4, q0 = blockIdx.y * FMMA_QB, qn = nq - q0 < FMMA_QB ? nq - q0 : FMMA_QB;
+	for (int e = threadIdx.x; e < nc * NF * 32; e += FMMA_THREADS) {
+		const int l = e % 32, col = (e / 32) % NF * 8 + l / 4, w = e / (32 * NF) * 4 + l % 4;
+		qf[e] = col < qn && w < stride ? q[(size_t)(q0 + col) * stride + w] : 0;
+	}
+	__syncthreads();
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+	const int64_t d0 = (int64_t)blockIdx.x * per_part, d1 = d0 + per_part < nd ? d0 + per_part : nd;
+	uint32_t worst[NF][2];
+#pragma unroll
+	for (int j = 0; j < NF; ++j) worst[j][0] = worst[j][1] = ~0u;
+	for (int64_t r0 = d0 + warp * TR; r0 < d1; r0 += FMMA_WARPS * TR) {
+		int32_t acc[MF][NF][4];
+		uint32_t pc[MF][2];
+		const uint64_t *p[MF][2];
+#pragma unroll
+		for (int i = 0; i < MF; ++i) {
+#pragma unroll
+			for (int j = 0; j < NF; ++j) acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0;
+			for (int h = 0; h < 2; ++h) {
+				const int64_t row = r0 + i * 16 + h * 8 + g;
+				p[i][h] = row < d1 ? db + row * stride : NULL, pc[i][h] = 0;
+			}
+		}
+		for (int c = 0; c < nc; ++c) {
+			const int w = 4 * c + t;
+			uint32_t a[MF][4], b[NF][2];
+#pragma unroll
+			for (int i = 0; i < MF; ++i) {
+				const uint64_t x0 = p[i][0] && w < stride ? p[i][0][w] : 0, x1 = p[i][1] && w < stride ? p[i][1][w] : 0;
+				a[i][0] = (uint32_t)x0, a[i][1] = (uint32_t)x1, a[i][2] = (uint32_t)(x0 >> 32), a[i][3] = (uint32_t)(x1 >> 32);
+				if (OP == PG_ANDNOT) pc[i][0] += (uint32_t)__popcll(x0), pc[i][1] += (uint32_t)__popcll(x1);
+			}
+#pragma unroll
+			for (int j = 0; j < NF; ++j) {
+				const uint64_t y = qf[(c * NF + j) * 32 + lane];
+				b[j][0] = (uint32_t)y, b[j][1] = (uint32_t)(y >> 32);
+			}
+#pragma unroll
+			for (int i = 0; i < MF; ++i)
+#pragma unroll
+				for (int j = 0; j < NF; ++j) {
+					if (OP == PG_XOR) bmma_xor(acc[i][j], a[i], b[j]);
+					else bmma_and(acc[i][j], a[i], b[j]);
+				}
+		}
+		if (OP == PG_ANDNOT)
+#pragma unroll
+			for (int i = 0; i < MF; ++i)
+				for (int h = 0; h < 2; ++h) {
+					pc[i][h] += __shfl_xor_sync(0xffffffffu, pc[i][h], 1);
+					pc[i][h] += __shfl_xor_sync(0xffffffffu, pc[i][h], 2);
+				}
+#pragma unroll
+		for (int i = 0; i < MF; ++i)
+#pragma unroll
+			for (int h = 0; h < 2; ++h) {
+				const int64_t row = r0 + i * 16 + h * 8 + g;
+				if (row >= d1) continue;
+#pragma unroll
+				for (int j = 0; j < NF; ++j)
+#pragma unroll
+					for (int u = 0; u < 2; ++u) {
+						const int x = j * 8 + 2 * t + u;
+						const uint32_t s = OP == PG_ANDNOT ? pc[i][h] - (uint32_t)acc[i][j][2 * h + u] : (uint32_t)acc[i][j][2 * h + u];
+						if (x >= qn) continue;
+						if (thresh >= 0 && (int64_t)s <= thresh) {
+							unsigned long long n = atomicAdd(n_hits, 1ull);
+							if (n < hit_cap) hits[n] = dhit_t{(uint32_t)(q0 + x), s, row};
+						}
+						if (k == 0 || s >= worst[j][u]) continue;
+						const uint64_t key = (uint64_t)s << 32 | (uint64_t)row;
+						uint64_t *tl = top + ((size_t)(q0 + x) * nparts + blockIdx.x) * (size_t)k * FMMA_LISTS + warp * 8 + g;
+						int r = k - 1;
+						while (r > 0 && key < tl[(size_t)(r - 1) * FMMA_LISTS]) {
+							tl[(size_t)r * FMMA_LISTS] = tl[(size_t)(r - 1) * FMMA_LISTS];
+							--r;
+						}
+						tl[(size_t)r * FMMA_LISTS] = key;
+						worst[j][u] = (uint32_t)(tl[(size_t)(k - 1) * FMMA_LISTS] >> 32);
+					}
+			}
 	}
 }
 
@@ -763,6 +885,9 @@ typedef struct {
 	uint64_t *h_sel;
 	dhit_t *h_hits;
 	size_t h_sel_cap, h_hits_cap;
+	int path;               /* PATH_POPC or PATH_MMA, PATH_AUTO until the first batch has timed both */
+	int qgroup;             /* queries per block of the CUDA-core kernel (FID_QB or FID_QB_LONG) */
+	size_t smem_popc, smem_mma; /* dynamic shared memory of each kernel */
 } fid_bufs_t;
 
 static void fid_bufs_free(fid_bufs_t *b)
@@ -798,10 +923,28 @@ static int fid_launch_qb(int op, dim3 grid, size_t smem, const fid_bufs_t *b, co
 	return 0;
 }
 
-static int fid_launch(int op, int qb, int blocks_x, int blocks_y, size_t smem, const fid_bufs_t *b, const uint64_t *q,
-                      int nq, int64_t nd, int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
+static int fid_launch_mma(int op, dim3 grid, size_t smem, const fid_bufs_t *b, const uint64_t *q, int nq, int64_t nd,
+                          int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
+{
+	if (op == PG_XOR)
+		fid_mma_kernel<PG_XOR><<<grid, FMMA_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh, b->top,
+		                                                     b->hits, b->n_hits, b->hit_cap);
+	else if (op == PG_ANDNOT)
+		fid_mma_kernel<PG_ANDNOT><<<grid, FMMA_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
+		                                                        b->top, b->hits, b->n_hits, b->hit_cap);
+	else
+		fid_mma_kernel<PG_AND><<<grid, FMMA_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh, b->top,
+		                                                     b->hits, b->n_hits, b->hit_cap);
+	CK(cudaGetLastError());
+	return 0;
+}
+
+static int fid_launch(int op, int path, int qb, int blocks_x, int blocks_y, size_t smem, const fid_bufs_t *b,
+                      const uint64_t *q, int nq, int64_t nd, int stride, int64_t per_part, int nparts, int k,
+                      int64_t thresh, gvk_err_t *err)
 {
 	dim3 grid((unsigned)blocks_x, (unsigned)blocks_y);
+	if (path == PATH_MMA) return fid_launch_mma(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err);
 	return qb == FID_QB ? fid_launch_qb<FID_QB>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err)
 	                    : fid_launch_qb<FID_QB_LONG>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err);
 }
@@ -816,12 +959,21 @@ static int fid_allow_smem(size_t smem, gvk_err_t *err)
 	return 0;
 }
 
-/* One batch of nqb queries (from q0) against the resident database block of nd profiles: fills
- * blk->top rows q0.. (blk->k per query) and appends to blk->hits. */
-static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgroup, int64_t q0, int nqb, int64_t nd,
+static int fid_allow_smem_mma(size_t smem, gvk_err_t *err)
+{
+	CK(cudaFuncSetAttribute(fid_mma_kernel<PG_XOR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CK(cudaFuncSetAttribute(fid_mma_kernel<PG_ANDNOT>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CK(cudaFuncSetAttribute(fid_mma_kernel<PG_AND>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	return 0;
+}
+
+/* One batch of nqb queries (from q0) against the resident database block of nd profiles with the
+ * kernel of path: fills blk->top rows q0.. (blk->k per query) and appends to blk->hits. */
+static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int path, int64_t q0, int nqb, int64_t nd,
                      int64_t dbase, fid_result_t *blk, gvk_err_t *err)
 {
 	const int stride = job->db->stride, k = blk->k;
+	const int qgroup = path == PATH_MMA ? FMMA_QB : b->qgroup, lists = path == PATH_MMA ? FMMA_LISTS : FID_THREADS;
 	const int groups = (nqb + qgroup - 1) / qgroup;
 	/* Enough (part, group) blocks to fill every SM, each part at least one profile per thread. */
 	int64_t want = ((int64_t)g->sms * g->max_threads_sm + (int64_t)groups * FID_THREADS - 1) / ((int64_t)groups * FID_THREADS);
@@ -829,17 +981,17 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgro
 	int64_t nparts = want < 1 ? 1 : want > most ? most : want;
 	if (k > 0) {
 		/* Per-thread lists cost nqb * nparts * FID_THREADS * k keys; keep them to a quarter of memory. */
-		size_t per_part = (size_t)nqb * FID_THREADS * (size_t)k * sizeof(uint64_t);
+		size_t per_part = (size_t)nqb * (size_t)lists * (size_t)k * sizeof(uint64_t);
 		int64_t fit = (int64_t)(g->mem_free / 4 / per_part);
 		if (nparts > fit) nparts = fit < 1 ? 1 : fit;
 	}
 	if (k > 0) { /* the selection scans every list entry once per rank: keep the lists short */
-		int64_t cap = 65536 / ((int64_t)FID_THREADS * k);
+		int64_t cap = 65536 / ((int64_t)lists * k);
 		if (nparts > cap) nparts = cap < 1 ? 1 : cap;
 	}
 	if (nparts > 65535 * 1024) nparts = 65535 * 1024;
 	const int64_t per_part = (nd + nparts - 1) / nparts;
-	const size_t len = (size_t)nparts * FID_THREADS * (size_t)k; /* keys per query */
+	const size_t len = (size_t)nparts * (size_t)lists * (size_t)k; /* keys per query */
 	int rc;
 	if (k > 0) {
 		if ((rc = dev_reserve((void **)&b->top, &b->top_cap, (size_t)nqb * len * sizeof(uint64_t), "top-k lists", err)) < 0 ||
@@ -847,13 +999,13 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgro
 		    (rc = host_reserve((void **)&b->h_sel, &b->h_sel_cap, (size_t)nqb * (size_t)k * sizeof(uint64_t), err)) < 0)
 			return rc;
 	}
-	const size_t smem = (size_t)qgroup * (size_t)stride * sizeof(uint64_t);
+	const size_t smem = path == PATH_MMA ? b->smem_mma : b->smem_popc;
 	const uint64_t *q = b->q + (size_t)q0 * (size_t)stride;
 	for (int attempt = 0;; ++attempt) {
 		if (k > 0) CK(cudaMemset(b->top, 0xff, (size_t)nqb * len * sizeof(uint64_t)));
 		CK(cudaMemset(b->n_hits, 0, sizeof *b->n_hits));
 		CK(cudaEventRecord(g->ev[0][0], 0));
-		if ((rc = fid_launch(job->op, qgroup, (int)nparts, groups, smem, b, q, nqb, nd, stride, per_part, (int)nparts, k,
+		if ((rc = fid_launch(job->op, path, qgroup, (int)nparts, groups, smem, b, q, nqb, nd, stride, per_part, (int)nparts, k,
 		                     job->thresh, err)) < 0)
 			return rc;
 		CK(cudaEventRecord(g->ev[0][1], 0));
@@ -904,6 +1056,25 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgro
 	return 0;
 }
 
+/* GVK_SNP_GPU_PATH=auto: the first batch is scored by both kernels (the CUDA-core one into a
+ * scratch result), each timed with its selection, and the faster one is kept (same results). */
+static int fid_pick_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t q0, int nqb, int64_t nd,
+                          int64_t dbase, fid_result_t *blk, gvk_err_t *err)
+{
+	fid_result_t tmp;
+	memset(&tmp, 0, sizeof tmp);
+	tmp.k = blk->k;
+	if (tmp.k > 0 && !(tmp.top = (fid_hit_t *)malloc((size_t)(q0 + nqb) * (size_t)tmp.k * sizeof(fid_hit_t))))
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for top-%d lists", tmp.k);
+	const double t0 = g->kern_s;
+	int rc = fid_batch(g, job, b, PATH_POPC, q0, nqb, nd, dbase, &tmp, err);
+	fid_result_free(&tmp);
+	const double t1 = g->kern_s;
+	if (rc == 0) rc = fid_batch(g, job, b, PATH_MMA, q0, nqb, nd, dbase, blk, err);
+	if (rc == 0) b->path = g->kern_s - t1 < t1 - t0 ? PATH_MMA : PATH_POPC;
+	return rc;
+}
+
 static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result_t *res, gvk_err_t *err)
 {
 	const int64_t nq = job->q->n, n = job->db->n;
@@ -917,6 +1088,13 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 	int rc = 0;
 	if (smem > g->smem_block &&
 	    (rc = qgroup == FID_QB ? fid_allow_smem<FID_QB>(smem, err) : fid_allow_smem<FID_QB_LONG>(smem, err)) < 0)
+		return rc;
+	/* The tensor-core kernel holds FMMA_QB queries in fragment order, 256-bit chunks: the CUDA-core
+	 * kernel runs alone when they do not fit in shared memory. */
+	b->qgroup = qgroup, b->smem_popc = smem;
+	b->smem_mma = (size_t)((stride + 3) / 4) * FMMA_NF * 32 * sizeof(uint64_t);
+	b->path = b->smem_mma > g->smem_optin ? PATH_POPC : g->path;
+	if (b->path != PATH_POPC && b->smem_mma > g->smem_block && (rc = fid_allow_smem_mma(b->smem_mma, err)) < 0)
 		return rc;
 	if (nq == 0 || n == 0) return 0;
 	if (nq > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "too many queries for the GPU engine");
@@ -960,8 +1138,11 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 		blk.k = (int)(topk < nd ? topk : nd);
 		if (blk.k > 0 && !(blk.top = (fid_hit_t *)malloc((size_t)nq * (size_t)blk.k * sizeof(fid_hit_t))))
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for top-%d lists", blk.k);
-		for (int64_t q0 = 0; q0 < nq && rc == 0; q0 += qb)
-			rc = fid_batch(g, job, b, qgroup, q0, (int)(nq - q0 < qb ? nq - q0 : qb), nd, d0, &blk, err);
+		for (int64_t q0 = 0; q0 < nq && rc == 0; q0 += qb) {
+			const int nqb = (int)(nq - q0 < qb ? nq - q0 : qb);
+			rc = b->path == PATH_AUTO ? fid_pick_batch(g, job, b, q0, nqb, nd, d0, &blk, err)
+			                          : fid_batch(g, job, b, b->path, q0, nqb, nd, d0, &blk, err);
+		}
 		blk.pairs = (uint64_t)nq * (uint64_t)nd;
 		if (rc == 0 && b->pf_src) { /* not sent by a kernel launch (none ran) */
 			CK(cudaMemcpyAsync(b->pf_dst, b->pf_src, b->pf_bytes, cudaMemcpyHostToDevice, g->st[1]));
@@ -978,10 +1159,10 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 extern "C" int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_err_t *err)
 {
 	memset(res, 0, sizeof *res);
-	snprintf(g->kernel, sizeof g->kernel, "%s popc", g->name);
 	fid_bufs_t b;
 	memset(&b, 0, sizeof b);
 	int rc = fid_run(g, job, &b, res, err);
+	snprintf(g->kernel, sizeof g->kernel, "%s %s", g->name, b.path == PATH_MMA ? "bmma" : "popc");
 	fid_bufs_free(&b);
 	if (rc < 0) fid_result_free(res);
 	return rc;
