@@ -973,7 +973,7 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int path
                      int64_t dbase, fid_result_t *blk, gvk_err_t *err)
 {
 	const int stride = job->db->stride, k = blk->k;
-	const int qgroup = path == PATH_MMA ? FMMA_QB : b->qgroup, lists = path == PATH_MMA ? FMMA_LISTS : FID_THREADS;
+	const int qgroup = path == PATH_MMA ? (int)FMMA_QB : b->qgroup, lists = path == PATH_MMA ? (int)FMMA_LISTS : (int)FID_THREADS;
 	const int groups = (nqb + qgroup - 1) / qgroup;
 	/* Enough (part, group) blocks to fill every SM, each part at least one profile per thread. */
 	int64_t want = ((int64_t)g->sms * g->max_threads_sm + (int64_t)groups * FID_THREADS - 1) / ((int64_t)groups * FID_THREADS);

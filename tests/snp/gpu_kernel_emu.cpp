@@ -128,7 +128,7 @@ template <int QB> static void fid_test(int op, int nq, int64_t nd, int stride, i
 	for (auto *v : {&q, &d})
 		for (size_t i = 0; i < v->size(); ++i) { int b = (int)(i % stride) * 64; uint64_t x = nx() & nx(); if (b + 64 > nbits) x &= (b >= nbits) ? 0 : ((1ull << (nbits - b)) - 1); (*v)[i] = x; }
 	int64_t per_part = (nd + nparts - 1) / nparts;
-	size_t len = (size_t)nparts * (mma ? FMMA_LISTS : FID_THREADS) * k;
+	size_t len = (size_t)nparts * (mma ? (int)FMMA_LISTS : (int)FID_THREADS) * k;
 	std::vector<uint64_t> top((size_t)nq * len + 1, ~0ull), sel((size_t)nq * k + 1);
 	std::vector<dhit_t> hits(1 << 20);
 	unsigned long long nh = 0;
