@@ -349,7 +349,7 @@ __global__ void fid_score_kernel(const uint64_t *__restrict__ q, int nq, const u
 	}
 }
 
-/* Tensor cores: block (part, group) scores its FMMA_QB queries (the B operand, 8 per fragment)
+/* Tensor cores: block (group, part) scores its FMMA_QB queries (the B operand, 8 per fragment)
  * against profiles part * per_part.. (the A operand); each warp takes tiles of 16 FMMA_MF profiles
  * in turn. A popcount sum does not depend on the order of the k bits as long as A and B share it,
  * so lane t feeds 64-bit word 4c + t of 256-bit chunk c to the ISA's words t (low half) and t + 4
@@ -359,7 +359,9 @@ __global__ void fid_score_kernel(const uint64_t *__restrict__ q, int nq, const u
  * popc(p AND q), popc(p) summed over the 4 lanes of a row. The accumulator holds rows g, g + 8
  * and queries 2t, 2t + 1 of each fragment, so lane (g, t) of warp w keeps top-k lists for its
  * queries, list w * 8 + g of FMMA_LISTS per part (entry r at [r * FMMA_LISTS + list]); rows reach
- * a list in ascending order, so a score beats the list only when strictly below its k-th. */
+ * a list in ascending order, so a score beats the list only when strictly below its k-th. The
+ * query group is blockIdx.x, so the blocks of all groups of a part run together and read its
+ * profiles once from memory, the other times from L2. */
 template <int OP>
 __global__ void __launch_bounds__(FMMA_THREADS) fid_mma_kernel(const uint64_t *__restrict__ q, int nq,
                                                                const uint64_t *__restrict__ db, int64_t nd, int stride,
@@ -370,14 +372,14 @@ __global__ void __launch_bounds__(FMMA_THREADS) fid_mma_kernel(const uint64_t *_
 {
 	enum { MF = FMMA_MF, NF = FMMA_NF, TR = 16 * FMMA_MF };
 	extern __shared__ uint64_t qf[];
-	const int nc = (stride + 3) / 4, q0 = blockIdx.y * FMMA_QB, qn = nq - q0 < FMMA_QB ? nq - q0 : FMMA_QB;
+	const int nc = (stride + 3) / 4, q0 = blockIdx.x * FMMA_QB, qn = nq - q0 < FMMA_QB ? nq - q0 : FMMA_QB;
 	for (int e = threadIdx.x; e < nc * NF * 32; e += FMMA_THREADS) {
 		const int l = e % 32, col = (e / 32) % NF * 8 + l / 4, w = e / (32 * NF) * 4 + l % 4;
 		qf[e] = col < qn && w < stride ? q[(size_t)(q0 + col) * stride + w] : 0;
 	}
 	__syncthreads();
 	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
-	const int64_t d0 = (int64_t)blockIdx.x * per_part, d1 = d0 + per_part < nd ? d0 + per_part : nd;
+	const int64_t d0 = (int64_t)blockIdx.y * per_part, d1 = d0 + per_part < nd ? d0 + per_part : nd;
 	uint32_t worst[NF][2];
 #pragma unroll
 	for (int j = 0; j < NF; ++j) worst[j][0] = worst[j][1] = ~0u;
@@ -394,12 +396,18 @@ __global__ void __launch_bounds__(FMMA_THREADS) fid_mma_kernel(const uint64_t *_
 				p[i][h] = row < d1 ? db + row * stride : NULL, pc[i][h] = 0;
 			}
 		}
+		uint64_t xn[MF][2]; /* chunk c + 1's profile words, loaded while chunk c is multiplied */
+#pragma unroll
+		for (int i = 0; i < MF; ++i)
+			for (int h = 0; h < 2; ++h) xn[i][h] = p[i][h] && t < stride ? p[i][h][t] : 0;
+#pragma unroll 1
 		for (int c = 0; c < nc; ++c) {
-			const int w = 4 * c + t;
+			const int w = 4 * c + 4 + t;
 			uint32_t a[MF][4], b[NF][2];
 #pragma unroll
 			for (int i = 0; i < MF; ++i) {
-				const uint64_t x0 = p[i][0] && w < stride ? p[i][0][w] : 0, x1 = p[i][1] && w < stride ? p[i][1][w] : 0;
+				const uint64_t x0 = xn[i][0], x1 = xn[i][1];
+				xn[i][0] = p[i][0] && w < stride ? p[i][0][w] : 0, xn[i][1] = p[i][1] && w < stride ? p[i][1][w] : 0;
 				a[i][0] = (uint32_t)x0, a[i][1] = (uint32_t)x1, a[i][2] = (uint32_t)(x0 >> 32), a[i][3] = (uint32_t)(x1 >> 32);
 				if (OP == PG_ANDNOT) pc[i][0] += (uint32_t)__popcll(x0), pc[i][1] += (uint32_t)__popcll(x1);
 			}
@@ -442,7 +450,7 @@ __global__ void __launch_bounds__(FMMA_THREADS) fid_mma_kernel(const uint64_t *_
 						}
 						if (k == 0 || s >= worst[j][u]) continue;
 						const uint64_t key = (uint64_t)s << 32 | (uint64_t)row;
-						uint64_t *tl = top + ((size_t)(q0 + x) * nparts + blockIdx.x) * (size_t)k * FMMA_LISTS + warp * 8 + g;
+						uint64_t *tl = top + ((size_t)(q0 + x) * nparts + blockIdx.y) * (size_t)k * FMMA_LISTS + warp * 8 + g;
 						int r = k - 1;
 						while (r > 0 && key < tl[(size_t)(r - 1) * FMMA_LISTS]) {
 							tl[(size_t)r * FMMA_LISTS] = tl[(size_t)(r - 1) * FMMA_LISTS];
@@ -944,7 +952,7 @@ static int fid_launch(int op, int path, int qb, int blocks_x, int blocks_y, size
                       int64_t thresh, gvk_err_t *err)
 {
 	dim3 grid((unsigned)blocks_x, (unsigned)blocks_y);
-	if (path == PATH_MMA) return fid_launch_mma(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err);
+	if (path == PATH_MMA) return fid_launch_mma(op, dim3((unsigned)blocks_y, (unsigned)blocks_x), smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err);
 	return qb == FID_QB ? fid_launch_qb<FID_QB>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err)
 	                    : fid_launch_qb<FID_QB_LONG>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err);
 }
@@ -989,7 +997,7 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int path
 		int64_t cap = 65536 / ((int64_t)lists * k);
 		if (nparts > cap) nparts = cap < 1 ? 1 : cap;
 	}
-	if (nparts > 65535 * 1024) nparts = 65535 * 1024;
+	if (nparts > (path == PATH_MMA ? 65535 : 65535 * 1024)) nparts = path == PATH_MMA ? 65535 : 65535 * 1024;
 	const int64_t per_part = (nd + nparts - 1) / nparts;
 	const size_t len = (size_t)nparts * (size_t)lists * (size_t)k; /* keys per query */
 	int rc;

@@ -145,7 +145,7 @@ template <int QB> static void fid_test(int op, int nq, int64_t nd, int stride, i
 		else if (op == PG_AND) fid_mma_kernel<PG_AND>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
 		else fid_mma_kernel<PG_ANDNOT>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
 	};
-	if (mma) launch({(unsigned)nparts, (unsigned)groups, 1}, {FMMA_THREADS, 1, 1}, smem, body_mma);
+	if (mma) launch({(unsigned)groups, (unsigned)nparts, 1}, {FMMA_THREADS, 1, 1}, smem, body_mma);
 	else launch({(unsigned)nparts, (unsigned)groups, 1}, {FID_THREADS, 1, 1}, smem, body);
 	int kout = (int)std::min<int64_t>(k, nd);
 	uint64_t *sp = sel.data();
