@@ -92,13 +92,46 @@ __device__ __forceinline__ int ld_tile_any(const int64_t *jlo, const int64_t *jh
 	return 0;
 }
 
+/* r or sign(r) r^2 from the counts on the device, with ld_value_genotype's operations one by one
+ * in round-to-nearest intrinsics (never contracted into FMAs; sqrt and division correctly
+ * rounded as on the host), so the doubles and floats are the host's bit for bit. */
+__device__ double ld_value_dev(const pg_ldcnt_t *c, int r2, int single)
+{
+	const int64_t n = c->n;
+	const int64_t cov = n * c->sxy - (int64_t)c->sx * c->sy;
+	const int64_t vx = n * c->sxx - (int64_t)c->sx * c->sx;
+	const int64_t vy = n * c->syy - (int64_t)c->sy * c->sy;
+	if (n == 0 || vx <= 0 || vy <= 0) return __longlong_as_double((long long)0xfff8000000000000ull);
+	if (!single) {
+		const double v = __dmul_rn(__ll2double_rn(vx), __ll2double_rn(vy)), cv = __ll2double_rn(cov);
+		return r2 ? __ddiv_rn(__dmul_rn(fabs(cv), cv), v) : __ddiv_rn(cv, __dsqrt_rn(v));
+	}
+	const int64_t tx = n - c->sx, ty = n - c->sy;
+	const int64_t txx = n - 2 * (int64_t)c->sx + c->sxx, tyy = n - 2 * (int64_t)c->sy + c->syy;
+	const int64_t txy = n - c->sx - c->sy + c->sxy;
+	const float nf = __ll2float_rn(n), fx = __ll2float_rn(tx), fy = __ll2float_rn(ty);
+	const float fcov = __fsub_rn(__fmul_rn(__ll2float_rn(txy), nf), __fmul_rn(fx, fy));
+	const float vxf = __fadd_rn(__fmul_rn(__ll2float_rn(-txx), nf), __fmul_rn(fx, fx));
+	const float vyf = __fadd_rn(__fmul_rn(__ll2float_rn(-tyy), nf), __fmul_rn(fy, fy));
+	const float v = __fmul_rn(vxf, vyf);
+	return (double)(r2 ? __fdiv_rn(__fmul_rn(fabsf(fcov), fcov), v) : __fdiv_rn(fcov, __fsqrt_rn(v)));
+}
+
+/* A pair's result: its counts, or (val set) r / sign(r) r^2 formed right here, so that only 8
+ * bytes per pair leave the kernel instead of 24 read again by a second kernel. */
+__device__ __forceinline__ void ld_put(pg_ldcnt_t c, int64_t e, pg_ldcnt_t *out, double *val, int r2, int single)
+{
+	if (val) val[e] = ld_value_dev(&c, r2, single);
+	else out[e] = c;
+}
+
 /* CUDA cores: one LD_T x LD_T tile of pairs per block, the planes of both sides staged kw words
  * at a time, each thread one pair (FULL: 4 AND-popcounts per word, else 9). */
 template <int FULL>
 __global__ void ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, int nw, int kw, int64_t i0, int nrows,
                                 int64_t cbase, int64_t width, const int64_t *__restrict__ jlo,
                                 const int64_t *__restrict__ jhi, const int32_t *__restrict__ tot, int32_t nbits,
-                                pg_ldcnt_t *__restrict__ out)
+                                pg_ldcnt_t *__restrict__ out, double *__restrict__ val, int r2, int single)
 {
 	extern __shared__ uint64_t sm[];
 	__shared__ int any;
@@ -135,8 +168,8 @@ __global__ void ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, in
 	const int64_t row = r0 + ty, col = c0 + tx;
 	if (row < nrows && col >= jlo[row] && col < jhi[row]) {
 		const int64_t xi = i0 + row;
-		out[row * width + (col - cbase)] = ld_assemble(FULL, aa, ab, ba, bb, n, av, bv, va, vb, tot + 2 * (xi - base),
-		                                               tot + 2 * (col - base), nbits);
+		ld_put(ld_assemble(FULL, aa, ab, ba, bb, n, av, bv, va, vb, tot + 2 * (xi - base), tot + 2 * (col - base), nbits),
+		       row * width + (col - cbase), out, val, r2, single);
 	}
 }
 
@@ -185,7 +218,8 @@ __global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(const uint64_t *__r
                                                              int64_t i0, int nrows, int64_t cbase, int64_t width,
                                                              const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi,
                                                              const int32_t *__restrict__ tot, int32_t nbits,
-                                                             pg_ldcnt_t *__restrict__ out)
+                                                             pg_ldcnt_t *__restrict__ out, double *__restrict__ val,
+                                                             int r2, int single)
 {
 	enum { R = MMA_S * NP, WR = R / 2, MF = WR / 16, NF = WR / 8, P = MMA_KW + 2 };
 	extern __shared__ uint64_t sm[];
@@ -246,47 +280,10 @@ __global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(const uint64_t *__r
 		if (row >= nrows || col < jlo[row] || col >= jhi[row]) continue;
 		const int32_t *cx = cs + x * NP * R + y * NP; /* cx[p * R + q] = plane p of x AND plane q of y */
 		const int v = NP == 3;
-		out[row * width + (col - cbase)] =
-		    ld_assemble(!v, cx[0], cx[1], cx[R], cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
-		                v ? cx[2 * R] : 0, v ? cx[2 * R + 1] : 0, tot + 2 * (i0 + row - base), tot + 2 * (col - base), nbits);
+		ld_put(ld_assemble(!v, cx[0], cx[1], cx[R], cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
+		                   v ? cx[2 * R] : 0, v ? cx[2 * R + 1] : 0, tot + 2 * (i0 + row - base), tot + 2 * (col - base), nbits),
+		       row * width + (col - cbase), out, val, r2, single);
 	}
-}
-
-/* r or sign(r) r^2 from the counts on the device, with ld_value_genotype's operations one by one
- * in round-to-nearest intrinsics (never contracted into FMAs; sqrt and division correctly
- * rounded as on the host), so the doubles and floats are the host's bit for bit. */
-__device__ double ld_value_dev(const pg_ldcnt_t *c, int r2, int single)
-{
-	const int64_t n = c->n;
-	const int64_t cov = n * c->sxy - (int64_t)c->sx * c->sy;
-	const int64_t vx = n * c->sxx - (int64_t)c->sx * c->sx;
-	const int64_t vy = n * c->syy - (int64_t)c->sy * c->sy;
-	if (n == 0 || vx <= 0 || vy <= 0) return __longlong_as_double((long long)0xfff8000000000000ull);
-	if (!single) {
-		const double v = __dmul_rn(__ll2double_rn(vx), __ll2double_rn(vy)), cv = __ll2double_rn(cov);
-		return r2 ? __ddiv_rn(__dmul_rn(fabs(cv), cv), v) : __ddiv_rn(cv, __dsqrt_rn(v));
-	}
-	const int64_t tx = n - c->sx, ty = n - c->sy;
-	const int64_t txx = n - 2 * (int64_t)c->sx + c->sxx, tyy = n - 2 * (int64_t)c->sy + c->syy;
-	const int64_t txy = n - c->sx - c->sy + c->sxy;
-	const float nf = __ll2float_rn(n), fx = __ll2float_rn(tx), fy = __ll2float_rn(ty);
-	const float fcov = __fsub_rn(__fmul_rn(__ll2float_rn(txy), nf), __fmul_rn(fx, fy));
-	const float vxf = __fadd_rn(__fmul_rn(__ll2float_rn(-txx), nf), __fmul_rn(fx, fx));
-	const float vyf = __fadd_rn(__fmul_rn(__ll2float_rn(-tyy), nf), __fmul_rn(fy, fy));
-	const float v = __fmul_rn(vxf, vyf);
-	return (double)(r2 ? __fdiv_rn(__fmul_rn(fabsf(fcov), fcov), v) : __fdiv_rn(fcov, __fsqrt_rn(v)));
-}
-
-/* Values of rows [0, nrows) of a chunk, row-major over its width (cells outside a row's range
- * are left alone). */
-__global__ void ld_value_kernel(const pg_ldcnt_t *__restrict__ cnt, int nrows, int64_t cbase, int64_t width,
-                                const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi, int r2, int single,
-                                double *__restrict__ val)
-{
-	const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (e >= (int64_t)nrows * width) return;
-	const int64_t row = e / width, col = cbase + e % width;
-	if (col >= jlo[row] && col < jhi[row]) val[e] = ld_value_dev(&cnt[e], r2, single);
 }
 
 template <int OP>
@@ -727,7 +724,8 @@ static int ld_upload(snp_gpu_t *g, const snp_data_t *d, int64_t lo, int64_t hi, 
 /* Counts of chunk rows [0, nrows) (stripe rows from i0) into out, on the kernel stream. FULL when
  * every SNP of the chunk has all samples called. */
 static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d, int64_t i0, int nrows, const ld_stripe_t *s,
-                           const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, gvk_err_t *err)
+                           const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, double *val, const ld_opt_t *o,
+                           gvk_err_t *err)
 {
 	const int64_t base = g->ld_lo, width = s->width;
 	const int32_t nbits = (int32_t)d->n_bits;
@@ -738,10 +736,10 @@ static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d
 		dim3 grid((unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S));
 		if (full)
 			ld_mma_kernel<2><<<grid, MMA_THREADS, smem, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                      g->ld_tot, nbits, out);
+			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
 		else
 			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                      g->ld_tot, nbits, out);
+			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
 	} else {
 		/* Words per stage: as many as two LD_T-SNP tiles of np planes (plus the pitch word and the
 		 * kernel's static flag) fit in a block's default shared memory. */
@@ -753,10 +751,10 @@ static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d
 		dim3 grid((unsigned)((width + LD_T - 1) / LD_T), (unsigned)((nrows + LD_T - 1) / LD_T)), block(LD_T, LD_T);
 		if (full)
 			ld_count_kernel<1><<<grid, block, smem, g->st[0]>>>(g->ld_w, base, d->nw, kw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                  g->ld_tot, nbits, out);
+			                                                  g->ld_tot, nbits, out, val, o->r2, o->single);
 		else
 			ld_count_kernel<0><<<grid, block, smem, g->st[0]>>>(g->ld_w, base, d->nw, kw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                  g->ld_tot, nbits, out);
+			                                                  g->ld_tot, nbits, out, val, o->r2, o->single);
 	}
 	CK(cudaGetLastError());
 	return 0;
@@ -765,13 +763,14 @@ static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d
 /* GVK_SNP_GPU_PATH=auto: both count kernels on the first chunk, the faster one kept (they write
  * the same integers). */
 static int ld_pick_path(snp_gpu_t *g, int full, const snp_data_t *d, int64_t i0, int nrows, const ld_stripe_t *s,
-                        const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, gvk_err_t *err)
+                        const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, double *val, const ld_opt_t *o,
+                        gvk_err_t *err)
 {
 	float ms[2] = {0, 0};
 	for (int p = 0; p < 2; ++p) {
 		cudaEvent_t *e = g->ev[LD_EVENTS - 1 - p];
 		CK(cudaEventRecord(e[0], g->st[0]));
-		int rc = ld_count_launch(g, p ? PATH_MMA : PATH_POPC, full, d, i0, nrows, s, jlo, jhi, out, err);
+		int rc = ld_count_launch(g, p ? PATH_MMA : PATH_POPC, full, d, i0, nrows, s, jlo, jhi, out, val, o, err);
 		if (rc < 0) return rc;
 		CK(cudaEventRecord(e[1], g->st[0]));
 		CK(cudaEventSynchronize(e[1]));
@@ -819,7 +818,7 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 	if ((rc = dev_reserve((void **)&g->ld_jr, &g->ld_jr_cap, 2 * (size_t)nrows * sizeof(int64_t), "a stripe", err)) < 0)
 		return rc;
 	for (int b = 0; b < 2; ++b)
-		if ((rc = dev_reserve((void **)&g->ld_cnt[b], &g->ld_cnt_cap[b], cells * sizeof(pg_ldcnt_t), "a stripe's counts", err)) < 0 ||
+		if ((hap && (rc = dev_reserve((void **)&g->ld_cnt[b], &g->ld_cnt_cap[b], cells * sizeof(pg_ldcnt_t), "a stripe's counts", err)) < 0) ||
 		    (!hap && (rc = dev_reserve((void **)&g->ld_val[b], &g->ld_val_cap[b], cells * sizeof(double), "a stripe's values", err)) < 0))
 			return rc;
 	if (hap && (rc = ld_host_counts(g, (size_t)nrows * (size_t)width, err)) < 0) return rc;
@@ -829,18 +828,15 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 	for (int64_t r = 0; r < nrows; r += ch, ++nch) {
 		const int b = nch & 1, nr = (int)(nrows - r < ch ? nrows - r : ch);
 		const int64_t *jlo = g->ld_jr + r, *jhi = g->ld_jr + nrows + r;
+		pg_ldcnt_t *cnt = hap ? g->ld_cnt[b] : NULL; /* phased: counts for the host, else values */
+		double *val = hap ? NULL : g->ld_val[b];
 		if (nch >= 2) CK(cudaStreamWaitEvent(g->st[0], g->copied[b], 0)); /* buffer b copied out */
 		if (g->ld_path == PATH_AUTO &&
-		    (rc = ld_pick_path(g, full, d, s->i0 + r, nr, s, jlo, jhi, g->ld_cnt[b], err)) < 0)
+		    (rc = ld_pick_path(g, full, d, s->i0 + r, nr, s, jlo, jhi, cnt, val, o, err)) < 0)
 			return rc;
 		CK(cudaEventRecord(g->ev[nch][0], g->st[0]));
-		if ((rc = ld_count_launch(g, g->ld_path, full, d, s->i0 + r, nr, s, jlo, jhi, g->ld_cnt[b], err)) < 0) return rc;
+		if ((rc = ld_count_launch(g, g->ld_path, full, d, s->i0 + r, nr, s, jlo, jhi, cnt, val, o, err)) < 0) return rc;
 		const size_t n = (size_t)nr * (size_t)width;
-		if (!hap) {
-			ld_value_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->st[0]>>>(g->ld_cnt[b], nr, s->cbase, width, jlo, jhi,
-			                                                                 o->r2, o->single, g->ld_val[b]);
-			CK(cudaGetLastError());
-		}
 		CK(cudaEventRecord(g->ev[nch][1], g->st[0]));
 		CK(cudaEventRecord(g->done[b], g->st[0]));
 		CK(cudaStreamWaitEvent(g->st[1], g->done[b], 0));

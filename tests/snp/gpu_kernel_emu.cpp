@@ -93,19 +93,26 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 		jr[r] = lo, jr[nrows + r] = hi;
 	}
 	std::vector<pg_ldcnt_t> out((size_t)nrows * width);
+	std::vector<double> val((size_t)nrows * width);
 	memset(out.data(), 0xee, out.size() * sizeof(pg_ldcnt_t));
-	const uint64_t *wp = w.data(); const int64_t *jp = jr.data(); pg_ldcnt_t *op = out.data();
+	const uint64_t *wp = w.data(); const int64_t *jp = jr.data();
 	const int32_t *tp = tot.data();
-	if (path == 0) {
-		size_t smem = 2 * LD_T * (size_t)((allfull ? 2 : 3) * kw + 1) * 8;
-		u3 grid = {(unsigned)((width + 15) / 16), (unsigned)((nrows + 15) / 16), 1};
-		if (allfull) launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<1>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
-		else launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<0>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
-	} else {
-		size_t smem = 96 * 96 * 4;
-		u3 grid = {(unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S), 1};
-		if (allfull) launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<2>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
-		else launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<3>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
+	/* twice: the counts, then the values formed in the kernel (r^2 or r, PLINK's float path or not) */
+	const int r2 = m & 1, single = (m >> 1) & 1;
+	for (int fused = 0; fused < 2; ++fused) {
+		pg_ldcnt_t *op = fused ? NULL : out.data();
+		double *vp = fused ? val.data() : NULL;
+		if (path == 0) {
+			size_t smem = 2 * LD_T * (size_t)((allfull ? 2 : 3) * kw + 1) * 8;
+			u3 grid = {(unsigned)((width + 15) / 16), (unsigned)((nrows + 15) / 16), 1};
+			if (allfull) launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<1>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+			else launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<0>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+		} else {
+			size_t smem = 96 * 96 * 4;
+			u3 grid = {(unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S), 1};
+			if (allfull) launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<2>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+			else launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<3>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+		}
 	}
 	long n = 0;
 	for (int r = 0; r < nrows; ++r)
@@ -114,6 +121,8 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 			int64_t i = i0 + r;
 			pg_isa_scalar.ld_row(&w[(size_t)i * 3 * nw], &w[(size_t)j * 3 * nw], 3 * nw, 1, nw, nbits, full[i], &tot[2 * i], &full[j], &tot[2 * j], &c);
 			if (memcmp(&c, &out[(size_t)r * width + (j - cbase)], sizeof c)) { if (fails++ < 5) printf("ld mismatch %ld %ld\n", (long)i, (long)j); }
+			const double v = ld_value_genotype(&c, r2, single);
+			if (memcmp(&v, &val[(size_t)r * width + (j - cbase)], sizeof v)) { if (fails++ < 5) printf("ld value mismatch %ld %ld\n", (long)i, (long)j); }
 			++n;
 		}
 	printf("ld %s%s m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", path ? "mma" : "popc", allfull ? " full" : "", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
