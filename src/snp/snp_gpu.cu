@@ -35,6 +35,7 @@ typedef struct {
 struct snp_gpu_s {
 	int dev, sms, max_threads_sm, cc;
 	size_t smem_block, smem_optin, mem_free;
+	size_t ld_smem_max[2]; /* per CUDA-core LD block (general, FULL): the SM's share for all resident blocks */
 	char name[272];   /* "gpu-" and cudaDeviceProp.name */
 	char kernel[300]; /* name and the LD count path that ran */
 	int path, ld_path; /* requested (GVK_SNP_GPU_PATH) and chosen LD count path */
@@ -126,9 +127,10 @@ __device__ __forceinline__ void ld_put(pg_ldcnt_t c, int64_t e, pg_ldcnt_t *out,
 }
 
 /* CUDA cores: one LD_T x LD_T tile of pairs per block, the planes of both sides staged kw words
- * at a time, each thread one pair (FULL: 4 AND-popcounts per word, else 9). */
+ * at a time, each thread one pair (FULL: 4 AND-popcounts per word, else 9). At most 64 registers,
+ * so that 4 blocks (32 warps) share an SM and one block's staging hides behind the others' popcounts. */
 template <int FULL>
-__global__ void ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, int nw, int kw, int64_t i0, int nrows,
+__global__ void __launch_bounds__(LD_T * LD_T, 4) ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, int nw, int kw, int64_t i0, int nrows,
                                 int64_t cbase, int64_t width, const int64_t *__restrict__ jlo,
                                 const int64_t *__restrict__ jhi, const int32_t *__restrict__ tot, int32_t nbits,
                                 pg_ldcnt_t *__restrict__ out, double *__restrict__ val, int r2, int single)
@@ -522,6 +524,24 @@ __global__ void peak_mma_kernel(int iters, uint32_t seed, unsigned long long *si
 
 /* ---- device set-up -------------------------------------------------------------------------- */
 
+/* Shared memory a CUDA-core LD block may take so that as many blocks stay resident as its
+ * registers and the SM's thread limit allow (the stage depth kw is derived from it). */
+static int ld_smem_budget(snp_gpu_t *g, const cudaDeviceProp *prop, gvk_err_t *err)
+{
+	for (int full = 0; full < 2; ++full) {
+		cudaFuncAttributes fa;
+		CK(cudaFuncGetAttributes(&fa, full ? (const void *)ld_count_kernel<1> : (const void *)ld_count_kernel<0>));
+		const int threads = LD_T * LD_T, regs = fa.numRegs > 0 ? fa.numRegs : 64;
+		int blocks = prop->maxThreadsPerMultiProcessor / threads;
+		if (prop->regsPerMultiprocessor / (regs * threads) < blocks) blocks = prop->regsPerMultiprocessor / (regs * threads);
+		if (blocks < 1) blocks = 1;
+		size_t share = prop->sharedMemPerMultiprocessor / (size_t)blocks;
+		share = share > prop->reservedSharedMemPerBlock + fa.sharedSizeBytes ? share - prop->reservedSharedMemPerBlock - fa.sharedSizeBytes : 0;
+		g->ld_smem_max[full] = share < g->smem_block ? share : g->smem_block;
+	}
+	return 0;
+}
+
 static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 {
 	int n = 0;
@@ -557,6 +577,7 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	if (g->path < 0)
 		return gvk_err_set(err, GVK_ERR_ARG, "GVK_SNP_GPU_PATH must be auto, popc or mma, not '%s'", s);
 	g->ld_path = g->path;
+	if (ld_smem_budget(g, &prop, err) < 0) return -1;
 	for (int i = 0; i < 2; ++i) {
 		CK(cudaStreamCreateWithFlags(&g->st[i], cudaStreamNonBlocking));
 		CK(cudaEventCreateWithFlags(&g->done[i], cudaEventDisableTiming));
@@ -742,9 +763,9 @@ static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d
 			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
 	} else {
 		/* Words per stage: as many as two LD_T-SNP tiles of np planes (plus the pitch word and the
-		 * kernel's static flag) fit in a block's default shared memory. */
+		 * kernel's static flag) fit in the block's share of shared memory (ld_smem_budget). */
 		const int np = full ? 2 : 3;
-		int kw = (int)((g->smem_block / (2 * LD_T * sizeof(uint64_t)) - 2) / np);
+		int kw = (int)(((int64_t)(g->ld_smem_max[full] / (2 * LD_T * sizeof(uint64_t))) - 2) / np);
 		if (kw > d->nw) kw = d->nw;
 		if (kw < 1) kw = 1;
 		const size_t smem = 2 * LD_T * (size_t)(np * kw + 1) * sizeof(uint64_t);
