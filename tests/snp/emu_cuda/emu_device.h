@@ -9,7 +9,7 @@
 #include <string.h>
 
 #define GVK_SNP_EMU_MMA
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 /* Round-to-nearest intrinsics: the host's operations (built with -ffp-contract=off). */
 static double __longlong_as_double(long long x) { double d; memcpy(&d, &x, 8); return d; }
 static double __ll2double_rn(long long x) { return (double)x; }
