@@ -24,6 +24,7 @@ enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS =
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 }; /* SNPs per block side, words per stage, threads */
 enum { LD_CHUNKS = 4, LD_EVENTS = 64 };             /* chunks per stripe (at least), timing events */
 enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
+enum { FID_TRIAL = 1 << 20 }; /* profiles scored by both FastID kernels to pick one */
 /* FastID on the tensor cores: warps of 16 FMMA_MF profiles x 8 FMMA_NF queries */
 enum { FMMA_MF = 2, FMMA_NF = 4, FMMA_WARPS = 4, FMMA_THREADS = 32 * FMMA_WARPS, FMMA_QB = 8 * FMMA_NF, FMMA_LISTS = 8 * FMMA_WARPS };
 
@@ -1081,23 +1082,29 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int path
 	return 0;
 }
 
-/* GVK_SNP_GPU_PATH=auto: the first batch is scored by both kernels (the CUDA-core one into a
- * scratch result), each timed with its selection, and the faster one is kept (same results). */
+/* GVK_SNP_GPU_PATH=auto: both kernels score the first batch against the first FID_TRIAL profiles
+ * (at most) into a scratch result, each timed with its selection, and the faster is kept for the
+ * whole search (they give the same results); then the batch is scored for real. */
 static int fid_pick_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t q0, int nqb, int64_t nd,
                           int64_t dbase, fid_result_t *blk, gvk_err_t *err)
 {
-	fid_result_t tmp;
-	memset(&tmp, 0, sizeof tmp);
-	tmp.k = blk->k;
-	if (tmp.k > 0 && !(tmp.top = (fid_hit_t *)malloc((size_t)(q0 + nqb) * (size_t)tmp.k * sizeof(fid_hit_t))))
-		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for top-%d lists", tmp.k);
-	const double t0 = g->kern_s;
-	int rc = fid_batch(g, job, b, PATH_POPC, q0, nqb, nd, dbase, &tmp, err);
-	fid_result_free(&tmp);
-	const double t1 = g->kern_s;
-	if (rc == 0) rc = fid_batch(g, job, b, PATH_MMA, q0, nqb, nd, dbase, blk, err);
-	if (rc == 0) b->path = g->kern_s - t1 < t1 - t0 ? PATH_MMA : PATH_POPC;
-	return rc;
+	const int64_t tn = nd < FID_TRIAL ? nd : FID_TRIAL;
+	double t[2] = {0, 0};
+	int rc = 0;
+	for (int p = 0; p < 2 && rc == 0; ++p) {
+		fid_result_t tmp;
+		memset(&tmp, 0, sizeof tmp);
+		tmp.k = blk->k < tn ? blk->k : (int)tn;
+		if (tmp.k > 0 && !(tmp.top = (fid_hit_t *)malloc((size_t)(q0 + nqb) * (size_t)tmp.k * sizeof(fid_hit_t))))
+			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for top-%d lists", tmp.k);
+		const double t0 = g->kern_s;
+		rc = fid_batch(g, job, b, p ? PATH_MMA : PATH_POPC, q0, nqb, tn, dbase, &tmp, err);
+		t[p] = g->kern_s - t0;
+		fid_result_free(&tmp);
+	}
+	if (rc < 0) return rc;
+	b->path = t[1] < t[0] ? PATH_MMA : PATH_POPC;
+	return fid_batch(g, job, b, b->path, q0, nqb, nd, dbase, blk, err);
 }
 
 static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result_t *res, gvk_err_t *err)
