@@ -1088,7 +1088,7 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int path
 static int fid_pick_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t q0, int nqb, int64_t nd,
                           int64_t dbase, fid_result_t *blk, gvk_err_t *err)
 {
-	const int64_t tn = nd < FID_TRIAL ? nd : FID_TRIAL;
+	const int64_t tn = nd < (int64_t)FID_TRIAL ? nd : (int64_t)FID_TRIAL;
 	double t[2] = {0, 0};
 	int rc = 0;
 	for (int p = 0; p < 2 && rc == 0; ++p) {
