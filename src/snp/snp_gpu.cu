@@ -24,7 +24,7 @@ enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS =
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 }; /* SNPs per block side, words per stage, threads */
 enum { LD_CHUNKS = 4, LD_EVENTS = 64 };             /* chunks per stripe (at least), timing events */
 enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
-enum { FID_TRIAL = 1 << 20 }; /* profiles scored by both FastID kernels to pick one */
+enum { FID_TRIAL = 1 << 18 }; /* profiles scored by both FastID kernels to pick one */
 /* FastID on the tensor cores: warps of 16 FMMA_MF profiles x 8 FMMA_NF queries */
 enum { FMMA_MF = 2, FMMA_NF = 4, FMMA_WARPS = 4, FMMA_THREADS = 32 * FMMA_WARPS, FMMA_QB = 8 * FMMA_NF, FMMA_LISTS = 8 * FMMA_WARPS };
 
