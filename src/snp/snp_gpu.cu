@@ -1126,6 +1126,9 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 	b->qgroup = qgroup, b->smem_popc = smem;
 	b->smem_mma = (size_t)((stride + 3) / 4) * FMMA_NF * 32 * sizeof(uint64_t);
 	b->path = b->smem_mma > g->smem_optin ? PATH_POPC : g->path;
+	if (g->path == PATH_MMA && b->path == PATH_POPC)
+		fprintf(stderr, "gvk: profiles of %u SNPs are too long for the tensor-core FastID kernel; using the CUDA cores\n",
+		        job->db->n_snp);
 	if (b->path != PATH_POPC && b->smem_mma > g->smem_block && (rc = fid_allow_smem_mma(b->smem_mma, err)) < 0)
 		return rc;
 	if (nq == 0 || n == 0) return 0;
