@@ -157,8 +157,11 @@ static void bench_ld(table_t *t, int64_t n, int64_t m, double miss, int all, int
 	snp_data_free(&d);
 }
 
-static double run_fastid(const fid_prof_t *q, const fid_prof_t *db, pg_op_t op, int threads, int gpu, fid_result_t *res)
+/* One FastID top-10 search; path (GPU only) forces the kernel. */
+static double run_fastid(const fid_prof_t *q, const fid_prof_t *db, pg_op_t op, int threads, int gpu, const char *path,
+                         fid_result_t *res)
 {
+	if (path) setenv("GVK_SNP_GPU_PATH", path, 1);
 	fid_job_t job = {q, db, op, 10, -1, threads, GVK_ISA_AUTO, gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU, 0};
 	gvk_err_t err;
 	double t0 = gvk_seconds();
@@ -166,6 +169,7 @@ static double run_fastid(const fid_prof_t *q, const fid_prof_t *db, pg_op_t op, 
 		fprintf(stderr, "fastid: %s\n", err.msg);
 		exit(1);
 	}
+	unsetenv("GVK_SNP_GPU_PATH");
 	return gvk_seconds() - t0;
 }
 
@@ -206,25 +210,32 @@ static void bench_fastid(table_t *t, int64_t nq, int64_t nd, uint32_t ns, int al
 		char work[160];
 		snprintf(work, sizeof work, "FastID %s, %lld queries x %lld profiles x %u SNPs, top-10", op ? "mixture" : "identity",
 		         (long long)nq, (long long)nd, ns);
-		fid_result_t res;
+		fid_result_t res, cpu;
 		double ref = 0;
 		int first = t->n;
+		memset(&cpu, 0, sizeof cpu);
 		for (int th = single ? 1 : all; th <= all; th = th == all ? all + 1 : all) {
-			double s = run_fastid(&q, &db, op ? PG_ANDNOT : PG_XOR, th, 0, &res);
-			if (th == all) ref = s;
+			double s = run_fastid(&q, &db, op ? PG_ANDNOT : PG_XOR, th, 0, NULL, &res);
 			add_row(t, work, res.kernel, th, res.pairs, s, bits, 0, 0);
-			fid_result_free(&res);
+			if (th == all) ref = s, cpu = res;
+			else fid_result_free(&res);
 		}
 		for (int i = first; i < t->n; ++i) t->r[i].ref = ref;
-		if (gpu) {
-			double s = run_fastid(&q, &db, op ? PG_ANDNOT : PG_XOR, all, 1, &res);
+		for (int p = 0; gpu && p < 2; ++p) { /* each kernel forced: CUDA cores, tensor cores */
+			double s = run_fastid(&q, &db, op ? PG_ANDNOT : PG_XOR, all, 1, p ? "mma" : "popc", &res);
+			if (res.k != cpu.k || memcmp(res.top, cpu.top, (size_t)nq * (size_t)res.k * sizeof *res.top)) {
+				fprintf(stderr, "FastID %s: the GPU's top-10 lists differ from the CPU's\n", res.kernel);
+				exit(1);
+			}
 			char e[360];
+			const double peak = p ? t->mma_peak : t->popc_peak;
 			snprintf(e, sizeof e, "%.320s (whole call)", res.kernel);
-			add_row(t, work, e, all, res.pairs, s, bits, t->popc_peak, ref);
+			add_row(t, work, e, all, res.pairs, s, bits, peak, ref);
 			snprintf(e, sizeof e, "%.320s (kernel time)", res.kernel);
-			add_row(t, work, e, all, res.pairs, res.kernel_s, bits, t->popc_peak, ref);
+			add_row(t, work, e, all, res.pairs, res.kernel_s, bits, peak, ref);
 			fid_result_free(&res);
 		}
+		fid_result_free(&cpu);
 	}
 	fid_prof_free(&q);
 	fid_prof_free(&db);

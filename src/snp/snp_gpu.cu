@@ -24,6 +24,9 @@ enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS =
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 }; /* SNPs per block side, words per stage, threads */
 enum { LD_CHUNKS = 4, LD_EVENTS = 64 };             /* chunks per stripe (at least), timing events */
 enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
+enum { FID_TRIAL = 1 << 18 }; /* profiles scored by both FastID kernels to pick one */
+/* FastID on the tensor cores: warps of 16 FMMA_MF profiles x 8 FMMA_NF queries */
+enum { FMMA_MF = 2, FMMA_NF = 4, FMMA_WARPS = 4, FMMA_THREADS = 32 * FMMA_WARPS, FMMA_QB = 8 * FMMA_NF, FMMA_LISTS = 8 * FMMA_WARPS };
 
 typedef struct {
 	uint32_t q, score;
@@ -33,6 +36,7 @@ typedef struct {
 struct snp_gpu_s {
 	int dev, sms, max_threads_sm, cc;
 	size_t smem_block, smem_optin, mem_free;
+	size_t ld_smem_max[2]; /* per CUDA-core LD block (general, FULL): the SM's share for all resident blocks */
 	char name[272];   /* "gpu-" and cudaDeviceProp.name */
 	char kernel[300]; /* name and the LD count path that ran */
 	int path, ld_path; /* requested (GVK_SNP_GPU_PATH) and chosen LD count path */
@@ -90,13 +94,47 @@ __device__ __forceinline__ int ld_tile_any(const int64_t *jlo, const int64_t *jh
 	return 0;
 }
 
+/* r or sign(r) r^2 from the counts on the device, with ld_value_genotype's operations one by one
+ * in round-to-nearest intrinsics (never contracted into FMAs; sqrt and division correctly
+ * rounded as on the host), so the doubles and floats are the host's bit for bit. */
+__device__ double ld_value_dev(const pg_ldcnt_t *c, int r2, int single)
+{
+	const int64_t n = c->n;
+	const int64_t cov = n * c->sxy - (int64_t)c->sx * c->sy;
+	const int64_t vx = n * c->sxx - (int64_t)c->sx * c->sx;
+	const int64_t vy = n * c->syy - (int64_t)c->sy * c->sy;
+	if (n == 0 || vx <= 0 || vy <= 0) return __longlong_as_double((long long)0xfff8000000000000ull);
+	if (!single) {
+		const double v = __dmul_rn(__ll2double_rn(vx), __ll2double_rn(vy)), cv = __ll2double_rn(cov);
+		return r2 ? __ddiv_rn(__dmul_rn(fabs(cv), cv), v) : __ddiv_rn(cv, __dsqrt_rn(v));
+	}
+	const int64_t tx = n - c->sx, ty = n - c->sy;
+	const int64_t txx = n - 2 * (int64_t)c->sx + c->sxx, tyy = n - 2 * (int64_t)c->sy + c->syy;
+	const int64_t txy = n - c->sx - c->sy + c->sxy;
+	const float nf = __ll2float_rn(n), fx = __ll2float_rn(tx), fy = __ll2float_rn(ty);
+	const float fcov = __fsub_rn(__fmul_rn(__ll2float_rn(txy), nf), __fmul_rn(fx, fy));
+	const float vxf = __fadd_rn(__fmul_rn(__ll2float_rn(-txx), nf), __fmul_rn(fx, fx));
+	const float vyf = __fadd_rn(__fmul_rn(__ll2float_rn(-tyy), nf), __fmul_rn(fy, fy));
+	const float v = __fmul_rn(vxf, vyf);
+	return (double)(r2 ? __fdiv_rn(__fmul_rn(fabsf(fcov), fcov), v) : __fdiv_rn(fcov, __fsqrt_rn(v)));
+}
+
+/* A pair's result: its counts, or (val set) r / sign(r) r^2 formed right here, so that only 8
+ * bytes per pair leave the kernel instead of 24 read again by a second kernel. */
+__device__ __forceinline__ void ld_put(pg_ldcnt_t c, int64_t e, pg_ldcnt_t *out, double *val, int r2, int single)
+{
+	if (val) val[e] = ld_value_dev(&c, r2, single);
+	else out[e] = c;
+}
+
 /* CUDA cores: one LD_T x LD_T tile of pairs per block, the planes of both sides staged kw words
- * at a time, each thread one pair (FULL: 4 AND-popcounts per word, else 9). */
+ * at a time, each thread one pair (FULL: 4 AND-popcounts per word, else 9). At most 64 registers,
+ * so that 4 blocks (32 warps) share an SM and one block's staging hides behind the others' popcounts. */
 template <int FULL>
-__global__ void ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, int nw, int kw, int64_t i0, int nrows,
+__global__ void __launch_bounds__(LD_T * LD_T, 4) ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, int nw, int kw, int64_t i0, int nrows,
                                 int64_t cbase, int64_t width, const int64_t *__restrict__ jlo,
                                 const int64_t *__restrict__ jhi, const int32_t *__restrict__ tot, int32_t nbits,
-                                pg_ldcnt_t *__restrict__ out)
+                                pg_ldcnt_t *__restrict__ out, double *__restrict__ val, int r2, int single)
 {
 	extern __shared__ uint64_t sm[];
 	__shared__ int any;
@@ -133,8 +171,8 @@ __global__ void ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, in
 	const int64_t row = r0 + ty, col = c0 + tx;
 	if (row < nrows && col >= jlo[row] && col < jhi[row]) {
 		const int64_t xi = i0 + row;
-		out[row * width + (col - cbase)] = ld_assemble(FULL, aa, ab, ba, bb, n, av, bv, va, vb, tot + 2 * (xi - base),
-		                                               tot + 2 * (col - base), nbits);
+		ld_put(ld_assemble(FULL, aa, ab, ba, bb, n, av, bv, va, vb, tot + 2 * (xi - base), tot + 2 * (col - base), nbits),
+		       row * width + (col - cbase), out, val, r2, single);
 	}
 }
 
@@ -156,6 +194,20 @@ __device__ __forceinline__ void bmma_and(int32_t *d, const uint32_t *a, const ui
 	__trap(); /* never launched below sm_80: the host picks the CUDA-core path there */
 #endif
 }
+
+/* The same with XOR + popc (FastID identity scores). */
+__device__ __forceinline__ void bmma_xor(int32_t *d, const uint32_t *a, const uint32_t *b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	asm volatile("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+	             "{%0,%1,%2,%3};\n"
+	             : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+	             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+	(void)d, (void)a, (void)b;
+	__trap();
+#endif
+}
 #endif
 
 /* Tensor cores: a block takes MMA_S row SNPs x MMA_S column SNPs. Each SNP contributes NP plane
@@ -169,7 +221,8 @@ __global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(const uint64_t *__r
                                                              int64_t i0, int nrows, int64_t cbase, int64_t width,
                                                              const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi,
                                                              const int32_t *__restrict__ tot, int32_t nbits,
-                                                             pg_ldcnt_t *__restrict__ out)
+                                                             pg_ldcnt_t *__restrict__ out, double *__restrict__ val,
+                                                             int r2, int single)
 {
 	enum { R = MMA_S * NP, WR = R / 2, MF = WR / 16, NF = WR / 8, P = MMA_KW + 2 };
 	extern __shared__ uint64_t sm[];
@@ -230,47 +283,10 @@ __global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(const uint64_t *__r
 		if (row >= nrows || col < jlo[row] || col >= jhi[row]) continue;
 		const int32_t *cx = cs + x * NP * R + y * NP; /* cx[p * R + q] = plane p of x AND plane q of y */
 		const int v = NP == 3;
-		out[row * width + (col - cbase)] =
-		    ld_assemble(!v, cx[0], cx[1], cx[R], cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
-		                v ? cx[2 * R] : 0, v ? cx[2 * R + 1] : 0, tot + 2 * (i0 + row - base), tot + 2 * (col - base), nbits);
+		ld_put(ld_assemble(!v, cx[0], cx[1], cx[R], cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
+		                   v ? cx[2 * R] : 0, v ? cx[2 * R + 1] : 0, tot + 2 * (i0 + row - base), tot + 2 * (col - base), nbits),
+		       row * width + (col - cbase), out, val, r2, single);
 	}
-}
-
-/* r or sign(r) r^2 from the counts on the device, with ld_value_genotype's operations one by one
- * in round-to-nearest intrinsics (never contracted into FMAs; sqrt and division correctly
- * rounded as on the host), so the doubles and floats are the host's bit for bit. */
-__device__ double ld_value_dev(const pg_ldcnt_t *c, int r2, int single)
-{
-	const int64_t n = c->n;
-	const int64_t cov = n * c->sxy - (int64_t)c->sx * c->sy;
-	const int64_t vx = n * c->sxx - (int64_t)c->sx * c->sx;
-	const int64_t vy = n * c->syy - (int64_t)c->sy * c->sy;
-	if (n == 0 || vx <= 0 || vy <= 0) return __longlong_as_double((long long)0xfff8000000000000ull);
-	if (!single) {
-		const double v = __dmul_rn(__ll2double_rn(vx), __ll2double_rn(vy)), cv = __ll2double_rn(cov);
-		return r2 ? __ddiv_rn(__dmul_rn(fabs(cv), cv), v) : __ddiv_rn(cv, __dsqrt_rn(v));
-	}
-	const int64_t tx = n - c->sx, ty = n - c->sy;
-	const int64_t txx = n - 2 * (int64_t)c->sx + c->sxx, tyy = n - 2 * (int64_t)c->sy + c->syy;
-	const int64_t txy = n - c->sx - c->sy + c->sxy;
-	const float nf = __ll2float_rn(n), fx = __ll2float_rn(tx), fy = __ll2float_rn(ty);
-	const float fcov = __fsub_rn(__fmul_rn(__ll2float_rn(txy), nf), __fmul_rn(fx, fy));
-	const float vxf = __fadd_rn(__fmul_rn(__ll2float_rn(-txx), nf), __fmul_rn(fx, fx));
-	const float vyf = __fadd_rn(__fmul_rn(__ll2float_rn(-tyy), nf), __fmul_rn(fy, fy));
-	const float v = __fmul_rn(vxf, vyf);
-	return (double)(r2 ? __fdiv_rn(__fmul_rn(fabsf(fcov), fcov), v) : __fdiv_rn(fcov, __fsqrt_rn(v)));
-}
-
-/* Values of rows [0, nrows) of a chunk, row-major over its width (cells outside a row's range
- * are left alone). */
-__global__ void ld_value_kernel(const pg_ldcnt_t *__restrict__ cnt, int nrows, int64_t cbase, int64_t width,
-                                const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi, int r2, int single,
-                                double *__restrict__ val)
-{
-	const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (e >= (int64_t)nrows * width) return;
-	const int64_t row = e / width, col = cbase + e % width;
-	if (col >= jlo[row] && col < jhi[row]) val[e] = ld_value_dev(&cnt[e], r2, single);
 }
 
 template <int OP>
@@ -330,6 +346,120 @@ __global__ void fid_score_kernel(const uint64_t *__restrict__ q, int nq, const u
 			t[(size_t)i * FID_THREADS] = key;
 			worst[x] = t[(size_t)(k - 1) * FID_THREADS];
 		}
+	}
+}
+
+/* Tensor cores: block (group, part) scores its FMMA_QB queries (the B operand, 8 per fragment)
+ * against profiles part * per_part.. (the A operand); each warp takes tiles of 16 FMMA_MF profiles
+ * in turn. A popcount sum does not depend on the order of the k bits as long as A and B share it,
+ * so lane t feeds 64-bit word 4c + t of 256-bit chunk c to the ISA's words t (low half) and t + 4
+ * (high half): each profile row is one 32-byte sector per chunk, read straight from global memory.
+ * The queries sit in shared memory already in fragment order (one conflict-free 64-bit load per
+ * lane), zero past the profile length and the last query. Mixture: popc(p AND NOT q) = popc(p) -
+ * popc(p AND q), popc(p) summed over the 4 lanes of a row. The accumulator holds rows g, g + 8
+ * and queries 2t, 2t + 1 of each fragment, so lane (g, t) of warp w keeps top-k lists for its
+ * queries, list w * 8 + g of FMMA_LISTS per part (entry r at [r * FMMA_LISTS + list]); rows reach
+ * a list in ascending order, so a score beats the list only when strictly below its k-th. The
+ * query group is blockIdx.x, so the blocks of all groups of a part run together and read its
+ * profiles once from memory, the other times from L2. */
+template <int OP>
+__global__ void __launch_bounds__(FMMA_THREADS) fid_mma_kernel(const uint64_t *__restrict__ q, int nq,
+                                                               const uint64_t *__restrict__ db, int64_t nd, int stride,
+                                                               int64_t per_part, int nparts, int k, int64_t thresh,
+                                                               uint64_t *__restrict__ top, dhit_t *__restrict__ hits,
+                                                               unsigned long long *__restrict__ n_hits,
+                                                               unsigned long long hit_cap)
+{
+	enum { MF = FMMA_MF, NF = FMMA_NF, TR = 16 * FMMA_MF };
+	extern __shared__ uint64_t qf[];
+	const int nc = (stride + 3) / 4, q0 = blockIdx.x * FMMA_QB, qn = nq - q0 < FMMA_QB ? nq - q0 : FMMA_QB;
+	for (int e = threadIdx.x; e < nc * NF * 32; e += FMMA_THREADS) {
+		const int l = e % 32, col = (e / 32) % NF * 8 + l / 4, w = e / (32 * NF) * 4 + l % 4;
+		qf[e] = col < qn && w < stride ? q[(size_t)(q0 + col) * stride + w] : 0;
+	}
+	__syncthreads();
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+	const int64_t d0 = (int64_t)blockIdx.y * per_part, d1 = d0 + per_part < nd ? d0 + per_part : nd;
+	uint32_t worst[NF][2];
+#pragma unroll
+	for (int j = 0; j < NF; ++j) worst[j][0] = worst[j][1] = ~0u;
+	for (int64_t r0 = d0 + warp * TR; r0 < d1; r0 += FMMA_WARPS * TR) {
+		int32_t acc[MF][NF][4];
+		uint32_t pc[MF][2];
+		const uint64_t *p[MF][2];
+#pragma unroll
+		for (int i = 0; i < MF; ++i) {
+#pragma unroll
+			for (int j = 0; j < NF; ++j) acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0;
+			for (int h = 0; h < 2; ++h) {
+				const int64_t row = r0 + i * 16 + h * 8 + g;
+				p[i][h] = row < d1 ? db + row * stride : NULL, pc[i][h] = 0;
+			}
+		}
+		uint64_t xn[MF][2]; /* chunk c + 1's profile words, loaded while chunk c is multiplied */
+#pragma unroll
+		for (int i = 0; i < MF; ++i)
+			for (int h = 0; h < 2; ++h) xn[i][h] = p[i][h] && t < stride ? p[i][h][t] : 0;
+#pragma unroll 1
+		for (int c = 0; c < nc; ++c) {
+			const int w = 4 * c + 4 + t;
+			uint32_t a[MF][4], b[NF][2];
+#pragma unroll
+			for (int i = 0; i < MF; ++i) {
+				const uint64_t x0 = xn[i][0], x1 = xn[i][1];
+				xn[i][0] = p[i][0] && w < stride ? p[i][0][w] : 0, xn[i][1] = p[i][1] && w < stride ? p[i][1][w] : 0;
+				a[i][0] = (uint32_t)x0, a[i][1] = (uint32_t)x1, a[i][2] = (uint32_t)(x0 >> 32), a[i][3] = (uint32_t)(x1 >> 32);
+				if (OP == PG_ANDNOT) pc[i][0] += (uint32_t)__popcll(x0), pc[i][1] += (uint32_t)__popcll(x1);
+			}
+#pragma unroll
+			for (int j = 0; j < NF; ++j) {
+				const uint64_t y = qf[(c * NF + j) * 32 + lane];
+				b[j][0] = (uint32_t)y, b[j][1] = (uint32_t)(y >> 32);
+			}
+#pragma unroll
+			for (int i = 0; i < MF; ++i)
+#pragma unroll
+				for (int j = 0; j < NF; ++j) {
+					if (OP == PG_XOR) bmma_xor(acc[i][j], a[i], b[j]);
+					else bmma_and(acc[i][j], a[i], b[j]);
+				}
+		}
+		if (OP == PG_ANDNOT)
+#pragma unroll
+			for (int i = 0; i < MF; ++i)
+				for (int h = 0; h < 2; ++h) {
+					pc[i][h] += __shfl_xor_sync(0xffffffffu, pc[i][h], 1);
+					pc[i][h] += __shfl_xor_sync(0xffffffffu, pc[i][h], 2);
+				}
+#pragma unroll
+		for (int i = 0; i < MF; ++i)
+#pragma unroll
+			for (int h = 0; h < 2; ++h) {
+				const int64_t row = r0 + i * 16 + h * 8 + g;
+				if (row >= d1) continue;
+#pragma unroll
+				for (int j = 0; j < NF; ++j)
+#pragma unroll
+					for (int u = 0; u < 2; ++u) {
+						const int x = j * 8 + 2 * t + u;
+						const uint32_t s = OP == PG_ANDNOT ? pc[i][h] - (uint32_t)acc[i][j][2 * h + u] : (uint32_t)acc[i][j][2 * h + u];
+						if (x >= qn) continue;
+						if (thresh >= 0 && (int64_t)s <= thresh) {
+							unsigned long long n = atomicAdd(n_hits, 1ull);
+							if (n < hit_cap) hits[n] = dhit_t{(uint32_t)(q0 + x), s, row};
+						}
+						if (k == 0 || s >= worst[j][u]) continue;
+						const uint64_t key = (uint64_t)s << 32 | (uint64_t)row;
+						uint64_t *tl = top + ((size_t)(q0 + x) * nparts + blockIdx.y) * (size_t)k * FMMA_LISTS + warp * 8 + g;
+						int r = k - 1;
+						while (r > 0 && key < tl[(size_t)(r - 1) * FMMA_LISTS]) {
+							tl[(size_t)r * FMMA_LISTS] = tl[(size_t)(r - 1) * FMMA_LISTS];
+							--r;
+						}
+						tl[(size_t)r * FMMA_LISTS] = key;
+						worst[j][u] = (uint32_t)(tl[(size_t)(k - 1) * FMMA_LISTS] >> 32);
+					}
+			}
 	}
 }
 
@@ -395,6 +525,24 @@ __global__ void peak_mma_kernel(int iters, uint32_t seed, unsigned long long *si
 
 /* ---- device set-up -------------------------------------------------------------------------- */
 
+/* Shared memory a CUDA-core LD block may take so that as many blocks stay resident as its
+ * registers and the SM's thread limit allow (the stage depth kw is derived from it). */
+static int ld_smem_budget(snp_gpu_t *g, const cudaDeviceProp *prop, gvk_err_t *err)
+{
+	for (int full = 0; full < 2; ++full) {
+		cudaFuncAttributes fa;
+		CK(cudaFuncGetAttributes(&fa, full ? (const void *)ld_count_kernel<1> : (const void *)ld_count_kernel<0>));
+		const int threads = LD_T * LD_T, regs = fa.numRegs > 0 ? fa.numRegs : 64;
+		int blocks = prop->maxThreadsPerMultiProcessor / threads;
+		if (prop->regsPerMultiprocessor / (regs * threads) < blocks) blocks = prop->regsPerMultiprocessor / (regs * threads);
+		if (blocks < 1) blocks = 1;
+		size_t share = prop->sharedMemPerMultiprocessor / (size_t)blocks;
+		share = share > prop->reservedSharedMemPerBlock + fa.sharedSizeBytes ? share - prop->reservedSharedMemPerBlock - fa.sharedSizeBytes : 0;
+		g->ld_smem_max[full] = share < g->smem_block ? share : g->smem_block;
+	}
+	return 0;
+}
+
 static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 {
 	int n = 0;
@@ -430,6 +578,7 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	if (g->path < 0)
 		return gvk_err_set(err, GVK_ERR_ARG, "GVK_SNP_GPU_PATH must be auto, popc or mma, not '%s'", s);
 	g->ld_path = g->path;
+	if (ld_smem_budget(g, &prop, err) < 0) return -1;
 	for (int i = 0; i < 2; ++i) {
 		CK(cudaStreamCreateWithFlags(&g->st[i], cudaStreamNonBlocking));
 		CK(cudaEventCreateWithFlags(&g->done[i], cudaEventDisableTiming));
@@ -597,7 +746,8 @@ static int ld_upload(snp_gpu_t *g, const snp_data_t *d, int64_t lo, int64_t hi, 
 /* Counts of chunk rows [0, nrows) (stripe rows from i0) into out, on the kernel stream. FULL when
  * every SNP of the chunk has all samples called. */
 static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d, int64_t i0, int nrows, const ld_stripe_t *s,
-                           const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, gvk_err_t *err)
+                           const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, double *val, const ld_opt_t *o,
+                           gvk_err_t *err)
 {
 	const int64_t base = g->ld_lo, width = s->width;
 	const int32_t nbits = (int32_t)d->n_bits;
@@ -608,25 +758,25 @@ static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d
 		dim3 grid((unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S));
 		if (full)
 			ld_mma_kernel<2><<<grid, MMA_THREADS, smem, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                      g->ld_tot, nbits, out);
+			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
 		else
 			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                      g->ld_tot, nbits, out);
+			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
 	} else {
 		/* Words per stage: as many as two LD_T-SNP tiles of np planes (plus the pitch word and the
-		 * kernel's static flag) fit in a block's default shared memory. */
+		 * kernel's static flag) fit in the block's share of shared memory (ld_smem_budget). */
 		const int np = full ? 2 : 3;
-		int kw = (int)((g->smem_block / (2 * LD_T * sizeof(uint64_t)) - 2) / np);
+		int kw = (int)(((int64_t)(g->ld_smem_max[full] / (2 * LD_T * sizeof(uint64_t))) - 2) / np);
 		if (kw > d->nw) kw = d->nw;
 		if (kw < 1) kw = 1;
 		const size_t smem = 2 * LD_T * (size_t)(np * kw + 1) * sizeof(uint64_t);
 		dim3 grid((unsigned)((width + LD_T - 1) / LD_T), (unsigned)((nrows + LD_T - 1) / LD_T)), block(LD_T, LD_T);
 		if (full)
 			ld_count_kernel<1><<<grid, block, smem, g->st[0]>>>(g->ld_w, base, d->nw, kw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                  g->ld_tot, nbits, out);
+			                                                  g->ld_tot, nbits, out, val, o->r2, o->single);
 		else
 			ld_count_kernel<0><<<grid, block, smem, g->st[0]>>>(g->ld_w, base, d->nw, kw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                  g->ld_tot, nbits, out);
+			                                                  g->ld_tot, nbits, out, val, o->r2, o->single);
 	}
 	CK(cudaGetLastError());
 	return 0;
@@ -635,13 +785,14 @@ static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d
 /* GVK_SNP_GPU_PATH=auto: both count kernels on the first chunk, the faster one kept (they write
  * the same integers). */
 static int ld_pick_path(snp_gpu_t *g, int full, const snp_data_t *d, int64_t i0, int nrows, const ld_stripe_t *s,
-                        const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, gvk_err_t *err)
+                        const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, double *val, const ld_opt_t *o,
+                        gvk_err_t *err)
 {
 	float ms[2] = {0, 0};
 	for (int p = 0; p < 2; ++p) {
 		cudaEvent_t *e = g->ev[LD_EVENTS - 1 - p];
 		CK(cudaEventRecord(e[0], g->st[0]));
-		int rc = ld_count_launch(g, p ? PATH_MMA : PATH_POPC, full, d, i0, nrows, s, jlo, jhi, out, err);
+		int rc = ld_count_launch(g, p ? PATH_MMA : PATH_POPC, full, d, i0, nrows, s, jlo, jhi, out, val, o, err);
 		if (rc < 0) return rc;
 		CK(cudaEventRecord(e[1], g->st[0]));
 		CK(cudaEventSynchronize(e[1]));
@@ -689,7 +840,7 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 	if ((rc = dev_reserve((void **)&g->ld_jr, &g->ld_jr_cap, 2 * (size_t)nrows * sizeof(int64_t), "a stripe", err)) < 0)
 		return rc;
 	for (int b = 0; b < 2; ++b)
-		if ((rc = dev_reserve((void **)&g->ld_cnt[b], &g->ld_cnt_cap[b], cells * sizeof(pg_ldcnt_t), "a stripe's counts", err)) < 0 ||
+		if ((hap && (rc = dev_reserve((void **)&g->ld_cnt[b], &g->ld_cnt_cap[b], cells * sizeof(pg_ldcnt_t), "a stripe's counts", err)) < 0) ||
 		    (!hap && (rc = dev_reserve((void **)&g->ld_val[b], &g->ld_val_cap[b], cells * sizeof(double), "a stripe's values", err)) < 0))
 			return rc;
 	if (hap && (rc = ld_host_counts(g, (size_t)nrows * (size_t)width, err)) < 0) return rc;
@@ -699,18 +850,15 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 	for (int64_t r = 0; r < nrows; r += ch, ++nch) {
 		const int b = nch & 1, nr = (int)(nrows - r < ch ? nrows - r : ch);
 		const int64_t *jlo = g->ld_jr + r, *jhi = g->ld_jr + nrows + r;
+		pg_ldcnt_t *cnt = hap ? g->ld_cnt[b] : NULL; /* phased: counts for the host, else values */
+		double *val = hap ? NULL : g->ld_val[b];
 		if (nch >= 2) CK(cudaStreamWaitEvent(g->st[0], g->copied[b], 0)); /* buffer b copied out */
 		if (g->ld_path == PATH_AUTO &&
-		    (rc = ld_pick_path(g, full, d, s->i0 + r, nr, s, jlo, jhi, g->ld_cnt[b], err)) < 0)
+		    (rc = ld_pick_path(g, full, d, s->i0 + r, nr, s, jlo, jhi, cnt, val, o, err)) < 0)
 			return rc;
 		CK(cudaEventRecord(g->ev[nch][0], g->st[0]));
-		if ((rc = ld_count_launch(g, g->ld_path, full, d, s->i0 + r, nr, s, jlo, jhi, g->ld_cnt[b], err)) < 0) return rc;
+		if ((rc = ld_count_launch(g, g->ld_path, full, d, s->i0 + r, nr, s, jlo, jhi, cnt, val, o, err)) < 0) return rc;
 		const size_t n = (size_t)nr * (size_t)width;
-		if (!hap) {
-			ld_value_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->st[0]>>>(g->ld_cnt[b], nr, s->cbase, width, jlo, jhi,
-			                                                                 o->r2, o->single, g->ld_val[b]);
-			CK(cudaGetLastError());
-		}
 		CK(cudaEventRecord(g->ev[nch][1], g->st[0]));
 		CK(cudaEventRecord(g->done[b], g->st[0]));
 		CK(cudaStreamWaitEvent(g->st[1], g->done[b], 0));
@@ -763,6 +911,9 @@ typedef struct {
 	uint64_t *h_sel;
 	dhit_t *h_hits;
 	size_t h_sel_cap, h_hits_cap;
+	int path;               /* PATH_POPC or PATH_MMA, PATH_AUTO until the first batch has timed both */
+	int qgroup;             /* queries per block of the CUDA-core kernel (FID_QB or FID_QB_LONG) */
+	size_t smem_popc, smem_mma; /* dynamic shared memory of each kernel */
 } fid_bufs_t;
 
 static void fid_bufs_free(fid_bufs_t *b)
@@ -798,10 +949,28 @@ static int fid_launch_qb(int op, dim3 grid, size_t smem, const fid_bufs_t *b, co
 	return 0;
 }
 
-static int fid_launch(int op, int qb, int blocks_x, int blocks_y, size_t smem, const fid_bufs_t *b, const uint64_t *q,
-                      int nq, int64_t nd, int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
+static int fid_launch_mma(int op, dim3 grid, size_t smem, const fid_bufs_t *b, const uint64_t *q, int nq, int64_t nd,
+                          int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
+{
+	if (op == PG_XOR)
+		fid_mma_kernel<PG_XOR><<<grid, FMMA_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh, b->top,
+		                                                     b->hits, b->n_hits, b->hit_cap);
+	else if (op == PG_ANDNOT)
+		fid_mma_kernel<PG_ANDNOT><<<grid, FMMA_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh,
+		                                                        b->top, b->hits, b->n_hits, b->hit_cap);
+	else
+		fid_mma_kernel<PG_AND><<<grid, FMMA_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh, b->top,
+		                                                     b->hits, b->n_hits, b->hit_cap);
+	CK(cudaGetLastError());
+	return 0;
+}
+
+static int fid_launch(int op, int path, int qb, int blocks_x, int blocks_y, size_t smem, const fid_bufs_t *b,
+                      const uint64_t *q, int nq, int64_t nd, int stride, int64_t per_part, int nparts, int k,
+                      int64_t thresh, gvk_err_t *err)
 {
 	dim3 grid((unsigned)blocks_x, (unsigned)blocks_y);
+	if (path == PATH_MMA) return fid_launch_mma(op, dim3((unsigned)blocks_y, (unsigned)blocks_x), smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err);
 	return qb == FID_QB ? fid_launch_qb<FID_QB>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err)
 	                    : fid_launch_qb<FID_QB_LONG>(op, grid, smem, b, q, nq, nd, stride, per_part, nparts, k, thresh, err);
 }
@@ -816,12 +985,21 @@ static int fid_allow_smem(size_t smem, gvk_err_t *err)
 	return 0;
 }
 
-/* One batch of nqb queries (from q0) against the resident database block of nd profiles: fills
- * blk->top rows q0.. (blk->k per query) and appends to blk->hits. */
-static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgroup, int64_t q0, int nqb, int64_t nd,
+static int fid_allow_smem_mma(size_t smem, gvk_err_t *err)
+{
+	CK(cudaFuncSetAttribute(fid_mma_kernel<PG_XOR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CK(cudaFuncSetAttribute(fid_mma_kernel<PG_ANDNOT>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CK(cudaFuncSetAttribute(fid_mma_kernel<PG_AND>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	return 0;
+}
+
+/* One batch of nqb queries (from q0) against the resident database block of nd profiles with the
+ * kernel of path: fills blk->top rows q0.. (blk->k per query) and appends to blk->hits. */
+static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int path, int64_t q0, int nqb, int64_t nd,
                      int64_t dbase, fid_result_t *blk, gvk_err_t *err)
 {
 	const int stride = job->db->stride, k = blk->k;
+	const int qgroup = path == PATH_MMA ? (int)FMMA_QB : b->qgroup, lists = path == PATH_MMA ? (int)FMMA_LISTS : (int)FID_THREADS;
 	const int groups = (nqb + qgroup - 1) / qgroup;
 	/* Enough (part, group) blocks to fill every SM, each part at least one profile per thread. */
 	int64_t want = ((int64_t)g->sms * g->max_threads_sm + (int64_t)groups * FID_THREADS - 1) / ((int64_t)groups * FID_THREADS);
@@ -829,17 +1007,17 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgro
 	int64_t nparts = want < 1 ? 1 : want > most ? most : want;
 	if (k > 0) {
 		/* Per-thread lists cost nqb * nparts * FID_THREADS * k keys; keep them to a quarter of memory. */
-		size_t per_part = (size_t)nqb * FID_THREADS * (size_t)k * sizeof(uint64_t);
+		size_t per_part = (size_t)nqb * (size_t)lists * (size_t)k * sizeof(uint64_t);
 		int64_t fit = (int64_t)(g->mem_free / 4 / per_part);
 		if (nparts > fit) nparts = fit < 1 ? 1 : fit;
 	}
 	if (k > 0) { /* the selection scans every list entry once per rank: keep the lists short */
-		int64_t cap = 65536 / ((int64_t)FID_THREADS * k);
+		int64_t cap = 65536 / ((int64_t)lists * k);
 		if (nparts > cap) nparts = cap < 1 ? 1 : cap;
 	}
-	if (nparts > 65535 * 1024) nparts = 65535 * 1024;
+	if (nparts > (path == PATH_MMA ? 65535 : 65535 * 1024)) nparts = path == PATH_MMA ? 65535 : 65535 * 1024;
 	const int64_t per_part = (nd + nparts - 1) / nparts;
-	const size_t len = (size_t)nparts * FID_THREADS * (size_t)k; /* keys per query */
+	const size_t len = (size_t)nparts * (size_t)lists * (size_t)k; /* keys per query */
 	int rc;
 	if (k > 0) {
 		if ((rc = dev_reserve((void **)&b->top, &b->top_cap, (size_t)nqb * len * sizeof(uint64_t), "top-k lists", err)) < 0 ||
@@ -847,13 +1025,13 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgro
 		    (rc = host_reserve((void **)&b->h_sel, &b->h_sel_cap, (size_t)nqb * (size_t)k * sizeof(uint64_t), err)) < 0)
 			return rc;
 	}
-	const size_t smem = (size_t)qgroup * (size_t)stride * sizeof(uint64_t);
+	const size_t smem = path == PATH_MMA ? b->smem_mma : b->smem_popc;
 	const uint64_t *q = b->q + (size_t)q0 * (size_t)stride;
 	for (int attempt = 0;; ++attempt) {
 		if (k > 0) CK(cudaMemset(b->top, 0xff, (size_t)nqb * len * sizeof(uint64_t)));
 		CK(cudaMemset(b->n_hits, 0, sizeof *b->n_hits));
 		CK(cudaEventRecord(g->ev[0][0], 0));
-		if ((rc = fid_launch(job->op, qgroup, (int)nparts, groups, smem, b, q, nqb, nd, stride, per_part, (int)nparts, k,
+		if ((rc = fid_launch(job->op, path, qgroup, (int)nparts, groups, smem, b, q, nqb, nd, stride, per_part, (int)nparts, k,
 		                     job->thresh, err)) < 0)
 			return rc;
 		CK(cudaEventRecord(g->ev[0][1], 0));
@@ -904,6 +1082,31 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int qgro
 	return 0;
 }
 
+/* GVK_SNP_GPU_PATH=auto: both kernels score the first batch against the first FID_TRIAL profiles
+ * (at most) into a scratch result, each timed with its selection, and the faster is kept for the
+ * whole search (they give the same results); then the batch is scored for real. */
+static int fid_pick_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t q0, int nqb, int64_t nd,
+                          int64_t dbase, fid_result_t *blk, gvk_err_t *err)
+{
+	const int64_t tn = nd < (int64_t)FID_TRIAL ? nd : (int64_t)FID_TRIAL;
+	double t[2] = {0, 0};
+	int rc = 0;
+	for (int p = 0; p < 2 && rc == 0; ++p) {
+		fid_result_t tmp;
+		memset(&tmp, 0, sizeof tmp);
+		tmp.k = blk->k < tn ? blk->k : (int)tn;
+		if (tmp.k > 0 && !(tmp.top = (fid_hit_t *)malloc((size_t)(q0 + nqb) * (size_t)tmp.k * sizeof(fid_hit_t))))
+			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for top-%d lists", tmp.k);
+		const double t0 = g->kern_s;
+		rc = fid_batch(g, job, b, p ? PATH_MMA : PATH_POPC, q0, nqb, tn, dbase, &tmp, err);
+		t[p] = g->kern_s - t0;
+		fid_result_free(&tmp);
+	}
+	if (rc < 0) return rc;
+	b->path = t[1] < t[0] ? PATH_MMA : PATH_POPC;
+	return fid_batch(g, job, b, b->path, q0, nqb, nd, dbase, blk, err);
+}
+
 static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result_t *res, gvk_err_t *err)
 {
 	const int64_t nq = job->q->n, n = job->db->n;
@@ -917,6 +1120,16 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 	int rc = 0;
 	if (smem > g->smem_block &&
 	    (rc = qgroup == FID_QB ? fid_allow_smem<FID_QB>(smem, err) : fid_allow_smem<FID_QB_LONG>(smem, err)) < 0)
+		return rc;
+	/* The tensor-core kernel holds FMMA_QB queries in fragment order, 256-bit chunks: the CUDA-core
+	 * kernel runs alone when they do not fit in shared memory. */
+	b->qgroup = qgroup, b->smem_popc = smem;
+	b->smem_mma = (size_t)((stride + 3) / 4) * FMMA_NF * 32 * sizeof(uint64_t);
+	b->path = b->smem_mma > g->smem_optin ? PATH_POPC : g->path;
+	if (g->path == PATH_MMA && b->path == PATH_POPC)
+		fprintf(stderr, "gvk: profiles of %u SNPs are too long for the tensor-core FastID kernel; using the CUDA cores\n",
+		        job->db->n_snp);
+	if (b->path != PATH_POPC && b->smem_mma > g->smem_block && (rc = fid_allow_smem_mma(b->smem_mma, err)) < 0)
 		return rc;
 	if (nq == 0 || n == 0) return 0;
 	if (nq > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "too many queries for the GPU engine");
@@ -960,8 +1173,11 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 		blk.k = (int)(topk < nd ? topk : nd);
 		if (blk.k > 0 && !(blk.top = (fid_hit_t *)malloc((size_t)nq * (size_t)blk.k * sizeof(fid_hit_t))))
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for top-%d lists", blk.k);
-		for (int64_t q0 = 0; q0 < nq && rc == 0; q0 += qb)
-			rc = fid_batch(g, job, b, qgroup, q0, (int)(nq - q0 < qb ? nq - q0 : qb), nd, d0, &blk, err);
+		for (int64_t q0 = 0; q0 < nq && rc == 0; q0 += qb) {
+			const int nqb = (int)(nq - q0 < qb ? nq - q0 : qb);
+			rc = b->path == PATH_AUTO ? fid_pick_batch(g, job, b, q0, nqb, nd, d0, &blk, err)
+			                          : fid_batch(g, job, b, b->path, q0, nqb, nd, d0, &blk, err);
+		}
 		blk.pairs = (uint64_t)nq * (uint64_t)nd;
 		if (rc == 0 && b->pf_src) { /* not sent by a kernel launch (none ran) */
 			CK(cudaMemcpyAsync(b->pf_dst, b->pf_src, b->pf_bytes, cudaMemcpyHostToDevice, g->st[1]));
@@ -978,10 +1194,10 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 extern "C" int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_err_t *err)
 {
 	memset(res, 0, sizeof *res);
-	snprintf(g->kernel, sizeof g->kernel, "%s popc", g->name);
 	fid_bufs_t b;
 	memset(&b, 0, sizeof b);
 	int rc = fid_run(g, job, &b, res, err);
+	snprintf(g->kernel, sizeof g->kernel, "%s %s", g->name, b.path == PATH_MMA ? "bmma" : "popc");
 	fid_bufs_free(&b);
 	if (rc < 0) fid_result_free(res);
 	return rc;

@@ -35,6 +35,7 @@ static unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
 #include "emu_device.h"
 enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 };
+enum { FMMA_MF = 2, FMMA_NF = 4, FMMA_WARPS = 4, FMMA_THREADS = 32 * FMMA_WARPS, FMMA_QB = 8 * FMMA_NF, FMMA_LISTS = 8 * FMMA_WARPS };
 typedef struct { uint32_t q, score; int64_t d; } dhit_t;
 #include KERNELS
 
@@ -92,19 +93,26 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 		jr[r] = lo, jr[nrows + r] = hi;
 	}
 	std::vector<pg_ldcnt_t> out((size_t)nrows * width);
+	std::vector<double> val((size_t)nrows * width);
 	memset(out.data(), 0xee, out.size() * sizeof(pg_ldcnt_t));
-	const uint64_t *wp = w.data(); const int64_t *jp = jr.data(); pg_ldcnt_t *op = out.data();
+	const uint64_t *wp = w.data(); const int64_t *jp = jr.data();
 	const int32_t *tp = tot.data();
-	if (path == 0) {
-		size_t smem = 2 * LD_T * (size_t)((allfull ? 2 : 3) * kw + 1) * 8;
-		u3 grid = {(unsigned)((width + 15) / 16), (unsigned)((nrows + 15) / 16), 1};
-		if (allfull) launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<1>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
-		else launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<0>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
-	} else {
-		size_t smem = 96 * 96 * 4;
-		u3 grid = {(unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S), 1};
-		if (allfull) launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<2>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
-		else launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<3>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op); });
+	/* twice: the counts, then the values formed in the kernel (r^2 or r, PLINK's float path or not) */
+	const int r2 = m & 1, single = (m >> 1) & 1;
+	for (int fused = 0; fused < 2; ++fused) {
+		pg_ldcnt_t *op = fused ? NULL : out.data();
+		double *vp = fused ? val.data() : NULL;
+		if (path == 0) {
+			size_t smem = 2 * LD_T * (size_t)((allfull ? 2 : 3) * kw + 1) * 8;
+			u3 grid = {(unsigned)((width + 15) / 16), (unsigned)((nrows + 15) / 16), 1};
+			if (allfull) launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<1>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+			else launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<0>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+		} else {
+			size_t smem = 96 * 96 * 4;
+			u3 grid = {(unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S), 1};
+			if (allfull) launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<2>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+			else launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<3>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+		}
 	}
 	long n = 0;
 	for (int r = 0; r < nrows; ++r)
@@ -113,30 +121,41 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 			int64_t i = i0 + r;
 			pg_isa_scalar.ld_row(&w[(size_t)i * 3 * nw], &w[(size_t)j * 3 * nw], 3 * nw, 1, nw, nbits, full[i], &tot[2 * i], &full[j], &tot[2 * j], &c);
 			if (memcmp(&c, &out[(size_t)r * width + (j - cbase)], sizeof c)) { if (fails++ < 5) printf("ld mismatch %ld %ld\n", (long)i, (long)j); }
+			const double v = ld_value_genotype(&c, r2, single);
+			if (memcmp(&v, &val[(size_t)r * width + (j - cbase)], sizeof v)) { if (fails++ < 5) printf("ld value mismatch %ld %ld\n", (long)i, (long)j); }
 			++n;
 		}
 	printf("ld %s%s m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", path ? "mma" : "popc", allfull ? " full" : "", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
 }
 
-template <int QB> static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, int64_t thresh)
+/* FastID scores of either kernel (mma: the tensor-core one; QB unused) against a brute-force sort:
+ * top-k keys (ties by smaller index) and the number of threshold hits. */
+template <int QB> static void fid_test(int op, int nq, int64_t nd, int stride, int nparts, int k, int64_t thresh, int mma = 0)
 {
 	std::vector<uint64_t> q((size_t)nq * stride), d((size_t)nd * stride);
 	int nbits = stride * 64 - 37;
 	for (auto *v : {&q, &d})
 		for (size_t i = 0; i < v->size(); ++i) { int b = (int)(i % stride) * 64; uint64_t x = nx() & nx(); if (b + 64 > nbits) x &= (b >= nbits) ? 0 : ((1ull << (nbits - b)) - 1); (*v)[i] = x; }
 	int64_t per_part = (nd + nparts - 1) / nparts;
-	size_t len = (size_t)nparts * FID_THREADS * k;
+	size_t len = (size_t)nparts * (mma ? (int)FMMA_LISTS : (int)FID_THREADS) * k;
 	std::vector<uint64_t> top((size_t)nq * len + 1, ~0ull), sel((size_t)nq * k + 1);
 	std::vector<dhit_t> hits(1 << 20);
 	unsigned long long nh = 0;
-	int groups = (nq + QB - 1) / QB;
+	int groups = mma ? (nq + FMMA_QB - 1) / FMMA_QB : (nq + QB - 1) / QB;
 	const uint64_t *qp = q.data(), *dp = d.data(); uint64_t *tp = top.data(); dhit_t *hp = hits.data(); unsigned long long *nhp = &nh;
-	size_t smem = (size_t)QB * stride * 8;
+	size_t smem = mma ? (size_t)(stride + 3) / 4 * FMMA_NF * 32 * 8 : (size_t)QB * stride * 8;
 	auto body = [=] {
 		if (op == PG_XOR) fid_score_kernel<PG_XOR, QB>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+		else if (op == PG_AND) fid_score_kernel<PG_AND, QB>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
 		else fid_score_kernel<PG_ANDNOT, QB>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
 	};
-	launch({(unsigned)nparts, (unsigned)groups, 1}, {FID_THREADS, 1, 1}, smem, body);
+	auto body_mma = [=] {
+		if (op == PG_XOR) fid_mma_kernel<PG_XOR>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+		else if (op == PG_AND) fid_mma_kernel<PG_AND>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+		else fid_mma_kernel<PG_ANDNOT>(qp, nq, dp, nd, stride, per_part, nparts, k, thresh, tp, hp, nhp, 1 << 20);
+	};
+	if (mma) launch({(unsigned)groups, (unsigned)nparts, 1}, {FMMA_THREADS, 1, 1}, smem, body_mma);
+	else launch({(unsigned)nparts, (unsigned)groups, 1}, {FID_THREADS, 1, 1}, smem, body);
 	int kout = (int)std::min<int64_t>(k, nd);
 	uint64_t *sp = sel.data();
 	if (k) launch({(unsigned)nq, 1, 1}, {SEL_THREADS, 1, 1}, 0, [=] { fid_select_kernel(tp, len, kout, sp); });
@@ -146,7 +165,7 @@ template <int QB> static void fid_test(int op, int nq, int64_t nd, int stride, i
 		std::vector<uint64_t> keys;
 		for (int64_t b = 0; b < nd; ++b) {
 			uint32_t s = 0;
-			for (int w = 0; w < stride; ++w) { uint64_t x = q[(size_t)a*stride+w], y = d[(size_t)b*stride+w]; s += __builtin_popcountll(op == PG_XOR ? x ^ y : y & ~x); }
+			for (int w = 0; w < stride; ++w) { uint64_t x = q[(size_t)a*stride+w], y = d[(size_t)b*stride+w]; s += __builtin_popcountll(op == PG_XOR ? x ^ y : op == PG_AND ? x & y : y & ~x); }
 			keys.push_back((uint64_t)s << 32 | (uint64_t)b);
 			if (thresh >= 0 && s <= thresh) ++want_hits;
 		}
@@ -154,6 +173,7 @@ template <int QB> static void fid_test(int op, int nq, int64_t nd, int stride, i
 		for (int r = 0; r < kout; ++r) if (keys[r] != sel[(size_t)a * kout + r]) ++bad;
 	}
 	if (bad || want_hits != nh) fails++;
+	if (mma) printf("mma ");
 	printf("fid qb %d op %d nq %d nd %ld stride %d parts %d k %d thr %ld: top mismatches %ld, hits %llu want %zu\n", QB, op, nq, (long)nd, stride, nparts, k, (long)thresh, bad, nh, want_hits);
 }
 
@@ -203,6 +223,18 @@ int main()
 	fid_test<FID_QB>(PG_XOR, 17, 300, 1, 4, 7, 10);
 	fid_test<FID_QB>(PG_XOR, 71, 500, 8, 2, 10, 230); /* three query groups, the last partial */
 	fid_test<FID_QB_LONG>(PG_ANDNOT, 19, 400, 8, 3, 10, 120);
+	/* Tensor-core FastID: strides not a multiple of the 4-word chunk, parts not a multiple of the
+	 * 32-profile warp tile, one and several query groups, ties (short profiles), no top-k. */
+	for (int op = 0; op < 3; ++op) {
+		const double f = op == PG_XOR ? 0.36 : op == PG_ANDNOT ? 0.18 : 0.06; /* some hits, not all */
+		auto th = [f](int stride) { return (int64_t)(f * (stride * 64 - 37)); };
+		fid_test<FID_QB>(op, 11, 1000, 16, 3, 10, th(16), 1);
+		fid_test<FID_QB>(op, 37, 777, 5, 2, 3, th(5), 1);
+		fid_test<FID_QB>(op, 3, 40, 1, 1, 50, -1, 1);
+		fid_test<FID_QB>(op, 17, 301, 1, 4, 7, th(1), 1);
+		fid_test<FID_QB>(op, 70, 333, 9, 2, 10, th(9), 1);
+		fid_test<FID_QB>(op, 5, 200, 3, 2, 0, th(3), 1);
+	}
 	printf("fails %d\n", fails);
 	return fails != 0;
 }

@@ -174,7 +174,10 @@ static int same_hits(const fid_hit_t *a, const fid_hit_t *b, size_t n)
 	return 1;
 }
 
-static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, const char *db_block, const char *q_batch)
+/* FastID XOR / AND-NOT / AND, several top-k and thresholds, on the CPU and on the GPU with its
+ * kernel forced (GVK_SNP_GPU_PATH = path: popc, mma) or picked (auto). */
+static void test_fastid_path(int64_t nq, int64_t nd, uint32_t ns, const char *db_block, const char *q_batch,
+                             const char *path)
 {
 	fid_prof_t q, d;
 	random_profiles(&q, nq, ns, 0.3);
@@ -183,6 +186,7 @@ static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, const char *db_bloc
 	else unsetenv("GVK_SNP_GPU_DB_BLOCK");
 	if (q_batch) setenv("GVK_SNP_GPU_QBATCH", q_batch, 1);
 	else unsetenv("GVK_SNP_GPU_QBATCH");
+	setenv("GVK_SNP_GPU_PATH", path, 1);
 	static const int topks[] = {10, 1, 0, 257}; /* 257: lists no thread fills, and k > the 5-profile database */
 	for (int op = PG_XOR; op <= PG_AND; ++op)
 		for (int t = 0; t < 4; ++t) {
@@ -199,9 +203,9 @@ static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, const char *db_bloc
 				}
 			}
 			if (!ok) continue;
-			char what[160];
-			snprintf(what, sizeof what, "fastid op %d, %lld queries x %lld profiles x %u SNPs, top-%d, threshold %lld%s%s",
-			         op, (long long)nq, (long long)nd, ns, topks[t], (long long)thr, db_block ? " db blocks" : "",
+			char what[200];
+			snprintf(what, sizeof what, "fastid %s op %d, %lld queries x %lld profiles x %u SNPs, top-%d, threshold %lld%s%s",
+			         path, op, (long long)nq, (long long)nd, ns, topks[t], (long long)thr, db_block ? " db blocks" : "",
 			         q_batch ? " query batches" : "");
 			CHECK(r[0].k == r[1].k, "%s: k %d vs %d\n", what, r[0].k, r[1].k);
 			CHECK(r[0].pairs == r[1].pairs, "%s: pairs differ\n", what);
@@ -217,8 +221,15 @@ static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, const char *db_bloc
 			fid_result_free(&r[0]);
 			fid_result_free(&r[1]);
 		}
+	unsetenv("GVK_SNP_GPU_PATH");
 	fid_prof_free(&q);
 	fid_prof_free(&d);
+}
+
+static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, const char *db_block, const char *q_batch)
+{
+	static const char *paths[] = {"popc", "mma", "auto"};
+	for (int p = 0; p < 3; ++p) test_fastid_path(nq, nd, ns, db_block, q_batch, paths[p]);
 }
 
 int main(int argc, char **argv)
@@ -251,6 +262,8 @@ int main(int argc, char **argv)
 		test_fastid(19, 2011, 21, NULL, NULL);       /* 21 SNPs: many ties */
 		test_fastid(29, 3001, 200, "777", "5");      /* database blocks and query batches */
 		test_fastid(9, 5, 130, NULL, NULL);          /* database smaller than k */
+		test_fastid(70, 4097, 65, NULL, NULL);       /* 2 words, 3 query groups, tiles cut at the end */
+		test_fastid(33, 1999, 333, "1000", "32");    /* 6 words: a partial 256-bit chunk */
 	}
 	printf("%ld values compared, %d failures\n", compared, fails);
 	return fails ? 1 : 0;

@@ -17,7 +17,12 @@ enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize };
 struct cudaDeviceProp {
 	char name[256];
 	int major, minor, multiProcessorCount, maxThreadsPerMultiProcessor;
-	size_t sharedMemPerBlock, sharedMemPerBlockOptin;
+	size_t sharedMemPerBlock, sharedMemPerBlockOptin, sharedMemPerMultiprocessor, reservedSharedMemPerBlock;
+	int regsPerMultiprocessor;
+};
+struct cudaFuncAttributes {
+	int numRegs;
+	size_t sharedSizeBytes;
 };
 struct dim3 {
 	unsigned x, y, z;
@@ -77,6 +82,14 @@ static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
 	strcpy(p->name, "CPU emulation");
 	p->major = 9, p->multiProcessorCount = 3, p->maxThreadsPerMultiProcessor = 2048;
 	p->sharedMemPerBlock = 48 * 1024, p->sharedMemPerBlockOptin = 227 * 1024;
+	p->sharedMemPerMultiprocessor = 228 * 1024, p->reservedSharedMemPerBlock = 1024, p->regsPerMultiprocessor = 65536;
+	return cudaSuccess;
+}
+/* What ptxas reports for the CUDA-core LD kernel on sm_90 (64 registers, a 16-byte static flag). */
+static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *f)
+{
+	(void)f;
+	a->numRegs = 64, a->sharedSizeBytes = 16;
 	return cudaSuccess;
 }
 static inline cudaError_t cudaSetDevice(int d) { (void)d; return cudaSuccess; }
