@@ -310,14 +310,11 @@ int main(int argc, char **argv)
 	if (nd > 0 && nq > 0) bench_fastid(t, nq, nd, ns, all, single, gpu);
 	print_table(stdout, t);
 	if (results) {
-		FILE *fp = fopen(results, "a");
-		if (!fp) return fprintf(stderr, "bench_snp: cannot append to %s\n", results), 1;
-		char date[32];
-		time_t now = time(NULL);
-		strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-		const char *commit = getenv("GVK_COMMIT");
-		fprintf(fp, "\n## bench_snp, %s, commit %s\n\nHost: %d threads; GPU: %s. %s\n\n", date, commit ? commit : "unknown",
-		        all, gpu ? t->gpu : "none", note);
+		FILE *fp = bench_results_open(results, "bench_snp");
+		if (!fp) return 1;
+		char cpu[128];
+		bench_host_cpu(cpu, sizeof cpu);
+		fprintf(fp, "Host: %s, %d threads; GPU: %s. %s\n\n", cpu, all, gpu ? t->gpu : "none", note);
 		print_table(fp, t);
 		fclose(fp);
 	}
