@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_results.h"
 #include "common/threads.h"
 #include "snp/fastid_engine.h"
 #include "snp/ld_engine.h"
