@@ -266,19 +266,19 @@ static void count_worker(void *arg, int tid)
 	for (int f = tid; f < run->n; f += run->nth) run->rcs[f] = count_one(run, f, &run->errs[f]);
 }
 
-int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o,
+int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opt_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
 {
 	memset(c, 0, sizeof *c);
 	if (n_paths < 2) return gvk_err_set(err, GVK_ERR_ARG, "cn.mops needs at least two samples (got %d BAM file%s)", n_paths, n_paths == 1 ? "" : "s");
-	if (!bed && o->wl < 1) return gvk_err_set(err, GVK_ERR_ARG, "the window length must be positive");
+	if (!bed_path && o->wl < 1) return gvk_err_set(err, GVK_ERR_ARG, "the window length must be positive");
 	samFile *fp = sam_open(paths[0], "r");
 	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open", paths[0]);
 	sam_hdr_t *h0 = sam_hdr_read(fp);
 	sam_close(fp);
 	if (!h0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: cannot read the header (not SAM/BAM/CRAM?)", paths[0]);
 	layout_t l;
-	int rc = bed ? read_bed(bed, &l, err) : windows_layout(h0, o->wl, &l, err);
+	int rc = bed_path ? read_bed(bed_path, &l, err) : windows_layout(h0, o->wl, &l, err);
 	if (rc < 0) {
 		sam_hdr_destroy(h0);
 		return rc;
