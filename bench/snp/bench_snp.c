@@ -57,6 +57,17 @@ static void add_row(table_t *t, const char *work, const char *engine, int thread
 	r->peak = peak, r->ref = ref;
 }
 
+/* A GPU run as two rows: the whole call and the kernels alone, against the peak of the units used. */
+static void add_gpu_rows(table_t *t, const char *work, const char *kernel, int threads, uint64_t pairs, double sec,
+                         double kernel_s, double bits_per_pair, double peak, double ref)
+{
+	char e[360];
+	snprintf(e, sizeof e, "%.320s (whole call)", kernel);
+	add_row(t, work, e, threads, pairs, sec, bits_per_pair, peak, ref);
+	snprintf(e, sizeof e, "%.320s (kernel time)", kernel);
+	add_row(t, work, e, threads, pairs, kernel_s, bits_per_pair, peak, ref);
+}
+
 static void print_table(FILE *fp, const table_t *t)
 {
 	if (t->popc_peak > 0)
@@ -148,12 +159,7 @@ static void bench_ld(table_t *t, int64_t n, int64_t m, double miss, int all, int
 	for (int p = 0; gpu && p < 2; ++p) {
 		run_ld(&d, all, 1, p ? "mma" : "popc", &rep); /* warm-up: device start, first allocations */
 		double s = run_ld(&d, all, 1, p ? "mma" : "popc", &rep);
-		char e[360];
-		const double peak = p ? t->mma_peak : t->popc_peak;
-		snprintf(e, sizeof e, "%.320s (whole call)", rep.kernel);
-		add_row(t, work, e, all, rep.pairs, s, bits, peak, ref);
-		snprintf(e, sizeof e, "%.320s (kernel time)", rep.kernel);
-		add_row(t, work, e, all, rep.pairs, rep.kernel_s, bits, peak, ref);
+		add_gpu_rows(t, work, rep.kernel, all, rep.pairs, s, rep.kernel_s, bits, p ? t->mma_peak : t->popc_peak, ref);
 	}
 	snp_data_free(&d);
 }
@@ -228,12 +234,7 @@ static void bench_fastid(table_t *t, int64_t nq, int64_t nd, uint32_t ns, int al
 				fprintf(stderr, "FastID %s: the GPU's top-10 lists differ from the CPU's\n", res.kernel);
 				exit(1);
 			}
-			char e[360];
-			const double peak = p ? t->mma_peak : t->popc_peak;
-			snprintf(e, sizeof e, "%.320s (whole call)", res.kernel);
-			add_row(t, work, e, all, res.pairs, s, bits, peak, ref);
-			snprintf(e, sizeof e, "%.320s (kernel time)", res.kernel);
-			add_row(t, work, e, all, res.pairs, res.kernel_s, bits, peak, ref);
+			add_gpu_rows(t, work, res.kernel, all, res.pairs, s, res.kernel_s, bits, p ? t->mma_peak : t->popc_peak, ref);
 			fid_result_free(&res);
 		}
 		fid_result_free(&cpu);
