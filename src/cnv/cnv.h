@@ -34,15 +34,23 @@ typedef struct {
 } cnv_piece_t;
 
 /* x: n values (copied, non-finite values replaced); stat: n scores out; pieces: allocated final
- * segments; diag (may be NULL): eps, sd, q95 and the number of initial cuts. */
+ * segments; diag (may be NULL): eps, sd, q95 and the number of initial cuts; near_tie (may be
+ * NULL) set to 1 when the local-maximum filter met two neighbouring scores equal to ~1e-12, whose
+ * order a last-bit difference in x could reverse. */
 int cnv_segment(const double *x, int n, const cnv_seg_par_t *p, double *stat, cnv_piece_t **pieces,
-                int *n_pieces, double diag[3], int *n_init);
+                int *n_pieces, double diag[3], int *n_init, int *near_tie);
 
 /* Natural log of the upper tail P(T_df > t) of Student's t, t >= 0 (R's pt(t, df, 0, 1)). */
 double cnv_log_t_upper(double t, double df);
 
+/* Recomputes the EM of sequence q's regions in res (on the CPU); see cnv_call. */
+typedef int (*cnv_redo_fn)(void *arg, int q, gvk_err_t *err);
+
 /* Segmentation of every (sequence, sample), calls, CNVs, CNV regions and integer copy numbers
- * (spec sections 7-9); res already holds norm, sini and the EM outputs. */
-int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, gvk_err_t *err);
+ * (spec sections 7-9); res already holds norm, sini and the EM outputs. When redo is given (the EM
+ * ran where its last bits differ from the CPU's), each sequence whose segmentation met a near tie
+ * gets its EM redone by redo and is segmented again, so that ties fall as with the CPU EM. */
+int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
+             void *redo_arg, gvk_err_t *err);
 
 #endif

@@ -1,6 +1,8 @@
 /* Segmentation of every (sequence, sample), individual calls, CNVs, CNV regions and integer copy
  * numbers (spec sections 7-9). */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,8 @@ typedef struct {
 	gvk_cnv_result_t *res;
 	cnv_piece_t **pieces; /* per pair q * N + s */
 	int *n_pieces;
+	int *near;             /* per pair: a near tie met (see cnv_segment) */
+	const uint8_t *only;   /* per sequence, or NULL for all: the sequences to segment */
 	int nth, failed;
 } seg_run_t;
 
@@ -28,10 +32,12 @@ static void seg_worker(void *arg, int tid)
 	                     run->o->seg_cyber_weight};
 	for (int pi = tid; pi < pairs; pi += run->nth) {
 		int q = pi / N, s = pi % N, r0 = c->seq_off[q], len = c->seq_off[q + 1] - r0;
+		if (run->only && !run->only[q]) continue;
 		double diag[3];
 		int ninit = 0;
+		free(run->pieces[pi]), run->pieces[pi] = NULL;
 		if (cnv_segment(res->sini + (size_t)s * m + r0, len, &par, res->seg_stat + (size_t)s * m + r0,
-		                &run->pieces[pi], &run->n_pieces[pi], diag, &ninit) < 0) {
+		                &run->pieces[pi], &run->n_pieces[pi], diag, &ninit, &run->near[pi]) < 0) {
 			run->failed = 1;
 			continue;
 		}
@@ -141,7 +147,30 @@ static int build_cnvr(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv
 	return 0;
 }
 
-int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, gvk_err_t *err)
+/* Sequences whose segmentation met a near tie get their EM redone by redo and are segmented
+ * again (see cnv_call). */
+static int redo_near_ties(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, gvk_err_t *err)
+{
+	const gvk_cnv_counts_t *c = run->c;
+	uint8_t *again = calloc((size_t)c->n_seqs, 1);
+	if (!again) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
+	int n = 0, rc = 0;
+	for (int pi = 0; pi < c->n_seqs * c->N; ++pi)
+		if (run->near[pi] && !again[pi / c->N]) again[pi / c->N] = 1, ++n;
+	for (int q = 0; q < c->n_seqs && rc == 0; ++q)
+		if (again[q]) rc = redo(redo_arg, q, err);
+	if (rc == 0 && n > 0) {
+		fprintf(stderr, "gvk cnv: %d sequence(s) met a near tie in the segmentation; their EM was recomputed on the CPU\n", n);
+		run->only = again;
+		gvk_parallel(run->nth, seg_worker, run);
+		run->only = NULL;
+	}
+	free(again);
+	return rc;
+}
+
+int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
+             void *redo_arg, gvk_err_t *err)
 {
 	int N = c->N, m = c->m, pairs = c->n_seqs * N, rc = 0;
 	if (m <= 5) { /* the package segments only more than five regions */
@@ -149,13 +178,14 @@ int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t
 		return 0;
 	}
 	seg_run_t run = {c, o, res, calloc((size_t)pairs, sizeof(cnv_piece_t *)), calloc((size_t)pairs, sizeof(int)),
-	                 o->threads < 1 ? 1 : o->threads, 0};
+	                 calloc((size_t)pairs, sizeof(int)), NULL, o->threads < 1 ? 1 : o->threads, 0};
 	double *ones = malloc((size_t)N * sizeof *ones);
-	if (!run.pieces || !run.n_pieces || !ones) {
+	if (!run.pieces || !run.n_pieces || !run.near || !ones) {
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
 		goto out;
 	}
 	gvk_parallel(run.nth, seg_worker, &run);
+	if (!run.failed && redo && (rc = redo_near_ties(&run, redo, redo_arg, err)) < 0) goto out;
 	if (run.failed) {
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
 		goto out;
@@ -198,6 +228,6 @@ int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t
 out:
 	if (run.pieces)
 		for (int pi = 0; pi < pairs; ++pi) free(run.pieces[pi]);
-	free(run.pieces), free(run.n_pieces), free(ones);
+	free(run.pieces), free(run.n_pieces), free(run.near), free(ones);
 	return rc;
 }

@@ -144,7 +144,7 @@ static double position_score(int n, int i, const cnv_seg_par_t *p, double nu, do
 
 /* The per-position statistic of spec 7.1, local-maximum filter included. */
 static void seg_stat(const double *x, int n, double eps, const cnv_seg_par_t *p, double *ps, double *pss,
-                     double *pv, double *stat, double *targ)
+                     double *pv, double *stat, double *targ, int *near)
 {
 	const double eps1 = 1e-15;
 	double nu = p->cyber_weight < 0.01 ? 0.01 : p->cyber_weight;
@@ -178,7 +178,9 @@ static void seg_stat(const double *x, int n, double eps, const cnv_seg_par_t *p,
 			if (pv[i] <= 0) continue;
 			for (int j = 1; j <= w && i + j < n - 1; ++j) {
 				int k = i + j, tie;
-				if (pv[k] <= 0 || !near_tie(pv[i], pv[k], fmin(targ[2 * i + 1], targ[2 * k + 1])) || (exact[i] && exact[k])) continue;
+				if (pv[k] <= 0 || !near_tie(pv[i], pv[k], fmin(targ[2 * i + 1], targ[2 * k + 1]))) continue;
+				*near = 1;
+				if (exact[i] && exact[k]) continue;
 				if (targ[2 * i] == targ[2 * k] && targ[2 * i + 1] == targ[2 * k + 1] && exact[i] == exact[k]) continue;
 				if (!exact[i]) pv[i] = position_score(n, i, p, nu, gv, ps, pss, 1, &tie, targ + 2 * i), exact[i] = 1;
 				if (!exact[k]) pv[k] = position_score(n, k, p, nu, gv, ps, pss, 1, &tie, targ + 2 * k), exact[k] = 1;
@@ -229,8 +231,9 @@ static int piece_stats(const double *x, rng_t *r, int k, double *tmp, cnv_piece_
 }
 
 int cnv_segment(const double *xin, int n, const cnv_seg_par_t *par, double *stat, cnv_piece_t **pieces,
-                int *n_pieces, double diag[3], int *n_init)
+                int *n_pieces, double diag[3], int *n_init, int *near_tie)
 {
+	int near = 0;
 	cnv_seg_par_t p = *par;
 	if (p.min_seg < 2) p.min_seg = 2;
 	if (p.max_int < p.min_seg + 5) p.max_int = p.min_seg + 5;
@@ -256,7 +259,8 @@ int cnv_segment(const double *xin, int n, const cnv_seg_par_t *par, double *stat
 		for (int i = 0; i < n - 1; ++i) tmp[i] = fabs(x[i + 1] - x[i]);
 		eps = cnv_r_quantile7_sel(tmp, (size_t)(n - 1), 0.75);
 	}
-	if (n > 1) seg_stat(x, n, eps, &p, ps, pss, pv, st, x + 6 * (size_t)n);
+	if (n > 1) seg_stat(x, n, eps, &p, ps, pss, pv, st, x + 6 * (size_t)n, &near);
+	if (near_tie) *near_tie = near;
 	else st[0] = 0;
 	memcpy(stat, st, (size_t)n * sizeof *st);
 	/* Initial cuts: positions whose score is above the (1 - alpha) quantile. */

@@ -124,7 +124,7 @@ static int run_segment(const char *in, const char *out)
 		cnv_piece_t *pc;
 		int np, ninit;
 		double diag[3];
-		if (cnv_segment(x, n, &p, got, &pc, &np, diag, &ninit) < 0) return fprintf(stderr, "segment failed\n"), 1;
+		if (cnv_segment(x, n, &p, got, &pc, &np, diag, &ninit, NULL) < 0) return fprintf(stderr, "segment failed\n"), 1;
 		check_val(f[0], "eps", 0, diag[0], strtod(f[4], NULL), 0);
 		check_val(f[0], "sd", 0, diag[1], strtod(f[5], NULL), 0);
 		for (int i = 0; i < n; ++i) check_val(f[0], "stat", i, got[i], st[i], 0);
