@@ -305,6 +305,8 @@ typedef struct {
 	int log_domain;                /* log-sum-exp E-step instead of the package's linear floor */
 	int threads;
 	int device;                    /* gvk_device_t */
+	int exact_ties;                /* after a GPU EM, recompute on the CPU the EM of every sequence whose
+	                                * segmentation meets a near tie (package-identical segments, slower) */
 } gvk_cnv_opt_t;
 
 /* Defaults of cn.mops (exome = 0) or exomecn.mops (exome = 1). */

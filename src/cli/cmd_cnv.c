@@ -66,6 +66,8 @@ static void usage(FILE *fp)
 	        "      --seg-alpha X, --seg-delta N, --seg-max-int N, --seg-cyber-weight X\n"
 	        "                         fast segmentation parameters (0.05, 20, 40, 50)\n"
 	        "      --log-domain       log-sum-exp E-step (differs from cn.mops when terms underflow)\n"
+	        "      --exact-ties       after a GPU EM, redo on the CPU the EM of sequences whose segmentation\n"
+	        "                         meets a near tie, so that segments equal the package's (slower)\n"
 	        "Run:\n"
 	        "  -t, --threads N        CPU threads (default: all processors)\n"
 	        "      --device D         cpu, gpu or auto (default auto)\n"
@@ -124,7 +126,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 {
 	enum { O_COUNTS = 256, O_MATRIX, O_BED, O_MAPQ, O_REF, O_CNVR, O_SEGS, O_REGIONS, O_POST, O_PLOT, O_COUT, O_EXOME,
 	       O_PRIOR, O_CYC, O_FOLDS, O_NORM, O_NTYPE, O_SF, O_NQU, O_QSF, O_UP, O_LO, O_MINW, O_MRC, O_MED, O_SA, O_SD,
-	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY };
+	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY, O_EXACT };
 	static const struct option lo[] = {
 		{"counts", required_argument, NULL, O_COUNTS}, {"matrix", no_argument, NULL, O_MATRIX},
 		{"window", required_argument, NULL, 'w'},      {"bed", required_argument, NULL, O_BED},
@@ -141,7 +143,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"min-read-count", required_argument, NULL, O_MRC}, {"use-median", no_argument, NULL, O_MED},
 		{"seg-alpha", required_argument, NULL, O_SA},  {"seg-delta", required_argument, NULL, O_SD},
 		{"seg-max-int", required_argument, NULL, O_SM}, {"seg-cyber-weight", required_argument, NULL, O_SC},
-		{"log-domain", no_argument, NULL, O_LOG},      {"count-only", no_argument, NULL, O_CONLY},      {"threads", required_argument, NULL, 't'},
+		{"log-domain", no_argument, NULL, O_LOG},      {"exact-ties", no_argument, NULL, O_EXACT},      {"count-only", no_argument, NULL, O_CONLY},      {"threads", required_argument, NULL, 't'},
 		{"device", required_argument, NULL, O_DEV},    {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
 	/* --exome changes defaults, so it is applied before every other option. */
@@ -186,6 +188,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case O_SM: if (inum(optarg, &a->o.seg_max_int, 1) < 0) BAD("--seg-max-int needs a positive integer"); break;
 		case O_SC: if (num(optarg, &a->o.seg_cyber_weight) < 0) BAD("--seg-cyber-weight needs a number"); break;
 		case O_LOG: a->o.log_domain = 1; break;
+		case O_EXACT: a->o.exact_ties = 1; break;
 		case O_CONLY: a->count_only = 1; break;
 		case 't':
 			if (inum(optarg, &a->o.threads, 1) < 0) BAD("-t needs a positive number");

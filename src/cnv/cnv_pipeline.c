@@ -193,7 +193,7 @@ int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_resul
 	double t2 = gvk_seconds();
 	/* GVK_CNV_FORCE_REDO: take the redo path after a CPU EM too (tests: the result must not change). */
 	em_redo_t redo = {c, &par, &job, o->threads < 1 ? 1 : o->threads};
-	int need_redo = !strcmp(r->device_name, "gpu") || getenv("GVK_CNV_FORCE_REDO") != NULL;
+	int need_redo = (o->exact_ties && !strcmp(r->device_name, "gpu")) || getenv("GVK_CNV_FORCE_REDO") != NULL;
 	rc = cnv_call(c, o, r, need_redo ? em_redo_cpu : NULL, &redo, err);
 	if (rc < 0) goto fail;
 	double t3 = gvk_seconds();
