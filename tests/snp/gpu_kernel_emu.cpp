@@ -24,14 +24,6 @@ static thread_local u3 threadIdx;
 static u3 blockIdx, blockDim;
 static void *emu_dyn;
 static pthread_barrier_t emu_bar, emu_wbar[32];
-#define __global__ static
-#define __device__ static
-#define __forceinline__ inline
-#define __restrict__ __restrict
-#define __shared__ static
-#define __syncthreads() pthread_barrier_wait(&emu_bar)
-#define __popcll(x) __builtin_popcountll(x)
-static unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 #include "emu_device.h"
 enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 };

@@ -36,18 +36,6 @@ static void *emu_dyn;
 static pthread_barrier_t emu_bar, emu_wbar[32];
 static size_t emu_dyn_max = 48 * 1024;
 
-#define __global__ static
-#define __device__ static
-#define __forceinline__ inline
-#define __restrict__ __restrict
-#define __shared__ static
-#define __syncthreads() pthread_barrier_wait(&emu_bar)
-#define __popcll(x) __builtin_popcountll(x)
-static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
-{
-	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-}
-
 #include "emu_device.h"
 
 /* Streams and events: everything runs at once on the host, so ordering holds trivially; an event

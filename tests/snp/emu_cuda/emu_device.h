@@ -1,7 +1,8 @@
-/* Device intrinsics of the SNP kernels for the CPU emulations (gpu_kernel_emu.cpp and
- * emu_cuda/cuda_runtime.h): round-to-nearest arithmetic as the host does it (build with
- * -ffp-contract=off) and the binary MMA from the PTX ISA's fragment layout. The includer defines
- * threadIdx, blockDim and one barrier of 32 threads per warp, emu_wbar. */
+/* CUDA keywords and device intrinsics of the SNP kernels for the CPU emulations
+ * (gpu_kernel_emu.cpp and emu_cuda/cuda_runtime.h): kernels as static functions, shared memory as
+ * statics, round-to-nearest arithmetic as the host does it (build with -ffp-contract=off) and the
+ * binary MMA from the PTX ISA's fragment layout. The includer includes <pthread.h> and defines
+ * threadIdx, blockDim, the block barrier emu_bar and one barrier of 32 threads per warp, emu_wbar. */
 #ifndef GVK_EMU_DEVICE_H
 #define GVK_EMU_DEVICE_H
 #include <math.h>
@@ -9,7 +10,18 @@
 #include <string.h>
 
 #define GVK_SNP_EMU_MMA
+#define __global__ static
+#define __device__ static
+#define __forceinline__ inline
+#define __restrict__ __restrict
+#define __shared__ static
 #define __launch_bounds__(...)
+#define __syncthreads() pthread_barrier_wait(&emu_bar)
+#define __popcll(x) __builtin_popcountll(x)
+static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
+{
+	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
 /* Round-to-nearest intrinsics: the host's operations (built with -ffp-contract=off). */
 static double __longlong_as_double(long long x) { double d; memcpy(&d, &x, 8); return d; }
 static double __ll2double_rn(long long x) { return (double)x; }
