@@ -13,13 +13,7 @@
 #include "snp/snp_data.h"
 #include "snp/snp_gpu.h"
 
-static uint64_t rng;
-static uint64_t next(void)
-{
-	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-	return rng;
-}
-static double unif(void) { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
+#include "test_rng.h"
 
 static int fails;
 static long compared;
