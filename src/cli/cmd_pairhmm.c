@@ -171,7 +171,17 @@ static void *parse_main(void *arg)
 	return NULL;
 }
 
-static int slot_reserve(slot_t *sl, long n);
+static int slot_reserve(slot_t *sl, long n)
+{
+	if ((size_t)n <= sl->cap) return 0;
+	double *v = realloc(sl->v, (size_t)n * sizeof *v);
+	if (v) sl->v = v;
+	uint8_t *d = v ? realloc(sl->dbl, (size_t)n) : NULL;
+	if (d) sl->dbl = d;
+	if (!v || !d) return GVK_ERR_NOMEM;
+	sl->cap = (size_t)n;
+	return 0;
+}
 
 static void *compute_main(void *arg)
 {
@@ -220,17 +230,6 @@ static void stage_join(stage_t *st)
 	st->running = 0;
 }
 
-static int slot_reserve(slot_t *sl, long n)
-{
-	if ((size_t)n <= sl->cap) return 0;
-	double *v = realloc(sl->v, (size_t)n * sizeof *v);
-	if (v) sl->v = v;
-	uint8_t *d = v ? realloc(sl->dbl, (size_t)n) : NULL;
-	if (d) sl->dbl = d;
-	if (!v || !d) return GVK_ERR_NOMEM;
-	sl->cap = (size_t)n;
-	return 0;
-}
 
 /* Waits for chunk sl (computed by cs, unless NULL) and for the writer's previous chunk, then starts the
  * writer on sl. Returns a compute or write error. */

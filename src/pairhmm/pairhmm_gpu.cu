@@ -99,6 +99,15 @@ static int pick_variant(int R, int dbl)
 	return n - 1; /* longer reads: the largest variant in tiles */
 }
 
+/* Staging bytes of one pair (read and haplotype, its record, and scratch when its read is done in
+ * tiles): the measure by which passes are split. */
+static size_t pair_bytes(int R, int H, int dbl)
+{
+	const variant_t *v = dbl ? &variants_d[NVAR_D - 2] : &variants_f[NVAR_F - 2]; /* the largest one-tile variant */
+	size_t scratch = R > v->P * v->K ? (dbl ? 24 : 12) * ((size_t)H + 1) : 0;
+	return 5 * (size_t)R + (size_t)H + 32 + scratch;
+}
+
 static uint32_t order_key(int R, int H, int dbl)
 {
 	uint32_t hb = (uint32_t)H / 16;
@@ -248,8 +257,6 @@ typedef struct {
 	size_t bytes[MAX_SCAN_THREADS];
 } scan_job_t;
 
-static uint32_t order_key(int R, int H, int dbl);
-
 static void scan_worker(void *arg, int t)
 {
 	scan_job_t *j = (scan_job_t *)arg;
@@ -263,7 +270,7 @@ static void scan_worker(void *arg, int t)
 		uint32_t key = order_key(R, H, j->dbl);
 		j->ord[k].key = key, h[key]++;
 		mr = p->read > mr ? p->read : mr, mh = p->hap > mh ? p->hap : mh;
-		bytes += 5 * (size_t)R + (size_t)H + 32 + (R > 512 ? (j->dbl ? 24 : 12) * ((size_t)H + 1) : 0);
+		bytes += pair_bytes(R, H, j->dbl);
 	}
 	j->maxr[t] = mr, j->maxh[t] = mh, j->bytes[t] = bytes;
 }
@@ -580,8 +587,7 @@ static size_t batch_end(const pass_ctx_t *c, size_t b0, size_t n, size_t limit)
 	size_t bytes = 0, k = b0;
 	for (; k < n; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
-		size_t R = (size_t)c->reads[p->read].len, H = (size_t)c->haps[p->hap].len;
-		bytes += 5 * R + H + 32 + (R > 512 ? (c->dbl ? 24 : 12) * (H + 1) : 0);
+		bytes += pair_bytes(c->reads[p->read].len, c->haps[p->hap].len, c->dbl);
 		if (bytes > limit && k > b0) break;
 	}
 	return k;
