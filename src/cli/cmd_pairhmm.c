@@ -232,8 +232,9 @@ static void stage_join(stage_t *st)
 
 
 /* Waits for chunk sl (computed by cs, unless NULL) and for the writer's previous chunk, then starts the
- * writer on sl. Returns a compute or write error. */
-static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *err, double *tp)
+ * writer on sl and adds its pairs, cells and pairs in double to tot. Returns a compute or write
+ * error. */
+static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *err, double *tp, uint64_t tot[3])
 {
 	double ts = gvk_seconds();
 	if (cs) stage_join(cs);
@@ -244,6 +245,8 @@ static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *e
 	if (writer->rc < 0) return writer->rc;
 	writer->sl = sl;
 	stage_start(writer, write_main);
+	tot[0] += sl->c.n_pairs, tot[1] += sl->c.cells;
+	for (long k = 0; k < sl->n; ++k) tot[2] += sl->dbl[k];
 	return 0;
 }
 
@@ -259,7 +262,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	enum { NSLOT = 4 };
 	slot_t sl[NSLOT];
 	memset(sl, 0, sizeof sl);
-	uint64_t pairs = 0, cells = 0, ndouble = 0;
+	uint64_t tot[3] = {0, 0, 0}; /* pairs, cells, pairs in double, of the chunks handed to the writer */
 	int rc = -1, progress = !a.quiet && isatty(2);
 	double t0 = gvk_seconds();
 	/* GVK_PROFILE: where the main thread's time went (first parse, waiting for a computation,
@@ -293,7 +296,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (rc < 0) err = sl[0].err;
 	/* Chunk i computes on comp[i % ne]. Once it has started, chunk i - 1 (computed on the other
 	 * engine, or finished before, with one) goes to the writer. */
-	long i = 0, handed = 0; /* chunks [0, handed) went to the writer */
+	long i = 0;
 	for (; rc == 0 && sl[i % NSLOT].n > 0; ++i) {
 		stage_t *cs = &comp[i % ne];
 		ts = gvk_seconds();
@@ -301,17 +304,12 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		tp[1] += gvk_seconds() - ts;
 		cs->sl = &sl[i % NSLOT];
 		stage_start(cs, compute_main);
-		if (handed < i) {
-			slot_t *w = &sl[(i - 1) % NSLOT];
-			/* With one engine, chunk i - 1 was joined before chunk i started on it. */
-			if ((rc = hand_to_writer(&writer, ne == 1 ? NULL : &comp[(i - 1) % ne], w, &err, tp)) < 0) break;
-			handed = i;
-			pairs += w->c.n_pairs, cells += w->c.cells;
-			for (long k = 0; k < w->n; ++k) ndouble += w->dbl[k];
-		}
+		/* With one engine, chunk i - 1 was joined before chunk i started on it. */
+		if (i > 0 && (rc = hand_to_writer(&writer, ne == 1 ? NULL : &comp[(i - 1) % ne], &sl[(i - 1) % NSLOT], &err, tp, tot)) < 0)
+			break;
 		if (progress)
-			fprintf(stderr, "\r[gvk pairhmm] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)pairs,
-			        (double)cells * 1e-9, gvk_seconds() - t0);
+			fprintf(stderr, "\r[gvk pairhmm] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)tot[0],
+			        (double)tot[1] * 1e-9, gvk_seconds() - t0);
 		ts = gvk_seconds();
 		stage_join(&parser);
 		tp[3] += gvk_seconds() - ts;
@@ -324,14 +322,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		if (next->n > 0) parser.sl = &sl[(i + 2) % NSLOT], stage_start(&parser, parse_main);
 	}
 	/* The last chunk (or, after an error, whatever still runs). */
-	if (rc == 0 && handed < i) {
-		rc = hand_to_writer(&writer, &comp[(i - 1) % ne], &sl[(i - 1) % NSLOT], &err, tp);
-		if (rc == 0) {
-			slot_t *w = &sl[(i - 1) % NSLOT];
-			pairs += w->c.n_pairs, cells += w->c.cells;
-			for (long k = 0; k < w->n; ++k) ndouble += w->dbl[k];
-		}
-	}
+	if (rc == 0 && i > 0) rc = hand_to_writer(&writer, &comp[(i - 1) % ne], &sl[(i - 1) % NSLOT], &err, tp, tot);
 	stage_join(&comp[0]), stage_join(&comp[1]);
 	stage_join(&parser);
 	stage_join(&writer);
@@ -354,8 +345,8 @@ done:
 	} else if (!a.quiet) {
 		double dt = gvk_seconds() - t0;
 		fprintf(stderr, "gvk pairhmm: %llu pairs, %.4g G cells, %.3f s, %.2f GCUPS, %llu pairs in double, %s, %d threads\n",
-		        (unsigned long long)pairs, (double)cells * 1e-9, dt, dt > 0 ? (double)cells * 1e-9 / dt : 0.0,
-		        (unsigned long long)ndouble, gvk_pairhmm_device_name(eng[0]), a.eng.threads);
+		        (unsigned long long)tot[0], (double)tot[1] * 1e-9, dt, dt > 0 ? (double)tot[1] * 1e-9 / dt : 0.0,
+		        (unsigned long long)tot[2], gvk_pairhmm_device_name(eng[0]), a.eng.threads);
 	}
 	ts = gvk_seconds();
 	phmm_reader_close(rd);
