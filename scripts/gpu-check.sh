@@ -1,7 +1,7 @@
 #!/bin/bash
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|snp|cnv|jni|bench] ...   (default all)
+# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|snp|cnv|jni|profile|bench] ...   (default all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -146,6 +146,19 @@ if has jni; then
 	else
 		summary+=("jni: skipped, no .carry/jre (run scripts/carry-java.sh here first)")
 	fi
+fi
+if [[ " $stages " == *" profile "* ]]; then  # not part of "all"
+	# Hardware counters of the hot kernels (Nsight Compute, clocks left alone) and their SASS, for
+	# the design notes: scheduler issue rate, warp stall reasons, pipe use, occupancy.
+	sec=(--section LaunchStats --section Occupancy --section SchedulerStats --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats)
+	timeout 240 ncu --clock-control none "${sec[@]}" -k regex:phmm_gpu_kernel_short --launch-skip 2 --launch-count 3 \
+		build-gpu/bench/bench_pairhmm -n 300000 --device gpu --gpu-only --results - > "$out/ncu-pairhmm.txt" 2>&1
+	summary+=("ncu pairhmm: rc=$?")
+	timeout 240 ncu --clock-control none "${sec[@]}" -k regex:ld_count_kernel --launch-count 2 \
+		build-gpu/bench/snp/bench_snp --profiles 0 --ld-snps 8000 > "$out/ncu-ld.txt" 2>&1
+	summary+=("ncu ld: rc=$?")
+	cuobjdump -sass build-gpu/src/gvk 2>/dev/null | gzip > "$out/gvk.sass.gz"
+	grep -E "Issued Ipc|Issue Slots Busy|Achieved Occupancy|Registers Per|No Eligible|Warp Cycles Per Issued|Block Limit Reg" "$out/ncu-pairhmm.txt" | head -24
 fi
 if has bench; then
 	gkl=(); [ -x .carry/gkl/gklbench ] && [ "${GVK_BENCH_GKL:-1}" != 0 ] && gkl=(--gkl .carry/gkl/gklbench)

@@ -20,7 +20,7 @@ extern "C" {
 #include "../common/threads.h"
 }
 
-enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
+enum { LD_T = 16, LD_KW = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 }; /* SNPs per block side, words per stage, threads */
 enum { LD_CHUNKS = 4, LD_EVENTS = 64 };             /* chunks per stripe (at least), timing events */
 enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
@@ -36,7 +36,6 @@ typedef struct {
 struct snp_gpu_s {
 	int dev, sms, max_threads_sm, cc;
 	size_t smem_block, smem_optin, mem_free;
-	size_t ld_smem_max[2]; /* per CUDA-core LD block (general, FULL): the SM's share for all resident blocks */
 	char name[272];   /* "gpu-" and cudaDeviceProp.name */
 	char kernel[300]; /* name and the LD count path that ran */
 	int path, ld_path; /* requested (GVK_SNP_GPU_PATH) and chosen LD count path */
@@ -69,19 +68,18 @@ __global__ void ld_totals_kernel(const uint64_t *__restrict__ w, int64_t nsnp, i
 	tot[2 * i] = a, tot[2 * i + 1] = b;
 }
 
-/* The six sums from the nine plane products (popgemm_body.h's general path), or, when both SNPs
- * have every sample called (FULL), from the four A/B products and the totals: V is all ones over
- * n_bits and the padding is zero, so the two give the same integers. */
-__device__ __forceinline__ pg_ldcnt_t ld_assemble(int full, int32_t aa, int32_t ab, int32_t ba, int32_t bb, int32_t n,
-                                                  int32_t av, int32_t bv, int32_t va, int32_t vb, const int32_t *tx,
-                                                  const int32_t *ty, int32_t nbits)
+/* The six sums of a pair from its plane products (spec 3.2), or, when both SNPs have every sample
+ * called (FULL), from sum(xy) and the totals: V is all ones over n_bits and the padding is zero,
+ * so the two give the same integers. */
+__device__ __forceinline__ pg_ldcnt_t ld_assemble(int full, int32_t sxy, int32_t n, int32_t av, int32_t bv, int32_t va,
+                                                  int32_t vb, const int32_t *tx, const int32_t *ty, int32_t nbits)
 {
 	pg_ldcnt_t o;
 	if (full) n = nbits, av = tx[0], bv = tx[1], va = ty[0], vb = ty[1];
 	o.n = n;
 	o.sx = av + bv, o.sxx = av + 3 * bv;
 	o.sy = va + vb, o.syy = va + 3 * vb;
-	o.sxy = aa + ab + ba + bb;
+	o.sxy = sxy;
 	return o;
 }
 
@@ -127,52 +125,100 @@ __device__ __forceinline__ void ld_put(pg_ldcnt_t c, int64_t e, pg_ldcnt_t *out,
 	else out[e] = c;
 }
 
-/* CUDA cores: one LD_T x LD_T tile of pairs per block, the planes of both sides staged kw words
- * at a time, each thread one pair (FULL: 4 AND-popcounts per word, else 9). At most 64 registers,
- * so that 4 blocks (32 warps) share an SM and one block's staging hides behind the others' popcounts. */
-template <int FULL>
-__global__ void __launch_bounds__(LD_T * LD_T, 4) ld_count_kernel(const uint64_t *__restrict__ w, int64_t base, int nw, int kw, int64_t i0, int nrows,
-                                int64_t cbase, int64_t width, const int64_t *__restrict__ jlo,
-                                const int64_t *__restrict__ jhi, const int32_t *__restrict__ tot, int32_t nbits,
-                                pg_ldcnt_t *__restrict__ out, double *__restrict__ val, int r2, int single)
+/* R consecutive 32-bit words of shared memory in one vector load (R = 4 or 2). */
+template <int R>
+__device__ __forceinline__ void lds_words(uint32_t *r, const uint32_t *p)
 {
-	extern __shared__ uint64_t sm[];
+	if (R == 4) {
+		const uint4 v = *(const uint4 *)p;
+		r[0] = v.x, r[1] = v.y, r[2] = v.z, r[3] = v.w;
+	} else {
+		const uint2 v = *(const uint2 *)p;
+		r[0] = v.x, r[1] = v.y;
+	}
+}
+
+/* CUDA cores: a block of LD_T x LD_T threads computes (LD_T RM) x (LD_T RN) pairs, each thread RM x
+ * RN of them from registers, so that one shared-memory vector load feeds RN (or RM) pairs. Planes
+ * are staged LD_KW 32-bit words at a time as [word][plane][SNP], so a thread's RM rows (RN
+ * columns) of one plane are adjacent. Sum(xy) takes three popcounts per word instead of four:
+ * with e = A ^ B (x = 1) and f = C ^ D (y = 1), xy is 1 on e & f, 2 on (e & D) | (B & f) (disjoint)
+ * and 4 on B & D, so the population count pipe, the kernel's limit, does 3/4 of the naive work
+ * (8/9 with missing calls, where the V products stay as they are). */
+template <int FULL, int RM, int RN>
+__global__ void __launch_bounds__(LD_T * LD_T, 2)
+	ld_count_kernel(const uint64_t *__restrict__ w64, int64_t base, int nw, int64_t i0, int nrows, int64_t cbase,
+	                int64_t width, const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi,
+	                const int32_t *__restrict__ tot, int32_t nbits, pg_ldcnt_t *__restrict__ out,
+	                double *__restrict__ val, int r2, int single)
+{
+	enum { NP = FULL ? 2 : 3, TM = LD_T * RM, TN = LD_T * RN, PM = TM + 4, PN = TN + 4 };
+	__shared__ __align__(16) uint32_t xs[LD_KW * NP * PM];
+	__shared__ __align__(16) uint32_t ys[LD_KW * NP * PN];
 	__shared__ int any;
-	const int np = FULL ? 2 : 3, pitch = np * kw + 1; /* odd pitch spreads the columns over the banks */
-	uint64_t *xs = sm, *ys = sm + LD_T * pitch;
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * LD_T + tx;
-	const int64_t r0 = (int64_t)blockIdx.y * LD_T, c0 = cbase + (int64_t)blockIdx.x * LD_T;
-	if (tid == 0) any = ld_tile_any(jlo, jhi, r0, LD_T, nrows, c0, LD_T);
+	const int64_t r0 = (int64_t)blockIdx.y * TM, c0 = cbase + (int64_t)blockIdx.x * TN;
+	if (tid == 0) any = 0;
+	__syncthreads();
+	if (tid < TM && r0 + tid < nrows && jlo[r0 + tid] < jhi[r0 + tid] && jlo[r0 + tid] < c0 + TN && jhi[r0 + tid] > c0)
+		any = 1; /* every writer stores the same value */
 	__syncthreads();
 	if (!any) return; /* the whole block agrees, so no thread misses a barrier */
-	int32_t aa = 0, ab = 0, ba = 0, bb = 0, n = 0, av = 0, bv = 0, va = 0, vb = 0;
-	for (int w0 = 0; w0 < nw; w0 += kw) {
-		const int kn = nw - w0 < kw ? nw - w0 : kw;
-		for (int e = tid; e < LD_T * np * kn; e += LD_T * LD_T) {
-			const int s = e / (np * kn), rem = e % (np * kn), p = rem / kn, k = rem % kn;
-			const int64_t xi = i0 + r0 + s, yj = c0 + s;
-			xs[s * pitch + p * kw + k] = r0 + s < nrows ? w[((xi - base) * 3 + p) * nw + w0 + k] : 0;
-			ys[s * pitch + p * kw + k] = yj < cbase + width ? w[((yj - base) * 3 + p) * nw + w0 + k] : 0;
+	const uint32_t *w = (const uint32_t *)w64;
+	const int64_t n32 = 2 * (int64_t)nw; /* a multiple of LD_KW: nw is of 8 */
+	int32_t s1[RM][RN], s2[RM][RN], n[RM][RN], av[RM][RN], bv[RM][RN], va[RM][RN], vb[RM][RN];
+#pragma unroll
+	for (int i = 0; i < RM; ++i)
+#pragma unroll
+		for (int j = 0; j < RN; ++j) s1[i][j] = s2[i][j] = n[i][j] = av[i][j] = bv[i][j] = va[i][j] = vb[i][j] = 0;
+	for (int64_t k0 = 0; k0 < n32; k0 += LD_KW) {
+		/* 16-byte global loads (4 words of one plane row), spread to the word-major layout */
+		for (int e = tid; e < (TM + TN) * NP * (LD_KW / 4); e += LD_T * LD_T) {
+			const int q = e % (LD_KW / 4), sp = e / (LD_KW / 4), p = sp % NP, s = sp / NP;
+			const int side = s >= TM, t = side ? s - TM : s;
+			const int64_t snp = side ? c0 + t : i0 + r0 + t;
+			const int ok = side ? c0 + t < cbase + width : r0 + t < nrows;
+			uint4 v = {0, 0, 0, 0};
+			if (ok) v = *(const uint4 *)(w + ((snp - base) * 3 + p) * n32 + k0 + 4 * q);
+			uint32_t *d = side ? ys + (4 * q * NP + p) * PN + t : xs + (4 * q * NP + p) * PM + t;
+			const int pitch = (side ? PN : PM) * NP;
+			d[0] = v.x, d[pitch] = v.y, d[2 * pitch] = v.z, d[3 * pitch] = v.w;
 		}
 		__syncthreads();
-		const uint64_t *xa = xs + ty * pitch, *xb = xa + kw, *xv = xb + kw;
-		const uint64_t *ya = ys + tx * pitch, *yb = ya + kw, *yv = yb + kw;
-		for (int k = 0; k < kn; ++k) {
-			const uint64_t a = xa[k], b = xb[k], c = ya[k], d = yb[k];
-			aa += __popcll(a & c), ab += __popcll(a & d), ba += __popcll(b & c), bb += __popcll(b & d);
-			if (!FULL) {
-				const uint64_t v = xv[k], u = yv[k];
-				n += __popcll(v & u), av += __popcll(a & u), bv += __popcll(b & u);
-				va += __popcll(c & v), vb += __popcll(d & v);
-			}
+#pragma unroll 2
+		for (int k = 0; k < LD_KW; ++k) {
+			uint32_t a[RM], b[RM], v[RM], c[RN], d[RN], u[RN];
+			lds_words<RM>(a, xs + (k * NP + 0) * PM + ty * RM), lds_words<RM>(b, xs + (k * NP + 1) * PM + ty * RM);
+			lds_words<RN>(c, ys + (k * NP + 0) * PN + tx * RN), lds_words<RN>(d, ys + (k * NP + 1) * PN + tx * RN);
+			if (!FULL) lds_words<RM>(v, xs + (k * NP + 2) * PM + ty * RM), lds_words<RN>(u, ys + (k * NP + 2) * PN + tx * RN);
+#pragma unroll
+			for (int i = 0; i < RM; ++i)
+#pragma unroll
+				for (int j = 0; j < RN; ++j) {
+					const uint32_t e = a[i] ^ b[i], f = c[j] ^ d[j];
+					s1[i][j] += __popc(e & f);
+					s2[i][j] += __popc((e & d[j]) | (b[i] & f)) + 2 * __popc(b[i] & d[j]);
+					if (!FULL) {
+						n[i][j] += __popc(v[i] & u[j]), av[i][j] += __popc(a[i] & u[j]), bv[i][j] += __popc(b[i] & u[j]);
+						va[i][j] += __popc(c[j] & v[i]), vb[i][j] += __popc(d[j] & v[i]);
+					}
+				}
 		}
 		__syncthreads();
 	}
-	const int64_t row = r0 + ty, col = c0 + tx;
-	if (row < nrows && col >= jlo[row] && col < jhi[row]) {
-		const int64_t xi = i0 + row;
-		ld_put(ld_assemble(FULL, aa, ab, ba, bb, n, av, bv, va, vb, tot + 2 * (xi - base), tot + 2 * (col - base), nbits),
-		       row * width + (col - cbase), out, val, r2, single);
+#pragma unroll
+	for (int i = 0; i < RM; ++i) {
+		const int64_t row = r0 + ty * RM + i;
+		if (row >= nrows) break;
+		const int64_t lo = jlo[row], hi = jhi[row], xi = i0 + row;
+#pragma unroll
+		for (int j = 0; j < RN; ++j) {
+			const int64_t col = c0 + tx * RN + j;
+			if (col < lo || col >= hi) continue;
+			ld_put(ld_assemble(FULL, s1[i][j] + 2 * s2[i][j], n[i][j], av[i][j], bv[i][j], va[i][j], vb[i][j],
+			                   tot + 2 * (xi - base), tot + 2 * (col - base), nbits),
+			       row * width + (col - cbase), out, val, r2, single);
+		}
 	}
 }
 
@@ -283,7 +329,7 @@ __global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(const uint64_t *__r
 		if (row >= nrows || col < jlo[row] || col >= jhi[row]) continue;
 		const int32_t *cx = cs + x * NP * R + y * NP; /* cx[p * R + q] = plane p of x AND plane q of y */
 		const int v = NP == 3;
-		ld_put(ld_assemble(!v, cx[0], cx[1], cx[R], cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
+		ld_put(ld_assemble(!v, cx[0] + cx[1] + cx[R] + cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
 		                   v ? cx[2 * R] : 0, v ? cx[2 * R + 1] : 0, tot + 2 * (i0 + row - base), tot + 2 * (col - base), nbits),
 		       row * width + (col - cbase), out, val, r2, single);
 	}
@@ -525,24 +571,6 @@ __global__ void peak_mma_kernel(int iters, uint32_t seed, unsigned long long *si
 
 /* ---- device set-up -------------------------------------------------------------------------- */
 
-/* Shared memory a CUDA-core LD block may take so that as many blocks stay resident as its
- * registers and the SM's thread limit allow (the stage depth kw is derived from it). */
-static int ld_smem_budget(snp_gpu_t *g, const cudaDeviceProp *prop, gvk_err_t *err)
-{
-	for (int full = 0; full < 2; ++full) {
-		cudaFuncAttributes fa;
-		CK(cudaFuncGetAttributes(&fa, full ? (const void *)ld_count_kernel<1> : (const void *)ld_count_kernel<0>));
-		const int threads = LD_T * LD_T, regs = fa.numRegs > 0 ? fa.numRegs : 64;
-		int blocks = prop->maxThreadsPerMultiProcessor / threads;
-		if (prop->regsPerMultiprocessor / (regs * threads) < blocks) blocks = prop->regsPerMultiprocessor / (regs * threads);
-		if (blocks < 1) blocks = 1;
-		size_t share = prop->sharedMemPerMultiprocessor / (size_t)blocks;
-		share = share > prop->reservedSharedMemPerBlock + fa.sharedSizeBytes ? share - prop->reservedSharedMemPerBlock - fa.sharedSizeBytes : 0;
-		g->ld_smem_max[full] = share < g->smem_block ? share : g->smem_block;
-	}
-	return 0;
-}
-
 static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 {
 	int n = 0;
@@ -578,7 +606,6 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	if (g->path < 0)
 		return gvk_err_set(err, GVK_ERR_ARG, "GVK_SNP_GPU_PATH must be auto, popc or mma, not '%s'", s);
 	g->ld_path = g->path;
-	if (ld_smem_budget(g, &prop, err) < 0) return -1;
 	for (int i = 0; i < 2; ++i) {
 		CK(cudaStreamCreateWithFlags(&g->st[i], cudaStreamNonBlocking));
 		CK(cudaEventCreateWithFlags(&g->done[i], cudaEventDisableTiming));
@@ -763,20 +790,15 @@ static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d
 			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
 			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
 	} else {
-		/* Words per stage: as many as two LD_T-SNP tiles of np planes (plus the pitch word and the
-		 * kernel's static flag) fit in the block's share of shared memory (ld_smem_budget). */
-		const int np = full ? 2 : 3;
-		int kw = (int)(((int64_t)(g->ld_smem_max[full] / (2 * LD_T * sizeof(uint64_t))) - 2) / np);
-		if (kw > d->nw) kw = d->nw;
-		if (kw < 1) kw = 1;
-		const size_t smem = 2 * LD_T * (size_t)(np * kw + 1) * sizeof(uint64_t);
-		dim3 grid((unsigned)((width + LD_T - 1) / LD_T), (unsigned)((nrows + LD_T - 1) / LD_T)), block(LD_T, LD_T);
+		/* register tiles: 4 x 4 pairs per thread with 2 planes, 4 x 2 with 3 (7 sums per pair) */
+		const int tm = LD_T * 4, tn = LD_T * (full ? 4 : 2);
+		dim3 grid((unsigned)((width + tn - 1) / tn), (unsigned)((nrows + tm - 1) / tm)), block(LD_T, LD_T);
 		if (full)
-			ld_count_kernel<1><<<grid, block, smem, g->st[0]>>>(g->ld_w, base, d->nw, kw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                  g->ld_tot, nbits, out, val, o->r2, o->single);
+			ld_count_kernel<1, 4, 4><<<grid, block, 0, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
+			                                                     g->ld_tot, nbits, out, val, o->r2, o->single);
 		else
-			ld_count_kernel<0><<<grid, block, smem, g->st[0]>>>(g->ld_w, base, d->nw, kw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                  g->ld_tot, nbits, out, val, o->r2, o->single);
+			ld_count_kernel<0, 4, 2><<<grid, block, 0, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
+			                                                     g->ld_tot, nbits, out, val, o->r2, o->single);
 	}
 	CK(cudaGetLastError());
 	return 0;
@@ -833,9 +855,10 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 	int rc = ld_upload(g, d, lo, hi, err);
 	if (rc < 0) return rc;
 	const int full = ld_stripe_full(d, s), hap = o->haplotype;
-	/* Chunks of whole MMA tiles of rows, so that chunk c + 1 is computed while c is copied back. */
+	/* Chunks of whole tiles of rows of both kernels (4 LD_T, a multiple of MMA_S), so that chunk
+	 * c + 1 is computed while c is copied back. */
 	int64_t ch = (nrows + LD_CHUNKS - 1) / LD_CHUNKS;
-	ch = (ch + MMA_S - 1) / MMA_S * MMA_S;
+	ch = (ch + 4 * LD_T - 1) / (4 * LD_T) * (4 * LD_T);
 	const size_t cells = (size_t)ch * (size_t)width;
 	if ((rc = dev_reserve((void **)&g->ld_jr, &g->ld_jr_cap, 2 * (size_t)nrows * sizeof(int64_t), "a stripe", err)) < 0)
 		return rc;

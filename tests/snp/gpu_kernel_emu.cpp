@@ -25,7 +25,7 @@ static u3 blockIdx, blockDim;
 static void *emu_dyn;
 static pthread_barrier_t emu_bar, emu_wbar[32];
 #include "emu_device.h"
-enum { LD_T = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
+enum { LD_T = 16, LD_KW = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 };
 enum { FMMA_MF = 2, FMMA_NF = 4, FMMA_WARPS = 4, FMMA_THREADS = 32 * FMMA_WARPS, FMMA_QB = 8 * FMMA_NF, FMMA_LISTS = 8 * FMMA_WARPS };
 typedef struct { uint32_t q, score; int64_t d; } dhit_t;
@@ -95,10 +95,10 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 		pg_ldcnt_t *op = fused ? NULL : out.data();
 		double *vp = fused ? val.data() : NULL;
 		if (path == 0) {
-			size_t smem = 2 * LD_T * (size_t)((allfull ? 2 : 3) * kw + 1) * 8;
-			u3 grid = {(unsigned)((width + 15) / 16), (unsigned)((nrows + 15) / 16), 1};
-			if (allfull) launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<1>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
-			else launch(grid, {16, 16, 1}, smem, [=] { ld_count_kernel<0>(wp, 0, nw, kw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+			const int tn = allfull ? 64 : 32;
+			u3 grid = {(unsigned)((width + tn - 1) / tn), (unsigned)((nrows + 63) / 64), 1};
+			if (allfull) launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<1, 4, 4>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+			else launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<0, 4, 2>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
 		} else {
 			size_t smem = 96 * 96 * 4;
 			u3 grid = {(unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S), 1};
@@ -207,6 +207,7 @@ int main()
 			ld_test(path, full, 45, 1001, 5, 3, 38, 2, 41, 0);
 			ld_test(path, full, 45, 600, 63, 7, 30, 8, 37, 1);
 			ld_test(path, full, 70, 1500, 63, 0, 70, 0, 70, 0); /* several MMA tiles and stages, a half stage */
+			ld_test(path, full, 150, 2100, 63, 5, 147, 3, 140, 1); /* several register tiles each way, banded */
 		}
 	value_test();
 	fid_test<FID_QB>(PG_XOR, 11, 1000, 16, 3, 10, 400);

@@ -18,6 +18,10 @@
 #define __launch_bounds__(...)
 #define __syncthreads() pthread_barrier_wait(&emu_bar)
 #define __popcll(x) __builtin_popcountll(x)
+#define __popc(x) __builtin_popcount(x)
+#define __align__(n) __attribute__((aligned(n)))
+struct uint4 { unsigned x, y, z, w; };
+struct uint2 { unsigned x, y; };
 static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
 {
 	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
