@@ -150,12 +150,13 @@ fi
 if [[ " $stages " == *" profile "* ]]; then  # not part of "all"
 	# Hardware counters of the hot kernels (Nsight Compute, clocks left alone) and their SASS, for
 	# the design notes: scheduler issue rate, warp stall reasons, pipe use, occupancy.
-	sec=(--section LaunchStats --section Occupancy --section SchedulerStats --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats)
-	timeout 240 ncu --clock-control none "${sec[@]}" -k regex:phmm_gpu_kernel_short --launch-skip 2 --launch-count 3 \
-		build-gpu/bench/bench_pairhmm -n 300000 --device gpu --gpu-only --results - > "$out/ncu-pairhmm.txt" 2>&1
+	sec=(--clock-control none --print-details all --section LaunchStats --section Occupancy --section SchedulerStats
+		--section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats)
+	timeout 240 ncu "${sec[@]}" -k regex:phmm_gpu_kernel_short --launch-count ${GVK_NCU_LAUNCHES:-14} \
+		build-gpu/bench/bench_pairhmm -n 2000000 --device gpu --gpu-only --results - > "$out/ncu-pairhmm.txt" 2>&1
 	summary+=("ncu pairhmm: rc=$?")
-	timeout 240 ncu --clock-control none "${sec[@]}" -k regex:ld_count_kernel --launch-count 2 \
-		build-gpu/bench/snp/bench_snp --profiles 0 --ld-snps 8000 > "$out/ncu-ld.txt" 2>&1
+	timeout 240 ncu "${sec[@]}" -k regex:ld_count_kernel --launch-skip 2 --launch-count 2 \
+		build-gpu/bench/snp/bench_snp --profiles 0 > "$out/ncu-ld.txt" 2>&1
 	summary+=("ncu ld: rc=$?")
 	cuobjdump -sass build-gpu/src/gvk 2>/dev/null | gzip > "$out/gvk.sass.gz"
 	grep -E "Issued Ipc|Issue Slots Busy|Achieved Occupancy|Registers Per|No Eligible|Warp Cycles Per Issued|Block Limit Reg" "$out/ncu-pairhmm.txt" | head -24

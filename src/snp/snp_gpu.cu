@@ -40,7 +40,7 @@ struct snp_gpu_s {
 	char kernel[300]; /* name and the LD count path that ran */
 	int path, ld_path; /* requested (GVK_SNP_GPU_PATH) and chosen LD count path */
 	double kern_s;     /* summed kernel time */
-	cudaStream_t st[2]; /* 0: kernels, 1: copies back */
+	cudaStream_t st[3]; /* 0: kernels, 1: copies back, 2: LD's second kernel stream */
 	cudaEvent_t ev[LD_EVENTS][2], done[2], copied[2];
 	/* LD: SNPs [ld_lo, ld_hi) of the planes at ld_src resident in ld_w, their totals in ld_tot */
 	const uint64_t *ld_src;
@@ -141,12 +141,14 @@ __device__ __forceinline__ void lds_words(uint32_t *r, const uint32_t *p)
 /* CUDA cores: a block of LD_T x LD_T threads computes (LD_T RM) x (LD_T RN) pairs, each thread RM x
  * RN of them from registers, so that one shared-memory vector load feeds RN (or RM) pairs. Planes
  * are staged LD_KW 32-bit words at a time as [word][plane][SNP], so a thread's RM rows (RN
- * columns) of one plane are adjacent. Sum(xy) takes three popcounts per word instead of four:
- * with e = A ^ B (x = 1) and f = C ^ D (y = 1), xy is 1 on e & f, 2 on (e & D) | (B & f) (disjoint)
- * and 4 on B & D, so the population count pipe, the kernel's limit, does 3/4 of the naive work
- * (8/9 with missing calls, where the V products stay as they are). */
+ * columns) of one plane are adjacent. The population count (16 per SM and cycle, issued through
+ * the MIO queue like the shared-memory loads) is the limit, so sum(xy) is built to need few:
+ * with e = A ^ B (x = 1) and f = C ^ D (y = 1), xy is 1 on e & f, 2 on (e & D) | (B & f)
+ * (disjoint) and 4 on B & D; two words' masks are then added bit-sliced (half and full adders,
+ * one LOP3 each, on the 64-per-cycle ALU) into weights 1, 2, 4, 8: four popcounts per two words
+ * where the four plane products take eight. The V products (missing calls) stay as they are. */
 template <int FULL, int RM, int RN>
-__global__ void __launch_bounds__(LD_T * LD_T, 2)
+__global__ void __launch_bounds__(LD_T * LD_T, FULL ? 3 : 2)
 	ld_count_kernel(const uint64_t *__restrict__ w64, int64_t base, int nw, int64_t i0, int nrows, int64_t cbase,
 	                int64_t width, const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi,
 	                const int32_t *__restrict__ tot, int32_t nbits, pg_ldcnt_t *__restrict__ out,
@@ -185,22 +187,39 @@ __global__ void __launch_bounds__(LD_T * LD_T, 2)
 			d[0] = v.x, d[pitch] = v.y, d[2 * pitch] = v.z, d[3 * pitch] = v.w;
 		}
 		__syncthreads();
-#pragma unroll 2
-		for (int k = 0; k < LD_KW; ++k) {
-			uint32_t a[RM], b[RM], v[RM], c[RN], d[RN], u[RN];
-			lds_words<RM>(a, xs + (k * NP + 0) * PM + ty * RM), lds_words<RM>(b, xs + (k * NP + 1) * PM + ty * RM);
-			lds_words<RN>(c, ys + (k * NP + 0) * PN + tx * RN), lds_words<RN>(d, ys + (k * NP + 1) * PN + tx * RN);
-			if (!FULL) lds_words<RM>(v, xs + (k * NP + 2) * PM + ty * RM), lds_words<RN>(u, ys + (k * NP + 2) * PN + tx * RN);
+#pragma unroll 1
+		for (int k = 0; k < LD_KW; k += 2) {
+			uint32_t a[2][RM], b[2][RM], v[2][RM], c[2][RN], d[2][RN], u[2][RN];
+#pragma unroll
+			for (int h = 0; h < 2; ++h) {
+				const uint32_t *x = xs + (k + h) * NP * PM + ty * RM, *y = ys + (k + h) * NP * PN + tx * RN;
+				lds_words<RM>(a[h], x), lds_words<RM>(b[h], x + PM);
+				lds_words<RN>(c[h], y), lds_words<RN>(d[h], y + PN);
+				if (!FULL) lds_words<RM>(v[h], x + 2 * PM), lds_words<RN>(u[h], y + 2 * PN);
+			}
 #pragma unroll
 			for (int i = 0; i < RM; ++i)
 #pragma unroll
 				for (int j = 0; j < RN; ++j) {
-					const uint32_t e = a[i] ^ b[i], f = c[j] ^ d[j];
-					s1[i][j] += __popc(e & f);
-					s2[i][j] += __popc((e & d[j]) | (b[i] & f)) + 2 * __popc(b[i] & d[j]);
+					uint32_t m[2][3]; /* per word: the samples where xy = 1, 2, 4 */
+#pragma unroll
+					for (int h = 0; h < 2; ++h) {
+						const uint32_t e = a[h][i] ^ b[h][i], f = c[h][j] ^ d[h][j];
+						m[h][0] = e & f, m[h][1] = (e & d[h][j]) | (b[h][i] & f), m[h][2] = b[h][i] & d[h][j];
+					}
+					/* the two words' masks added bit-sliced: weights 1, 2, 4, 8 in four popcounts */
+					const uint32_t w1 = m[0][0] ^ m[1][0], k2 = m[0][0] & m[1][0];
+					const uint32_t w2 = m[0][1] ^ m[1][1] ^ k2, k4 = (m[0][1] & m[1][1]) | (k2 & (m[0][1] | m[1][1]));
+					const uint32_t w4 = m[0][2] ^ m[1][2] ^ k4, w8 = (m[0][2] & m[1][2]) | (k4 & (m[0][2] | m[1][2]));
+					s1[i][j] += __popc(w1) + 2 * __popc(w2);
+					s2[i][j] += __popc(w4) + 2 * __popc(w8);
 					if (!FULL) {
-						n[i][j] += __popc(v[i] & u[j]), av[i][j] += __popc(a[i] & u[j]), bv[i][j] += __popc(b[i] & u[j]);
-						va[i][j] += __popc(c[j] & v[i]), vb[i][j] += __popc(d[j] & v[i]);
+#pragma unroll
+						for (int h = 0; h < 2; ++h) {
+							n[i][j] += __popc(v[h][i] & u[h][j]), av[i][j] += __popc(a[h][i] & u[h][j]);
+							bv[i][j] += __popc(b[h][i] & u[h][j]), va[i][j] += __popc(c[h][j] & v[h][i]);
+							vb[i][j] += __popc(d[h][j] & v[h][i]);
+						}
 					}
 				}
 		}
@@ -215,7 +234,7 @@ __global__ void __launch_bounds__(LD_T * LD_T, 2)
 		for (int j = 0; j < RN; ++j) {
 			const int64_t col = c0 + tx * RN + j;
 			if (col < lo || col >= hi) continue;
-			ld_put(ld_assemble(FULL, s1[i][j] + 2 * s2[i][j], n[i][j], av[i][j], bv[i][j], va[i][j], vb[i][j],
+			ld_put(ld_assemble(FULL, s1[i][j] + 4 * s2[i][j], n[i][j], av[i][j], bv[i][j], va[i][j], vb[i][j],
 			                   tot + 2 * (xi - base), tot + 2 * (col - base), nbits),
 			       row * width + (col - cbase), out, val, r2, single);
 		}
@@ -606,8 +625,8 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	if (g->path < 0)
 		return gvk_err_set(err, GVK_ERR_ARG, "GVK_SNP_GPU_PATH must be auto, popc or mma, not '%s'", s);
 	g->ld_path = g->path;
+	for (int i = 0; i < 3; ++i) CK(cudaStreamCreateWithFlags(&g->st[i], cudaStreamNonBlocking));
 	for (int i = 0; i < 2; ++i) {
-		CK(cudaStreamCreateWithFlags(&g->st[i], cudaStreamNonBlocking));
 		CK(cudaEventCreateWithFlags(&g->done[i], cudaEventDisableTiming));
 		CK(cudaEventCreateWithFlags(&g->copied[i], cudaEventDisableTiming));
 	}
@@ -640,10 +659,11 @@ extern "C" void snp_gpu_close(snp_gpu_t *g)
 	cudaFree(g->ld_jr);
 	for (int i = 0; i < 2; ++i) {
 		cudaFree(g->ld_cnt[i]), cudaFree(g->ld_val[i]);
-		if (g->st[i]) cudaStreamDestroy(g->st[i]);
 		if (g->done[i]) cudaEventDestroy(g->done[i]);
 		if (g->copied[i]) cudaEventDestroy(g->copied[i]);
 	}
+	for (int i = 0; i < 3; ++i)
+		if (g->st[i]) cudaStreamDestroy(g->st[i]);
 	for (int i = 0; i < LD_EVENTS; ++i)
 		for (int j = 0; j < 2; ++j)
 			if (g->ev[i][j]) cudaEventDestroy(g->ev[i][j]);
@@ -772,9 +792,9 @@ static int ld_upload(snp_gpu_t *g, const snp_data_t *d, int64_t lo, int64_t hi, 
 
 /* Counts of chunk rows [0, nrows) (stripe rows from i0) into out, on the kernel stream. FULL when
  * every SNP of the chunk has all samples called. */
-static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d, int64_t i0, int nrows, const ld_stripe_t *s,
-                           const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, double *val, const ld_opt_t *o,
-                           gvk_err_t *err)
+static int ld_count_launch(snp_gpu_t *g, cudaStream_t st, int path, int full, const snp_data_t *d, int64_t i0, int nrows,
+                           const ld_stripe_t *s, const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, double *val,
+                           const ld_opt_t *o, gvk_err_t *err)
 {
 	const int64_t base = g->ld_lo, width = s->width;
 	const int32_t nbits = (int32_t)d->n_bits;
@@ -784,20 +804,20 @@ static int ld_count_launch(snp_gpu_t *g, int path, int full, const snp_data_t *d
 		const size_t smem = stage > ctile ? stage : ctile;
 		dim3 grid((unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S));
 		if (full)
-			ld_mma_kernel<2><<<grid, MMA_THREADS, smem, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
+			ld_mma_kernel<2><<<grid, MMA_THREADS, smem, st>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
 			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
 		else
-			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
+			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, st>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
 			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
 	} else {
 		/* register tiles: 4 x 4 pairs per thread with 2 planes, 4 x 2 with 3 (7 sums per pair) */
 		const int tm = LD_T * 4, tn = LD_T * (full ? 4 : 2);
 		dim3 grid((unsigned)((width + tn - 1) / tn), (unsigned)((nrows + tm - 1) / tm)), block(LD_T, LD_T);
 		if (full)
-			ld_count_kernel<1, 4, 4><<<grid, block, 0, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
+			ld_count_kernel<1, 4, 4><<<grid, block, 0, st>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
 			                                                     g->ld_tot, nbits, out, val, o->r2, o->single);
 		else
-			ld_count_kernel<0, 4, 2><<<grid, block, 0, g->st[0]>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
+			ld_count_kernel<0, 4, 2><<<grid, block, 0, st>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
 			                                                     g->ld_tot, nbits, out, val, o->r2, o->single);
 	}
 	CK(cudaGetLastError());
@@ -814,7 +834,7 @@ static int ld_pick_path(snp_gpu_t *g, int full, const snp_data_t *d, int64_t i0,
 	for (int p = 0; p < 2; ++p) {
 		cudaEvent_t *e = g->ev[LD_EVENTS - 1 - p];
 		CK(cudaEventRecord(e[0], g->st[0]));
-		int rc = ld_count_launch(g, p ? PATH_MMA : PATH_POPC, full, d, i0, nrows, s, jlo, jhi, out, val, o, err);
+		int rc = ld_count_launch(g, g->st[0], p ? PATH_MMA : PATH_POPC, full, d, i0, nrows, s, jlo, jhi, out, val, o, err);
 		if (rc < 0) return rc;
 		CK(cudaEventRecord(e[1], g->st[0]));
 		CK(cudaEventSynchronize(e[1]));
@@ -846,6 +866,29 @@ static int ld_host_counts(snp_gpu_t *g, size_t cells, gvk_err_t *err)
 	return 0;
 }
 
+/* Kernel time of a stripe's chunks: the union of their [start, end] intervals (measured from t0),
+ * since chunks on the two kernel streams overlap. */
+static int ld_add_busy(snp_gpu_t *g, cudaEvent_t t0, int nch, gvk_err_t *err)
+{
+	float iv[LD_EVENTS][2];
+	for (int c = 0; c < nch; ++c) {
+		CK(cudaEventElapsedTime(&iv[c][0], t0, g->ev[c][0]));
+		CK(cudaEventElapsedTime(&iv[c][1], t0, g->ev[c][1]));
+		for (int k = c; k > 0 && iv[k][0] < iv[k - 1][0]; --k) { /* by start */
+			const float a = iv[k][0], b = iv[k][1];
+			iv[k][0] = iv[k - 1][0], iv[k][1] = iv[k - 1][1], iv[k - 1][0] = a, iv[k - 1][1] = b;
+		}
+	}
+	float end = -1e30f, busy = 0;
+	for (int c = 0; c < nch; ++c) {
+		const float lo = iv[c][0] > end ? iv[c][0] : end;
+		if (iv[c][1] > lo) busy += iv[c][1] - lo;
+		if (iv[c][1] > end) end = iv[c][1];
+	}
+	g->kern_s += busy * 1e-3;
+	return 0;
+}
+
 extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err)
 {
 	const int64_t nrows = s->i1 - s->i0, width = s->width;
@@ -869,21 +912,27 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 	if (hap && (rc = ld_host_counts(g, (size_t)nrows * (size_t)width, err)) < 0) return rc;
 	CK(cudaMemcpyAsync(g->ld_jr, s->jlo, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
 	CK(cudaMemcpyAsync(g->ld_jr + nrows, s->jhi, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
+	/* Chunks alternate between two kernel streams, so that one chunk's last blocks share the SMs
+	 * with the next chunk's first ones instead of leaving them idle. */
+	cudaEvent_t t0 = g->ev[LD_EVENTS - 3][0];
+	CK(cudaEventRecord(t0, g->st[0]));
+	CK(cudaStreamWaitEvent(g->st[2], t0, 0));
 	int nch = 0;
 	for (int64_t r = 0; r < nrows; r += ch, ++nch) {
 		const int b = nch & 1, nr = (int)(nrows - r < ch ? nrows - r : ch);
+		cudaStream_t ks = g->st[b ? 2 : 0];
 		const int64_t *jlo = g->ld_jr + r, *jhi = g->ld_jr + nrows + r;
 		pg_ldcnt_t *cnt = hap ? g->ld_cnt[b] : NULL; /* phased: counts for the host, else values */
 		double *val = hap ? NULL : g->ld_val[b];
-		if (nch >= 2) CK(cudaStreamWaitEvent(g->st[0], g->copied[b], 0)); /* buffer b copied out */
+		if (nch >= 2) CK(cudaStreamWaitEvent(ks, g->copied[b], 0)); /* buffer b copied out */
 		if (g->ld_path == PATH_AUTO &&
 		    (rc = ld_pick_path(g, full, d, s->i0 + r, nr, s, jlo, jhi, cnt, val, o, err)) < 0)
 			return rc;
-		CK(cudaEventRecord(g->ev[nch][0], g->st[0]));
-		if ((rc = ld_count_launch(g, g->ld_path, full, d, s->i0 + r, nr, s, jlo, jhi, cnt, val, o, err)) < 0) return rc;
+		CK(cudaEventRecord(g->ev[nch][0], ks));
+		if ((rc = ld_count_launch(g, ks, g->ld_path, full, d, s->i0 + r, nr, s, jlo, jhi, cnt, val, o, err)) < 0) return rc;
 		const size_t n = (size_t)nr * (size_t)width;
-		CK(cudaEventRecord(g->ev[nch][1], g->st[0]));
-		CK(cudaEventRecord(g->done[b], g->st[0]));
+		CK(cudaEventRecord(g->ev[nch][1], ks));
+		CK(cudaEventRecord(g->done[b], ks));
 		CK(cudaStreamWaitEvent(g->st[1], g->done[b], 0));
 		if (hap)
 			CK(cudaMemcpyAsync(g->h_cnt + (size_t)r * width, g->ld_cnt[b], n * sizeof(pg_ldcnt_t), cudaMemcpyDeviceToHost, g->st[1]));
@@ -891,13 +940,8 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 			CK(cudaMemcpyAsync(s->r + (size_t)r * width, g->ld_val[b], n * sizeof(double), cudaMemcpyDeviceToHost, g->st[1]));
 		CK(cudaEventRecord(g->copied[b], g->st[1]));
 	}
-	CK(cudaStreamSynchronize(g->st[1]));
-	CK(cudaStreamSynchronize(g->st[0]));
-	for (int c = 0; c < nch; ++c) {
-		float ms = 0;
-		CK(cudaEventElapsedTime(&ms, g->ev[c][0], g->ev[c][1]));
-		g->kern_s += ms * 1e-3;
-	}
+	for (int i = 0; i < 3; ++i) CK(cudaStreamSynchronize(g->st[i]));
+	if ((rc = ld_add_busy(g, t0, nch, err)) < 0) return rc;
 	snprintf(g->kernel, sizeof g->kernel, "%s %s", g->name, g->ld_path == PATH_MMA ? "bmma" : "popc");
 	if (hap) {
 		int nt = o->threads > 0 ? o->threads : 1;
