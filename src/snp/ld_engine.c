@@ -128,8 +128,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 		if (err) err->code = 0, err->msg[0] = 0;
 	}
 	int threads = o->threads > 0 ? o->threads : 1;
-	/* a GPU stripe feeds two kernel streams of 4 chunks: 2 M pairs per launch keeps every SM busy */
-	size_t budget = o->stripe_cells ? o->stripe_cells : gpu ? (size_t)1 << 23 : (size_t)1 << 22;
+	size_t budget = o->stripe_cells ? o->stripe_cells : (size_t)1 << 22;
 	int64_t m = d->n_snp;
 	int cb = (int)(262144 / ((size_t)SNP_PLANES * (size_t)d->nw * 8));
 	cb = cb < 8 ? 8 : cb > 1024 ? 1024 : cb;
