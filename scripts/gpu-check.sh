@@ -80,10 +80,11 @@ if has e2e; then
 	for d in gpu cpu; do
 		for in in tests/data/pairhmm/inputs/carneiro_10s.in "$f"; do
 			s0=$(date +%s.%N)
-			timeout 300 build-gpu/src/gvk pairhmm --device $d -o /tmp/gvk-e2e.$d.out "$in" 2> "$out/e2e.log"
+			GVK_PROFILE=1 timeout 300 build-gpu/src/gvk pairhmm --device $d -o /tmp/gvk-e2e.$d.out "$in" 2> "$out/e2e.log"
 			rc=$?
 			s1=$(date +%s.%N)
-			summary+=("e2e $d $(basename "$in"): rc=$rc, wall $(awk "BEGIN{printf \"%.2f\", $s1 - $s0}") s; $(tail -1 "$out/e2e.log")")
+			summary+=("e2e $d $(basename "$in"): rc=$rc, process $(awk "BEGIN{printf \"%.2f\", $s1 - $s0}") s; $(grep -h '^gvk pairhmm:' "$out/e2e.log"); $(grep -h 'teardown' "$out/e2e.log")")
+			grep -h "main thread\|parser:" "$out/e2e.log"
 		done
 	done
 	cmp -s /tmp/gvk-e2e.gpu.out /tmp/gvk-e2e.cpu.out && summary+=("e2e: GPU and CPU outputs identical") || summary+=("e2e: GPU and CPU outputs DIFFER")

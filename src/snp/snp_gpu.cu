@@ -41,11 +41,13 @@ struct snp_gpu_s {
 	int path, ld_path; /* requested (GVK_SNP_GPU_PATH) and chosen LD count path */
 	double kern_s;     /* summed kernel time */
 	cudaStream_t st[3]; /* 0: kernels, 1: copies back, 2: LD's second kernel stream */
-	cudaEvent_t ev[LD_EVENTS][2], done[2], copied[2];
-	/* LD: SNPs [ld_lo, ld_hi) of the planes at ld_src resident in ld_w, their totals in ld_tot */
+	cudaEvent_t ev[LD_EVENTS][2], done[2], copied[2], staged[2];
+	/* LD: every SNP of the planes at ld_src resident in ld_w, their totals in ld_tot (ld_src NULL:
+	 * ld_w holds a streamed stripe's rows, ld_yw two slices of its columns, staged in h_stage) */
 	const uint64_t *ld_src;
-	int64_t ld_lo, ld_hi;
-	uint64_t *ld_w;
+	uint64_t *ld_w, *ld_yw[2], *h_stage[2];
+	int32_t *ld_ytot[2];
+	size_t ld_yw_cap[2], ld_ytot_cap[2], h_stage_cap[2];
 	int32_t *ld_tot;
 	size_t ld_w_cap, ld_tot_cap;
 	int64_t *ld_jr;        /* jlo then jhi of a stripe, device */
@@ -57,6 +59,15 @@ struct snp_gpu_s {
 };
 
 /* ---- kernels -------------------------------------------------------------------------------- */
+
+/* Where an LD launch finds its planes and their totals: rows (SNP i at wx + (i - xbase) * 3 nw)
+ * and columns, the same buffer when every SNP is resident, else the stripe's rows and one slice
+ * of its columns. */
+typedef struct {
+	const uint64_t *wx, *wy;
+	int64_t xbase, ybase;
+	const int32_t *totx, *toty;
+} ld_src_t;
 
 /* Per-SNP totals pc(A), pc(B): the marginals of a SNP with every sample called. */
 __global__ void ld_totals_kernel(const uint64_t *__restrict__ w, int64_t nsnp, int nw, int32_t *__restrict__ tot)
@@ -149,10 +160,9 @@ __device__ __forceinline__ void lds_words(uint32_t *r, const uint32_t *p)
  * where the four plane products take eight. The V products (missing calls) stay as they are. */
 template <int FULL, int RM, int RN>
 __global__ void __launch_bounds__(LD_T * LD_T, FULL ? 3 : 2)
-	ld_count_kernel(const uint64_t *__restrict__ w64, int64_t base, int nw, int64_t i0, int nrows, int64_t cbase,
-	                int64_t width, const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi,
-	                const int32_t *__restrict__ tot, int32_t nbits, pg_ldcnt_t *__restrict__ out,
-	                double *__restrict__ val, int r2, int single)
+	ld_count_kernel(ld_src_t src, int nw, int64_t i0, int nrows, int64_t cbase, int64_t width,
+	                const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi, int32_t nbits,
+	                pg_ldcnt_t *__restrict__ out, double *__restrict__ val, int r2, int single)
 {
 	enum { NP = FULL ? 2 : 3, TM = LD_T * RM, TN = LD_T * RN, PM = TM + 4, PN = TN + 4 };
 	__shared__ __align__(16) uint32_t xs[LD_KW * NP * PM];
@@ -166,7 +176,7 @@ __global__ void __launch_bounds__(LD_T * LD_T, FULL ? 3 : 2)
 		any = 1; /* every writer stores the same value */
 	__syncthreads();
 	if (!any) return; /* the whole block agrees, so no thread misses a barrier */
-	const uint32_t *w = (const uint32_t *)w64;
+	const uint32_t *wx = (const uint32_t *)src.wx, *wy = (const uint32_t *)src.wy;
 	const int64_t n32 = 2 * (int64_t)nw; /* a multiple of LD_KW: nw is of 8 */
 	int32_t s1[RM][RN], s2[RM][RN], n[RM][RN], av[RM][RN], bv[RM][RN], va[RM][RN], vb[RM][RN];
 #pragma unroll
@@ -181,7 +191,7 @@ __global__ void __launch_bounds__(LD_T * LD_T, FULL ? 3 : 2)
 			const int64_t snp = side ? c0 + t : i0 + r0 + t;
 			const int ok = side ? c0 + t < cbase + width : r0 + t < nrows;
 			uint4 v = {0, 0, 0, 0};
-			if (ok) v = *(const uint4 *)(w + ((snp - base) * 3 + p) * n32 + k0 + 4 * q);
+			if (ok) v = *(const uint4 *)((side ? wy + (snp - src.ybase) * 3 * n32 : wx + (snp - src.xbase) * 3 * n32) + p * n32 + k0 + 4 * q);
 			uint32_t *d = side ? ys + (4 * q * NP + p) * PN + t : xs + (4 * q * NP + p) * PM + t;
 			const int pitch = (side ? PN : PM) * NP;
 			d[0] = v.x, d[pitch] = v.y, d[2 * pitch] = v.z, d[3 * pitch] = v.w;
@@ -235,7 +245,7 @@ __global__ void __launch_bounds__(LD_T * LD_T, FULL ? 3 : 2)
 			const int64_t col = c0 + tx * RN + j;
 			if (col < lo || col >= hi) continue;
 			ld_put(ld_assemble(FULL, s1[i][j] + 4 * s2[i][j], n[i][j], av[i][j], bv[i][j], va[i][j], vb[i][j],
-			                   tot + 2 * (xi - base), tot + 2 * (col - base), nbits),
+			                   src.totx + 2 * (xi - src.xbase), src.toty + 2 * (col - src.ybase), nbits),
 			       row * width + (col - cbase), out, val, r2, single);
 		}
 	}
@@ -282,10 +292,9 @@ __device__ __forceinline__ void bmma_xor(int32_t *d, const uint32_t *a, const ui
  * of MMA_KW + 2 words (36 32-bit words: lanes g, t hit banks 4g + t, conflict free). The plane
  * products then go through shared memory to the threads that assemble the pairs. */
 template <int NP>
-__global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(const uint64_t *__restrict__ w, int64_t base, int nw,
-                                                             int64_t i0, int nrows, int64_t cbase, int64_t width,
-                                                             const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi,
-                                                             const int32_t *__restrict__ tot, int32_t nbits,
+__global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(ld_src_t src, int nw, int64_t i0, int nrows, int64_t cbase,
+                                                             int64_t width, const int64_t *__restrict__ jlo,
+                                                             const int64_t *__restrict__ jhi, int32_t nbits,
                                                              pg_ldcnt_t *__restrict__ out, double *__restrict__ val,
                                                              int r2, int single)
 {
@@ -308,8 +317,8 @@ __global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(const uint64_t *__r
 		const int kn = nw - w0 < MMA_KW ? nw - w0 : MMA_KW; /* a multiple of 4 words (nw is of 8) */
 		for (int e = tid; e < R * kn; e += MMA_THREADS) {
 			const int row = e / kn, k = e % kn, s = row / NP, p = row % NP;
-			xs[row * P + k] = r0 + s < nrows ? w[((i0 + r0 + s - base) * 3 + p) * nw + w0 + k] : 0;
-			ys[row * P + k] = c0 + s < cbase + width ? w[((c0 + s - base) * 3 + p) * nw + w0 + k] : 0;
+			xs[row * P + k] = r0 + s < nrows ? src.wx[((i0 + r0 + s - src.xbase) * 3 + p) * nw + w0 + k] : 0;
+			ys[row * P + k] = c0 + s < cbase + width ? src.wy[((c0 + s - src.ybase) * 3 + p) * nw + w0 + k] : 0;
 		}
 		__syncthreads();
 		const uint32_t *x32 = (const uint32_t *)xs, *y32 = (const uint32_t *)ys;
@@ -349,7 +358,8 @@ __global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(const uint64_t *__r
 		const int32_t *cx = cs + x * NP * R + y * NP; /* cx[p * R + q] = plane p of x AND plane q of y */
 		const int v = NP == 3;
 		ld_put(ld_assemble(!v, cx[0] + cx[1] + cx[R] + cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
-		                   v ? cx[2 * R] : 0, v ? cx[2 * R + 1] : 0, tot + 2 * (i0 + row - base), tot + 2 * (col - base), nbits),
+		                   v ? cx[2 * R] : 0, v ? cx[2 * R + 1] : 0, src.totx + 2 * (i0 + row - src.xbase),
+		                   src.toty + 2 * (col - src.ybase), nbits),
 		       row * width + (col - cbase), out, val, r2, single);
 	}
 }
@@ -629,6 +639,7 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	for (int i = 0; i < 2; ++i) {
 		CK(cudaEventCreateWithFlags(&g->done[i], cudaEventDisableTiming));
 		CK(cudaEventCreateWithFlags(&g->copied[i], cudaEventDisableTiming));
+		CK(cudaEventCreateWithFlags(&g->staged[i], cudaEventDisableTiming));
 	}
 	for (int i = 0; i < LD_EVENTS; ++i) {
 		CK(cudaEventCreate(&g->ev[i][0]));
@@ -658,7 +669,9 @@ extern "C" void snp_gpu_close(snp_gpu_t *g)
 	cudaFree(g->ld_tot);
 	cudaFree(g->ld_jr);
 	for (int i = 0; i < 2; ++i) {
-		cudaFree(g->ld_cnt[i]), cudaFree(g->ld_val[i]);
+		cudaFree(g->ld_cnt[i]), cudaFree(g->ld_val[i]), cudaFree(g->ld_yw[i]), cudaFree(g->ld_ytot[i]);
+		cudaFreeHost(g->h_stage[i]);
+		if (g->staged[i]) cudaEventDestroy(g->staged[i]);
 		if (g->done[i]) cudaEventDestroy(g->done[i]);
 		if (g->copied[i]) cudaEventDestroy(g->copied[i]);
 	}
@@ -772,53 +785,61 @@ static void ld_epilogue(void *arg, int tid)
 	}
 }
 
-/* Makes SNPs [lo, hi) resident with their plane totals: all SNPs on first use when they fit in
- * half the free memory, else the stripe's span. */
-static int ld_upload(snp_gpu_t *g, const snp_data_t *d, int64_t lo, int64_t hi, gvk_err_t *err)
+/* Makes every SNP resident with its plane totals (once per data set) when all of them fit in half
+ * the free memory; returns 1 then, 0 when the stripes must stream their planes instead. */
+static int ld_resident(snp_gpu_t *g, const snp_data_t *d, gvk_err_t *err)
 {
-	if (g->ld_src == d->w && lo >= g->ld_lo && hi <= g->ld_hi) return 0;
 	const size_t per = (size_t)SNP_PLANES * (size_t)d->nw * sizeof(uint64_t);
-	if ((size_t)d->n_snp * per <= g->mem_free / 2) lo = 0, hi = d->n_snp;
-	size_t bytes = (size_t)(hi - lo) * per;
+	if ((size_t)d->n_snp * per > g->mem_free / 2) return 0;
+	if (g->ld_src == d->w) return 1;
+	const size_t bytes = (size_t)d->n_snp * per;
 	int rc = dev_reserve((void **)&g->ld_w, &g->ld_w_cap, bytes, "the SNP bit planes", err);
-	if (rc == 0) rc = dev_reserve((void **)&g->ld_tot, &g->ld_tot_cap, 2 * (size_t)(hi - lo) * sizeof(int32_t), "plane totals", err);
+	if (rc == 0) rc = dev_reserve((void **)&g->ld_tot, &g->ld_tot_cap, 2 * (size_t)d->n_snp * sizeof(int32_t), "plane totals", err);
 	if (rc < 0) return rc;
-	CK(cudaMemcpyAsync(g->ld_w, snp_plane(d, lo, 0), bytes, cudaMemcpyHostToDevice, g->st[0]));
-	ld_totals_kernel<<<(unsigned)((hi - lo + 255) / 256), 256, 0, g->st[0]>>>(g->ld_w, hi - lo, d->nw, g->ld_tot);
+	CK(cudaMemcpyAsync(g->ld_w, d->w, bytes, cudaMemcpyHostToDevice, g->st[0]));
+	ld_totals_kernel<<<(unsigned)((d->n_snp + 255) / 256), 256, 0, g->st[0]>>>(g->ld_w, d->n_snp, d->nw, g->ld_tot);
 	CK(cudaGetLastError());
-	g->ld_src = d->w, g->ld_lo = lo, g->ld_hi = hi;
-	return 0;
+	g->ld_src = d->w;
+	return 1;
 }
 
-/* Counts of chunk rows [0, nrows) (stripe rows from i0) into out, on the kernel stream. FULL when
- * every SNP of the chunk has all samples called. */
-static int ld_count_launch(snp_gpu_t *g, cudaStream_t st, int path, int full, const snp_data_t *d, int64_t i0, int nrows,
-                           const ld_stripe_t *s, const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, double *val,
+/* One count launch: rows [i0, i0 + nrows) against columns [cbase, cbase + width), results at
+ * row * width + (column - cbase) of out (counts) or val (values). */
+typedef struct {
+	ld_src_t src;
+	int64_t i0, cbase, width;
+	int nrows;
+	const int64_t *jlo, *jhi;
+	pg_ldcnt_t *out;
+	double *val;
+} ld_launch_t;
+
+/* FULL when every SNP of the launch has all samples called. */
+static int ld_count_launch(snp_gpu_t *g, cudaStream_t st, int path, int full, const snp_data_t *d, const ld_launch_t *L,
                            const ld_opt_t *o, gvk_err_t *err)
 {
-	const int64_t base = g->ld_lo, width = s->width;
 	const int32_t nbits = (int32_t)d->n_bits;
 	if (path == PATH_MMA) {
 		const int r = MMA_S * (full ? 2 : 3);
 		const size_t stage = 2 * (size_t)r * (MMA_KW + 2) * sizeof(uint64_t), ctile = (size_t)r * r * sizeof(int32_t);
 		const size_t smem = stage > ctile ? stage : ctile;
-		dim3 grid((unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S));
+		dim3 grid((unsigned)((L->width + MMA_S - 1) / MMA_S), (unsigned)((L->nrows + MMA_S - 1) / MMA_S));
 		if (full)
-			ld_mma_kernel<2><<<grid, MMA_THREADS, smem, st>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
+			ld_mma_kernel<2><<<grid, MMA_THREADS, smem, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,
+			                                                  L->jhi, nbits, L->out, L->val, o->r2, o->single);
 		else
-			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, st>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                      g->ld_tot, nbits, out, val, o->r2, o->single);
+			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,
+			                                                  L->jhi, nbits, L->out, L->val, o->r2, o->single);
 	} else {
 		/* register tiles: 4 x 4 pairs per thread with 2 planes, 4 x 2 with 3 (7 sums per pair) */
 		const int tm = LD_T * 4, tn = LD_T * (full ? 4 : 2);
-		dim3 grid((unsigned)((width + tn - 1) / tn), (unsigned)((nrows + tm - 1) / tm)), block(LD_T, LD_T);
+		dim3 grid((unsigned)((L->width + tn - 1) / tn), (unsigned)((L->nrows + tm - 1) / tm)), block(LD_T, LD_T);
 		if (full)
-			ld_count_kernel<1, 4, 4><<<grid, block, 0, st>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                     g->ld_tot, nbits, out, val, o->r2, o->single);
+			ld_count_kernel<1, 4, 4><<<grid, block, 0, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,
+			                                                 L->jhi, nbits, L->out, L->val, o->r2, o->single);
 		else
-			ld_count_kernel<0, 4, 2><<<grid, block, 0, st>>>(g->ld_w, base, d->nw, i0, nrows, s->cbase, width, jlo, jhi,
-			                                                     g->ld_tot, nbits, out, val, o->r2, o->single);
+			ld_count_kernel<0, 4, 2><<<grid, block, 0, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,
+			                                                 L->jhi, nbits, L->out, L->val, o->r2, o->single);
 	}
 	CK(cudaGetLastError());
 	return 0;
@@ -826,15 +847,14 @@ static int ld_count_launch(snp_gpu_t *g, cudaStream_t st, int path, int full, co
 
 /* GVK_SNP_GPU_PATH=auto: both count kernels on the first chunk, the faster one kept (they write
  * the same integers). */
-static int ld_pick_path(snp_gpu_t *g, int full, const snp_data_t *d, int64_t i0, int nrows, const ld_stripe_t *s,
-                        const int64_t *jlo, const int64_t *jhi, pg_ldcnt_t *out, double *val, const ld_opt_t *o,
+static int ld_pick_path(snp_gpu_t *g, int full, const snp_data_t *d, const ld_launch_t *L, const ld_opt_t *o,
                         gvk_err_t *err)
 {
 	float ms[2] = {0, 0};
 	for (int p = 0; p < 2; ++p) {
 		cudaEvent_t *e = g->ev[LD_EVENTS - 1 - p];
 		CK(cudaEventRecord(e[0], g->st[0]));
-		int rc = ld_count_launch(g, g->st[0], p ? PATH_MMA : PATH_POPC, full, d, i0, nrows, s, jlo, jhi, out, val, o, err);
+		int rc = ld_count_launch(g, g->st[0], p ? PATH_MMA : PATH_POPC, full, d, L, o, err);
 		if (rc < 0) return rc;
 		CK(cudaEventRecord(e[1], g->st[0]));
 		CK(cudaEventSynchronize(e[1]));
@@ -889,31 +909,44 @@ static int ld_add_busy(snp_gpu_t *g, cudaEvent_t t0, int nch, gvk_err_t *err)
 	return 0;
 }
 
-extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err)
+/* Chunk c's results (rows r0.. of nr, columns c0.. of nc, packed in buffer b) to the stripe's
+ * host rows, on the copy stream once the chunk's kernel is done. */
+static int ld_copy_back(snp_gpu_t *g, const ld_stripe_t *s, int hap, int b, int64_t r0, int nr, int64_t c0, int64_t nc,
+                        gvk_err_t *err)
+{
+	const size_t elt = hap ? sizeof(pg_ldcnt_t) : sizeof(double);
+	char *dst = hap ? (char *)g->h_cnt : (char *)s->r;
+	dst += ((size_t)r0 * (size_t)s->width + (size_t)(c0 - s->cbase)) * elt;
+	const void *src = hap ? (const void *)g->ld_cnt[b] : (const void *)g->ld_val[b];
+	CK(cudaStreamWaitEvent(g->st[1], g->done[b], 0));
+	CK(cudaMemcpy2DAsync(dst, (size_t)s->width * elt, src, (size_t)nc * elt, (size_t)nc * elt, (size_t)nr,
+	                     cudaMemcpyDeviceToHost, g->st[1]));
+	CK(cudaEventRecord(g->copied[b], g->st[1]));
+	return 0;
+}
+
+/* Device output buffers of cells pairs each (counts when phased, else values). */
+static int ld_out_reserve(snp_gpu_t *g, int hap, size_t cells, gvk_err_t *err)
+{
+	int rc = 0;
+	for (int b = 0; b < 2 && rc == 0; ++b)
+		rc = hap ? dev_reserve((void **)&g->ld_cnt[b], &g->ld_cnt_cap[b], cells * sizeof(pg_ldcnt_t), "a stripe's counts", err)
+		         : dev_reserve((void **)&g->ld_val[b], &g->ld_val_cap[b], cells * sizeof(double), "a stripe's values", err);
+	return rc;
+}
+
+/* Every SNP resident: chunks of whole tiles of rows of both kernels (4 LD_T, a multiple of MMA_S),
+ * alternating between two kernel streams so that one chunk's last blocks share the SMs with the
+ * next chunk's first ones, and copied back while the next ones run. */
+static int ld_stripe_resident(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, const ld_stripe_t *s, int full,
+                              gvk_err_t *err)
 {
 	const int64_t nrows = s->i1 - s->i0, width = s->width;
-	if (nrows <= 0 || width <= 0) return 0;
-	int64_t lo = s->i0 < s->cbase ? s->i0 : s->cbase;
-	int64_t hi = s->i1 > s->cbase + width ? s->i1 : s->cbase + width;
-	int rc = ld_upload(g, d, lo, hi, err);
-	if (rc < 0) return rc;
-	const int full = ld_stripe_full(d, s), hap = o->haplotype;
-	/* Chunks of whole tiles of rows of both kernels (4 LD_T, a multiple of MMA_S), so that chunk
-	 * c + 1 is computed while c is copied back. */
+	const int hap = o->haplotype;
 	int64_t ch = (nrows + LD_CHUNKS - 1) / LD_CHUNKS;
 	ch = (ch + 4 * LD_T - 1) / (4 * LD_T) * (4 * LD_T);
-	const size_t cells = (size_t)ch * (size_t)width;
-	if ((rc = dev_reserve((void **)&g->ld_jr, &g->ld_jr_cap, 2 * (size_t)nrows * sizeof(int64_t), "a stripe", err)) < 0)
-		return rc;
-	for (int b = 0; b < 2; ++b)
-		if ((hap && (rc = dev_reserve((void **)&g->ld_cnt[b], &g->ld_cnt_cap[b], cells * sizeof(pg_ldcnt_t), "a stripe's counts", err)) < 0) ||
-		    (!hap && (rc = dev_reserve((void **)&g->ld_val[b], &g->ld_val_cap[b], cells * sizeof(double), "a stripe's values", err)) < 0))
-			return rc;
-	if (hap && (rc = ld_host_counts(g, (size_t)nrows * (size_t)width, err)) < 0) return rc;
-	CK(cudaMemcpyAsync(g->ld_jr, s->jlo, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
-	CK(cudaMemcpyAsync(g->ld_jr + nrows, s->jhi, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
-	/* Chunks alternate between two kernel streams, so that one chunk's last blocks share the SMs
-	 * with the next chunk's first ones instead of leaving them idle. */
+	int rc = ld_out_reserve(g, hap, (size_t)ch * (size_t)width, err);
+	if (rc < 0) return rc;
 	cudaEvent_t t0 = g->ev[LD_EVENTS - 3][0];
 	CK(cudaEventRecord(t0, g->st[0]));
 	CK(cudaStreamWaitEvent(g->st[2], t0, 0));
@@ -921,27 +954,106 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 	for (int64_t r = 0; r < nrows; r += ch, ++nch) {
 		const int b = nch & 1, nr = (int)(nrows - r < ch ? nrows - r : ch);
 		cudaStream_t ks = g->st[b ? 2 : 0];
-		const int64_t *jlo = g->ld_jr + r, *jhi = g->ld_jr + nrows + r;
-		pg_ldcnt_t *cnt = hap ? g->ld_cnt[b] : NULL; /* phased: counts for the host, else values */
-		double *val = hap ? NULL : g->ld_val[b];
+		const ld_launch_t L = {{g->ld_w, g->ld_w, 0, 0, g->ld_tot, g->ld_tot}, s->i0 + r, s->cbase, width, nr,
+		                       g->ld_jr + r, g->ld_jr + nrows + r, hap ? g->ld_cnt[b] : NULL, hap ? NULL : g->ld_val[b]};
 		if (nch >= 2) CK(cudaStreamWaitEvent(ks, g->copied[b], 0)); /* buffer b copied out */
-		if (g->ld_path == PATH_AUTO &&
-		    (rc = ld_pick_path(g, full, d, s->i0 + r, nr, s, jlo, jhi, cnt, val, o, err)) < 0)
-			return rc;
+		if (g->ld_path == PATH_AUTO && (rc = ld_pick_path(g, full, d, &L, o, err)) < 0) return rc;
 		CK(cudaEventRecord(g->ev[nch][0], ks));
-		if ((rc = ld_count_launch(g, ks, g->ld_path, full, d, s->i0 + r, nr, s, jlo, jhi, cnt, val, o, err)) < 0) return rc;
-		const size_t n = (size_t)nr * (size_t)width;
+		if ((rc = ld_count_launch(g, ks, g->ld_path, full, d, &L, o, err)) < 0) return rc;
 		CK(cudaEventRecord(g->ev[nch][1], ks));
 		CK(cudaEventRecord(g->done[b], ks));
-		CK(cudaStreamWaitEvent(g->st[1], g->done[b], 0));
-		if (hap)
-			CK(cudaMemcpyAsync(g->h_cnt + (size_t)r * width, g->ld_cnt[b], n * sizeof(pg_ldcnt_t), cudaMemcpyDeviceToHost, g->st[1]));
-		else
-			CK(cudaMemcpyAsync(s->r + (size_t)r * width, g->ld_val[b], n * sizeof(double), cudaMemcpyDeviceToHost, g->st[1]));
-		CK(cudaEventRecord(g->copied[b], g->st[1]));
+		if ((rc = ld_copy_back(g, s, hap, b, r, nr, s->cbase, width, err)) < 0) return rc;
 	}
 	for (int i = 0; i < 3; ++i) CK(cudaStreamSynchronize(g->st[i]));
-	if ((rc = ld_add_busy(g, t0, nch, err)) < 0) return rc;
+	return ld_add_busy(g, t0, nch, err);
+}
+
+/* Planes beyond GPU memory: the stripe's rows are uploaded, then its columns stream through a
+ * ring of two device slices, each staged on the host in pinned memory and copied on stream 2
+ * while the kernels (stream 0) work on the previous slice and the results of the one before go
+ * back (stream 1). Memory: the rows, two slices, two result buffers. */
+static int ld_stripe_streamed(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, const ld_stripe_t *s, int full,
+                              gvk_err_t *err)
+{
+	const int64_t nrows = s->i1 - s->i0, width = s->width;
+	const int hap = o->haplotype;
+	const size_t per = (size_t)SNP_PLANES * (size_t)d->nw * sizeof(uint64_t);
+	const size_t elt = hap ? sizeof(pg_ldcnt_t) : sizeof(double), rows = (size_t)nrows * per;
+	const size_t avail = g->mem_free / 2 > rows ? g->mem_free / 2 - rows : 0;
+	int64_t cw = (width + LD_CHUNKS - 1) / LD_CHUNKS; /* columns per slice: at least LD_CHUNKS slices */
+	cw = (cw + 4 * LD_T - 1) / (4 * LD_T) * (4 * LD_T);
+	const int64_t fit = (int64_t)(avail / (2 * (per + 2 * sizeof(int32_t) + (size_t)nrows * elt)));
+	if (cw > fit) cw = fit;
+	if (cw < 1)
+		return gvk_err_set(err, GVK_ERR_NOMEM, "GPU memory too small for %lld SNP rows of %d samples",
+		                   (long long)nrows, (int)d->n_bits);
+	int rc = dev_reserve((void **)&g->ld_w, &g->ld_w_cap, rows, "a stripe's SNP planes", err);
+	if (rc == 0) rc = dev_reserve((void **)&g->ld_tot, &g->ld_tot_cap, 2 * (size_t)nrows * sizeof(int32_t), "plane totals", err);
+	if (rc == 0) rc = ld_out_reserve(g, hap, (size_t)cw * (size_t)nrows, err);
+	for (int b = 0; b < 2 && rc == 0; ++b) {
+		rc = dev_reserve((void **)&g->ld_yw[b], &g->ld_yw_cap[b], (size_t)cw * per, "a column slice", err);
+		if (rc == 0) rc = dev_reserve((void **)&g->ld_ytot[b], &g->ld_ytot_cap[b], 2 * (size_t)cw * sizeof(int32_t), "slice totals", err);
+		if (rc == 0 && g->h_stage_cap[b] < (size_t)cw * per) {
+			cudaFreeHost(g->h_stage[b]);
+			g->h_stage[b] = NULL, g->h_stage_cap[b] = 0;
+			if (cudaMallocHost(&g->h_stage[b], (size_t)cw * per) != cudaSuccess)
+				rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of pinned memory for a slice of %lld SNPs", (long long)cw);
+			else
+				g->h_stage_cap[b] = (size_t)cw * per;
+		}
+	}
+	if (rc < 0) return rc;
+	g->ld_src = NULL; /* ld_w now holds this stripe's rows only */
+	CK(cudaMemcpyAsync(g->ld_w, snp_plane(d, s->i0, 0), rows, cudaMemcpyHostToDevice, g->st[0]));
+	ld_totals_kernel<<<(unsigned)((nrows + 255) / 256), 256, 0, g->st[0]>>>(g->ld_w, nrows, d->nw, g->ld_tot);
+	CK(cudaGetLastError());
+	cudaEvent_t t0 = g->ev[LD_EVENTS - 3][0];
+	CK(cudaEventRecord(t0, g->st[0]));
+	int nch = 0;
+	for (int64_t c0 = s->cbase; c0 < s->cbase + width; c0 += cw, ++nch) {
+		const int b = nch & 1;
+		const int64_t nc = s->cbase + width - c0 < cw ? s->cbase + width - c0 : cw;
+		if (nch >= 2) CK(cudaEventSynchronize(g->staged[b])); /* stage b's last upload is done */
+		memcpy(g->h_stage[b], snp_plane(d, c0, 0), (size_t)nc * per);
+		if (nch >= 2) CK(cudaStreamWaitEvent(g->st[2], g->done[b], 0)); /* slice b's last kernel is done */
+		CK(cudaMemcpyAsync(g->ld_yw[b], g->h_stage[b], (size_t)nc * per, cudaMemcpyHostToDevice, g->st[2]));
+		ld_totals_kernel<<<(unsigned)((nc + 255) / 256), 256, 0, g->st[2]>>>(g->ld_yw[b], nc, d->nw, g->ld_ytot[b]);
+		CK(cudaGetLastError());
+		CK(cudaEventRecord(g->staged[b], g->st[2]));
+		CK(cudaStreamWaitEvent(g->st[0], g->staged[b], 0));
+		if (nch >= 2) CK(cudaStreamWaitEvent(g->st[0], g->copied[b], 0)); /* result buffer b copied out */
+		const ld_launch_t L = {{g->ld_w, g->ld_yw[b], s->i0, c0, g->ld_tot, g->ld_ytot[b]}, s->i0, c0, nc, (int)nrows,
+		                       g->ld_jr, g->ld_jr + nrows, hap ? g->ld_cnt[b] : NULL, hap ? NULL : g->ld_val[b]};
+		if (g->ld_path == PATH_AUTO && (rc = ld_pick_path(g, full, d, &L, o, err)) < 0) return rc;
+		CK(cudaEventRecord(g->ev[nch][0], g->st[0]));
+		if ((rc = ld_count_launch(g, g->st[0], g->ld_path, full, d, &L, o, err)) < 0) return rc;
+		CK(cudaEventRecord(g->ev[nch][1], g->st[0]));
+		CK(cudaEventRecord(g->done[b], g->st[0]));
+		if ((rc = ld_copy_back(g, s, hap, b, 0, (int)nrows, c0, nc, err)) < 0) return rc;
+		if (nch == LD_EVENTS - 4) { /* timing slots used up: account for them and start again */
+			for (int i = 0; i < 3; ++i) CK(cudaStreamSynchronize(g->st[i]));
+			if ((rc = ld_add_busy(g, t0, nch + 1, err)) < 0) return rc;
+			nch = -1;
+		}
+	}
+	for (int i = 0; i < 3; ++i) CK(cudaStreamSynchronize(g->st[i]));
+	return ld_add_busy(g, t0, nch, err);
+}
+
+extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err)
+{
+	const int64_t nrows = s->i1 - s->i0, width = s->width;
+	if (nrows <= 0 || width <= 0) return 0;
+	int rc = ld_resident(g, d, err);
+	if (rc < 0) return rc;
+	const int resident = rc, full = ld_stripe_full(d, s), hap = o->haplotype;
+	if ((rc = dev_reserve((void **)&g->ld_jr, &g->ld_jr_cap, 2 * (size_t)nrows * sizeof(int64_t), "a stripe", err)) < 0)
+		return rc;
+	if (hap && (rc = ld_host_counts(g, (size_t)nrows * (size_t)width, err)) < 0) return rc;
+	CK(cudaMemcpyAsync(g->ld_jr, s->jlo, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
+	CK(cudaMemcpyAsync(g->ld_jr + nrows, s->jhi, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
+	rc = resident ? ld_stripe_resident(g, d, o, s, full, err) : ld_stripe_streamed(g, d, o, s, full, err);
+	if (rc < 0) return rc;
 	snprintf(g->kernel, sizeof g->kernel, "%s %s", g->name, g->ld_path == PATH_MMA ? "bmma" : "popc");
 	if (hap) {
 		int nt = o->threads > 0 ? o->threads : 1;

@@ -56,7 +56,7 @@ static int fails;
 /* path 0: CUDA-core kernel (kw words per stage), 1: tensor-core kernel; allfull: no missing call
  * (the 4-product variants). */
 static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0, int64_t i1, int64_t cbase, int64_t width,
-                    int banded)
+                    int banded, int split = 0)
 {
 	int nw = ((nbits + 63) / 64 + 7) / 8 * 8;
 	std::vector<uint64_t> w((size_t)m * 3 * nw, 0);
@@ -89,6 +89,10 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 	memset(out.data(), 0xee, out.size() * sizeof(pg_ldcnt_t));
 	const uint64_t *wp = w.data(); const int64_t *jp = jr.data();
 	const int32_t *tp = tot.data();
+	/* split: the columns from their own buffer, as a streamed stripe's slice (ybase = cbase) */
+	std::vector<uint64_t> wy(w.begin() + (size_t)cbase * 3 * nw, w.begin() + (size_t)(cbase + width) * 3 * nw);
+	std::vector<int32_t> ty(tot.begin() + 2 * cbase, tot.begin() + 2 * (cbase + width));
+	const ld_src_t src = split ? ld_src_t{wp, wy.data(), 0, cbase, tp, ty.data()} : ld_src_t{wp, wp, 0, 0, tp, tp};
 	/* twice: the counts, then the values formed in the kernel (r^2 or r, PLINK's float path or not) */
 	const int r2 = m & 1, single = (m >> 1) & 1;
 	for (int fused = 0; fused < 2; ++fused) {
@@ -97,13 +101,13 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 		if (path == 0) {
 			const int tn = allfull ? 64 : 32;
 			u3 grid = {(unsigned)((width + tn - 1) / tn), (unsigned)((nrows + 63) / 64), 1};
-			if (allfull) launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<1, 4, 4>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
-			else launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<0, 4, 2>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+			if (allfull) launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<1, 4, 4>(src, nw, i0, nrows, cbase, width, jp, jp + nrows, nbits, op, vp, r2, single); });
+			else launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<0, 4, 2>(src, nw, i0, nrows, cbase, width, jp, jp + nrows, nbits, op, vp, r2, single); });
 		} else {
 			size_t smem = 96 * 96 * 4;
 			u3 grid = {(unsigned)((width + MMA_S - 1) / MMA_S), (unsigned)((nrows + MMA_S - 1) / MMA_S), 1};
-			if (allfull) launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<2>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
-			else launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<3>(wp, 0, nw, i0, nrows, cbase, width, jp, jp + nrows, tp, nbits, op, vp, r2, single); });
+			if (allfull) launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<2>(src, nw, i0, nrows, cbase, width, jp, jp + nrows, nbits, op, vp, r2, single); });
+			else launch(grid, {MMA_THREADS, 1, 1}, smem, [=] { ld_mma_kernel<3>(src, nw, i0, nrows, cbase, width, jp, jp + nrows, nbits, op, vp, r2, single); });
 		}
 	}
 	long n = 0;
@@ -117,7 +121,7 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 			if (memcmp(&v, &val[(size_t)r * width + (j - cbase)], sizeof v)) { if (fails++ < 5) printf("ld value mismatch %ld %ld\n", (long)i, (long)j); }
 			++n;
 		}
-	printf("ld %s%s m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", path ? "mma" : "popc", allfull ? " full" : "", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
+	printf("%sld %s%s m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", split ? "split " : "", path ? "mma" : "popc", allfull ? " full" : "", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
 }
 
 /* FastID scores of either kernel (mma: the tensor-core one; QB unused) against a brute-force sort:
@@ -208,6 +212,7 @@ int main()
 			ld_test(path, full, 45, 600, 63, 7, 30, 8, 37, 1);
 			ld_test(path, full, 70, 1500, 63, 0, 70, 0, 70, 0); /* several MMA tiles and stages, a half stage */
 			ld_test(path, full, 150, 2100, 63, 5, 147, 3, 140, 1); /* several register tiles each way, banded */
+			ld_test(path, full, 150, 700, 63, 20, 100, 37, 101, 0, 1); /* columns from a separate slice */
 		}
 	value_test();
 	fid_test<FID_QB>(PG_XOR, 11, 1000, 16, 3, 10, 400);

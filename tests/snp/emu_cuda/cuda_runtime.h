@@ -91,6 +91,13 @@ static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cuda
 	(void)st;
 	return cudaMemcpy(d, s, n, k);
 }
+static inline cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h,
+                                            cudaMemcpyKind k, cudaStream_t st)
+{
+	(void)k, (void)st;
+	for (size_t r = 0; r < h; ++r) memcpy((char *)d + r * dp, (const char *)s + r * sp, w);
+	return cudaSuccess;
+}
 static inline cudaError_t cudaMallocHost(void **p, size_t n) { return cudaMalloc(p, n); }
 template <typename T> static inline cudaError_t cudaMallocHost(T **p, size_t n) { return cudaMalloc((void **)p, n); }
 static inline cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
