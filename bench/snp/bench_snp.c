@@ -161,6 +161,16 @@ static void bench_ld(table_t *t, int64_t n, int64_t m, double miss, int all, int
 		double s = run_ld(&d, all, 1, p ? "mma" : "popc", &rep);
 		add_gpu_rows(t, work, rep.kernel, all, rep.pairs, s, rep.kernel_s, bits, p ? t->mma_peak : t->popc_peak, ref);
 	}
+	if (gpu) { /* the planes streamed as for data beyond GPU memory (pretended: 1.9 times the planes, half of which is used) */
+		char mem[32], w2[200];
+		snprintf(mem, sizeof mem, "%lld", (long long)((size_t)m * SNP_PLANES * (size_t)d.nw * 8 * 19 / 10));
+		setenv("GVK_SNP_GPU_MEM", mem, 1);
+		run_ld(&d, all, 1, "popc", &rep);
+		double s = run_ld(&d, all, 1, "popc", &rep);
+		unsetenv("GVK_SNP_GPU_MEM");
+		snprintf(w2, sizeof w2, "%s, planes streamed", work);
+		add_gpu_rows(t, w2, rep.kernel, all, rep.pairs, s, rep.kernel_s, bits, t->popc_peak, ref);
+	}
 	snp_data_free(&d);
 }
 

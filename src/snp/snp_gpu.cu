@@ -968,44 +968,19 @@ static int ld_stripe_resident(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t 
 	return ld_add_busy(g, t0, nch, err);
 }
 
-/* Planes beyond GPU memory: the stripe's rows are uploaded, then its columns stream through a
- * ring of two device slices, each staged on the host in pinned memory and copied on stream 2
- * while the kernels (stream 0) work on the previous slice and the results of the one before go
- * back (stream 1). Memory: the rows, two slices, two result buffers. */
-static int ld_stripe_streamed(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, const ld_stripe_t *s, int full,
-                              gvk_err_t *err)
+/* Planes beyond GPU memory, rows [r0, r0 + nr) of the stripe (cw columns per slice): the rows are
+ * uploaded, then the stripe's columns stream through a ring of two device slices, each staged on
+ * the host in pinned memory and copied on stream 2 while the kernels (stream 0) work on the
+ * previous slice and the results of the one before go back (stream 1). */
+static int ld_stream_rows(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, const ld_stripe_t *s, int full,
+                          int64_t r0, int nr, int64_t cw, gvk_err_t *err)
 {
 	const int64_t nrows = s->i1 - s->i0, width = s->width;
 	const int hap = o->haplotype;
 	const size_t per = (size_t)SNP_PLANES * (size_t)d->nw * sizeof(uint64_t);
-	const size_t elt = hap ? sizeof(pg_ldcnt_t) : sizeof(double), rows = (size_t)nrows * per;
-	const size_t avail = g->mem_free / 2 > rows ? g->mem_free / 2 - rows : 0;
-	int64_t cw = (width + LD_CHUNKS - 1) / LD_CHUNKS; /* columns per slice: at least LD_CHUNKS slices */
-	cw = (cw + 4 * LD_T - 1) / (4 * LD_T) * (4 * LD_T);
-	const int64_t fit = (int64_t)(avail / (2 * (per + 2 * sizeof(int32_t) + (size_t)nrows * elt)));
-	if (cw > fit) cw = fit;
-	if (cw < 1)
-		return gvk_err_set(err, GVK_ERR_NOMEM, "GPU memory too small for %lld SNP rows of %d samples",
-		                   (long long)nrows, (int)d->n_bits);
-	int rc = dev_reserve((void **)&g->ld_w, &g->ld_w_cap, rows, "a stripe's SNP planes", err);
-	if (rc == 0) rc = dev_reserve((void **)&g->ld_tot, &g->ld_tot_cap, 2 * (size_t)nrows * sizeof(int32_t), "plane totals", err);
-	if (rc == 0) rc = ld_out_reserve(g, hap, (size_t)cw * (size_t)nrows, err);
-	for (int b = 0; b < 2 && rc == 0; ++b) {
-		rc = dev_reserve((void **)&g->ld_yw[b], &g->ld_yw_cap[b], (size_t)cw * per, "a column slice", err);
-		if (rc == 0) rc = dev_reserve((void **)&g->ld_ytot[b], &g->ld_ytot_cap[b], 2 * (size_t)cw * sizeof(int32_t), "slice totals", err);
-		if (rc == 0 && g->h_stage_cap[b] < (size_t)cw * per) {
-			cudaFreeHost(g->h_stage[b]);
-			g->h_stage[b] = NULL, g->h_stage_cap[b] = 0;
-			if (cudaMallocHost(&g->h_stage[b], (size_t)cw * per) != cudaSuccess)
-				rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of pinned memory for a slice of %lld SNPs", (long long)cw);
-			else
-				g->h_stage_cap[b] = (size_t)cw * per;
-		}
-	}
-	if (rc < 0) return rc;
-	g->ld_src = NULL; /* ld_w now holds this stripe's rows only */
-	CK(cudaMemcpyAsync(g->ld_w, snp_plane(d, s->i0, 0), rows, cudaMemcpyHostToDevice, g->st[0]));
-	ld_totals_kernel<<<(unsigned)((nrows + 255) / 256), 256, 0, g->st[0]>>>(g->ld_w, nrows, d->nw, g->ld_tot);
+	int rc;
+	CK(cudaMemcpyAsync(g->ld_w, snp_plane(d, s->i0 + r0, 0), (size_t)nr * per, cudaMemcpyHostToDevice, g->st[0]));
+	ld_totals_kernel<<<(unsigned)((nr + 255) / 256), 256, 0, g->st[0]>>>(g->ld_w, nr, d->nw, g->ld_tot);
 	CK(cudaGetLastError());
 	cudaEvent_t t0 = g->ev[LD_EVENTS - 3][0];
 	CK(cudaEventRecord(t0, g->st[0]));
@@ -1022,14 +997,15 @@ static int ld_stripe_streamed(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t 
 		CK(cudaEventRecord(g->staged[b], g->st[2]));
 		CK(cudaStreamWaitEvent(g->st[0], g->staged[b], 0));
 		if (nch >= 2) CK(cudaStreamWaitEvent(g->st[0], g->copied[b], 0)); /* result buffer b copied out */
-		const ld_launch_t L = {{g->ld_w, g->ld_yw[b], s->i0, c0, g->ld_tot, g->ld_ytot[b]}, s->i0, c0, nc, (int)nrows,
-		                       g->ld_jr, g->ld_jr + nrows, hap ? g->ld_cnt[b] : NULL, hap ? NULL : g->ld_val[b]};
+		const int64_t xb = s->i0 + r0;
+		const ld_launch_t L = {{g->ld_w, g->ld_yw[b], xb, c0, g->ld_tot, g->ld_ytot[b]}, xb, c0, nc, nr,
+		                       g->ld_jr + r0, g->ld_jr + nrows + r0, hap ? g->ld_cnt[b] : NULL, hap ? NULL : g->ld_val[b]};
 		if (g->ld_path == PATH_AUTO && (rc = ld_pick_path(g, full, d, &L, o, err)) < 0) return rc;
 		CK(cudaEventRecord(g->ev[nch][0], g->st[0]));
 		if ((rc = ld_count_launch(g, g->st[0], g->ld_path, full, d, &L, o, err)) < 0) return rc;
 		CK(cudaEventRecord(g->ev[nch][1], g->st[0]));
 		CK(cudaEventRecord(g->done[b], g->st[0]));
-		if ((rc = ld_copy_back(g, s, hap, b, 0, (int)nrows, c0, nc, err)) < 0) return rc;
+		if ((rc = ld_copy_back(g, s, hap, b, r0, nr, c0, nc, err)) < 0) return rc;
 		if (nch == LD_EVENTS - 4) { /* timing slots used up: account for them and start again */
 			for (int i = 0; i < 3; ++i) CK(cudaStreamSynchronize(g->st[i]));
 			if ((rc = ld_add_busy(g, t0, nch + 1, err)) < 0) return rc;
@@ -1038,6 +1014,48 @@ static int ld_stripe_streamed(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t 
 	}
 	for (int i = 0; i < 3; ++i) CK(cudaStreamSynchronize(g->st[i]));
 	return ld_add_busy(g, t0, nch, err);
+}
+
+/* Planes beyond GPU memory: within half the free memory, the stripe's rows (in groups, when they
+ * do not all fit), two column slices and two result buffers; at least LD_CHUNKS slices per stripe,
+ * so that uploads, kernels and copies back overlap. */
+static int ld_stripe_streamed(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, const ld_stripe_t *s, int full,
+                              gvk_err_t *err)
+{
+	const int64_t nrows = s->i1 - s->i0, width = s->width;
+	const int hap = o->haplotype;
+	const size_t per = (size_t)SNP_PLANES * (size_t)d->nw * sizeof(uint64_t);
+	const size_t elt = hap ? sizeof(pg_ldcnt_t) : sizeof(double), budget = g->mem_free / 2;
+	int64_t rg = nrows; /* rows per group: one column per slice at least must fit beside them */
+	while (rg > 1 && (size_t)rg * per + 2 * (per + 2 * sizeof(int32_t) + (size_t)rg * elt) > budget) rg = (rg + 1) / 2;
+	const size_t rows = (size_t)rg * per;
+	const int64_t fit = rows < budget ? (int64_t)((budget - rows) / (2 * (per + 2 * sizeof(int32_t) + (size_t)rg * elt))) : 0;
+	int64_t cw = (width + LD_CHUNKS - 1) / LD_CHUNKS;
+	cw = (cw + 4 * LD_T - 1) / (4 * LD_T) * (4 * LD_T);
+	if (cw > fit) cw = fit;
+	if (cw < 1)
+		return gvk_err_set(err, GVK_ERR_NOMEM, "GPU memory too small for one SNP of %lld samples beside another",
+		                   (long long)d->n_bits);
+	int rc = dev_reserve((void **)&g->ld_w, &g->ld_w_cap, rows, "a stripe's SNP planes", err);
+	if (rc == 0) rc = dev_reserve((void **)&g->ld_tot, &g->ld_tot_cap, 2 * (size_t)rg * sizeof(int32_t), "plane totals", err);
+	if (rc == 0) rc = ld_out_reserve(g, hap, (size_t)cw * (size_t)rg, err);
+	for (int b = 0; b < 2 && rc == 0; ++b) {
+		rc = dev_reserve((void **)&g->ld_yw[b], &g->ld_yw_cap[b], (size_t)cw * per, "a column slice", err);
+		if (rc == 0) rc = dev_reserve((void **)&g->ld_ytot[b], &g->ld_ytot_cap[b], 2 * (size_t)cw * sizeof(int32_t), "slice totals", err);
+		if (rc == 0 && g->h_stage_cap[b] < (size_t)cw * per) {
+			cudaFreeHost(g->h_stage[b]);
+			g->h_stage[b] = NULL, g->h_stage_cap[b] = 0;
+			if (cudaMallocHost(&g->h_stage[b], (size_t)cw * per) != cudaSuccess)
+				rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of pinned memory for a slice of %lld SNPs", (long long)cw);
+			else
+				g->h_stage_cap[b] = (size_t)cw * per;
+		}
+	}
+	if (rc < 0) return rc;
+	g->ld_src = NULL; /* ld_w now holds stripe rows only */
+	for (int64_t r0 = 0; r0 < nrows && rc == 0; r0 += rg)
+		rc = ld_stream_rows(g, d, o, s, full, r0, (int)(nrows - r0 < rg ? nrows - r0 : rg), cw, err);
+	return rc;
 }
 
 extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err)
