@@ -239,7 +239,7 @@ __global__ void __launch_bounds__(LD_T * LD_T, FULL ? 3 : 2)
 	for (int i = 0; i < RM; ++i) {
 		const int64_t row = r0 + ty * RM + i;
 		if (row >= nrows) break;
-		const int64_t lo = jlo[row], hi = jhi[row], xi = i0 + row;
+		const int64_t lo = jlo[row], hi = jhi[row] < cbase + width ? jhi[row] : cbase + width, xi = i0 + row;
 #pragma unroll
 		for (int j = 0; j < RN; ++j) {
 			const int64_t col = c0 + tx * RN + j;
@@ -354,7 +354,7 @@ __global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(ld_src_t src, int n
 	for (int e = tid; e < MMA_S * MMA_S; e += MMA_THREADS) {
 		const int x = e / MMA_S, y = e % MMA_S;
 		const int64_t row = r0 + x, col = c0 + y;
-		if (row >= nrows || col < jlo[row] || col >= jhi[row]) continue;
+		if (row >= nrows || col < jlo[row] || col >= jhi[row] || col >= cbase + width) continue;
 		const int32_t *cx = cs + x * NP * R + y * NP; /* cx[p * R + q] = plane p of x AND plane q of y */
 		const int v = NP == 3;
 		ld_put(ld_assemble(!v, cx[0] + cx[1] + cx[R] + cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
