@@ -138,14 +138,15 @@ static void test_ld(int64_t m, int64_t n, double miss, int phased)
 					         striped ? " striped" : "", shape == LD_TABLE ? (striped ? " inter-chr" : " window") : "");
 					run_ld(&d, &o, what);
 				}
-	/* SNP planes beyond the (pretended) GPU memory: each stripe's span uploaded in turn */
+	/* SNP planes beyond the (pretended) GPU memory: each stripe's rows in groups, its columns
+	 * streamed through slices of one SNP or more */
 	ld_opt_t o;
 	ld_opt_init(&o);
-	o.shape = LD_SQUARE, o.r2 = 1, o.threads = 2, o.stripe_cells = 1500;
+	o.shape = LD_SQUARE, o.r2 = 1, o.threads = 2, o.stripe_cells = 1500, o.haplotype = phased;
 	char what[160];
 	snprintf(what, sizeof what, "ld %lld SNPs x %lld, square, planes beyond GPU memory", (long long)m, (long long)n);
 	char mem[32];
-	snprintf(mem, sizeof mem, "%lld", (long long)(m * SNP_PLANES * d.nw * 8 / 3));
+	snprintf(mem, sizeof mem, "%lld", (long long)(m * SNP_PLANES * d.nw * 8 * 2 / 3)); /* a third of the SNPs at a time */
 	setenv("GVK_SNP_GPU_MEM", mem, 1);
 	run_ld(&d, &o, what);
 	unsetenv("GVK_SNP_GPU_MEM");
