@@ -22,7 +22,7 @@ extern "C" {
 
 enum { LD_T = 16, LD_KW = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
 enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 }; /* SNPs per block side, words per stage, threads */
-enum { LD_CHUNKS = 4, LD_EVENTS = 64 };             /* chunks per stripe (at least), timing events */
+enum { LD_CHUNKS = 4, LD_NBUF = 4, LD_EVENTS = 64 }; /* chunks per stripe (at least), result buffers, timing events */
 enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
 enum { FID_TRIAL = 1 << 18 }; /* profiles scored by both FastID kernels to pick one */
 /* FastID on the tensor cores: warps of 16 FMMA_MF profiles x 8 FMMA_NF queries */
@@ -41,7 +41,7 @@ struct snp_gpu_s {
 	int path, ld_path; /* requested (GVK_SNP_GPU_PATH) and chosen LD count path */
 	double kern_s;     /* summed kernel time */
 	cudaStream_t st[3]; /* 0: kernels, 1: copies back, 2: LD's second kernel stream */
-	cudaEvent_t ev[LD_EVENTS][2], done[2], copied[2], staged[2];
+	cudaEvent_t ev[LD_EVENTS][2], done[LD_NBUF], copied[LD_NBUF], staged[2];
 	/* LD: every SNP of the planes at ld_src resident in ld_w, their totals in ld_tot (ld_src NULL:
 	 * ld_w holds a streamed stripe's rows, ld_yw two slices of its columns, staged in h_stage) */
 	const uint64_t *ld_src;
@@ -52,9 +52,9 @@ struct snp_gpu_s {
 	size_t ld_w_cap, ld_tot_cap;
 	int64_t *ld_jr;        /* jlo then jhi of a stripe, device */
 	size_t ld_jr_cap;
-	pg_ldcnt_t *ld_cnt[2], *h_cnt;
-	double *ld_val[2];
-	size_t ld_cnt_cap[2], ld_val_cap[2], h_cnt_cap;
+	pg_ldcnt_t *ld_cnt[LD_NBUF], *h_cnt;
+	double *ld_val[LD_NBUF];
+	size_t ld_cnt_cap[LD_NBUF], ld_val_cap[LD_NBUF], h_cnt_cap;
 	int64_t db_block, q_batch; /* test overrides (GVK_SNP_GPU_DB_BLOCK / _QBATCH); 0 = automatic */
 };
 
@@ -636,11 +636,11 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "GVK_SNP_GPU_PATH must be auto, popc or mma, not '%s'", s);
 	g->ld_path = g->path;
 	for (int i = 0; i < 3; ++i) CK(cudaStreamCreateWithFlags(&g->st[i], cudaStreamNonBlocking));
-	for (int i = 0; i < 2; ++i) {
+	for (int i = 0; i < LD_NBUF; ++i) {
 		CK(cudaEventCreateWithFlags(&g->done[i], cudaEventDisableTiming));
 		CK(cudaEventCreateWithFlags(&g->copied[i], cudaEventDisableTiming));
-		CK(cudaEventCreateWithFlags(&g->staged[i], cudaEventDisableTiming));
 	}
+	for (int i = 0; i < 2; ++i) CK(cudaEventCreateWithFlags(&g->staged[i], cudaEventDisableTiming));
 	for (int i = 0; i < LD_EVENTS; ++i) {
 		CK(cudaEventCreate(&g->ev[i][0]));
 		CK(cudaEventCreate(&g->ev[i][1]));
@@ -668,12 +668,15 @@ extern "C" void snp_gpu_close(snp_gpu_t *g)
 	cudaFree(g->ld_w);
 	cudaFree(g->ld_tot);
 	cudaFree(g->ld_jr);
-	for (int i = 0; i < 2; ++i) {
-		cudaFree(g->ld_cnt[i]), cudaFree(g->ld_val[i]), cudaFree(g->ld_yw[i]), cudaFree(g->ld_ytot[i]);
-		cudaFreeHost(g->h_stage[i]);
-		if (g->staged[i]) cudaEventDestroy(g->staged[i]);
+	for (int i = 0; i < LD_NBUF; ++i) {
+		cudaFree(g->ld_cnt[i]), cudaFree(g->ld_val[i]);
 		if (g->done[i]) cudaEventDestroy(g->done[i]);
 		if (g->copied[i]) cudaEventDestroy(g->copied[i]);
+	}
+	for (int i = 0; i < 2; ++i) {
+		cudaFree(g->ld_yw[i]), cudaFree(g->ld_ytot[i]);
+		cudaFreeHost(g->h_stage[i]);
+		if (g->staged[i]) cudaEventDestroy(g->staged[i]);
 	}
 	for (int i = 0; i < 3; ++i)
 		if (g->st[i]) cudaStreamDestroy(g->st[i]);
@@ -925,11 +928,11 @@ static int ld_copy_back(snp_gpu_t *g, const ld_stripe_t *s, int hap, int b, int6
 	return 0;
 }
 
-/* Device output buffers of cells pairs each (counts when phased, else values). */
-static int ld_out_reserve(snp_gpu_t *g, int hap, size_t cells, gvk_err_t *err)
+/* nb device output buffers of cells pairs each (counts when phased, else values). */
+static int ld_out_reserve(snp_gpu_t *g, int hap, int nb, size_t cells, gvk_err_t *err)
 {
 	int rc = 0;
-	for (int b = 0; b < 2 && rc == 0; ++b)
+	for (int b = 0; b < nb && rc == 0; ++b)
 		rc = hap ? dev_reserve((void **)&g->ld_cnt[b], &g->ld_cnt_cap[b], cells * sizeof(pg_ldcnt_t), "a stripe's counts", err)
 		         : dev_reserve((void **)&g->ld_val[b], &g->ld_val_cap[b], cells * sizeof(double), "a stripe's values", err);
 	return rc;
@@ -937,7 +940,8 @@ static int ld_out_reserve(snp_gpu_t *g, int hap, size_t cells, gvk_err_t *err)
 
 /* Every SNP resident: chunks of whole tiles of rows of both kernels (4 LD_T, a multiple of MMA_S),
  * alternating between two kernel streams so that one chunk's last blocks share the SMs with the
- * next chunk's first ones, and copied back while the next ones run. */
+ * next chunk's first ones, and copied back while the next ones run. A result buffer per chunk
+ * (LD_NBUF), so that the kernels, faster than the copies, never wait for one. */
 static int ld_stripe_resident(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, const ld_stripe_t *s, int full,
                               gvk_err_t *err)
 {
@@ -945,18 +949,18 @@ static int ld_stripe_resident(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t 
 	const int hap = o->haplotype;
 	int64_t ch = (nrows + LD_CHUNKS - 1) / LD_CHUNKS;
 	ch = (ch + 4 * LD_T - 1) / (4 * LD_T) * (4 * LD_T);
-	int rc = ld_out_reserve(g, hap, (size_t)ch * (size_t)width, err);
+	int rc = ld_out_reserve(g, hap, LD_NBUF, (size_t)ch * (size_t)width, err);
 	if (rc < 0) return rc;
 	cudaEvent_t t0 = g->ev[LD_EVENTS - 3][0];
 	CK(cudaEventRecord(t0, g->st[0]));
 	CK(cudaStreamWaitEvent(g->st[2], t0, 0));
 	int nch = 0;
 	for (int64_t r = 0; r < nrows; r += ch, ++nch) {
-		const int b = nch & 1, nr = (int)(nrows - r < ch ? nrows - r : ch);
-		cudaStream_t ks = g->st[b ? 2 : 0];
+		const int b = nch % LD_NBUF, nr = (int)(nrows - r < ch ? nrows - r : ch);
+		cudaStream_t ks = g->st[nch & 1 ? 2 : 0];
 		const ld_launch_t L = {{g->ld_w, g->ld_w, 0, 0, g->ld_tot, g->ld_tot}, s->i0 + r, s->cbase, width, nr,
 		                       g->ld_jr + r, g->ld_jr + nrows + r, hap ? g->ld_cnt[b] : NULL, hap ? NULL : g->ld_val[b]};
-		if (nch >= 2) CK(cudaStreamWaitEvent(ks, g->copied[b], 0)); /* buffer b copied out */
+		if (nch >= LD_NBUF) CK(cudaStreamWaitEvent(ks, g->copied[b], 0)); /* buffer b copied out */
 		if (g->ld_path == PATH_AUTO && (rc = ld_pick_path(g, full, d, &L, o, err)) < 0) return rc;
 		CK(cudaEventRecord(g->ev[nch][0], ks));
 		if ((rc = ld_count_launch(g, ks, g->ld_path, full, d, &L, o, err)) < 0) return rc;
@@ -1038,7 +1042,7 @@ static int ld_stripe_streamed(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t 
 		                   (long long)d->n_bits);
 	int rc = dev_reserve((void **)&g->ld_w, &g->ld_w_cap, rows, "a stripe's SNP planes", err);
 	if (rc == 0) rc = dev_reserve((void **)&g->ld_tot, &g->ld_tot_cap, 2 * (size_t)rg * sizeof(int32_t), "plane totals", err);
-	if (rc == 0) rc = ld_out_reserve(g, hap, (size_t)cw * (size_t)rg, err);
+	if (rc == 0) rc = ld_out_reserve(g, hap, 2, (size_t)cw * (size_t)rg, err);
 	for (int b = 0; b < 2 && rc == 0; ++b) {
 		rc = dev_reserve((void **)&g->ld_yw[b], &g->ld_yw_cap[b], (size_t)cw * per, "a column slice", err);
 		if (rc == 0) rc = dev_reserve((void **)&g->ld_ytot[b], &g->ld_ytot_cap[b], 2 * (size_t)cw * sizeof(int32_t), "slice totals", err);
