@@ -35,6 +35,7 @@ typedef struct {
 
 struct snp_gpu_s {
 	int dev, sms, max_threads_sm, cc;
+	int ld_bps[2]; /* resident blocks per SM of the large-tile CUDA-core LD kernel (general, FULL) */
 	size_t smem_block, smem_optin, mem_free;
 	char name[272];   /* "gpu-" and cudaDeviceProp.name */
 	char kernel[300]; /* name and the LD count path that ran */
@@ -619,6 +620,8 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	g->cc = prop.major * 10 + prop.minor;
 	g->sms = prop.multiProcessorCount;
 	g->max_threads_sm = prop.maxThreadsPerMultiProcessor;
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->ld_bps[0], ld_count_kernel<0, 4, 2>, LD_T * LD_T, 0));
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->ld_bps[1], ld_count_kernel<1, 4, 4>, LD_T * LD_T, 0));
 	g->smem_block = prop.sharedMemPerBlock;
 	g->smem_optin = prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock ? prop.sharedMemPerBlockOptin
 	                                                                     : prop.sharedMemPerBlock;
@@ -834,11 +837,21 @@ static int ld_count_launch(snp_gpu_t *g, cudaStream_t st, int path, int full, co
 			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,
 			                                                  L->jhi, nbits, L->out, L->val, o->r2, o->single);
 	} else {
-		/* register tiles: 4 x 4 pairs per thread with 2 planes, 4 x 2 with 3 (7 sums per pair) */
-		const int tm = LD_T * 4, tn = LD_T * (full ? 4 : 2);
+		/* Register tiles: 4 x 4 pairs per thread with 2 planes, 4 x 2 with 3 (7 sums per pair); 2 x 2
+		 * when the large tiles would not fill every SM's resident blocks (narrow windows, small
+		 * stripes), trading operand reuse for parallelism. */
+		const int64_t big = ((L->width + LD_T * (full ? 4 : 2) - 1) / (LD_T * (full ? 4 : 2))) * ((L->nrows + 4 * LD_T - 1) / (4 * LD_T));
+		const int small = big < (int64_t)g->sms * g->ld_bps[full];
+		const int tm = LD_T * (small ? 2 : 4), tn = LD_T * (small ? 2 : full ? 4 : 2);
 		dim3 grid((unsigned)((L->width + tn - 1) / tn), (unsigned)((L->nrows + tm - 1) / tm)), block(LD_T, LD_T);
-		if (full)
+		if (full && small)
+			ld_count_kernel<1, 2, 2><<<grid, block, 0, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,
+			                                                 L->jhi, nbits, L->out, L->val, o->r2, o->single);
+		else if (full)
 			ld_count_kernel<1, 4, 4><<<grid, block, 0, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,
+			                                                 L->jhi, nbits, L->out, L->val, o->r2, o->single);
+		else if (small)
+			ld_count_kernel<0, 2, 2><<<grid, block, 0, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,
 			                                                 L->jhi, nbits, L->out, L->val, o->r2, o->single);
 		else
 			ld_count_kernel<0, 4, 2><<<grid, block, 0, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,

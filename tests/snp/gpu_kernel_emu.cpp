@@ -56,7 +56,7 @@ static int fails;
 /* path 0: CUDA-core kernel (kw words per stage), 1: tensor-core kernel; allfull: no missing call
  * (the 4-product variants). */
 static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0, int64_t i1, int64_t cbase, int64_t width,
-                    int banded, int split = 0)
+                    int banded, int split = 0, int small = 0)
 {
 	int nw = ((nbits + 63) / 64 + 7) / 8 * 8;
 	std::vector<uint64_t> w((size_t)m * 3 * nw, 0);
@@ -100,9 +100,11 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 		pg_ldcnt_t *op = fused ? NULL : out.data();
 		double *vp = fused ? val.data() : NULL;
 		if (path == 0) {
-			const int tn = allfull ? 64 : 32;
-			u3 grid = {(unsigned)((width + tn - 1) / tn), (unsigned)((nrows + 63) / 64), 1};
-			if (allfull) launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<1, 4, 4>(src, nw, i0, nrows, cbase, width, jp, jp + nrows, nbits, op, vp, r2, single); });
+			const int tm = small ? 32 : 64, tn = small ? 32 : allfull ? 64 : 32;
+			u3 grid = {(unsigned)((width + tn - 1) / tn), (unsigned)((nrows + tm - 1) / tm), 1};
+			if (allfull && small) launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<1, 2, 2>(src, nw, i0, nrows, cbase, width, jp, jp + nrows, nbits, op, vp, r2, single); });
+			else if (allfull) launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<1, 4, 4>(src, nw, i0, nrows, cbase, width, jp, jp + nrows, nbits, op, vp, r2, single); });
+			else if (small) launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<0, 2, 2>(src, nw, i0, nrows, cbase, width, jp, jp + nrows, nbits, op, vp, r2, single); });
 			else launch(grid, {16, 16, 1}, 0, [=] { ld_count_kernel<0, 4, 2>(src, nw, i0, nrows, cbase, width, jp, jp + nrows, nbits, op, vp, r2, single); });
 		} else {
 			size_t smem = 96 * 96 * 4;
@@ -129,7 +131,7 @@ static void ld_test(int path, int allfull, int m, int nbits, int kw, int64_t i0,
 			if (memcmp(&v, &val[(size_t)r * width + (j - cbase)], sizeof v)) { if (fails++ < 5) printf("ld value mismatch %ld %ld\n", (long)i, (long)j); }
 			++n;
 		}
-	printf("%sld %s%s m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", split ? "split " : "", path ? "mma" : "popc", allfull ? " full" : "", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
+	printf("%s%sld %s%s m=%d bits=%d kw=%d rows %ld..%ld cols %ld+%ld banded=%d: %ld pairs checked, fails %d\n", small ? "2x2 " : "", split ? "split " : "", path ? "mma" : "popc", allfull ? " full" : "", m, nbits, kw, (long)i0, (long)i1, (long)cbase, (long)width, banded, n, fails);
 }
 
 /* FastID scores of either kernel (mma: the tensor-core one; QB unused) against a brute-force sort:
@@ -221,6 +223,11 @@ int main()
 			ld_test(path, full, 70, 1500, 63, 0, 70, 0, 70, 0); /* several MMA tiles and stages, a half stage */
 			ld_test(path, full, 150, 2100, 63, 5, 147, 3, 140, 1); /* several register tiles each way, banded */
 			ld_test(path, full, 150, 700, 63, 20, 100, 37, 101, 0, 1); /* columns from a separate slice */
+			if (path == 0) { /* the 2 x 2 register tiles */
+				ld_test(path, full, 70, 1500, 63, 0, 70, 0, 70, 0, 0, 1);
+				ld_test(path, full, 150, 2100, 63, 5, 147, 3, 140, 1, 0, 1);
+				ld_test(path, full, 150, 700, 63, 20, 100, 37, 101, 0, 1, 1);
+			}
 		}
 	value_test();
 	fid_test<FID_QB>(PG_XOR, 11, 1000, 16, 3, 10, 400);
