@@ -19,6 +19,9 @@ t0=$(date +%s)
 hts=(); if [ -f .carry/htslib/include/htslib/sam.h ]; then
 	hts=(-DCMAKE_PREFIX_PATH=$PWD/.carry/htslib); export LD_LIBRARY_PATH=$PWD/.carry/htslib/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
+# The full SNP reference set where it was carried: cp -r ../shared/data/snp .carry/snpref (18 MB;
+# leave .carry/jre out of that call, the carried tree is limited to 64 MiB).
+[ -d .carry/snpref ] && hts+=(-DGVK_SNP_SHARED_DATA=$PWD/.carry/snpref)
 jni=(); [ -f .carry/jdk-include/jni.h ] && jni=(-DJAVA_INCLUDE_PATH=$PWD/.carry/jdk-include -DJAVA_INCLUDE_PATH2=$PWD/.carry/jdk-include/linux)
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${jni[@]}" "${hts[@]}" > "$out/cmake.log" 2>&1 &&
 	cmake --build build-gpu -j "$(nproc)" > "$out/build.log" 2>&1
