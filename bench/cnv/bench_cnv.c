@@ -15,6 +15,7 @@
 
 #include "gvk.h"
 #include "bench_results.h"
+#include "common/splitmix.h"
 #include "common/threads.h"
 #include "cnv/cnv_em.h"
 
@@ -22,29 +23,15 @@
 #define GVK_BIN "gvk"
 #endif
 
-static uint64_t rng_next(uint64_t *s)
-{
-	*s += 0x9e3779b97f4a7c15ULL;
-	uint64_t z = *s;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double unif(uint64_t *s)
-{
-	return ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
 /* Poisson by inversion for small means, normal approximation above 50. */
 static double poisson(uint64_t *s, double mu)
 {
 	if (mu > 50) {
-		double g = sqrt(-2 * log(unif(s))) * cos(6.283185307179586 * unif(s));
+		double g = sqrt(-2 * log(gvk_splitmix_unif(s))) * cos(6.283185307179586 * gvk_splitmix_unif(s));
 		double v = floor(mu + sqrt(mu) * g + 0.5);
 		return v < 0 ? 0 : v;
 	}
-	double l = exp(-mu), p = unif(s), k = 0, t = l;
+	double l = exp(-mu), p = gvk_splitmix_unif(s), k = 0, t = l;
 	while (p > t && k < 1000) p -= t, ++k, t *= mu / k;
 	return k;
 }
@@ -73,10 +60,10 @@ static void gen_worker(void *arg, int tid)
 		double f = 1;
 		for (int r = 0; r < m; ++r) {
 			if (r % 5000 == 0) {
-				ev_start = r + (int)(unif(&ss) * 4000), ev_end = ev_start + 5 + (int)(unif(&ss) * 45);
-				f = fold[(int)(unif(&ss) * 4)];
+				ev_start = r + (int)(gvk_splitmix_unif(&ss) * 4000), ev_end = ev_start + 5 + (int)(gvk_splitmix_unif(&ss) * 45);
+				f = fold[(int)(gvk_splitmix_unif(&ss) * 4)];
 			}
-			double mu = base[r] * cov[s] * (r >= ev_start && r < ev_end ? f : 1) * (0.9 + 0.2 * unif(&ss));
+			double mu = base[r] * cov[s] * (r >= ev_start && r < ev_end ? f : 1) * (0.9 + 0.2 * gvk_splitmix_unif(&ss));
 			col[r] = poisson(&ss, mu);
 		}
 	}
@@ -108,8 +95,8 @@ static int make_cohort(gvk_cnv_counts_t *c, int m, int N)
 		}
 	}
 	uint64_t st = 20240611;
-	for (int r = 0; r < m; ++r) base[r] = 100 * (0.7 + 0.6 * unif(&st));
-	for (int s = 0; s < N; ++s) cov[s] = 0.7 + 0.8 * unif(&st);
+	for (int r = 0; r < m; ++r) base[r] = 100 * (0.7 + 0.6 * gvk_splitmix_unif(&st));
+	for (int s = 0; s < N; ++s) cov[s] = 0.7 + 0.8 * gvk_splitmix_unif(&st);
 	gen_t g = {c, base, cov, st, gvk_ncpu()};
 	gvk_parallel(g.nth, gen_worker, &g);
 	free(base), free(cov);

@@ -12,25 +12,12 @@
 #include <string.h>
 
 #include "gvk.h"
+#include "common/splitmix.h"
 #include "cnv/cnv.h"
 #include "cnv/cnv_em.h"
 
 #define CNV_K_FN static inline
 #include "cnv/cnv_em_kernel.h"
-
-static uint64_t rng(uint64_t *s)
-{
-	*s += 0x9e3779b97f4a7c15ULL;
-	uint64_t z = *s;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double unif(uint64_t *s)
-{
-	return ((double)(rng(s) >> 11) + 0.5) / 9007199254740992.0;
-}
 
 /* Rows of several kinds: ordinary counts around a row depth (with a CNV-like sample now and then),
  * all at or under minReadCount (shortcut), mostly zero (median fallback), real-valued normalized
@@ -38,16 +25,16 @@ static double unif(uint64_t *s)
 static void fill(double *x, size_t m, int N, uint64_t *st)
 {
 	for (size_t r = 0; r < m; ++r) {
-		int kind = (int)(unif(st) * 10);
-		double depth = 5 + unif(st) * 200;
+		int kind = (int)(gvk_splitmix_unif(st) * 10);
+		double depth = 5 + gvk_splitmix_unif(st) * 200;
 		for (int k = 0; k < N; ++k) {
-			double v, u = unif(st);
+			double v, u = gvk_splitmix_unif(st);
 			switch (kind) {
 			case 0: v = floor(u * 5); break;
 			case 1: v = u < 0.7 ? 0 : floor(u * 30); break;
 			case 2: v = depth * (0.8 + 0.4 * u) / 1.7; break;
 			case 3: v = k == 0 ? 5000 : floor(1e4 + 100 * u); break;
-			default: v = floor(depth * (u < 0.05 ? 0.5 : u > 0.97 ? 1.5 : 1) * (0.85 + 0.3 * unif(st))); break;
+			default: v = floor(depth * (u < 0.05 ? 0.5 : u > 0.97 ? 1.5 : 1) * (0.85 + 0.3 * gvk_splitmix_unif(st))); break;
 			}
 			x[(size_t)k * m + r] = v;
 		}
@@ -178,8 +165,8 @@ static int check_mean(uint64_t *st)
 	long diff = 0, far = 0;
 	double v[101];
 	for (int t = 0; t < 200000; ++t) {
-		int n = 1 + (int)(unif(st) * 100);
-		for (int i = 0; i < n; ++i) v[i] = t & 1 ? floor(unif(st) * 1000) / (1 + unif(st)) : unif(st) * pow(10, unif(st) * 8 - 4);
+		int n = 1 + (int)(gvk_splitmix_unif(st) * 100);
+		for (int i = 0; i < n; ++i) v[i] = t & 1 ? floor(gvk_splitmix_unif(st) * 1000) / (1 + gvk_splitmix_unif(st)) : gvk_splitmix_unif(st) * pow(10, gvk_splitmix_unif(st) * 8 - 4);
 		double a = cnv_k_mean(v, 1, n), b = cnv_r_mean(v, (size_t)n);
 		if (a != b) ++diff;
 		if (a != b && nextafter(a, b) != b) ++far;
@@ -203,7 +190,7 @@ static int run_case(int gpu, const variant_t *v, size_t m, int N, uint64_t *st, 
 	if (!x || !cov || out_alloc(&a, m, o.n_classes, N, v->post) < 0 || out_alloc(&b, m, o.n_classes, N, v->post) < 0)
 		return fprintf(stderr, "out of memory\n"), -1;
 	fill(x, m, N, st);
-	for (int k = 0; k < N; ++k) cov[k] = v->cov_random ? 0.6 + 0.8 * unif(st) : 1.0;
+	for (int k = 0; k < N; ++k) cov[k] = v->cov_random ? 0.6 + 0.8 * gvk_splitmix_unif(st) : 1.0;
 	cnv_em_par_t p;
 	cnv_em_par_init(&p, &o, N, cov);
 	cnv_em_job_t ja = job_of(m, x, cov, &a), jb = job_of(m, x, cov, &b);
