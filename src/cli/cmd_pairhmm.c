@@ -293,6 +293,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	double tp[4] = {0, 0, 0, 0}, ts;
 	const int prof = getenv("GVK_PROFILE") != NULL;
 	gvk_pairhmm_t *eng[2] = {NULL, NULL};
+	char devname[320] = "";
 	stage_t comp[2], parser, writer;
 	phmm_reader_t *rd = NULL;
 	memset(comp, 0, sizeof comp), memset(&parser, 0, sizeof parser), memset(&writer, 0, sizeof writer);
@@ -348,6 +349,11 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	/* The last chunk (or, after an error, whatever still runs). */
 	if (rc == 0 && i > 0) rc = hand_to_writer(&writer, &comp[(i - 1) % ne], &sl[(i - 1) % NSLOT], &err, tp, tot);
 	stage_join(&comp[0]), stage_join(&comp[1]);
+	/* The engines are done: their GPU memory and pinned buffers (slow to unpin) go while the
+	 * writer formats the last chunk, whose values live in the slot. */
+	snprintf(devname, sizeof devname, "%s", gvk_pairhmm_device_name(eng[0]));
+	gvk_pairhmm_destroy(eng[0]), gvk_pairhmm_destroy(eng[1]);
+	eng[0] = eng[1] = NULL;
 	stage_join(&parser);
 	stage_join(&writer);
 	if (writer.rc < 0 && (rc == 0 || (rc == writer.rc && !err.msg[0])))
@@ -370,7 +376,7 @@ done:
 		double dt = gvk_seconds() - t0;
 		fprintf(stderr, "gvk pairhmm: %llu pairs, %.4g G cells, %.3f s, %.2f GCUPS, %llu pairs in double, %s, %d threads\n",
 		        (unsigned long long)tot[0], (double)tot[1] * 1e-9, dt, dt > 0 ? (double)tot[1] * 1e-9 / dt : 0.0,
-		        (unsigned long long)tot[2], gvk_pairhmm_device_name(eng[0]), a.eng.threads);
+		        (unsigned long long)tot[2], devname, a.eng.threads);
 	}
 	ts = gvk_seconds();
 	phmm_reader_close(rd);
