@@ -103,7 +103,8 @@ static long lr_pread(gvk_lr_t *lr, char *dst, size_t len)
 /* A plain file is mapped whole when it can be: blocks are then pointers into the page cache, not
  * copies of it (copying a 2 GB input took a third of the parser's time), and the kernel is asked
  * to read ahead. Private and writable, so that a parser that edits its block copies only the
- * pages it touches. Falls back to pread (empty files, no address space). */
+ * pages it touches. Falls back to pread (empty files, no address space). A file truncated by
+ * another process while it is read ends this one with SIGBUS, where pread saw a short read. */
 static void lr_map(gvk_lr_t *lr)
 {
 	struct stat st;
