@@ -153,6 +153,24 @@ typedef struct {
 	gvk_err_t cerr;
 } slot_t;
 
+/* A job on its own thread, or run in place when no thread can be made. */
+typedef struct {
+	pthread_t th;
+	int running;
+} worker_t;
+
+static void worker_start(worker_t *w, void *(*fn)(void *), void *arg)
+{
+	w->running = pthread_create(&w->th, NULL, fn, arg) == 0;
+	if (!w->running) fn(arg);
+}
+
+static void worker_join(worker_t *w)
+{
+	if (w->running) pthread_join(w->th, NULL);
+	w->running = 0;
+}
+
 typedef struct {
 	phmm_reader_t *rd;
 	slot_t *sl;
@@ -160,8 +178,7 @@ typedef struct {
 	const args_t *a;
 	gvk_pairhmm_t *eng; /* compute stages */
 	int rc;
-	pthread_t th;
-	int running;
+	worker_t w;
 } stage_t;
 
 static void *parse_main(void *arg)
@@ -223,8 +240,7 @@ typedef struct {
 	const args_t *a;
 	gvk_pairhmm_t *eng[2];
 	gvk_err_t err;
-	pthread_t th;
-	int running;
+	worker_t w;
 } engines_t;
 
 static void *engines_main(void *arg)
@@ -240,18 +256,8 @@ static void *engines_main(void *arg)
 	return NULL;
 }
 
-/* Runs a stage on its own thread (or in place when no thread can be made). */
-static void stage_start(stage_t *st, void *(*fn)(void *))
-{
-	st->running = pthread_create(&st->th, NULL, fn, st) == 0;
-	if (!st->running) fn(st);
-}
-
-static void stage_join(stage_t *st)
-{
-	if (st->running) pthread_join(st->th, NULL);
-	st->running = 0;
-}
+static void stage_start(stage_t *st, void *(*fn)(void *)) { worker_start(&st->w, fn, st); }
+static void stage_join(stage_t *st) { worker_join(&st->w); }
 
 
 /* Waits for chunk sl (computed by cs, unless NULL) and for the writer's previous chunk, then starts the
@@ -300,15 +306,14 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 
 	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
-	engines_t es = {&a, {NULL, NULL}, {0, ""}, 0, 0};
-	es.running = pthread_create(&es.th, NULL, engines_main, &es) == 0;
-	if (!es.running) engines_main(&es);
+	engines_t es = {&a, {NULL, NULL}, {0, ""}, {0}};
+	worker_start(&es.w, engines_main, &es);
 	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a;
 	ts = gvk_seconds();
 	parser.sl = &sl[0];
 	parse_main(&parser);
 	tp[0] = gvk_seconds() - ts;
-	if (es.running) pthread_join(es.th, NULL);
+	worker_join(&es.w);
 	eng[0] = es.eng[0], eng[1] = es.eng[1];
 	if (!eng[0]) {
 		err = es.err;

@@ -95,13 +95,19 @@ __device__ __forceinline__ pg_ldcnt_t ld_assemble(int full, int32_t sxy, int32_t
 	return o;
 }
 
-/* Whether tile rows [r0, r0 + nr) x columns [c0, c0 + nc) hold a requested pair. */
-__device__ __forceinline__ int ld_tile_any(const int64_t *jlo, const int64_t *jhi, int64_t r0, int nr, int nrows,
-                                           int64_t c0, int nc)
+/* Whether tile rows [r0, r0 + nr) x columns [c0, c0 + nc) hold a requested pair: thread tid < nr
+ * checks row r0 + tid, flag (shared) collects the answer. Every thread of the block calls it
+ * (barriers) and gets the same answer, so a block may return on it without a thread missing a
+ * later barrier. */
+__device__ __forceinline__ int ld_tile_any(int *flag, int tid, const int64_t *jlo, const int64_t *jhi, int64_t r0,
+                                           int nr, int nrows, int64_t c0, int nc)
 {
-	for (int r = 0; r < nr && r0 + r < nrows; ++r)
-		if (jlo[r0 + r] < jhi[r0 + r] && jlo[r0 + r] < c0 + nc && jhi[r0 + r] > c0) return 1;
-	return 0;
+	if (tid == 0) *flag = 0;
+	__syncthreads();
+	const int64_t r = r0 + tid;
+	if (tid < nr && r < nrows && jlo[r] < jhi[r] && jlo[r] < c0 + nc && jhi[r] > c0) *flag = 1; /* same value from every writer */
+	__syncthreads();
+	return *flag;
 }
 
 /* r or sign(r) r^2 from the counts on the device, with ld_value_genotype's operations one by one
@@ -171,12 +177,7 @@ __global__ void __launch_bounds__(LD_T * LD_T, FULL ? 3 : 2)
 	__shared__ int any;
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * LD_T + tx;
 	const int64_t r0 = (int64_t)blockIdx.y * TM, c0 = cbase + (int64_t)blockIdx.x * TN;
-	if (tid == 0) any = 0;
-	__syncthreads();
-	if (tid < TM && r0 + tid < nrows && jlo[r0 + tid] < jhi[r0 + tid] && jlo[r0 + tid] < c0 + TN && jhi[r0 + tid] > c0)
-		any = 1; /* every writer stores the same value */
-	__syncthreads();
-	if (!any) return; /* the whole block agrees, so no thread misses a barrier */
+	if (!ld_tile_any(&any, tid, jlo, jhi, r0, TM, nrows, c0, TN)) return;
 	const uint32_t *wx = (const uint32_t *)src.wx, *wy = (const uint32_t *)src.wy;
 	const int64_t n32 = 2 * (int64_t)nw; /* a multiple of LD_KW: nw is of 8 */
 	int32_t s1[RM][RN], s2[RM][RN], n[RM][RN], av[RM][RN], bv[RM][RN], va[RM][RN], vb[RM][RN];
@@ -306,9 +307,7 @@ __global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(ld_src_t src, int n
 	const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
 	const int wm = warp >> 1, wn = warp & 1;
 	const int64_t r0 = (int64_t)blockIdx.y * MMA_S, c0 = cbase + (int64_t)blockIdx.x * MMA_S;
-	if (tid == 0) any = ld_tile_any(jlo, jhi, r0, MMA_S, nrows, c0, MMA_S);
-	__syncthreads();
-	if (!any) return;
+	if (!ld_tile_any(&any, tid, jlo, jhi, r0, MMA_S, nrows, c0, MMA_S)) return; /* MMA_S <= MMA_THREADS rows checked */
 	int32_t acc[MF][NF][4];
 #pragma unroll
 	for (int i = 0; i < MF; ++i)
@@ -728,6 +727,20 @@ static int dev_reserve(void **p, size_t *cap, size_t need, const char *what, gvk
 	return 0;
 }
 
+/* The same for page-locked host memory (so that copies to and from it run asynchronously). */
+static int pinned_reserve(void **p, size_t *cap, size_t need, const char *what, gvk_err_t *err)
+{
+	if (need <= *cap) return 0;
+	cudaFreeHost(*p);
+	*p = NULL, *cap = 0;
+	if (cudaMallocHost(p, need) != cudaSuccess) {
+		*p = NULL;
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of pinned memory: %zu bytes for %s", need, what);
+	}
+	*cap = need;
+	return 0;
+}
+
 /* ---- peak ----------------------------------------------------------------------------------- */
 
 /* Seconds of one launch of a peak kernel over every SM (warm-up run first). */
@@ -890,18 +903,6 @@ static int ld_stripe_full(const snp_data_t *d, const ld_stripe_t *s)
 	return 1;
 }
 
-/* Host buffers for the stripe: pinned counts for the haplotype epilogue. */
-static int ld_host_counts(snp_gpu_t *g, size_t cells, gvk_err_t *err)
-{
-	if (cells <= g->h_cnt_cap) return 0;
-	cudaFreeHost(g->h_cnt);
-	g->h_cnt = NULL, g->h_cnt_cap = 0;
-	if (cudaMallocHost(&g->h_cnt, cells * sizeof(pg_ldcnt_t)) != cudaSuccess)
-		return gvk_err_set(err, GVK_ERR_NOMEM, "out of pinned memory for a stripe of %zu pairs", cells);
-	g->h_cnt_cap = cells;
-	return 0;
-}
-
 /* Kernel time of a stripe's chunks: the union of their [start, end] intervals (measured from t0),
  * since chunks on the two kernel streams overlap. */
 static int ld_add_busy(snp_gpu_t *g, cudaEvent_t t0, int nch, gvk_err_t *err)
@@ -1059,14 +1060,7 @@ static int ld_stripe_streamed(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t 
 	for (int b = 0; b < 2 && rc == 0; ++b) {
 		rc = dev_reserve((void **)&g->ld_yw[b], &g->ld_yw_cap[b], (size_t)cw * per, "a column slice", err);
 		if (rc == 0) rc = dev_reserve((void **)&g->ld_ytot[b], &g->ld_ytot_cap[b], 2 * (size_t)cw * sizeof(int32_t), "slice totals", err);
-		if (rc == 0 && g->h_stage_cap[b] < (size_t)cw * per) {
-			cudaFreeHost(g->h_stage[b]);
-			g->h_stage[b] = NULL, g->h_stage_cap[b] = 0;
-			if (cudaMallocHost(&g->h_stage[b], (size_t)cw * per) != cudaSuccess)
-				rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of pinned memory for a slice of %lld SNPs", (long long)cw);
-			else
-				g->h_stage_cap[b] = (size_t)cw * per;
-		}
+		if (rc == 0) rc = pinned_reserve((void **)&g->h_stage[b], &g->h_stage_cap[b], (size_t)cw * per, "a column slice", err);
 	}
 	if (rc < 0) return rc;
 	g->ld_src = NULL; /* ld_w now holds stripe rows only */
@@ -1084,7 +1078,10 @@ extern "C" int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt
 	const int resident = rc, full = ld_stripe_full(d, s), hap = o->haplotype;
 	if ((rc = dev_reserve((void **)&g->ld_jr, &g->ld_jr_cap, 2 * (size_t)nrows * sizeof(int64_t), "a stripe", err)) < 0)
 		return rc;
-	if (hap && (rc = ld_host_counts(g, (size_t)nrows * (size_t)width, err)) < 0) return rc;
+	/* phased: the counts come back to pinned memory for the host's haplotype epilogue */
+	if (hap && (rc = pinned_reserve((void **)&g->h_cnt, &g->h_cnt_cap, (size_t)nrows * (size_t)width * sizeof(pg_ldcnt_t),
+	                                "a stripe's counts", err)) < 0)
+		return rc;
 	CK(cudaMemcpyAsync(g->ld_jr, s->jlo, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
 	CK(cudaMemcpyAsync(g->ld_jr + nrows, s->jhi, (size_t)nrows * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
 	rc = resident ? ld_stripe_resident(g, d, o, s, full, err) : ld_stripe_streamed(g, d, o, s, full, err);
