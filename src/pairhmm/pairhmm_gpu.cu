@@ -17,6 +17,12 @@
 #include "pairhmm_tables.h"
 
 enum { NSTREAM = 2 };
+/* Bins of a sub-batch are spread over these streams so that one bin's last blocks overlap the next
+ * bin's first ones instead of leaving SMs idle at every bin's tail. */
+#ifndef PHMM_BIN_STREAMS
+#define PHMM_BIN_STREAMS 4
+#endif
+static_assert(PHMM_BIN_STREAMS >= 2, "bin profiling times with two of the bin events");
 
 typedef struct {
 	unsigned char *host, *dev; /* pinned staging and device copies of one sub-batch */
@@ -24,13 +30,16 @@ typedef struct {
 	unsigned char *hout;       /* pinned results */
 	size_t hout_cap;
 	cudaEvent_t done, k0, k1;  /* k0..k1 brackets the sub-batch's kernels */
+	cudaEvent_t bin_done[PHMM_BIN_STREAMS];
 } slot_t;
+
+enum { MAX_VARIANTS = 48 }; /* kernel variants (read-length bins) per precision */
 
 /* One device. */
 typedef struct gpu_dev_s {
 	int dev, fused;
 	char name[256];
-	cudaStream_t st[NSTREAM];
+	cudaStream_t st[NSTREAM], bst[PHMM_BIN_STREAMS];
 	slot_t slot[NSTREAM];
 	float *err_f, *mm_f;
 	double *err_d, *mm_d;
@@ -39,6 +48,7 @@ typedef struct gpu_dev_s {
 	int profile;            /* GVK_GPU_PROFILE set: host-side timings on stderr */
 	int threads;            /* host threads that pack batches */
 	double t_sort, t_pack, t_wait, t_scatter;
+	double bin_s[2][MAX_VARIANTS], bin_cells[2][MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin */
 } gpu_dev_t;
 
 static double now_s(void)
@@ -72,31 +82,43 @@ static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gp
 }
 
 typedef struct {
-	int P, K;
+	int P, K, table; /* table: prior-table elements per sub-warp */
 	launch_fn fn[2]; /* [fused] */
 } variant_t;
 
-/* Read-length bins, chosen so that HaplotypeCaller's common read lengths (up to 151 bp) waste few
- * rows; the last entry of each table takes every longer read, in tiles. */
-#define V(T, P, K) {P, K, {launch_short<T, P, K, false>, launch_short<T, P, K, true>}}
-#define VT(T, P, K) {P, K, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}
-static const variant_t variants_f[] = {V(float, 4, 4),   V(float, 4, 8),   V(float, 4, 12),  V(float, 8, 8),
-                                       V(float, 8, 12),  V(float, 16, 8),  V(float, 16, 10), V(float, 16, 12),
-                                       V(float, 16, 16), V(float, 32, 12), V(float, 32, 16), VT(float, 32, 16)};
+/* Read-length bins, in rising order of rows (P * K), fine enough that a read wastes few virtual
+ * rows: every virtual row costs as much as a real one. Reads up to 16 rows get a thread each (no
+ * shuffles, no fill), then sub-warps of 2, 4, 8, 16 and 32 threads; the last entry of each table
+ * takes every longer read, in tiles. */
+#define V(T, P, K) {P, K, phmm_table<T, P, K>::SIZE, {launch_short<T, P, K, false>, launch_short<T, P, K, true>}}
+#define VT(T, P, K) {P, K, phmm_table<T, P, K>::SIZE, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}
+static const variant_t variants_f[] = {
+	V(float, 1, 4),   V(float, 1, 8),   V(float, 1, 10),  V(float, 1, 12),  V(float, 1, 14),  V(float, 1, 16),
+	V(float, 2, 10),  V(float, 2, 12),  V(float, 2, 14),  V(float, 2, 16),  V(float, 4, 9),   V(float, 4, 10),
+	V(float, 4, 11),  V(float, 4, 12),  V(float, 4, 13),  V(float, 4, 14),  V(float, 4, 15),  V(float, 4, 16),
+	V(float, 8, 9),   V(float, 8, 10),  V(float, 8, 11),  V(float, 8, 12),  V(float, 8, 13),  V(float, 8, 14),
+	V(float, 8, 15),  V(float, 8, 16),  V(float, 16, 9),  V(float, 16, 10), V(float, 16, 12), V(float, 16, 14),
+	V(float, 16, 16), V(float, 32, 9),  V(float, 32, 10), V(float, 32, 12), V(float, 32, 14), V(float, 32, 16),
+	VT(float, 32, 16)};
 static const variant_t variants_d[] = {V(double, 4, 4),  V(double, 4, 8),  V(double, 8, 8), V(double, 16, 8),
                                        V(double, 32, 8), VT(double, 32, 8)};
 #undef V
 #undef VT
 #define NVAR_F (int)(sizeof variants_f / sizeof variants_f[0])
 #define NVAR_D (int)(sizeof variants_d / sizeof variants_d[0])
+static_assert(NVAR_F <= MAX_VARIANTS && NVAR_D <= MAX_VARIANTS, "bins are counted in MAX_VARIANTS");
 
+/* The first variant with at least R rows (the tables rise in rows), by bisection: it runs for
+ * every pair of a pass. */
 static int pick_variant(int R, int dbl)
 {
 	const variant_t *v = dbl ? variants_d : variants_f;
-	int n = dbl ? NVAR_D : NVAR_F;
-	for (int k = 0; k < n - 1; ++k)
-		if (v[k].P * v[k].K >= R) return k;
-	return n - 1; /* longer reads: the largest variant in tiles */
+	int lo = 0, hi = (dbl ? NVAR_D : NVAR_F) - 1; /* the last one takes every longer read, in tiles */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (v[mid].P * v[mid].K >= R) hi = mid; else lo = mid + 1;
+	}
+	return lo;
 }
 
 /* Staging bytes of one pair (read and haplotype, its record, and scratch when its read is done in
@@ -149,12 +171,17 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opt_t *opt, gvk_err
 	g->threads = opt->threads > 0 ? opt->threads : gvk_ncpu();
 	for (int s = 0; s < NSTREAM; ++s) {
 		CK(cudaStreamCreateWithFlags(&g->st[s], cudaStreamNonBlocking));
-		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming));
+		/* The host waits on `done` while the parser and the other engine need every core: it
+		 * sleeps until the GPU signals instead of spinning and yielding. */
+		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming | cudaEventBlockingSync));
 		CK(cudaEventCreate(&g->slot[s].k0));
 		CK(cudaEventCreate(&g->slot[s].k1));
+		for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
+			CK(cudaEventCreate(&g->slot[s].bin_done[b])); /* timed when profiling bins */
 	}
+	for (int b = 0; b < PHMM_BIN_STREAMS; ++b) CK(cudaStreamCreateWithFlags(&g->bst[b], cudaStreamNonBlocking));
 	g->max_batch_bytes = (size_t)1 << 30;
-	g->profile = getenv("GVK_GPU_PROFILE") != NULL;
+	g->profile = getenv("GVK_GPU_PROFILE") ? atoi(getenv("GVK_GPU_PROFILE")) : 0;
 	return upload_tables(g, err);
 }
 
@@ -170,8 +197,12 @@ static void dev_close(gpu_dev_t *g)
 		if (g->slot[s].done) cudaEventDestroy(g->slot[s].done);
 		if (g->slot[s].k0) cudaEventDestroy(g->slot[s].k0);
 		if (g->slot[s].k1) cudaEventDestroy(g->slot[s].k1);
+		for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
+			if (g->slot[s].bin_done[b]) cudaEventDestroy(g->slot[s].bin_done[b]);
 		if (g->st[s]) cudaStreamDestroy(g->st[s]);
 	}
+	for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
+		if (g->bst[b]) cudaStreamSynchronize(g->bst[b]), cudaStreamDestroy(g->bst[b]);
 	cudaFree(g->err_f), cudaFree(g->err_d), cudaFree(g->mm_f), cudaFree(g->mm_d);
 	free(g);
 }
@@ -237,7 +268,7 @@ typedef struct {
 	uint32_t k;   /* position in the pass's selection */
 } order_t;
 
-enum { ORDER_KEYS = 16 << 8, MAX_SCAN_THREADS = 64 };
+enum { ORDER_KEYS = MAX_VARIANTS << 8, MAX_SCAN_THREADS = 64 };
 
 /* Bin by read length, then longest haplotypes first (in 16-bp buckets) so that a warp's pairs end
  * together; the sort is stable, so pairs of one region stay together, which keeps the packing's
@@ -316,8 +347,8 @@ typedef struct {
 	size_t n;                 /* pairs */
 	size_t off_soff, off_rb, off_hb, bytes;
 	size_t scratch_elems;
-	int nbins, bin_var[16];
-	size_t bin_start[17];
+	int nbins, bin_var[MAX_VARIANTS];
+	size_t bin_start[MAX_VARIANTS + 1];
 } layout_t;
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
@@ -507,6 +538,30 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 	return 0;
 }
 
+/* GVK_GPU_PROFILE=2: times one bin's launch on its own (the stream waits for it), for tuning. */
+static cudaError_t bin_profile(gpu_dev_t *g, slot_t *sl, cudaStream_t bs, const layout_t *L, int b, int dbl)
+{
+	const phmm_gpu_pair_t *rec = (const phmm_gpu_pair_t *)sl->host;
+	float ms = 0;
+	cudaError_t e = cudaEventRecord(sl->bin_done[1], bs);
+	if (e == cudaSuccess) e = cudaEventSynchronize(sl->bin_done[1]);
+	if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, sl->bin_done[0], sl->bin_done[1]);
+	double cells = 0;
+	for (size_t k = L->bin_start[b]; k < L->bin_start[b + 1]; ++k) cells += (double)rec[k].R * rec[k].H;
+	g->bin_s[dbl][L->bin_var[b]] += 1e-3 * ms, g->bin_cells[dbl][L->bin_var[b]] += cells;
+	return e;
+}
+
+static void bin_report(const gpu_dev_t *g, int dbl)
+{
+	const variant_t *var = dbl ? variants_d : variants_f;
+	for (int v = 0; v < (dbl ? NVAR_D : NVAR_F); ++v)
+		if (g->bin_cells[dbl][v] > 0)
+			fprintf(stderr, "[gvk gpu] bin %2dx%-2d %s: %8.3f Gcells %8.3f ms %6.3f TCUPS\n", var[v].P, var[v].K,
+			        dbl ? "double" : "float", 1e-9 * g->bin_cells[dbl][v], 1e3 * g->bin_s[dbl][v],
+			        1e-12 * g->bin_cells[dbl][v] / g->bin_s[dbl][v]);
+}
+
 /* Queues copy-in, kernels and copy-out of a packed sub-batch on stream s. */
 static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err_t *err)
 {
@@ -525,15 +580,26 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	const void *errt = dbl ? (const void *)g->err_d : (const void *)g->err_f;
 	const void *mmt = dbl ? (const void *)g->mm_d : (const void *)g->mm_f;
 	CK(cudaEventRecord(sl->k0, g->st[s]));
-	for (int b = 0; b < L->nbins; ++b) {
+	/* Longest-running bins first, round robin over the bin streams (one stream when profiling bins,
+	 * which times each launch on its own). */
+	const int nbs = g->profile > 1 ? 1 : PHMM_BIN_STREAMS < L->nbins ? PHMM_BIN_STREAMS : L->nbins;
+	for (int k = 0; k < nbs; ++k) CK(cudaStreamWaitEvent(g->bst[k], sl->k0, 0));
+	for (int b = L->nbins - 1; b >= 0; --b) {
 		const variant_t *v = &var[L->bin_var[b]];
+		cudaStream_t bs = g->bst[(L->nbins - 1 - b) % nbs];
 		size_t start = L->bin_start[b], n = L->bin_start[b + 1] - start;
 		int per_block = PHMM_GPU_BLOCK / v->P;
 		int blocks = (int)((n + (size_t)per_block - 1) / (size_t)per_block);
-		size_t smem = (size_t)per_block * 5 * (size_t)(v->P * v->K) * (size_t)tsz;
-		v->fn[g->fused](blocks, smem, g->st[s], pairs + start, (int)n, rb, hb, errt, mmt,
+		size_t smem = (size_t)per_block * (size_t)v->table * (size_t)tsz;
+		if (g->profile > 1) CK(cudaEventRecord(sl->bin_done[0], bs));
+		v->fn[g->fused](blocks, smem, bs, pairs + start, (int)n, rb, hb, errt, mmt,
 		                L->scratch_elems ? sl->dev + scr_off : NULL, soff + start, sl->dev + out_off + start * tsz);
 		CK(cudaGetLastError());
+		if (g->profile > 1) CK(bin_profile(g, sl, bs, L, b, dbl));
+	}
+	for (int k = 0; k < nbs; ++k) {
+		CK(cudaEventRecord(sl->bin_done[k], g->bst[k]));
+		CK(cudaStreamWaitEvent(g->st[s], sl->bin_done[k], 0));
 	}
 	CK(cudaEventRecord(sl->k1, g->st[s]));
 	CK(cudaMemcpyAsync(sl->hout, sl->dev + out_off, L->n * (size_t)tsz, cudaMemcpyDeviceToHost, g->st[s]));
@@ -701,6 +767,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	if (g->profile)
 		fprintf(stderr, "[gvk gpu] pass of %zu pairs (%s): totals sort %.3f s, pack %.3f s, wait %.3f s, scatter %.3f s, kernels %.3f s\n",
 		        n, dbl ? "double" : "float", g->t_sort, g->t_pack, g->t_wait, g->t_scatter, g->kernel_s);
+	if (g->profile > 1) bin_report(g, dbl);
 done:
 	free(ord), free(c.rmap), free(c.hmap), free(c.roff_all), free(c.hoff_all);
 	return rc;

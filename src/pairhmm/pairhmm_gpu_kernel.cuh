@@ -67,25 +67,66 @@ __device__ __forceinline__ uint32_t phmm_gpu_base_bits(uint8_t c)
 	return c == 'C' ? 2u : c == 'T' ? 4u : c == 'G' ? 8u : c == 'N' ? 31u : 1u;
 }
 
-/* Loads K priors for class hc starting at row0 of the tile's table. */
-template <typename T, int K>
-__device__ __forceinline__ void phmm_load_priors(const T *tab, T (&pr)[K])
+constexpr int phmm_log2_ceil(int x) { return x <= 1 ? 0 : 1 + phmm_log2_ceil((x + 1) / 2); }
+
+/* A thread's K rows sit at a 16-byte-aligned stride in the prior table, so that they load as whole
+ * 16-byte vectors whatever K is (K = 10: three LDS.128 instead of five LDS.64), and the stride is an
+ * odd number of vectors, so that the 8 threads of one LDS.128 phase hit distinct banks. */
+template <typename T, int K> struct phmm_stride {
+	static constexpr int V = 16 / (int)sizeof(T);
+	static constexpr int KS = ((K + V - 1) / V | 1) * V;
+};
+
+/* The classes' tables of a sub-warp sit 2^SH bytes apart, so that a class's table address is one
+ * shift-and-add (LEA) in the inner loop. */
+template <typename T, int P, int K> struct phmm_table {
+	static constexpr int KS = phmm_stride<T, K>::KS;
+	static constexpr int SH = phmm_log2_ceil(P * KS * (int)sizeof(T));
+	static constexpr int TS = (1 << SH) / (int)sizeof(T); /* elements from one class to the next */
+	static constexpr int SIZE = 4 * TS + P * KS;          /* elements of a sub-warp's five tables */
+};
+
+/* A thread's priors of class c: its rows' shared-memory address (32-bit) plus c << SH. Written as
+ * PTX so that the address stays one shift-and-add in the loop; the compiler otherwise folds the
+ * thread's offset into the class term and pays two instructions per step. */
+template <typename T, int P, int K>
+__device__ __forceinline__ uint32_t phmm_class_addr(uint32_t tabl, uint32_t c)
 {
-	if (sizeof(T) == 4 && K % 4 == 0) {
+	return tabl + (c << phmm_table<T, P, K>::SH);
+}
+
+__device__ __forceinline__ void phmm_lds(uint32_t a, float4 &v)
+{
+	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(a));
+}
+
+__device__ __forceinline__ void phmm_lds(uint32_t a, double2 &v)
+{
+	asm volatile("ld.shared.v2.f64 {%0, %1}, [%2];" : "=d"(v.x), "=d"(v.y) : "r"(a));
+}
+
+/* Loads a thread's K priors of one class from shared address a. */
+template <typename T, int K>
+__device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
+{
+	if (sizeof(T) == 4) {
 #pragma unroll
 		for (int r = 0; r < K; r += 4) {
-			float4 v = *reinterpret_cast<const float4 *>(tab + r);
-			pr[r] = v.x, pr[r + 1] = v.y, pr[r + 2] = v.z, pr[r + 3] = v.w;
-		}
-	} else if (sizeof(T) == 8 && K % 2 == 0) {
-#pragma unroll
-		for (int r = 0; r < K; r += 2) {
-			double2 v = *reinterpret_cast<const double2 *>(tab + r);
-			pr[r] = v.x, pr[r + 1] = v.y;
+			float4 v;
+			phmm_lds(a + 4 * r, v);
+			pr[r] = v.x;
+			if (r + 1 < K) pr[r + 1] = v.y;
+			if (r + 2 < K) pr[r + 2] = v.z;
+			if (r + 3 < K) pr[r + 3] = v.w;
 		}
 	} else {
 #pragma unroll
-		for (int r = 0; r < K; ++r) pr[r] = tab[r];
+		for (int r = 0; r < K; r += 2) {
+			double2 v;
+			phmm_lds(a + 8 * r, v);
+			pr[r] = v.x;
+			if (r + 1 < K) pr[r + 1] = v.y;
+		}
 	}
 }
 
@@ -117,7 +158,13 @@ __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], const
 	}
 }
 
-#define PHMM_GPU_BLOCK 128
+#ifndef PHMM_GPU_BLOCK
+#define PHMM_GPU_BLOCK 32
+#endif
+#ifndef PHMM_UNROLL
+#define PHMM_UNROLL 4
+#endif
+constexpr int phmm_unroll = PHMM_UNROLL;
 /* Blocks per SM the compiler must fit (caps registers per thread); tuned on the H100. */
 #ifndef PHMM_GPU_MIN_BLOCKS
 #define PHMM_GPU_MIN_BLOCKS 1
@@ -140,21 +187,22 @@ __device__ __forceinline__ phmm_sub_t<T> phmm_sub_init(const phmm_gpu_pair_t *__
 	me.lane = threadIdx.x % P;
 	me.sub = (blockIdx.x * PHMM_GPU_BLOCK + threadIdx.x) / P;
 	me.live = me.sub < npairs;
-	me.tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * 5 * (P * K);
+	me.tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * phmm_table<T, P, K>::SIZE;
 	me.pp = pairs[me.live ? me.sub : npairs - 1];
 	return me;
 }
 
-/* Prior table of one tile: prior[c][row] for haplotype classes c = A C T G N; virtual rows
- * (read row < 0) get 0 so that their M stays 0. */
+/* Prior table of one tile: prior[c][row] for haplotype classes c = A C T G N, a thread's rows at
+ * stride KS; virtual rows (read row < 0) get 0 so that their M stays 0. */
 template <typename T, int P, int K>
 __device__ __forceinline__ void phmm_build_table(T *tab, const uint8_t *rb, int R, int row0, int lane, const T *err)
 {
 	typedef phmm_ops<T> op;
-	constexpr int ROWS = P * K;
+	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS, TS = phmm_table<T, P, K>::TS;
 	__syncwarp();
-	for (int x = lane; x < ROWS; x += P) {
-		int i = row0 + x;
+	for (int y = lane; y < ROWS; y += P) {
+		const int x = y / K * KS + y % K;
+		const int i = row0 + y;
 		T pm = 0, px = 0;
 		uint32_t bits = 0;
 		if (i >= 0) {
@@ -162,11 +210,11 @@ __device__ __forceinline__ void phmm_build_table(T *tab, const uint8_t *rb, int 
 			pm = op::sub((T)1, e), px = op::div(e, (T)3);
 			bits = phmm_gpu_base_bits(rb[i]);
 		}
-		tab[0 * ROWS + x] = (bits & 1u) ? pm : px;
-		tab[1 * ROWS + x] = (bits & 2u) ? pm : px;
-		tab[2 * ROWS + x] = (bits & 4u) ? pm : px;
-		tab[3 * ROWS + x] = (bits & 8u) ? pm : px;
-		tab[4 * ROWS + x] = i >= 0 ? pm : (T)0;
+		tab[0 * TS + x] = (bits & 1u) ? pm : px;
+		tab[1 * TS + x] = (bits & 2u) ? pm : px;
+		tab[2 * TS + x] = (bits & 4u) ? pm : px;
+		tab[3 * TS + x] = (bits & 8u) ? pm : px;
+		tab[4 * TS + x] = i >= 0 ? pm : (T)0;
 	}
 	__syncwarp();
 }
@@ -197,6 +245,22 @@ __device__ __forceinline__ void phmm_load_rows(const uint8_t *rb, int R, int i0,
 	}
 }
 
+/* The row above a thread's first row in this column: the last row of thread t-1, or GKL's row 0
+ * (M = I = 0, D = init) for thread 0. With one thread per pair there is nothing to shuffle. */
+template <typename T, int P>
+__device__ __forceinline__ void phmm_from_above(T m, T i, T d, int lane, T init, T &uM, T &uI, T &uD)
+{
+	if (P == 1) {
+		uM = 0, uI = 0, uD = init;
+		return;
+	}
+	/* Shuffled, then overwritten on thread 0: one predicated move per value, not a select. */
+	uM = __shfl_up_sync(0xffffffffu, m, 1, P);
+	uI = __shfl_up_sync(0xffffffffu, i, 1, P);
+	uD = __shfl_up_sync(0xffffffffu, d, 1, P);
+	if (lane == 0) uM = 0, uI = 0, uD = init;
+}
+
 /* Reads of at most P*K rows: one tile, no scratch, and a main loop free of checks. The haplotype
  * blob has zero padding around every haplotype so that a thread can read the class of any column
  * from -P to hmax + P without a bounds check. */
@@ -207,7 +271,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
                       T *__restrict__ out)
 {
 	typedef phmm_ops<T> op;
-	constexpr int ROWS = P * K;
+	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
 	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
 	const int lane = me.lane, sub = me.sub;
 	const bool live = me.live;
@@ -224,10 +288,9 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	T pM = 0, pI = 0, pD = row0 + lane * K - 1 < 0 ? init : (T)0;
 	/* Class of column j + 1 for this thread at step s is hq[s]. */
 	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
-	const T *tabl = tab + lane * K;
+	const uint32_t tabl = (uint32_t)__cvta_generic_to_shared(tab + lane * KS);
 	T pr[K];
-	phmm_load_priors<T, K>(tabl + hq[-1] * ROWS, pr);
-	const bool last = lane == P - 1;
+	phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
 	T sm = 0, si = 0;
 	const int steps = hmax + P - 1;
 
@@ -235,32 +298,28 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	for (int s = 0; s < P - 1; ++s) {
 		const int j = s - lane + 1;
 		const uint32_t hcn = hq[s];
-		T uM = __shfl_up_sync(0xffffffffu, M[K - 1], 1, P);
-		T uI = __shfl_up_sync(0xffffffffu, I[K - 1], 1, P);
-		T uD = __shfl_up_sync(0xffffffffu, D[K - 1], 1, P);
-		if (lane == 0) uM = 0, uI = 0, uD = init;
+		T uM, uI, uD;
+		phmm_from_above<T, P>(M[K - 1], I[K - 1], D[K - 1], lane, init, uM, uI, uD);
 		if (j >= 1) phmm_rows<T, K, FUSED>(M, I, D, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
 		pM = uM, pI = uI, pD = uD;
-		phmm_load_priors<T, K>(tabl + hcn * ROWS, pr);
+		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
 	}
-	/* Every thread is inside the matrix (or past its end, where results are never used). Adding 0
-	 * to the sums is exact, so the last thread's accumulation needs no branch. */
-#pragma unroll 4
-	for (int s = P - 1; s < steps; ++s) {
-		const int j = s - lane + 1;
-		const uint32_t hcn = hq[s];
-		T uM = __shfl_up_sync(0xffffffffu, M[K - 1], 1, P);
-		T uI = __shfl_up_sync(0xffffffffu, I[K - 1], 1, P);
-		T uD = __shfl_up_sync(0xffffffffu, D[K - 1], 1, P);
-		if (lane == 0) uM = 0, uI = 0, uD = init;
+	/* Every thread is inside the matrix (or past its end, where results are never used). The last
+	 * thread adds its last row to the sums up to column H, i.e. up to step H + P - 2; the others
+	 * never do. The class pointer moves by one per step (immediate offsets when unrolled). */
+	const int take_to = lane == P - 1 ? H + P - 2 : -1;
+	const uint8_t *hp = hq + (P - 1);
+#pragma unroll phmm_unroll
+	for (int s = P - 1; s < steps; ++s, ++hp) {
+		const uint32_t hcn = *hp;
+		T uM, uI, uD;
+		phmm_from_above<T, P>(M[K - 1], I[K - 1], D[K - 1], lane, init, uM, uI, uD);
 		phmm_rows<T, K, FUSED>(M, I, D, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
-		const bool take = last && j <= H;
-		sm = op::add(sm, take ? M[K - 1] : (T)0);
-		si = op::add(si, take ? I[K - 1] : (T)0);
+		if (s <= take_to) sm = op::add(sm, M[K - 1]), si = op::add(si, I[K - 1]);
 		pM = uM, pI = uI, pD = uD;
-		phmm_load_priors<T, K>(tabl + hcn * ROWS, pr);
+		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
 	}
-	if (live && last) out[sub] = op::add(sm, si);
+	if (live && lane == P - 1) out[sub] = op::add(sm, si);
 }
 
 /* The row above a tile (the previous tile's last row) for P consecutive columns: lane x of the
@@ -291,7 +350,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
                 T *__restrict__ scratch, const uint64_t *__restrict__ scratch_off, T *__restrict__ out)
 {
 	typedef phmm_ops<T> op;
-	constexpr int ROWS = P * K;
+	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
 	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
 	const int lane = me.lane, sub = me.sub;
 	const bool live = me.live;
@@ -307,7 +366,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	const T init = op::div(op::init(), (T)H);
 	T *scr = scratch + scratch_off[live ? sub : npairs - 1];
 	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
-	const T *tabl = tab + lane * K;
+	const uint32_t tabl = (uint32_t)__cvta_generic_to_shared(tab + lane * KS);
 	const bool last = lane == P - 1;
 	const int steps = hmax + P - 1;
 	T sm = 0, si = 0;
@@ -322,7 +381,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
-		phmm_load_priors<T, K>(tabl + hq[-1] * ROWS, pr);
+		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
 		phmm_bound_t<T> b = phmm_load_bound<T, P>(scr, 0, lane, H, above);
 		phmm_bound_t<T> nb = phmm_load_bound<T, P>(scr, 1, lane, H, above);
 		for (int s = 0; s < steps; ++s) {
@@ -346,7 +405,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 				si = op::add(si, take ? I[K - 1] : (T)0);
 			}
 			pM = uM, pI = uI, pD = uD;
-			phmm_load_priors<T, K>(tabl + hcn * ROWS, pr);
+			phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
 			if (x == P - 1) b = nb, nb = phmm_load_bound<T, P>(scr, s / P + 2, lane, H, above);
 		}
 		__syncwarp();

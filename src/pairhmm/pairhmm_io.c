@@ -22,18 +22,20 @@ typedef struct {
 	size_t len[MAX_FIELDS];
 } fields_t;
 
-/* Splits line in place on spaces and tabs; n counts every field, even past MAX_FIELDS. */
+/* Splits line in place on spaces and tabs; n counts every field, even past MAX_FIELDS. Fields are
+ * long (bases, qualities), so they are scanned with the C library's vectorised strspn/strcspn. */
 static void split(char *s, fields_t *fl)
 {
 	fl->n = 0;
-	while (*s) {
-		while (*s == ' ' || *s == '\t') ++s;
+	for (;;) {
+		s += strspn(s, " \t");
 		if (!*s) break;
 		char *b = s;
-		while (*s && *s != ' ' && *s != '\t') ++s;
+		s += strcspn(s, " \t");
 		if (fl->n < MAX_FIELDS) fl->f[fl->n] = b, fl->len[fl->n] = (size_t)(s - b);
 		fl->n++;
-		if (*s) *s++ = 0;
+		if (!*s) break;
+		*s++ = 0;
 	}
 }
 
@@ -207,13 +209,19 @@ static int parse_quals(const char *s, size_t n, int hex, int floor, uint8_t *out
 		}
 		return 0;
 	}
+	/* One branch-free pass (the compiler vectorises it), then the error's position if any. */
+	unsigned bad = 0;
 	for (size_t i = 0; i < n; ++i) {
-		int v = (unsigned char)s[i] - 33;
-		if (v < 0)
-			return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: %s: character 0x%02x at position %zu is below '!'",
-			                   w.path, w.lineno, what, (unsigned char)s[i], i + 1);
-		out[i] = (uint8_t)(v < floor ? floor : v);
+		unsigned char ch = (unsigned char)s[i];
+		unsigned char v = (unsigned char)(ch - 33);
+		bad |= ch < 33;
+		out[i] = v < floor ? (uint8_t)floor : v;
 	}
+	if (bad)
+		for (size_t i = 0; i < n; ++i)
+			if ((unsigned char)s[i] < 33)
+				return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: %s: character 0x%02x at position %zu is below '!'",
+				                   w.path, w.lineno, what, (unsigned char)s[i], i + 1);
 	return 0;
 }
 
