@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "gvk.h"
@@ -177,6 +178,7 @@ typedef struct {
 	FILE *fp;
 	const args_t *a;
 	gvk_pairhmm_t *eng; /* compute stages */
+	double busy;        /* seconds in the stage's function */
 	int rc;
 	worker_t w;
 } stage_t;
@@ -211,7 +213,9 @@ static void *compute_main(void *arg)
 		return NULL;
 	}
 	gvk_pairhmm_out_t o = {sl->v, sl->dbl, NULL, NULL};
+	double t0 = gvk_seconds();
 	sl->crc = gvk_pairhmm_pairs(st->eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &sl->cerr);
+	st->busy += gvk_seconds() - t0;
 	return NULL;
 }
 
@@ -219,11 +223,12 @@ static void *write_main(void *arg)
 {
 	stage_t *st = arg;
 	const slot_t *sl = st->sl;
-	int nt = sl->c.n_pairs < 4096 ? 1 : st->a->eng.threads;
+	int nt = sl->c.n_pairs < 4096 ? 1 : getenv("GVK_PHMM_WRITER_THREADS") ? atoi(getenv("GVK_PHMM_WRITER_THREADS")) : st->a->eng.threads;
 	char *buf[256] = {0};
 	size_t len[256] = {0};
 	if (nt > 256) nt = 256;
 	fmt_job_t j = {&sl->c, sl->v, sl->dbl, st->a->tsv, nt, buf, len, 0};
+	double t0 = gvk_seconds();
 	gvk_parallel(nt, format_slice, &j);
 	st->rc = j.failed ? GVK_ERR_NOMEM : 0;
 	for (int t = 0; t < nt; ++t) {
@@ -231,6 +236,7 @@ static void *write_main(void *arg)
 		free(buf[t]);
 	}
 	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO;
+	st->busy += gvk_seconds() - t0;
 	return NULL;
 }
 
@@ -246,10 +252,12 @@ typedef struct {
 static void *engines_main(void *arg)
 {
 	engines_t *es = arg;
-	es->eng[0] = gvk_pairhmm_create(&es->a->eng, &es->err);
+	gvk_pairhmm_opt_t o1 = es->a->eng;
+	if (o1.device != GVK_DEVICE_CPU && getenv("GVK_PHMM_ENGINE_THREADS")) o1.threads = atoi(getenv("GVK_PHMM_ENGINE_THREADS"));
+	es->eng[0] = gvk_pairhmm_create(&o1, &es->err);
 	/* A second engine only where compute is not all-CPU: two CPU engines would just share cores. */
 	if (es->eng[0] && es->a->eng.device != GVK_DEVICE_CPU) {
-		gvk_pairhmm_opt_t o2 = es->a->eng;
+		gvk_pairhmm_opt_t o2 = o1;
 		o2.verbose = 0;
 		if (!(es->eng[1] = gvk_pairhmm_create(&o2, &es->err))) gvk_pairhmm_destroy(es->eng[0]), es->eng[0] = NULL;
 	}
@@ -372,6 +380,12 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, waiting for compute %.3f s, for output %.3f s, for parse %.3f s; %d engine(s)\n"
 		        "[gvk pairhmm] parser: read %.3f s, cut %.3f s, parse %.3f s, join %.3f s\n",
 		        tp[0], tp[1], tp[2], tp[3], ne, tr[0], tr[1], tr[2], tr[3]);
+		fprintf(stderr, "[gvk pairhmm] busy: engines %.3f s and %.3f s, writer %.3f s\n", comp[0].busy, comp[1].busy, writer.busy);
+		struct rusage ru;
+		if (getrusage(RUSAGE_SELF, &ru) == 0)
+			fprintf(stderr, "[gvk pairhmm] user %.3f s, system %.3f s, %ld minor faults, %ld voluntary and %ld involuntary switches\n",
+			        ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec, ru.ru_stime.tv_sec + 1e-6 * ru.ru_stime.tv_usec,
+			        ru.ru_minflt, ru.ru_nvcsw, ru.ru_nivcsw);
 	}
 done:
 	if (rc < 0) {

@@ -47,7 +47,7 @@ typedef struct gpu_dev_s {
 	double kernel_s;
 	int profile;            /* GVK_GPU_PROFILE set: host-side timings on stderr */
 	int threads;            /* host threads that pack batches */
-	double t_sort, t_pack, t_wait, t_scatter;
+	double t_sort, t_pack, t_wait, t_scatter, t_prep;
 	double bin_s[2][MAX_VARIANTS], bin_cells[2][MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin */
 } gpu_dev_t;
 
@@ -719,6 +719,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	order_t *ord = NULL;
 	int rc = order_pairs(&sj, &ord);
 	g->t_sort += now_s() - t0;
+	t0 = now_s();
 	int32_t maxr = 0, maxh = 0;
 	for (int t = 0; t < sj.nt; ++t) {
 		maxr = sj.maxr[t] > maxr ? sj.maxr[t] : maxr, maxh = sj.maxh[t] > maxh ? sj.maxh[t] : maxh;
@@ -754,6 +755,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 			c.hbytes_all = o;
 		}
 	}
+	g->t_prep += now_s() - t0;
 	if (rc < 0 || !c.rmap || !c.hmap || (c.all && (!c.roff_all || !c.hoff_all))) {
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		goto done;
@@ -765,8 +767,8 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	}
 	rc = run_pass(g, &c, n, fsum, dsum, err);
 	if (g->profile)
-		fprintf(stderr, "[gvk gpu] pass of %zu pairs (%s): totals sort %.3f s, pack %.3f s, wait %.3f s, scatter %.3f s, kernels %.3f s\n",
-		        n, dbl ? "double" : "float", g->t_sort, g->t_pack, g->t_wait, g->t_scatter, g->kernel_s);
+		fprintf(stderr, "[gvk gpu] pass of %zu pairs (%s): totals sort %.3f s, prepare %.3f s, pack %.3f s, wait %.3f s, scatter %.3f s, kernels %.3f s\n",
+		        n, dbl ? "double" : "float", g->t_sort, g->t_prep, g->t_pack, g->t_wait, g->t_scatter, g->kernel_s);
 	if (g->profile > 1) bin_report(g, dbl);
 done:
 	free(ord), free(c.rmap), free(c.hmap), free(c.roff_all), free(c.hoff_all);
