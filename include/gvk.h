@@ -77,7 +77,8 @@ typedef struct gvk_pairhmm_s gvk_pairhmm_t;
 /* Fills opt with the defaults: FMA flavour, float first, 1 thread, device auto. */
 void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt);
 
-/* Creates an engine; NULL on failure (err says why). Free with gvk_pairhmm_destroy. */
+/* Creates an engine; NULL on failure (err says why). Free with gvk_pairhmm_destroy. An engine
+ * keeps its working arrays between calls; one engine must not be used by two threads at once. */
 gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opt_t *opt, gvk_err_t *err);
 void gvk_pairhmm_destroy(gvk_pairhmm_t *e);
 

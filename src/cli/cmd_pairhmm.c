@@ -113,7 +113,8 @@ typedef struct {
 	const double *v;
 	const uint8_t *dbl;
 	int tsv, nt;
-	char **buf;
+	char **buf;   /* per thread, kept from chunk to chunk (grown when short) */
+	size_t *cap;
 	size_t *len;
 	int failed;
 } fmt_job_t;
@@ -123,12 +124,17 @@ static void format_slice(void *arg, int tid)
 	fmt_job_t *j = arg;
 	size_t n = j->c->n_pairs, b = n * (size_t)tid / (size_t)j->nt, e = n * (size_t)(tid + 1) / (size_t)j->nt;
 	/* A value takes at most 24 bytes, a TSV line's integers at most 44 more. */
-	size_t per = j->tsv ? 96 : 26, len = 0;
-	char *p = malloc((e - b) * per + 64);
-	if (!p) {
-		j->failed = 1;
-		return;
+	size_t per = j->tsv ? 96 : 26, len = 0, need = (e - b) * per + 64;
+	if (need > j->cap[tid]) {
+		free(j->buf[tid]);
+		j->buf[tid] = malloc(need);
+		j->cap[tid] = j->buf[tid] ? need : 0;
+		if (!j->buf[tid]) {
+			j->failed = 1;
+			return;
+		}
 	}
+	char *p = j->buf[tid];
 	for (size_t k = b; k < e; ++k) {
 		if (j->tsv) {
 			len += (size_t)sprintf(p + len, "%llu\t%d\t%d\t", (unsigned long long)j->c->group[k], j->c->rin[k], j->c->hin[k]);
@@ -139,8 +145,10 @@ static void format_slice(void *arg, int tid)
 			p[len++] = '\n';
 		}
 	}
-	j->buf[tid] = p, j->len[tid] = len;
+	j->len[tid] = len;
 }
+
+enum { WRITE_MAX_THREADS = 256 };
 
 /* One chunk on its way through the pipeline: parsed, computed, then formatted and written. */
 typedef struct {
@@ -179,6 +187,8 @@ typedef struct {
 	const args_t *a;
 	gvk_pairhmm_t *eng; /* compute stages */
 	double busy;        /* seconds in the stage's function */
+	char **wbuf;        /* writer: format buffers per thread, WRITE_MAX_THREADS of them */
+	size_t *wcap;
 	int rc;
 	worker_t w;
 } stage_t;
@@ -223,18 +233,15 @@ static void *write_main(void *arg)
 {
 	stage_t *st = arg;
 	const slot_t *sl = st->sl;
-	int nt = sl->c.n_pairs < 4096 ? 1 : getenv("GVK_PHMM_WRITER_THREADS") ? atoi(getenv("GVK_PHMM_WRITER_THREADS")) : st->a->eng.threads;
-	char *buf[256] = {0};
-	size_t len[256] = {0};
-	if (nt > 256) nt = 256;
-	fmt_job_t j = {&sl->c, sl->v, sl->dbl, st->a->tsv, nt, buf, len, 0};
+	int nt = sl->c.n_pairs < 4096 ? 1 : st->a->eng.threads;
+	size_t len[WRITE_MAX_THREADS] = {0};
+	if (nt > WRITE_MAX_THREADS) nt = WRITE_MAX_THREADS;
+	fmt_job_t j = {&sl->c, sl->v, sl->dbl, st->a->tsv, nt, st->wbuf, st->wcap, len, 0};
 	double t0 = gvk_seconds();
 	gvk_parallel(nt, format_slice, &j);
 	st->rc = j.failed ? GVK_ERR_NOMEM : 0;
-	for (int t = 0; t < nt; ++t) {
-		if (st->rc == 0 && buf[t] && fwrite(buf[t], 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
-		free(buf[t]);
-	}
+	for (int t = 0; t < nt && st->rc == 0; ++t)
+		if (fwrite(st->wbuf[t], 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
 	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO;
 	st->busy += gvk_seconds() - t0;
 	return NULL;
@@ -252,12 +259,10 @@ typedef struct {
 static void *engines_main(void *arg)
 {
 	engines_t *es = arg;
-	gvk_pairhmm_opt_t o1 = es->a->eng;
-	if (o1.device != GVK_DEVICE_CPU && getenv("GVK_PHMM_ENGINE_THREADS")) o1.threads = atoi(getenv("GVK_PHMM_ENGINE_THREADS"));
-	es->eng[0] = gvk_pairhmm_create(&o1, &es->err);
+	es->eng[0] = gvk_pairhmm_create(&es->a->eng, &es->err);
 	/* A second engine only where compute is not all-CPU: two CPU engines would just share cores. */
 	if (es->eng[0] && es->a->eng.device != GVK_DEVICE_CPU) {
-		gvk_pairhmm_opt_t o2 = o1;
+		gvk_pairhmm_opt_t o2 = es->a->eng;
 		o2.verbose = 0;
 		if (!(es->eng[1] = gvk_pairhmm_create(&o2, &es->err))) gvk_pairhmm_destroy(es->eng[0]), es->eng[0] = NULL;
 	}
@@ -311,6 +316,9 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	stage_t comp[2], parser, writer;
 	phmm_reader_t *rd = NULL;
 	memset(comp, 0, sizeof comp), memset(&parser, 0, sizeof parser), memset(&writer, 0, sizeof writer);
+	char *wbuf[WRITE_MAX_THREADS] = {0};
+	size_t wcap[WRITE_MAX_THREADS] = {0};
+	writer.wbuf = wbuf, writer.wcap = wcap;
 
 	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
@@ -402,6 +410,7 @@ done:
 	gvk_pairhmm_destroy(eng[0]);
 	gvk_pairhmm_destroy(eng[1]);
 	for (int k = 0; k < NSLOT; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
+	for (int t = 0; t < WRITE_MAX_THREADS; ++t) free(wbuf[t]);
 	if (prof) fprintf(stderr, "[gvk pairhmm] teardown %.3f s\n", gvk_seconds() - ts);
 	return rc < 0 ? 1 : 0;
 }

@@ -21,6 +21,11 @@ struct gvk_pairhmm_s {
 	gvk_pairhmm_stats_t st;
 	double gpu_s_closed; /* kernel time of a GPU back end closed after a failure */
 	int gpu_tried;       /* auto mode: the GPU was opened, or found missing, already */
+	/* Per-batch arrays kept from one call to the next: fresh ones cost a page fault per 4 KiB,
+	 * in the serial part of every call. */
+	float *fsum;
+	double *dsum;
+	size_t *sel, cap;
 };
 
 /* Cells below which a pass in auto mode stays on the CPU while no GPU is open. */
@@ -76,6 +81,7 @@ void gvk_pairhmm_destroy(gvk_pairhmm_t *e)
 {
 	if (!e) return;
 	if (e->gpu) phmm_gpu_close(e->gpu);
+	free(e->fsum), free(e->dsum), free(e->sel);
 	free(e);
 }
 
@@ -175,19 +181,49 @@ static int cpu_pass(const gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_h
 	return atomic_load(&p.err);
 }
 
-static int check_pairs(const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
-                       size_t n, gvk_err_t *err)
+/* The first invalid pair of [b, e), or e. */
+static size_t first_bad_pair(const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs, size_t b, size_t e)
 {
-	for (size_t k = 0; k < n; ++k) {
+	for (size_t k = b; k < e; ++k) {
 		const gvk_read_t *r = &reads[pairs[k].read];
-		if (r->len < 1) return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: read %d is empty", k, pairs[k].read);
-		if (!r->bases || !r->qual || !r->ins || !r->del || !r->gcp)
-			return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: read %d has a NULL array", k, pairs[k].read);
 		const gvk_hap_t *h = &haps[pairs[k].hap];
-		if (h->len < 1 || !h->bases)
-			return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: haplotype %d is empty", k, pairs[k].hap);
+		if (r->len < 1 || !r->bases || !r->qual || !r->ins || !r->del || !r->gcp || h->len < 1 || !h->bases) return k;
 	}
-	return 0;
+	return e;
+}
+
+enum { CHECK_MAX_THREADS = 64 };
+typedef struct {
+	const gvk_read_t *reads;
+	const gvk_hap_t *haps;
+	const gvk_pair_t *pairs;
+	size_t n, bad[CHECK_MAX_THREADS];
+	int nt;
+} check_job_t;
+
+static void check_worker(void *arg, int t)
+{
+	check_job_t *j = arg;
+	size_t b = j->n * (size_t)t / (size_t)j->nt, e = j->n * (size_t)(t + 1) / (size_t)j->nt;
+	size_t k = first_bad_pair(j->reads, j->haps, j->pairs, b, e);
+	j->bad[t] = k < e ? k : j->n;
+}
+
+/* Checks every pair on the engine's threads and names the first bad one. */
+static int check_pairs(const gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
+                       const gvk_pair_t *pairs, size_t n, gvk_err_t *err)
+{
+	check_job_t j = {reads, haps, pairs, n, {0}, n < 65536 ? 1 : e->opt.threads};
+	if (j.nt > CHECK_MAX_THREADS) j.nt = CHECK_MAX_THREADS;
+	gvk_parallel(j.nt, check_worker, &j);
+	size_t k = n;
+	for (int t = 0; t < j.nt; ++t) k = j.bad[t] < k ? j.bad[t] : k;
+	if (k == n) return 0;
+	const gvk_read_t *r = &reads[pairs[k].read];
+	if (r->len < 1) return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: read %d is empty", k, pairs[k].read);
+	if (!r->bases || !r->qual || !r->ins || !r->del || !r->gcp)
+		return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: read %d has a NULL array", k, pairs[k].read);
+	return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: haplotype %d is empty", k, pairs[k].hap);
 }
 
 double phmm_final_float(float s) { return (double)(log10f(s) - PHMM_LOG10_INIT_F); }
@@ -261,15 +297,17 @@ static int run_pass(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *
 int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
                       const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err)
 {
-	int rc = check_pairs(reads, haps, pairs, n, err);
+	int rc = check_pairs(e, reads, haps, pairs, n, err);
 	if (rc < 0 || n == 0) return rc;
-	float *fsum = out->fsum ? out->fsum : malloc(n * sizeof *fsum);
-	double *dsum = out->dsum ? out->dsum : malloc(n * sizeof *dsum);
-	size_t *sel = malloc(n * sizeof *sel);
-	if (!fsum || !dsum || !sel) {
-		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
-		goto done;
+	if (n > e->cap) {
+		free(e->fsum), free(e->dsum), free(e->sel);
+		e->fsum = malloc(n * sizeof *e->fsum), e->dsum = malloc(n * sizeof *e->dsum), e->sel = malloc(n * sizeof *e->sel);
+		e->cap = e->fsum && e->dsum && e->sel ? n : 0;
+		if (!e->cap) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
 	}
+	float *fsum = out->fsum ? out->fsum : e->fsum;
+	double *dsum = out->dsum ? out->dsum : e->dsum;
+	size_t *sel = e->sel;
 	if (!e->gpu_tried) auto_open_gpu(e, reads, haps, pairs, n);
 	const int all_double = e->opt.force_double || out->dsum != NULL;
 	if (e->opt.force_double)
@@ -286,9 +324,6 @@ int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t
 	for (int t = 0; t < fj.nt; ++t) e->st.cells += fj.cells[t], e->st.double_pairs += fj.ndouble[t];
 	e->st.pairs += n;
 done:
-	if (fsum != out->fsum) free(fsum);
-	if (dsum != out->dsum) free(dsum);
-	free(sel);
 	return rc;
 }
 

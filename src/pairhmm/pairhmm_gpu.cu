@@ -49,7 +49,22 @@ typedef struct gpu_dev_s {
 	int threads;            /* host threads that pack batches */
 	double t_sort, t_pack, t_wait, t_scatter, t_prep;
 	double bin_s[2][MAX_VARIANTS], bin_cells[2][MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin */
+	/* Host arrays of a pass, kept between passes (fresh ones cost a page fault per 4 KiB). */
+	void *scr[7];
+	size_t scr_cap[7];
 } gpu_dev_t;
+
+enum { SCR_ORD, SCR_TMP, SCR_HIST, SCR_RMAP, SCR_HMAP, SCR_ROFF, SCR_HOFF };
+
+/* Scratch array `which` with room for `bytes`, contents undefined; NULL when out of memory. */
+static void *scratch(gpu_dev_t *g, int which, size_t bytes)
+{
+	if (bytes <= g->scr_cap[which]) return g->scr[which];
+	free(g->scr[which]);
+	g->scr[which] = malloc(bytes);
+	g->scr_cap[which] = g->scr[which] ? bytes : 0;
+	return g->scr[which];
+}
 
 static double now_s(void)
 {
@@ -204,6 +219,7 @@ static void dev_close(gpu_dev_t *g)
 	for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
 		if (g->bst[b]) cudaStreamSynchronize(g->bst[b]), cudaStreamDestroy(g->bst[b]);
 	cudaFree(g->err_f), cudaFree(g->err_d), cudaFree(g->mm_f), cudaFree(g->mm_d);
+	for (int k = 0; k < 7; ++k) free(g->scr[k]);
 	free(g);
 }
 
@@ -320,12 +336,12 @@ static void order_scatter_worker(void *arg, int t)
 	for (size_t k = b; k < e; ++k) j->out[pos[s->ord[k].key]++] = (order_t){s->ord[k].key, (uint32_t)k};
 }
 
-/* Sorts the pass's pairs into *ordp (malloc'ed) and returns the scan's totals in s. */
-static int order_pairs(scan_job_t *s, order_t **ordp)
+/* Sorts the pass's pairs into *ordp (the device's scratch) and returns the scan's totals in s. */
+static int order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 {
-	order_t *tmp = (order_t *)malloc(s->n * sizeof *tmp), *ord = (order_t *)malloc(s->n * sizeof *ord);
-	s->hist = (uint32_t(*)[ORDER_KEYS])malloc((size_t)s->nt * sizeof *s->hist);
-	if (!tmp || !ord || !s->hist) return free(tmp), free(ord), free(s->hist), s->hist = NULL, GVK_ERR_NOMEM;
+	order_t *tmp = (order_t *)scratch(g, SCR_TMP, s->n * sizeof *tmp), *ord = (order_t *)scratch(g, SCR_ORD, s->n * sizeof *ord);
+	s->hist = (uint32_t(*)[ORDER_KEYS])scratch(g, SCR_HIST, (size_t)s->nt * sizeof *s->hist);
+	if (!tmp || !ord || !s->hist) return s->hist = NULL, GVK_ERR_NOMEM;
 	s->ord = tmp;
 	gvk_parallel(s->nt, scan_worker, s);
 	uint32_t sum = 0;
@@ -336,7 +352,6 @@ static int order_pairs(scan_job_t *s, order_t **ordp)
 		}
 	scatter_job_t sj = {s, ord};
 	gvk_parallel(s->nt, order_scatter_worker, &sj);
-	free(tmp), free(s->hist);
 	s->hist = NULL, s->ord = NULL;
 	*ordp = ord;
 	return 0;
@@ -717,7 +732,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	sj.reads = reads, sj.haps = haps, sj.pairs = pairs, sj.sel = sel, sj.n = n, sj.dbl = dbl;
 	sj.nt = n < 65536 ? 1 : g->threads < MAX_SCAN_THREADS ? g->threads : MAX_SCAN_THREADS;
 	order_t *ord = NULL;
-	int rc = order_pairs(&sj, &ord);
+	int rc = order_pairs(g, &sj, &ord);
 	g->t_sort += now_s() - t0;
 	t0 = now_s();
 	int32_t maxr = 0, maxh = 0;
@@ -725,8 +740,10 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 		maxr = sj.maxr[t] > maxr ? sj.maxr[t] : maxr, maxh = sj.maxh[t] > maxh ? sj.maxh[t] : maxh;
 		c.total_bytes += sj.bytes[t];
 	}
-	c.rmap = (uint32_t *)calloc((size_t)maxr + 1, sizeof *c.rmap);
-	c.hmap = (uint32_t *)calloc((size_t)maxh + 1, sizeof *c.hmap);
+	c.rmap = (uint32_t *)scratch(g, SCR_RMAP, ((size_t)maxr + 1) * sizeof *c.rmap);
+	c.hmap = (uint32_t *)scratch(g, SCR_HMAP, ((size_t)maxh + 1) * sizeof *c.hmap);
+	if (c.rmap) memset(c.rmap, 0, ((size_t)maxr + 1) * sizeof *c.rmap);
+	if (c.hmap) memset(c.hmap, 0, ((size_t)maxh + 1) * sizeof *c.hmap);
 	c.maxr = maxr, c.maxh = maxh;
 	/* Dense when every read and haplotype up to the largest index is used (the CLI's chunks):
 	 * entries no pair names may not even be valid. */
@@ -742,8 +759,8 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 		memset(c.hmap, 0, ((size_t)maxh + 1) * sizeof *c.hmap);
 	}
 	if (c.all) {
-		c.roff_all = (size_t *)malloc(((size_t)maxr + 1) * sizeof(size_t));
-		c.hoff_all = (size_t *)malloc(((size_t)maxh + 1) * sizeof(size_t));
+		c.roff_all = (size_t *)scratch(g, SCR_ROFF, ((size_t)maxr + 1) * sizeof(size_t));
+		c.hoff_all = (size_t *)scratch(g, SCR_HOFF, ((size_t)maxh + 1) * sizeof(size_t));
 		if (c.roff_all && c.hoff_all) {
 			size_t o = 0;
 			for (int32_t i = 0; i <= maxr; ++i) c.roff_all[i] = o, o += 5 * (size_t)reads[i].len;
@@ -771,7 +788,6 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 		        n, dbl ? "double" : "float", g->t_sort, g->t_prep, g->t_pack, g->t_wait, g->t_scatter, g->kernel_s);
 	if (g->profile > 1) bin_report(g, dbl);
 done:
-	free(ord), free(c.rmap), free(c.hmap), free(c.roff_all), free(c.hoff_all);
 	return rc;
 }
 
