@@ -31,6 +31,7 @@ typedef struct {
 	size_t hout_cap;
 	cudaEvent_t done, k0, k1;  /* k0..k1 brackets the sub-batch's kernels */
 	cudaEvent_t bin_done[PHMM_BIN_STREAMS];
+	int direct;                /* its sums come back in the pass's order (layout_t.direct) */
 } slot_t;
 
 enum { MAX_VARIANTS = 48 }; /* kernel variants (read-length bins) per precision */
@@ -364,6 +365,7 @@ typedef struct {
 	size_t scratch_elems;
 	int nbins, bin_var[MAX_VARIANTS];
 	size_t bin_start[MAX_VARIANTS + 1];
+	int direct;               /* the whole pass: sums come back in the pass's order */
 } layout_t;
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
@@ -410,6 +412,7 @@ typedef struct {
 	size_t *roff_all, *hoff_all, rbytes_all, hbytes_all;
 	int hmax_all;
 	size_t total_bytes; /* staging bytes of the whole pass (batch_end's measure) */
+	size_t n;           /* pairs in the pass */
 } pass_ctx_t;
 
 static const gvk_pair_t *pair_at(const pass_ctx_t *c, size_t k) { return &c->pairs[c->sel ? c->sel[k] : k]; }
@@ -419,19 +422,36 @@ typedef struct {
 	uint8_t *rb, *hb;
 	phmm_gpu_pair_t *rec;
 	size_t b0, b1;
-	int nt;
+	int direct, nt;
 } dense_job_t;
+
+/* A read whose five arrays follow each other in memory, as one block of 5 R bytes. */
+static int read_is_flat(const gvk_read_t *r)
+{
+	const uint8_t *b = (const uint8_t *)r->bases;
+	const size_t R = (size_t)r->len;
+	return r->qual == b + R && r->ins == b + 2 * R && r->del == b + 3 * R && r->gcp == b + 4 * R;
+}
 
 static void dense_worker(void *arg, int t)
 {
 	dense_job_t *j = (dense_job_t *)arg;
 	const pass_ctx_t *c = j->c;
 	size_t nr = (size_t)c->maxr + 1, nh = (size_t)c->maxh + 1, np = j->b1 - j->b0;
-	for (size_t i = nr * (size_t)t / (size_t)j->nt; i < nr * (size_t)(t + 1) / (size_t)j->nt; ++i) {
+	const size_t r1 = nr * (size_t)(t + 1) / (size_t)j->nt;
+	for (size_t i = nr * (size_t)t / (size_t)j->nt; i < r1;) {
 		const gvk_read_t *r = &c->reads[i];
 		size_t R = (size_t)r->len, o = c->roff_all[i];
-		memcpy(j->rb + o, r->bases, R), memcpy(j->rb + o + R, r->qual, R), memcpy(j->rb + o + 2 * R, r->ins, R);
-		memcpy(j->rb + o + 3 * R, r->del, R), memcpy(j->rb + o + 4 * R, r->gcp, R);
+		if (!read_is_flat(r)) {
+			memcpy(j->rb + o, r->bases, R), memcpy(j->rb + o + R, r->qual, R), memcpy(j->rb + o + 2 * R, r->ins, R);
+			memcpy(j->rb + o + 3 * R, r->del, R), memcpy(j->rb + o + 4 * R, r->gcp, R);
+			++i;
+			continue;
+		}
+		/* Reads stored back to back in the caller's memory (the CLI's parser does) go in one copy. */
+		size_t len = 5 * R;
+		for (++i; i < r1 && read_is_flat(&c->reads[i]) && c->reads[i].bases == r->bases + len; ++i) len += 5 * (size_t)c->reads[i].len;
+		memcpy(j->rb + o, r->bases, len);
 	}
 	for (size_t i = nh * (size_t)t / (size_t)j->nt; i < nh * (size_t)(t + 1) / (size_t)j->nt; ++i) {
 		const gvk_hap_t *h = &c->haps[i];
@@ -441,7 +461,7 @@ static void dense_worker(void *arg, int t)
 	for (size_t k = np * (size_t)t / (size_t)j->nt; k < np * (size_t)(t + 1) / (size_t)j->nt; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[j->b0 + k].k);
 		j->rec[k] = (phmm_gpu_pair_t){(uint32_t)c->roff_all[p->read], (uint32_t)c->hoff_all[p->hap], c->reads[p->read].len,
-		                              c->haps[p->hap].len};
+		                              c->haps[p->hap].len, j->direct ? c->ord[j->b0 + k].k : (uint32_t)k};
 	}
 }
 
@@ -474,7 +494,7 @@ static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, 
 {
 	const size_t hpad = 64;
 	memset(L, 0, sizeof *L);
-	L->n = b1 - b0;
+	L->n = b1 - b0, L->direct = b0 == 0 && b1 == c->n;
 	L->off_soff = align16(L->n * sizeof(phmm_gpu_pair_t));
 	L->off_rb = L->off_soff + align16(L->n * sizeof(uint64_t));
 	L->off_hb = L->off_rb + align16(c->rbytes_all);
@@ -486,7 +506,7 @@ static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, 
 	uint8_t *hb = sl->host + L->off_hb;
 	memset(hb, 0, hpad);
 	memset(hb + c->hbytes_all, 0, (size_t)c->hmax_all + hpad);
-	dense_job_t j = {c, sl->host + L->off_rb, hb, (phmm_gpu_pair_t *)sl->host, b0, b1, g->threads};
+	dense_job_t j = {c, sl->host + L->off_rb, hb, (phmm_gpu_pair_t *)sl->host, b0, b1, L->direct, g->threads};
 	gvk_parallel(g->threads, dense_worker, &j);
 	pack_bins(c, b0, b1, (uint64_t *)(sl->host + L->off_soff), L);
 	return 0;
@@ -498,7 +518,7 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 	if (c->all) return pack_dense(g, sl, c, b0, b1, L, err);
 	size_t rbytes = 0, hbytes = 0;
 	memset(L, 0, sizeof *L);
-	L->n = b1 - b0;
+	L->n = b1 - b0, L->direct = b0 == 0 && b1 == c->n;
 	for (size_t k = b0; k < b1; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
 		if (!c->rmap[p->read]) c->rmap[p->read] = 1, rbytes += 5 * (size_t)c->reads[p->read].len;
@@ -541,7 +561,8 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 			c->hmap[p->hap] = (uint32_t)ho + 2;
 			ho += (size_t)h->len;
 		}
-		rec[k - b0] = (phmm_gpu_pair_t){c->rmap[p->read] - 2, c->hmap[p->hap] - 2, r->len, h->len};
+		rec[k - b0] = (phmm_gpu_pair_t){c->rmap[p->read] - 2, c->hmap[p->hap] - 2, r->len, h->len,
+		                                L->direct ? c->ord[k].k : (uint32_t)(k - b0)};
 	}
 	pack_bins(c, b0, b1, soff, L);
 	memset(hb + ho, 0, (size_t)hmax_batch + hpad);
@@ -581,6 +602,7 @@ static void bin_report(const gpu_dev_t *g, int dbl)
 static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err_t *err)
 {
 	slot_t *sl = &g->slot[s];
+	sl->direct = L->direct;
 	const int tsz = dbl ? 8 : 4;
 	const variant_t *var = dbl ? variants_d : variants_f;
 	size_t out_off = align16(L->bytes), scr_off = out_off + align16(L->n * (size_t)tsz);
@@ -608,7 +630,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 		size_t smem = (size_t)per_block * (size_t)v->table * (size_t)tsz;
 		if (g->profile > 1) CK(cudaEventRecord(sl->bin_done[0], bs));
 		v->fn[g->fused](blocks, smem, bs, pairs + start, (int)n, rb, hb, errt, mmt,
-		                L->scratch_elems ? sl->dev + scr_off : NULL, soff + start, sl->dev + out_off + start * tsz);
+		                L->scratch_elems ? sl->dev + scr_off : NULL, soff + start, sl->dev + out_off);
 		CK(cudaGetLastError());
 		if (g->profile > 1) CK(bin_profile(g, sl, bs, L, b, dbl));
 	}
@@ -628,7 +650,7 @@ typedef struct {
 	const unsigned char *hout;
 	float *fsum;
 	double *dsum;
-	int nt;
+	int direct, nt;
 } scatter_sums_t;
 
 static void scatter_sums_worker(void *arg, int t)
@@ -636,7 +658,7 @@ static void scatter_sums_worker(void *arg, int t)
 	const scatter_sums_t *j = (const scatter_sums_t *)arg;
 	const pass_ctx_t *c = j->c;
 	for (size_t k = j->n * (size_t)t / (size_t)j->nt; k < j->n * (size_t)(t + 1) / (size_t)j->nt; ++k) {
-		size_t i = c->ord[j->b0 + k].k;
+		size_t i = j->direct ? k : c->ord[j->b0 + k].k;
 		size_t idx = c->sel ? c->sel[i] : i;
 		if (c->dbl)
 			j->dsum[idx] = ((const double *)j->hout)[k];
@@ -656,7 +678,7 @@ static int collect(gpu_dev_t *g, int s, const pass_ctx_t *c, size_t b0, size_t n
 	float ms = 0;
 	CK(cudaEventElapsedTime(&ms, g->slot[s].k0, g->slot[s].k1));
 	g->kernel_s += 1e-3 * ms;
-	scatter_sums_t j = {c, b0, n, g->slot[s].hout, fsum, dsum, n < 65536 ? 1 : g->threads};
+	scatter_sums_t j = {c, b0, n, g->slot[s].hout, fsum, dsum, g->slot[s].direct, n < 65536 ? 1 : g->threads};
 	gvk_parallel(j.nt, scatter_sums_worker, &j);
 	g->t_scatter += now_s() - t1;
 	return 0;
@@ -716,12 +738,30 @@ static int run_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, float *fsum, double *
 	return 0;
 }
 
+/* Marks the reads and haplotypes that the pass's pairs use (rmap / hmap entries set to 1, from
+ * all threads: the stores are relaxed atomics of the same value). */
+typedef struct {
+	pass_ctx_t *c;
+	size_t n;
+	int nt;
+} mark_job_t;
+
+static void mark_worker(void *arg, int t)
+{
+	const mark_job_t *j = (const mark_job_t *)arg;
+	for (size_t k = j->n * (size_t)t / (size_t)j->nt; k < j->n * (size_t)(t + 1) / (size_t)j->nt; ++k) {
+		const gvk_pair_t *p = pair_at(j->c, k);
+		__atomic_store_n(&j->c->rmap[p->read], 1u, __ATOMIC_RELAXED);
+		__atomic_store_n(&j->c->hmap[p->hap], 1u, __ATOMIC_RELAXED);
+	}
+}
+
 static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
                     const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
 {
 	if (n == 0) return 0;
 	if (n > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "a GPU pass takes at most 2^32 - 1 pairs (%zu given)", n);
-	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, 0, 0, 0};
+	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, n};
 	for (int b = 0; b < 256; ++b) {
 		uint8_t bits = phmm_base_bits((unsigned char)b);
 		c.cls[b] = bits == 2 ? 1 : bits == 4 ? 2 : bits == 8 ? 3 : bits == 31 ? 4 : 0;
@@ -748,12 +788,11 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	/* Dense when every read and haplotype up to the largest index is used (the CLI's chunks):
 	 * entries no pair names may not even be valid. */
 	if (rc == 0 && c.rmap && c.hmap) {
+		mark_job_t mj = {&c, n, sj.nt};
+		gvk_parallel(mj.nt, mark_worker, &mj);
 		size_t ur = 0, uh = 0;
-		for (size_t k = 0; k < n; ++k) {
-			const gvk_pair_t *p = pair_at(&c, k);
-			ur += !c.rmap[p->read], uh += !c.hmap[p->hap];
-			c.rmap[p->read] = 1, c.hmap[p->hap] = 1;
-		}
+		for (int32_t i = 0; i <= maxr; ++i) ur += c.rmap[i];
+		for (int32_t i = 0; i <= maxh; ++i) uh += c.hmap[i];
 		c.all = ur == (size_t)maxr + 1 && uh == (size_t)maxh + 1;
 		memset(c.rmap, 0, ((size_t)maxr + 1) * sizeof *c.rmap);
 		memset(c.hmap, 0, ((size_t)maxh + 1) * sizeof *c.hmap);

@@ -26,10 +26,13 @@
 #include <stdint.h>
 
 /* One pair as the kernel sees it: offsets into the read blob (bases then the 4 quality arrays,
- * R bytes each) and the haplotype blob (base classes 0..4, H bytes). */
+ * R bytes each) and the haplotype blob (base classes 0..4, H bytes), and where its sum goes in
+ * the output (the pair's place in the pass when the pass is one sub-batch, so that the host
+ * needs no scatter). */
 typedef struct {
 	uint32_t roff, hoff;
 	int32_t R, H;
+	uint32_t out;
 } phmm_gpu_pair_t;
 
 template <typename T> struct phmm_ops;
@@ -319,7 +322,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 		pM = uM, pI = uI, pD = uD;
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
 	}
-	if (live && lane == P - 1) out[sub] = op::add(sm, si);
+	if (live && lane == P - 1) out[pp.out] = op::add(sm, si);
 }
 
 /* The row above a tile (the previous tile's last row) for P consecutive columns: lane x of the
@@ -410,7 +413,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		}
 		__syncwarp();
 	}
-	if (live && last) out[sub] = op::add(sm, si);
+	if (live && last) out[pp.out] = op::add(sm, si);
 }
 
 #endif
