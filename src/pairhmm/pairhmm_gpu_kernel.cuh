@@ -265,8 +265,10 @@ __device__ __forceinline__ void phmm_from_above(T m, T i, T d, int lane, T init,
 }
 
 /* Reads of at most P*K rows: one tile, no scratch, and a main loop free of checks. The haplotype
- * blob has zero padding around every haplotype so that a thread can read the class of any column
- * from -P to hmax + P without a bounds check. */
+ * blob has zero padding before its first and after its last haplotype (a warp's width, and the
+ * longest haplotype), so that a thread can read the class of any column from -P to hmax + P
+ * without a bounds check; past its own H a pair reads the next haplotype's classes, and the
+ * columns they feed are never used. */
 template <typename T, int P, int K, bool FUSED>
 __global__ void __launch_bounds__(PHMM_GPU_BLOCK, PHMM_GPU_MIN_BLOCKS)
 phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
