@@ -35,6 +35,7 @@ typedef struct {
 } slot_t;
 
 enum { MAX_VARIANTS = 48 }; /* kernel variants (read-length bins) per precision */
+enum { SCR_ORD, SCR_TMP, SCR_HIST, SCR_RMAP, SCR_HMAP, SCR_ROFF, SCR_HOFF, SCR_COUNT }; /* gpu_dev_t.scr */
 
 /* One device. */
 typedef struct gpu_dev_s {
@@ -51,11 +52,9 @@ typedef struct gpu_dev_s {
 	double t_sort, t_pack, t_wait, t_scatter, t_prep;
 	double bin_s[2][MAX_VARIANTS], bin_cells[2][MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin */
 	/* Host arrays of a pass, kept between passes (fresh ones cost a page fault per 4 KiB). */
-	void *scr[7];
-	size_t scr_cap[7];
+	void *scr[SCR_COUNT];
+	size_t scr_cap[SCR_COUNT];
 } gpu_dev_t;
-
-enum { SCR_ORD, SCR_TMP, SCR_HIST, SCR_RMAP, SCR_HMAP, SCR_ROFF, SCR_HOFF };
 
 /* Scratch array `which` with room for `bytes`, contents undefined; NULL when out of memory. */
 static void *scratch(gpu_dev_t *g, int which, size_t bytes)
@@ -223,7 +222,7 @@ static void dev_close(gpu_dev_t *g)
 	for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
 		if (g->bst[b]) cudaStreamSynchronize(g->bst[b]), cudaStreamDestroy(g->bst[b]);
 	cudaFree(g->err_f), cudaFree(g->err_d), cudaFree(g->mm_f), cudaFree(g->mm_d);
-	for (int k = 0; k < 7; ++k) free(g->scr[k]);
+	for (int k = 0; k < SCR_COUNT; ++k) free(g->scr[k]);
 	free(g);
 }
 
