@@ -27,6 +27,9 @@ ls "$tmp" | grep -q tmp && bad "temporary file left behind" || ok
 "$gvk" pairhmm -q --device "$dev" - < "$in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "stdin input"
 gzip -c "$in" > "$tmp/in.gz"; "$gvk" pairhmm -q --device "$dev" "$tmp/in.gz" | cmp -s - <(expect_col "$exp" 1) && ok || bad "gzip input"
 "$gvk" pairhmm -q --device "$dev" --chunk 7 "$in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "small chunks"
+# Fields may be separated by runs of tabs and spaces, with whitespace at either end of a line.
+sed 's/ /\t \t/g; s/^/ /; s/$/\t /' "$in" > "$tmp/ws.in"
+"$gvk" pairhmm -q --device "$dev" "$tmp/ws.in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "tabs and spaces"
 # --tsv: group read hap log10 used_double; the group format is read-major.
 "$gvk" pairhmm -q --device "$dev" --tsv "$in" > "$tmp/t.tsv"
 paste <(cut -f4,5 "$tmp/t.tsv") <(expect_col "$exp" 1-2 | tr ' ' '\t') | awk -F'\t' '$1!=$3||$2!=$4{e=1} END{exit e}' && ok || bad "--tsv values"
