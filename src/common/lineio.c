@@ -1,7 +1,6 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -145,15 +144,6 @@ gvk_lr_t *gvk_lr_open(const char *path, gvk_err_t *err)
 		return NULL;
 	}
 	return lr;
-}
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-void gvk_lr_populate(const char *p, size_t len)
-{
-	const uintptr_t pg = 4096, b = (uintptr_t)p & ~(pg - 1), e = ((uintptr_t)p + len + pg - 1) & ~(pg - 1);
-	if (len > 0) (void)madvise((void *)b, e - b, MADV_POPULATE_READ); /* a hint: failure costs only faults */
 }
 
 gvk_lr_t *gvk_lr_open_mem(const char *text, size_t len, const char *path, long lineno, gvk_err_t *err)

@@ -18,11 +18,6 @@ long gvk_lr_lineno(const gvk_lr_t *lr);
 
 /* A reader over a caller's text (not copied; it must outlive the reader); lineno is the number
  * of the line before the text, for messages. */
-/* Maps a range of a block into this process's page tables in one call (Linux 5.14+, else nothing):
- * a thread about to parse a piece of a mapped file takes one system call instead of a page fault
- * per page. */
-void gvk_lr_populate(const char *p, size_t len);
-
 gvk_lr_t *gvk_lr_open_mem(const char *text, size_t len, const char *path, long lineno, gvk_err_t *err);
 
 /* The next block of whole lines, about `want` bytes (more if a line is longer), as raw bytes

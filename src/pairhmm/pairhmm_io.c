@@ -503,7 +503,6 @@ static void parse_piece(void *arg, int t)
 	/* An empty piece must not leave the counts of an earlier chunk behind. */
 	part->n_reads = part->n_haps = part->n_pairs = 0, part->cells = 0;
 	if (j->cuts[t + 1] == j->cuts[t]) return;
-	gvk_lr_populate(j->blk + j->cuts[t], j->cuts[t + 1] - j->cuts[t]);
 	sub.lr = gvk_lr_open_mem(j->blk + j->cuts[t], j->cuts[t + 1] - j->cuts[t], gvk_lr_path(j->rd->lr), j->line0[t], &j->err[t]);
 	if (!sub.lr) {
 		j->n[t] = GVK_ERR_NOMEM;
