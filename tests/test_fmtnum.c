@@ -1,5 +1,6 @@
 /* gvk_fmt_g17 against the C library's "%.17g" on random bit patterns, scaled values, short exact
- * binary fractions (decimal ties) and neighbours of powers of ten. */
+ * binary fractions (decimal ties), neighbours of powers of ten and floats widened to double (the
+ * float pass's results). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,8 +22,9 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n; ++i) {
 		uint64_t r = next(&s);
 		double x;
-		switch (i % 4) {
+		switch (i % 5) {
 		case 0: memcpy(&x, &r, sizeof x); break;
+		case 4: x = (double)(float)(-(double)(r >> 11) * 0x1p-53 * 70.0); break; /* float-path log10 values */
 		case 1: x = -(double)(r >> 11) * 0x1p-53 * pow(10, (int)(next(&s) % 24) - 7); break;
 		case 2: x = (double)(r % 100000) / 1024.0 + (double)(next(&s) % 7) * 0x1p-40; break;
 		default: x = nextafter(pow(10, (int)(r % 22) - 5), (r & 1) ? 0 : 1e300); break;
