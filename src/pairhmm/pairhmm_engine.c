@@ -313,18 +313,17 @@ int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t
 	if (e->opt.force_double)
 		memset(fsum, 0, n * sizeof *fsum);
 	else if ((rc = run_pass(e, reads, haps, pairs, NULL, n, 0, fsum, NULL, err)) < 0)
-		goto done;
+		return rc;
 	size_t nd = 0;
 	for (size_t k = 0; k < n; ++k)
 		if (all_double || fsum[k] < PHMM_DOUBLE_THRESHOLD) sel[nd++] = k;
-	if ((rc = run_pass(e, reads, haps, pairs, sel, nd, 1, NULL, dsum, err)) < 0) goto done;
+	if ((rc = run_pass(e, reads, haps, pairs, sel, nd, 1, NULL, dsum, err)) < 0) return rc;
 	final_job_t fj = {e, reads, haps, pairs, n, fsum, dsum, out, n < 65536 ? 1 : e->opt.threads, {0}, {0}};
 	if (fj.nt > FINAL_MAX_THREADS) fj.nt = FINAL_MAX_THREADS;
 	gvk_parallel(fj.nt, final_worker, &fj);
 	for (int t = 0; t < fj.nt; ++t) e->st.cells += fj.cells[t], e->st.double_pairs += fj.ndouble[t];
 	e->st.pairs += n;
-done:
-	return rc;
+	return 0;
 }
 
 int gvk_pairhmm_batch(gvk_pairhmm_t *e, const gvk_read_t *reads, int n_reads, const gvk_hap_t *haps,
