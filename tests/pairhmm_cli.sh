@@ -27,6 +27,11 @@ ls "$tmp" | grep -q tmp && bad "temporary file left behind" || ok
 "$gvk" pairhmm -q --device "$dev" - < "$in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "stdin input"
 gzip -c "$in" > "$tmp/in.gz"; "$gvk" pairhmm -q --device "$dev" "$tmp/in.gz" | cmp -s - <(expect_col "$exp" 1) && ok || bad "gzip input"
 "$gvk" pairhmm -q --device "$dev" --chunk 7 "$in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "small chunks"
+# One to four engines in the pipeline (the CPU with --device auto when there is no GPU).
+d2=$dev; [ "$dev" = cpu ] && d2=auto
+for ne in 1 3 4; do
+	GVK_ENGINES=$ne "$gvk" pairhmm -q --device "$d2" --chunk 5 "$in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "$ne engines"
+done
 # Fields may be separated by runs of tabs and spaces, with whitespace at either end of a line.
 sed 's/ /\t \t/g; s/^/ /; s/$/\t /' "$in" > "$tmp/ws.in"
 "$gvk" pairhmm -q --device "$dev" "$tmp/ws.in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "tabs and spaces"

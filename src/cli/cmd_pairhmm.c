@@ -160,6 +160,9 @@ typedef struct {
 	gvk_err_t err;  /* parsing */
 	int crc;        /* computing */
 	gvk_err_t cerr;
+	long id;        /* chunk number */
+	int eng;        /* which engine computed it */
+	double tl[6];   /* GVK_PROFILE=2: parse, compute and write, start and end (gvk_seconds) */
 } slot_t;
 
 /* A job on its own thread, or run in place when no thread can be made. */
@@ -186,6 +189,7 @@ typedef struct {
 	FILE *fp;
 	const args_t *a;
 	gvk_pairhmm_t *eng; /* compute stages */
+	int id;             /* the compute stage's engine number */
 	double busy;        /* seconds in the stage's function */
 	char **wbuf;        /* writer: format buffers per thread, WRITE_MAX_THREADS of them */
 	size_t *wcap;
@@ -196,7 +200,9 @@ typedef struct {
 static void *parse_main(void *arg)
 {
 	stage_t *st = arg;
+	st->sl->tl[0] = gvk_seconds();
 	st->sl->n = phmm_reader_next_mt(st->rd, &st->sl->c, st->a->chunk, st->a->eng.threads, &st->sl->err);
+	st->sl->tl[1] = gvk_seconds();
 	return NULL;
 }
 
@@ -225,14 +231,15 @@ static void *compute_main(void *arg)
 	gvk_pairhmm_out_t o = {sl->v, sl->dbl, NULL, NULL};
 	double t0 = gvk_seconds();
 	sl->crc = gvk_pairhmm_pairs(st->eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &sl->cerr);
-	st->busy += gvk_seconds() - t0;
+	sl->tl[2] = t0, sl->tl[3] = gvk_seconds(), sl->eng = st->id;
+	st->busy += sl->tl[3] - t0;
 	return NULL;
 }
 
 static void *write_main(void *arg)
 {
 	stage_t *st = arg;
-	const slot_t *sl = st->sl;
+	slot_t *sl = st->sl;
 	int nt = sl->c.n_pairs < 4096 ? 1 : st->a->eng.threads;
 	size_t len[WRITE_MAX_THREADS] = {0};
 	if (nt > WRITE_MAX_THREADS) nt = WRITE_MAX_THREADS;
@@ -243,15 +250,19 @@ static void *write_main(void *arg)
 	for (int t = 0; t < nt && st->rc == 0; ++t)
 		if (fwrite(st->wbuf[t], 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
 	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO;
-	st->busy += gvk_seconds() - t0;
+	sl->tl[4] = t0, sl->tl[5] = gvk_seconds();
+	st->busy += sl->tl[5] - t0;
 	return NULL;
 }
 
 /* The engines, made on their own thread while the first chunk is parsed: a GPU engine's CUDA
  * context start-up (about 0.15 s) then costs no wall-clock time. */
+enum { MAX_ENGINES = 4, MAX_SLOTS = MAX_ENGINES + 2 };
+
 typedef struct {
 	const args_t *a;
-	gvk_pairhmm_t *eng[2];
+	int n;
+	gvk_pairhmm_t *eng[MAX_ENGINES];
 	gvk_err_t err;
 	worker_t w;
 } engines_t;
@@ -260,11 +271,14 @@ static void *engines_main(void *arg)
 {
 	engines_t *es = arg;
 	es->eng[0] = gvk_pairhmm_create(&es->a->eng, &es->err);
-	/* A second engine only where compute is not all-CPU: two CPU engines would just share cores. */
-	if (es->eng[0] && es->a->eng.device != GVK_DEVICE_CPU) {
+	/* More engines only where compute is not all-CPU: CPU engines would just share cores. */
+	for (int k = 1; k < es->n && es->eng[0] && es->a->eng.device != GVK_DEVICE_CPU; ++k) {
 		gvk_pairhmm_opt_t o2 = es->a->eng;
 		o2.verbose = 0;
-		if (!(es->eng[1] = gvk_pairhmm_create(&o2, &es->err))) gvk_pairhmm_destroy(es->eng[0]), es->eng[0] = NULL;
+		if (!(es->eng[k] = gvk_pairhmm_create(&o2, &es->err))) {
+			for (int j = 0; j < k; ++j) gvk_pairhmm_destroy(es->eng[j]), es->eng[j] = NULL;
+			break;
+		}
 	}
 	return NULL;
 }
@@ -276,6 +290,13 @@ static void stage_join(stage_t *st) { worker_join(&st->w); }
 /* Waits for chunk sl (computed by cs, unless NULL) and for the writer's previous chunk, then starts the
  * writer on sl and adds its pairs, cells and pairs in double to tot. Returns a compute or write
  * error. */
+static void timeline(const slot_t *sl, double t0)
+{
+	const double *t = sl->tl;
+	fprintf(stderr, "[gvk pairhmm] chunk %ld: parse %.3f-%.3f, engine %d %.3f-%.3f, write %.3f-%.3f s\n", sl->id,
+	        t[0] - t0, t[1] - t0, sl->eng, t[2] - t0, t[3] - t0, t[4] - t0, t[5] - t0);
+}
+
 static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *err, double *tp, uint64_t tot[3])
 {
 	double ts = gvk_seconds();
@@ -283,6 +304,7 @@ static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *e
 	tp[1] += gvk_seconds() - ts, ts = gvk_seconds();
 	stage_join(writer);
 	tp[2] += gvk_seconds() - ts;
+	if (writer->sl && tp[4] > 0) timeline(writer->sl, tp[4]);
 	if (sl->crc < 0) return *err = sl->cerr, sl->crc;
 	if (writer->rc < 0) return writer->rc;
 	writer->sl = sl;
@@ -298,22 +320,22 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
 	gvk_out_t out = {0};
-	/* Chunk i + 2 is parsed while chunks i and i - 1 are computed (two engines, so that one
-	 * chunk's host work overlaps the other's GPU work) and the chunk before is formatted and
+	/* Chunk i + 2 is parsed while chunks i - ne + 1 ... i are computed (several engines, so that
+	 * one chunk's host work overlaps another's GPU work) and the chunk before is formatted and
 	 * written, every stage on all threads. */
-	enum { NSLOT = 4 };
-	slot_t sl[NSLOT];
+	slot_t sl[MAX_SLOTS];
 	memset(sl, 0, sizeof sl);
 	uint64_t tot[3] = {0, 0, 0}; /* pairs, cells, pairs in double, of the chunks handed to the writer */
 	int rc = -1, progress = !a.quiet && isatty(2);
 	double t0 = gvk_seconds();
 	/* GVK_PROFILE: where the main thread's time went (first parse, waiting for a computation,
 	 * for the writer, for the parser). */
-	double tp[4] = {0, 0, 0, 0}, ts;
-	const int prof = getenv("GVK_PROFILE") != NULL;
-	gvk_pairhmm_t *eng[2] = {NULL, NULL};
+	double tp[5] = {0, 0, 0, 0, 0}, ts;
+	const int prof = getenv("GVK_PROFILE") ? atoi(getenv("GVK_PROFILE")) : 0;
+	if (prof > 1) tp[4] = t0; /* the chunks' timeline, from t0 */
+	gvk_pairhmm_t *eng[MAX_ENGINES] = {NULL};
 	char devname[320] = "";
-	stage_t comp[2], parser, writer;
+	stage_t comp[MAX_ENGINES], parser, writer;
 	phmm_reader_t *rd = NULL;
 	memset(comp, 0, sizeof comp), memset(&parser, 0, sizeof parser), memset(&writer, 0, sizeof writer);
 	char *wbuf[WRITE_MAX_THREADS] = {0};
@@ -322,7 +344,10 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 
 	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
-	engines_t es = {&a, {NULL, NULL}, {0, ""}, {0}};
+	/* GVK_ENGINES: engines for a GPU run (tuning; 2 by default). */
+	const char *ev = getenv("GVK_ENGINES");
+	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 2, {NULL}, {0, ""}, {0}};
+	if (es.n > MAX_ENGINES) es.n = MAX_ENGINES;
 	worker_start(&es.w, engines_main, &es);
 	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a;
 	ts = gvk_seconds();
@@ -330,28 +355,31 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	parse_main(&parser);
 	tp[0] = gvk_seconds() - ts;
 	worker_join(&es.w);
-	eng[0] = es.eng[0], eng[1] = es.eng[1];
+	memcpy(eng, es.eng, sizeof eng);
 	if (!eng[0]) {
 		err = es.err;
 		goto done;
 	}
-	const int ne = eng[1] ? 2 : 1;
-	for (int k = 0; k < 2; ++k) comp[k].a = &a, comp[k].eng = eng[k < ne ? k : 0];
-	if (sl[0].n > 0) parser.sl = &sl[1], stage_start(&parser, parse_main);
+	int ne = 1;
+	while (ne < MAX_ENGINES && eng[ne]) ++ne;
+	/* Chunk i computes on comp[i % ne]. Once it has started, chunk i - lag (the oldest one in
+	 * flight, or with one engine the one finished before) goes to the writer; the slots then hold
+	 * the chunk being written, those computed, the one parsed and the one being parsed. */
+	const long lag = ne > 1 ? ne - 1 : 1, nslot = lag + 3;
+	for (int k = 0; k < ne; ++k) comp[k].a = &a, comp[k].eng = eng[k], comp[k].id = k;
+	if (sl[0].n > 0) parser.sl = &sl[1], sl[1].id = 1, stage_start(&parser, parse_main);
 	rc = sl[0].n < 0 ? (int)sl[0].n : 0;
 	if (rc < 0) err = sl[0].err;
-	/* Chunk i computes on comp[i % ne]. Once it has started, chunk i - 1 (computed on the other
-	 * engine, or finished before, with one) goes to the writer. */
 	long i = 0;
-	for (; rc == 0 && sl[i % NSLOT].n > 0; ++i) {
+	for (; rc == 0 && sl[i % nslot].n > 0; ++i) {
 		stage_t *cs = &comp[i % ne];
 		ts = gvk_seconds();
 		stage_join(cs);
 		tp[1] += gvk_seconds() - ts;
-		cs->sl = &sl[i % NSLOT];
+		cs->sl = &sl[i % nslot];
 		stage_start(cs, compute_main);
 		/* With one engine, chunk i - 1 was joined before chunk i started on it. */
-		if (i > 0 && (rc = hand_to_writer(&writer, ne == 1 ? NULL : &comp[(i - 1) % ne], &sl[(i - 1) % NSLOT], &err, tp, tot)) < 0)
+		if (i >= lag && (rc = hand_to_writer(&writer, ne == 1 ? NULL : &comp[(i - lag) % ne], &sl[(i - lag) % nslot], &err, tp, tot)) < 0)
 			break;
 		if (progress)
 			fprintf(stderr, "\r[gvk pairhmm] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)tot[0],
@@ -359,24 +387,25 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		ts = gvk_seconds();
 		stage_join(&parser);
 		tp[3] += gvk_seconds() - ts;
-		slot_t *next = &sl[(i + 1) % NSLOT];
+		slot_t *next = &sl[(i + 1) % nslot];
 		if (next->n < 0) {
 			rc = (int)next->n, err = next->err;
 			break;
 		}
-		/* Slot i + 2 held chunk i - 2, which the writer has finished (joined above). */
-		if (next->n > 0) parser.sl = &sl[(i + 2) % NSLOT], stage_start(&parser, parse_main);
+		/* Slot i + 2 held chunk i - lag - 1, which the writer has finished (joined above). */
+		if (next->n > 0) parser.sl = &sl[(i + 2) % nslot], parser.sl->id = i + 2, stage_start(&parser, parse_main);
 	}
-	/* The last chunk (or, after an error, whatever still runs). */
-	if (rc == 0 && i > 0) rc = hand_to_writer(&writer, &comp[(i - 1) % ne], &sl[(i - 1) % NSLOT], &err, tp, tot);
-	stage_join(&comp[0]), stage_join(&comp[1]);
+	/* The chunks still in flight (or, after an error, whatever still runs). */
+	for (long k = i > lag ? i - lag : 0; rc == 0 && k < i; ++k)
+		rc = hand_to_writer(&writer, &comp[k % ne], &sl[k % nslot], &err, tp, tot);
+	for (int k = 0; k < ne; ++k) stage_join(&comp[k]);
 	/* The engines are done: their GPU memory and pinned buffers (slow to unpin) go while the
 	 * writer formats the last chunk, whose values live in the slot. */
 	snprintf(devname, sizeof devname, "%s", gvk_pairhmm_device_name(eng[0]));
-	gvk_pairhmm_destroy(eng[0]), gvk_pairhmm_destroy(eng[1]);
-	eng[0] = eng[1] = NULL;
+	for (int k = 0; k < ne; ++k) gvk_pairhmm_destroy(eng[k]), eng[k] = NULL;
 	stage_join(&parser);
 	stage_join(&writer);
+	if (writer.sl && tp[4] > 0) timeline(writer.sl, tp[4]);
 	if (writer.rc < 0 && (rc == 0 || (rc == writer.rc && !err.msg[0])))
 		rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output",
 		                         writer.rc == GVK_ERR_IO ? "write error" : "out of memory");
@@ -388,7 +417,9 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, waiting for compute %.3f s, for output %.3f s, for parse %.3f s; %d engine(s)\n"
 		        "[gvk pairhmm] parser: read %.3f s, cut %.3f s, parse %.3f s, join %.3f s\n",
 		        tp[0], tp[1], tp[2], tp[3], ne, tr[0], tr[1], tr[2], tr[3]);
-		fprintf(stderr, "[gvk pairhmm] busy: engines %.3f s and %.3f s, writer %.3f s\n", comp[0].busy, comp[1].busy, writer.busy);
+		fprintf(stderr, "[gvk pairhmm] busy: engines");
+		for (int k = 0; k < ne; ++k) fprintf(stderr, " %.3f s", comp[k].busy);
+		fprintf(stderr, ", writer %.3f s\n", writer.busy);
 		struct rusage ru;
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
 			fprintf(stderr, "[gvk pairhmm] user %.3f s, system %.3f s, %ld minor faults, %ld voluntary and %ld involuntary switches\n",
@@ -407,9 +438,8 @@ done:
 	}
 	ts = gvk_seconds();
 	phmm_reader_close(rd);
-	gvk_pairhmm_destroy(eng[0]);
-	gvk_pairhmm_destroy(eng[1]);
-	for (int k = 0; k < NSLOT; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
+	for (int k = 0; k < MAX_ENGINES; ++k) gvk_pairhmm_destroy(eng[k]);
+	for (int k = 0; k < MAX_SLOTS; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
 	for (int t = 0; t < WRITE_MAX_THREADS; ++t) free(wbuf[t]);
 	if (prof) fprintf(stderr, "[gvk pairhmm] teardown %.3f s\n", gvk_seconds() - ts);
 	return rc < 0 ? 1 : 0;
