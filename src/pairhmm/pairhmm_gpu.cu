@@ -62,6 +62,7 @@ static void *scratch(gpu_dev_t *g, int which, size_t bytes)
 	free(g->scr[which]);
 	g->scr[which] = malloc(bytes);
 	g->scr_cap[which] = g->scr[which] ? bytes : 0;
+	if (g->scr[which]) gvk_advise_huge(g->scr[which], bytes);
 	return g->scr[which];
 }
 
@@ -364,12 +365,13 @@ typedef struct {
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
-/* Pinning host memory is slow (a large part of a second per 100 MB in a VM), so staging buffers
- * grow in powers of two from 64 MiB and are kept until the engine closes. */
-static int ensure_host(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err)
+/* Pinning host memory is slow (a large part of a second per 100 MB in a VM, and as long again to
+ * unpin), so pinned buffers grow in powers of two from min bytes and are kept until the engine
+ * closes. */
+static int ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, gvk_err_t *err)
 {
 	if (need <= *cap) return 0;
-	size_t sz = (size_t)64 << 20;
+	size_t sz = min;
 	while (sz < need) sz *= 2;
 	cudaFreeHost(*p);
 	*p = NULL, *cap = 0;
@@ -495,7 +497,7 @@ static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, 
 	size_t hbytes = c->hbytes_all + (size_t)c->hmax_all + hpad;
 	L->bytes = L->off_hb + align16(hbytes);
 	if (L->off_hb + hbytes > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "GPU sub-batch over 4 GiB");
-	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, err);
+	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, (size_t)64 << 20, err);
 	if (rc < 0) return rc;
 	uint8_t *hb = sl->host + L->off_hb;
 	memset(hb, 0, hpad);
@@ -532,7 +534,7 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 	L->off_hb = L->off_rb + align16(rbytes);
 	L->bytes = L->off_hb + align16(hbytes);
 	if (L->off_hb + hbytes > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "GPU sub-batch over 4 GiB");
-	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, err);
+	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, (size_t)64 << 20, err);
 	if (rc < 0) return rc;
 	phmm_gpu_pair_t *rec = (phmm_gpu_pair_t *)sl->host;
 	uint64_t *soff = (uint64_t *)(sl->host + L->off_soff);
@@ -603,7 +605,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	size_t need = scr_off + L->scratch_elems * (size_t)tsz;
 	int rc = ensure_dev(&sl->dev, &sl->dev_cap, need, err);
 	if (rc < 0) return rc;
-	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, err)) < 0) return rc;
+	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, err)) < 0) return rc;
 	CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
 	const phmm_gpu_pair_t *pairs = (const phmm_gpu_pair_t *)sl->dev;
 	const uint64_t *soff = (const uint64_t *)(sl->dev + L->off_soff);
