@@ -1,13 +1,13 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
-#include <stdint.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "threads.h"
+
+enum { WORKER_STACK = 512 << 10 };
 
 typedef struct {
 	gvk_worker_fn fn;
@@ -31,11 +31,13 @@ void gvk_parallel(int n, gvk_worker_fn fn, void *arg)
 	pthread_t *th = malloc(sizeof *th * (size_t)n);
 	worker_t *w = malloc(sizeof *w * (size_t)n);
 	int started = 1;
+	/* Small stacks (the workers keep their data on the heap): glibc keeps up to 40 MiB of freed
+	 * thread stacks for reuse, which with the default 8 MiB is five, so the stages of a pipeline,
+	 * each starting a thread per core many times a second, would map and unmap fresh stacks. */
 	pthread_attr_t at, *pa = NULL;
-	const char *xs = getenv("GVK_XSTACK");
-	if (xs && atoi(xs) > 0 && pthread_attr_init(&at) == 0) {
+	if (pthread_attr_init(&at) == 0) {
 		pa = &at;
-		pthread_attr_setstacksize(&at, (size_t)atoi(xs) << 10);
+		if (pthread_attr_setstacksize(&at, WORKER_STACK) != 0) pthread_attr_destroy(&at), pa = NULL;
 	}
 	if (th && w) {
 		for (; started < n; ++started) {
@@ -48,14 +50,6 @@ void gvk_parallel(int n, gvk_worker_fn fn, void *arg)
 	for (int i = 1; i < started; ++i) pthread_join(th[i], NULL);
 	free(th);
 	free(w);
-}
-
-void gvk_advise_huge(void *p, size_t n)
-{
-	static const size_t huge = (size_t)2 << 20;
-	if (n < 2 * huge || !getenv("GVK_XHUGE")) return;
-	uintptr_t b = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1), e = ((uintptr_t)p + n) & ~(uintptr_t)(huge - 1);
-	if (e > b) madvise((void *)b, e - b, MADV_HUGEPAGE);
 }
 
 int gvk_ncpu(void)

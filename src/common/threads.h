@@ -2,8 +2,6 @@
 #ifndef GVK_COMMON_THREADS_H
 #define GVK_COMMON_THREADS_H
 
-#include <stddef.h>
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -13,9 +11,6 @@ typedef void (*gvk_worker_fn)(void *arg, int tid);
 /* Runs fn(arg, tid) for tid = 0..n-1 concurrently and waits for all. Falls back to fewer threads
  * if the system refuses to create more; never fails. */
 void gvk_parallel(int n, gvk_worker_fn fn, void *arg);
-
-/* Asks for transparent huge pages over the 2 MiB-aligned interior of a large buffer. */
-void gvk_advise_huge(void *p, size_t n);
 
 /* Number of processors available to this process. */
 int gvk_ncpu(void);

@@ -165,7 +165,6 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	while (nc < need) nc *= 2;
 	void *np = realloc(*p, nc * elem);
 	if (!np) return GVK_ERR_NOMEM;
-	gvk_advise_huge(np, nc * elem);
 	*p = np;
 	*cap = nc;
 	return 0;
