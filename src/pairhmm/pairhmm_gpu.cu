@@ -99,24 +99,10 @@ typedef struct {
  * takes every longer read, in tiles. */
 #define V(T, P, K) {P, K, phmm_table<T, P, K>::SIZE, {launch_short<T, P, K, false>, launch_short<T, P, K, true>}}
 #define VT(T, P, K) {P, K, phmm_table<T, P, K>::SIZE, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}
-#ifndef PHMM_EXP
-#define PHMM_EXP 0
-#endif
 static const variant_t variants_f[] = {
 	V(float, 1, 4),   V(float, 1, 8),   V(float, 1, 10),  V(float, 1, 12),  V(float, 1, 14),  V(float, 1, 16),
-	V(float, 2, 10),  V(float, 2, 12),  V(float, 2, 14),  V(float, 2, 16),
-#if PHMM_EXP == 2
-	V(float, 8, 5), V(float, 8, 6), V(float, 8, 7), V(float, 8, 8),
-#elif PHMM_EXP == 3
-	V(float, 4, 9),   V(float, 4, 10), V(float, 4, 11),  V(float, 4, 12), V(float, 8, 7), V(float, 8, 8),
-#else
-	V(float, 4, 9),   V(float, 4, 10),
-	V(float, 4, 11),  V(float, 4, 12),  V(float, 4, 13),  V(float, 4, 14),  V(float, 4, 15),
-#if PHMM_EXP == 1
-	V(float, 8, 8),
-#endif
-	V(float, 4, 16),
-#endif
+	V(float, 2, 10),  V(float, 2, 12),  V(float, 2, 14),  V(float, 2, 16),  V(float, 4, 9),   V(float, 4, 10),
+	V(float, 4, 11),  V(float, 4, 12),  V(float, 4, 13),  V(float, 4, 14),  V(float, 4, 15),  V(float, 4, 16),
 	V(float, 8, 9),   V(float, 8, 10),  V(float, 8, 11),  V(float, 8, 12),  V(float, 8, 13),  V(float, 8, 14),
 	V(float, 8, 15),  V(float, 8, 16),  V(float, 16, 9),  V(float, 16, 10), V(float, 16, 12), V(float, 16, 14),
 	V(float, 16, 16), V(float, 32, 9),  V(float, 32, 10), V(float, 32, 12), V(float, 32, 14), V(float, 32, 16),
