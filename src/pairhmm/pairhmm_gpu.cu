@@ -809,22 +809,16 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 		}
 	}
 	g->t_prep += gvk_seconds() - t0;
-	if (rc < 0 || !c.rmap || !c.hmap || (c.all && (!c.roff_all || !c.hoff_all))) {
-		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		goto done;
-	}
+	if (rc < 0 || !c.rmap || !c.hmap || (c.all && (!c.roff_all || !c.hoff_all)))
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	c.ord = ord;
-	if (cudaSetDevice(g->dev) != cudaSuccess) {
-		rc = gvk_err_set(err, GVK_ERR_GPU, "cannot select GPU %d", g->dev);
-		goto done;
-	}
+	if (cudaSetDevice(g->dev) != cudaSuccess) return gvk_err_set(err, GVK_ERR_GPU, "cannot select GPU %d", g->dev);
 	rc = run_pass(g, &c, n, fsum, dsum, err);
 	if (g->profile)
 		fprintf(stderr, "[gvk gpu] pass of %zu pairs (%s), %.3f to %.3f s: sort %.1f ms, prepare %.1f, pack %.1f, wait %.1f, scatter %.1f, kernels %.1f\n",
 		        n, dbl ? "double" : "float", pass_t0, gvk_seconds(), 1e3 * (g->t_sort - tz[0]), 1e3 * (g->t_prep - tz[1]),
 		        1e3 * (g->t_pack - tz[2]), 1e3 * (g->t_wait - tz[3]), 1e3 * (g->t_scatter - tz[4]), 1e3 * (g->kernel_s - tz[5]));
 	if (g->profile > 1) bin_report(g, dbl);
-done:
 	return rc;
 }
 

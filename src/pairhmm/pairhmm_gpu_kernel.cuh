@@ -89,9 +89,10 @@ template <typename T, int P, int K> struct phmm_table {
 	static constexpr int SIZE = 4 * TS + P * KS;          /* elements of a sub-warp's five tables */
 };
 
-/* A thread's priors of class c: its rows' shared-memory address (32-bit) plus c << SH. Written as
- * PTX so that the address stays one shift-and-add in the loop; the compiler otherwise folds the
- * thread's offset into the class term and pays two instructions per step. */
+/* A thread's priors of class c: its rows' 32-bit shared-memory address plus c << SH, one
+ * shift-and-add per step. phmm_lds loads through that 32-bit address in PTX: from a generic
+ * pointer the compiler folds the thread's offset into the class term and pays two instructions
+ * per step. */
 template <typename T, int P, int K>
 __device__ __forceinline__ uint32_t phmm_class_addr(uint32_t tabl, uint32_t c)
 {
@@ -278,7 +279,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	typedef phmm_ops<T> op;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
 	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
-	const int lane = me.lane, sub = me.sub;
+	const int lane = me.lane;
 	const bool live = me.live;
 	T *tab = me.tab;
 	const phmm_gpu_pair_t pp = me.pp;
