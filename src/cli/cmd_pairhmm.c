@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gvk.h"
@@ -451,6 +452,13 @@ done:
 		fprintf(stderr, "gvk pairhmm: %llu pairs, %.4g G cells, %.3f s, %.2f GCUPS, %llu pairs in double, %s, %d threads\n",
 		        (unsigned long long)tot[0], (double)tot[1] * 1e-9, dt, dt > 0 ? (double)tot[1] * 1e-9 / dt : 0.0,
 		        (unsigned long long)tot[2], devname, a.eng.threads);
+	}
+	if (prof) {
+		/* Wall-clock times of the command's start and end, to set against the process's. */
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		double end = (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+		fprintf(stderr, "[gvk pairhmm] real-time clock: command from %.3f s to %.3f s\n", end - (gvk_seconds() - t0), end);
 	}
 	if (FAST_EXIT && rc >= 0) {
 		fflush(NULL);
