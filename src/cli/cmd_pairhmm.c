@@ -266,12 +266,15 @@ typedef struct {
 	gvk_pairhmm_t *eng[MAX_ENGINES];
 	gvk_err_t err;
 	worker_t w;
+	double made[2]; /* seconds to make the first engine, and the others */
 } engines_t;
 
 static void *engines_main(void *arg)
 {
 	engines_t *es = arg;
+	double t0 = gvk_seconds();
 	es->eng[0] = gvk_pairhmm_create(&es->a->eng, &es->err);
+	es->made[0] = gvk_seconds() - t0;
 	/* More engines only where compute is not all-CPU: CPU engines would just share cores. */
 	for (int k = 1; k < es->n && es->eng[0] && es->a->eng.device != GVK_DEVICE_CPU; ++k) {
 		gvk_pairhmm_opt_t o2 = es->a->eng;
@@ -281,6 +284,7 @@ static void *engines_main(void *arg)
 			break;
 		}
 	}
+	es->made[1] = gvk_seconds() - t0 - es->made[0];
 	return NULL;
 }
 
@@ -350,6 +354,8 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (prof > 1) tp[4] = t0; /* the chunks' timeline, from t0 */
 	gvk_pairhmm_t *eng[MAX_ENGINES] = {NULL};
 	char devname[320] = "";
+	const int fast_exit = FAST_EXIT && !getenv("GVK_XTEARDOWN");
+	double td = 0; /* seconds destroying the engines */
 	stage_t comp[MAX_ENGINES], parser, writer;
 	phmm_reader_t *rd = NULL;
 	memset(comp, 0, sizeof comp), memset(&parser, 0, sizeof parser), memset(&writer, 0, sizeof writer);
@@ -361,7 +367,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
 	/* GVK_ENGINES: engines for a GPU run (tuning; 2 by default). */
 	const char *ev = getenv("GVK_ENGINES");
-	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 2, {NULL}, {0, ""}, {0}};
+	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 2, {NULL}, {0, ""}, {0}, {0, 0}};
 	if (es.n > MAX_ENGINES) es.n = MAX_ENGINES;
 	worker_start(&es.w, engines_main, &es);
 	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a;
@@ -419,7 +425,9 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	/* The engines are done: their GPU memory and pinned buffers (slow to unpin) go while the
 	 * writer formats the last chunk, whose values live in the slot. */
 	snprintf(devname, sizeof devname, "%s", gvk_pairhmm_device_name(eng[0]));
-	for (int k = 0; k < ne && !FAST_EXIT; ++k) gvk_pairhmm_destroy(eng[k]), eng[k] = NULL;
+	td = gvk_seconds();
+	for (int k = 0; k < ne && !fast_exit; ++k) gvk_pairhmm_destroy(eng[k]), eng[k] = NULL;
+	td = gvk_seconds() - td;
 	stage_join(&parser);
 	stage_join(&writer);
 	if (writer.sl && tp[4] > 0) timeline(writer.sl, tp[4]);
@@ -434,6 +442,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, waiting for compute %.3f s, for output %.3f s, for parse %.3f s; %d engine(s)\n"
 		        "[gvk pairhmm] parser: read %.3f s, cut %.3f s, parse %.3f s, join %.3f s\n",
 		        tp[0], tp[1], tp[2], tp[3], ne, tr[0], tr[1], tr[2], tr[3]);
+		fprintf(stderr, "[gvk pairhmm] engines made in %.3f s (the first) + %.3f s\n", es.made[0], es.made[1]);
 		fprintf(stderr, "[gvk pairhmm] busy: engines");
 		for (int k = 0; k < ne; ++k) fprintf(stderr, " %.3f s", comp[k].busy);
 		fprintf(stderr, ", writer %.3f s\n", writer.busy);
@@ -460,7 +469,7 @@ done:
 		double end = (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 		fprintf(stderr, "[gvk pairhmm] real-time clock: command from %.3f s to %.3f s\n", end - (gvk_seconds() - t0), end);
 	}
-	if (FAST_EXIT && rc >= 0) {
+	if (fast_exit && rc >= 0) {
 		fflush(NULL);
 		_exit(0);
 	}
@@ -469,6 +478,6 @@ done:
 	for (int k = 0; k < MAX_ENGINES; ++k) gvk_pairhmm_destroy(eng[k]);
 	for (int k = 0; k < MAX_SLOTS; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
 	for (int t = 0; t < WRITE_MAX_THREADS; ++t) free(wbuf[t]);
-	if (prof) fprintf(stderr, "[gvk pairhmm] teardown %.3f s\n", gvk_seconds() - ts);
+	if (prof) fprintf(stderr, "[gvk pairhmm] teardown %.3f s (engines %.3f s before)\n", gvk_seconds() - ts, td);
 	return rc < 0 ? 1 : 0;
 }
