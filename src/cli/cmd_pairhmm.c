@@ -256,9 +256,8 @@ static void *write_main(void *arg)
 	return NULL;
 }
 
-/* The engines, made on their own thread while the first chunks are parsed: a GPU engine's CUDA
- * context start-up (0.2-0.3 s on the H100 host) then overlaps the parsing, and the first engine
- * starts computing while the others are made. */
+/* The engines, made on their own thread while the first chunk is parsed: a GPU engine's CUDA
+ * context start-up (about 0.15 s) then costs no wall-clock time. */
 enum { MAX_ENGINES = 4, MAX_SLOTS = MAX_ENGINES + 2 };
 
 typedef struct {
@@ -268,10 +267,6 @@ typedef struct {
 	gvk_err_t err;
 	worker_t w;
 	double made[2]; /* seconds to make the first engine, and the others */
-	pthread_mutex_t mu;
-	pthread_cond_t first; /* signalled when the first engine is made, or has failed */
-	int first_done;
-	int count; /* engines made, once the thread is joined and they are handed out */
 } engines_t;
 
 static void *engines_main(void *arg)
@@ -280,41 +275,17 @@ static void *engines_main(void *arg)
 	double t0 = gvk_seconds();
 	es->eng[0] = gvk_pairhmm_create(&es->a->eng, &es->err);
 	es->made[0] = gvk_seconds() - t0;
-	pthread_mutex_lock(&es->mu);
-	es->first_done = 1;
-	pthread_cond_signal(&es->first);
-	pthread_mutex_unlock(&es->mu);
-	/* More engines only where compute is not all-CPU (CPU engines would just share cores); one
-	 * that cannot be made leaves the run with fewer. */
+	/* More engines only where compute is not all-CPU: CPU engines would just share cores. */
 	for (int k = 1; k < es->n && es->eng[0] && es->a->eng.device != GVK_DEVICE_CPU; ++k) {
 		gvk_pairhmm_opt_t o2 = es->a->eng;
-		gvk_err_t e2;
 		o2.verbose = 0;
-		if (!(es->eng[k] = gvk_pairhmm_create(&o2, &e2))) break;
+		if (!(es->eng[k] = gvk_pairhmm_create(&o2, &es->err))) {
+			for (int j = 0; j < k; ++j) gvk_pairhmm_destroy(es->eng[j]), es->eng[j] = NULL;
+			break;
+		}
 	}
 	es->made[1] = gvk_seconds() - t0 - es->made[0];
 	return NULL;
-}
-
-/* Waits for the first engine; returns it (NULL if it could not be made). */
-static gvk_pairhmm_t *first_engine(engines_t *es)
-{
-	pthread_mutex_lock(&es->mu);
-	while (!es->first_done) pthread_cond_wait(&es->first, &es->mu);
-	pthread_mutex_unlock(&es->mu);
-	return es->eng[0];
-}
-
-/* Waits for the engines being made and gives each one after the first (whose stage may be running)
- * its compute stage, once; returns how many there are. */
-static int all_engines(engines_t *es, stage_t *comp, gvk_pairhmm_t **eng)
-{
-	if (es->count) return es->count;
-	worker_join(&es->w);
-	memcpy(eng, es->eng, sizeof es->eng);
-	int ne = 1;
-	for (; ne < MAX_ENGINES && eng[ne]; ++ne) comp[ne].a = es->a, comp[ne].eng = eng[ne], comp[ne].id = ne;
-	return es->count = ne;
 }
 
 static void stage_start(stage_t *st, void *(*fn)(void *)) { worker_start(&st->w, fn, st); }
@@ -396,11 +367,8 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
 	/* GVK_ENGINES: engines for a GPU run (tuning; 2 by default). */
 	const char *ev = getenv("GVK_ENGINES");
-	engines_t es;
-	memset(&es, 0, sizeof es);
-	es.a = &a, es.n = ev && atoi(ev) > 0 ? atoi(ev) : 2;
+	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 2, {NULL}, {0, ""}, {0}, {0, 0}};
 	if (es.n > MAX_ENGINES) es.n = MAX_ENGINES;
-	pthread_mutex_init(&es.mu, NULL), pthread_cond_init(&es.first, NULL);
 	worker_start(&es.w, engines_main, &es);
 	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a;
 	ts = gvk_seconds();
@@ -409,25 +377,24 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	tp[0] = gvk_seconds() - ts;
 	/* The second chunk is parsed while the engines finish starting. */
 	if (sl[0].n > 0) parser.sl = &sl[1], sl[1].id = 1, stage_start(&parser, parse_main);
-	if (!first_engine(&es)) {
+	worker_join(&es.w);
+	memcpy(eng, es.eng, sizeof eng);
+	if (!eng[0]) {
 		stage_join(&parser);
-		worker_join(&es.w);
 		err = es.err;
 		goto done;
 	}
+	int ne = 1;
+	while (ne < MAX_ENGINES && eng[ne]) ++ne;
 	/* Chunk i computes on comp[i % ne]. Once it has started, chunk i - lag (the oldest one in
 	 * flight, or with one engine the one finished before) goes to the writer; the slots then hold
-	 * the chunk being written, those computed, the one parsed and the one being parsed. Chunk 0
-	 * starts on the first engine while the others are made; ne, lag and nslot are final from
-	 * chunk 1 on (chunks 0-2 sit in slots 0-2 for any of them). */
-	int ne = es.a->eng.device == GVK_DEVICE_CPU ? 1 : es.n;
-	long lag = ne > 1 ? ne - 1 : 1, nslot = lag + 3;
-	comp[0].a = &a, comp[0].eng = es.eng[0], comp[0].id = 0;
+	 * the chunk being written, those computed, the one parsed and the one being parsed. */
+	const long lag = ne > 1 ? ne - 1 : 1, nslot = lag + 3;
+	for (int k = 0; k < ne; ++k) comp[k].a = &a, comp[k].eng = eng[k], comp[k].id = k;
 	rc = sl[0].n < 0 ? (int)sl[0].n : 0;
 	if (rc < 0) err = sl[0].err;
 	long i = 0;
 	for (; rc == 0 && sl[i % nslot].n > 0; ++i) {
-		if (i == 1) ne = all_engines(&es, comp, eng), lag = ne > 1 ? ne - 1 : 1, nslot = lag + 3;
 		stage_t *cs = &comp[i % ne];
 		ts = gvk_seconds();
 		stage_join(cs);
@@ -451,7 +418,6 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		/* Slot i + 2 held chunk i - lag - 1, which the writer has finished (joined above). */
 		if (next->n > 0) parser.sl = &sl[(i + 2) % nslot], parser.sl->id = i + 2, stage_start(&parser, parse_main);
 	}
-	ne = all_engines(&es, comp, eng);
 	/* The chunks still in flight (or, after an error, whatever still runs). */
 	for (long k = i > lag ? i - lag : 0; rc == 0 && k < i; ++k)
 		rc = hand_to_writer(&writer, &comp[k % ne], &sl[k % nslot], &err, tp, tot);
