@@ -11,7 +11,6 @@
 
 #include "gvk.h"
 #include "commands.h"
-#include "../common/buf.h"
 #include "../common/fmtnum.h"
 #include "../common/lineio.h"
 #include "../common/threads.h"
@@ -211,9 +210,9 @@ static void *parse_main(void *arg)
 static int slot_reserve(slot_t *sl, long n)
 {
 	if ((size_t)n <= sl->cap) return 0;
-	double *v = gvk_realloc_big(sl->v, sl->cap * sizeof *v, (size_t)n * sizeof *v);
+	double *v = realloc(sl->v, (size_t)n * sizeof *v);
 	if (v) sl->v = v;
-	uint8_t *d = v ? gvk_realloc_big(sl->dbl, sl->cap, (size_t)n) : NULL;
+	uint8_t *d = v ? realloc(sl->dbl, (size_t)n) : NULL;
 	if (d) sl->dbl = d;
 	if (!v || !d) return GVK_ERR_NOMEM;
 	sl->cap = (size_t)n;

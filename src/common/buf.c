@@ -1,7 +1,4 @@
-#define _DEFAULT_SOURCE
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 
 #include "buf.h"
 
@@ -24,19 +21,4 @@ void gvk_buf_free(gvk_buf_t *b)
 	free(b->p);
 	b->p = NULL;
 	b->cap = 0;
-}
-
-void *gvk_realloc_big(void *p, size_t old_bytes, size_t bytes)
-{
-	const size_t huge = (size_t)2 << 20;
-	if (bytes < 2 * huge || getenv("GVK_XNOTHP")) return realloc(p, bytes);
-	size_t cap = (bytes + huge - 1) & ~(huge - 1);
-	void *np = aligned_alloc(huge, cap);
-	if (!np) return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(np, cap, MADV_HUGEPAGE);
-#endif
-	if (p) memcpy(np, p, old_bytes < bytes ? old_bytes : bytes);
-	free(p);
-	return np;
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "../common/err.h"
-#include "../common/buf.h"
 #include "../common/threads.h"
 #include "pairhmm_engine.h"
 #include "pairhmm_kernel.h"
@@ -302,8 +301,7 @@ int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t
 	if (rc < 0 || n == 0) return rc;
 	if (n > e->cap) {
 		free(e->fsum), free(e->dsum), free(e->sel);
-		e->fsum = gvk_realloc_big(NULL, 0, n * sizeof *e->fsum), e->dsum = gvk_realloc_big(NULL, 0, n * sizeof *e->dsum);
-		e->sel = gvk_realloc_big(NULL, 0, n * sizeof *e->sel);
+		e->fsum = malloc(n * sizeof *e->fsum), e->dsum = malloc(n * sizeof *e->dsum), e->sel = malloc(n * sizeof *e->sel);
 		e->cap = e->fsum && e->dsum && e->sel ? n : 0;
 		if (!e->cap) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
 	}

@@ -9,7 +9,6 @@
 
 #include "gvk.h"
 #include "../common/err.h"
-#include "../common/buf.h"
 #include "../common/cuda_check.h"
 #include "../common/threads.h"
 #include "pairhmm_engine.h"
@@ -61,7 +60,7 @@ static void *scratch(gpu_dev_t *g, int which, size_t bytes)
 {
 	if (bytes <= g->scr_cap[which]) return g->scr[which];
 	free(g->scr[which]);
-	g->scr[which] = gvk_realloc_big(NULL, 0, bytes);
+	g->scr[which] = malloc(bytes);
 	g->scr_cap[which] = g->scr[which] ? bytes : 0;
 	return g->scr[which];
 }

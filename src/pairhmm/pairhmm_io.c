@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "../common/err.h"
-#include "../common/buf.h"
 #include "../common/lineio.h"
 #include "../common/threads.h"
 #include "pairhmm_io.h"
@@ -164,7 +163,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	if (need <= *cap) return 0;
 	size_t nc = *cap ? *cap : 256;
 	while (nc < need) nc *= 2;
-	void *np = gvk_realloc_big(*p, *cap * elem, nc * elem);
+	void *np = realloc(*p, nc * elem);
 	if (!np) return GVK_ERR_NOMEM;
 	*p = np;
 	*cap = nc;
