@@ -354,7 +354,6 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (prof > 1) tp[4] = t0; /* the chunks' timeline, from t0 */
 	gvk_pairhmm_t *eng[MAX_ENGINES] = {NULL};
 	char devname[320] = "";
-	const int fast_exit = FAST_EXIT && !getenv("GVK_XTEARDOWN");
 	double td = 0; /* seconds destroying the engines */
 	stage_t comp[MAX_ENGINES], parser, writer;
 	phmm_reader_t *rd = NULL;
@@ -426,7 +425,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	 * writer formats the last chunk, whose values live in the slot. */
 	snprintf(devname, sizeof devname, "%s", gvk_pairhmm_device_name(eng[0]));
 	td = gvk_seconds();
-	for (int k = 0; k < ne && !fast_exit; ++k) gvk_pairhmm_destroy(eng[k]), eng[k] = NULL;
+	for (int k = 0; k < ne && !FAST_EXIT; ++k) gvk_pairhmm_destroy(eng[k]), eng[k] = NULL;
 	td = gvk_seconds() - td;
 	stage_join(&parser);
 	stage_join(&writer);
@@ -469,7 +468,7 @@ done:
 		double end = (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 		fprintf(stderr, "[gvk pairhmm] real-time clock: command from %.3f s to %.3f s\n", end - (gvk_seconds() - t0), end);
 	}
-	if (fast_exit && rc >= 0) {
+	if (FAST_EXIT && rc >= 0) {
 		fflush(NULL);
 		_exit(0);
 	}

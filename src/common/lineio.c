@@ -257,7 +257,7 @@ int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
 static void lr_unmap_consumed(gvk_lr_t *lr)
 {
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE), upto = lr->beg / page * page;
-	if (lr->mem != 2 || upto <= lr->unmapped || getenv("GVK_XNOREL")) return;
+	if (lr->mem != 2 || upto <= lr->unmapped) return;
 	munmap(lr->buf + lr->unmapped, upto - lr->unmapped);
 	lr->unmapped = upto;
 }
