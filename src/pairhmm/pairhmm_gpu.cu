@@ -34,7 +34,7 @@ typedef struct {
 } slot_t;
 
 enum { MAX_VARIANTS = 48 }; /* kernel variants (read-length bins) per precision */
-enum { SCR_ORD, SCR_TMP, SCR_HIST, SCR_RMAP, SCR_HMAP, SCR_ROFF, SCR_HOFF, SCR_COUNT }; /* gpu_dev_t.scr */
+enum { SCR_ORD, SCR_TMP, SCR_HIST, SCR_RMAP, SCR_HMAP, SCR_ROFF, SCR_HOFF, SCR_RLIST, SCR_HLIST, SCR_COUNT }; /* gpu_dev_t.scr */
 
 /* One device. */
 typedef struct gpu_dev_s {
@@ -335,16 +335,26 @@ static void order_scatter_worker(void *arg, int t)
 static int order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 {
 	order_t *tmp = (order_t *)scratch(g, SCR_TMP, s->n * sizeof *tmp), *ord = (order_t *)scratch(g, SCR_ORD, s->n * sizeof *ord);
-	s->hist = (uint32_t(*)[ORDER_KEYS])scratch(g, SCR_HIST, (size_t)s->nt * sizeof *s->hist);
+	s->hist = (uint32_t(*)[ORDER_KEYS])scratch(g, SCR_HIST, ((size_t)s->nt + 1) * sizeof *s->hist);
 	if (!tmp || !ord || !s->hist) return s->hist = NULL, GVK_ERR_NOMEM;
 	s->ord = tmp;
 	gvk_parallel(s->nt, scan_worker, s);
-	uint32_t sum = 0;
-	for (int key = 0; key < ORDER_KEYS; ++key)
-		for (int t = 0; t < s->nt; ++t) {
+	/* Each thread's start within each key, keys in order and threads in order within a key (a
+	 * stable sort), in passes along the histograms' rows: walking key by key strides through
+	 * all of them. The extra row holds the keys' running counts, then their bases. */
+	uint32_t *run = s->hist[s->nt], sum = 0;
+	memset(run, 0, sizeof s->hist[0]);
+	for (int t = 0; t < s->nt; ++t)
+		for (int key = 0; key < ORDER_KEYS; ++key) {
 			uint32_t c = s->hist[t][key];
-			s->hist[t][key] = sum, sum += c;
+			s->hist[t][key] = run[key], run[key] += c;
 		}
+	for (int key = 0; key < ORDER_KEYS; ++key) {
+		uint32_t c = run[key];
+		run[key] = sum, sum += c;
+	}
+	for (int t = 0; t < s->nt; ++t)
+		for (int key = 0; key < ORDER_KEYS; ++key) s->hist[t][key] += run[key];
 	scatter_job_t sj = {s, ord};
 	gvk_parallel(s->nt, order_scatter_worker, &sj);
 	s->hist = NULL, s->ord = NULL;
@@ -507,6 +517,34 @@ static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, 
 	return 0;
 }
 
+/* The copies of a sparse pass: reads rl[0, nr) and haplotypes hl[0, nh) to the places the maps
+ * hold (offset + 2). */
+typedef struct {
+	const pass_ctx_t *c;
+	uint8_t *rb, *hb;
+	const int32_t *rl, *hl;
+	size_t nr, nh;
+	int nt;
+} sparse_job_t;
+
+static void sparse_worker(void *arg, int t)
+{
+	const sparse_job_t *j = (const sparse_job_t *)arg;
+	const pass_ctx_t *c = j->c;
+	for (size_t i = j->nr * (size_t)t / (size_t)j->nt; i < j->nr * (size_t)(t + 1) / (size_t)j->nt; ++i) {
+		const gvk_read_t *r = &c->reads[j->rl[i]];
+		size_t R = (size_t)r->len;
+		uint8_t *d = j->rb + c->rmap[j->rl[i]] - 2;
+		memcpy(d, r->bases, R), memcpy(d + R, r->qual, R), memcpy(d + 2 * R, r->ins, R);
+		memcpy(d + 3 * R, r->del, R), memcpy(d + 4 * R, r->gcp, R);
+	}
+	for (size_t i = j->nh * (size_t)t / (size_t)j->nt; i < j->nh * (size_t)(t + 1) / (size_t)j->nt; ++i) {
+		const gvk_hap_t *h = &c->haps[j->hl[i]];
+		uint8_t *d = j->hb + c->hmap[j->hl[i]] - 2;
+		for (int x = 0; x < h->len; ++x) d[x] = c->cls[(unsigned char)h->bases[x]];
+	}
+}
+
 /* Packs ord[b0, b1) into slot s's staging buffer and returns its layout. */
 static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
 {
@@ -538,27 +576,23 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 	phmm_gpu_pair_t *rec = (phmm_gpu_pair_t *)sl->host;
 	uint64_t *soff = (uint64_t *)(sl->host + L->off_soff);
 	uint8_t *rb = sl->host + L->off_rb, *hb = sl->host + L->off_hb;
-	size_t ro = 0, ho = hpad;
+	/* Places first, in pair order (the maps tell a read's or haplotype's first pair), then the
+	 * copies on all threads: the double passes of a chunk (a pair in fifty, their reads spread
+	 * over the chunk) come this way, and copying them on one thread took 2-4 ms of the 35 ms of
+	 * host work of a million-pair chunk. */
+	int32_t *rl = (int32_t *)scratch(g, SCR_RLIST, (b1 - b0) * sizeof *rl), *hl = (int32_t *)scratch(g, SCR_HLIST, (b1 - b0) * sizeof *hl);
+	if (!rl || !hl) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	size_t ro = 0, ho = hpad, nr = 0, nh = 0;
 	memset(hb, 0, hpad);
 	for (size_t k = b0; k < b1; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
-		const gvk_read_t *r = &c->reads[p->read];
-		const gvk_hap_t *h = &c->haps[p->hap];
-		if (c->rmap[p->read] == 1) {
-			size_t R = (size_t)r->len;
-			memcpy(rb + ro, r->bases, R), memcpy(rb + ro + R, r->qual, R), memcpy(rb + ro + 2 * R, r->ins, R);
-			memcpy(rb + ro + 3 * R, r->del, R), memcpy(rb + ro + 4 * R, r->gcp, R);
-			c->rmap[p->read] = (uint32_t)ro + 2;
-			ro += 5 * R;
-		}
-		if (c->hmap[p->hap] == 1) {
-			for (int j = 0; j < h->len; ++j) hb[ho + (size_t)j] = c->cls[(unsigned char)h->bases[j]];
-			c->hmap[p->hap] = (uint32_t)ho + 2;
-			ho += (size_t)h->len;
-		}
-		rec[k - b0] = (phmm_gpu_pair_t){c->rmap[p->read] - 2, c->hmap[p->hap] - 2, r->len, h->len,
+		if (c->rmap[p->read] == 1) c->rmap[p->read] = (uint32_t)ro + 2, ro += 5 * (size_t)c->reads[p->read].len, rl[nr++] = p->read;
+		if (c->hmap[p->hap] == 1) c->hmap[p->hap] = (uint32_t)ho + 2, ho += (size_t)c->haps[p->hap].len, hl[nh++] = p->hap;
+		rec[k - b0] = (phmm_gpu_pair_t){c->rmap[p->read] - 2, c->hmap[p->hap] - 2, c->reads[p->read].len, c->haps[p->hap].len,
 		                                L->direct ? c->ord[k].k : (uint32_t)(k - b0)};
 	}
+	sparse_job_t sj = {c, rb, hb, rl, hl, nr, nh, ro < ((size_t)1 << 20) ? 1 : g->threads};
+	gvk_parallel(sj.nt, sparse_worker, &sj);
 	pack_bins(c, b0, b1, soff, L);
 	memset(hb + ho, 0, (size_t)hmax_batch + hpad);
 	/* The maps are per sub-batch: clear the entries this one set. */
