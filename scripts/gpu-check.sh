@@ -43,7 +43,7 @@ if has sanitize; then
 		for in in carneiro_tiny.in edge.hex.gz; do
 			timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
 				tests/data/pairhmm/inputs/$in > "$out/san-$tool-$in.txt" 2>&1
-			res+="$in rc=$? $(grep -h 'ERROR SUMMARY' "$out/san-$tool-$in.txt" | sed 's/=* *//'); "
+			res+="$in rc=$? $(grep -hE '(ERROR|RACECHECK) SUMMARY' "$out/san-$tool-$in.txt" | sed 's/=* *//'); "
 		done
 		summary+=("compute-sanitizer $tool: $res")
 	done
@@ -61,7 +61,7 @@ if has sanitize; then
 		for e in "${engines[@]}"; do
 			name=${e%%:*}
 			timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 ${e#*:} > "$out/san-$tool-$name.txt" 2>&1
-			res+="$name rc=$? $(grep -h 'ERROR SUMMARY' "$out/san-$tool-$name.txt" | sed 's/=* *//'); "
+			res+="$name rc=$? $(grep -hE '(ERROR|RACECHECK) SUMMARY' "$out/san-$tool-$name.txt" | sed 's/=* *//'); "
 		done
 		summary+=("compute-sanitizer $tool (other engines): $res")
 	done
