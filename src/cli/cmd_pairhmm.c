@@ -323,8 +323,8 @@ static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *e
 }
 
 /* After a successful run the process ends at once: unmapping the input, freeing the chunks and
- * unpinning the engines' buffers cost 0.1-0.2 s of a 1 s run on the GPU host, for memory that
- * the exit frees anyway. Sanitizer builds clean up, so that leaks are still found. */
+ * unpinning the engines' buffers took 0.05-0.2 s of a 1-2 s run on the GPU hosts, for memory
+ * that the exit frees anyway. Sanitizer builds clean up, so that leaks are still found. */
 #if defined(__SANITIZE_ADDRESS__)
 #define FAST_EXIT 0
 #elif defined(__has_feature)

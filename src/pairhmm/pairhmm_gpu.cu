@@ -374,7 +374,7 @@ typedef struct {
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
-/* Pinning host memory is slow (a large part of a second per 100 MB in a VM, and as long again to
+/* Pinning host memory is slow (70-100 ms per 128 MiB on the H100 host, a fifth of that to
  * unpin), so pinned buffers grow in powers of two from min bytes and are kept until the engine
  * closes. */
 static int ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, gvk_err_t *err)
