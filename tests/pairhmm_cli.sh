@@ -32,6 +32,10 @@ d2=$dev; [ "$dev" = cpu ] && d2=auto
 for ne in 1 3 4; do
 	GVK_ENGINES=$ne "$gvk" pairhmm -q --device "$d2" --chunk 5 "$in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "$ne engines"
 done
+# GVK_PROFILE=2 prints a timeline line per chunk; chunks of 7 pairs hold one group each.
+n=$(GVK_PROFILE=2 "$gvk" pairhmm -q --device "$dev" --chunk 7 "$in" 2>&1 >/dev/null | grep -c '^\[gvk pairhmm\] chunk [0-9]*: parse')
+g=$("$gvk" pairhmm -q --device "$dev" --tsv "$in" | cut -f1 | sort -u | wc -l)
+[ "$n" -eq "$g" ] && [ "$g" -gt 1 ] && ok || bad "GVK_PROFILE=2 timeline ($n chunk lines for $g groups)"
 # Fields may be separated by runs of tabs and spaces, with whitespace at either end of a line.
 sed 's/ /\t \t/g; s/^/ /; s/$/\t /' "$in" > "$tmp/ws.in"
 "$gvk" pairhmm -q --device "$dev" "$tmp/ws.in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "tabs and spaces"
