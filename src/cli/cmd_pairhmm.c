@@ -165,6 +165,7 @@ typedef struct {
 	int crc;        /* computing */
 	gvk_err_t cerr;
 	long id;        /* chunk number */
+	size_t consumed; /* input bytes read once the chunk was parsed */
 	int eng;        /* which engine computed it */
 	double tl[6];   /* GVK_PROFILE=2: parse, compute and write, start and end (gvk_seconds) */
 } slot_t;
@@ -194,6 +195,7 @@ typedef struct {
 	const args_t *a;
 	gvk_pairhmm_t *eng; /* compute stages */
 	int id;             /* the compute stage's engine number */
+	size_t released;    /* writer: input bytes given back (those of the chunks written) */
 	double busy;        /* seconds in the stage's function */
 	char **wbuf;        /* writer: format buffers per thread, WRITE_MAX_THREADS of them */
 	size_t *wcap;
@@ -206,6 +208,7 @@ static void *parse_main(void *arg)
 	stage_t *st = arg;
 	st->sl->tl[0] = gvk_seconds();
 	st->sl->n = phmm_reader_next_mt(st->rd, &st->sl->c, st->a->chunk, st->a->eng.threads, &st->sl->err);
+	st->sl->consumed = phmm_reader_consumed(st->rd);
 	st->sl->tl[1] = gvk_seconds();
 	return NULL;
 }
@@ -254,6 +257,10 @@ static void *write_main(void *arg)
 	for (int t = 0; t < nt && st->rc == 0; ++t)
 		if (fwrite(st->wbuf[t], 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
 	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO;
+	/* The mapped input's pages of the chunks written go back here, off the parser's path (its
+	 * unmapping took 0.05-0.16 s of a 1.2 s run there). */
+	phmm_reader_release(st->rd, st->released, sl->consumed);
+	st->released = sl->consumed;
 	sl->tl[4] = t0, sl->tl[5] = gvk_seconds();
 	st->busy += sl->tl[5] - t0;
 	return NULL;
@@ -372,7 +379,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 2, {NULL}, {0, ""}, {0}, {0, 0}};
 	if (es.n > MAX_ENGINES) es.n = MAX_ENGINES;
 	worker_start(&es.w, engines_main, &es);
-	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a;
+	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a, writer.rd = rd;
 	ts = gvk_seconds();
 	parser.sl = &sl[0];
 	parse_main(&parser);

@@ -31,7 +31,6 @@ struct gvk_lr_s {
 	int fd;          /* > 0: a plain regular file read with pread (large blocks on several threads) */
 	off_t off;       /* its next offset */
 	size_t last_len; /* bytes the last gvk_lr_next consumed, for gvk_lr_unread_line */
-	size_t unmapped; /* a mapped file's bytes given back, from its start */
 };
 
 enum { LR_BLOCK = 1 << 16 };
@@ -164,7 +163,7 @@ gvk_lr_t *gvk_lr_open_mem(const char *text, size_t len, const char *path, long l
 void gvk_lr_close(gvk_lr_t *lr)
 {
 	if (!lr) return;
-	if (lr->mem == 2) munmap(lr->buf + lr->unmapped, lr->cap - lr->unmapped);
+	if (lr->mem == 2) munmap(lr->buf, lr->cap); /* parts given back already are no error */
 	if (lr->mem) lr->buf = NULL;
 	if (lr->fd > 0) close(lr->fd);
 #ifdef GVK_HAVE_ZLIB
@@ -251,20 +250,17 @@ int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
 	}
 }
 
-/* A mapped file's blocks are read once: the pages before the next block go back as it is taken
- * (blocks are valid until the next call), so that the process does not end holding the whole
- * file's mapping, whose teardown at exit took about 0.05 s of a 2 GB run. */
-static void lr_unmap_consumed(gvk_lr_t *lr)
+size_t gvk_lr_consumed(const gvk_lr_t *lr) { return lr->mem == 2 ? lr->beg : 0; }
+
+void gvk_lr_release(const gvk_lr_t *lr, size_t from, size_t to)
 {
-	const size_t page = (size_t)sysconf(_SC_PAGESIZE), upto = lr->beg / page * page;
-	if (lr->mem != 2 || upto <= lr->unmapped) return;
-	munmap(lr->buf + lr->unmapped, upto - lr->unmapped);
-	lr->unmapped = upto;
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	from = from / page * page, to = to / page * page;
+	if (lr->mem == 2 && to > from && to <= lr->cap) munmap(lr->buf + from, to - from);
 }
 
 static int lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, int count, gvk_err_t *err)
 {
-	lr_unmap_consumed(lr);
 	for (;;) {
 		size_t have = lr->end - lr->beg;
 		char *nl = NULL;

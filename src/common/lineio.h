@@ -28,6 +28,14 @@ int gvk_lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *
 int gvk_lr_block_uncounted(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *err);
 void gvk_lr_add_lines(gvk_lr_t *lr, long lines);
 
+/* A mapped file's bytes read so far (0 when the input is not mapped), and the giving back of
+ * the whole pages of [from, to) that it holds: a caller done with everything before `to` (no
+ * block or line points there any more) keeps the process from ending with the whole file
+ * mapped. gvk_lr_release reads only what the reader set when it opened, so it may run on
+ * another thread while the reader goes on. */
+size_t gvk_lr_consumed(const gvk_lr_t *lr);
+void gvk_lr_release(const gvk_lr_t *lr, size_t from, size_t to);
+
 /* Gives back the last `bytes` of what the last call returned (`lines` lines of it), or the last
  * line gvk_lr_next returned, to be read again. */
 void gvk_lr_unread(gvk_lr_t *lr, size_t bytes, long lines);
