@@ -257,8 +257,10 @@ static void *write_main(void *arg)
 	for (int t = 0; t < nt && st->rc == 0; ++t)
 		if (fwrite(st->wbuf[t], 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
 	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO;
-	/* The mapped input's pages of the chunks written go back here, off the parser's path (its
-	 * unmapping took 0.05-0.16 s of a 1.2 s run there). */
+	/* The mapped input's pages of the chunks written go back, so that a large input does not stay
+	 * mapped whole; here rather than in the parser, which sets the pace (unmapping there took
+	 * 0.05-0.16 s of a 1.2 s run). Time-neutral on the 20 M-pair file: 1.14-1.23 s against
+	 * 1.12-1.22 s without, the exit 0.04 s shorter. */
 	phmm_reader_release(st->rd, st->released, sl->consumed);
 	st->released = sl->consumed;
 	sl->tl[4] = t0, sl->tl[5] = gvk_seconds();
