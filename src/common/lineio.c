@@ -217,7 +217,9 @@ static long lr_fill(gvk_lr_t *lr, gvk_err_t *err)
 	return (long)n;
 }
 
-int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
+/* The next line in the reader's own buffer: its offset there in *at (the buffer may move when it
+ * is refilled), its length without '\n' and '\r' in *len. */
+static int lr_line(gvk_lr_t *lr, size_t *at, size_t *len, gvk_err_t *err)
 {
 	size_t scan = lr->beg;
 	for (;;) {
@@ -226,20 +228,11 @@ int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
 			size_t stop = nl ? (size_t)(nl - lr->buf) : lr->end;
 			if (!nl && stop == lr->beg) return 0;
 			size_t n = stop - lr->beg;
-			if (n + 1 > lr->line_cap) {
-				char *nb = realloc(lr->line, n + 1);
-				if (!nb) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory for a line", lr->path);
-				lr->line = nb;
-				lr->line_cap = n + 1;
-			}
-			memcpy(lr->line, lr->buf + lr->beg, n);
-			if (n > 0 && lr->line[n - 1] == '\r') --n;
-			lr->line[n] = 0;
+			if (n > 0 && lr->buf[stop - 1] == '\r') --n;
+			*at = lr->beg, *len = n;
 			lr->last_len = (nl ? stop + 1 : stop) - lr->beg;
 			lr->beg = nl ? stop + 1 : stop;
 			lr->lineno++;
-			*line = lr->line;
-			*len = n;
 			return 1;
 		}
 		size_t done = lr->end - lr->beg;
@@ -248,6 +241,32 @@ int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
 		if (got == 0) lr->eof = 1;
 		scan = lr->beg + done;
 	}
+}
+
+int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err)
+{
+	size_t at, n;
+	int rc = lr_line(lr, &at, &n, err);
+	if (rc <= 0) return rc;
+	if (n + 1 > lr->line_cap) {
+		char *nb = realloc(lr->line, n + 1);
+		if (!nb) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory for a line", lr->path);
+		lr->line = nb;
+		lr->line_cap = n + 1;
+	}
+	memcpy(lr->line, lr->buf + at, n);
+	lr->line[n] = 0;
+	*line = lr->line;
+	*len = n;
+	return 1;
+}
+
+int gvk_lr_view(gvk_lr_t *lr, const char **line, size_t *len, gvk_err_t *err)
+{
+	size_t at;
+	int rc = lr_line(lr, &at, len, err);
+	if (rc == 1) *line = lr->buf + at;
+	return rc;
 }
 
 size_t gvk_lr_consumed(const gvk_lr_t *lr) { return lr->mem == 2 ? lr->beg : 0; }

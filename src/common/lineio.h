@@ -14,6 +14,9 @@ void gvk_lr_close(gvk_lr_t *lr);
 /* Next line without its '\n' (and '\r'); *len receives its length. Returns 1, 0 at end of file,
  * or GVK_ERR_IO. The line stays valid until the next call. */
 int gvk_lr_next(gvk_lr_t *lr, char **line, size_t *len, gvk_err_t *err);
+/* The same without the copy: the line as it stands in the reader's buffer (or the caller's or
+ * mapped text), not terminated, not to be written to; valid until the next call. */
+int gvk_lr_view(gvk_lr_t *lr, const char **line, size_t *len, gvk_err_t *err);
 long gvk_lr_lineno(const gvk_lr_t *lr);
 
 /* A reader over a caller's text (not copied; it must outlive the reader); lineno is the number

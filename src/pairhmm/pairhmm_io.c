@@ -18,31 +18,33 @@ struct phmm_reader_s {
 
 typedef struct {
 	int n;
-	char *f[MAX_FIELDS];
+	const char *f[MAX_FIELDS];
 	size_t len[MAX_FIELDS];
 } fields_t;
 
-/* Splits line in place on spaces and tabs; n counts every field, even past MAX_FIELDS. Fields are
- * long (bases, qualities), so they are scanned with the C library's vectorised strspn/strcspn. */
-static void split(char *s, fields_t *fl)
+/* Splits s[0, n) on runs of spaces and tabs without writing to it (lines are read in place from
+ * the input's memory); fl->n counts every field, even past MAX_FIELDS. Fields are long (bases,
+ * qualities), so a field's end is found with memchr, which the C library vectorises. */
+static void split(const char *s, size_t n, fields_t *fl)
 {
+	const char *e = s + n;
 	fl->n = 0;
 	for (;;) {
-		s += strspn(s, " \t");
-		if (!*s) break;
-		char *b = s;
-		s += strcspn(s, " \t");
+		while (s < e && (*s == ' ' || *s == '\t')) ++s;
+		if (s == e) break;
+		const char *b = s, *sp = memchr(s, ' ', (size_t)(e - s));
+		const char *tab = memchr(s, '\t', (size_t)((sp ? sp : e) - s));
+		s = tab ? tab : sp ? sp : e;
 		if (fl->n < MAX_FIELDS) fl->f[fl->n] = b, fl->len[fl->n] = (size_t)(s - b);
 		fl->n++;
-		if (!*s) break;
-		*s++ = 0;
 	}
 }
 
-static int is_blank_or_comment(const char *s)
+static int is_blank_or_comment(const char *s, size_t n)
 {
-	while (*s == ' ' || *s == '\t') ++s;
-	return *s == 0 || *s == '#';
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t')) ++i;
+	return i == n || s[i] == '#';
 }
 
 static int is_hex_string(const char *s, size_t n)
@@ -53,20 +55,25 @@ static int is_hex_string(const char *s, size_t n)
 	return 1;
 }
 
-static int parse_count(const char *s, long *v)
+/* A positive decimal count of n digits (no sign, no other character). */
+static int parse_count(const char *s, size_t n, long *v)
 {
-	char *end;
-	if (!isdigit((unsigned char)*s)) return -1;
-	*v = strtol(s, &end, 10);
-	return *end ? -1 : 0;
+	if (n == 0 || n > 18) return -1;
+	long x = 0;
+	for (size_t i = 0; i < n; ++i) {
+		if (!isdigit((unsigned char)s[i])) return -1;
+		x = 10 * x + (s[i] - '0');
+	}
+	*v = x;
+	return 0;
 }
 
-static phmm_format_t detect(char *line)
+static phmm_format_t detect(const char *line, size_t n)
 {
 	fields_t fl;
 	long a, b;
-	split(line, &fl);
-	if (fl.n == 2 && parse_count(fl.f[0], &a) == 0 && parse_count(fl.f[1], &b) == 0) return PHMM_FMT_GROUP;
+	split(line, n, &fl);
+	if (fl.n == 2 && parse_count(fl.f[0], fl.len[0], &a) == 0 && parse_count(fl.f[1], fl.len[1], &b) == 0) return PHMM_FMT_GROUP;
 	if (fl.n == 6 && fl.len[2] == 2 * fl.len[1] && is_hex_string(fl.f[2], fl.len[2])) return PHMM_FMT_HEX;
 	if (fl.n == 6 || fl.n == 7) return PHMM_FMT_GKL;
 	return PHMM_FMT_AUTO;
@@ -85,12 +92,12 @@ int phmm_format_parse(const char *name)
 	return -1;
 }
 
-/* Reads the next line that is not blank or a comment; 1, 0 at EOF, or <0. */
-static int next_data_line(phmm_reader_t *rd, char **line, size_t *len, long *lineno, gvk_err_t *err)
+/* Reads the next line that is not blank or a comment, in place; 1, 0 at EOF, or <0. */
+static int next_data_line(phmm_reader_t *rd, const char **line, size_t *len, long *lineno, gvk_err_t *err)
 {
 	int rc;
-	while ((rc = gvk_lr_next(rd->lr, line, len, err)) == 1)
-		if (!is_blank_or_comment(*line)) break;
+	while ((rc = gvk_lr_view(rd->lr, line, len, err)) == 1)
+		if (!is_blank_or_comment(*line, *len)) break;
 	*lineno = gvk_lr_lineno(rd->lr);
 	return rc;
 }
@@ -107,7 +114,7 @@ phmm_reader_t *phmm_reader_open(const char *path, phmm_format_t fmt, gvk_err_t *
 		return NULL;
 	}
 	rd->fmt = fmt;
-	char *line;
+	const char *line;
 	size_t len;
 	long lineno;
 	int rc = next_data_line(rd, &line, &len, &lineno, err);
@@ -117,13 +124,7 @@ phmm_reader_t *phmm_reader_open(const char *path, phmm_format_t fmt, gvk_err_t *
 		return rd; /* an empty input has no pairs */
 	}
 	if (fmt == PHMM_FMT_AUTO) {
-		char *copy = strdup(line);
-		if (!copy) {
-			gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			goto fail;
-		}
-		rd->fmt = detect(copy);
-		free(copy);
+		rd->fmt = detect(line, len);
 		if (rd->fmt == PHMM_FMT_AUTO) {
 			gvk_err_set(err, GVK_ERR_FORMAT,
 			            "%s:%ld: cannot tell the input format: expected 'R H' (group format), 6 hex fields "
@@ -132,7 +133,6 @@ phmm_reader_t *phmm_reader_open(const char *path, phmm_format_t fmt, gvk_err_t *
 			goto fail;
 		}
 	}
-	(void)len;
 	gvk_lr_unread_line(rd->lr);
 	return rd;
 fail:
@@ -209,15 +209,16 @@ static int parse_quals(const char *s, size_t n, int hex, int floor, uint8_t *out
 		}
 		return 0;
 	}
-	/* One branch-free pass (the compiler vectorises it), then the error's position if any. */
-	unsigned bad = 0;
+	/* One pass of unsigned byte minimum and maximum (SSE2's pminub and pmaxub once vectorised),
+	 * then the error's position if any. */
+	unsigned char lo = 255;
+	const unsigned char fl = (unsigned char)floor;
 	for (size_t i = 0; i < n; ++i) {
-		unsigned char ch = (unsigned char)s[i];
-		unsigned char v = (unsigned char)(ch - 33);
-		bad |= ch < 33;
-		out[i] = v < floor ? (uint8_t)floor : v;
+		unsigned char ch = (unsigned char)s[i], v = (unsigned char)(ch - 33);
+		lo = ch < lo ? ch : lo;
+		out[i] = v > fl ? v : fl;
 	}
-	if (bad)
+	if (lo < 33)
 		for (size_t i = 0; i < n; ++i)
 			if ((unsigned char)s[i] < 33)
 				return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: %s: character 0x%02x at position %zu is below '!'",
@@ -226,7 +227,7 @@ static int parse_quals(const char *s, size_t n, int hex, int floor, uint8_t *out
 }
 
 /* Adds a read from five fields (bases, quals, ins, del, gcp); returns its index or <0. */
-static long add_read(phmm_chunk_t *c, char *const *f, const size_t *len, int hex, int qual_floor, where_t w)
+static long add_read(phmm_chunk_t *c, const char *const *f, const size_t *len, int hex, int qual_floor, where_t w)
 {
 	static const char *names[] = {"bases", "base qualities", "insertion GOPs", "deletion GOPs", "GCPs"};
 	size_t R = len[0];
@@ -283,10 +284,10 @@ static void add_pair(phmm_chunk_t *c, long r, long h, uint64_t group, int rin, i
 }
 
 /* One line of the GKL or hex format: hap, read, quals, ins, del, gcp [, expected]. */
-static int parse_pair_line(phmm_reader_t *rd, phmm_chunk_t *c, char *line, where_t w)
+static int parse_pair_line(phmm_reader_t *rd, phmm_chunk_t *c, const char *line, size_t n, where_t w)
 {
 	fields_t fl;
-	split(line, &fl);
+	split(line, n, &fl);
 	int hex = rd->fmt == PHMM_FMT_HEX;
 	if (hex ? fl.n != 6 : fl.n != 6 && fl.n != 7)
 		return gvk_err_set(w.err, GVK_ERR_FORMAT, "%s:%ld: expected %s fields (haplotype, read, 4 quality strings%s), found %d",
@@ -302,12 +303,12 @@ static int parse_pair_line(phmm_reader_t *rd, phmm_chunk_t *c, char *line, where
 }
 
 /* One whole group: "R H", R read lines, H haplotype lines; pairs read-major. */
-static int parse_group(phmm_reader_t *rd, phmm_chunk_t *c, char *line, where_t w)
+static int parse_group(phmm_reader_t *rd, phmm_chunk_t *c, const char *line, size_t n, where_t w)
 {
 	fields_t fl;
 	long R, H;
-	split(line, &fl);
-	if (fl.n != 2 || parse_count(fl.f[0], &R) || parse_count(fl.f[1], &H) || R < 1 || H < 1 || R > (1L << 24) ||
+	split(line, n, &fl);
+	if (fl.n != 2 || parse_count(fl.f[0], fl.len[0], &R) || parse_count(fl.f[1], fl.len[1], &H) || R < 1 || H < 1 || R > (1L << 24) ||
 	    H > (1L << 24))
 		return gvk_err_set(w.err, GVK_ERR_FORMAT,
 		                   "%s:%ld: expected a group header 'R H' with R reads and H haplotypes, both at least 1",
@@ -322,7 +323,7 @@ static int parse_group(phmm_reader_t *rd, phmm_chunk_t *c, char *line, where_t w
 			return gvk_err_set(w.err, GVK_ERR_FORMAT,
 			                   "%s:%ld: group truncated: its header says %ld reads and %ld haplotypes, the file ends after %ld lines",
 			                   w.path, head, R, H, k);
-		split(line, &fl);
+		split(line, len, &fl);
 		if (k < R && fl.n != 5)
 			return gvk_err_set(w.err, GVK_ERR_FORMAT,
 			                   "%s:%ld: expected read %ld of the group at line %ld (5 fields: bases quals ins del gcp), found %d fields",
@@ -347,13 +348,13 @@ long phmm_reader_next(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, gvk_
 	c->arena_len = 0;
 	c->cells = 0;
 	while (c->n_pairs < max_pairs) {
-		char *line;
+		const char *line;
 		size_t len;
 		where_t w = {gvk_lr_path(rd->lr), 0, err};
 		int rc = next_data_line(rd, &line, &len, &w.lineno, err);
 		if (rc < 0) return rc;
 		if (rc == 0) break;
-		rc = rd->fmt == PHMM_FMT_GROUP ? parse_group(rd, c, line, w) : parse_pair_line(rd, c, line, w);
+		rc = rd->fmt == PHMM_FMT_GROUP ? parse_group(rd, c, line, len, w) : parse_pair_line(rd, c, line, len, w);
 		if (rc < 0) return rc;
 	}
 	for (size_t k = 0; k < c->n_reads; ++k) {
