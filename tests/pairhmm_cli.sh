@@ -1,8 +1,9 @@
 #!/bin/bash
 # End-to-end checks of `gvk pairhmm` against the GKL expected files: output bits, -o, --tsv,
-# stdin and gzip input, --double, threads. Usage: pairhmm_cli.sh GVK DATA_DIR [cpu|gpu]
+# stdin and gzip input, --double, threads, errors deep in a file.
+# Usage: pairhmm_cli.sh GVK DATA_DIR [cpu|gpu] [BENCH_PAIRHMM (makes a large input)]
 set -u
-gvk=$1 data=$2 dev=${3:-cpu}
+gvk=$1 data=$2 dev=${3:-cpu} gen=${4:-}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 pass=0
 ok() { pass=$((pass + 1)); }
@@ -68,6 +69,19 @@ for i in $(seq 1 60); do cat "$data/inputs/carneiro_10s.in"; done > "$tmp/bigg.t
 "$gvk" pairhmm -q --device "$dev" -t 1 --chunk 1000 --tsv "$tmp/bigg.txt" > "$tmp/bigg1.tsv"
 "$gvk" pairhmm -q --device "$dev" -t 16 --chunk 65536 --tsv "$tmp/bigg.txt" > "$tmp/bigg16.tsv"
 cmp -s "$tmp/bigg1.tsv" "$tmp/bigg16.tsv" && [ "$(wc -l < "$tmp/bigg16.tsv")" = 213000 ] && [ "$(tail -1 "$tmp/bigg16.tsv" | cut -f1)" = 419 ] && ok || bad "parallel parsing, groups"
+# A malformed group deep in a large HaplotypeCaller-shaped input (made by the benchmark
+# generator when it is given), with chunks computed by several engines while later ones are
+# parsed and the input's pages given back: a clean error naming the line, no output file.
+if [ -n "$gen" ] && "$gen" -n 30000 --write "$tmp/hc.txt" --results - > /dev/null 2>&1; then
+	{ cat "$tmp/hc.txt"; printf '2 1\nACGT IIII\n'; } > "$tmp/badtail.txt"
+	bl=$(( $(wc -l < "$tmp/hc.txt") + 2 ))
+	for t in 1 4 16; do for ne in 1 2 3; do
+		GVK_ENGINES=$ne "$gvk" pairhmm -q -t $t --device "$d2" --chunk 999 -o "$tmp/bt.txt" "$tmp/badtail.txt" 2> "$tmp/bt.err"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q "badtail.txt:$bl: expected read 1 of the group" "$tmp/bt.err" && [ ! -e "$tmp/bt.txt" ] && ok ||
+			bad "bad tail, $t threads, $ne engines: exit $rc, $(head -c 200 "$tmp/bt.err")"
+	done; done
+fi
 # -o onto a device writes in place (never renames over the node); a new file gets mode 0666 & ~umask.
 "$gvk" pairhmm -q --device "$dev" -o /dev/null "$in" && [ -c /dev/null ] && ok || bad "-o /dev/null"
 (umask 022; "$gvk" pairhmm -q --device "$dev" -o "$tmp/mode.txt" "$in") && [ "$(stat -c %a "$tmp/mode.txt")" = 644 ] && ok || bad "output file mode"

@@ -195,7 +195,6 @@ typedef struct {
 	const args_t *a;
 	gvk_pairhmm_t *eng; /* compute stages */
 	int id;             /* the compute stage's engine number */
-	size_t released;    /* writer: input bytes given back (those of the chunks written) */
 	double busy;        /* seconds in the stage's function */
 	char **wbuf;        /* writer: format buffers per thread, WRITE_MAX_THREADS of them */
 	size_t *wcap;
@@ -261,8 +260,7 @@ static void *write_main(void *arg)
 	 * mapped whole; here rather than in the parser, which sets the pace (unmapping there took
 	 * 0.05-0.16 s of a 1.2 s run). Time-neutral on the 20 M-pair file: 1.14-1.23 s against
 	 * 1.12-1.22 s without, the exit 0.04 s shorter. */
-	phmm_reader_release(st->rd, st->released, sl->consumed);
-	st->released = sl->consumed;
+	phmm_reader_release(st->rd, sl->consumed);
 	sl->tl[4] = t0, sl->tl[5] = gvk_seconds();
 	st->busy += sl->tl[5] - t0;
 	return NULL;
@@ -412,13 +410,11 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		tp[1] += gvk_seconds() - ts;
 		cs->sl = &sl[i % nslot];
 		stage_start(cs, compute_main);
-		/* With one engine, chunk i - 1 was joined before chunk i started on it. */
-		if (i >= lag && (rc = hand_to_writer(&writer, ne == 1 ? NULL : &comp[(i - lag) % ne], &sl[(i - lag) % nslot], &err, tp, tot)) < 0)
-			break;
-		if (progress)
-			fprintf(stderr, "\r[gvk pairhmm] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)tot[0],
-			        (double)tot[1] * 1e-9, gvk_seconds() - t0);
+		/* The parser goes on first (it sets the pace): slot i + 2 held chunk i - lag - 1, whose
+		 * writing ends here. Then chunk i - lag goes to the writer once it is computed. */
 		ts = gvk_seconds();
+		stage_join(&writer);
+		tp[2] += gvk_seconds() - ts, ts = gvk_seconds();
 		stage_join(&parser);
 		tp[3] += gvk_seconds() - ts;
 		slot_t *next = &sl[(i + 1) % nslot];
@@ -426,8 +422,13 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 			rc = (int)next->n, err = next->err;
 			break;
 		}
-		/* Slot i + 2 held chunk i - lag - 1, which the writer has finished (joined above). */
 		if (next->n > 0) parser.sl = &sl[(i + 2) % nslot], parser.sl->id = i + 2, stage_start(&parser, parse_main);
+		/* With one engine, chunk i - 1 was joined before chunk i started on it. */
+		if (i >= lag && (rc = hand_to_writer(&writer, ne == 1 ? NULL : &comp[(i - lag) % ne], &sl[(i - lag) % nslot], &err, tp, tot)) < 0)
+			break;
+		if (progress)
+			fprintf(stderr, "\r[gvk pairhmm] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)tot[0],
+			        (double)tot[1] * 1e-9, gvk_seconds() - t0);
 	}
 	/* The chunks still in flight (or, after an error, whatever still runs). */
 	for (long k = i > lag ? i - lag : 0; rc == 0 && k < i; ++k)

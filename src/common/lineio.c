@@ -31,6 +31,7 @@ struct gvk_lr_s {
 	int fd;          /* > 0: a plain regular file read with pread (large blocks on several threads) */
 	off_t off;       /* its next offset */
 	size_t last_len; /* bytes the last gvk_lr_next consumed, for gvk_lr_unread_line */
+	size_t released; /* a mapped file's bytes given back, from its start (gvk_lr_release) */
 };
 
 enum { LR_BLOCK = 1 << 16 };
@@ -163,7 +164,8 @@ gvk_lr_t *gvk_lr_open_mem(const char *text, size_t len, const char *path, long l
 void gvk_lr_close(gvk_lr_t *lr)
 {
 	if (!lr) return;
-	if (lr->mem == 2) munmap(lr->buf, lr->cap); /* parts given back already are no error */
+	/* Only what is still ours: the address range given back may hold other mappings by now. */
+	if (lr->mem == 2) munmap(lr->buf + lr->released, lr->cap - lr->released);
 	if (lr->mem) lr->buf = NULL;
 	if (lr->fd > 0) close(lr->fd);
 #ifdef GVK_HAVE_ZLIB
@@ -271,11 +273,13 @@ int gvk_lr_view(gvk_lr_t *lr, const char **line, size_t *len, gvk_err_t *err)
 
 size_t gvk_lr_consumed(const gvk_lr_t *lr) { return lr->mem == 2 ? lr->beg : 0; }
 
-void gvk_lr_release(const gvk_lr_t *lr, size_t from, size_t to)
+void gvk_lr_release(gvk_lr_t *lr, size_t to)
 {
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	from = from / page * page, to = to / page * page;
-	if (lr->mem == 2 && to > from && to <= lr->cap) munmap(lr->buf + from, to - from);
+	to = to / page * page;
+	if (lr->mem != 2 || to <= lr->released || to > lr->cap) return;
+	munmap(lr->buf + lr->released, to - lr->released);
+	lr->released = to;
 }
 
 static int lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, int count, gvk_err_t *err)

@@ -32,12 +32,12 @@ int gvk_lr_block_uncounted(gvk_lr_t *lr, size_t want, char **blk, size_t *len, g
 void gvk_lr_add_lines(gvk_lr_t *lr, long lines);
 
 /* A mapped file's bytes read so far (0 when the input is not mapped), and the giving back of
- * the whole pages of [from, to) that it holds: a caller done with everything before `to` (no
- * block or line points there any more) keeps the process from ending with the whole file
- * mapped. gvk_lr_release reads only what the reader set when it opened, so it may run on
- * another thread while the reader goes on. */
+ * the whole pages before offset `to`: a caller done with everything there (no block or line
+ * points there any more) keeps the process from ending with the whole file mapped. The
+ * reader's own reading does not touch what gvk_lr_release keeps, so one other thread may call
+ * it while the reader goes on (gvk_lr_close after that thread is joined). */
 size_t gvk_lr_consumed(const gvk_lr_t *lr);
-void gvk_lr_release(const gvk_lr_t *lr, size_t from, size_t to);
+void gvk_lr_release(gvk_lr_t *lr, size_t to);
 
 /* Gives back the last `bytes` of what the last call returned (`lines` lines of it), or the last
  * line gvk_lr_next returned, to be read again. */

@@ -516,7 +516,7 @@ static void parse_piece(void *arg, int t)
 
 void phmm_reader_times(const phmm_reader_t *rd, double t[4]) { memcpy(t, rd->t, sizeof rd->t); }
 size_t phmm_reader_consumed(const phmm_reader_t *rd) { return gvk_lr_consumed(rd->lr); }
-void phmm_reader_release(const phmm_reader_t *rd, size_t from, size_t to) { gvk_lr_release(rd->lr, from, to); }
+void phmm_reader_release(phmm_reader_t *rd, size_t to) { gvk_lr_release(rd->lr, to); }
 
 /* Joins the pieces into c: their arrays copied with index offsets (each piece on its own
  * thread), their arenas kept. A piece's groups are numbered in order, so its last pair holds its

@@ -49,10 +49,10 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
  * (profiling). */
 void phmm_reader_times(const phmm_reader_t *rd, double t[4]);
 
-/* The input's bytes read so far, and the giving back of those in [from, to) once no chunk
- * refers to them (chunks copy what they keep): see gvk_lr_consumed and gvk_lr_release. */
+/* The input's bytes read so far, and the giving back of those before `to` once no chunk refers
+ * to them (chunks copy what they keep): see gvk_lr_consumed and gvk_lr_release. */
 size_t phmm_reader_consumed(const phmm_reader_t *rd);
-void phmm_reader_release(const phmm_reader_t *rd, size_t from, size_t to);
+void phmm_reader_release(phmm_reader_t *rd, size_t to);
 
 void phmm_chunk_free(phmm_chunk_t *c);
 
