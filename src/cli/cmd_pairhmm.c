@@ -195,6 +195,7 @@ typedef struct {
 	const args_t *a;
 	gvk_pairhmm_t *eng; /* compute stages */
 	int id;             /* the compute stage's engine number */
+	double tl0;         /* writer, GVK_PROFILE=2: the command's start, for the chunks' timeline */
 	double busy;        /* seconds in the stage's function */
 	char **wbuf;        /* writer: format buffers per thread, WRITE_MAX_THREADS of them */
 	size_t *wcap;
@@ -242,6 +243,15 @@ static void *compute_main(void *arg)
 	return NULL;
 }
 
+/* GVK_PROFILE=2: a chunk's times, printed by the writer when it is done with it (the slot then
+ * goes to another chunk). */
+static void timeline(const slot_t *sl, double t0)
+{
+	const double *t = sl->tl;
+	fprintf(stderr, "[gvk pairhmm] chunk %ld: parse %.3f-%.3f, engine %d %.3f-%.3f, write %.3f-%.3f s\n", sl->id,
+	        t[0] - t0, t[1] - t0, sl->eng, t[2] - t0, t[3] - t0, t[4] - t0, t[5] - t0);
+}
+
 static void *write_main(void *arg)
 {
 	stage_t *st = arg;
@@ -263,6 +273,7 @@ static void *write_main(void *arg)
 	phmm_reader_release(st->rd, sl->consumed);
 	sl->tl[4] = t0, sl->tl[5] = gvk_seconds();
 	st->busy += sl->tl[5] - t0;
+	if (st->tl0 > 0) timeline(sl, st->tl0);
 	return NULL;
 }
 
@@ -305,13 +316,6 @@ static void stage_join(stage_t *st) { worker_join(&st->w); }
 /* Waits for chunk sl (computed by cs, unless NULL) and for the writer's previous chunk, then starts the
  * writer on sl and adds its pairs, cells and pairs in double to tot. Returns a compute or write
  * error. */
-static void timeline(const slot_t *sl, double t0)
-{
-	const double *t = sl->tl;
-	fprintf(stderr, "[gvk pairhmm] chunk %ld: parse %.3f-%.3f, engine %d %.3f-%.3f, write %.3f-%.3f s\n", sl->id,
-	        t[0] - t0, t[1] - t0, sl->eng, t[2] - t0, t[3] - t0, t[4] - t0, t[5] - t0);
-}
-
 static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *err, double *tp, uint64_t tot[3])
 {
 	double ts = gvk_seconds();
@@ -319,7 +323,6 @@ static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *e
 	tp[1] += gvk_seconds() - ts, ts = gvk_seconds();
 	stage_join(writer);
 	tp[2] += gvk_seconds() - ts;
-	if (writer->sl && tp[4] > 0) timeline(writer->sl, tp[4]);
 	if (sl->crc < 0) return *err = sl->cerr, sl->crc;
 	if (writer->rc < 0) return writer->rc;
 	writer->sl = sl;
@@ -359,9 +362,8 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	double t0 = gvk_seconds();
 	/* GVK_PROFILE: where the main thread's time went (first parse, waiting for a computation,
 	 * for the writer, for the parser). */
-	double tp[5] = {0, 0, 0, 0, 0}, ts;
+	double tp[4] = {0, 0, 0, 0}, ts;
 	const int prof = getenv("GVK_PROFILE") ? atoi(getenv("GVK_PROFILE")) : 0;
-	if (prof > 1) tp[4] = t0; /* the chunks' timeline, from t0 */
 	gvk_pairhmm_t *eng[MAX_ENGINES] = {NULL};
 	char devname[320] = "";
 	double td = 0; /* seconds destroying the engines */
@@ -371,6 +373,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	char *wbuf[WRITE_MAX_THREADS] = {0};
 	size_t wcap[WRITE_MAX_THREADS] = {0};
 	writer.wbuf = wbuf, writer.wcap = wcap;
+	if (prof > 1) writer.tl0 = t0; /* the chunks' timeline, from t0 */
 
 	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
@@ -442,7 +445,6 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	td = gvk_seconds() - td;
 	stage_join(&parser);
 	stage_join(&writer);
-	if (writer.sl && tp[4] > 0) timeline(writer.sl, tp[4]);
 	if (writer.rc < 0 && (rc == 0 || (rc == writer.rc && !err.msg[0])))
 		rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output",
 		                         writer.rc == GVK_ERR_IO ? "write error" : "out of memory");
