@@ -11,6 +11,7 @@
 
 #include "gvk.h"
 #include "commands.h"
+#include "../common/buf.h"
 #include "../common/fmtnum.h"
 #include "../common/lineio.h"
 #include "../common/threads.h"
@@ -117,8 +118,7 @@ typedef struct {
 	const double *v;
 	const uint8_t *dbl;
 	int tsv, nt;
-	char **buf;   /* per thread, kept from chunk to chunk (grown when short) */
-	size_t *cap;
+	gvk_buf_t *buf; /* per thread, kept from chunk to chunk */
 	size_t *len;
 	int failed;
 } fmt_job_t;
@@ -129,16 +129,11 @@ static void format_slice(void *arg, int tid)
 	size_t n = j->c->n_pairs, b = n * (size_t)tid / (size_t)j->nt, e = n * (size_t)(tid + 1) / (size_t)j->nt;
 	/* A value takes at most 24 bytes, a TSV line's integers at most 44 more. */
 	size_t per = j->tsv ? 96 : 26, len = 0, need = (e - b) * per + 64;
-	if (need > j->cap[tid]) {
-		free(j->buf[tid]);
-		j->buf[tid] = malloc(need);
-		j->cap[tid] = j->buf[tid] ? need : 0;
-		if (!j->buf[tid]) {
-			j->failed = 1;
-			return;
-		}
+	char *p = gvk_buf_reserve(&j->buf[tid], need);
+	if (!p) {
+		j->failed = 1;
+		return;
 	}
-	char *p = j->buf[tid];
 	for (size_t k = b; k < e; ++k) {
 		if (j->tsv) {
 			len += (size_t)sprintf(p + len, "%llu\t%d\t%d\t", (unsigned long long)j->c->group[k], j->c->rin[k], j->c->hin[k]);
@@ -197,8 +192,7 @@ typedef struct {
 	int id;             /* the compute stage's engine number */
 	double tl0;         /* writer, GVK_PROFILE=2: the command's start, for the chunks' timeline */
 	double busy;        /* seconds in the stage's function */
-	char **wbuf;        /* writer: format buffers per thread, WRITE_MAX_THREADS of them */
-	size_t *wcap;
+	gvk_buf_t *wbuf;    /* writer: format buffers per thread, WRITE_MAX_THREADS of them */
 	int rc;
 	worker_t w;
 } stage_t;
@@ -259,12 +253,12 @@ static void *write_main(void *arg)
 	int nt = sl->c.n_pairs < 4096 ? 1 : st->a->eng.threads;
 	size_t len[WRITE_MAX_THREADS] = {0};
 	if (nt > WRITE_MAX_THREADS) nt = WRITE_MAX_THREADS;
-	fmt_job_t j = {&sl->c, sl->v, sl->dbl, st->a->tsv, nt, st->wbuf, st->wcap, len, 0};
+	fmt_job_t j = {&sl->c, sl->v, sl->dbl, st->a->tsv, nt, st->wbuf, len, 0};
 	double t0 = gvk_seconds();
 	gvk_parallel(nt, format_slice, &j);
 	st->rc = j.failed ? GVK_ERR_NOMEM : 0;
 	for (int t = 0; t < nt && st->rc == 0; ++t)
-		if (fwrite(st->wbuf[t], 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
+		if (fwrite(st->wbuf[t].p, 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
 	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO;
 	/* The mapped input's pages of the chunks written go back, so that a large input does not stay
 	 * mapped whole; here rather than in the parser, which sets the pace (unmapping there took
@@ -277,8 +271,8 @@ static void *write_main(void *arg)
 	return NULL;
 }
 
-/* The engines, made on their own thread while the first chunk is parsed: a GPU engine's CUDA
- * context start-up (about 0.15 s) then costs no wall-clock time. */
+/* The engines, made on their own thread while the first two chunks are parsed: a GPU engine's
+ * CUDA context start-up (0.2-0.3 s on the H100 hosts) then overlaps the parsing. */
 enum { MAX_ENGINES = 4, MAX_SLOTS = MAX_ENGINES + 2 };
 
 typedef struct {
@@ -370,9 +364,9 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	stage_t comp[MAX_ENGINES], parser, writer;
 	phmm_reader_t *rd = NULL;
 	memset(comp, 0, sizeof comp), memset(&parser, 0, sizeof parser), memset(&writer, 0, sizeof writer);
-	char *wbuf[WRITE_MAX_THREADS] = {0};
-	size_t wcap[WRITE_MAX_THREADS] = {0};
-	writer.wbuf = wbuf, writer.wcap = wcap;
+	gvk_buf_t wbuf[WRITE_MAX_THREADS];
+	memset(wbuf, 0, sizeof wbuf);
+	writer.wbuf = wbuf;
 	if (prof > 1) writer.tl0 = t0; /* the chunks' timeline, from t0 */
 
 	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
@@ -491,7 +485,7 @@ done:
 	phmm_reader_close(rd);
 	for (int k = 0; k < MAX_ENGINES; ++k) gvk_pairhmm_destroy(eng[k]);
 	for (int k = 0; k < MAX_SLOTS; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
-	for (int t = 0; t < WRITE_MAX_THREADS; ++t) free(wbuf[t]);
+	for (int t = 0; t < WRITE_MAX_THREADS; ++t) gvk_buf_free(&wbuf[t]);
 	if (prof) fprintf(stderr, "[gvk pairhmm] teardown %.3f s (engines %.3f s before)\n", gvk_seconds() - ts, td);
 	return rc < 0 ? 1 : 0;
 }
