@@ -11,6 +11,7 @@ extern "C" {
 #include "align_engine.h"
 }
 #include "../common/cuda_check.h"
+#include "../common/cuda_mem.h"
 
 #define AL_HD static __device__ __forceinline__
 #include "align_gpu_pair.h"
@@ -101,33 +102,19 @@ extern "C" al_gpu_t *al_gpu_open(const gvk_align_opt_t *opt, gvk_err_t *err)
 extern "C" const char *al_gpu_name(const al_gpu_t *g) { return g ? g->name : "none"; }
 extern "C" double al_gpu_kernel_seconds(const al_gpu_t *g) { return g ? g->kernel_s : 0.0; }
 
-/* Grows one buffer pair to at least `need` bytes (pinned host or device). */
-static int grow(uint8_t **p, size_t *cap, size_t need, int host, gvk_err_t *err)
+static int grow(uint8_t **p, size_t *cap, size_t need, gvk_mem_t kind, const char *what, gvk_err_t *err)
 {
-	if (need <= *cap) return 0;
-	if (host) {
-		cudaFreeHost(*p);
-	} else {
-		cudaFree(*p);
-	}
-	*p = NULL, *cap = 0;
-	need += need / 4;
-	if (host)
-		CK(cudaMallocHost((void **)p, need));
-	else
-		CK(cudaMalloc((void **)p, need));
-	*cap = need;
-	return 0;
+	return gvk_cuda_reserve((void **)p, cap, need, kind, GVK_GROW_QUARTER, 0, what, err);
 }
 
 static int slot_reserve(slot_t *q, const ag_plan_t *p, gvk_err_t *err)
 {
 	int rc;
-	if ((rc = grow(&q->hin, &q->chin, p->in_bytes, 1, err)) < 0) return rc;
-	if ((rc = grow(&q->din, &q->cdin, p->in_bytes, 0, err)) < 0) return rc;
-	if ((rc = grow(&q->hout, &q->chout, p->out_bytes, 1, err)) < 0) return rc;
-	if ((rc = grow(&q->dout, &q->cdout, p->out_bytes, 0, err)) < 0) return rc;
-	return grow(&q->scr, &q->cscr, p->scratch_bytes, 0, err);
+	if ((rc = grow(&q->hin, &q->chin, p->in_bytes, GVK_MEM_PINNED, "a batch's pairs", err)) < 0) return rc;
+	if ((rc = grow(&q->din, &q->cdin, p->in_bytes, GVK_MEM_DEVICE, "a batch's pairs", err)) < 0) return rc;
+	if ((rc = grow(&q->hout, &q->chout, p->out_bytes, GVK_MEM_PINNED, "a batch's results", err)) < 0) return rc;
+	if ((rc = grow(&q->dout, &q->cdout, p->out_bytes, GVK_MEM_DEVICE, "a batch's results", err)) < 0) return rc;
+	return grow(&q->scr, &q->cscr, p->scratch_bytes, GVK_MEM_DEVICE, "a batch's traceback scratch", err);
 }
 
 /* Waits for a slot's chunk and copies its results out. */

@@ -9,8 +9,16 @@ typedef struct {
 	size_t cap;
 } gvk_buf_t;
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* At least `bytes` bytes (old contents not kept); NULL when out of memory. */
 void *gvk_buf_reserve(gvk_buf_t *b, size_t bytes);
 void gvk_buf_free(gvk_buf_t *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

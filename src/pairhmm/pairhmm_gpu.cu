@@ -9,7 +9,9 @@
 
 #include "gvk.h"
 #include "../common/err.h"
+#include "../common/buf.h"
 #include "../common/cuda_check.h"
+#include "../common/cuda_mem.h"
 #include "../common/threads.h"
 #include "pairhmm_engine.h"
 #include "pairhmm_gpu_kernel.cuh"
@@ -51,19 +53,11 @@ typedef struct gpu_dev_s {
 	double t_sort, t_pack, t_wait, t_scatter, t_prep;
 	double bin_s[2][MAX_VARIANTS], bin_cells[2][MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin */
 	/* Host arrays of a pass, kept between passes (fresh ones cost a page fault per 4 KiB). */
-	void *scr[SCR_COUNT];
-	size_t scr_cap[SCR_COUNT];
+	gvk_buf_t scr[SCR_COUNT];
 } gpu_dev_t;
 
 /* Scratch array `which` with room for `bytes`, contents undefined; NULL when out of memory. */
-static void *scratch(gpu_dev_t *g, int which, size_t bytes)
-{
-	if (bytes <= g->scr_cap[which]) return g->scr[which];
-	free(g->scr[which]);
-	g->scr[which] = malloc(bytes);
-	g->scr_cap[which] = g->scr[which] ? bytes : 0;
-	return g->scr[which];
-}
+static void *scratch(gpu_dev_t *g, int which, size_t bytes) { return gvk_buf_reserve(&g->scr[which], bytes); }
 
 /* ---- kernel variants: read-length bins ------------------------------------------------------ */
 
@@ -214,7 +208,7 @@ static void dev_close(gpu_dev_t *g)
 	for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
 		if (g->bst[b]) cudaStreamSynchronize(g->bst[b]), cudaStreamDestroy(g->bst[b]);
 	cudaFree(g->err_f), cudaFree(g->err_d), cudaFree(g->mm_f), cudaFree(g->mm_d);
-	for (int k = 0; k < SCR_COUNT; ++k) free(g->scr[k]);
+	for (int k = 0; k < SCR_COUNT; ++k) gvk_buf_free(&g->scr[k]);
 	free(g);
 }
 
@@ -375,30 +369,16 @@ typedef struct {
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
 /* Pinning host memory is slow (70-100 ms per 128 MiB on the H100 host, a fifth of that to
- * unpin), so pinned buffers grow in powers of two from min bytes and are kept until the engine
- * closes. */
-static int ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, gvk_err_t *err)
+ * unpin), so the staging buffers grow in powers of two from min bytes and are kept until the
+ * engine closes; device buffers likewise. */
+static int ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, const char *what, gvk_err_t *err)
 {
-	if (need <= *cap) return 0;
-	size_t sz = min;
-	while (sz < need) sz *= 2;
-	cudaFreeHost(*p);
-	*p = NULL, *cap = 0;
-	CK(cudaMallocHost((void **)p, sz));
-	*cap = sz;
-	return 0;
+	return gvk_cuda_reserve((void **)p, cap, need, GVK_MEM_PINNED, GVK_GROW_POW2, min, what, err);
 }
 
 static int ensure_dev(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err)
 {
-	if (need <= *cap) return 0;
-	cudaFree(*p);
-	*p = NULL, *cap = 0;
-	size_t sz = (size_t)64 << 20;
-	while (sz < need) sz *= 2;
-	CK(cudaMalloc((void **)p, sz));
-	*cap = sz;
-	return 0;
+	return gvk_cuda_reserve((void **)p, cap, need, GVK_MEM_DEVICE, GVK_GROW_POW2, (size_t)64 << 20, "a sub-batch", err);
 }
 
 typedef struct {
@@ -430,6 +410,20 @@ typedef struct {
 	int direct, nt;
 } dense_job_t;
 
+/* A read's five arrays to dst, one after the other (5 R bytes): the kernels' layout. */
+static void copy_read(uint8_t *dst, const gvk_read_t *r)
+{
+	size_t R = (size_t)r->len;
+	memcpy(dst, r->bases, R), memcpy(dst + R, r->qual, R), memcpy(dst + 2 * R, r->ins, R);
+	memcpy(dst + 3 * R, r->del, R), memcpy(dst + 4 * R, r->gcp, R);
+}
+
+/* A haplotype's bases to dst as the kernels' base classes. */
+static void copy_hap_classes(uint8_t *dst, const gvk_hap_t *h, const uint8_t cls[256])
+{
+	for (int x = 0; x < h->len; ++x) dst[x] = cls[(unsigned char)h->bases[x]];
+}
+
 /* A read whose five arrays follow each other in memory, as one block of 5 R bytes. */
 static int read_is_flat(const gvk_read_t *r)
 {
@@ -448,8 +442,7 @@ static void dense_worker(void *arg, int t)
 		const gvk_read_t *r = &c->reads[i];
 		size_t R = (size_t)r->len, o = c->roff_all[i];
 		if (!read_is_flat(r)) {
-			memcpy(j->rb + o, r->bases, R), memcpy(j->rb + o + R, r->qual, R), memcpy(j->rb + o + 2 * R, r->ins, R);
-			memcpy(j->rb + o + 3 * R, r->del, R), memcpy(j->rb + o + 4 * R, r->gcp, R);
+			copy_read(j->rb + o, r);
 			++i;
 			continue;
 		}
@@ -458,11 +451,8 @@ static void dense_worker(void *arg, int t)
 		for (++i; i < r1 && read_is_flat(&c->reads[i]) && c->reads[i].bases == r->bases + len; ++i) len += 5 * (size_t)c->reads[i].len;
 		memcpy(j->rb + o, r->bases, len);
 	}
-	for (size_t i = nh * (size_t)t / (size_t)j->nt; i < nh * (size_t)(t + 1) / (size_t)j->nt; ++i) {
-		const gvk_hap_t *h = &c->haps[i];
-		uint8_t *d = j->hb + c->hoff_all[i];
-		for (int x = 0; x < h->len; ++x) d[x] = c->cls[(unsigned char)h->bases[x]];
-	}
+	for (size_t i = nh * (size_t)t / (size_t)j->nt; i < nh * (size_t)(t + 1) / (size_t)j->nt; ++i)
+		copy_hap_classes(j->hb + c->hoff_all[i], &c->haps[i], c->cls);
 	for (size_t k = np * (size_t)t / (size_t)j->nt; k < np * (size_t)(t + 1) / (size_t)j->nt; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[j->b0 + k].k);
 		j->rec[k] = (phmm_gpu_pair_t){(uint32_t)c->roff_all[p->read], (uint32_t)c->hoff_all[p->hap], c->reads[p->read].len,
@@ -506,7 +496,7 @@ static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, 
 	size_t hbytes = c->hbytes_all + (size_t)c->hmax_all + hpad;
 	L->bytes = L->off_hb + align16(hbytes);
 	if (L->off_hb + hbytes > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "GPU sub-batch over 4 GiB");
-	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, (size_t)64 << 20, err);
+	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, (size_t)64 << 20, "a sub-batch's staging", err);
 	if (rc < 0) return rc;
 	uint8_t *hb = sl->host + L->off_hb;
 	memset(hb, 0, hpad);
@@ -531,18 +521,10 @@ static void sparse_worker(void *arg, int t)
 {
 	const sparse_job_t *j = (const sparse_job_t *)arg;
 	const pass_ctx_t *c = j->c;
-	for (size_t i = j->nr * (size_t)t / (size_t)j->nt; i < j->nr * (size_t)(t + 1) / (size_t)j->nt; ++i) {
-		const gvk_read_t *r = &c->reads[j->rl[i]];
-		size_t R = (size_t)r->len;
-		uint8_t *d = j->rb + c->rmap[j->rl[i]] - 2;
-		memcpy(d, r->bases, R), memcpy(d + R, r->qual, R), memcpy(d + 2 * R, r->ins, R);
-		memcpy(d + 3 * R, r->del, R), memcpy(d + 4 * R, r->gcp, R);
-	}
-	for (size_t i = j->nh * (size_t)t / (size_t)j->nt; i < j->nh * (size_t)(t + 1) / (size_t)j->nt; ++i) {
-		const gvk_hap_t *h = &c->haps[j->hl[i]];
-		uint8_t *d = j->hb + c->hmap[j->hl[i]] - 2;
-		for (int x = 0; x < h->len; ++x) d[x] = c->cls[(unsigned char)h->bases[x]];
-	}
+	for (size_t i = j->nr * (size_t)t / (size_t)j->nt; i < j->nr * (size_t)(t + 1) / (size_t)j->nt; ++i)
+		copy_read(j->rb + c->rmap[j->rl[i]] - 2, &c->reads[j->rl[i]]);
+	for (size_t i = j->nh * (size_t)t / (size_t)j->nt; i < j->nh * (size_t)(t + 1) / (size_t)j->nt; ++i)
+		copy_hap_classes(j->hb + c->hmap[j->hl[i]] - 2, &c->haps[j->hl[i]], c->cls);
 }
 
 /* Packs ord[b0, b1) into slot s's staging buffer and returns its layout. */
@@ -571,7 +553,7 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 	L->off_hb = L->off_rb + align16(rbytes);
 	L->bytes = L->off_hb + align16(hbytes);
 	if (L->off_hb + hbytes > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "GPU sub-batch over 4 GiB");
-	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, (size_t)64 << 20, err);
+	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, (size_t)64 << 20, "a sub-batch's staging", err);
 	if (rc < 0) return rc;
 	phmm_gpu_pair_t *rec = (phmm_gpu_pair_t *)sl->host;
 	uint64_t *soff = (uint64_t *)(sl->host + L->off_soff);
@@ -638,7 +620,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	size_t need = scr_off + L->scratch_elems * (size_t)tsz;
 	int rc = ensure_dev(&sl->dev, &sl->dev_cap, need, err);
 	if (rc < 0) return rc;
-	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, err)) < 0) return rc;
+	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, "a sub-batch's sums", err)) < 0) return rc;
 	CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
 	const phmm_gpu_pair_t *pairs = (const phmm_gpu_pair_t *)sl->dev;
 	const uint64_t *soff = (const uint64_t *)(sl->dev + L->off_soff);

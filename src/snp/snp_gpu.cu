@@ -17,6 +17,7 @@ extern "C" {
 #include "snp_gpu.h"
 #include "../common/err.h"
 #include "../common/cuda_check.h"
+#include "../common/cuda_mem.h"
 #include "../common/threads.h"
 }
 
@@ -711,34 +712,14 @@ extern "C" void snp_gpu_host_free(snp_gpu_t *g, void *p)
 	free(p);
 }
 
-/* Device buffer of at least need bytes (contents not kept). */
 static int dev_reserve(void **p, size_t *cap, size_t need, const char *what, gvk_err_t *err)
 {
-	if (need <= *cap) return 0;
-	cudaFree(*p);
-	*p = NULL, *cap = 0;
-	cudaError_t e = cudaMalloc(p, need);
-	if (e != cudaSuccess) {
-		*p = NULL;
-		return gvk_err_set(err, e == cudaErrorMemoryAllocation ? GVK_ERR_NOMEM : GVK_ERR_GPU,
-		                   "CUDA: cannot allocate %zu bytes of GPU memory for %s: %s", need, what, cudaGetErrorString(e));
-	}
-	*cap = need;
-	return 0;
+	return gvk_cuda_reserve(p, cap, need, GVK_MEM_DEVICE, GVK_GROW_EXACT, 0, what, err);
 }
 
-/* The same for page-locked host memory (so that copies to and from it run asynchronously). */
 static int pinned_reserve(void **p, size_t *cap, size_t need, const char *what, gvk_err_t *err)
 {
-	if (need <= *cap) return 0;
-	cudaFreeHost(*p);
-	*p = NULL, *cap = 0;
-	if (cudaMallocHost(p, need) != cudaSuccess) {
-		*p = NULL;
-		return gvk_err_set(err, GVK_ERR_NOMEM, "out of pinned memory: %zu bytes for %s", need, what);
-	}
-	*cap = need;
-	return 0;
+	return gvk_cuda_reserve(p, cap, need, GVK_MEM_PINNED, GVK_GROW_EXACT, 0, what, err);
 }
 
 /* ---- peak ----------------------------------------------------------------------------------- */
