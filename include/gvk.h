@@ -70,6 +70,7 @@ typedef struct {
 	int device;       /* gvk_device_t */
 	int isa;          /* gvk_isa_t */
 	int verbose;      /* messages about device choice and fall-backs on stderr */
+	int gpu;          /* -1 (default): every visible GPU, each pass split between them; k: GPU k alone */
 } gvk_pairhmm_opt_t;
 
 typedef struct gvk_pairhmm_s gvk_pairhmm_t;
@@ -116,6 +117,10 @@ typedef struct {
 } gvk_pairhmm_stats_t;
 
 void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st);
+
+/* Visible CUDA GPUs (0 without one, or in a build without CUDA), for callers that give each
+ * engine a GPU of its own (gvk_pairhmm_opt_t.gpu). */
+int gvk_pairhmm_gpu_count(void);
 
 /* ---------------------------------------------------------------------------------------------
  * SNP comparisons as popcount matrix products: PLINK 1.9 LD and FastID (see docs/snp.md)

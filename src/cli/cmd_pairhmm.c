@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -273,11 +274,13 @@ static void *write_main(void *arg)
 
 /* The engines, made on their own thread while the first two chunks are parsed: a GPU engine's
  * CUDA context start-up (0.2-0.3 s on the H100 hosts) then overlaps the parsing. */
-enum { MAX_ENGINES = 4, MAX_SLOTS = MAX_ENGINES + 2 };
+enum { MAX_ENGINES = 8, MAX_SLOTS = MAX_ENGINES + 2 };
 
 typedef struct {
 	const args_t *a;
-	int n;
+	int n;      /* engines wanted: GVK_ENGINES, or 0 for two per GPU */
+	int probe;  /* count the GPUs (CUDA's start costs a small input more than it computes) */
+	int ngpu;   /* GPUs counted, each with engines of its own when there are several */
 	gvk_pairhmm_t *eng[MAX_ENGINES];
 	gvk_err_t err;
 	worker_t w;
@@ -288,12 +291,21 @@ static void *engines_main(void *arg)
 {
 	engines_t *es = arg;
 	double t0 = gvk_seconds();
-	es->eng[0] = gvk_pairhmm_create(&es->a->eng, &es->err);
+	gvk_pairhmm_opt_t o = es->a->eng;
+	/* Several GPUs: engine k takes GPU k mod ngpu, so that whole chunks go round the GPUs. A pass
+	 * split between them (gvk_pairhmm_opt_t.gpu = -1) packs each part on its own, which repeats
+	 * the host work that sets the pace. */
+	es->ngpu = es->probe && o.device != GVK_DEVICE_CPU ? gvk_pairhmm_gpu_count() : 0;
+	if (es->n == 0) es->n = es->ngpu > 1 ? 2 * es->ngpu : 2;
+	if (es->n > MAX_ENGINES) es->n = MAX_ENGINES;
+	if (es->ngpu > 1) o.gpu = 0;
+	es->eng[0] = gvk_pairhmm_create(&o, &es->err);
 	es->made[0] = gvk_seconds() - t0;
 	/* More engines only where compute is not all-CPU: CPU engines would just share cores. */
-	for (int k = 1; k < es->n && es->eng[0] && es->a->eng.device != GVK_DEVICE_CPU; ++k) {
-		gvk_pairhmm_opt_t o2 = es->a->eng;
+	for (int k = 1; k < es->n && es->eng[0] && o.device != GVK_DEVICE_CPU; ++k) {
+		gvk_pairhmm_opt_t o2 = o;
 		o2.verbose = 0;
+		if (es->ngpu > 1) o2.gpu = k % es->ngpu;
 		if (!(es->eng[k] = gvk_pairhmm_create(&o2, &es->err))) {
 			for (int j = 0; j < k; ++j) gvk_pairhmm_destroy(es->eng[j]), es->eng[j] = NULL;
 			break;
@@ -371,10 +383,13 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 
 	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
-	/* GVK_ENGINES: engines for a GPU run (tuning; 2 by default). */
+	/* GVK_ENGINES: engines for a GPU run (tuning; 2 per GPU by default). The GPUs are counted
+	 * for --device gpu, and in auto mode for inputs that may reach the GPU at all. */
 	const char *ev = getenv("GVK_ENGINES");
-	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 2, {NULL}, {0, ""}, {0}, {0, 0}};
-	if (es.n > MAX_ENGINES) es.n = MAX_ENGINES;
+	struct stat sb;
+	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 0, 0, 0, {NULL}, {0, ""}, {0}, {0, 0}};
+	es.probe = a.eng.device == GVK_DEVICE_GPU || strcmp(a.in, "-") == 0 || stat(a.in, &sb) != 0 ||
+	           sb.st_size >= ((off_t)64 << 20);
 	worker_start(&es.w, engines_main, &es);
 	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a, writer.rd = rd;
 	ts = gvk_seconds();
@@ -433,7 +448,10 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	for (int k = 0; k < ne; ++k) stage_join(&comp[k]);
 	/* The engines are done: their GPU memory and pinned buffers (slow to unpin) go while the
 	 * writer formats the last chunk, whose values live in the slot. */
-	snprintf(devname, sizeof devname, "%s", gvk_pairhmm_device_name(eng[0]));
+	if (es.ngpu > 1 && ne > 1 && strncmp(gvk_pairhmm_device_name(eng[0]), "gpu:", 4) == 0)
+		snprintf(devname, sizeof devname, "gpu:%d x %s", ne < es.ngpu ? ne : es.ngpu, gvk_pairhmm_device_name(eng[0]) + 4);
+	else
+		snprintf(devname, sizeof devname, "%s", gvk_pairhmm_device_name(eng[0]));
 	td = gvk_seconds();
 	for (int k = 0; k < ne && !FAST_EXIT; ++k) gvk_pairhmm_destroy(eng[k]), eng[k] = NULL;
 	td = gvk_seconds() - td;

@@ -38,6 +38,7 @@ void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt)
 	opt->threads = 1;
 	opt->device = GVK_DEVICE_AUTO;
 	opt->isa = GVK_ISA_AUTO;
+	opt->gpu = -1;
 }
 
 gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
@@ -92,6 +93,8 @@ void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st)
 	*st = e->st;
 	st->gpu_kernel_s = e->gpu_s_closed + (e->gpu ? phmm_gpu_kernel_seconds(e->gpu) : 0);
 }
+
+int gvk_pairhmm_gpu_count(void) { return phmm_gpu_count(); }
 
 typedef struct {
 	uint64_t key;

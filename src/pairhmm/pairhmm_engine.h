@@ -12,7 +12,10 @@ extern "C" {
 
 typedef struct phmm_gpu_s phmm_gpu_t;
 
-/* NULL with err filled when there is no usable GPU. */
+/* Visible CUDA GPUs; 0 when there are none. */
+int phmm_gpu_count(void);
+
+/* NULL with err filled when there is no usable GPU (opt->gpu: all of them, or that one). */
 phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *err);
 void phmm_gpu_close(phmm_gpu_t *g);
 const char *phmm_gpu_name(const phmm_gpu_t *g);

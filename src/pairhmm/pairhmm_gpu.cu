@@ -221,6 +221,12 @@ struct phmm_gpu_s {
 	char name[300];
 };
 
+extern "C" int phmm_gpu_count(void)
+{
+	int n = 0;
+	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
 extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
 {
 	int n = 0;
@@ -229,12 +235,17 @@ extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *er
 		gvk_err_set(err, GVK_ERR_GPU, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 		return NULL;
 	}
+	if (opt->gpu >= n) {
+		gvk_err_set(err, GVK_ERR_ARG, "GPU %d asked for, but %d visible", opt->gpu, n);
+		return NULL;
+	}
+	const int first = opt->gpu >= 0 ? opt->gpu : 0, last = opt->gpu >= 0 ? opt->gpu + 1 : n;
 	phmm_gpu_t *g = (phmm_gpu_t *)calloc(1, sizeof *g);
 	if (!g) {
 		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	for (int dev = 0; dev < n && g->n < MAX_GPUS; ++dev) {
+	for (int dev = first; dev < last && g->n < MAX_GPUS; ++dev) {
 		gpu_dev_t *d = (gpu_dev_t *)calloc(1, sizeof *d);
 		if (!d || gpu_init(d, dev, opt, err) < 0) {
 			dev_close(d);
