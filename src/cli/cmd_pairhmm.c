@@ -287,31 +287,50 @@ typedef struct {
 	double made[2]; /* seconds to make the first engine, and the others */
 } engines_t;
 
+/* Makes engines t, t + step, ... (step: the GPUs when there are several, else 1). */
+typedef struct {
+	engines_t *es;
+	gvk_pairhmm_opt_t o;
+	double t0;
+	gvk_err_t err[MAX_ENGINES];
+} make_job_t;
+
+static void make_worker(void *arg, int t)
+{
+	make_job_t *j = arg;
+	engines_t *es = j->es;
+	for (int k = t; k < es->n; k += es->ngpu > 1 ? es->ngpu : 1) {
+		gvk_pairhmm_opt_t o = j->o;
+		if (es->ngpu > 1) o.gpu = t;
+		if (k > 0) o.verbose = 0;
+		if (!(es->eng[k] = gvk_pairhmm_create(&o, &j->err[k]))) return;
+		if (k == 0) es->made[0] = gvk_seconds() - j->t0;
+	}
+}
+
 static void *engines_main(void *arg)
 {
 	engines_t *es = arg;
-	double t0 = gvk_seconds();
-	gvk_pairhmm_opt_t o = es->a->eng;
+	make_job_t j = {es, es->a->eng, gvk_seconds(), {{0, ""}}};
 	/* Several GPUs: engine k takes GPU k mod ngpu, so that whole chunks go round the GPUs. A pass
 	 * split between them (gvk_pairhmm_opt_t.gpu = -1) packs each part on its own, which repeats
 	 * the host work that sets the pace. */
-	es->ngpu = es->probe && o.device != GVK_DEVICE_CPU ? gvk_pairhmm_gpu_count() : 0;
+	es->ngpu = es->probe && j.o.device != GVK_DEVICE_CPU ? gvk_pairhmm_gpu_count() : 0;
 	if (es->n == 0) es->n = es->ngpu > 1 ? 2 * es->ngpu : 2;
 	if (es->n > MAX_ENGINES) es->n = MAX_ENGINES;
-	if (es->ngpu > 1) o.gpu = 0;
-	es->eng[0] = gvk_pairhmm_create(&o, &es->err);
-	es->made[0] = gvk_seconds() - t0;
 	/* More engines only where compute is not all-CPU: CPU engines would just share cores. */
-	for (int k = 1; k < es->n && es->eng[0] && o.device != GVK_DEVICE_CPU; ++k) {
-		gvk_pairhmm_opt_t o2 = o;
-		o2.verbose = 0;
-		if (es->ngpu > 1) o2.gpu = k % es->ngpu;
-		if (!(es->eng[k] = gvk_pairhmm_create(&o2, &es->err))) {
-			for (int j = 0; j < k; ++j) gvk_pairhmm_destroy(es->eng[j]), es->eng[j] = NULL;
-			break;
-		}
+	if (j.o.device == GVK_DEVICE_CPU) es->n = 1;
+	/* Each GPU's engines on a thread of their own: every GPU's CUDA context takes 0.2-0.3 s to
+	 * make, and one after the other they added up. */
+	gvk_parallel(es->ngpu > 1 ? (es->ngpu < es->n ? es->ngpu : es->n) : 1, make_worker, &j);
+	int bad = -1;
+	for (int k = 0; k < es->n && bad < 0; ++k)
+		if (!es->eng[k]) bad = k;
+	if (bad >= 0) {
+		es->err = j.err[bad];
+		for (int k = 0; k < es->n; ++k) gvk_pairhmm_destroy(es->eng[k]), es->eng[k] = NULL;
 	}
-	es->made[1] = gvk_seconds() - t0 - es->made[0];
+	es->made[1] = gvk_seconds() - j.t0 - es->made[0];
 	return NULL;
 }
 

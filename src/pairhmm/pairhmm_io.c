@@ -152,7 +152,7 @@ phmm_format_t phmm_reader_format(const phmm_reader_t *rd) { return rd->fmt; }
 void phmm_chunk_free(phmm_chunk_t *c)
 {
 	free(c->reads), free(c->haps), free(c->pairs), free(c->group), free(c->rin), free(c->hin);
-	free(c->roff), free(c->hoff), free(c->arena);
+	free(c->roff), free(c->hoff), free(c->arena), free(c->harena);
 	for (int t = 0; t < c->nparts; ++t) phmm_chunk_free(&c->parts[t]);
 	free(c->parts);
 	memset(c, 0, sizeof *c);
@@ -170,12 +170,12 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-/* Reserves n arena bytes; returns their offset or -1. */
-static long arena_take(phmm_chunk_t *c, size_t n)
+/* Reserves n bytes of an arena; returns their offset or -1. */
+static long arena_take(char **arena, size_t *len, size_t *cap, size_t n)
 {
-	if (grow((void **)&c->arena, &c->arena_cap, c->arena_len + n, 1)) return -1;
-	size_t off = c->arena_len;
-	c->arena_len += n;
+	if (grow((void **)arena, cap, *len + n, 1)) return -1;
+	size_t off = *len;
+	*len += n;
 	return (long)off;
 }
 
@@ -245,7 +245,7 @@ static long add_read(phmm_chunk_t *c, const char *const *f, const size_t *len, i
 	    grow((void **)&c->roff, &c2, c->n_reads + 1, sizeof *c->roff))
 		return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
 	c->m_reads = cap;
-	long off = arena_take(c, 5 * R);
+	long off = arena_take(&c->arena, &c->arena_len, &c->arena_cap, 5 * R);
 	if (off < 0) return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
 	memcpy(c->arena + off, f[0], R);
 	for (int k = 1; k < 5; ++k) {
@@ -267,9 +267,9 @@ static long add_hap(phmm_chunk_t *c, const char *s, size_t H, where_t w)
 	    grow((void **)&c->hoff, &c2, c->n_haps + 1, sizeof *c->hoff))
 		return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
 	c->m_haps = cap;
-	long off = arena_take(c, H);
+	long off = arena_take(&c->harena, &c->harena_len, &c->harena_cap, H);
 	if (off < 0) return gvk_err_set(w.err, GVK_ERR_NOMEM, "out of memory");
-	memcpy(c->arena + off, s, H);
+	memcpy(c->harena + off, s, H);
 	c->haps[c->n_haps].len = (int)H;
 	c->hoff[c->n_haps] = (size_t)off;
 	return (long)c->n_haps++;
@@ -345,7 +345,7 @@ static int parse_group(phmm_reader_t *rd, phmm_chunk_t *c, const char *line, siz
 long phmm_reader_next(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, gvk_err_t *err)
 {
 	c->n_reads = c->n_haps = c->n_pairs = 0;
-	c->arena_len = 0;
+	c->arena_len = c->harena_len = 0;
 	c->cells = 0;
 	while (c->n_pairs < max_pairs) {
 		const char *line;
@@ -364,7 +364,7 @@ long phmm_reader_next(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, gvk_
 		r->bases = p, r->qual = (uint8_t *)p + R, r->ins = (uint8_t *)p + 2 * R;
 		r->del = (uint8_t *)p + 3 * R, r->gcp = (uint8_t *)p + 4 * R;
 	}
-	for (size_t k = 0; k < c->n_haps; ++k) c->haps[k].bases = c->arena + c->hoff[k];
+	for (size_t k = 0; k < c->n_haps; ++k) c->haps[k].bases = c->harena + c->hoff[k];
 	return (long)c->n_pairs;
 }
 
@@ -585,7 +585,7 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	/* Lines are counted below on all threads: three serial passes over the block used to cost
 	 * more than the parsing itself. */
 	int rc = gvk_lr_block_uncounted(rd->lr, want, &blk, &len, err);
-	c->n_reads = c->n_haps = c->n_pairs = 0, c->arena_len = 0, c->cells = 0;
+	c->n_reads = c->n_haps = c->n_pairs = 0, c->arena_len = c->harena_len = 0, c->cells = 0;
 	if (rc <= 0) return rc;
 	t1 = gvk_seconds(), rd->t[0] += t1 - t0, t0 = t1;
 	const int group = rd->fmt == PHMM_FMT_GROUP;

@@ -10,7 +10,7 @@
 typedef enum { PHMM_FMT_AUTO = 0, PHMM_FMT_GKL, PHMM_FMT_GROUP, PHMM_FMT_HEX } phmm_format_t;
 
 /* A chunk of work: reads, haplotypes and the pairs between them in input order. Everything points
- * into the chunk's own arena and stays valid until the chunk is refilled or freed. */
+ * into the chunk's own arenas and stays valid until the chunk is refilled or freed. */
 typedef struct phmm_chunk_s {
 	gvk_read_t *reads;
 	gvk_hap_t *haps;
@@ -21,8 +21,10 @@ typedef struct phmm_chunk_s {
 	uint64_t cells;      /* sum of read length x haplotype length */
 	/* private */
 	size_t m_reads, m_haps, m_pairs, *roff, *hoff;
-	char *arena;
-	size_t arena_len, arena_cap;
+	/* Reads and haplotypes in arenas of their own, so that a piece's reads lie back to back
+	 * (5 R bytes each), and the GPU engine copies them in one piece. */
+	char *arena, *harena;
+	size_t arena_len, arena_cap, harena_len, harena_cap;
 	struct phmm_chunk_s *parts; /* pieces parsed by threads, whose arenas the chunk points into */
 	int nparts;
 } phmm_chunk_t;
