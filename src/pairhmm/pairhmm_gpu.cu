@@ -36,13 +36,7 @@ typedef struct {
 } slot_t;
 
 enum { MAX_VARIANTS = 48 }; /* kernel variants (read-length bins) per precision */
-enum { SCR_ORD, SCR_TMP, SCR_HIST, SCR_RMAP, SCR_HMAP, SCR_ROFF, SCR_HOFF, SCR_RLIST, SCR_HLIST, SCR_RUNS, SCR_COUNT }; /* gpu_dev_t.scr */
-
-/* A stretch of the caller's memory holding reads back to back, copied to the GPU as it is. */
-typedef struct {
-	const uint8_t *src;
-	size_t off, len; /* in the read blob */
-} run_t;
+enum { SCR_ORD, SCR_TMP, SCR_HIST, SCR_RMAP, SCR_HMAP, SCR_ROFF, SCR_HOFF, SCR_RLIST, SCR_HLIST, SCR_COUNT }; /* gpu_dev_t.scr */
 
 /* One device. */
 typedef struct gpu_dev_s {
@@ -56,7 +50,6 @@ typedef struct gpu_dev_s {
 	double kernel_s;
 	int profile;            /* GVK_GPU_PROFILE set: host-side timings on stderr */
 	int threads;            /* host threads that pack batches */
-	int stage_reads;        /* GVK_GPU_STAGE_READS=1: reads through the staging buffer even in stretches */
 	double t_sort, t_pack, t_wait, t_scatter, t_prep;
 	double bin_s[2][MAX_VARIANTS], bin_cells[2][MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin */
 	/* Host arrays of a pass, kept between passes (fresh ones cost a page fault per 4 KiB). */
@@ -193,7 +186,6 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opt_t *opt, gvk_err
 	for (int b = 0; b < PHMM_BIN_STREAMS; ++b) CK(cudaStreamCreateWithFlags(&g->bst[b], cudaStreamNonBlocking));
 	g->max_batch_bytes = (size_t)1 << 30;
 	g->profile = getenv("GVK_GPU_PROFILE") ? atoi(getenv("GVK_GPU_PROFILE")) : 0;
-	g->stage_reads = getenv("GVK_GPU_STAGE_READS") ? atoi(getenv("GVK_GPU_STAGE_READS")) : 0;
 	return upload_tables(g, err);
 }
 
@@ -375,15 +367,10 @@ static int order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 	return 0;
 }
 
-/* A sub-batch laid out for one copy: pair records, scratch offsets, read blob, haplotype blob.
- * When its reads go straight from the caller's memory (runs), the staging buffer holds the rest
- * without the read blob: the haplotypes then start at host_hb there. */
+/* A sub-batch laid out for one copy: pair records, scratch offsets, read blob, haplotype blob. */
 typedef struct {
 	size_t n;                 /* pairs */
 	size_t off_soff, off_rb, off_hb, bytes;
-	size_t host_hb, host_bytes;
-	const run_t *runs;
-	int nruns;
 	size_t scratch_elems;
 	int nbins, bin_var[MAX_VARIANTS];
 	size_t bin_start[MAX_VARIANTS + 1];
@@ -420,8 +407,6 @@ typedef struct {
 	int32_t maxr, maxh;
 	size_t *roff_all, *hoff_all, rbytes_all, hbytes_all;
 	int hmax_all;
-	const run_t *runs; /* the reads in stretches of the caller's memory (dense passes), or NULL */
-	int nruns;
 	size_t total_bytes; /* staging bytes of the whole pass (batch_end's measure) */
 	size_t n;           /* pairs in the pass */
 } pass_ctx_t;
@@ -463,7 +448,7 @@ static void dense_worker(void *arg, int t)
 	dense_job_t *j = (dense_job_t *)arg;
 	const pass_ctx_t *c = j->c;
 	size_t nr = (size_t)c->maxr + 1, nh = (size_t)c->maxh + 1, np = j->b1 - j->b0;
-	const size_t r1 = c->nruns ? 0 : nr * (size_t)(t + 1) / (size_t)j->nt;
+	const size_t r1 = nr * (size_t)(t + 1) / (size_t)j->nt;
 	for (size_t i = nr * (size_t)t / (size_t)j->nt; i < r1;) {
 		const gvk_read_t *r = &c->reads[i];
 		size_t R = (size_t)r->len, o = c->roff_all[i];
@@ -521,13 +506,10 @@ static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, 
 	L->off_hb = L->off_rb + align16(c->rbytes_all);
 	size_t hbytes = c->hbytes_all + (size_t)c->hmax_all + hpad;
 	L->bytes = L->off_hb + align16(hbytes);
-	L->runs = c->runs, L->nruns = c->nruns;
-	L->host_hb = c->nruns ? L->off_rb : L->off_hb;
-	L->host_bytes = L->host_hb + align16(hbytes);
 	if (L->off_hb + hbytes > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "GPU sub-batch over 4 GiB");
-	int rc = ensure_host(&sl->host, &sl->host_cap, L->host_bytes, (size_t)(c->nruns ? 16 : 64) << 20, "a sub-batch's staging", err);
+	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, (size_t)64 << 20, "a sub-batch's staging", err);
 	if (rc < 0) return rc;
-	uint8_t *hb = sl->host + L->host_hb;
+	uint8_t *hb = sl->host + L->off_hb;
 	memset(hb, 0, hpad);
 	memset(hb + c->hbytes_all, 0, (size_t)c->hmax_all + hpad);
 	dense_job_t j = {c, sl->host + L->off_rb, hb, (phmm_gpu_pair_t *)sl->host, b0, b1, L->direct, g->threads};
@@ -581,7 +563,6 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 	hbytes += hpad + (size_t)hmax_batch + hpad;
 	L->off_hb = L->off_rb + align16(rbytes);
 	L->bytes = L->off_hb + align16(hbytes);
-	L->host_hb = L->off_hb, L->host_bytes = L->bytes;
 	if (L->off_hb + hbytes > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "GPU sub-batch over 4 GiB");
 	int rc = ensure_host(&sl->host, &sl->host_cap, L->bytes, (size_t)64 << 20, "a sub-batch's staging", err);
 	if (rc < 0) return rc;
@@ -651,15 +632,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	int rc = ensure_dev(&sl->dev, &sl->dev_cap, need, err);
 	if (rc < 0) return rc;
 	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, "a sub-batch's sums", err)) < 0) return rc;
-	if (L->nruns) {
-		/* From pageable memory the driver copies through its own pinned buffers. */
-		CK(cudaMemcpyAsync(sl->dev, sl->host, L->off_rb, cudaMemcpyHostToDevice, g->st[s]));
-		for (int k = 0; k < L->nruns; ++k)
-			CK(cudaMemcpyAsync(sl->dev + L->off_rb + L->runs[k].off, L->runs[k].src, L->runs[k].len, cudaMemcpyHostToDevice, g->st[s]));
-		CK(cudaMemcpyAsync(sl->dev + L->off_hb, sl->host + L->host_hb, L->host_bytes - L->host_hb, cudaMemcpyHostToDevice, g->st[s]));
-	} else {
-		CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
-	}
+	CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
 	const phmm_gpu_pair_t *pairs = (const phmm_gpu_pair_t *)sl->dev;
 	const uint64_t *soff = (const uint64_t *)(sl->dev + L->off_soff);
 	const uint8_t *rb = sl->dev + L->off_rb, *hb = sl->dev + L->off_hb;
@@ -805,44 +778,12 @@ static void mark_worker(void *arg, int t)
 	}
 }
 
-/* Dense passes: each read's offset in the read blob, in index order. Reads that lie back to back
- * in the caller's memory, as the CLI's parser leaves them (one stretch per parser thread), form
- * runs that go to the GPU straight from there: the staging copy of the reads (80 MB for half a
- * million HaplotypeCaller pairs) and most of the pinned buffer go. */
-static void place_reads(gpu_dev_t *g, pass_ctx_t *c)
-{
-	enum { MAX_RUNS = 1024 };
-	run_t *runs = g->stage_reads ? NULL : (run_t *)scratch(g, SCR_RUNS, MAX_RUNS * sizeof *runs);
-	int nr = runs ? 0 : -1; /* -1: staged */
-	size_t o = 0;
-	for (int32_t i = 0; i <= c->maxr; ++i) {
-		const gvk_read_t *r = &c->reads[i];
-		const uint8_t *b = (const uint8_t *)r->bases;
-		size_t len = 5 * (size_t)r->len;
-		if (nr >= 0) {
-			if (!read_is_flat(r)) {
-				nr = -1;
-			} else if (nr > 0 && runs[nr - 1].src + runs[nr - 1].len == b) {
-				runs[nr - 1].len += len;
-			} else if (nr == MAX_RUNS) {
-				nr = -1;
-			} else {
-				o = align16(o);
-				runs[nr++] = (run_t){b, o, len};
-			}
-		}
-		c->roff_all[i] = o, o += len;
-	}
-	c->rbytes_all = o;
-	c->runs = nr > 0 ? runs : NULL, c->nruns = nr > 0 ? nr : 0;
-}
-
 static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
                     const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
 {
 	if (n == 0) return 0;
 	if (n > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "a GPU pass takes at most 2^32 - 1 pairs (%zu given)", n);
-	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL, 0, 0, n};
+	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, n};
 	for (int b = 0; b < 256; ++b) {
 		uint8_t bits = phmm_base_bits((unsigned char)b);
 		c.cls[b] = bits == 2 ? 1 : bits == 4 ? 2 : bits == 8 ? 3 : bits == 31 ? 4 : 0;
@@ -884,8 +825,9 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 		c.roff_all = (size_t *)scratch(g, SCR_ROFF, ((size_t)maxr + 1) * sizeof(size_t));
 		c.hoff_all = (size_t *)scratch(g, SCR_HOFF, ((size_t)maxh + 1) * sizeof(size_t));
 		if (c.roff_all && c.hoff_all) {
-			place_reads(g, &c);
-			size_t o = 64;
+			size_t o = 0;
+			for (int32_t i = 0; i <= maxr; ++i) c.roff_all[i] = o, o += 5 * (size_t)reads[i].len;
+			c.rbytes_all = o, o = 64;
 			for (int32_t i = 0; i <= maxh; ++i) {
 				c.hoff_all[i] = o, o += (size_t)haps[i].len;
 				if (haps[i].len > c.hmax_all) c.hmax_all = haps[i].len;
