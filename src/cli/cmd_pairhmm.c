@@ -278,7 +278,7 @@ enum { MAX_ENGINES = 8, MAX_SLOTS = MAX_ENGINES + 2 };
 
 typedef struct {
 	const args_t *a;
-	int n;      /* engines wanted: GVK_ENGINES, or 0 for two per GPU */
+	int n;      /* engines wanted: GVK_ENGINES, or 0 for two (one GPU) or one per GPU */
 	int probe;  /* count the GPUs (CUDA's start costs a small input more than it computes) */
 	int ngpu;   /* GPUs counted, each with engines of its own when there are several */
 	gvk_pairhmm_t *eng[MAX_ENGINES];
@@ -316,7 +316,7 @@ static void *engines_main(void *arg)
 	 * split between them (gvk_pairhmm_opt_t.gpu = -1) packs each part on its own, which repeats
 	 * the host work that sets the pace. */
 	es->ngpu = es->probe && j.o.device != GVK_DEVICE_CPU ? gvk_pairhmm_gpu_count() : 0;
-	if (es->n == 0) es->n = es->ngpu > 1 ? 2 * es->ngpu : 2;
+	if (es->n == 0) es->n = es->ngpu > 1 ? es->ngpu : 2;
 	if (es->n > MAX_ENGINES) es->n = MAX_ENGINES;
 	/* More engines only where compute is not all-CPU: CPU engines would just share cores. */
 	if (j.o.device == GVK_DEVICE_CPU) es->n = 1;
