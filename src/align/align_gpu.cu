@@ -76,7 +76,7 @@ extern "C" void al_gpu_close(al_gpu_t *g)
 	for (int s = 0; s < NSLOT; ++s) {
 		slot_t *q = &g->slot[s];
 		if (g->st[s]) cudaStreamSynchronize(g->st[s]), cudaStreamDestroy(g->st[s]);
-		cudaFreeHost(q->hin), cudaFreeHost(q->hout);
+		gvk_cuda_free((void **)&q->hin, &q->chin, GVK_MEM_PINNED), gvk_cuda_free((void **)&q->hout, &q->chout, GVK_MEM_PINNED);
 		cudaFree(q->din), cudaFree(q->dout), cudaFree(q->scr);
 		if (q->k0) cudaEventDestroy(q->k0);
 		if (q->k1) cudaEventDestroy(q->k1);

@@ -23,7 +23,8 @@ typedef enum {
 
 /* Makes *p (capacity *cap, 0 for none yet) hold at least need bytes of `kind` memory; the old
  * contents are not kept. Returns 0, or GVK_ERR_NOMEM / GVK_ERR_GPU with err naming `what`; on
- * failure *p is NULL and *cap 0. The caller owns *p and frees it with gvk_cuda_free. */
+ * failure *p is NULL and *cap 0. The caller owns *p and frees it with gvk_cuda_free (never with
+ * cudaFreeHost: pinned buffers are registered huge-page memory, not cudaMallocHost's). */
 int gvk_cuda_reserve(void **p, size_t *cap, size_t need, gvk_mem_t kind, gvk_grow_t grow, size_t min,
                      const char *what, gvk_err_t *err);
 void gvk_cuda_free(void **p, size_t *cap, gvk_mem_t kind);

@@ -195,8 +195,8 @@ static void dev_close(gpu_dev_t *g)
 	cudaSetDevice(g->dev);
 	for (int s = 0; s < NSTREAM; ++s) {
 		if (g->st[s]) cudaStreamSynchronize(g->st[s]);
-		cudaFreeHost(g->slot[s].host);
-		cudaFreeHost(g->slot[s].hout);
+		gvk_cuda_free((void **)&g->slot[s].host, &g->slot[s].host_cap, GVK_MEM_PINNED);
+		gvk_cuda_free((void **)&g->slot[s].hout, &g->slot[s].hout_cap, GVK_MEM_PINNED);
 		cudaFree(g->slot[s].dev);
 		if (g->slot[s].done) cudaEventDestroy(g->slot[s].done);
 		if (g->slot[s].k0) cudaEventDestroy(g->slot[s].k0);

@@ -678,7 +678,7 @@ extern "C" void snp_gpu_close(snp_gpu_t *g)
 	}
 	for (int i = 0; i < 2; ++i) {
 		cudaFree(g->ld_yw[i]), cudaFree(g->ld_ytot[i]);
-		cudaFreeHost(g->h_stage[i]);
+		gvk_cuda_free((void **)&g->h_stage[i], &g->h_stage_cap[i], GVK_MEM_PINNED);
 		if (g->staged[i]) cudaEventDestroy(g->staged[i]);
 	}
 	for (int i = 0; i < 3; ++i)
@@ -686,7 +686,7 @@ extern "C" void snp_gpu_close(snp_gpu_t *g)
 	for (int i = 0; i < LD_EVENTS; ++i)
 		for (int j = 0; j < 2; ++j)
 			if (g->ev[i][j]) cudaEventDestroy(g->ev[i][j]);
-	cudaFreeHost(g->h_cnt);
+	gvk_cuda_free((void **)&g->h_cnt, &g->h_cnt_cap, GVK_MEM_PINNED);
 	free(g);
 }
 
