@@ -81,14 +81,6 @@ if [ -n "$gen" ] && "$gen" -n 30000 --write "$tmp/hc.txt" --results - > /dev/nul
 		[ $rc -eq 1 ] && grep -q "badtail.txt:$bl: expected read 1 of the group" "$tmp/bt.err" && [ ! -e "$tmp/bt.txt" ] && ok ||
 			bad "bad tail, $t threads, $ne engines: exit $rc, $(head -c 200 "$tmp/bt.err")"
 	done; done
-	# Engines made late (as a second GPU's context is): the first engine takes the chunks
-	# meanwhile, the others join when made, and the output is the same.
-	"$gen" -n 100000 --write "$tmp/hc100k.txt" --results - > /dev/null 2>&1
-	GVK_ENGINES=1 "$gvk" pairhmm -q -t 1 --device "$d2" --chunk 300 -o "$tmp/hc1.txt" "$tmp/hc100k.txt"
-	GVK_PROFILE=2 GVK_TEST_ENGINE_DELAY_MS=300 GVK_ENGINES=3 "$gvk" pairhmm -q -t 1 --device "$d2" --chunk 300 \
-		-o "$tmp/hc3.txt" "$tmp/hc100k.txt" 2> "$tmp/hc3.err"
-	cmp -s "$tmp/hc1.txt" "$tmp/hc3.txt" && grep -q '^\[gvk pairhmm\] chunk 1: .*engine 0 ' "$tmp/hc3.err" &&
-		grep -q 'engine [12] ' "$tmp/hc3.err" && ok || bad "engines made late: $(grep -c 'engine 0 ' "$tmp/hc3.err") chunks on engine 0"
 fi
 # -o onto a device writes in place (never renames over the node); a new file gets mode 0666 & ~umask.
 "$gvk" pairhmm -q --device "$dev" -o /dev/null "$in" && [ -c /dev/null ] && ok || bad "-o /dev/null"

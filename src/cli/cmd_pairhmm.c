@@ -163,7 +163,6 @@ typedef struct {
 	long id;        /* chunk number */
 	size_t consumed; /* input bytes read once the chunk was parsed */
 	int eng;        /* which engine computed it */
-	int computed;   /* set, under the engines' lock, once its computation has ended */
 	double tl[6];   /* GVK_PROFILE=2: parse, compute and write, start and end (gvk_seconds) */
 } slot_t;
 
@@ -192,7 +191,6 @@ typedef struct {
 	const args_t *a;
 	gvk_pairhmm_t *eng; /* compute stages */
 	int id;             /* the compute stage's engine number */
-	struct engines_s *es; /* compute stages: told when a chunk is done */
 	double tl0;         /* writer, GVK_PROFILE=2: the command's start, for the chunks' timeline */
 	double busy;        /* seconds in the stage's function */
 	gvk_buf_t *wbuf;    /* writer: format buffers per thread, WRITE_MAX_THREADS of them */
@@ -222,51 +220,21 @@ static int slot_reserve(slot_t *sl, long n)
 	return 0;
 }
 
-/* The engines, made on their own thread while the first two chunks are parsed: a GPU engine's
- * CUDA context start-up (0.2-0.3 s on the H100 hosts) then overlaps the parsing. Chunks go to
- * whichever engine is free, so that computing starts on the first engine made (with several
- * GPUs the others' contexts take as long again) and the others join as they come. */
-enum { MAX_ENGINES = 8, MAX_SLOTS = MAX_ENGINES + 2 };
-enum { ENG_NONE, ENG_IDLE, ENG_BUSY, ENG_DONE }; /* engines_t.state: DONE = its thread still to join */
-
-typedef struct engines_s {
-	const args_t *a;
-	int n;      /* engines wanted: GVK_ENGINES, or 0 for two (one GPU) or one per GPU */
-	int probe;  /* count the GPUs (CUDA's start costs a small input more than it computes) */
-	int ngpu;   /* GPUs counted, each with engines of its own when there are several */
-	gvk_pairhmm_t *eng[MAX_ENGINES];
-	int state[MAX_ENGINES];
-	int planned;  /* es->n is final */
-	int finished; /* every engine made, or failed */
-	gvk_err_t err[MAX_ENGINES];
-	pthread_mutex_t mu;
-	pthread_cond_t cv; /* an engine made or done, a chunk computed, the engines thread finished */
-	worker_t w;
-	double made[2]; /* seconds to make the first engine, and the last */
-	int delay_ms;   /* GVK_TEST_ENGINE_DELAY_MS: engines after the first come this late (tests) */
-} engines_t;
-
-static void es_lock(engines_t *es) { pthread_mutex_lock(&es->mu); }
-static void es_unlock(engines_t *es) { pthread_cond_broadcast(&es->cv), pthread_mutex_unlock(&es->mu); }
-
 static void *compute_main(void *arg)
 {
 	stage_t *st = arg;
 	slot_t *sl = st->sl;
 	phmm_chunk_t *c = &sl->c;
-	double t0 = gvk_seconds();
 	sl->crc = slot_reserve(sl, sl->n);
 	if (sl->crc < 0) {
 		snprintf(sl->cerr.msg, sizeof sl->cerr.msg, "out of memory");
-	} else {
-		gvk_pairhmm_out_t o = {sl->v, sl->dbl, NULL, NULL};
-		sl->crc = gvk_pairhmm_pairs(st->eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &sl->cerr);
+		return NULL;
 	}
+	gvk_pairhmm_out_t o = {sl->v, sl->dbl, NULL, NULL};
+	double t0 = gvk_seconds();
+	sl->crc = gvk_pairhmm_pairs(st->eng, c->reads, c->haps, c->pairs, c->n_pairs, &o, &sl->cerr);
 	sl->tl[2] = t0, sl->tl[3] = gvk_seconds(), sl->eng = st->id;
 	st->busy += sl->tl[3] - t0;
-	es_lock(st->es);
-	sl->computed = 1, st->es->state[st->id] = ENG_DONE;
-	es_unlock(st->es);
 	return NULL;
 }
 
@@ -304,100 +272,79 @@ static void *write_main(void *arg)
 	return NULL;
 }
 
+/* The engines, made on their own thread while the first two chunks are parsed: a GPU engine's
+ * CUDA context start-up (0.2-0.3 s on the H100 hosts) then overlaps the parsing. */
+enum { MAX_ENGINES = 8, MAX_SLOTS = MAX_ENGINES + 2 };
+
+typedef struct {
+	const args_t *a;
+	int n;      /* engines wanted: GVK_ENGINES, or 0 for two (one GPU) or one per GPU */
+	int probe;  /* count the GPUs (CUDA's start costs a small input more than it computes) */
+	int ngpu;   /* GPUs counted, each with engines of its own when there are several */
+	gvk_pairhmm_t *eng[MAX_ENGINES];
+	gvk_err_t err;
+	worker_t w;
+	double made[2]; /* seconds to make the first engine, and the others */
+} engines_t;
+
 /* Makes engines t, t + step, ... (step: the GPUs when there are several, else 1). */
+typedef struct {
+	engines_t *es;
+	gvk_pairhmm_opt_t o;
+	double t0;
+	gvk_err_t err[MAX_ENGINES];
+} make_job_t;
+
 static void make_worker(void *arg, int t)
 {
-	engines_t *es = arg;
+	make_job_t *j = arg;
+	engines_t *es = j->es;
 	for (int k = t; k < es->n; k += es->ngpu > 1 ? es->ngpu : 1) {
-		gvk_pairhmm_opt_t o = es->a->eng;
+		gvk_pairhmm_opt_t o = j->o;
 		if (es->ngpu > 1) o.gpu = t;
 		if (k > 0) o.verbose = 0;
-		if (k > 0 && es->delay_ms > 0) nanosleep(&(struct timespec){es->delay_ms / 1000, es->delay_ms % 1000 * 1000000L}, NULL);
-		gvk_err_t e = {0, ""};
-		gvk_pairhmm_t *eng = gvk_pairhmm_create(&o, &e);
-		es_lock(es);
-		es->eng[k] = eng, es->err[k] = e, es->state[k] = eng ? ENG_IDLE : ENG_NONE;
-		if (k == 0) es->made[0] = gvk_seconds();
-		es->made[1] = gvk_seconds();
-		es_unlock(es);
-		if (!eng) return;
+		if (!(es->eng[k] = gvk_pairhmm_create(&o, &j->err[k]))) return;
+		if (k == 0) es->made[0] = gvk_seconds() - j->t0;
 	}
 }
 
 static void *engines_main(void *arg)
 {
 	engines_t *es = arg;
-	double t0 = gvk_seconds();
-	const int device = es->a->eng.device;
-	/* Several GPUs: engine k takes GPU k mod ngpu. A pass split between them (gvk_pairhmm_opt_t.gpu
-	 * = -1) packs each part on its own, which repeats the host work that sets the pace. */
-	int ngpu = es->probe && device != GVK_DEVICE_CPU ? gvk_pairhmm_gpu_count() : 0;
-	es_lock(es);
-	es->ngpu = ngpu;
-	/* More engines only where compute is not all-CPU (CPU engines would share cores), unless
-	 * asked for (GVK_ENGINES, which tests use to run the pipeline with several engines). */
-	if (es->n == 0) es->n = device == GVK_DEVICE_CPU ? 1 : ngpu > 1 ? ngpu : 2;
+	make_job_t j = {es, es->a->eng, gvk_seconds(), {{0, ""}}};
+	/* Several GPUs: engine k takes GPU k mod ngpu, so that whole chunks go round the GPUs. A pass
+	 * split between them (gvk_pairhmm_opt_t.gpu = -1) packs each part on its own, which repeats
+	 * the host work that sets the pace. */
+	es->ngpu = es->probe && j.o.device != GVK_DEVICE_CPU ? gvk_pairhmm_gpu_count() : 0;
+	if (es->n == 0) es->n = es->ngpu > 1 ? es->ngpu : 2;
 	if (es->n > MAX_ENGINES) es->n = MAX_ENGINES;
-	es->planned = 1;
-	es_unlock(es);
-	/* Each GPU's engines on a thread of their own (CUDA's contexts of several GPUs were still
-	 * made one after the other, 0.43-0.53 s for two H200s against 0.22-0.25 s for one). */
-	gvk_parallel(ngpu > 1 ? (ngpu < es->n ? ngpu : es->n) : 1, make_worker, es);
-	es_lock(es);
-	es->finished = 1;
-	es->made[0] -= t0, es->made[1] -= t0;
-	es_unlock(es);
-	return NULL;
-}
-
-/* A free engine for the next chunk (its last chunk's thread joined), waiting for one to finish
- * or to be made; -1 when none was made and none is coming. */
-static int take_engine(engines_t *es, stage_t *comp)
-{
-	es_lock(es);
-	for (;;) {
-		int k, made = 0;
-		for (k = 0; k < MAX_ENGINES; ++k) {
-			made += es->state[k] != ENG_NONE;
-			if (es->state[k] == ENG_IDLE || es->state[k] == ENG_DONE) break;
-		}
-		if (k < MAX_ENGINES) {
-			int done = es->state[k] == ENG_DONE;
-			es->state[k] = ENG_BUSY;
-			pthread_mutex_unlock(&es->mu);
-			if (done) worker_join(&comp[k].w);
-			return k;
-		}
-		if (!made && es->finished) break;
-		pthread_cond_wait(&es->cv, &es->mu);
+	/* More engines only where compute is not all-CPU: CPU engines would just share cores. */
+	if (j.o.device == GVK_DEVICE_CPU) es->n = 1;
+	/* Each GPU's engines on a thread of their own: every GPU's CUDA context takes 0.2-0.3 s to
+	 * make, and one after the other they added up. */
+	gvk_parallel(es->ngpu > 1 ? (es->ngpu < es->n ? es->ngpu : es->n) : 1, make_worker, &j);
+	int bad = -1;
+	for (int k = 0; k < es->n && bad < 0; ++k)
+		if (!es->eng[k]) bad = k;
+	if (bad >= 0) {
+		es->err = j.err[bad];
+		for (int k = 0; k < es->n; ++k) gvk_pairhmm_destroy(es->eng[k]), es->eng[k] = NULL;
 	}
-	pthread_mutex_unlock(&es->mu);
-	return -1;
-}
-
-/* Engines made so far (they are never taken back before the end). */
-static int engines_made(engines_t *es)
-{
-	es_lock(es);
-	int made = 0;
-	for (int k = 0; k < MAX_ENGINES; ++k) made += es->eng[k] != NULL;
-	pthread_mutex_unlock(&es->mu);
-	return made;
+	es->made[1] = gvk_seconds() - j.t0 - es->made[0];
+	return NULL;
 }
 
 static void stage_start(stage_t *st, void *(*fn)(void *)) { worker_start(&st->w, fn, st); }
 static void stage_join(stage_t *st) { worker_join(&st->w); }
 
 
-/* Waits for chunk sl to be computed and for the writer's previous chunk, then starts the
+/* Waits for chunk sl (computed by cs, unless NULL) and for the writer's previous chunk, then starts the
  * writer on sl and adds its pairs, cells and pairs in double to tot. Returns a compute or write
  * error. */
-static int hand_to_writer(stage_t *writer, engines_t *es, slot_t *sl, gvk_err_t *err, double *tp, uint64_t tot[3])
+static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *err, double *tp, uint64_t tot[3])
 {
 	double ts = gvk_seconds();
-	pthread_mutex_lock(&es->mu);
-	while (!sl->computed) pthread_cond_wait(&es->cv, &es->mu);
-	pthread_mutex_unlock(&es->mu);
+	if (cs) stage_join(cs);
 	tp[1] += gvk_seconds() - ts, ts = gvk_seconds();
 	stage_join(writer);
 	tp[2] += gvk_seconds() - ts;
@@ -446,10 +393,6 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	char devname[320] = "";
 	double td = 0; /* seconds destroying the engines */
 	stage_t comp[MAX_ENGINES], parser, writer;
-	engines_t es;
-	int ne = 0, es_started = 0; /* engines made; the engines thread still to join */
-	memset(&es, 0, sizeof es);
-	pthread_mutex_init(&es.mu, NULL), pthread_cond_init(&es.cv, NULL);
 	phmm_reader_t *rd = NULL;
 	memset(comp, 0, sizeof comp), memset(&parser, 0, sizeof parser), memset(&writer, 0, sizeof writer);
 	gvk_buf_t wbuf[WRITE_MAX_THREADS];
@@ -459,51 +402,47 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 
 	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
-	/* GVK_ENGINES: engines for a GPU run (tuning; 2 on one GPU, one per GPU with several). The
-	 * GPUs are counted for --device gpu, and in auto mode for inputs that may reach the GPU. */
-	const char *ev = getenv("GVK_ENGINES"), *dv = getenv("GVK_TEST_ENGINE_DELAY_MS");
+	/* GVK_ENGINES: engines for a GPU run (tuning; 2 per GPU by default). The GPUs are counted
+	 * for --device gpu, and in auto mode for inputs that may reach the GPU at all. */
+	const char *ev = getenv("GVK_ENGINES");
 	struct stat sb;
-	es.a = &a, es.n = ev && atoi(ev) > 0 ? atoi(ev) : 0, es.delay_ms = dv ? atoi(dv) : 0;
+	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 0, 0, 0, {NULL}, {0, ""}, {0}, {0, 0}};
 	es.probe = a.eng.device == GVK_DEVICE_GPU || strcmp(a.in, "-") == 0 || stat(a.in, &sb) != 0 ||
 	           sb.st_size >= ((off_t)64 << 20);
 	worker_start(&es.w, engines_main, &es);
-	es_started = 1;
 	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a, writer.rd = rd;
 	ts = gvk_seconds();
 	parser.sl = &sl[0];
 	parse_main(&parser);
 	tp[0] = gvk_seconds() - ts;
-	/* The second chunk is parsed while the first engine is made. */
+	/* The second chunk is parsed while the engines finish starting. */
 	if (sl[0].n > 0) parser.sl = &sl[1], sl[1].id = 1, stage_start(&parser, parse_main);
-	es_lock(&es);
-	while (!es.finished && (!es.planned || !es.eng[0]))
-		pthread_cond_wait(&es.cv, &es.mu);
-	const int first_ok = es.eng[0] != NULL, nplan = es.n;
-	if (!first_ok) err = es.err[0];
-	pthread_mutex_unlock(&es.mu);
-	if (!first_ok) {
-		rc = err.code ? err.code : GVK_ERR_GPU;
+	worker_join(&es.w);
+	memcpy(eng, es.eng, sizeof eng);
+	if (!eng[0]) {
 		stage_join(&parser);
+		err = es.err;
 		goto done;
 	}
-	/* Chunk i computes on a free engine. Once it has started, every chunk up to i - lag goes to
-	 * the writer when computed, lag being one less than the engines made so far (at least 1); the
-	 * slots then hold the chunk being written, those computed, the one parsed and the one being
-	 * parsed, for as many engines as were planned. */
-	const long nslot = (nplan > 1 ? nplan - 1 : 1) + 3;
-	for (int k = 0; k < MAX_ENGINES; ++k) comp[k].a = &a, comp[k].id = k, comp[k].es = &es;
+	int ne = 1;
+	while (ne < MAX_ENGINES && eng[ne]) ++ne;
+	/* Chunk i computes on comp[i % ne]. Once it has started, chunk i - lag (the oldest one in
+	 * flight, or with one engine the one finished before) goes to the writer; the slots then hold
+	 * the chunk being written, those computed, the one parsed and the one being parsed. */
+	const long lag = ne > 1 ? ne - 1 : 1, nslot = lag + 3;
+	for (int k = 0; k < ne; ++k) comp[k].a = &a, comp[k].eng = eng[k], comp[k].id = k;
 	rc = sl[0].n < 0 ? (int)sl[0].n : 0;
 	if (rc < 0) err = sl[0].err;
-	long i = 0, handed = 0;
+	long i = 0;
 	for (; rc == 0 && sl[i % nslot].n > 0; ++i) {
+		stage_t *cs = &comp[i % ne];
 		ts = gvk_seconds();
-		int k = take_engine(&es, comp);
+		stage_join(cs);
 		tp[1] += gvk_seconds() - ts;
-		stage_t *cs = &comp[k]; /* k >= 0: engine 0 exists and engines are not taken back */
-		cs->eng = es.eng[k], cs->sl = &sl[i % nslot], cs->sl->computed = 0;
+		cs->sl = &sl[i % nslot];
 		stage_start(cs, compute_main);
-		/* The parser goes on first: slot i + 2 held a chunk handed to the writer before, whose
-		 * writing ends here. */
+		/* The parser goes on first (it sets the pace): slot i + 2 held chunk i - lag - 1, whose
+		 * writing ends here. Then chunk i - lag goes to the writer once it is computed. */
 		ts = gvk_seconds();
 		stage_join(&writer);
 		tp[2] += gvk_seconds() - ts, ts = gvk_seconds();
@@ -515,23 +454,17 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 			break;
 		}
 		if (next->n > 0) parser.sl = &sl[(i + 2) % nslot], parser.sl->id = i + 2, stage_start(&parser, parse_main);
-		const int made = engines_made(&es);
-		for (const long lag = made > 1 ? made - 1 : 1; rc == 0 && handed <= i - lag; ++handed)
-			rc = hand_to_writer(&writer, &es, &sl[handed % nslot], &err, tp, tot);
+		/* With one engine, chunk i - 1 was joined before chunk i started on it. */
+		if (i >= lag && (rc = hand_to_writer(&writer, ne == 1 ? NULL : &comp[(i - lag) % ne], &sl[(i - lag) % nslot], &err, tp, tot)) < 0)
+			break;
 		if (progress)
 			fprintf(stderr, "\r[gvk pairhmm] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)tot[0],
 			        (double)tot[1] * 1e-9, gvk_seconds() - t0);
 	}
 	/* The chunks still in flight (or, after an error, whatever still runs). */
-	for (; rc == 0 && handed < i; ++handed) rc = hand_to_writer(&writer, &es, &sl[handed % nslot], &err, tp, tot);
-	for (int k = 0; k < MAX_ENGINES; ++k) stage_join(&comp[k]);
-	worker_join(&es.w), es_started = 0;
-	memcpy(eng, es.eng, sizeof eng);
-	for (int k = 0; k < MAX_ENGINES; ++k) {
-		ne += eng[k] != NULL;
-		if (!eng[k] && es.err[k].code && !a.quiet)
-			fprintf(stderr, "gvk pairhmm: engine %d could not start (%s); the others did its share\n", k, es.err[k].msg);
-	}
+	for (long k = i > lag ? i - lag : 0; rc == 0 && k < i; ++k)
+		rc = hand_to_writer(&writer, &comp[k % ne], &sl[k % nslot], &err, tp, tot);
+	for (int k = 0; k < ne; ++k) stage_join(&comp[k]);
 	/* The engines are done: their GPU memory and pinned buffers (slow to unpin) go while the
 	 * writer formats the last chunk, whose values live in the slot. */
 	if (es.ngpu > 1 && ne > 1 && strncmp(gvk_pairhmm_device_name(eng[0]), "gpu:", 4) == 0)
@@ -539,7 +472,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	else
 		snprintf(devname, sizeof devname, "%s", gvk_pairhmm_device_name(eng[0]));
 	td = gvk_seconds();
-	for (int k = 0; k < MAX_ENGINES && !FAST_EXIT; ++k) gvk_pairhmm_destroy(eng[k]), eng[k] = NULL;
+	for (int k = 0; k < ne && !FAST_EXIT; ++k) gvk_pairhmm_destroy(eng[k]), eng[k] = NULL;
 	td = gvk_seconds() - td;
 	stage_join(&parser);
 	stage_join(&writer);
@@ -554,7 +487,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, waiting for compute %.3f s, for output %.3f s, for parse %.3f s; %d engine(s)\n"
 		        "[gvk pairhmm] parser: read %.3f s, cut %.3f s, parse %.3f s, join %.3f s\n",
 		        tp[0], tp[1], tp[2], tp[3], ne, tr[0], tr[1], tr[2], tr[3]);
-		fprintf(stderr, "[gvk pairhmm] engines made in %.3f s (the first) + %.3f s\n", es.made[0], es.made[1] - es.made[0]);
+		fprintf(stderr, "[gvk pairhmm] engines made in %.3f s (the first) + %.3f s\n", es.made[0], es.made[1]);
 		fprintf(stderr, "[gvk pairhmm] busy: engines");
 		for (int k = 0; k < ne; ++k) fprintf(stderr, " %.3f s", comp[k].busy);
 		fprintf(stderr, ", writer %.3f s\n", writer.busy);
@@ -586,8 +519,6 @@ done:
 		_exit(0);
 	}
 	ts = gvk_seconds();
-	if (es_started) worker_join(&es.w), memcpy(eng, es.eng, sizeof eng); /* stopped before computing */
-	pthread_mutex_destroy(&es.mu), pthread_cond_destroy(&es.cv);
 	phmm_reader_close(rd);
 	for (int k = 0; k < MAX_ENGINES; ++k) gvk_pairhmm_destroy(eng[k]);
 	for (int k = 0; k < MAX_SLOTS; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
