@@ -323,13 +323,20 @@ static void *engines_main(void *arg)
 	/* Each GPU's engines on a thread of their own: every GPU's CUDA context takes 0.2-0.3 s to
 	 * make, and one after the other they added up. */
 	gvk_parallel(es->ngpu > 1 ? (es->ngpu < es->n ? es->ngpu : es->n) : 1, make_worker, &j);
-	int bad = -1;
-	for (int k = 0; k < es->n && bad < 0; ++k)
-		if (!es->eng[k]) bad = k;
-	if (bad >= 0) {
-		es->err = j.err[bad];
-		for (int k = 0; k < es->n; ++k) gvk_pairhmm_destroy(es->eng[k]), es->eng[k] = NULL;
+	/* An engine that could not start (its GPU busy or out of memory, say) leaves its share to the
+	 * others, with a message; with none, the first failure is the error. */
+	int made = 0;
+	for (int k = 0; k < es->n; ++k) {
+		if (es->eng[k]) {
+			es->eng[made++] = es->eng[k];
+			continue;
+		}
+		if (!es->err.code) es->err = j.err[k];
+		if (!es->a->quiet && j.err[k].code)
+			fprintf(stderr, "[gvk pairhmm] engine %d could not start (%s); going on without it\n", k, j.err[k].msg);
 	}
+	for (int k = made; k < es->n; ++k) es->eng[k] = NULL;
+	if (made == 0 && !es->err.code) es->err = (gvk_err_t){GVK_ERR_GPU, "no engine could start"};
 	es->made[1] = gvk_seconds() - j.t0 - es->made[0];
 	return NULL;
 }
