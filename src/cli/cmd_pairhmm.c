@@ -282,7 +282,7 @@ typedef struct {
 	int probe;  /* count the GPUs (CUDA's start costs a small input more than it computes) */
 	int ngpu;   /* GPUs counted, each with engines of its own when there are several */
 	gvk_pairhmm_t *eng[MAX_ENGINES];
-	gvk_err_t err;
+	gvk_err_t err;  /* the first engine that could not start */
 	worker_t w;
 	double made[2]; /* seconds to make the first engine, and the others */
 } engines_t;
@@ -409,8 +409,9 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 
 	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
 	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
-	/* GVK_ENGINES: engines for a GPU run (tuning; 2 per GPU by default). The GPUs are counted
-	 * for --device gpu, and in auto mode for inputs that may reach the GPU at all. */
+	/* GVK_ENGINES: engines for a GPU run (tuning; by default 2 with one GPU, one per GPU with
+	 * several). The GPUs are counted for --device gpu, and in auto mode for inputs that may reach
+	 * the GPU at all. */
 	const char *ev = getenv("GVK_ENGINES");
 	struct stat sb;
 	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 0, 0, 0, {NULL}, {0, ""}, {0}, {0, 0}};
