@@ -214,7 +214,8 @@ static void dev_close(gpu_dev_t *g)
 
 enum { MAX_GPUS = 16 };
 
-/* Every visible GPU of compute capability 8.0 or newer; a pass is split between them. */
+/* Every visible GPU of compute capability 8.0 or newer, or the one gvk_pairhmm_opt_t.gpu names;
+ * a pass is split between them. */
 struct phmm_gpu_s {
 	int n;
 	gpu_dev_t *d[MAX_GPUS];
@@ -379,9 +380,9 @@ typedef struct {
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
-/* Pinning host memory is slow (70-100 ms per 128 MiB on the H100 host, a fifth of that to
- * unpin), so the staging buffers grow in powers of two from min bytes and are kept until the
- * engine closes; device buffers likewise. */
+/* Pinning host memory is slow (17-26 ms per 128 MiB on the H100 host, src/common/cuda_mem.cu),
+ * so the staging buffers grow in powers of two from min bytes and are kept until the engine
+ * closes; device buffers likewise. */
 static int ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, const char *what, gvk_err_t *err)
 {
 	return gvk_cuda_reserve((void **)p, cap, need, GVK_MEM_PINNED, GVK_GROW_POW2, min, what, err);
