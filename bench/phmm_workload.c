@@ -35,7 +35,7 @@ static int alloc(phmm_workload_t *w, const region_t *rg, size_t n)
 	return w->mem && w->reads && w->haps && w->pairs && w->region_reads && w->region_haps ? 0 : GVK_ERR_NOMEM;
 }
 
-static void fill(phmm_workload_t *w, const region_t *rg, size_t n, unsigned long long *s, int realistic)
+static void fill(phmm_workload_t *w, const region_t *rg, size_t n, unsigned long long *s, int realistic, int flags)
 {
 	static const char acgt[] = "ACGT";
 	char *p = w->mem;
@@ -66,7 +66,7 @@ static void fill(phmm_workload_t *w, const region_t *rg, size_t n, unsigned long
 				int from = start + i < src->len ? src->bases[start + i] : acgt[next(s) & 3];
 				p[i] = realistic && unif(s) > 0.02 ? (char)from : acgt[next(s) & 3];
 				q[i] = (uint8_t)(unif(s) < 0.05 ? 6 : 18 + next(s) % 24);
-				q[R + i] = q[2 * R + i] = (uint8_t)(unif(s) < 0.9 ? 45 : 10 + next(s) % 35);
+				q[R + i] = q[2 * R + i] = (uint8_t)(unif(s) < 0.9 || (flags & PHMM_WL_INDEL45) ? 45 : 10 + next(s) % 35);
 				q[3 * R + i] = 10;
 			}
 			w->reads[w->n_reads++] = (gvk_read_t){R, p, q, q + R, q + 2 * R, q + 3 * R};
@@ -83,15 +83,15 @@ static void fill(phmm_workload_t *w, const region_t *rg, size_t n, unsigned long
 	w->n_regions = n;
 }
 
-static int build(phmm_workload_t *w, region_t *rg, size_t n, unsigned long long s, int realistic)
+static int build(phmm_workload_t *w, region_t *rg, size_t n, unsigned long long s, int realistic, int flags)
 {
 	int rc = alloc(w, rg, n);
-	if (rc == 0) fill(w, rg, n, &s, realistic);
+	if (rc == 0) fill(w, rg, n, &s, realistic, flags);
 	free(rg);
 	return rc;
 }
 
-int phmm_workload_hc(phmm_workload_t *w, size_t min_pairs, unsigned long long seed)
+int phmm_workload_hc(phmm_workload_t *w, size_t min_pairs, unsigned long long seed, int flags)
 {
 	unsigned long long s = seed * 0x9E3779B97F4A7C15ULL + 1;
 	size_t cap = min_pairs / 20 + 16, n = 0, pairs = 0;
@@ -117,10 +117,10 @@ int phmm_workload_hc(phmm_workload_t *w, size_t min_pairs, unsigned long long se
 			rg = nr;
 		}
 	}
-	return build(w, rg, n, s, 1);
+	return build(w, rg, n, s, 1, flags);
 }
 
-int phmm_workload_equal(phmm_workload_t *w, size_t min_pairs, int rlen, int hlen, unsigned long long seed)
+int phmm_workload_equal(phmm_workload_t *w, size_t min_pairs, int rlen, int hlen, unsigned long long seed, int flags)
 {
 	size_t n = (min_pairs + 255) / 256;
 	region_t *rg = malloc(n * sizeof *rg);
@@ -129,7 +129,7 @@ int phmm_workload_equal(phmm_workload_t *w, size_t min_pairs, int rlen, int hlen
 		rg[k].nh = 16, rg[k].nr = 16;
 		for (int h = 0; h < 16; ++h) rg[k].hlen[h] = hlen, rg[k].rlen[h] = rlen;
 	}
-	return build(w, rg, n, seed * 0x9E3779B97F4A7C15ULL + 1, 1);
+	return build(w, rg, n, seed * 0x9E3779B97F4A7C15ULL + 1, 1, flags);
 }
 
 int phmm_workload_write(const phmm_workload_t *w, FILE *fp)

@@ -17,10 +17,15 @@ typedef struct {
 	char *mem;
 } phmm_workload_t;
 
+/* Insertion and deletion qualities: by default 45 at 90 % of bases and 10-44 elsewhere (the
+ * same value for both), as in reads recalibrated for indels (GATK3's BQSR, BI/BD tags);
+ * PHMM_WL_INDEL45: 45 at every base, GATK4's default for reads without those tags. */
+enum { PHMM_WL_INDEL45 = 1 };
+
 /* At least min_pairs pairs of HaplotypeCaller shape. */
-int phmm_workload_hc(phmm_workload_t *w, size_t min_pairs, unsigned long long seed);
+int phmm_workload_hc(phmm_workload_t *w, size_t min_pairs, unsigned long long seed, int flags);
 /* Groups of 16 reads x 16 haplotypes, every read of length rlen and haplotype of length hlen. */
-int phmm_workload_equal(phmm_workload_t *w, size_t min_pairs, int rlen, int hlen, unsigned long long seed);
+int phmm_workload_equal(phmm_workload_t *w, size_t min_pairs, int rlen, int hlen, unsigned long long seed, int flags);
 /* Writes the work in the group format ("R H", reads, haplotypes; qualities Phred+33). */
 int phmm_workload_write(const phmm_workload_t *w, FILE *fp);
 void phmm_workload_free(phmm_workload_t *w);

@@ -1,6 +1,7 @@
 /* Every kernel returns the same bits as the scalar reference on random pairs: reads 1..maxR,
  * haplotypes 1..maxH, N / lowercase / IUPAC bases, qualities 0..255. Covers the float and double
- * passes in both flavours. Usage: test_pairhmm_random cpu|gpu [pairs] [maxR] [maxH] [seed].
+ * passes in both flavours, and reads whose insertion and deletion qualities allow the GPU to share
+ * the gap-open product. Usage: test_pairhmm_random cpu|gpu [pairs] [maxR] [maxH] [seed].
  * Exit 77 = skipped (no GPU). */
 #include <inttypes.h>
 #include <stdio.h>
@@ -83,6 +84,14 @@ int main(int argc, char **argv)
 				q[f * R + k] = wide ? (uint8_t)x : good ? (uint8_t)(f == 3 ? 10 : 20 + x % 25) : (uint8_t)(x % 128);
 			}
 		}
+		/* A quarter of the reads have each row's insertion quality equal to the deletion quality of
+		 * the row before (half of them 45 everywhere, GATK4's default), so that the GPU's float
+		 * pass may share the gap-open product (its SHARE kernels). */
+		if (i % 4 == 1)
+			for (int k = 0; k < R; ++k) {
+				q[2 * R + k] = i % 8 == 1 ? 45 : (uint8_t)(20 + rng(&s) % 25);
+				q[R + k] = k ? q[2 * R + k - 1] : (uint8_t)(20 + rng(&s) % 25);
+			}
 		reads[i] = (gvk_read_t){R, b, q, q + R, q + 2 * R, q + 3 * R};
 	}
 	for (int i = 0; i < nh; ++i) {

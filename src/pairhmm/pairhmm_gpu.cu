@@ -51,7 +51,8 @@ typedef struct gpu_dev_s {
 	int profile;            /* GVK_GPU_PROFILE set: host-side timings on stderr */
 	int threads;            /* host threads that pack batches */
 	double t_sort, t_pack, t_wait, t_scatter, t_prep;
-	double bin_s[2][MAX_VARIANTS], bin_cells[2][MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin */
+	double bin_s[2][2 * MAX_VARIANTS], bin_cells[2][2 * MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin */
+	int share;              /* use the shared gap-open product where reads allow (GVK_GPU_SHARE=0: never) */
 	/* Host arrays of a pass, kept between passes (fresh ones cost a page fault per 4 KiB). */
 	gvk_buf_t scr[SCR_COUNT];
 } gpu_dev_t;
@@ -65,12 +66,12 @@ typedef void (*launch_fn)(int blocks, size_t smem, cudaStream_t st, const phmm_g
                           const uint8_t *rb, const uint8_t *hb, const void *err, const void *mm, void *scratch,
                           const uint64_t *soff, void *out);
 
-template <typename T, int P, int K, bool F>
+template <typename T, int P, int K, bool F, bool S>
 static void launch_short(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
                          const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
 {
 	(void)scratch, (void)soff;
-	phmm_gpu_kernel_short<T, P, K, F><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(pairs, n, rb, hb, (const T *)err,
+	phmm_gpu_kernel_short<T, P, K, F, S><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(pairs, n, rb, hb, (const T *)err,
 	                                                                        (const T *)mm, (T *)out);
 }
 
@@ -83,16 +84,23 @@ static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gp
 }
 
 typedef struct {
-	int P, K, table; /* table: prior-table elements per sub-warp */
-	launch_fn fn[2]; /* [fused] */
+	int P, K, table;    /* table: prior-table elements per sub-warp */
+	launch_fn fn[2][2]; /* [shared gap-open product][fused] (tiled and double: no sharing) */
 } variant_t;
 
 /* Read-length bins, in rising order of rows (P * K), fine enough that a read wastes few virtual
  * rows: every virtual row costs as much as a real one. Reads up to 16 rows get a thread each (no
  * shuffles, no fill), then sub-warps of 2, 4, 8, 16 and 32 threads; the last entry of each table
  * takes every longer read, in tiles. */
-#define V(T, P, K) {P, K, phmm_table<T, P, K>::SIZE, {launch_short<T, P, K, false>, launch_short<T, P, K, true>}}
-#define VT(T, P, K) {P, K, phmm_table<T, P, K>::SIZE, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}
+#define V(T, P, K)                                                                                  \
+	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
+	 {{launch_short<T, P, K, false, false>, launch_short<T, P, K, true, false>},                    \
+	  {launch_short<T, P, K, false, PHMM_SHARE(T)>, launch_short<T, P, K, true, PHMM_SHARE(T)>}}}
+#define VT(T, P, K)                                                                                 \
+	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
+	 {{launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}}
+/* Only float passes share the gap-open product: the double pass takes a pair in fifty. */
+#define PHMM_SHARE(T) (sizeof(T) == 4)
 static const variant_t variants_f[] = {
 	V(float, 1, 4),   V(float, 1, 8),   V(float, 1, 10),  V(float, 1, 12),  V(float, 1, 14),  V(float, 1, 16),
 	V(float, 2, 10),  V(float, 2, 12),  V(float, 2, 14),  V(float, 2, 16),  V(float, 4, 9),   V(float, 4, 10),
@@ -108,6 +116,7 @@ static const variant_t variants_d[] = {V(double, 4, 4),   V(double, 4, 8),  V(do
                                        V(double, 32, 8),  VT(double, 32, 8)};
 #undef V
 #undef VT
+#undef PHMM_SHARE
 #define NVAR_F (int)(sizeof variants_f / sizeof variants_f[0])
 #define NVAR_D (int)(sizeof variants_d / sizeof variants_d[0])
 static_assert(NVAR_F <= MAX_VARIANTS && NVAR_D <= MAX_VARIANTS, "bins are counted in MAX_VARIANTS");
@@ -134,10 +143,20 @@ static size_t pair_bytes(int R, int H, int dbl)
 	return 5 * (size_t)R + (size_t)H + 32 + scratch;
 }
 
-static uint32_t order_key(int R, int H, int dbl)
+/* A read whose insertion quality at every row equals the deletion quality of the row before, so
+ * that mi[r] == md[r-1] and the kernels may share the product (phmm_rows, SHARE). */
+static int read_shares_gap_open(const gvk_read_t *r)
+{
+	return r->len < 2 || memcmp(r->ins + 1, r->del, (size_t)r->len - 1) == 0;
+}
+
+/* A pass's bin is 2 * variant + share (share only for one-tile float variants). */
+static uint32_t order_key(int R, int H, int dbl, int share)
 {
 	uint32_t hb = (uint32_t)H / 16;
-	return (uint32_t)pick_variant(R, dbl) << 8 | (255u - (hb < 255u ? hb : 255u));
+	int v = pick_variant(R, dbl);
+	share = share && !dbl && v < NVAR_F - 1;
+	return (uint32_t)(2 * v + share) << 8 | (255u - (hb < 255u ? hb : 255u));
 }
 
 /* ---- device set-up -------------------------------------------------------------------------- */
@@ -186,6 +205,7 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opt_t *opt, gvk_err
 	for (int b = 0; b < PHMM_BIN_STREAMS; ++b) CK(cudaStreamCreateWithFlags(&g->bst[b], cudaStreamNonBlocking));
 	g->max_batch_bytes = (size_t)1 << 30;
 	g->profile = getenv("GVK_GPU_PROFILE") ? atoi(getenv("GVK_GPU_PROFILE")) : 0;
+	g->share = !getenv("GVK_GPU_SHARE") || atoi(getenv("GVK_GPU_SHARE")) != 0;
 	return upload_tables(g, err);
 }
 
@@ -285,7 +305,7 @@ typedef struct {
 	uint32_t k;   /* position in the pass's selection */
 } order_t;
 
-enum { ORDER_KEYS = MAX_VARIANTS << 8, MAX_SCAN_THREADS = 64 };
+enum { MAX_BINS = 2 * MAX_VARIANTS, ORDER_KEYS = MAX_BINS << 8, MAX_SCAN_THREADS = 64 };
 
 /* Bin by read length, then longest haplotypes first (in 16-bp buckets) so that a warp's pairs end
  * together; the sort is stable, so pairs of one region stay together, which keeps the packing's
@@ -298,7 +318,7 @@ typedef struct {
 	const gvk_pair_t *pairs;
 	const size_t *sel;
 	size_t n;
-	int dbl, nt;
+	int dbl, nt, share; /* share: look for reads that allow the shared gap-open product */
 	order_t *ord;
 	uint32_t (*hist)[ORDER_KEYS];
 	int32_t maxr[MAX_SCAN_THREADS], maxh[MAX_SCAN_THREADS];
@@ -314,8 +334,9 @@ static void scan_worker(void *arg, int t)
 	memset(h, 0, sizeof j->hist[t]);
 	for (size_t k = b; k < e; ++k) {
 		const gvk_pair_t *p = &j->pairs[j->sel ? j->sel[k] : k];
-		int R = j->reads[p->read].len, H = j->haps[p->hap].len;
-		uint32_t key = order_key(R, H, j->dbl);
+		const gvk_read_t *r = &j->reads[p->read];
+		int R = r->len, H = j->haps[p->hap].len;
+		uint32_t key = order_key(R, H, j->dbl, j->share && !j->dbl && read_shares_gap_open(r));
 		j->ord[k].key = key, h[key]++;
 		mr = p->read > mr ? p->read : mr, mh = p->hap > mh ? p->hap : mh;
 		bytes += pair_bytes(R, H, j->dbl);
@@ -373,8 +394,8 @@ typedef struct {
 	size_t n;                 /* pairs */
 	size_t off_soff, off_rb, off_hb, bytes;
 	size_t scratch_elems;
-	int nbins, bin_var[MAX_VARIANTS];
-	size_t bin_start[MAX_VARIANTS + 1];
+	int nbins, bin_var[MAX_BINS]; /* bin: 2 * variant + share */
+	size_t bin_start[MAX_BINS + 1];
 	int direct;               /* the whole pass: sums come back in the pass's order */
 } layout_t;
 
@@ -487,7 +508,7 @@ static void pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff,
 		}
 		L->bin_var[L->nbins] = (int)bin;
 		L->bin_start[L->nbins++] = k - b0;
-		if (bin == largest)
+		if (bin >> 1 == largest)
 			for (size_t x = k; x < lo; ++x) {
 				soff[x - b0] = L->scratch_elems;
 				L->scratch_elems += 3 * ((size_t)c->haps[pair_at(c, c->ord[x].k)->hap].len + 1);
@@ -614,11 +635,11 @@ static cudaError_t bin_profile(gpu_dev_t *g, slot_t *sl, cudaStream_t bs, const 
 static void bin_report(const gpu_dev_t *g, int dbl)
 {
 	const variant_t *var = dbl ? variants_d : variants_f;
-	for (int v = 0; v < (dbl ? NVAR_D : NVAR_F); ++v)
-		if (g->bin_cells[dbl][v] > 0)
-			fprintf(stderr, "[gvk gpu] bin %2dx%-2d %s: %8.3f Gcells %8.3f ms %6.3f TCUPS\n", var[v].P, var[v].K,
-			        dbl ? "double" : "float", 1e-9 * g->bin_cells[dbl][v], 1e3 * g->bin_s[dbl][v],
-			        1e-12 * g->bin_cells[dbl][v] / g->bin_s[dbl][v]);
+	for (int b = 0; b < 2 * (dbl ? NVAR_D : NVAR_F); ++b)
+		if (g->bin_cells[dbl][b] > 0)
+			fprintf(stderr, "[gvk gpu] bin %2dx%-2d %s%s: %8.3f Gcells %8.3f ms %6.3f TCUPS\n", var[b >> 1].P, var[b >> 1].K,
+			        dbl ? "double" : "float", b & 1 ? " shared" : "", 1e-9 * g->bin_cells[dbl][b], 1e3 * g->bin_s[dbl][b],
+			        1e-12 * g->bin_cells[dbl][b] / g->bin_s[dbl][b]);
 }
 
 /* Queues copy-in, kernels and copy-out of a packed sub-batch on stream s. */
@@ -645,14 +666,14 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	const int nbs = g->profile > 1 ? 1 : PHMM_BIN_STREAMS < L->nbins ? PHMM_BIN_STREAMS : L->nbins;
 	for (int k = 0; k < nbs; ++k) CK(cudaStreamWaitEvent(g->bst[k], sl->k0, 0));
 	for (int b = L->nbins - 1; b >= 0; --b) {
-		const variant_t *v = &var[L->bin_var[b]];
+		const variant_t *v = &var[L->bin_var[b] >> 1];
 		cudaStream_t bs = g->bst[(L->nbins - 1 - b) % nbs];
 		size_t start = L->bin_start[b], n = L->bin_start[b + 1] - start;
 		int per_block = PHMM_GPU_BLOCK / v->P;
 		int blocks = (int)((n + (size_t)per_block - 1) / (size_t)per_block);
 		size_t smem = (size_t)per_block * (size_t)v->table * (size_t)tsz;
 		if (g->profile > 1) CK(cudaEventRecord(sl->bin_done[0], bs));
-		v->fn[g->fused](blocks, smem, bs, pairs + start, (int)n, rb, hb, errt, mmt,
+		v->fn[L->bin_var[b] & 1][g->fused](blocks, smem, bs, pairs + start, (int)n, rb, hb, errt, mmt,
 		                L->scratch_elems ? sl->dev + scr_off : NULL, soff + start, sl->dev + out_off);
 		CK(cudaGetLastError());
 		if (g->profile > 1) CK(bin_profile(g, sl, bs, L, b, dbl));
@@ -794,7 +815,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	double t0 = gvk_seconds(), pass_t0 = t0;
 	scan_job_t sj;
 	memset(&sj, 0, sizeof sj);
-	sj.reads = reads, sj.haps = haps, sj.pairs = pairs, sj.sel = sel, sj.n = n, sj.dbl = dbl;
+	sj.reads = reads, sj.haps = haps, sj.pairs = pairs, sj.sel = sel, sj.n = n, sj.dbl = dbl, sj.share = g->share;
 	sj.nt = n < 65536 ? 1 : g->threads < MAX_SCAN_THREADS ? g->threads : MAX_SCAN_THREADS;
 	order_t *ord = NULL;
 	int rc = order_pairs(g, &sj, &ord);

@@ -135,28 +135,39 @@ __device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
 }
 
 /* One step of a thread: its K rows at one haplotype column. u* is the row above in this column
- * (from thread t-1), p* the row above in the previous column (the diagonal of row 0). */
-template <typename T, int K, bool FUSED>
-__device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], const T (&mm)[K], const T (&g)[K],
+ * (from thread t-1), p* the row above in the previous column (the diagonal of row 0).
+ *
+ * SHARE: the read's gap-open probabilities satisfy mi[r] == md[r-1] (bit for bit) for every
+ * pair of adjacent rows, as with GATK4's default insertion and deletion qualities (45 for every
+ * base). Then M[r-1][j]*mi[r], the product that I[r][j] adds, is the same number as
+ * M[r-1][j]*md[r-1], which D[r-1][j+1] adds one step later: computed once and kept in Q, it
+ * saves one of the eight FP operations per cell (the thread's first row still multiplies the
+ * shuffled M by its own mi). */
+template <typename T, int K, bool FUSED, bool SHARE>
+__device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], const T (&mm)[K], const T (&g)[K],
                                           const T (&mi)[K], const T (&md)[K], const T (&cc)[K], const T (&pr)[K],
                                           T uM, T uI, T pM, T pI, T pD)
 {
 	typedef phmm_ops<T> op;
 	T dM = pM, dI = pI, dD = pD, aM = uM, aI = uI;
+	T aQ = SHARE ? op::mul(uM, mi[0]) : (T)0;
 #pragma unroll
 	for (int r = 0; r < K; ++r) {
 		const T oM = M[r], oI = I[r], oD = D[r];
+		const T qI = SHARE ? aQ : op::mul(aM, mi[r]); /* M[r-1][j] * mi[r] */
+		const T qD = SHARE ? Q[r] : op::mul(oM, md[r]); /* M[r][j-1] * md[r] */
 		T nM, nI, nD;
 		if (FUSED) {
 			nM = op::mul(op::fma(dD, g[r], op::fma(dI, g[r], op::mul(dM, mm[r]))), pr[r]);
-			nI = op::fma(aI, cc[r], op::mul(aM, mi[r]));
-			nD = op::fma(oD, cc[r], op::mul(oM, md[r]));
+			nI = op::fma(aI, cc[r], qI);
+			nD = op::fma(oD, cc[r], qD);
 		} else {
 			nM = op::mul(op::add(op::add(op::mul(dM, mm[r]), op::mul(dI, g[r])), op::mul(dD, g[r])), pr[r]);
-			nI = op::add(op::mul(aM, mi[r]), op::mul(aI, cc[r]));
-			nD = op::add(op::mul(oM, md[r]), op::mul(oD, cc[r]));
+			nI = op::add(qI, op::mul(aI, cc[r]));
+			nD = op::add(qD, op::mul(oD, cc[r]));
 		}
 		M[r] = nM, I[r] = nI, D[r] = nD;
+		if (SHARE) Q[r] = op::mul(nM, md[r]), aQ = Q[r];
 		dM = oM, dI = oI, dD = oD;
 		aM = nM, aI = nI;
 	}
@@ -270,7 +281,7 @@ __device__ __forceinline__ void phmm_from_above(T m, T i, T d, int lane, T init,
  * longest haplotype), so that a thread can read the class of any column from -P to hmax + P
  * without a bounds check; past its own H a pair reads the next haplotype's classes, and the
  * columns they feed are never used. */
-template <typename T, int P, int K, bool FUSED>
+template <typename T, int P, int K, bool FUSED, bool SHARE>
 __global__ void __launch_bounds__(PHMM_GPU_BLOCK, PHMM_GPU_MIN_BLOCKS)
 phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
                       const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
@@ -289,8 +300,10 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	const int row0 = R - ROWS; /* virtual rows fill the top of the tile */
 	const T init = op::div(op::init(), (T)H);
 	phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
-	T M[K], I[K], D[K], mm[K], g[K], mi[K], md[K], cc[K];
+	T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
 	phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, mm, g, mi, md, cc);
+#pragma unroll
+	for (int r = 0; r < K; ++r) Q[r] = 0; /* M[r][0] * md[r] */
 	T pM = 0, pI = 0, pD = row0 + lane * K - 1 < 0 ? init : (T)0;
 	/* Class of column j + 1 for this thread at step s is hq[s]. */
 	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
@@ -306,7 +319,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 		const uint32_t hcn = hq[s];
 		T uM, uI, uD;
 		phmm_from_above<T, P>(M[K - 1], I[K - 1], D[K - 1], lane, init, uM, uI, uD);
-		if (j >= 1) phmm_rows<T, K, FUSED>(M, I, D, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+		if (j >= 1) phmm_rows<T, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
 		pM = uM, pI = uI, pD = uD;
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
 	}
@@ -320,7 +333,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 		const uint32_t hcn = *hp;
 		T uM, uI, uD;
 		phmm_from_above<T, P>(M[K - 1], I[K - 1], D[K - 1], lane, init, uM, uI, uD);
-		phmm_rows<T, K, FUSED>(M, I, D, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+		phmm_rows<T, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
 		if (s <= take_to) sm = op::add(sm, M[K - 1]), si = op::add(si, I[K - 1]);
 		pM = uM, pI = uI, pD = uD;
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
@@ -383,7 +396,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
 		const bool store = last && live && !last_tile;
 		phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
-		T M[K], I[K], D[K], mm[K], g[K], mi[K], md[K], cc[K];
+		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K]; /* Q: unused without SHARE */
 		phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
@@ -402,7 +415,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			const T tD = __shfl_sync(0xffffffffu, b.D, x, P);
 			if (lane == 0) uM = above ? tM : (T)0, uI = above ? tI : (T)0, uD = above ? tD : init;
 			if (j >= 1) {
-				phmm_rows<T, K, FUSED>(M, I, D, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+				phmm_rows<T, K, FUSED, false>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
 				if (store && j <= H) scr[3 * j] = M[K - 1], scr[3 * j + 1] = I[K - 1], scr[3 * j + 2] = D[K - 1];
 			}
 			if (last_tile && last) {
