@@ -85,7 +85,7 @@ static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gp
 
 typedef struct {
 	int P, K, table;    /* table: prior-table elements per sub-warp */
-	launch_fn fn[2][2]; /* [shared gap-open product][fused] (tiled and double: no sharing) */
+	launch_fn fn[2][2]; /* [shared gap-open product][fused] (tiled: no sharing) */
 } variant_t;
 
 /* Read-length bins, in rising order of rows (P * K), fine enough that a read wastes few virtual
@@ -95,12 +95,11 @@ typedef struct {
 #define V(T, P, K)                                                                                  \
 	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
 	 {{launch_short<T, P, K, false, false>, launch_short<T, P, K, true, false>},                    \
-	  {launch_short<T, P, K, false, PHMM_SHARE(T)>, launch_short<T, P, K, true, PHMM_SHARE(T)>}}}
+	  {launch_short<T, P, K, false, true>, launch_short<T, P, K, true, true>}}}
 #define VT(T, P, K)                                                                                 \
 	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
 	 {{launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}}
-/* Only float passes share the gap-open product: the double pass takes a pair in fifty. */
-#define PHMM_SHARE(T) (sizeof(T) == 4)
+
 static const variant_t variants_f[] = {
 	V(float, 1, 4),   V(float, 1, 8),   V(float, 1, 10),  V(float, 1, 12),  V(float, 1, 14),  V(float, 1, 16),
 	V(float, 2, 10),  V(float, 2, 12),  V(float, 2, 14),  V(float, 2, 16),  V(float, 4, 9),   V(float, 4, 10),
@@ -116,7 +115,6 @@ static const variant_t variants_d[] = {V(double, 4, 4),   V(double, 4, 8),  V(do
                                        V(double, 32, 8),  VT(double, 32, 8)};
 #undef V
 #undef VT
-#undef PHMM_SHARE
 #define NVAR_F (int)(sizeof variants_f / sizeof variants_f[0])
 #define NVAR_D (int)(sizeof variants_d / sizeof variants_d[0])
 static_assert(NVAR_F <= MAX_VARIANTS && NVAR_D <= MAX_VARIANTS, "bins are counted in MAX_VARIANTS");
@@ -166,12 +164,12 @@ static int pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, 
 	return 2 * yes >= m;
 }
 
-/* A pass's bin is 2 * variant + share (share only for one-tile float variants). */
+/* A pass's bin is 2 * variant + share (share only for one-tile variants). */
 static uint32_t order_key(int R, int H, int dbl, int share)
 {
 	uint32_t hb = (uint32_t)H / 16;
 	int v = pick_variant(R, dbl);
-	share = share && !dbl && v < NVAR_F - 1;
+	share = share && v < (dbl ? NVAR_D : NVAR_F) - 1;
 	return (uint32_t)(2 * v + share) << 8 | (255u - (hb < 255u ? hb : 255u));
 }
 
@@ -352,7 +350,7 @@ static void scan_worker(void *arg, int t)
 		const gvk_pair_t *p = &j->pairs[j->sel ? j->sel[k] : k];
 		const gvk_read_t *r = &j->reads[p->read];
 		int R = r->len, H = j->haps[p->hap].len;
-		uint32_t key = order_key(R, H, j->dbl, j->share && !j->dbl && read_shares_gap_open(r));
+		uint32_t key = order_key(R, H, j->dbl, j->share && read_shares_gap_open(r));
 		j->ord[k].key = key, h[key]++;
 		mr = p->read > mr ? p->read : mr, mh = p->hap > mh ? p->hap : mh;
 		bytes += pair_bytes(R, H, j->dbl);
@@ -844,7 +842,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	scan_job_t sj;
 	memset(&sj, 0, sizeof sj);
 	sj.reads = reads, sj.haps = haps, sj.pairs = pairs, sj.sel = sel, sj.n = n, sj.dbl = dbl;
-	sj.share = g->share && !dbl && pass_mostly_shares(reads, pairs, sel, n);
+	sj.share = g->share && pass_mostly_shares(reads, pairs, sel, n);
 	sj.nt = n < 65536 ? 1 : g->threads < MAX_SCAN_THREADS ? g->threads : MAX_SCAN_THREADS;
 	order_t *ord = NULL;
 	int rc = order_pairs(g, &sj, &ord);
