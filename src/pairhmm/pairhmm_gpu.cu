@@ -148,14 +148,14 @@ static int read_shares_gap_open(const gvk_read_t *r)
 	return r->len < 2 || memcmp(r->ins + 1, r->del, (size_t)r->len - 1) == 0;
 }
 
-/* Whether at least half of a pass's pairs (judged on up to 4096 of them, evenly spaced) have
+/* Whether at least half of a pass's pairs (judged on up to 1024 of them, evenly spaced) have
  * reads that allow the shared gap-open product. Only then do the sort keys tell them apart: the
  * split moves them behind the others of their variant, and on input where few qualify that cost
  * more than it saved (2 M HaplotypeCaller-shaped pairs, a few percent of whose short reads
  * qualify: 2.13-2.15 against 2.18-2.19 TCUPS of kernel time, even with no launch of their own). */
 static int pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, const size_t *sel, size_t n)
 {
-	const size_t m = n < 4096 ? n : 4096;
+	const size_t m = n < 1024 ? n : 1024;
 	size_t yes = 0;
 	for (size_t k = 0; k < m; ++k) {
 		size_t x = n * k / m;
@@ -363,13 +363,33 @@ typedef struct {
 	order_t *out;
 } scatter_job_t;
 
+/* Each thread's start within each key relative to the key's base (threads in order within a key:
+ * a stable sort), and in the extra row the keys' counts; thread t takes a range of keys and walks
+ * the histograms row by row, so its part of the extra row stays in cache. */
+static void order_prefix_worker(void *arg, int t)
+{
+	scan_job_t *s = (scan_job_t *)arg;
+	const int k0 = ORDER_KEYS * t / s->nt, k1 = ORDER_KEYS * (t + 1) / s->nt;
+	uint32_t *run = s->hist[s->nt];
+	memset(run + k0, 0, (size_t)(k1 - k0) * sizeof *run);
+	for (int u = 0; u < s->nt; ++u)
+		for (int key = k0; key < k1; ++key) {
+			uint32_t c = s->hist[u][key];
+			s->hist[u][key] = run[key], run[key] += c;
+		}
+}
+
 static void order_scatter_worker(void *arg, int t)
 {
 	scatter_job_t *j = (scatter_job_t *)arg;
 	const scan_job_t *s = j->s;
 	size_t b = s->n * (size_t)t / (size_t)s->nt, e = s->n * (size_t)(t + 1) / (size_t)s->nt;
 	uint32_t *pos = s->hist[t];
-	for (size_t k = b; k < e; ++k) j->out[pos[s->ord[k].key]++] = (order_t){s->ord[k].key, (uint32_t)k};
+	const uint32_t *base = s->hist[s->nt];
+	for (size_t k = b; k < e; ++k) {
+		const uint32_t key = s->ord[k].key;
+		j->out[base[key] + pos[key]++] = (order_t){key, (uint32_t)k};
+	}
 }
 
 /* Sorts the pass's pairs into *ordp (the device's scratch) and returns the scan's totals in s. */
@@ -380,22 +400,14 @@ static int order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 	if (!tmp || !ord || !s->hist) return s->hist = NULL, GVK_ERR_NOMEM;
 	s->ord = tmp;
 	gvk_parallel(s->nt, scan_worker, s);
-	/* Each thread's start within each key, keys in order and threads in order within a key (a
-	 * stable sort), in passes along the histograms' rows: walking key by key strides through
-	 * all of them. The extra row holds the keys' running counts, then their bases. */
+	/* The keys' offsets on all threads (serially: 650 k steps a pass over 16 threads'
+	 * histograms), then the keys' bases, in the extra row. */
+	gvk_parallel(s->nt, order_prefix_worker, s);
 	uint32_t *run = s->hist[s->nt], sum = 0;
-	memset(run, 0, sizeof s->hist[0]);
-	for (int t = 0; t < s->nt; ++t)
-		for (int key = 0; key < ORDER_KEYS; ++key) {
-			uint32_t c = s->hist[t][key];
-			s->hist[t][key] = run[key], run[key] += c;
-		}
 	for (int key = 0; key < ORDER_KEYS; ++key) {
 		uint32_t c = run[key];
 		run[key] = sum, sum += c;
 	}
-	for (int t = 0; t < s->nt; ++t)
-		for (int key = 0; key < ORDER_KEYS; ++key) s->hist[t][key] += run[key];
 	scatter_job_t sj = {s, ord};
 	gvk_parallel(s->nt, order_scatter_worker, &sj);
 	s->hist = NULL, s->ord = NULL;
