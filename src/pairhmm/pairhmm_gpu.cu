@@ -363,33 +363,13 @@ typedef struct {
 	order_t *out;
 } scatter_job_t;
 
-/* Each thread's start within each key relative to the key's base (threads in order within a key:
- * a stable sort), and in the extra row the keys' counts; thread t takes a range of keys and walks
- * the histograms row by row, so its part of the extra row stays in cache. */
-static void order_prefix_worker(void *arg, int t)
-{
-	scan_job_t *s = (scan_job_t *)arg;
-	const int k0 = ORDER_KEYS * t / s->nt, k1 = ORDER_KEYS * (t + 1) / s->nt;
-	uint32_t *run = s->hist[s->nt];
-	memset(run + k0, 0, (size_t)(k1 - k0) * sizeof *run);
-	for (int u = 0; u < s->nt; ++u)
-		for (int key = k0; key < k1; ++key) {
-			uint32_t c = s->hist[u][key];
-			s->hist[u][key] = run[key], run[key] += c;
-		}
-}
-
 static void order_scatter_worker(void *arg, int t)
 {
 	scatter_job_t *j = (scatter_job_t *)arg;
 	const scan_job_t *s = j->s;
 	size_t b = s->n * (size_t)t / (size_t)s->nt, e = s->n * (size_t)(t + 1) / (size_t)s->nt;
 	uint32_t *pos = s->hist[t];
-	const uint32_t *base = s->hist[s->nt];
-	for (size_t k = b; k < e; ++k) {
-		const uint32_t key = s->ord[k].key;
-		j->out[base[key] + pos[key]++] = (order_t){key, (uint32_t)k};
-	}
+	for (size_t k = b; k < e; ++k) j->out[pos[s->ord[k].key]++] = (order_t){s->ord[k].key, (uint32_t)k};
 }
 
 /* Sorts the pass's pairs into *ordp (the device's scratch) and returns the scan's totals in s. */
@@ -400,14 +380,22 @@ static int order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 	if (!tmp || !ord || !s->hist) return s->hist = NULL, GVK_ERR_NOMEM;
 	s->ord = tmp;
 	gvk_parallel(s->nt, scan_worker, s);
-	/* The keys' offsets on all threads (serially: 650 k steps a pass over 16 threads'
-	 * histograms), then the keys' bases, in the extra row. */
-	gvk_parallel(s->nt, order_prefix_worker, s);
+	/* Each thread's start within each key, keys in order and threads in order within a key (a
+	 * stable sort), in passes along the histograms' rows: walking key by key strides through
+	 * all of them. The extra row holds the keys' running counts, then their bases. */
 	uint32_t *run = s->hist[s->nt], sum = 0;
+	memset(run, 0, sizeof s->hist[0]);
+	for (int t = 0; t < s->nt; ++t)
+		for (int key = 0; key < ORDER_KEYS; ++key) {
+			uint32_t c = s->hist[t][key];
+			s->hist[t][key] = run[key], run[key] += c;
+		}
 	for (int key = 0; key < ORDER_KEYS; ++key) {
 		uint32_t c = run[key];
 		run[key] = sum, sum += c;
 	}
+	for (int t = 0; t < s->nt; ++t)
+		for (int key = 0; key < ORDER_KEYS; ++key) s->hist[t][key] += run[key];
 	scatter_job_t sj = {s, ord};
 	gvk_parallel(s->nt, order_scatter_worker, &sj);
 	s->hist = NULL, s->ord = NULL;
