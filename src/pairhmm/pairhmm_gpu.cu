@@ -436,7 +436,6 @@ typedef struct {
 	const order_t *ord; /* pairs of the pass sorted by (bin, -H) */
 	int dbl;
 	uint32_t *rmap, *hmap; /* read / hap index -> blob offset + 1 (0 = not yet packed) */
-	uint8_t cls[256];      /* base byte -> class 0..4 (A C T G N) */
 	/* Dense passes (most reads and haplotypes in use, as from the CLI) pack every read and
 	 * haplotype at offsets known in advance, on all threads. */
 	int all;
@@ -463,12 +462,6 @@ static void copy_read(uint8_t *dst, const gvk_read_t *r)
 	size_t R = (size_t)r->len;
 	memcpy(dst, r->bases, R), memcpy(dst + R, r->qual, R), memcpy(dst + 2 * R, r->ins, R);
 	memcpy(dst + 3 * R, r->del, R), memcpy(dst + 4 * R, r->gcp, R);
-}
-
-/* A haplotype's bases to dst as the kernels' base classes. */
-static void copy_hap_classes(uint8_t *dst, const gvk_hap_t *h, const uint8_t cls[256])
-{
-	for (int x = 0; x < h->len; ++x) dst[x] = cls[(unsigned char)h->bases[x]];
 }
 
 /* A read whose five arrays follow each other in memory, as one block of 5 R bytes. */
@@ -498,8 +491,14 @@ static void dense_worker(void *arg, int t)
 		for (++i; i < r1 && read_is_flat(&c->reads[i]) && c->reads[i].bases == r->bases + len; ++i) len += 5 * (size_t)c->reads[i].len;
 		memcpy(j->rb + o, r->bases, len);
 	}
-	for (size_t i = nh * (size_t)t / (size_t)j->nt; i < nh * (size_t)(t + 1) / (size_t)j->nt; ++i)
-		copy_hap_classes(j->hb + c->hoff_all[i], &c->haps[i], c->cls);
+	/* Haplotypes as they are (the GPU turns them into classes), stored back to back in one copy. */
+	const size_t h1 = nh * (size_t)(t + 1) / (size_t)j->nt;
+	for (size_t i = nh * (size_t)t / (size_t)j->nt; i < h1;) {
+		const gvk_hap_t *h = &c->haps[i];
+		size_t o = c->hoff_all[i], len = (size_t)h->len;
+		for (++i; i < h1 && c->haps[i].bases == h->bases + len; ++i) len += (size_t)c->haps[i].len;
+		memcpy(j->hb + o, h->bases, len);
+	}
 	for (size_t k = np * (size_t)t / (size_t)j->nt; k < np * (size_t)(t + 1) / (size_t)j->nt; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[j->b0 + k].k);
 		j->rec[k] = (phmm_gpu_pair_t){(uint32_t)c->roff_all[p->read], (uint32_t)c->hoff_all[p->hap], c->reads[p->read].len,
@@ -583,7 +582,7 @@ static void sparse_worker(void *arg, int t)
 	for (size_t i = j->nr * (size_t)t / (size_t)j->nt; i < j->nr * (size_t)(t + 1) / (size_t)j->nt; ++i)
 		copy_read(j->rb + c->rmap[j->rl[i]] - 2, &c->reads[j->rl[i]]);
 	for (size_t i = j->nh * (size_t)t / (size_t)j->nt; i < j->nh * (size_t)(t + 1) / (size_t)j->nt; ++i)
-		copy_hap_classes(j->hb + c->hmap[j->hl[i]] - 2, &c->haps[j->hl[i]], c->cls);
+		memcpy(j->hb + c->hmap[j->hl[i]] - 2, c->haps[j->hl[i]].bases, (size_t)c->haps[j->hl[i]].len);
 }
 
 /* Packs ord[b0, b1) into slot s's staging buffer and returns its layout. */
@@ -681,6 +680,9 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	if (rc < 0) return rc;
 	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, "a sub-batch's sums", err)) < 0) return rc;
 	CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
+	const size_t n16 = (L->bytes - L->off_hb) / 16; /* the haplotype blob, padding included */
+	phmm_gpu_hap_classes<<<(unsigned)((n16 + 255) / 256), 256, 0, g->st[s]>>>((uint4 *)(sl->dev + L->off_hb), n16);
+	CK(cudaGetLastError());
 	const phmm_gpu_pair_t *pairs = (const phmm_gpu_pair_t *)sl->dev;
 	const uint64_t *soff = (const uint64_t *)(sl->dev + L->off_soff);
 	const uint8_t *rb = sl->dev + L->off_rb, *hb = sl->dev + L->off_hb;
@@ -831,11 +833,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 {
 	if (n == 0) return 0;
 	if (n > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "a GPU pass takes at most 2^32 - 1 pairs (%zu given)", n);
-	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, {0}, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, n};
-	for (int b = 0; b < 256; ++b) {
-		uint8_t bits = phmm_base_bits((unsigned char)b);
-		c.cls[b] = bits == 2 ? 1 : bits == 4 ? 2 : bits == 8 ? 3 : bits == 31 ? 4 : 0;
-	}
+	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, n};
 	/* GVK_GPU_PROFILE: this pass's share of the totals, and when it ran (the CLI's clock). */
 	const double tz[6] = {g->t_sort, g->t_prep, g->t_pack, g->t_wait, g->t_scatter, g->kernel_s};
 	double t0 = gvk_seconds(), pass_t0 = t0;

@@ -70,6 +70,31 @@ __device__ __forceinline__ uint32_t phmm_gpu_base_bits(uint8_t c)
 	return c == 'C' ? 2u : c == 'T' ? 4u : c == 'G' ? 8u : c == 'N' ? 31u : 1u;
 }
 
+/* Class of a base byte: A C T G N as 0..4, any other byte as A (GKL's rule, phmm_base_bits). */
+__device__ __forceinline__ uint32_t phmm_gpu_class(uint32_t c)
+{
+	return c == 'C' ? 1u : c == 'T' ? 2u : c == 'G' ? 3u : c == 'N' ? 4u : 0u;
+}
+
+/* The haplotype blob's bases turned into classes in place, 16 bytes a thread: the host copies
+ * the caller's bases as they are (whole runs of haplotypes at once) instead of translating them
+ * byte by byte. */
+__global__ void phmm_gpu_hap_classes(uint4 *__restrict__ p, size_t n)
+{
+	const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i >= n) return;
+	uint4 v = p[i];
+	uint32_t *w = reinterpret_cast<uint32_t *>(&v);
+#pragma unroll
+	for (int k = 0; k < 4; ++k) {
+		uint32_t x = w[k], y = 0;
+#pragma unroll
+		for (int b = 0; b < 4; ++b) y |= phmm_gpu_class(x >> (8 * b) & 255u) << (8 * b);
+		w[k] = y;
+	}
+	p[i] = v;
+}
+
 constexpr int phmm_log2_ceil(int x) { return x <= 1 ? 0 : 1 + phmm_log2_ceil((x + 1) / 2); }
 
 /* A thread's K rows sit at a 16-byte-aligned stride in the prior table, so that they load as whole
