@@ -75,17 +75,17 @@ static void launch_short(int blocks, size_t smem, cudaStream_t st, const phmm_gp
 	                                                                        (const T *)mm, (T *)out);
 }
 
-template <typename T, int P, int K, bool F>
+template <typename T, int P, int K, bool F, bool S>
 static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
                          const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
 {
-	phmm_gpu_kernel<T, P, K, F><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(
+	phmm_gpu_kernel<T, P, K, F, S><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(
 		pairs, n, rb, hb, (const T *)err, (const T *)mm, (T *)scratch, soff, (T *)out);
 }
 
 typedef struct {
 	int P, K, table;    /* table: prior-table elements per sub-warp */
-	launch_fn fn[2][2]; /* [shared gap-open product][fused] (tiled: no sharing) */
+	launch_fn fn[2][2]; /* [shared gap-open product][fused] */
 } variant_t;
 
 /* Read-length bins, in rising order of rows (P * K), fine enough that a read wastes few virtual
@@ -98,7 +98,8 @@ typedef struct {
 	  {launch_short<T, P, K, false, true>, launch_short<T, P, K, true, true>}}}
 #define VT(T, P, K)                                                                                 \
 	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
-	 {{launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}, {launch_tiled<T, P, K, false>, launch_tiled<T, P, K, true>}}}
+	 {{launch_tiled<T, P, K, false, false>, launch_tiled<T, P, K, true, false>},                    \
+	  {launch_tiled<T, P, K, false, true>, launch_tiled<T, P, K, true, true>}}}
 
 static const variant_t variants_f[] = {
 	V(float, 1, 4),   V(float, 1, 8),   V(float, 1, 10),  V(float, 1, 12),  V(float, 1, 14),  V(float, 1, 16),
@@ -164,12 +165,11 @@ static int pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, 
 	return 2 * yes >= m;
 }
 
-/* A pass's bin is 2 * variant + share (share only for one-tile variants). */
+/* A pass's bin is 2 * variant + share. */
 static uint32_t order_key(int R, int H, int dbl, int share)
 {
 	uint32_t hb = (uint32_t)H / 16;
 	int v = pick_variant(R, dbl);
-	share = share && v < (dbl ? NVAR_D : NVAR_F) - 1;
 	return (uint32_t)(2 * v + share) << 8 | (255u - (hb < 255u ? hb : 255u));
 }
 

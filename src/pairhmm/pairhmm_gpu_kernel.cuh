@@ -387,7 +387,7 @@ __device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chu
  * column is read, two chunks ahead, long before the tile's last thread rewrites it) to the first
  * thread of the next tile. The haplotype classes come from the padded blob as in the short
  * kernel, so the main loop has no bounds checks. */
-template <typename T, int P, int K, bool FUSED>
+template <typename T, int P, int K, bool FUSED, bool SHARE>
 __global__ void __launch_bounds__(PHMM_GPU_BLOCK)
 phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
                 const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
@@ -421,8 +421,10 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
 		const bool store = last && live && !last_tile;
 		phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
-		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K]; /* Q: unused without SHARE */
+		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
 		phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, mm, g, mi, md, cc);
+#pragma unroll
+		for (int r = 0; r < K; ++r) Q[r] = 0;
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
@@ -440,7 +442,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			const T tD = __shfl_sync(0xffffffffu, b.D, x, P);
 			if (lane == 0) uM = above ? tM : (T)0, uI = above ? tI : (T)0, uD = above ? tD : init;
 			if (j >= 1) {
-				phmm_rows<T, K, FUSED, false>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+				phmm_rows<T, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
 				if (store && j <= H) scr[3 * j] = M[K - 1], scr[3 * j + 1] = I[K - 1], scr[3 * j + 2] = D[K - 1];
 			}
 			if (last_tile && last) {
