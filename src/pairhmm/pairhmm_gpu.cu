@@ -519,9 +519,10 @@ static size_t key_run_end(const order_t *ord, size_t lo, size_t hi, int shift, u
 /* Bins and scratch offsets of ord[b0, b1), shared by both packings. The keys are sorted, so a
  * bin is a run; only the largest (tiled) variant needs scratch. A variant's pairs that may share
  * the gap-open product follow the others (bin 2v + 1 after 2v) and get a launch of their own only
- * when they are at least half of the variant's: a small extra launch per variant, with its own
- * tail, cost more than the sharing saved (2.05 against 2.19 TCUPS on 2 M HaplotypeCaller-shaped
- * pairs, where a few short reads qualify); otherwise they run with the others. */
+ * when they are at least half of the variant's; otherwise they run with the others. A small extra
+ * launch per variant, with its own tail, costs more than the sharing saves: on 2 M
+ * HaplotypeCaller-shaped pairs, where a few short reads qualify, 2.05 TCUPS with a launch for
+ * every share bin, 2.13 with them merged this way, 2.19 without share keys (pass_mostly_shares). */
 static void pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff, layout_t *L)
 {
 	const uint32_t largest = (uint32_t)(c->dbl ? NVAR_D : NVAR_F) - 1;
