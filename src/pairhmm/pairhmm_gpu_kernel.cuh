@@ -301,26 +301,6 @@ __device__ __forceinline__ void phmm_from_above(T m, T i, T d, int lane, T init,
 	if (lane == 0) uM = 0, uI = 0, uD = init;
 }
 
-#ifndef PHMM_PACKED_CLASS_P
-#define PHMM_PACKED_CLASS_P 2
-#endif
-
-/* One step of the short kernel's main loop: the row above, this column's cells, the sums (the last
- * thread, up to its H), then the priors of class hcn for the next column. */
-template <typename T, int P, int K, bool FUSED, bool SHARE>
-__device__ __forceinline__ void phmm_step(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], const T (&mm)[K], const T (&g)[K],
-                                          const T (&mi)[K], const T (&md)[K], const T (&cc)[K], T (&pr)[K], T &pM, T &pI,
-                                          T &pD, T &sm, T &si, int lane, T init, uint32_t tabl, uint32_t hcn, bool take)
-{
-	typedef phmm_ops<T> op;
-	T uM, uI, uD;
-	phmm_from_above<T, P>(M[K - 1], I[K - 1], D[K - 1], lane, init, uM, uI, uD);
-	phmm_rows<T, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
-	if (take) sm = op::add(sm, M[K - 1]), si = op::add(si, I[K - 1]);
-	pM = uM, pI = uI, pD = uD;
-	phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
-}
-
 /* Reads of at most P*K rows: one tile, no scratch, and a main loop free of checks. The haplotype
  * blob has zero padding before its first and after its last haplotype (a warp's width, and the
  * longest haplotype), so that a thread can read the class of any column from -P to hmax + P
@@ -372,30 +352,17 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	 * thread adds its last row to the sums up to column H, i.e. up to step H + P - 2; the others
 	 * never do. The class pointer moves by one per step (immediate offsets when unrolled). */
 	const int take_to = lane == P - 1 ? H + P - 2 : -1;
-	int s = P - 1;
-	if (P <= PHMM_PACKED_CLASS_P) {
-		/* Few threads per pair: a warp's class load touches up to 32 / P haplotypes' cache lines,
-		 * and one such load per step kept the L1 busy (Nsight Compute, 1 x 12: issue 0.49 per
-		 * scheduler, long-scoreboard stall 1.08 per instruction). So four steps' classes come from
-		 * one aligned 32-bit load per thread, a group ahead, funnel-shifted into place. */
-		const uintptr_t a = (uintptr_t)(hq + s);
-		const uint32_t *wp = reinterpret_cast<const uint32_t *>(a & ~(uintptr_t)3);
-		const uint32_t sh = 8u * (uint32_t)(a & 3u);
-		uint32_t lo = wp[0], hi = wp[1];
-		for (; s + 4 <= steps; s += 4, ++wp) {
-			const uint32_t c4 = __funnelshift_r(lo, hi, sh);
-			lo = hi, hi = wp[2];
-#pragma unroll
-			for (int k = 0; k < 4; ++k)
-				phmm_step<T, P, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, pM, pI, pD, sm, si, lane, init, tabl,
-				                                 __byte_perm(c4, 0u, 0x4440u + (uint32_t)k), s + k <= take_to);
-		}
-	}
-	const uint8_t *hp = hq + s;
+	const uint8_t *hp = hq + (P - 1);
 #pragma unroll phmm_unroll
-	for (; s < steps; ++s, ++hp)
-		phmm_step<T, P, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, pM, pI, pD, sm, si, lane, init, tabl, *hp,
-		                                 s <= take_to);
+	for (int s = P - 1; s < steps; ++s, ++hp) {
+		const uint32_t hcn = *hp;
+		T uM, uI, uD;
+		phmm_from_above<T, P>(M[K - 1], I[K - 1], D[K - 1], lane, init, uM, uI, uD);
+		phmm_rows<T, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+		if (s <= take_to) sm = op::add(sm, M[K - 1]), si = op::add(si, I[K - 1]);
+		pM = uM, pI = uI, pD = uD;
+		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
+	}
 	if (live && lane == P - 1) out[pp.out] = op::add(sm, si);
 }
 
