@@ -64,16 +64,17 @@ __device__ __forceinline__ int phmm_gpu_mm_index(int qi, int qd)
 	return hi * (hi + 1) / 2 + lo;
 }
 
-/* Class bits: A C T G one bit each, N all of them; match iff the AND is non-zero. */
-__device__ __forceinline__ uint32_t phmm_gpu_base_bits(uint8_t c)
-{
-	return c == 'C' ? 2u : c == 'T' ? 4u : c == 'G' ? 8u : c == 'N' ? 31u : 1u;
-}
-
 /* Class of a base byte: A C T G N as 0..4, any other byte as A (GKL's rule, phmm_base_bits). */
 __device__ __forceinline__ uint32_t phmm_gpu_class(uint32_t c)
 {
 	return c == 'C' ? 1u : c == 'T' ? 2u : c == 'G' ? 3u : c == 'N' ? 4u : 0u;
+}
+
+/* Class bits: A C T G one bit each, N all of them; match iff the AND is non-zero. */
+__device__ __forceinline__ uint32_t phmm_gpu_base_bits(uint8_t c)
+{
+	const uint32_t k = phmm_gpu_class(c);
+	return k == 4u ? 31u : 1u << k;
 }
 
 /* The haplotype blob's bases turned into classes in place, 16 bytes a thread: the host copies
@@ -259,18 +260,18 @@ __device__ __forceinline__ void phmm_build_table(T *tab, const uint8_t *rb, int 
 	__syncwarp();
 }
 
-/* Column-0 state and transition probabilities of a thread's K rows. A virtual row keeps
- * M = I = 0 and D = init in every column: the values of GKL's row 0. */
+/* Column-0 state and transition probabilities of a thread's K rows (Q, M * md, is 0 there too). A
+ * virtual row keeps M = I = 0 and D = init in every column: the values of GKL's row 0. */
 template <typename T, int K>
 __device__ __forceinline__ void phmm_load_rows(const uint8_t *rb, int R, int i0, const T *err, const T *mmt, T init,
-                                               T (&M)[K], T (&I)[K], T (&D)[K], T (&mm)[K], T (&g)[K], T (&mi)[K],
-                                               T (&md)[K], T (&cc)[K])
+                                               T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], T (&mm)[K], T (&g)[K],
+                                               T (&mi)[K], T (&md)[K], T (&cc)[K])
 {
 	typedef phmm_ops<T> op;
 #pragma unroll
 	for (int r = 0; r < K; ++r) {
 		int i = i0 + r;
-		M[r] = 0, I[r] = 0;
+		M[r] = 0, I[r] = 0, Q[r] = 0;
 		if (i >= 0) {
 			int qi = rb[2 * R + i] & 127, qd = rb[3 * R + i] & 127, qc = rb[4 * R + i] & 127;
 			mm[r] = mmt[phmm_gpu_mm_index(qi, qd)];
@@ -326,9 +327,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	const T init = op::div(op::init(), (T)H);
 	phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
 	T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
-	phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, mm, g, mi, md, cc);
-#pragma unroll
-	for (int r = 0; r < K; ++r) Q[r] = 0; /* M[r][0] * md[r] */
+	phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 	T pM = 0, pI = 0, pD = row0 + lane * K - 1 < 0 ? init : (T)0;
 	/* Class of column j + 1 for this thread at step s is hq[s]. */
 	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
@@ -422,9 +421,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		const bool store = last && live && !last_tile;
 		phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
 		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
-		phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, mm, g, mi, md, cc);
-#pragma unroll
-		for (int r = 0; r < K; ++r) Q[r] = 0;
+		phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
