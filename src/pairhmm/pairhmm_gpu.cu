@@ -165,23 +165,32 @@ static int pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, 
 	return 2 * yes >= m;
 }
 
-/* A pass's bin is 2 * variant + share. */
+/* A pass's bin is 2 * variant + share; within a bin, longer haplotypes first, in buckets of 4
+ * columns up to 512 and of 16 after that (up to 2,544), since every sub-warp of a warp runs as
+ * many steps as the warp's longest haplotype. */
 static uint32_t order_key(int R, int H, int dbl, int share)
 {
-	uint32_t hb = (uint32_t)H / 16;
+	uint32_t hb = H < 512 ? (uint32_t)H / 4 : 128u + (uint32_t)(H - 512) / 16;
 	int v = pick_variant(R, dbl);
 	return (uint32_t)(2 * v + share) << 8 | (255u - (hb < 255u ? hb : 255u));
 }
 
 /* ---- device set-up -------------------------------------------------------------------------- */
 
+/* The kernels' error table (PHMM_TAB_*): err[q], then the priors {1 - err[q], err[q] / 3} in the
+ * CPU engine's arithmetic, so that both engines start from the same numbers. */
 static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
 {
-	float ef[128];
-	double ed[128];
+	float ef[PHMM_TAB_SIZE];
+	double ed[PHMM_TAB_SIZE];
 	static float mf[128 * 129 / 2];
 	static double md[128 * 129 / 2];
-	for (int q = 0; q < 128; ++q) ef[q] = phmm_err_f[q].f, ed[q] = phmm_err_d[q].f;
+	for (int q = 0; q < 128; ++q) {
+		const float e = phmm_err_f[q].f;
+		const double d = phmm_err_d[q].f;
+		ef[q] = e, ef[PHMM_TAB_PRIOR + 2 * q] = 1.0f - e, ef[PHMM_TAB_PRIOR + 2 * q + 1] = e / 3.0f;
+		ed[q] = d, ed[PHMM_TAB_PRIOR + 2 * q] = 1.0 - d, ed[PHMM_TAB_PRIOR + 2 * q + 1] = d / 3.0;
+	}
 	for (int k = 0; k < 128 * 129 / 2; ++k) mf[k] = phmm_mm_f[k].f, md[k] = phmm_mm_d[k].f;
 	CK(cudaMalloc(&g->err_f, sizeof ef));
 	CK(cudaMalloc(&g->err_d, sizeof ed));
@@ -321,7 +330,7 @@ typedef struct {
 
 enum { MAX_BINS = 2 * MAX_VARIANTS, ORDER_KEYS = MAX_BINS << 8, MAX_SCAN_THREADS = 64 };
 
-/* Bin by read length, then longest haplotypes first (in 16-bp buckets) so that a warp's pairs end
+/* Bin by read length, then longest haplotypes first (order_key's buckets) so that a warp's pairs end
  * together; the sort is stable, so pairs of one region stay together, which keeps the packing's
  * reads of host memory local. Done on all host threads: one pass over the pairs for the keys,
  * per-thread histograms, the maximum read and haplotype indices and the staging bytes, then a

@@ -233,47 +233,58 @@ __device__ __forceinline__ phmm_sub_t<T> phmm_sub_init(const phmm_gpu_pair_t *__
 	return me;
 }
 
-/* Prior table of one tile: prior[c][row] for haplotype classes c = A C T G N, a thread's rows at
- * stride KS; virtual rows (read row < 0) get 0 so that their M stays 0. */
-template <typename T, int P, int K>
-__device__ __forceinline__ void phmm_build_table(T *tab, const uint8_t *rb, int R, int row0, int lane, const T *err)
-{
-	typedef phmm_ops<T> op;
-	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS, TS = phmm_table<T, P, K>::TS;
-	__syncwarp();
-	for (int y = lane; y < ROWS; y += P) {
-		const int x = y / K * KS + y % K;
-		const int i = row0 + y;
-		T pm = 0, px = 0;
-		uint32_t bits = 0;
-		if (i >= 0) {
-			T e = err[rb[R + i] & 127];
-			pm = op::sub((T)1, e), px = op::div(e, (T)3);
-			bits = phmm_gpu_base_bits(rb[i]);
-		}
-		tab[0 * TS + x] = (bits & 1u) ? pm : px;
-		tab[1 * TS + x] = (bits & 2u) ? pm : px;
-		tab[2 * TS + x] = (bits & 4u) ? pm : px;
-		tab[3 * TS + x] = (bits & 8u) ? pm : px;
-		tab[4 * TS + x] = i >= 0 ? pm : (T)0;
-	}
-	__syncwarp();
-}
+/* The error table the host uploads (GKL's values, computed as the CPU engine computes them):
+ * err[q] = 10^(-q/10) for q < 128, then {1 - err[q], err[q] / 3} side by side at
+ * err[PHMM_TAB_PRIOR + 2q], the match and mismatch priors of base quality q in one 8- or 16-byte
+ * load. */
+constexpr int PHMM_TAB_PRIOR = 128, PHMM_TAB_SIZE = 128 + 2 * 128;
 
-/* Column-0 state and transition probabilities of a thread's K rows (Q, M * md, is 0 there too). A
- * virtual row keeps M = I = 0 and D = init in every column: the values of GKL's row 0. */
-template <typename T, int K>
-__device__ __forceinline__ void phmm_load_rows(const uint8_t *rb, int R, int i0, const T *err, const T *mmt, T init,
-                                               T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], T (&mm)[K], T (&g)[K],
-                                               T (&mi)[K], T (&md)[K], T (&cc)[K])
+template <typename T> struct phmm_pair;
+template <> struct phmm_pair<float> { typedef float2 type; };
+template <> struct phmm_pair<double> { typedef double2 type; };
+
+/* One 16-byte shared-memory store of V consecutive values. */
+__device__ __forceinline__ void phmm_sts(float *p, const float (&v)[4]) { *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]); }
+__device__ __forceinline__ void phmm_sts(double *p, const double (&v)[2]) { *reinterpret_cast<double2 *>(p) = make_double2(v[0], v[1]); }
+
+/* Column-0 state, transition probabilities and priors of a thread's K rows (read rows i0 ...
+ * i0 + K - 1). The priors go to the thread's own slice of the tile's prior table, prior[c][row]
+ * for haplotype classes c = A C T G N at stride TS, in 16-byte stores: only this thread ever
+ * reads them. A virtual row (read row < 0) keeps M = I = 0 and D = init in every column, the
+ * values of GKL's row 0, and gets priors 0; Q (M * md) is 0 in column 0 too. */
+template <typename T, int P, int K>
+__device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R, int i0, const T *err, const T *mmt,
+                                               T init, T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], T (&mm)[K],
+                                               T (&g)[K], T (&mi)[K], T (&md)[K], T (&cc)[K])
 {
 	typedef phmm_ops<T> op;
+	constexpr int V = 16 / (int)sizeof(T), TS = phmm_table<T, P, K>::TS;
+	typedef typename phmm_pair<T>::type pair_t;
+	const pair_t *prior = reinterpret_cast<const pair_t *>(err + PHMM_TAB_PRIOR);
+#pragma unroll
+	for (int r0 = 0; r0 < K; r0 += V) {
+		T pc[5][V];
+#pragma unroll
+		for (int v = 0; v < V; ++v) {
+			const int i = i0 + r0 + v;
+			pair_t p2 = {0, 0};
+			uint32_t bits = 0;
+			if (r0 + v < K && i >= 0) p2 = prior[rb[R + i] & 127], bits = phmm_gpu_base_bits(rb[i]);
+#pragma unroll
+			for (int c = 0; c < 4; ++c) pc[c][v] = bits >> c & 1u ? p2.x : p2.y;
+			pc[4][v] = p2.x;
+		}
+#pragma unroll
+		for (int c = 0; c < 5; ++c) phmm_sts(mine + c * TS + r0, pc[c]);
+	}
+	/* The stores reach shared memory before the main loop's loads, which are inline PTX. */
+	asm volatile("" ::: "memory");
 #pragma unroll
 	for (int r = 0; r < K; ++r) {
-		int i = i0 + r;
+		const int i = i0 + r;
 		M[r] = 0, I[r] = 0, Q[r] = 0;
 		if (i >= 0) {
-			int qi = rb[2 * R + i] & 127, qd = rb[3 * R + i] & 127, qc = rb[4 * R + i] & 127;
+			const int qi = rb[2 * R + i] & 127, qd = rb[3 * R + i] & 127, qc = rb[4 * R + i] & 127;
 			mm[r] = mmt[phmm_gpu_mm_index(qi, qd)];
 			cc[r] = err[qc];
 			g[r] = op::sub((T)1, cc[r]);
@@ -325,9 +336,8 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	const int hmax = __reduce_max_sync(0xffffffffu, H);
 	const int row0 = R - ROWS; /* virtual rows fill the top of the tile */
 	const T init = op::div(op::init(), (T)H);
-	phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
 	T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
-	phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
+	phmm_load_rows<T, P, K>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 	T pM = 0, pI = 0, pD = row0 + lane * K - 1 < 0 ? init : (T)0;
 	/* Class of column j + 1 for this thread at step s is hq[s]. */
 	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
@@ -419,9 +429,8 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		const bool above = tile > 0, last_tile = tile == ntiles - 1;
 		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
 		const bool store = last && live && !last_tile;
-		phmm_build_table<T, P, K>(tab, rb, R, row0, lane, err);
 		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
-		phmm_load_rows<T, K>(rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
+		phmm_load_rows<T, P, K>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
