@@ -117,6 +117,13 @@ static double run_gkl(const char *gkl, const phmm_workload_t *w, const double *r
 }
 
 
+/* Pairs of a sweep batch of length L: about `cells` cells, at most 8 M pairs. */
+static size_t sweep_length_pairs(double cells, int L)
+{
+	size_t n = (size_t)(cells / ((double)L * L)) + 256;
+	return n > 8000000 ? 8000000 : n;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -126,6 +133,7 @@ static void usage(void)
 	        "  --gkl PATH      also time Intel GKL's kernel through gklbench (shared/tools/gkl)\n"
 	        "  --device D      cpu, gpu or auto: which engines to time besides the CPU (default auto)\n"
 	        "  --sweep[=CELLS] equal-length batches, read = haplotype length 16..1024, CELLS cells each (1e10)\n"
+	        "  --length L      the sweep's batch of length L alone (with --write: write that batch)\n"
 	        "  --flavour F     avx512 (default) or avx2\n"
 	        "  --results FILE  append the table to FILE (default bench/RESULTS.md; '-' = none)\n"
 	        "  --note TEXT     a line to record with the figures\n"
@@ -142,11 +150,11 @@ int main(int argc, char **argv)
 	                                   {"flavour", required_argument, NULL, 5}, {"note", required_argument, NULL, 6},
 	                                   {"write", required_argument, NULL, 7},
 	                                   {"gpu-only", no_argument, NULL, 8},
-	                                   {"indel45", no_argument, NULL, 9},
+	                                   {"indel45", no_argument, NULL, 9}, {"length", required_argument, NULL, 10},
 	                                   {NULL, 0, NULL, 0}};
 	size_t npairs = 200000;
 	double sweep_cells = 1e10;
-	int gpu_only = 0, wflags = 0;
+	int gpu_only = 0, wflags = 0, only_len = 0;
 	int threads = gvk_ncpu(), sweep = 0, flavour = GVK_PHMM_FMA, device = GVK_DEVICE_AUTO;
 	const char *gkl = NULL, *results = "bench/RESULTS.md", *note = "", *write_to = NULL;
 	int c;
@@ -162,12 +170,16 @@ int main(int argc, char **argv)
 		else if (c == 7) write_to = optarg;
 		else if (c == 8) gpu_only = 1;
 		else if (c == 9) wflags |= PHMM_WL_INDEL45;
+		else if (c == 10) only_len = atoi(optarg), sweep = 1;
 		else return usage(), c == 'h' ? 0 : 1;
 	}
 	table_t t = {.n = 0};
 	double ksec = 0;
 	phmm_workload_t w;
-	if (phmm_workload_hc(&w, npairs, 1, wflags) < 0) return fprintf(stderr, "bench: out of memory\n"), 1;
+	if (only_len < 0 || only_len > 100000) return fprintf(stderr, "bench: --length must be 1-100000\n"), 1;
+	int rc0 = write_to && only_len ? phmm_workload_equal(&w, sweep_length_pairs(sweep_cells, only_len), only_len, only_len, 7, wflags)
+	                               : phmm_workload_hc(&w, npairs, 1, wflags);
+	if (rc0 < 0) return fprintf(stderr, "bench: out of memory\n"), 1;
 	if (write_to) {
 		FILE *fp = fopen(write_to, "w");
 		int rc = fp ? phmm_workload_write(&w, fp) : GVK_ERR_IO;
@@ -223,12 +235,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (sweep) {
-		static const int lens[] = {16, 32, 64, 128, 256, 512, 1024};
-		for (size_t i = 0; i < sizeof lens / sizeof lens[0]; ++i) {
+		static const int all[] = {16, 32, 64, 128, 256, 512, 1024};
+		const int *lens = only_len ? &only_len : all;
+		const size_t nlens = only_len ? 1 : sizeof all / sizeof all[0];
+		for (size_t i = 0; i < nlens; ++i) {
 			phmm_workload_t e;
-			size_t n = (size_t)(sweep_cells / ((double)lens[i] * lens[i])) + 256;
-			if (n > 8000000) n = 8000000;
-			if (phmm_workload_equal(&e, n, lens[i], lens[i], 7, wflags) < 0) break;
+			if (phmm_workload_equal(&e, sweep_length_pairs(sweep_cells, lens[i]), lens[i], lens[i], 7, wflags) < 0) break;
 			double *o = malloc(e.n_pairs * sizeof *o);
 			char label[48];
 			snprintf(label, sizeof label, "equal lengths %d x %d%s", lens[i], lens[i], wflags & PHMM_WL_INDEL45 ? ", indel Q45" : "");
