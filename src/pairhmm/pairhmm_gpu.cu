@@ -177,7 +177,7 @@ static uint32_t order_key(int R, int H, int dbl, int share)
 
 /* ---- device set-up -------------------------------------------------------------------------- */
 
-/* The kernels' error table (PHMM_TAB_*): err[q], then the priors {1 - err[q], err[q] / 3} in the
+/* The kernels' error table (PHMM_TAB_*): err[b], then the priors {1 - err[b], err[b] / 3} in the
  * CPU engine's arithmetic, so that both engines start from the same numbers. */
 static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
 {
@@ -185,11 +185,11 @@ static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
 	double ed[PHMM_TAB_SIZE];
 	static float mf[128 * 129 / 2];
 	static double md[128 * 129 / 2];
-	for (int q = 0; q < 128; ++q) {
-		const float e = phmm_err_f[q].f;
-		const double d = phmm_err_d[q].f;
-		ef[q] = e, ef[PHMM_TAB_PRIOR + 2 * q] = 1.0f - e, ef[PHMM_TAB_PRIOR + 2 * q + 1] = e / 3.0f;
-		ed[q] = d, ed[PHMM_TAB_PRIOR + 2 * q] = 1.0 - d, ed[PHMM_TAB_PRIOR + 2 * q + 1] = d / 3.0;
+	for (int b = 0; b < 256; ++b) {
+		const float e = phmm_err_f[b & 127].f;
+		const double d = phmm_err_d[b & 127].f;
+		ef[b] = e, ef[PHMM_TAB_PRIOR + 2 * b] = 1.0f - e, ef[PHMM_TAB_PRIOR + 2 * b + 1] = e / 3.0f;
+		ed[b] = d, ed[PHMM_TAB_PRIOR + 2 * b] = 1.0 - d, ed[PHMM_TAB_PRIOR + 2 * b + 1] = d / 3.0;
 	}
 	for (int k = 0; k < 128 * 129 / 2; ++k) mf[k] = phmm_mm_f[k].f, md[k] = phmm_mm_d[k].f;
 	CK(cudaMalloc(&g->err_f, sizeof ef));

@@ -70,13 +70,6 @@ __device__ __forceinline__ uint32_t phmm_gpu_class(uint32_t c)
 	return c == 'C' ? 1u : c == 'T' ? 2u : c == 'G' ? 3u : c == 'N' ? 4u : 0u;
 }
 
-/* Class bits: A C T G one bit each, N all of them; match iff the AND is non-zero. */
-__device__ __forceinline__ uint32_t phmm_gpu_base_bits(uint8_t c)
-{
-	const uint32_t k = phmm_gpu_class(c);
-	return k == 4u ? 31u : 1u << k;
-}
-
 /* The haplotype blob's bases turned into classes in place, 16 bytes a thread: the host copies
  * the caller's bases as they are (whole runs of haplotypes at once) instead of translating them
  * byte by byte. */
@@ -233,11 +226,12 @@ __device__ __forceinline__ phmm_sub_t<T> phmm_sub_init(const phmm_gpu_pair_t *__
 	return me;
 }
 
-/* The error table the host uploads (GKL's values, computed as the CPU engine computes them):
- * err[q] = 10^(-q/10) for q < 128, then {1 - err[q], err[q] / 3} side by side at
- * err[PHMM_TAB_PRIOR + 2q], the match and mismatch priors of base quality q in one 8- or 16-byte
+/* The error table the host uploads (GKL's values, computed as the CPU engine computes them), indexed
+ * by a quality byte as it is (256 entries, b and b & 127 alike), so that a lookup is one IMAD.WIDE
+ * and a load: err[b] = 10^(-(b & 127)/10), then {1 - err[b], err[b] / 3} side by side at
+ * err[PHMM_TAB_PRIOR + 2b], the match and mismatch priors of base quality b in one 8- or 16-byte
  * load. */
-constexpr int PHMM_TAB_PRIOR = 128, PHMM_TAB_SIZE = 128 + 2 * 128;
+constexpr int PHMM_TAB_PRIOR = 256, PHMM_TAB_SIZE = 256 + 2 * 256;
 
 template <typename T> struct phmm_pair;
 template <> struct phmm_pair<float> { typedef float2 type; };
@@ -268,10 +262,14 @@ __device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R
 		for (int v = 0; v < V; ++v) {
 			const int i = i0 + r0 + v;
 			pair_t p2 = {0, 0};
-			uint32_t bits = 0;
-			if (r0 + v < K && i >= 0) p2 = prior[rb[R + i] & 127], bits = phmm_gpu_base_bits(rb[i]);
-#pragma unroll
-			for (int c = 0; c < 4; ++c) pc[c][v] = bits >> c & 1u ? p2.x : p2.y;
+			uint32_t b = 'A';
+			if (r0 + v < K && i >= 0) p2 = prior[rb[R + i]], b = rb[i];
+			/* GKL's classes: C T G N, any other byte A; N matches every haplotype class. */
+			const bool C = b == 'C', Tb = b == 'T', G = b == 'G', N = b == 'N';
+			pc[0][v] = C || Tb || G ? p2.y : p2.x;
+			pc[1][v] = C || N ? p2.x : p2.y;
+			pc[2][v] = Tb || N ? p2.x : p2.y;
+			pc[3][v] = G || N ? p2.x : p2.y;
 			pc[4][v] = p2.x;
 		}
 #pragma unroll
@@ -284,9 +282,9 @@ __device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R
 		const int i = i0 + r;
 		M[r] = 0, I[r] = 0, Q[r] = 0;
 		if (i >= 0) {
-			const int qi = rb[2 * R + i] & 127, qd = rb[3 * R + i] & 127, qc = rb[4 * R + i] & 127;
-			mm[r] = mmt[phmm_gpu_mm_index(qi, qd)];
-			cc[r] = err[qc];
+			const uint32_t qi = rb[2 * R + i], qd = rb[3 * R + i];
+			mm[r] = mmt[phmm_gpu_mm_index(qi & 127, qd & 127)];
+			cc[r] = err[rb[4 * R + i]];
 			g[r] = op::sub((T)1, cc[r]);
 			mi[r] = err[qi], md[r] = err[qd];
 			D[r] = 0;
