@@ -703,11 +703,12 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 		++nnarrow;
 	const size_t nrec = L->bin_start[nnarrow] - L->bin_start[0];
 	/* Device layout: the packed sub-batch, the sums, the tiles' scratch, the read rows (a row
-	 * index per 5 bytes of the read blob). */
+	 * index per 5 bytes of the read blob) and one bit per row index. */
 	const size_t nrows = nrec ? (L->off_hb - L->off_rb) / 5 + 2 : 0;
 	size_t out_off = align16(L->bytes), scr_off = out_off + align16(L->n * (size_t)tsz);
 	size_t rows_off = scr_off + align16(L->scratch_elems * (size_t)tsz);
-	size_t need = rows_off + nrows * PHMM_REC * (size_t)tsz;
+	size_t seen_off = rows_off + nrows * PHMM_REC * (size_t)tsz, seen_bytes = (nrows / 32 + 1) * sizeof(uint32_t);
+	size_t need = seen_off + seen_bytes;
 	int rc = ensure_dev(&sl->dev, &sl->dev_cap, need, err);
 	if (rc < 0) return rc;
 	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, "a sub-batch's sums", err)) < 0) return rc;
@@ -723,13 +724,15 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	                   L->scratch_elems ? sl->dev + scr_off : NULL, (const uint64_t *)(sl->dev + L->off_soff),
 	                   sl->dev + out_off};
 	if (nrec) {
+		uint32_t *seen = (uint32_t *)(sl->dev + seen_off);
 		const phmm_gpu_pair_t *p0 = pairs + L->bin_start[0];
-		const unsigned eblocks = (unsigned)((nrec + 255) / 256);
+		const unsigned eblocks = (unsigned)((nrec + 7) / 8); /* a warp per pair, 8 warps a block */
+		CK(cudaMemsetAsync(seen, 0, seen_bytes, g->st[s]));
 		if (dbl)
-			phmm_gpu_expand_rows<double><<<eblocks, 256, 0, g->st[s]>>>(p0, (int)nrec, a.rb, g->err_d, g->mm_d,
+			phmm_gpu_expand_rows<double><<<eblocks, 256, 0, g->st[s]>>>(p0, (int)nrec, a.rb, g->err_d, g->mm_d, seen,
 			                                                            (double *)(sl->dev + rows_off));
 		else
-			phmm_gpu_expand_rows<float><<<eblocks, 256, 0, g->st[s]>>>(p0, (int)nrec, a.rb, g->err_f, g->mm_f,
+			phmm_gpu_expand_rows<float><<<eblocks, 256, 0, g->st[s]>>>(p0, (int)nrec, a.rb, g->err_f, g->mm_f, seen,
 			                                                           (float *)(sl->dev + rows_off));
 		CK(cudaGetLastError());
 	}

@@ -280,44 +280,39 @@ __device__ __forceinline__ double phmm_bits_as(uint32_t b, double) { return __lo
 __device__ __forceinline__ uint32_t phmm_as_bits(float x) { return __float_as_uint(x); }
 __device__ __forceinline__ uint32_t phmm_as_bits(double x) { return (uint32_t)__double_as_longlong(x); }
 
-/* The read rows of a run of pairs, set up once per read (the kernels used to set a read up again
- * for each of its haplotypes): a warp takes 32 pairs, and each pair whose read differs from the
- * pair before it (pairs of one read sit side by side: the sort is stable and callers list a read's
- * haplotypes together) has its read's rows written by the whole warp, a row a lane. A read that
- * comes back further on is written again, with the same values. */
+/* Every read row of a pass, set up once (the kernels used to set a read up again for each of its
+ * haplotypes): one warp per pair, and the first pair of each read, by an atomic bit per row index,
+ * writes its read's rows. */
 template <typename T>
 __global__ void phmm_gpu_expand_rows(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
-                                     const T *__restrict__ err, const T *__restrict__ mmt, T *__restrict__ rows)
+                                     const T *__restrict__ err, const T *__restrict__ mmt, uint32_t *__restrict__ seen,
+                                     T *__restrict__ rows)
 {
 	typedef phmm_ops<T> op;
 	typedef typename phmm_pair<T>::type pair_t;
 	const int lane = threadIdx.x & 31;
-	const size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-	uint32_t roff = 0, R = 0;
-	bool start = false;
-	if (k < (size_t)npairs) {
-		roff = pairs[k].roff, R = (uint32_t)pairs[k].R;
-		start = k == 0 || pairs[k - 1].roff != roff;
-	}
+	const size_t w = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
+	if (w >= (size_t)npairs) return;
+	const phmm_gpu_pair_t pp = pairs[w];
+	const uint32_t e = phmm_row_index(pp.roff);
+	uint32_t first = 0;
+	if (lane == 0) first = !(atomicOr(&seen[e >> 5], 1u << (e & 31)) & 1u << (e & 31));
+	if (!__shfl_sync(0xffffffffu, first, 0)) return;
+	const uint8_t *rb = rblob + pp.roff;
+	const int R = pp.R;
 	const pair_t *prior = reinterpret_cast<const pair_t *>(err + PHMM_TAB_PRIOR);
-	for (uint32_t todo = __ballot_sync(0xffffffffu, start); todo; todo &= todo - 1) {
-		const int src = __ffs(todo) - 1;
-		const uint32_t ro = __shfl_sync(0xffffffffu, roff, src), n = __shfl_sync(0xffffffffu, R, src);
-		const uint8_t *rb = rblob + ro;
-		T *out = rows + (size_t)PHMM_REC * phmm_row_index(ro);
-		for (uint32_t i = (uint32_t)lane; i < n; i += 32) {
-			const uint32_t qi = rb[2 * n + i], qd = rb[3 * n + i], b = rb[i];
-			const pair_t p2 = prior[rb[n + i]];
-			T x[PHMM_REC];
-			x[0] = mmt[phmm_gpu_mm_index(qi & 127, qd & 127)];
-			x[4] = err[rb[4 * n + i]];
-			x[1] = op::sub((T)1, x[4]);
-			x[2] = err[qi], x[3] = err[qd];
-			x[5] = p2.x, x[6] = p2.y;
-			/* GKL's classes: C T G N, any other byte A; a read's N matches every haplotype class. */
-			x[7] = phmm_bits_as(b == 'N' ? 15u : 1u << phmm_gpu_class(b), T());
-			phmm_store_rec(out + (size_t)PHMM_REC * i, x);
-		}
+	for (int i = lane; i < R; i += 32) {
+		const uint32_t qi = rb[2 * R + i], qd = rb[3 * R + i], b = rb[i];
+		const pair_t p2 = prior[rb[R + i]];
+		T x[PHMM_REC];
+		x[0] = mmt[phmm_gpu_mm_index(qi & 127, qd & 127)];
+		x[4] = err[rb[4 * R + i]];
+		x[1] = op::sub((T)1, x[4]);
+		x[2] = err[qi], x[3] = err[qd];
+		x[5] = p2.x, x[6] = p2.y;
+		/* GKL's classes: C T G N, any other byte A; a read's N matches every haplotype class. */
+		x[7] = phmm_bits_as(b == 'N' ? 15u : 1u << phmm_gpu_class(b), T());
+		phmm_store_rec(rows + (size_t)PHMM_REC * (e + (uint32_t)i), x);
 	}
 }
 
