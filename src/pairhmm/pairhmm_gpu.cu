@@ -31,7 +31,6 @@ typedef struct {
 	unsigned char *hout;       /* pinned results */
 	size_t hout_cap;
 	cudaEvent_t done, k0, k1;  /* k0..k1 brackets the sub-batch's kernels */
-	cudaEvent_t k_ready;       /* the haplotype classes and read rows are ready for the bins */
 	cudaEvent_t bin_done[PHMM_BIN_STREAMS];
 	int direct;                /* its sums come back in the pass's order (layout_t.direct) */
 } slot_t;
@@ -63,38 +62,29 @@ static void *scratch(gpu_dev_t *g, int which, size_t bytes) { return gvk_buf_res
 
 /* ---- kernel variants: read-length bins ------------------------------------------------------ */
 
-/* rows: the read rows of the pass's narrow bins (phmm_gpu_expand_rows); rb, err, mm: the read blob
- * and the tables, for the others. */
-typedef struct {
-	const void *rows;
-	const uint8_t *rb, *hb;
-	const void *err, *mm;
-	void *scratch;
-	const uint64_t *soff;
-	void *out;
-} launch_args_t;
 typedef void (*launch_fn)(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n,
-                          const launch_args_t *a);
+                          const uint8_t *rb, const uint8_t *hb, const void *err, const void *mm, void *scratch,
+                          const uint64_t *soff, void *out);
 
 template <typename T, int P, int K, bool F, bool S>
-static void launch_short(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n,
-                         const launch_args_t *a)
+static void launch_short(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
+                         const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
 {
-	phmm_gpu_kernel_short<T, P, K, F, S><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(
-		pairs, n, (const T *)a->rows, a->rb, a->hb, (const T *)a->err, (const T *)a->mm, (T *)a->out);
+	(void)scratch, (void)soff;
+	phmm_gpu_kernel_short<T, P, K, F, S><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(pairs, n, rb, hb, (const T *)err,
+	                                                                        (const T *)mm, (T *)out);
 }
 
 template <typename T, int P, int K, bool F, bool S>
-static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n,
-                         const launch_args_t *a)
+static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
+                         const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
 {
 	phmm_gpu_kernel<T, P, K, F, S><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(
-		pairs, n, a->rb, a->hb, (const T *)a->err, (const T *)a->mm, (T *)a->scratch, a->soff, (T *)a->out);
+		pairs, n, rb, hb, (const T *)err, (const T *)mm, (T *)scratch, soff, (T *)out);
 }
 
 typedef struct {
 	int P, K, table;    /* table: prior-table elements per sub-warp */
-	int tiled;          /* reads longer than one tile */
 	launch_fn fn[2][2]; /* [shared gap-open product][fused] */
 } variant_t;
 
@@ -103,11 +93,11 @@ typedef struct {
  * shuffles, no fill), then sub-warps of 2, 4, 8, 16 and 32 threads; the last entry of each table
  * takes every longer read, in tiles. */
 #define V(T, P, K)                                                                                  \
-	{P, K, phmm_table<T, P, K>::SIZE, 0,                                                            \
+	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
 	 {{launch_short<T, P, K, false, false>, launch_short<T, P, K, true, false>},                    \
 	  {launch_short<T, P, K, false, true>, launch_short<T, P, K, true, true>}}}
 #define VT(T, P, K)                                                                                 \
-	{P, K, phmm_table<T, P, K>::SIZE, 1,                                                            \
+	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
 	 {{launch_tiled<T, P, K, false, false>, launch_tiled<T, P, K, true, false>},                    \
 	  {launch_tiled<T, P, K, false, true>, launch_tiled<T, P, K, true, true>}}}
 
@@ -231,7 +221,6 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opt_t *opt, gvk_err
 		 * sleeps until the GPU signals instead of spinning and yielding. */
 		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming | cudaEventBlockingSync));
 		CK(cudaEventCreate(&g->slot[s].k0));
-		CK(cudaEventCreateWithFlags(&g->slot[s].k_ready, cudaEventDisableTiming));
 		CK(cudaEventCreate(&g->slot[s].k1));
 		for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
 			CK(cudaEventCreate(&g->slot[s].bin_done[b])); /* timed when profiling bins */
@@ -254,7 +243,6 @@ static void dev_close(gpu_dev_t *g)
 		cudaFree(g->slot[s].dev);
 		if (g->slot[s].done) cudaEventDestroy(g->slot[s].done);
 		if (g->slot[s].k0) cudaEventDestroy(g->slot[s].k0);
-		if (g->slot[s].k_ready) cudaEventDestroy(g->slot[s].k_ready);
 		if (g->slot[s].k1) cudaEventDestroy(g->slot[s].k1);
 		for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
 			if (g->slot[s].bin_done[b]) cudaEventDestroy(g->slot[s].bin_done[b]);
@@ -696,51 +684,25 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	sl->direct = L->direct;
 	const int tsz = dbl ? 8 : 4;
 	const variant_t *var = dbl ? variants_d : variants_f;
-	/* The narrow bins (the first ones: bins rise in rows) set their rows up from records that
-	 * phmm_gpu_expand_rows writes once per read. */
-	int nnarrow = 0;
-	while (nnarrow < L->nbins && var[L->bin_var[nnarrow] >> 1].P <= PHMM_REC_MAX_P && !var[L->bin_var[nnarrow] >> 1].tiled)
-		++nnarrow;
-	const size_t nrec = L->bin_start[nnarrow] - L->bin_start[0];
-	/* Device layout: the packed sub-batch, the sums, the tiles' scratch, the read rows (a row
-	 * index per 5 bytes of the read blob) and one bit per row index. */
-	const size_t nrows = nrec ? (L->off_hb - L->off_rb) / 5 + 2 : 0;
 	size_t out_off = align16(L->bytes), scr_off = out_off + align16(L->n * (size_t)tsz);
-	size_t rows_off = scr_off + align16(L->scratch_elems * (size_t)tsz);
-	size_t seen_off = rows_off + nrows * PHMM_REC * (size_t)tsz, seen_bytes = (nrows / 32 + 1) * sizeof(uint32_t);
-	size_t need = seen_off + seen_bytes;
+	size_t need = scr_off + L->scratch_elems * (size_t)tsz;
 	int rc = ensure_dev(&sl->dev, &sl->dev_cap, need, err);
 	if (rc < 0) return rc;
 	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, "a sub-batch's sums", err)) < 0) return rc;
 	CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
-	CK(cudaEventRecord(sl->k0, g->st[s]));
 	const size_t n16 = (L->bytes - L->off_hb) / 16; /* the haplotype blob, padding included */
 	phmm_gpu_hap_classes<<<(unsigned)((n16 + 255) / 256), 256, 0, g->st[s]>>>((uint4 *)(sl->dev + L->off_hb), n16);
 	CK(cudaGetLastError());
 	const phmm_gpu_pair_t *pairs = (const phmm_gpu_pair_t *)sl->dev;
-	launch_args_t a = {sl->dev + rows_off, sl->dev + L->off_rb, sl->dev + L->off_hb,
-	                   dbl ? (const void *)g->err_d : (const void *)g->err_f,
-	                   dbl ? (const void *)g->mm_d : (const void *)g->mm_f,
-	                   L->scratch_elems ? sl->dev + scr_off : NULL, (const uint64_t *)(sl->dev + L->off_soff),
-	                   sl->dev + out_off};
-	if (nrec) {
-		uint32_t *seen = (uint32_t *)(sl->dev + seen_off);
-		const phmm_gpu_pair_t *p0 = pairs + L->bin_start[0];
-		const unsigned eblocks = (unsigned)((nrec + 7) / 8); /* a warp per pair, 8 warps a block */
-		CK(cudaMemsetAsync(seen, 0, seen_bytes, g->st[s]));
-		if (dbl)
-			phmm_gpu_expand_rows<double><<<eblocks, 256, 0, g->st[s]>>>(p0, (int)nrec, a.rb, g->err_d, g->mm_d, seen,
-			                                                            (double *)(sl->dev + rows_off));
-		else
-			phmm_gpu_expand_rows<float><<<eblocks, 256, 0, g->st[s]>>>(p0, (int)nrec, a.rb, g->err_f, g->mm_f, seen,
-			                                                           (float *)(sl->dev + rows_off));
-		CK(cudaGetLastError());
-	}
-	CK(cudaEventRecord(sl->k_ready, g->st[s]));
+	const uint64_t *soff = (const uint64_t *)(sl->dev + L->off_soff);
+	const uint8_t *rb = sl->dev + L->off_rb, *hb = sl->dev + L->off_hb;
+	const void *errt = dbl ? (const void *)g->err_d : (const void *)g->err_f;
+	const void *mmt = dbl ? (const void *)g->mm_d : (const void *)g->mm_f;
+	CK(cudaEventRecord(sl->k0, g->st[s]));
 	/* Longest-running bins first, round robin over the bin streams (one stream when profiling bins,
 	 * which times each launch on its own). */
 	const int nbs = g->profile > 1 ? 1 : PHMM_BIN_STREAMS < L->nbins ? PHMM_BIN_STREAMS : L->nbins;
-	for (int k = 0; k < nbs; ++k) CK(cudaStreamWaitEvent(g->bst[k], sl->k_ready, 0));
+	for (int k = 0; k < nbs; ++k) CK(cudaStreamWaitEvent(g->bst[k], sl->k0, 0));
 	for (int b = L->nbins - 1; b >= 0; --b) {
 		const variant_t *v = &var[L->bin_var[b] >> 1];
 		cudaStream_t bs = g->bst[(L->nbins - 1 - b) % nbs];
@@ -749,9 +711,8 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 		int blocks = (int)((n + (size_t)per_block - 1) / (size_t)per_block);
 		size_t smem = (size_t)per_block * (size_t)v->table * (size_t)tsz;
 		if (g->profile > 1) CK(cudaEventRecord(sl->bin_done[0], bs));
-		launch_args_t ab = a;
-		ab.soff += start;
-		v->fn[L->bin_var[b] & 1][g->fused](blocks, smem, bs, pairs + start, (int)n, &ab);
+		v->fn[L->bin_var[b] & 1][g->fused](blocks, smem, bs, pairs + start, (int)n, rb, hb, errt, mmt,
+		                L->scratch_elems ? sl->dev + scr_off : NULL, soff + start, sl->dev + out_off);
 		CK(cudaGetLastError());
 		if (g->profile > 1) CK(bin_profile(g, sl, bs, L, b, dbl));
 	}

@@ -237,138 +237,19 @@ template <typename T> struct phmm_pair;
 template <> struct phmm_pair<float> { typedef float2 type; };
 template <> struct phmm_pair<double> { typedef double2 type; };
 
-/* A read row, set up once per pass by phmm_gpu_expand_rows and loaded by every pair of the read:
- * mm, g, mi, md, cc (transitions), pm, px (match and mismatch priors), then the read base's
- * class bits (bit c: haplotype class c matches; A C T G one each, N all four) in the last
- * element's bits. */
-enum { PHMM_REC = 8 };
-/* One-tile kernels of at most this many threads per pair load their rows' records (set-up once
- * per read); wider ones set their rows up from the read's bytes (phmm_load_rows_bytes). */
-#ifndef PHMM_REC_MAX_P
-#define PHMM_REC_MAX_P 4
-#endif
-
-/* Row index of the read at byte offset roff of the read blob: a read takes 5R bytes there, so
- * ceil(roff / 5) numbers the reads' rows without overlap. */
-__device__ __forceinline__ uint32_t phmm_row_index(uint32_t roff) { return roff / 5u + (roff % 5u != 0); }
-
-__device__ __forceinline__ void phmm_store_rec(float *p, const float (&x)[PHMM_REC])
-{
-	reinterpret_cast<float4 *>(p)[0] = make_float4(x[0], x[1], x[2], x[3]);
-	reinterpret_cast<float4 *>(p)[1] = make_float4(x[4], x[5], x[6], x[7]);
-}
-__device__ __forceinline__ void phmm_store_rec(double *p, const double (&x)[PHMM_REC])
-{
-#pragma unroll
-	for (int k = 0; k < 4; ++k) reinterpret_cast<double2 *>(p)[k] = make_double2(x[2 * k], x[2 * k + 1]);
-}
-__device__ __forceinline__ void phmm_load_rec(const float *p, float (&x)[PHMM_REC])
-{
-	const float4 a = reinterpret_cast<const float4 *>(p)[0], b = reinterpret_cast<const float4 *>(p)[1];
-	x[0] = a.x, x[1] = a.y, x[2] = a.z, x[3] = a.w, x[4] = b.x, x[5] = b.y, x[6] = b.z, x[7] = b.w;
-}
-__device__ __forceinline__ void phmm_load_rec(const double *p, double (&x)[PHMM_REC])
-{
-#pragma unroll
-	for (int k = 0; k < 4; ++k) {
-		const double2 a = reinterpret_cast<const double2 *>(p)[k];
-		x[2 * k] = a.x, x[2 * k + 1] = a.y;
-	}
-}
-__device__ __forceinline__ float phmm_bits_as(uint32_t b, float) { return __uint_as_float(b); }
-__device__ __forceinline__ double phmm_bits_as(uint32_t b, double) { return __longlong_as_double((long long)b); }
-__device__ __forceinline__ uint32_t phmm_as_bits(float x) { return __float_as_uint(x); }
-__device__ __forceinline__ uint32_t phmm_as_bits(double x) { return (uint32_t)__double_as_longlong(x); }
-
-/* Every read row of a pass, set up once (the kernels used to set a read up again for each of its
- * haplotypes): one warp per pair, and the first pair of each read, by an atomic bit per row index,
- * writes its read's rows. */
-template <typename T>
-__global__ void phmm_gpu_expand_rows(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
-                                     const T *__restrict__ err, const T *__restrict__ mmt, uint32_t *__restrict__ seen,
-                                     T *__restrict__ rows)
-{
-	typedef phmm_ops<T> op;
-	typedef typename phmm_pair<T>::type pair_t;
-	const int lane = threadIdx.x & 31;
-	const size_t w = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
-	if (w >= (size_t)npairs) return;
-	const phmm_gpu_pair_t pp = pairs[w];
-	const uint32_t e = phmm_row_index(pp.roff);
-	uint32_t first = 0;
-	if (lane == 0) first = !(atomicOr(&seen[e >> 5], 1u << (e & 31)) & 1u << (e & 31));
-	if (!__shfl_sync(0xffffffffu, first, 0)) return;
-	const uint8_t *rb = rblob + pp.roff;
-	const int R = pp.R;
-	const pair_t *prior = reinterpret_cast<const pair_t *>(err + PHMM_TAB_PRIOR);
-	for (int i = lane; i < R; i += 32) {
-		const uint32_t qi = rb[2 * R + i], qd = rb[3 * R + i], b = rb[i];
-		const pair_t p2 = prior[rb[R + i]];
-		T x[PHMM_REC];
-		x[0] = mmt[phmm_gpu_mm_index(qi & 127, qd & 127)];
-		x[4] = err[rb[4 * R + i]];
-		x[1] = op::sub((T)1, x[4]);
-		x[2] = err[qi], x[3] = err[qd];
-		x[5] = p2.x, x[6] = p2.y;
-		/* GKL's classes: C T G N, any other byte A; a read's N matches every haplotype class. */
-		x[7] = phmm_bits_as(b == 'N' ? 15u : 1u << phmm_gpu_class(b), T());
-		phmm_store_rec(rows + (size_t)PHMM_REC * (e + (uint32_t)i), x);
-	}
-}
-
 /* One 16-byte shared-memory store of V consecutive values. */
 __device__ __forceinline__ void phmm_sts(float *p, const float (&v)[4]) { *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]); }
 __device__ __forceinline__ void phmm_sts(double *p, const double (&v)[2]) { *reinterpret_cast<double2 *>(p) = make_double2(v[0], v[1]); }
 
 /* Column-0 state, transition probabilities and priors of a thread's K rows (read rows i0 ...
- * i0 + K - 1; rec: the read's first row record). The priors go to the thread's own slice of the
- * tile's prior table, prior[c][row] for haplotype classes c = A C T G N at stride TS, in 16-byte
- * stores: only this thread ever reads them. A virtual row (read row < 0) keeps M = I = 0 and
- * D = init in every column, the values of GKL's row 0, and gets priors 0; Q (M * md) is 0 in
- * column 0 too. */
+ * i0 + K - 1). The priors go to the thread's own slice of the tile's prior table, prior[c][row]
+ * for haplotype classes c = A C T G N at stride TS, in 16-byte stores: only this thread ever
+ * reads them. A virtual row (read row < 0) keeps M = I = 0 and D = init in every column, the
+ * values of GKL's row 0, and gets priors 0; Q (M * md) is 0 in column 0 too. */
 template <typename T, int P, int K>
-__device__ __forceinline__ void phmm_load_rows_rec(T *mine, const T *rec, int i0, T init, T (&M)[K], T (&I)[K],
-                                                   T (&D)[K], T (&Q)[K], T (&mm)[K], T (&g)[K], T (&mi)[K], T (&md)[K],
-                                                   T (&cc)[K])
-{
-	constexpr int V = 16 / (int)sizeof(T), TS = phmm_table<T, P, K>::TS;
-#pragma unroll
-	for (int r0 = 0; r0 < K; r0 += V) {
-		T pc[5][V];
-#pragma unroll
-		for (int v = 0; v < V; ++v) {
-			const int r = r0 + v, i = i0 + r;
-			T x[PHMM_REC] = {0, 0, 0, 0, 1, 0, 0, 0};
-			if (r < K) {
-				phmm_load_rec(rec + PHMM_REC * max(i, 0), x);
-				if (i < 0) x[0] = 0, x[1] = 0, x[2] = 0, x[3] = 0, x[4] = 1, x[5] = 0, x[6] = 0, x[7] = 0;
-			}
-			const uint32_t bits = phmm_as_bits(x[7]);
-#pragma unroll
-			for (int c = 0; c < 4; ++c) pc[c][v] = bits >> c & 1u ? x[5] : x[6];
-			pc[4][v] = x[5];
-			if (r < K) {
-				mm[r] = x[0], g[r] = x[1], mi[r] = x[2], md[r] = x[3], cc[r] = x[4];
-				M[r] = 0, I[r] = 0, Q[r] = 0, D[r] = i >= 0 ? (T)0 : init;
-			}
-		}
-#pragma unroll
-		for (int c = 0; c < 5; ++c) phmm_sts(mine + c * TS + r0, pc[c]);
-		/* The stores reach shared memory before the main loop's loads (inline PTX), and a group's
-		 * loads are not hoisted above the previous group's stores: every row's record in flight
-		 * at once took 8 registers a row. */
-		__syncwarp();
-	}
-}
-
-/* The same from the read's bytes and the error tables, for sub-warps of 8 threads or more and the
- * tiled kernels: with a record per row (two 16-byte loads a row, lanes K rows apart) their
- * set-up was slower (128 x 128: 2.48 against 2.56 TCUPS), and it is a smaller share of their
- * time. */
-template <typename T, int P, int K>
-__device__ __forceinline__ void phmm_load_rows_bytes(T *mine, const uint8_t *rb, int R, int i0, const T *err,
-                                                     const T *mmt, T init, T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K],
-                                                     T (&mm)[K], T (&g)[K], T (&mi)[K], T (&md)[K], T (&cc)[K])
+__device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R, int i0, const T *err, const T *mmt,
+                                               T init, T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], T (&mm)[K],
+                                               T (&g)[K], T (&mi)[K], T (&md)[K], T (&cc)[K])
 {
 	typedef phmm_ops<T> op;
 	constexpr int V = 16 / (int)sizeof(T), TS = phmm_table<T, P, K>::TS;
@@ -435,21 +316,11 @@ __device__ __forceinline__ void phmm_from_above(T m, T i, T d, int lane, T init,
  * longest haplotype), so that a thread can read the class of any column from -P to hmax + P
  * without a bounds check; past its own H a pair reads the next haplotype's classes, and the
  * columns they feed are never used. */
-/* Resident warps per SM that a one-tile float kernel must allow (caps its registers): the row
- * set-up's loads are independent, and ptxas, left alone, keeps every row's record in flight and
- * takes a scheduler's third (K > 12) or fourth warp away. */
-template <typename T, int P, int K> constexpr int phmm_min_blocks()
-{
-	return PHMM_GPU_MIN_BLOCKS > 1 || sizeof(T) != 4 || P > PHMM_REC_MAX_P ? PHMM_GPU_MIN_BLOCKS
-	       : K <= 11 || (K == 12 && P <= 2)                                  ? 16
-	                                                                         : 12;
-}
-
 template <typename T, int P, int K, bool FUSED, bool SHARE>
-__global__ void __launch_bounds__(PHMM_GPU_BLOCK, (phmm_min_blocks<T, P, K>()))
-phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const T *__restrict__ rows,
-                      const uint8_t *__restrict__ rblob, const uint8_t *__restrict__ hblob, const T *__restrict__ err,
-                      const T *__restrict__ mmt, T *__restrict__ out)
+__global__ void __launch_bounds__(PHMM_GPU_BLOCK, PHMM_GPU_MIN_BLOCKS)
+phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
+                      const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
+                      T *__restrict__ out)
 {
 	typedef phmm_ops<T> op;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
@@ -458,17 +329,13 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	const bool live = me.live;
 	T *tab = me.tab;
 	const phmm_gpu_pair_t pp = me.pp;
+	const uint8_t *rb = rblob + pp.roff;
 	const int R = pp.R, H = pp.H;
 	const int hmax = __reduce_max_sync(0xffffffffu, H);
 	const int row0 = R - ROWS; /* virtual rows fill the top of the tile */
 	const T init = op::div(op::init(), (T)H);
 	T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
-	if constexpr (P <= PHMM_REC_MAX_P)
-		phmm_load_rows_rec<T, P, K>(tab + lane * KS, rows + (size_t)PHMM_REC * phmm_row_index(pp.roff), row0 + lane * K,
-		                            init, M, I, D, Q, mm, g, mi, md, cc);
-	else
-		phmm_load_rows_bytes<T, P, K>(tab + lane * KS, rblob + pp.roff, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm,
-		                              g, mi, md, cc);
+	phmm_load_rows<T, P, K>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 	T pM = 0, pI = 0, pD = row0 + lane * K - 1 < 0 ? init : (T)0;
 	/* Class of column j + 1 for this thread at step s is hq[s]. */
 	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
@@ -561,7 +428,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
 		const bool store = last && live && !last_tile;
 		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
-		phmm_load_rows_bytes<T, P, K>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
+		phmm_load_rows<T, P, K>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
