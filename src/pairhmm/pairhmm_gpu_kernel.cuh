@@ -316,16 +316,8 @@ __device__ __forceinline__ void phmm_from_above(T m, T i, T d, int lane, T init,
  * longest haplotype), so that a thread can read the class of any column from -P to hmax + P
  * without a bounds check; past its own H a pair reads the next haplotype's classes, and the
  * columns they feed are never used. */
-/* Resident warps per SM that a one-tile float kernel must allow (caps its registers at 128 or
- * 168): left alone, ptxas gave the 16-row AVX-flavour variants and some 12-row ones a few
- * registers too many for a scheduler's third or fourth warp. */
-template <typename T, int P, int K> constexpr int phmm_min_blocks()
-{
-	return PHMM_GPU_MIN_BLOCKS > 1 || sizeof(T) != 4 ? PHMM_GPU_MIN_BLOCKS : K <= 11 || (K == 12 && P <= 2) ? 16 : 12;
-}
-
 template <typename T, int P, int K, bool FUSED, bool SHARE>
-__global__ void __launch_bounds__(PHMM_GPU_BLOCK, (phmm_min_blocks<T, P, K>()))
+__global__ void __launch_bounds__(PHMM_GPU_BLOCK, PHMM_GPU_MIN_BLOCKS)
 phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
                       const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
                       T *__restrict__ out)
