@@ -31,6 +31,7 @@ typedef struct {
 	unsigned char *hout;       /* pinned results */
 	size_t hout_cap;
 	cudaEvent_t done, k0, k1;  /* k0..k1 brackets the sub-batch's kernels */
+	cudaEvent_t k_ready;       /* the haplotype classes are ready for the bins */
 	cudaEvent_t bin_done[PHMM_BIN_STREAMS];
 	int direct;                /* its sums come back in the pass's order (layout_t.direct) */
 } slot_t;
@@ -221,6 +222,7 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opt_t *opt, gvk_err
 		 * sleeps until the GPU signals instead of spinning and yielding. */
 		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming | cudaEventBlockingSync));
 		CK(cudaEventCreate(&g->slot[s].k0));
+		CK(cudaEventCreateWithFlags(&g->slot[s].k_ready, cudaEventDisableTiming));
 		CK(cudaEventCreate(&g->slot[s].k1));
 		for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
 			CK(cudaEventCreate(&g->slot[s].bin_done[b])); /* timed when profiling bins */
@@ -243,6 +245,7 @@ static void dev_close(gpu_dev_t *g)
 		cudaFree(g->slot[s].dev);
 		if (g->slot[s].done) cudaEventDestroy(g->slot[s].done);
 		if (g->slot[s].k0) cudaEventDestroy(g->slot[s].k0);
+		if (g->slot[s].k_ready) cudaEventDestroy(g->slot[s].k_ready);
 		if (g->slot[s].k1) cudaEventDestroy(g->slot[s].k1);
 		for (int b = 0; b < PHMM_BIN_STREAMS; ++b)
 			if (g->slot[s].bin_done[b]) cudaEventDestroy(g->slot[s].bin_done[b]);
@@ -690,6 +693,8 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	if (rc < 0) return rc;
 	if ((rc = ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, "a sub-batch's sums", err)) < 0) return rc;
 	CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
+	/* The kernel time counts every kernel of the pass, the haplotype classes' too. */
+	CK(cudaEventRecord(sl->k0, g->st[s]));
 	const size_t n16 = (L->bytes - L->off_hb) / 16; /* the haplotype blob, padding included */
 	phmm_gpu_hap_classes<<<(unsigned)((n16 + 255) / 256), 256, 0, g->st[s]>>>((uint4 *)(sl->dev + L->off_hb), n16);
 	CK(cudaGetLastError());
@@ -698,11 +703,11 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	const uint8_t *rb = sl->dev + L->off_rb, *hb = sl->dev + L->off_hb;
 	const void *errt = dbl ? (const void *)g->err_d : (const void *)g->err_f;
 	const void *mmt = dbl ? (const void *)g->mm_d : (const void *)g->mm_f;
-	CK(cudaEventRecord(sl->k0, g->st[s]));
+	CK(cudaEventRecord(sl->k_ready, g->st[s]));
 	/* Longest-running bins first, round robin over the bin streams (one stream when profiling bins,
 	 * which times each launch on its own). */
 	const int nbs = g->profile > 1 ? 1 : PHMM_BIN_STREAMS < L->nbins ? PHMM_BIN_STREAMS : L->nbins;
-	for (int k = 0; k < nbs; ++k) CK(cudaStreamWaitEvent(g->bst[k], sl->k0, 0));
+	for (int k = 0; k < nbs; ++k) CK(cudaStreamWaitEvent(g->bst[k], sl->k_ready, 0));
 	for (int b = L->nbins - 1; b >= 0; --b) {
 		const variant_t *v = &var[L->bin_var[b] >> 1];
 		cudaStream_t bs = g->bst[(L->nbins - 1 - b) % nbs];
