@@ -170,13 +170,15 @@ int main(int argc, char **argv)
 		else if (c == 7) write_to = optarg;
 		else if (c == 8) gpu_only = 1;
 		else if (c == 9) wflags |= PHMM_WL_INDEL45;
-		else if (c == 10) only_len = atoi(optarg), sweep = 1;
+		else if (c == 10) {
+			only_len = atoi(optarg), sweep = 1;
+			if (only_len < 1 || only_len > 100000) return fprintf(stderr, "bench: --length must be 1-100000\n"), 1;
+		}
 		else return usage(), c == 'h' ? 0 : 1;
 	}
 	table_t t = {.n = 0};
 	double ksec = 0;
 	phmm_workload_t w;
-	if (only_len < 0 || only_len > 100000) return fprintf(stderr, "bench: --length must be 1-100000\n"), 1;
 	int rc0 = write_to && only_len ? phmm_workload_equal(&w, sweep_length_pairs(sweep_cells, only_len), only_len, only_len, 7, wflags)
 	                               : phmm_workload_hc(&w, npairs, 1, wflags);
 	if (rc0 < 0) return fprintf(stderr, "bench: out of memory\n"), 1;
