@@ -178,30 +178,38 @@ static uint32_t order_key(int R, int H, int dbl, int share)
 
 /* ---- device set-up -------------------------------------------------------------------------- */
 
+/* A copy of n bytes at src in new GPU memory at *dst (freed by dev_close). */
+template <typename T> static int upload(T **dst, const T *src, size_t n, gvk_err_t *err)
+{
+	CK(cudaMalloc(dst, n));
+	CK(cudaMemcpy(*dst, src, n, cudaMemcpyHostToDevice));
+	return 0;
+}
+
 /* The kernels' error table (PHMM_TAB_*): err[b], then the priors {1 - err[b], err[b] / 3} in the
  * CPU engine's arithmetic, so that both engines start from the same numbers. */
 static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
 {
+	enum { NMM = 128 * 129 / 2 };
 	float ef[PHMM_TAB_SIZE];
 	double ed[PHMM_TAB_SIZE];
-	static float mf[128 * 129 / 2];
-	static double md[128 * 129 / 2];
 	for (int b = 0; b < 256; ++b) {
 		const float e = phmm_err_f[b & 127].f;
 		const double d = phmm_err_d[b & 127].f;
 		ef[b] = e, ef[PHMM_TAB_PRIOR + 2 * b] = 1.0f - e, ef[PHMM_TAB_PRIOR + 2 * b + 1] = e / 3.0f;
 		ed[b] = d, ed[PHMM_TAB_PRIOR + 2 * b] = 1.0 - d, ed[PHMM_TAB_PRIOR + 2 * b + 1] = d / 3.0;
 	}
-	for (int k = 0; k < 128 * 129 / 2; ++k) mf[k] = phmm_mm_f[k].f, md[k] = phmm_mm_d[k].f;
-	CK(cudaMalloc(&g->err_f, sizeof ef));
-	CK(cudaMalloc(&g->err_d, sizeof ed));
-	CK(cudaMalloc(&g->mm_f, sizeof mf));
-	CK(cudaMalloc(&g->mm_d, sizeof md));
-	CK(cudaMemcpy(g->err_f, ef, sizeof ef, cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(g->err_d, ed, sizeof ed, cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(g->mm_f, mf, sizeof mf, cudaMemcpyHostToDevice));
-	CK(cudaMemcpy(g->mm_d, md, sizeof md, cudaMemcpyHostToDevice));
-	return 0;
+	/* On the heap, not static: each GPU's engines start on a thread of their own. */
+	float *mf = (float *)malloc(NMM * sizeof *mf);
+	double *md = (double *)malloc(NMM * sizeof *md);
+	if (!mf || !md) return free(mf), free(md), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int k = 0; k < NMM; ++k) mf[k] = phmm_mm_f[k].f, md[k] = phmm_mm_d[k].f;
+	int rc = upload(&g->err_f, ef, sizeof ef, err);
+	if (rc == 0) rc = upload(&g->err_d, ed, sizeof ed, err);
+	if (rc == 0) rc = upload(&g->mm_f, mf, NMM * sizeof *mf, err);
+	if (rc == 0) rc = upload(&g->mm_d, md, NMM * sizeof *md, err);
+	free(mf), free(md);
+	return rc;
 }
 
 static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)

@@ -64,10 +64,21 @@ __device__ __forceinline__ int phmm_gpu_mm_index(int qi, int qd)
 	return hi * (hi + 1) / 2 + lo;
 }
 
-/* Class of a base byte: A C T G N as 0..4, any other byte as A (GKL's rule, phmm_base_bits). */
+/* GKL's base rule (phmm_base_bits): C T G N are themselves, any other byte is A. */
+typedef struct {
+	bool C, T, G, N;
+} phmm_gpu_base_t;
+
+__device__ __forceinline__ phmm_gpu_base_t phmm_gpu_base(uint32_t c)
+{
+	return {c == 'C', c == 'T', c == 'G', c == 'N'};
+}
+
+/* Class of a base byte: A C T G N as 0..4. */
 __device__ __forceinline__ uint32_t phmm_gpu_class(uint32_t c)
 {
-	return c == 'C' ? 1u : c == 'T' ? 2u : c == 'G' ? 3u : c == 'N' ? 4u : 0u;
+	const phmm_gpu_base_t b = phmm_gpu_base(c);
+	return b.C ? 1u : b.T ? 2u : b.G ? 3u : b.N ? 4u : 0u;
 }
 
 /* The haplotype blob's bases turned into classes in place, 16 bytes a thread: the host copies
@@ -252,9 +263,11 @@ __device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R
                                                T (&g)[K], T (&mi)[K], T (&md)[K], T (&cc)[K])
 {
 	typedef phmm_ops<T> op;
-	constexpr int V = 16 / (int)sizeof(T), TS = phmm_table<T, P, K>::TS;
+	constexpr int V = phmm_stride<T, K>::V, TS = phmm_table<T, P, K>::TS;
 	typedef typename phmm_pair<T>::type pair_t;
 	const pair_t *prior = reinterpret_cast<const pair_t *>(err + PHMM_TAB_PRIOR);
+	/* Priors first, transitions after, in two loops: in one, ptxas kept more loads in flight and
+	 * the one-thread-per-pair variants took up to 40 registers more. */
 #pragma unroll
 	for (int r0 = 0; r0 < K; r0 += V) {
 		T pc[5][V];
@@ -264,12 +277,12 @@ __device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R
 			pair_t p2 = {0, 0};
 			uint32_t b = 'A';
 			if (r0 + v < K && i >= 0) p2 = prior[rb[R + i]], b = rb[i];
-			/* GKL's classes: C T G N, any other byte A; N matches every haplotype class. */
-			const bool C = b == 'C', Tb = b == 'T', G = b == 'G', N = b == 'N';
-			pc[0][v] = C || Tb || G ? p2.y : p2.x;
-			pc[1][v] = C || N ? p2.x : p2.y;
-			pc[2][v] = Tb || N ? p2.x : p2.y;
-			pc[3][v] = G || N ? p2.x : p2.y;
+			/* A read's N matches every haplotype class. */
+			const phmm_gpu_base_t x = phmm_gpu_base(b);
+			pc[0][v] = x.C || x.T || x.G ? p2.y : p2.x;
+			pc[1][v] = x.C || x.N ? p2.x : p2.y;
+			pc[2][v] = x.T || x.N ? p2.x : p2.y;
+			pc[3][v] = x.G || x.N ? p2.x : p2.y;
 			pc[4][v] = p2.x;
 		}
 #pragma unroll
