@@ -40,7 +40,7 @@ fi
 if has sanitize; then
 	for tool in memcheck racecheck synccheck; do
 		res=""
-		for in in carneiro_tiny.in edge.hex.gz; do
+		for in in carneiro_tiny.in edge.hex.gz stress_random.hex.gz; do
 			timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/src/gvk pairhmm -q --device gpu \
 				tests/data/pairhmm/inputs/$in > "$out/san-$tool-$in.txt" 2>&1
 			res+="$in rc=$? $(grep -hE '(ERROR|RACECHECK) SUMMARY' "$out/san-$tool-$in.txt" | sed 's/=* *//'); "
