@@ -478,6 +478,7 @@ typedef struct {
 	int hmax_all;
 	size_t total_bytes; /* staging bytes of the whole pass (batch_end's measure) */
 	size_t n;           /* pairs in the pass */
+	int kept;           /* a double pass on the float pass's blobs (gpu_dev_t.kept) */
 } pass_ctx_t;
 
 static const gvk_pair_t *pair_at(const pass_ctx_t *c, size_t k) { return &c->pairs[c->sel ? c->sel[k] : k]; }
@@ -901,7 +902,7 @@ static void pass_report(const gpu_dev_t *g, const pass_ctx_t *c, const double tz
 {
 	if (!g->profile) return;
 	fprintf(stderr, "[gvk gpu] pass of %zu pairs (%s%s), %.3f to %.3f s: sort %.1f ms, prepare %.1f, pack %.1f, wait %.1f, scatter %.1f, kernels %.1f\n",
-	        c->n, c->dbl ? "double" : "float", c->ord && !c->rmap && c->dbl ? ", blobs kept" : "", pass_t0, gvk_seconds(),
+	        c->n, c->dbl ? "double" : "float", c->kept ? ", blobs kept" : "", pass_t0, gvk_seconds(),
 	        1e3 * (g->t_sort - tz[0]), 1e3 * (g->t_prep - tz[1]), 1e3 * (g->t_pack - tz[2]), 1e3 * (g->t_wait - tz[3]),
 	        1e3 * (g->t_scatter - tz[4]), 1e3 * (g->kernel_s - tz[5]));
 	if (g->profile > 1) bin_report(g, c->dbl);
@@ -915,7 +916,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	g->kept.valid = 0;
 	if (n == 0) return 0;
 	if (n > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "a GPU pass takes at most 2^32 - 1 pairs (%zu given)", n);
-	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, n};
+	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, n, 0};
 	/* GVK_GPU_PROFILE: this pass's share of the totals, and when it ran (the CLI's clock). */
 	const double tz[6] = {g->t_sort, g->t_prep, g->t_pack, g->t_wait, g->t_scatter, g->kernel_s};
 	double t0 = gvk_seconds(), pass_t0 = t0;
@@ -934,7 +935,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 		c.total_bytes += sj.bytes[t];
 	}
 	if (rc == 0 && kept && maxr <= g->kept.maxr && maxh <= g->kept.maxh) {
-		c.ord = ord;
+		c.ord = ord, c.kept = 1;
 		if (cudaSetDevice(g->dev) != cudaSuccess) return gvk_err_set(err, GVK_ERR_GPU, "cannot select GPU %d", g->dev);
 		rc = run_kept_pass(g, &c, n, dsum, err);
 		if (rc != GVK_ERR_NOMEM) {
@@ -943,7 +944,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 		}
 		/* No room for the records beside the kept blobs: the pass packs its own sub-batches. */
 		cudaGetLastError();
-		rc = 0, c.ord = NULL;
+		rc = 0, c.ord = NULL, c.kept = 0;
 		t0 = gvk_seconds();
 	}
 	c.rmap = (uint32_t *)scratch(g, SCR_RMAP, ((size_t)maxr + 1) * sizeof *c.rmap);
