@@ -114,7 +114,8 @@ template <typename T, int K> struct phmm_stride {
  * of 128 (to 2^SH below that), so that a class moves a thread's 16-byte slot by a multiple of 8 and
  * the 8 threads of an LDS.128 phase stay on distinct banks whatever classes they read. Rounding
  * up to a power of two instead (one LEA per step, not one IMAD) took up to 37 % more shared
- * memory: with 12 blocks of 8 x 64-row tables an SM's shared memory left L1 28 KB. */
+ * memory (12 blocks of 4 x 16 held 227 of an SM's 228 KB, leaving L1 28 KB) and measured 1-2 %
+ * slower from length 64 up (docs/pairhmm-gpu.md). */
 template <typename T, int P, int K> struct phmm_table {
 	static constexpr int KS = phmm_stride<T, K>::KS;
 	static constexpr int SH = phmm_log2_ceil(P * KS * (int)sizeof(T));
