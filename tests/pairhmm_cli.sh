@@ -21,6 +21,12 @@ for f in gkl_pairhmm-testdata.txt carneiro_tiny.in carneiro_10s.in gpupairhmm_re
 		if cmp -s "$tmp/out" <(expect_col "$exp" 1); then ok; else bad "$f $fl: values differ from GKL"; fi
 	done
 done
+if [ "$dev" = gpu ]; then
+	# A file's double pass reuses its float pass's reads on the device: the results above stay
+	# exact either way, so only the profile shows whether that path was taken.
+	GVK_GPU_PROFILE=1 "$gvk" pairhmm -q -t 2 --device gpu "$data/inputs/stress_random.hex.gz" 2>"$tmp/prof" >/dev/null
+	grep -q '(double, blobs kept)' "$tmp/prof" && ok || bad "double pass on the kept blobs not taken: $(grep -m2 'pass of' "$tmp/prof")"
+fi
 in=$data/inputs/carneiro_10s.in exp=$data/expected/carneiro_10s.gkl_avx512.txt.gz
 # -o writes the same bytes, atomically; stdin works; 1 thread = many threads.
 "$gvk" pairhmm -q --device "$dev" -t 1 -o "$tmp/o.txt" "$in" && cmp -s "$tmp/o.txt" <(expect_col "$exp" 1) && ok || bad "-o / -t 1"

@@ -469,7 +469,7 @@ typedef struct {
 	const size_t *sel;
 	const order_t *ord; /* pairs of the pass sorted by (bin, -H) */
 	int dbl;
-	uint32_t *rmap, *hmap; /* read / hap index -> blob offset + 1 (0 = not yet packed) */
+	uint32_t *rmap, *hmap; /* read / hap index -> 0 unused, 1 in use, else blob offset + 2 */
 	/* Dense passes (most reads and haplotypes in use, as from the CLI) pack every read and
 	 * haplotype at offsets known in advance, on all threads. */
 	int all;
@@ -482,6 +482,12 @@ typedef struct {
 } pass_ctx_t;
 
 static const gvk_pair_t *pair_at(const pass_ctx_t *c, size_t k) { return &c->pairs[c->sel ? c->sel[k] : k]; }
+
+/* A pair's kernel record; the three packings differ only in where the blobs' offsets come from. */
+static phmm_gpu_pair_t pair_rec(const pass_ctx_t *c, const gvk_pair_t *p, size_t roff, size_t hoff, uint32_t out)
+{
+	return (phmm_gpu_pair_t){(uint32_t)roff, (uint32_t)hoff, c->reads[p->read].len, c->haps[p->hap].len, out};
+}
 
 typedef struct {
 	const pass_ctx_t *c;
@@ -536,8 +542,7 @@ static void dense_worker(void *arg, int t)
 	}
 	for (size_t k = np * (size_t)t / (size_t)j->nt; k < np * (size_t)(t + 1) / (size_t)j->nt; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[j->b0 + k].k);
-		j->rec[k] = (phmm_gpu_pair_t){(uint32_t)c->roff_all[p->read], (uint32_t)c->hoff_all[p->hap], c->reads[p->read].len,
-		                              c->haps[p->hap].len, j->direct ? c->ord[j->b0 + k].k : (uint32_t)k};
+		j->rec[k] = pair_rec(c, p, c->roff_all[p->read], c->hoff_all[p->hap], j->direct ? c->ord[j->b0 + k].k : (uint32_t)k);
 	}
 }
 
@@ -664,8 +669,7 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
 		if (c->rmap[p->read] == 1) c->rmap[p->read] = (uint32_t)ro + 2, ro += 5 * (size_t)c->reads[p->read].len, rl[nr++] = p->read;
 		if (c->hmap[p->hap] == 1) c->hmap[p->hap] = (uint32_t)ho + 2, ho += (size_t)c->haps[p->hap].len, hl[nh++] = p->hap;
-		rec[k - b0] = (phmm_gpu_pair_t){c->rmap[p->read] - 2, c->hmap[p->hap] - 2, c->reads[p->read].len, c->haps[p->hap].len,
-		                                L->direct ? c->ord[k].k : (uint32_t)(k - b0)};
+		rec[k - b0] = pair_rec(c, p, c->rmap[p->read] - 2, c->hmap[p->hap] - 2, L->direct ? c->ord[k].k : (uint32_t)(k - b0));
 	}
 	sparse_job_t sj = {c, rb, hb, rl, hl, nr, nh, ro < ((size_t)1 << 20) ? 1 : g->threads};
 	gvk_parallel(sj.nt, sparse_worker, &sj);
@@ -870,8 +874,7 @@ static int run_kept_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, double *dsum, gv
 	phmm_gpu_pair_t *rec = (phmm_gpu_pair_t *)sl->host;
 	for (size_t k = 0; k < n; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
-		rec[k] = (phmm_gpu_pair_t){(uint32_t)g->kept.roff[p->read], (uint32_t)g->kept.hoff[p->hap], c->reads[p->read].len,
-		                           c->haps[p->hap].len, c->ord[k].k};
+		rec[k] = pair_rec(c, p, g->kept.roff[p->read], g->kept.hoff[p->hap], c->ord[k].k);
 	}
 	pack_bins(c, 0, n, (uint64_t *)(sl->host + L.off_soff), &L);
 	g->t_pack += gvk_seconds() - t0;
