@@ -52,7 +52,7 @@ typedef struct gpu_dev_s {
 	int profile;            /* GVK_GPU_PROFILE set: host-side timings on stderr */
 	int threads;            /* host threads that pack batches */
 	double t_sort, t_pack, t_wait, t_scatter, t_prep;
-	double bin_s[2][2 * MAX_VARIANTS], bin_cells[2][2 * MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin */
+	double bin_s[3][2 * MAX_VARIANTS], bin_cells[3][2 * MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin and PASS_* */
 	int share;              /* use the shared gap-open product where reads allow (GVK_GPU_SHARE=0: never) */
 	/* Host arrays of a pass, kept between passes (fresh ones cost a page fault per 4 KiB). */
 	gvk_buf_t scr[SCR_COUNT];
@@ -89,11 +89,11 @@ static void launch_short(int blocks, size_t smem, cudaStream_t st, const phmm_gp
 	                                                                        (const T *)mm, (T *)out);
 }
 
-template <typename T, int P, int K, bool F, bool S>
+template <typename T, int P, int K, bool F, bool S, bool FTZ = false>
 static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
                          const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
 {
-	phmm_gpu_kernel<T, P, K, F, S><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(
+	phmm_gpu_kernel<T, P, K, F, S, FTZ><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(
 		pairs, n, rb, hb, (const T *)err, (const T *)mm, (T *)scratch, soff, (T *)out);
 }
 
@@ -110,10 +110,10 @@ typedef struct {
 	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
 	 {{launch_short<T, P, K, false, false>, launch_short<T, P, K, true, false>},                    \
 	  {launch_short<T, P, K, false, true>, launch_short<T, P, K, true, true>}}}
-#define VT(T, P, K)                                                                                 \
+#define VT(T, P, K, FTZ)                                                                            \
 	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
-	 {{launch_tiled<T, P, K, false, false>, launch_tiled<T, P, K, true, false>},                    \
-	  {launch_tiled<T, P, K, false, true>, launch_tiled<T, P, K, true, true>}}}
+	 {{launch_tiled<T, P, K, false, false, FTZ>, launch_tiled<T, P, K, true, false, FTZ>},          \
+	  {launch_tiled<T, P, K, false, true, FTZ>, launch_tiled<T, P, K, true, true, FTZ>}}}
 
 static const variant_t variants_f[] = {
 	V(float, 1, 4),   V(float, 1, 8),   V(float, 1, 10),  V(float, 1, 12),  V(float, 1, 14),  V(float, 1, 16),
@@ -122,24 +122,38 @@ static const variant_t variants_f[] = {
 	V(float, 8, 9),   V(float, 8, 10),  V(float, 8, 11),  V(float, 8, 12),  V(float, 8, 13),  V(float, 8, 14),
 	V(float, 8, 15),  V(float, 8, 16),  V(float, 16, 9),  V(float, 16, 10), V(float, 16, 12), V(float, 16, 14),
 	V(float, 16, 16), V(float, 32, 9),  V(float, 32, 10), V(float, 32, 12), V(float, 32, 14), V(float, 32, 16),
-	VT(float, 32, 16)};
+	VT(float, 32, 16, false)};
 /* Double: the pairs that underflow in float, mostly HaplotypeCaller's longest reads (129-151 bp),
- * hence 16 x 9 and 16 x 10 before 32 x 8. */
+ * hence 16 x 9 and 16 x 10 before 32 x 8. The one-tile variants compute without x86's FTZ and
+ * flag the pairs where it could matter (phmm_trip), which then run again on the tiled variant;
+ * that one always flushes, since in reads longer than 256 bases most pairs would be flagged (on
+ * random pairs of 1-2000 bases, 87 % of those in double). */
 static const variant_t variants_d[] = {V(double, 4, 4),   V(double, 4, 8),  V(double, 8, 8),
                                        V(double, 16, 8),  V(double, 16, 9), V(double, 16, 10),
-                                       V(double, 32, 8),  VT(double, 32, 8)};
+                                       V(double, 32, 8),  VT(double, 32, 8, true)};
 #undef V
 #undef VT
 #define NVAR_F (int)(sizeof variants_f / sizeof variants_f[0])
 #define NVAR_D (int)(sizeof variants_d / sizeof variants_d[0])
 static_assert(NVAR_F <= MAX_VARIANTS && NVAR_D <= MAX_VARIANTS, "bins are counted in MAX_VARIANTS");
 
+/* A pass's precision: float, double, or double with FTZ (PASS_FTZ, the flagged pairs again). */
+enum { PASS_FLOAT, PASS_DOUBLE, PASS_FTZ };
+
+/* A pass's kernel variants; a PASS_FTZ pass has only the tiled double one, for every length. */
+static const variant_t *var_table(int dbl, int *n)
+{
+	*n = dbl == PASS_FTZ ? 1 : dbl ? NVAR_D : NVAR_F;
+	return dbl == PASS_FTZ ? &variants_d[NVAR_D - 1] : dbl ? variants_d : variants_f;
+}
+
 /* The first variant with at least R rows (the tables rise in rows), by bisection: it runs for
  * every pair of a pass. */
 static int pick_variant(int R, int dbl)
 {
-	const variant_t *v = dbl ? variants_d : variants_f;
-	int lo = 0, hi = (dbl ? NVAR_D : NVAR_F) - 1; /* the last one takes every longer read, in tiles */
+	int nv;
+	const variant_t *v = var_table(dbl, &nv);
+	int lo = 0, hi = nv - 1; /* the last one takes every longer read, in tiles */
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 		if (v[mid].P * v[mid].K >= R) hi = mid; else lo = mid + 1;
@@ -151,8 +165,10 @@ static int pick_variant(int R, int dbl)
  * tiles): the measure by which passes are split. */
 static size_t pair_bytes(int R, int H, int dbl)
 {
-	const variant_t *v = dbl ? &variants_d[NVAR_D - 2] : &variants_f[NVAR_F - 2]; /* the largest one-tile variant */
-	size_t scratch = R > v->P * v->K ? (dbl ? 24 : 12) * ((size_t)H + 1) : 0;
+	int nv;
+	const variant_t *v = var_table(dbl, &nv);
+	const int one_tile = nv > 1 ? v[nv - 2].P * v[nv - 2].K : 0; /* rows of the largest one-tile variant */
+	size_t scratch = R > one_tile ? (dbl ? 24 : 12) * ((size_t)H + 1) : 0;
 	return 5 * (size_t)R + (size_t)H + 32 + scratch;
 }
 
@@ -217,6 +233,12 @@ static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
 	double *md = (double *)malloc(NMM * sizeof *md);
 	if (!mf || !md) return free(mf), free(md), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (int k = 0; k < NMM; ++k) mf[k] = phmm_mm_f[k].f, md[k] = phmm_mm_d[k].f;
+	/* The double kernels' check for FTZ (phmm_trip) holds only if no constant is smaller. */
+	double low = 1;
+	for (int k = 0; k < PHMM_TAB_SIZE; ++k) low = ed[k] > 0 && ed[k] < low ? ed[k] : low;
+	for (int k = 0; k < NMM; ++k) low = md[k] > 0 && md[k] < low ? md[k] : low;
+	if (low < PHMM_MIN_CONST)
+		return free(mf), free(md), gvk_err_set(err, GVK_ERR_ARG, "internal: a Pair-HMM constant (%g) is below 2^-61", low);
 	int rc = upload(&g->err_f, ef, sizeof ef, err);
 	if (rc == 0) rc = upload(&g->err_d, ed, sizeof ed, err);
 	if (rc == 0) rc = upload(&g->mm_f, mf, NMM * sizeof *mf, err);
@@ -565,7 +587,9 @@ static size_t key_run_end(const order_t *ord, size_t lo, size_t hi, int shift, u
  * every share bin, 2.13 with them merged this way, 2.19 without share keys (pass_mostly_shares). */
 static void pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff, layout_t *L)
 {
-	const uint32_t largest = (uint32_t)(c->dbl ? NVAR_D : NVAR_F) - 1;
+	int nv;
+	var_table(c->dbl, &nv);
+	const uint32_t largest = (uint32_t)nv - 1;
 	memset(soff, 0, (b1 - b0) * sizeof *soff);
 	for (size_t k = b0; k < b1;) {
 		const uint32_t v = c->ord[k].key >> 9;
@@ -699,11 +723,12 @@ static cudaError_t bin_profile(gpu_dev_t *g, slot_t *sl, cudaStream_t bs, const 
 
 static void bin_report(const gpu_dev_t *g, int dbl)
 {
-	const variant_t *var = dbl ? variants_d : variants_f;
-	for (int b = 0; b < 2 * (dbl ? NVAR_D : NVAR_F); ++b)
+	int nv;
+	const variant_t *var = var_table(dbl, &nv);
+	for (int b = 0; b < 2 * nv; ++b)
 		if (g->bin_cells[dbl][b] > 0)
 			fprintf(stderr, "[gvk gpu] bin %2dx%-2d %s%s: %8.3f Gcells %8.3f ms %6.3f TCUPS\n", var[b >> 1].P, var[b >> 1].K,
-			        dbl ? "double" : "float", b & 1 ? " shared" : "", 1e-9 * g->bin_cells[dbl][b], 1e3 * g->bin_s[dbl][b],
+			        dbl == PASS_FTZ ? "double, FTZ" : dbl ? "double" : "float", b & 1 ? " shared" : "", 1e-9 * g->bin_cells[dbl][b], 1e3 * g->bin_s[dbl][b],
 			        1e-12 * g->bin_cells[dbl][b] / g->bin_s[dbl][b]);
 }
 
@@ -713,7 +738,9 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	slot_t *sl = &g->slot[s];
 	sl->direct = L->direct;
 	const int tsz = dbl ? 8 : 4;
-	const variant_t *var = dbl ? variants_d : variants_f;
+	int nv;
+	const variant_t *var = var_table(dbl, &nv);
+	(void)nv;
 	size_t out_off = align16(L->bytes), scr_off = out_off + align16(L->n * (size_t)tsz);
 	size_t need = scr_off + L->scratch_elems * (size_t)tsz;
 	int rc = ensure_dev(&sl->dev, &sl->dev_cap, need, err);
@@ -905,7 +932,7 @@ static void pass_report(const gpu_dev_t *g, const pass_ctx_t *c, const double tz
 {
 	if (!g->profile) return;
 	fprintf(stderr, "[gvk gpu] pass of %zu pairs (%s%s), %.3f to %.3f s: sort %.1f ms, prepare %.1f, pack %.1f, wait %.1f, scatter %.1f, kernels %.1f\n",
-	        c->n, c->dbl ? "double" : "float", c->kept ? ", blobs kept" : "", pass_t0, gvk_seconds(),
+	        c->n, c->dbl == PASS_FTZ ? "double with FTZ" : c->dbl ? "double" : "float", c->kept ? ", blobs kept" : "", pass_t0, gvk_seconds(),
 	        1e3 * (g->t_sort - tz[0]), 1e3 * (g->t_prep - tz[1]), 1e3 * (g->t_pack - tz[2]), 1e3 * (g->t_wait - tz[3]),
 	        1e3 * (g->t_scatter - tz[4]), 1e3 * (g->kernel_s - tz[5]));
 	if (g->profile > 1) bin_report(g, c->dbl);
@@ -1014,8 +1041,36 @@ static void multi_worker(void *arg, int t)
 	m->rc[t] = dev_pass(m->g->d[t], m->reads, m->haps, m->pairs, m->part_sel + b, n, m->dbl, m->fsum, m->dsum, &m->err[t]);
 }
 
+/* The pairs of a double pass whose sums came back NaN (a value fell below 2^-900, phmm_trip),
+ * computed again on the first GPU with x86's FTZ after every operation. */
+static int redo_with_ftz(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
+                         const size_t *sel, size_t n, double *dsum, gvk_err_t *err)
+{
+	size_t m = 0, *redo = NULL;
+	for (size_t k = 0; k < n; ++k) {
+		const size_t idx = sel ? sel[k] : k;
+		if (dsum[idx] == dsum[idx]) continue;
+		if (!redo && !(redo = (size_t *)malloc((n - k) * sizeof *redo)))
+			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		redo[m++] = idx;
+	}
+	int rc = m ? dev_pass(g->d[0], reads, haps, pairs, redo, m, PASS_FTZ, NULL, dsum, err) : 0;
+	free(redo);
+	return rc;
+}
+
+static int pass_on_all(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
+                       const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err);
+
 extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
                              const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
+{
+	int rc = pass_on_all(g, reads, haps, pairs, sel, n, dbl ? PASS_DOUBLE : PASS_FLOAT, fsum, dsum, err);
+	return rc == 0 && dbl ? redo_with_ftz(g, reads, haps, pairs, sel, n, dsum, err) : rc;
+}
+
+static int pass_on_all(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
+                       const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
 {
 	if (g->n == 1 || n < (size_t)g->n * 1024)
 		return dev_pass(g->d[0], reads, haps, pairs, sel, n, dbl, fsum, dsum, err);

@@ -46,10 +46,21 @@ template <> struct phmm_ops<float> {
 	static __device__ __forceinline__ float init() { return 0x1p120f; }
 };
 
-/* x86 FTZ flushes results below the smallest normal; emulate it for double after every op. */
+/* Double without x86's flush to zero: exact as long as no value of the pair falls below
+ * PHMM_TRIP_HI (phmm_trip), which the one-tile double kernels check; the pairs that do are computed
+ * again with phmm_ops_ftz, which flushes after every operation as x86 FTZ does. */
+template <> struct phmm_ops<double> {
+	static __device__ __forceinline__ double mul(double a, double b) { return __dmul_rn(a, b); }
+	static __device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
+	static __device__ __forceinline__ double sub(double a, double b) { return __dsub_rn(a, b); }
+	static __device__ __forceinline__ double div(double a, double b) { return __ddiv_rn(a, b); }
+	static __device__ __forceinline__ double fma(double a, double b, double c) { return __fma_rn(a, b, c); }
+	static __device__ __forceinline__ double init() { return 0x1p1020; }
+};
+
 __device__ __forceinline__ double phmm_ftz(double x) { return fabs(x) < DBL_MIN ? 0.0 : x; }
 
-template <> struct phmm_ops<double> {
+struct phmm_ops_ftz {
 	static __device__ __forceinline__ double mul(double a, double b) { return phmm_ftz(__dmul_rn(a, b)); }
 	static __device__ __forceinline__ double add(double a, double b) { return phmm_ftz(__dadd_rn(a, b)); }
 	static __device__ __forceinline__ double sub(double a, double b) { return phmm_ftz(__dsub_rn(a, b)); }
@@ -57,6 +68,41 @@ template <> struct phmm_ops<double> {
 	static __device__ __forceinline__ double fma(double a, double b, double c) { return phmm_ftz(__fma_rn(a, b, c)); }
 	static __device__ __forceinline__ double init() { return 0x1p1020; }
 };
+
+/* The arithmetic of a kernel: FTZ only for the double kernels that recompute tripped pairs. */
+template <typename T, bool FTZ> struct phmm_arith { typedef phmm_ops<T> op; static constexpr bool CHECK = false; };
+template <> struct phmm_arith<double, false> { typedef phmm_ops<double> op; static constexpr bool CHECK = true; };
+template <> struct phmm_arith<double, true> { typedef phmm_ops_ftz op; static constexpr bool CHECK = false; };
+
+/* Why a check of the states suffices: every value the recurrences make is a state (M, I, D) or
+ * a sum of states times at most two constants (transitions, priors), all of them >= 0, so sums
+ * never fall below their largest term. The host checks that every non-zero constant is at least
+ * 2^-61 (PHMM_MIN_CONST), so while every state is 0 or >= 2^-900 no product falls below
+ * 2^-900 * 2^-122 = 2^-1022, the smallest normal, and FTZ would change nothing. The first state
+ * below 2^-900 is still made from such states, so it is normal and its high word is in
+ * [1, PHMM_TRIP_HI): that is all a thread checks. */
+#define PHMM_TRIP_HI 0x07B00000u /* high word of 2^-900 */
+#define PHMM_MIN_CONST 0x1p-61
+
+template <int K>
+__device__ __forceinline__ void phmm_trip(const double (&M)[K], const double (&I)[K], const double (&D)[K], bool &trip)
+{
+#pragma unroll
+	for (int r = 0; r < K; ++r) {
+		trip = trip || (uint32_t)(__double2hiint(M[r]) - 1) < PHMM_TRIP_HI - 1;
+		trip = trip || (uint32_t)(__double2hiint(I[r]) - 1) < PHMM_TRIP_HI - 1;
+		trip = trip || (uint32_t)(__double2hiint(D[r]) - 1) < PHMM_TRIP_HI - 1;
+	}
+}
+template <int K>
+__device__ __forceinline__ void phmm_trip(const float (&)[K], const float (&)[K], const float (&)[K], bool &) {}
+
+/* Whether any thread of this thread's sub-warp tripped. */
+template <int P> __device__ __forceinline__ bool phmm_sub_any(bool t)
+{
+	const uint32_t b = __ballot_sync(0xffffffffu, t);
+	return P == 32 ? b != 0 : (b >> (threadIdx.x % 32 / P * P) & ((1u << P) - 1)) != 0;
+}
 
 __device__ __forceinline__ int phmm_gpu_mm_index(int qi, int qd)
 {
@@ -178,12 +224,12 @@ __device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
  * M[r-1][j]*md[r-1], which D[r-1][j+1] adds one step later: computed once and kept in Q, it
  * saves one of the eight FP operations per cell (the thread's first row still multiplies the
  * shuffled M by its own mi). */
-template <typename T, int K, bool FUSED, bool SHARE>
+template <typename T, int K, bool FUSED, bool SHARE, bool FTZ = false>
 __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], const T (&mm)[K], const T (&g)[K],
                                           const T (&mi)[K], const T (&md)[K], const T (&cc)[K], const T (&pr)[K],
                                           T uM, T uI, T pM, T pI, T pD)
 {
-	typedef phmm_ops<T> op;
+	typedef typename phmm_arith<T, FTZ>::op op;
 	T dM = pM, dI = pI, dD = pD, aM = uM, aI = uI;
 	T aQ = SHARE ? op::mul(uM, mi[0]) : (T)0;
 #pragma unroll
@@ -262,12 +308,12 @@ __device__ __forceinline__ void phmm_sts(double *p, const double (&v)[2]) { *rei
  * for haplotype classes c = A C T G N at stride TS, in 16-byte stores: only this thread ever
  * reads them. A virtual row (read row < 0) keeps M = I = 0 and D = init in every column, the
  * values of GKL's row 0, and gets priors 0; Q (M * md) is 0 in column 0 too. */
-template <typename T, int P, int K>
+template <typename T, int P, int K, bool FTZ = false>
 __device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R, int i0, const T *err, const T *mmt,
                                                T init, T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], T (&mm)[K],
                                                T (&g)[K], T (&mi)[K], T (&md)[K], T (&cc)[K])
 {
-	typedef phmm_ops<T> op;
+	typedef typename phmm_arith<T, FTZ>::op op;
 	constexpr int V = phmm_stride<T, K>::V, TS = phmm_table<T, P, K>::TS;
 	typedef typename phmm_pair<T>::type pair_t;
 	const pair_t *prior = reinterpret_cast<const pair_t *>(err + PHMM_TAB_PRIOR);
@@ -361,6 +407,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	T pr[K];
 	phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
 	T sm = 0, si = 0;
+	bool trip = false;
 	const int steps = hmax + P - 1;
 
 	/* Fill: thread t starts at step t; before that it keeps its column-0 state. */
@@ -370,6 +417,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 		T uM, uI, uD;
 		phmm_from_above<T, P>(M[K - 1], I[K - 1], D[K - 1], lane, init, uM, uI, uD);
 		if (j >= 1) phmm_rows<T, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+		phmm_trip<K>(M, I, D, trip);
 		pM = uM, pI = uI, pD = uD;
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
 	}
@@ -384,10 +432,13 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 		T uM, uI, uD;
 		phmm_from_above<T, P>(M[K - 1], I[K - 1], D[K - 1], lane, init, uM, uI, uD);
 		phmm_rows<T, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+		phmm_trip<K>(M, I, D, trip);
 		if (s <= take_to) sm = op::add(sm, M[K - 1]), si = op::add(si, I[K - 1]);
 		pM = uM, pI = uI, pD = uD;
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
 	}
+	/* A tripped pair's sum is NaN: the host has it computed again with FTZ. */
+	if (phmm_arith<T, false>::CHECK && phmm_sub_any<P>(trip)) sm = (T)NAN;
 	if (live && lane == P - 1) out[pp.out] = op::add(sm, si);
 }
 
@@ -407,18 +458,22 @@ __device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chu
 	return b;
 }
 
-/* Reads longer than P*K rows: tiles of P*K rows, virtual rows at the top of the first one. The
+/* Reads longer than P*K rows: tiles of P*K rows, virtual rows at the top of the first one (FTZ:
+ * double with x86's flush after every operation, unchecked; also run for the short kernels'
+ * flagged pairs of any length). The
  * last row of a tile goes through scratch (3 * (H + 1) values per pair, overwritten in place: a
  * column is read, two chunks ahead, long before the tile's last thread rewrites it) to the first
  * thread of the next tile. The haplotype classes come from the padded blob as in the short
  * kernel, so the main loop has no bounds checks. */
-template <typename T, int P, int K, bool FUSED, bool SHARE>
+template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ>
 __global__ void __launch_bounds__(PHMM_GPU_BLOCK)
 phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
                 const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
                 T *__restrict__ scratch, const uint64_t *__restrict__ scratch_off, T *__restrict__ out)
 {
-	typedef phmm_ops<T> op;
+	/* In the FTZ variant every operation flushes, as on x86 (the sums and the set-up never make a
+	 * value below the smallest normal; flushing them too kept the variant's code unchanged). */
+	typedef typename phmm_arith<T, FTZ>::op op;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
 	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
 	const int lane = me.lane, sub = me.sub;
@@ -446,7 +501,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
 		const bool store = last && live && !last_tile;
 		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
-		phmm_load_rows<T, P, K>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
+		phmm_load_rows<T, P, K, FTZ>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
@@ -464,7 +519,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			const T tD = __shfl_sync(0xffffffffu, b.D, x, P);
 			if (lane == 0) uM = above ? tM : (T)0, uI = above ? tI : (T)0, uD = above ? tD : init;
 			if (j >= 1) {
-				phmm_rows<T, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+				phmm_rows<T, K, FUSED, SHARE, FTZ>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
 				if (store && j <= H) scr[3 * j] = M[K - 1], scr[3 * j + 1] = I[K - 1], scr[3 * j + 2] = D[K - 1];
 			}
 			if (last_tile && last) {
