@@ -233,12 +233,15 @@ static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
 	double *md = (double *)malloc(NMM * sizeof *md);
 	if (!mf || !md) return free(mf), free(md), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (int k = 0; k < NMM; ++k) mf[k] = phmm_mm_f[k].f, md[k] = phmm_mm_d[k].f;
-	/* The double kernels' check for FTZ (phmm_trip) holds only if no constant is smaller. */
-	double low = 1;
-	for (int k = 0; k < PHMM_TAB_SIZE; ++k) low = ed[k] > 0 && ed[k] < low ? ed[k] : low;
-	for (int k = 0; k < NMM; ++k) low = md[k] > 0 && md[k] < low ? md[k] : low;
-	if (low < PHMM_MIN_CONST)
-		return free(mf), free(md), gvk_err_set(err, GVK_ERR_ARG, "internal: a Pair-HMM constant (%g) is below 2^-61", low);
+	/* The double kernels' check for FTZ (phmm_trip) holds only for constants that are 0 or in
+	 * [2^-61, 1]. */
+	double low = 1, high = 0;
+	for (int k = 0; k < PHMM_TAB_SIZE + NMM; ++k) {
+		const double v = k < PHMM_TAB_SIZE ? ed[k] : md[k - PHMM_TAB_SIZE];
+		if (v != 0) low = v < low ? v : low, high = v > high ? v : high;
+	}
+	if (low < PHMM_MIN_CONST || high > 1)
+		return free(mf), free(md), gvk_err_set(err, GVK_ERR_ARG, "internal: Pair-HMM constants in [%g, %g]", low, high);
 	int rc = upload(&g->err_f, ef, sizeof ef, err);
 	if (rc == 0) rc = upload(&g->err_d, ed, sizeof ed, err);
 	if (rc == 0) rc = upload(&g->mm_f, mf, NMM * sizeof *mf, err);
