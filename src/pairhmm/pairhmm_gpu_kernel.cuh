@@ -61,12 +61,13 @@ template <> struct phmm_ops<double> {
 __device__ __forceinline__ double phmm_ftz(double x) { return fabs(x) < DBL_MIN ? 0.0 : x; }
 
 struct phmm_ops_ftz {
-	static __device__ __forceinline__ double mul(double a, double b) { return phmm_ftz(__dmul_rn(a, b)); }
-	static __device__ __forceinline__ double add(double a, double b) { return phmm_ftz(__dadd_rn(a, b)); }
-	static __device__ __forceinline__ double sub(double a, double b) { return phmm_ftz(__dsub_rn(a, b)); }
-	static __device__ __forceinline__ double div(double a, double b) { return phmm_ftz(__ddiv_rn(a, b)); }
-	static __device__ __forceinline__ double fma(double a, double b, double c) { return phmm_ftz(__fma_rn(a, b, c)); }
-	static __device__ __forceinline__ double init() { return 0x1p1020; }
+	typedef phmm_ops<double> d;
+	static __device__ __forceinline__ double mul(double a, double b) { return phmm_ftz(d::mul(a, b)); }
+	static __device__ __forceinline__ double add(double a, double b) { return phmm_ftz(d::add(a, b)); }
+	static __device__ __forceinline__ double sub(double a, double b) { return phmm_ftz(d::sub(a, b)); }
+	static __device__ __forceinline__ double div(double a, double b) { return phmm_ftz(d::div(a, b)); }
+	static __device__ __forceinline__ double fma(double a, double b, double c) { return phmm_ftz(d::fma(a, b, c)); }
+	static __device__ __forceinline__ double init() { return d::init(); }
 };
 
 /* The arithmetic of a kernel: FTZ only for the double kernels that recompute tripped pairs. */
