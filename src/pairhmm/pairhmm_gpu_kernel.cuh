@@ -459,13 +459,12 @@ __device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chu
 	return b;
 }
 
-/* Reads longer than P*K rows: tiles of P*K rows, virtual rows at the top of the first one (FTZ:
- * double with x86's flush after every operation, unchecked; also run for the short kernels'
- * flagged pairs of any length). The
+/* Reads longer than P*K rows: tiles of P*K rows, virtual rows at the top of the first one. The
  * last row of a tile goes through scratch (3 * (H + 1) values per pair, overwritten in place: a
  * column is read, two chunks ahead, long before the tile's last thread rewrites it) to the first
  * thread of the next tile. The haplotype classes come from the padded blob as in the short
- * kernel, so the main loop has no bounds checks. */
+ * kernel, so the main loop has no bounds checks. FTZ (double only): x86's flush after every
+ * operation, unchecked; this variant also takes the short kernels' flagged pairs, any length. */
 template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ>
 __global__ void __launch_bounds__(PHMM_GPU_BLOCK)
 phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
