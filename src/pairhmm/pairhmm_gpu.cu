@@ -140,20 +140,17 @@ static_assert(NVAR_F <= MAX_VARIANTS && NVAR_D <= MAX_VARIANTS, "bins are counte
 /* A pass's precision: float, double, or double with FTZ (PASS_FTZ, the flagged pairs again). */
 enum { PASS_FLOAT, PASS_DOUBLE, PASS_FTZ };
 
-/* A pass's kernel variants; a PASS_FTZ pass has only the tiled double one, for every length. */
-static const variant_t *var_table(int dbl, int *n)
-{
-	*n = dbl == PASS_FTZ ? 1 : dbl ? NVAR_D : NVAR_F;
-	return dbl == PASS_FTZ ? &variants_d[NVAR_D - 1] : dbl ? variants_d : variants_f;
-}
+/* A pass's kernel variants and their number; a PASS_FTZ pass has only the tiled double one, for
+ * every length. */
+static const variant_t *var_table(int dbl) { return dbl == PASS_FTZ ? &variants_d[NVAR_D - 1] : dbl ? variants_d : variants_f; }
+static int var_count(int dbl) { return dbl == PASS_FTZ ? 1 : dbl ? NVAR_D : NVAR_F; }
 
 /* The first variant with at least R rows (the tables rise in rows), by bisection: it runs for
  * every pair of a pass. */
 static int pick_variant(int R, int dbl)
 {
-	int nv;
-	const variant_t *v = var_table(dbl, &nv);
-	int lo = 0, hi = nv - 1; /* the last one takes every longer read, in tiles */
+	const variant_t *v = var_table(dbl);
+	int lo = 0, hi = var_count(dbl) - 1; /* the last one takes every longer read, in tiles */
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 		if (v[mid].P * v[mid].K >= R) hi = mid; else lo = mid + 1;
@@ -165,8 +162,8 @@ static int pick_variant(int R, int dbl)
  * tiles): the measure by which passes are split. */
 static size_t pair_bytes(int R, int H, int dbl)
 {
-	int nv;
-	const variant_t *v = var_table(dbl, &nv);
+	const variant_t *v = var_table(dbl);
+	const int nv = var_count(dbl);
 	const int one_tile = nv > 1 ? v[nv - 2].P * v[nv - 2].K : 0; /* rows of the largest one-tile variant */
 	size_t scratch = R > one_tile ? (dbl ? 24 : 12) * ((size_t)H + 1) : 0;
 	return 5 * (size_t)R + (size_t)H + 32 + scratch;
@@ -590,9 +587,7 @@ static size_t key_run_end(const order_t *ord, size_t lo, size_t hi, int shift, u
  * every share bin, 2.13 with them merged this way, 2.19 without share keys (pass_mostly_shares). */
 static void pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff, layout_t *L)
 {
-	int nv;
-	var_table(c->dbl, &nv);
-	const uint32_t largest = (uint32_t)nv - 1;
+	const uint32_t largest = (uint32_t)var_count(c->dbl) - 1;
 	memset(soff, 0, (b1 - b0) * sizeof *soff);
 	for (size_t k = b0; k < b1;) {
 		const uint32_t v = c->ord[k].key >> 9;
@@ -726,9 +721,8 @@ static cudaError_t bin_profile(gpu_dev_t *g, slot_t *sl, cudaStream_t bs, const 
 
 static void bin_report(const gpu_dev_t *g, int dbl)
 {
-	int nv;
-	const variant_t *var = var_table(dbl, &nv);
-	for (int b = 0; b < 2 * nv; ++b)
+	const variant_t *var = var_table(dbl);
+	for (int b = 0; b < 2 * var_count(dbl); ++b)
 		if (g->bin_cells[dbl][b] > 0)
 			fprintf(stderr, "[gvk gpu] bin %2dx%-2d %s%s: %8.3f Gcells %8.3f ms %6.3f TCUPS\n", var[b >> 1].P, var[b >> 1].K,
 			        dbl == PASS_FTZ ? "double, FTZ" : dbl ? "double" : "float", b & 1 ? " shared" : "", 1e-9 * g->bin_cells[dbl][b], 1e3 * g->bin_s[dbl][b],
@@ -741,9 +735,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	slot_t *sl = &g->slot[s];
 	sl->direct = L->direct;
 	const int tsz = dbl ? 8 : 4;
-	int nv;
-	const variant_t *var = var_table(dbl, &nv);
-	(void)nv;
+	const variant_t *var = var_table(dbl);
 	size_t out_off = align16(L->bytes), scr_off = out_off + align16(L->n * (size_t)tsz);
 	size_t need = scr_off + L->scratch_elems * (size_t)tsz;
 	int rc = ensure_dev(&sl->dev, &sl->dev_cap, need, err);
@@ -908,7 +900,7 @@ static int run_kept_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, double *dsum, gv
 	}
 	pack_bins(c, 0, n, (uint64_t *)(sl->host + L.off_soff), &L);
 	g->t_pack += gvk_seconds() - t0;
-	if ((rc = launch_batch(g, 1, &L, 1, err)) < 0) return rc;
+	if ((rc = launch_batch(g, 1, &L, c->dbl, err)) < 0) return rc;
 	return collect(g, 1, c, 0, n, NULL, dsum, err);
 }
 
@@ -1052,7 +1044,7 @@ static int redo_with_ftz(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t
 	size_t m = 0, *redo = NULL;
 	for (size_t k = 0; k < n; ++k) {
 		const size_t idx = sel ? sel[k] : k;
-		if (dsum[idx] == dsum[idx]) continue;
+		if (!isnan(dsum[idx])) continue;
 		if (!redo && !(redo = (size_t *)malloc((n - k) * sizeof *redo)))
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		redo[m++] = idx;
@@ -1062,16 +1054,7 @@ static int redo_with_ftz(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t
 	return rc;
 }
 
-static int pass_on_all(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
-                       const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err);
-
-extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
-                             const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
-{
-	int rc = pass_on_all(g, reads, haps, pairs, sel, n, dbl ? PASS_DOUBLE : PASS_FLOAT, fsum, dsum, err);
-	return rc == 0 && dbl ? redo_with_ftz(g, reads, haps, pairs, sel, n, dsum, err) : rc;
-}
-
+/* One pass on every GPU, the pairs cut into parts of equal cells (small passes on the first). */
 static int pass_on_all(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
                        const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
 {
@@ -1100,4 +1083,12 @@ static int pass_on_all(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *
 	for (int t = 0; t < g->n; ++t)
 		if (m.rc[t] < 0) return gvk_err_set(err, m.rc[t], "GPU %d: %s", t, m.err[t].msg);
 	return 0;
+}
+
+/* A pass; a double one ends with its flagged pairs computed again with FTZ (redo_with_ftz). */
+extern "C" int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
+                             const size_t *sel, size_t n, int dbl, float *fsum, double *dsum, gvk_err_t *err)
+{
+	int rc = pass_on_all(g, reads, haps, pairs, sel, n, dbl ? PASS_DOUBLE : PASS_FLOAT, fsum, dsum, err);
+	return rc == 0 && dbl ? redo_with_ftz(g, reads, haps, pairs, sel, n, dsum, err) : rc;
 }
