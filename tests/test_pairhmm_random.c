@@ -84,15 +84,18 @@ int main(int argc, char **argv)
 				q[f * R + k] = wide ? (uint8_t)x : good ? (uint8_t)(f == 3 ? 10 : 20 + x % 25) : (uint8_t)(x % 128);
 			}
 		}
-		/* Three reads in four have each row's insertion quality equal to the deletion quality of
-		 * the row before (a third of them 45 everywhere, GATK4's default), so that the GPU's float
-		 * pass shares the gap-open product (its SHARE kernels; a pass uses them when at least
-		 * half of its pairs qualify), and the rest, in the same pass, does not. */
-		if (i % 4 != 0)
-			for (int k = 0; k < R; ++k) {
-				q[2 * R + k] = i % 4 == 1 ? 45 : (uint8_t)(20 + rng(&s) % 25);
-				q[R + k] = k ? q[2 * R + k - 1] : (uint8_t)(20 + rng(&s) % 25);
-			}
+		/* Most reads have one gap quality throughout (a third of them GATK4's defaults, 45 and
+		 * GCP 10; others any byte, 128 and up included), so that the GPU's float pass shares the
+		 * gap-open product (its SHARE kernels; a pass uses them when at least half of its pairs
+		 * qualify). Every eighth read misses by one byte at one row (an insertion, deletion or
+		 * continuation quality), and a quarter have none, in the same pass: those must not be
+		 * taken for reads that qualify. */
+		if (i % 4 != 0) {
+			const uint8_t go = i % 4 == 1 ? 45 : (uint8_t)(rng(&s) % (wide ? 256 : 128));
+			const uint8_t gc = i % 4 == 1 ? 10 : (uint8_t)(rng(&s) % (wide ? 256 : 128));
+			for (int k = 0; k < R; ++k) q[R + k] = q[2 * R + k] = go, q[3 * R + k] = gc;
+			if (i % 8 == 3) q[(1 + (int)(rng(&s) % 3)) * R + (int)(rng(&s) % (uint64_t)R)] ^= 1;
+		}
 		reads[i] = (gvk_read_t){R, b, q, q + R, q + 2 * R, q + 3 * R};
 	}
 	for (int i = 0; i < nh; ++i) {

@@ -169,11 +169,15 @@ static size_t pair_bytes(int R, int H, int dbl)
 	return 5 * (size_t)R + (size_t)H + 32 + scratch;
 }
 
-/* A read whose insertion quality at every row equals the deletion quality of the row before, so
- * that mi[r] == md[r-1] and the kernels may share the product (phmm_rows, SHARE). */
+/* A read with one gap quality throughout: every insertion and deletion quality the same byte,
+ * and every gap continuation quality the same byte. Then mi[r] == md[r-1], so the kernels may
+ * share the product, and every row's gap transitions are the same numbers (phmm_rows,
+ * phmm_load_rows: SHARE). */
 static int read_shares_gap_open(const gvk_read_t *r)
 {
-	return r->len < 2 || memcmp(r->ins + 1, r->del, (size_t)r->len - 1) == 0;
+	const size_t n = (size_t)r->len;
+	return n > 0 && (memcmp(r->ins, r->del, n) == 0 && memcmp(r->ins, r->ins + 1, n - 1) == 0 &&
+	                  memcmp(r->gcp, r->gcp + 1, n - 1) == 0);
 }
 
 /* Whether at least half of a pass's pairs (judged on up to 1024 of them, evenly spaced) have

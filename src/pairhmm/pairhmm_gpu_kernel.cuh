@@ -219,12 +219,13 @@ __device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
 /* One step of a thread: its K rows at one haplotype column. u* is the row above in this column
  * (from thread t-1), p* the row above in the previous column (the diagonal of row 0).
  *
- * SHARE: the read's gap-open probabilities satisfy mi[r] == md[r-1] (bit for bit) for every
- * pair of adjacent rows, as with GATK4's default insertion and deletion qualities (45 for every
- * base). Then M[r-1][j]*mi[r], the product that I[r][j] adds, is the same number as
- * M[r-1][j]*md[r-1], which D[r-1][j+1] adds one step later: computed once and kept in Q, it
+ * SHARE: the read has one gap quality throughout (every insertion and deletion quality the same
+ * byte, and one gap continuation quality), as with GATK4's defaults (45 for every base, GCP 10).
+ * Then mi[r] == md[r-1], so M[r-1][j]*mi[r], the product that I[r][j] adds, is the same number
+ * as M[r-1][j]*md[r-1], which D[r-1][j+1] adds one step later: computed once and kept in Q, it
  * saves one of the eight FP operations per cell (the thread's first row still multiplies the
- * shuffled M by its own mi). */
+ * shuffled M by its own mi). The rows' transitions are then the same numbers too, which frees
+ * registers (phmm_load_rows). */
 template <typename T, int K, bool FUSED, bool SHARE, bool FTZ = false>
 __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], const T (&mm)[K], const T (&g)[K],
                                           const T (&mi)[K], const T (&md)[K], const T (&cc)[K], const T (&pr)[K],
@@ -308,8 +309,15 @@ __device__ __forceinline__ void phmm_sts(double *p, const double (&v)[2]) { *rei
  * i0 + K - 1). The priors go to the thread's own slice of the tile's prior table, prior[c][row]
  * for haplotype classes c = A C T G N at stride TS, in 16-byte stores: only this thread ever
  * reads them. A virtual row (read row < 0) keeps M = I = 0 and D = init in every column, the
- * values of GKL's row 0, and gets priors 0; Q (M * md) is 0 in column 0 too. */
-template <typename T, int P, int K, bool FTZ = false>
+ * values of GKL's row 0, and gets priors 0; Q (M * md) is 0 in column 0 too.
+ *
+ * SHARE (one gap quality throughout the read): every row, virtual ones included, gets the read's
+ * one mm, g, mi and md, so that the compiler keeps four registers instead of 4K (the 16-row
+ * float variants fit 128 registers, four warps a scheduler instead of three). Only cc stays a
+ * row's own: a virtual row still needs cc = 1 to keep D = init. Its other values do not matter:
+ * its M is a finite value times its prior 0, its I adds M = 0 of the row above times mi, its D
+ * adds its own M = 0 times md, and the row below sees M = I = 0, D = init, as from GKL's row 0. */
+template <typename T, int P, int K, bool FTZ = false, bool SHARE = false>
 __device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R, int i0, const T *err, const T *mmt,
                                                T init, T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], T (&mm)[K],
                                                T (&g)[K], T (&mi)[K], T (&md)[K], T (&cc)[K])
@@ -342,11 +350,22 @@ __device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R
 	}
 	/* The stores reach shared memory before the main loop's loads, which are inline PTX. */
 	asm volatile("" ::: "memory");
+	T mm1 = 0, g1 = 0, mi1 = 0, md1 = 0;
+	if (SHARE) {
+		const uint32_t q = rb[2 * R];
+		mm1 = mmt[phmm_gpu_mm_index(q & 127, q & 127)];
+		g1 = op::sub((T)1, err[rb[4 * R]]);
+		mi1 = err[q], md1 = mi1;
+	}
 #pragma unroll
 	for (int r = 0; r < K; ++r) {
 		const int i = i0 + r;
 		M[r] = 0, I[r] = 0, Q[r] = 0;
-		if (i >= 0) {
+		if (SHARE) {
+			mm[r] = mm1, g[r] = g1, mi[r] = mi1, md[r] = md1;
+			cc[r] = i >= 0 ? err[rb[4 * R]] : (T)1;
+			D[r] = i >= 0 ? (T)0 : init;
+		} else if (i >= 0) {
 			const uint32_t qi = rb[2 * R + i], qd = rb[3 * R + i];
 			mm[r] = mmt[phmm_gpu_mm_index(qi & 127, qd & 127)];
 			cc[r] = err[rb[4 * R + i]];
@@ -376,13 +395,21 @@ __device__ __forceinline__ void phmm_from_above(T m, T i, T d, int lane, T init,
 	if (lane == 0) uM = 0, uI = 0, uD = init;
 }
 
+/* Resident blocks (of one warp) per SM the compiler must fit: the 16-row float variants of the
+ * shared gap-open product then take 128 registers (a fourth warp per scheduler) without
+ * spilling; held to 128 the others spill or lost their schedule (docs/pairhmm-gpu.md). */
+template <typename T, int K, bool SHARE> constexpr int phmm_min_blocks()
+{
+	return sizeof(T) == 4 && SHARE && K >= 12 ? 16 : PHMM_GPU_MIN_BLOCKS;
+}
+
 /* Reads of at most P*K rows: one tile, no scratch, and a main loop free of checks. The haplotype
  * blob has zero padding before its first and after its last haplotype (a warp's width, and the
  * longest haplotype), so that a thread can read the class of any column from -P to hmax + P
  * without a bounds check; past its own H a pair reads the next haplotype's classes, and the
  * columns they feed are never used. */
 template <typename T, int P, int K, bool FUSED, bool SHARE>
-__global__ void __launch_bounds__(PHMM_GPU_BLOCK, PHMM_GPU_MIN_BLOCKS)
+__global__ void __launch_bounds__(PHMM_GPU_BLOCK, (phmm_min_blocks<T, K, SHARE>()))
 phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
                       const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
                       T *__restrict__ out)
@@ -400,7 +427,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	const int row0 = R - ROWS; /* virtual rows fill the top of the tile */
 	const T init = op::div(op::init(), (T)H);
 	T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
-	phmm_load_rows<T, P, K>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
+	phmm_load_rows<T, P, K, false, SHARE>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 	T pM = 0, pI = 0, pD = row0 + lane * K - 1 < 0 ? init : (T)0;
 	/* Class of column j + 1 for this thread at step s is hq[s]. */
 	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
@@ -501,6 +528,8 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
 		const bool store = last && live && !last_tile;
 		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
+		/* Per-row transitions even for SHARE: the tiles' loop kept the read's one set in registers
+		 * differently and lost 7 % at 512 and 26 % at 1024 with GATK4's default qualities. */
 		phmm_load_rows<T, P, K, FTZ>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
