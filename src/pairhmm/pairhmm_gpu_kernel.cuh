@@ -262,7 +262,12 @@ __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q
 #ifndef PHMM_UNROLL
 #define PHMM_UNROLL 4
 #endif
-constexpr int phmm_unroll = PHMM_UNROLL;
+/* Steps per unrolled main-loop iteration: 8 for the float kernels of the shared gap-open product
+ * (1-2 % faster at 64-256 bases with GATK4's default qualities), 4 elsewhere (2 lost 8 %, 8 lost
+ * 1.5 % at 64 on the default workload). */
+template <typename T, bool SHARE> struct phmm_unroll {
+	static constexpr int N = sizeof(T) == 4 && SHARE ? 2 * PHMM_UNROLL : PHMM_UNROLL;
+};
 /* Blocks per SM the compiler must fit (caps registers per thread); tuned on the H100. */
 #ifndef PHMM_GPU_MIN_BLOCKS
 #define PHMM_GPU_MIN_BLOCKS 1
@@ -454,7 +459,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	 * never do. The class pointer moves by one per step (immediate offsets when unrolled). */
 	const int take_to = lane == P - 1 ? H + P - 2 : -1;
 	const uint8_t *hp = hq + (P - 1);
-#pragma unroll phmm_unroll
+#pragma unroll(phmm_unroll<T, SHARE>::N)
 	for (int s = P - 1; s < steps; ++s, ++hp) {
 		const uint32_t hcn = *hp;
 		T uM, uI, uD;
