@@ -139,8 +139,8 @@ static void usage(void)
 	        "  --note TEXT     a line to record with the figures\n"
 	        "  --write FILE    only write the HaplotypeCaller-shaped work to FILE (group format) and exit\n"
 	        "  --gpu-only      skip the single-thread CPU and the CPU sweep rows (GPU tuning)\n"
-	        "  --indel45       insertion and deletion qualities 45 at every base (GATK4's default without\n"
-	        "                  BI/BD tags) instead of 45 at 90 %% of bases and 10-44 elsewhere\n");
+	        "  --indel45       insertion and deletion qualities 45 at every base (GATK4 without BI/BD\n"
+	        "                  tags and with --pcr-indel-model NONE) instead of 45 at 90 %% of bases and 10-44 elsewhere\n");
 }
 
 int main(int argc, char **argv)

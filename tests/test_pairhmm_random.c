@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 				q[f * R + k] = wide ? (uint8_t)x : good ? (uint8_t)(f == 3 ? 10 : 20 + x % 25) : (uint8_t)(x % 128);
 			}
 		}
-		/* Most reads have one gap quality throughout (a third of them GATK4's defaults, 45 and
+		/* Most reads have one gap quality throughout (a third of them 45 and
 		 * GCP 10; others any byte, 128 and up included), so that the GPU's float pass shares the
 		 * gap-open product (its SHARE kernels; a pass uses them when at least half of its pairs
 		 * qualify). Every eighth read misses by one byte at one row (an insertion, deletion or

@@ -220,7 +220,8 @@ __device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
  * (from thread t-1), p* the row above in the previous column (the diagonal of row 0).
  *
  * SHARE: the read has one gap quality throughout (every insertion and deletion quality the same
- * byte, and one gap continuation quality), as with GATK4's defaults (45 for every base, GCP 10).
+ * byte, and one gap continuation quality), as in GATK4 without BI/BD tags and with
+ * --pcr-indel-model NONE (45 for every base, GCP 10).
  * Then mi[r] == md[r-1], so M[r-1][j]*mi[r], the product that I[r][j] adds, is the same number
  * as M[r-1][j]*md[r-1], which D[r-1][j+1] adds one step later: computed once and kept in Q, it
  * saves one of the eight FP operations per cell (the thread's first row still multiplies the
@@ -263,7 +264,7 @@ __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q
 #define PHMM_UNROLL 4
 #endif
 /* Steps per unrolled main-loop iteration: 8 for the float kernels of the shared gap-open product
- * (1-2 % faster at 64-256 bases with GATK4's default qualities), 4 elsewhere (2 lost 8 %, 8 lost
+ * (1-2 % faster at 64-256 bases with --indel45), 4 elsewhere (2 lost 8 %, 8 lost
  * 1.5 % at 64 on the default workload). */
 template <typename T, bool SHARE> struct phmm_unroll {
 	static constexpr int N = sizeof(T) == 4 && SHARE ? 2 * PHMM_UNROLL : PHMM_UNROLL;
@@ -534,7 +535,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		const bool store = last && live && !last_tile;
 		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
 		/* Per-row transitions even for SHARE: the tiles' loop kept the read's one set in registers
-		 * differently and lost 7 % at 512 and 26 % at 1024 with GATK4's default qualities. */
+		 * differently and lost 7 % at 512 and 26 % at 1024 with --indel45. */
 		phmm_load_rows<T, P, K, FTZ>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];
