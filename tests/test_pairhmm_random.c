@@ -84,12 +84,12 @@ int main(int argc, char **argv)
 				q[f * R + k] = wide ? (uint8_t)x : good ? (uint8_t)(f == 3 ? 10 : 20 + x % 25) : (uint8_t)(x % 128);
 			}
 		}
-		/* Most reads have one gap quality throughout (a third of them 45 and
-		 * GCP 10; others any byte, 128 and up included), so that the GPU's float pass shares the
-		 * gap-open product (its SHARE kernels; a pass uses them when at least half of its pairs
-		 * qualify). Every eighth read misses by one byte at one row (an insertion, deletion or
-		 * continuation quality), and a quarter have none, in the same pass: those must not be
-		 * taken for reads that qualify. */
+		/* Most reads have one gap quality throughout (a third of them 45 and GCP 10, the others
+		 * any byte, 128 and up included), so that the GPU's float pass shares the gap-open
+		 * product (its SHARE kernels; a pass uses them when at least half of its pairs qualify).
+		 * Every eighth read misses by one byte at one row (an insertion, deletion or continuation
+		 * quality), and a quarter have none, in the same pass: those must not be taken for reads
+		 * that qualify. */
 		if (i % 4 != 0) {
 			const uint8_t go = i % 4 == 1 ? 45 : (uint8_t)(rng(&s) % (wide ? 256 : 128));
 			const uint8_t gc = i % 4 == 1 ? 10 : (uint8_t)(rng(&s) % (wide ? 256 : 128));

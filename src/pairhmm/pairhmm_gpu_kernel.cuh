@@ -356,20 +356,20 @@ __device__ __forceinline__ void phmm_load_rows(T *mine, const uint8_t *rb, int R
 	}
 	/* The stores reach shared memory before the main loop's loads, which are inline PTX. */
 	asm volatile("" ::: "memory");
-	T mm1 = 0, g1 = 0, mi1 = 0, md1 = 0;
+	T mm1 = 0, g1 = 0, mi1 = 0, cc1 = 0;
 	if (SHARE) {
 		const uint32_t q = rb[2 * R];
 		mm1 = mmt[phmm_gpu_mm_index(q & 127, q & 127)];
-		g1 = op::sub((T)1, err[rb[4 * R]]);
-		mi1 = err[q], md1 = mi1;
+		cc1 = err[rb[4 * R]], g1 = op::sub((T)1, cc1);
+		mi1 = err[q];
 	}
 #pragma unroll
 	for (int r = 0; r < K; ++r) {
 		const int i = i0 + r;
 		M[r] = 0, I[r] = 0, Q[r] = 0;
 		if (SHARE) {
-			mm[r] = mm1, g[r] = g1, mi[r] = mi1, md[r] = md1;
-			cc[r] = i >= 0 ? err[rb[4 * R]] : (T)1;
+			mm[r] = mm1, g[r] = g1, mi[r] = mi1, md[r] = mi1;
+			cc[r] = i >= 0 ? cc1 : (T)1;
 			D[r] = i >= 0 ? (T)0 : init;
 		} else if (i >= 0) {
 			const uint32_t qi = rb[2 * R + i], qd = rb[3 * R + i];
@@ -401,9 +401,10 @@ __device__ __forceinline__ void phmm_from_above(T m, T i, T d, int lane, T init,
 	if (lane == 0) uM = 0, uI = 0, uD = init;
 }
 
-/* Resident blocks (of one warp) per SM the compiler must fit: the 16-row float variants of the
- * shared gap-open product then take 128 registers (a fourth warp per scheduler) without
- * spilling; held to 128 the others spill or lost their schedule (docs/pairhmm-gpu.md). */
+/* Resident blocks (of one warp) per SM the compiler must fit: the float variants of the shared
+ * gap-open product with 12 to 16 rows a thread then take at most 128 registers (a fourth warp
+ * per scheduler) without spilling; held to 128, the other variants spill or lose their schedule
+ * (docs/pairhmm-gpu.md). */
 template <typename T, int K, bool SHARE> constexpr int phmm_min_blocks()
 {
 	return sizeof(T) == 4 && SHARE && K >= 12 ? 16 : PHMM_GPU_MIN_BLOCKS;
