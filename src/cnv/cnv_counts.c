@@ -295,6 +295,12 @@ int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv
 		if (rc == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: empty file, expected a header line", fn);
 		goto fail;
 	}
+	/* Fields are split at tabs with string functions, so a NUL would hide the fields after it. */
+	const char *nul = memchr(line, 0, len);
+	if (nul) {
+		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: NUL byte in the header line (column %zu)", fn, (size_t)(nul - line) + 1);
+		goto fail;
+	}
 	nf = 1;
 	for (size_t i = 0; i < len; ++i) nf += line[i] == '\t';
 	if (!(f = malloc((size_t)(nf + 1) * sizeof *f))) goto nomem;

@@ -34,6 +34,9 @@ check empty_file "" "empty_file.tsv: empty file"
 check bad_coord "${h}chr1\tx\t100\t5\t6\t7\n" "bad_coord.tsv:2: bad coordinates"
 check reversed "${h}chr1\t200\t100\t5\t6\t7\n" "reversed.tsv:2: bad coordinates"
 check noncontiguous "${h}chr1\t1\t100\t5\t6\t7\nchr2\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6\t7\n" "noncontiguous.tsv:4: the rows of sequence chr1 are not contiguous"
+# A NUL byte in the header line (it used to hide fields from the splitter and crash).
+check nul_header "chr\tst\0rt\tend\tA\tB\tC\nchr1\t1\t100\t5\t6\t7\n" "nul_header.tsv:1: NUL byte in the header line (column 7)"
+check nul_header_matrix "A\tB\0\tC\n1\t2\t3\n" "nul_header_matrix.tsv:1: NUL byte in the header line"
 check zero_sample "${h}chr1\t1\t100\t5\t0\t7\nchr1\t101\t200\t5\t0\t7\n" "sample B has no reads at all"
 # A bad line far down still leaves nothing behind.
 { printf "$h"; zcat "$data/small/input_counts.tsv.gz" | awk -F'\t' 'NR > 1 && NR < 1500 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }'; printf 'chr2\t1\t2\t1\t2\n'; } > "$tmp/late.txt"
