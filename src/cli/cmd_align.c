@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "../align/align_io.h"
 #include "../common/lineio.h"
+#include "../common/outset.h"
 #include "../common/threads.h"
 
 typedef struct {
@@ -137,7 +138,10 @@ int gvk_cmd_align(int argc, char **argv)
 	args_t a = {0};
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
-	gvk_out_t out = {0};
+	gvk_outset_t os;
+	gvk_outset_init(&os);
+	gvk_cli_signals_watch(&os);
+	FILE *out_fp = NULL;
 	al_chunk_t c = {0};
 	gvk_align_result_t *res = NULL;
 	uint64_t pairs = 0, cells = 0;
@@ -146,7 +150,7 @@ int gvk_cmd_align(int argc, char **argv)
 
 	gvk_align_t *eng = gvk_align_create(&a.eng, &err);
 	al_reader_t *rd = eng ? al_reader_open(a.in, &a.def, &err) : NULL;
-	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
+	if (!rd || !(out_fp = gvk_outset_open(&os, a.out, &err))) goto done;
 	for (;;) {
 		long n = al_reader_next(rd, &c, a.chunk, &err);
 		if (n <= 0) {
@@ -160,8 +164,8 @@ int gvk_cmd_align(int argc, char **argv)
 		}
 		res = nr;
 		if ((rc = gvk_align_batch(eng, c.pairs, c.n, res, &err)) < 0) break;
-		for (long k = 0; k < n; ++k) fprintf(out.fp, "%s\t%d\t%d\n", res[k].cigar, res[k].offset, res[k].score);
-		if (ferror(out.fp)) {
+		for (long k = 0; k < n; ++k) fprintf(out_fp, "%s\t%d\t%d\n", res[k].cigar, res[k].offset, res[k].score);
+		if (ferror(out_fp)) {
 			rc = GVK_ERR_IO, snprintf(err.msg, sizeof err.msg, "%s: write error", a.out ? a.out : "standard output");
 			break;
 		}
@@ -171,10 +175,11 @@ int gvk_cmd_align(int argc, char **argv)
 			        (double)cells * 1e-9, gvk_seconds() - t0);
 	}
 	if (progress) fputc('\n', stderr);
-	if (rc == 0) rc = gvk_out_commit(&out, &err);
+	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 done:
+	gvk_cli_signals_watch(NULL);
+	gvk_outset_abort(&os);
 	if (rc < 0) {
-		gvk_out_abort(&out);
 		fprintf(stderr, "gvk align: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (!a.quiet) {
 		double dt = gvk_seconds() - t0;

@@ -10,6 +10,7 @@
 #include "gvk.h"
 #include "commands.h"
 #include "../common/lineio.h"
+#include "../common/outset.h"
 #include "../common/threads.h"
 #include "../cnv/cnv_write.h"
 
@@ -213,29 +214,6 @@ static int parse_args(int argc, char **argv, args_t *a)
 	return 0;
 }
 
-/* Every output of a run, committed together at the end or all removed. */
-typedef struct {
-	gvk_out_t *o;
-	int n, cap;
-} outs_t;
-
-static FILE *open_out(outs_t *os, const char *path, gvk_err_t *err)
-{
-	if (os->n == os->cap) {
-		int nc = os->cap ? os->cap * 2 : 16;
-		gvk_out_t *no = realloc(os->o, (size_t)nc * sizeof *no);
-		if (!no) {
-			snprintf(err->msg, sizeof err->msg, "out of memory");
-			return NULL;
-		}
-		os->o = no, os->cap = nc;
-	}
-	gvk_out_t *o = &os->o[os->n];
-	if (gvk_out_open(o, path, err) < 0) return NULL;
-	++os->n;
-	return o->fp;
-}
-
 static char *join(const char *prefix, const char *mid, const char *suffix)
 {
 	size_t n = strlen(prefix) + strlen(mid) + strlen(suffix) + 1;
@@ -246,7 +224,7 @@ static char *join(const char *prefix, const char *mid, const char *suffix)
 
 #define WERR(x) do { if ((x) < 0) { rc = GVK_ERR_IO; snprintf(err.msg, sizeof err.msg, "write error"); goto done; } } while (0)
 
-static int write_regions(outs_t *os, const char *prefix, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
+static int write_regions(gvk_outset_t *os, const char *prefix, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
                          const gvk_cnv_opt_t *o, int posterior, gvk_err_t *err)
 {
 	char lname[GVK_CNV_MAX_CLASSES][24], aname[GVK_CNV_MAX_CLASSES][24];
@@ -267,25 +245,25 @@ static int write_regions(outs_t *os, const char *prefix, const gvk_cnv_counts_t 
 	         {".seg_stat.tsv", r->seg_stat, NULL, c->N, NULL}, {".individualCall.tsv", r->call, NULL, c->N, NULL}};
 	for (size_t k = 0; k < sizeof t / sizeof t[0]; ++k) {
 		char *p = join(prefix, "", t[k].suffix);
-		FILE *fp = p ? open_out(os, p, err) : NULL;
+		FILE *fp = p ? gvk_outset_open(os, p, err) : NULL;
 		free(p);
 		if (!fp || cnv_write_regions(fp, c, t[k].v, t[k].iv, t[k].ncol, t[k].names) < 0) return GVK_ERR_IO;
 	}
 	char *p = join(prefix, "", ".normalization_factors.tsv");
-	FILE *fp = p ? open_out(os, p, err) : NULL;
+	FILE *fp = p ? gvk_outset_open(os, p, err) : NULL;
 	free(p);
 	if (!fp || cnv_write_norm_factors(fp, c, r) < 0) return GVK_ERR_IO;
 	p = join(prefix, "", ".params.tsv");
-	fp = p ? open_out(os, p, err) : NULL;
+	fp = p ? gvk_outset_open(os, p, err) : NULL;
 	free(p);
 	if (!fp || cnv_write_params(fp, o, r) < 0) return GVK_ERR_IO;
 	p = join(prefix, "", ".seg_params.tsv");
-	fp = p ? open_out(os, p, err) : NULL;
+	fp = p ? gvk_outset_open(os, p, err) : NULL;
 	free(p);
 	if (!fp || cnv_write_seg_params(fp, c, r) < 0) return GVK_ERR_IO;
 	if (posterior) {
 		p = join(prefix, "", ".posterior.tsv");
-		fp = p ? open_out(os, p, err) : NULL;
+		fp = p ? gvk_outset_open(os, p, err) : NULL;
 		free(p);
 		if (!fp || cnv_write_posterior(fp, c, r) < 0) return GVK_ERR_IO;
 	}
@@ -299,7 +277,9 @@ int gvk_cmd_cnv(int argc, char **argv)
 	gvk_err_t err = {0, ""};
 	gvk_cnv_counts_t c = {0};
 	gvk_cnv_result_t *r = NULL;
-	outs_t os = {NULL, 0, 0};
+	gvk_outset_t os;
+	gvk_outset_init(&os);
+	gvk_cli_signals_watch(&os);
 	double t0 = gvk_seconds();
 	int rc;
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
@@ -316,38 +296,38 @@ int gvk_cmd_cnv(int argc, char **argv)
 	double t1 = gvk_seconds();
 	FILE *fp;
 	if (a.count_only) {
-		if (!(fp = open_out(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
+		if (!(fp = gvk_outset_open(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
 		WERR(cnv_write_counts(fp, &c));
-		rc = gvk_out_commit(&os.o[0], &err);
+		rc = gvk_outset_commit(&os, &err);
 		if (rc == 0 && !a.quiet)
 			fprintf(stderr, "gvk cnv: counted %d regions x %d samples in %.3f s\n", c.m, c.N, t1 - t0);
 		goto done;
 	}
 	if ((rc = gvk_cnv_run(&c, &a.o, &r, &err)) < 0) goto done;
-	if (!(fp = open_out(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
+	if (!(fp = gvk_outset_open(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
 	WERR(cnv_write_segments(fp, &c, r, 1));
 	if (a.cnvr) {
-		if (!(fp = open_out(&os, a.cnvr, &err))) { rc = GVK_ERR_IO; goto done; }
+		if (!(fp = gvk_outset_open(&os, a.cnvr, &err))) { rc = GVK_ERR_IO; goto done; }
 		WERR(cnv_write_cnvr(fp, &c, r));
 	}
 	if (a.segs) {
-		if (!(fp = open_out(&os, a.segs, &err))) { rc = GVK_ERR_IO; goto done; }
+		if (!(fp = gvk_outset_open(&os, a.segs, &err))) { rc = GVK_ERR_IO; goto done; }
 		WERR(cnv_write_segments(fp, &c, r, 0));
 	}
 	if (a.counts_out) {
-		if (!(fp = open_out(&os, a.counts_out, &err))) { rc = GVK_ERR_IO; goto done; }
+		if (!(fp = gvk_outset_open(&os, a.counts_out, &err))) { rc = GVK_ERR_IO; goto done; }
 		WERR(cnv_write_counts(fp, &c));
 	}
 	if (a.regions && (rc = write_regions(&os, a.regions, &c, r, &a.o, a.posterior, &err)) < 0) goto done;
 	for (int s = 0; a.plot && s < c.N; ++s) {
 		char *p = join(a.plot, ".", c.samples[s]), *p2 = p ? join(p, "", ".svg") : NULL;
 		free(p);
-		fp = p2 ? open_out(&os, p2, &err) : NULL;
+		fp = p2 ? gvk_outset_open(&os, p2, &err) : NULL;
 		free(p2);
 		if (!fp) { rc = GVK_ERR_IO; goto done; }
 		WERR(cnv_write_svg(fp, &c, r, s, &a.o));
 	}
-	for (int k = 0; k < os.n && rc == 0; ++k) rc = gvk_out_commit(&os.o[k], &err);
+	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	if (rc == 0 && !a.quiet) {
 		double dt = gvk_seconds() - t0;
 		fprintf(stderr,
@@ -357,11 +337,11 @@ int gvk_cmd_cnv(int argc, char **argv)
 		        r->device_name, a.o.threads);
 	}
 done:
+	gvk_cli_signals_watch(NULL);
+	gvk_outset_abort(&os);
 	if (rc < 0) {
-		for (int k = 0; k < os.n; ++k) gvk_out_abort(&os.o[k]);
 		fprintf(stderr, "gvk cnv: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	}
-	free(os.o);
 	gvk_cnv_result_free(r);
 	gvk_cnv_counts_free(&c);
 	return rc < 0 ? 1 : 0;

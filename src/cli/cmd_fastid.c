@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "../common/err.h"
 #include "../common/lineio.h"
+#include "../common/outset.h"
 #include "../common/threads.h"
 #include "../snp/fastid_engine.h"
 #include "../snp/vcf_io.h"
@@ -113,13 +114,17 @@ static int make_fidb(const args_t *a)
 {
 	gvk_err_t err = {0, ""};
 	fid_prof_t p = {0};
-	gvk_out_t out = {0};
+	gvk_outset_t os;
+	gvk_outset_init(&os);
+	gvk_cli_signals_watch(&os);
+	FILE *fp = NULL;
 	int rc = snp_vcf_to_profiles(a->make_fidb, a->minor, &p, &err);
-	if (rc == 0) rc = gvk_out_open(&out, a->out, &err);
-	if (rc == 0 && fidb_write(out.fp, &p) < 0) rc = gvk_err_set(&err, GVK_ERR_IO, "%s: write error", a->out);
-	if (rc == 0) rc = gvk_out_commit(&out, &err);
+	if (rc == 0 && !(fp = gvk_outset_open(&os, a->out, &err))) rc = GVK_ERR_IO;
+	if (rc == 0 && fidb_write(fp, &p) < 0) rc = gvk_err_set(&err, GVK_ERR_IO, "%s: write error", a->out);
+	if (rc == 0) rc = gvk_outset_commit(&os, &err);
+	gvk_cli_signals_watch(NULL);
+	gvk_outset_abort(&os);
 	if (rc < 0) {
-		gvk_out_abort(&out);
 		fprintf(stderr, "gvk fastid: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (!a->quiet) {
 		fprintf(stderr, "gvk fastid: %lld profiles of %u SNPs written to %s\n", (long long)p.n, p.n_snp, a->out);
@@ -136,7 +141,10 @@ int gvk_cmd_fastid(int argc, char **argv)
 	gvk_err_t err = {0, ""};
 	fid_prof_t db = {0}, q = {0};
 	fid_result_t res = {0};
-	gvk_out_t out = {0}, hout = {0};
+	gvk_outset_t os;
+	gvk_outset_init(&os);
+	gvk_cli_signals_watch(&os);
+	FILE *out_fp = NULL;
 	fidb_reader_t rd = {0};
 	double t0 = gvk_seconds(), tk = 0;
 	int rc = fidb_read(a.queries, &q, &err);
@@ -162,29 +170,28 @@ int gvk_cmd_fastid(int argc, char **argv)
 	}
 	fidb_close(&rd);
 	if (rc == 0) fid_result_sort_hits(&res);
-	if (rc == 0 && (a.topk || !a.hits_out)) rc = gvk_out_open(&out, a.out, &err);
+	if (rc == 0 && (a.topk || !a.hits_out) && !(out_fp = gvk_outset_open(&os, a.out, &err))) rc = GVK_ERR_IO;
 	if (rc == 0 && a.topk) {
-		fprintf(out.fp, "query\trank\tdb\tscore\n");
+		fprintf(out_fp, "query\trank\tdb\tscore\n");
 		for (int64_t i = 0; i < q.n; ++i)
 			for (int r = 0; r < res.k; ++r) {
 				const fid_hit_t *h = &res.top[(size_t)i * (size_t)res.k + (size_t)r];
-				fprintf(out.fp, "%u\t%d\t%lld\t%u\n", h->q, r, (long long)h->db, h->score);
+				fprintf(out_fp, "%u\t%d\t%lld\t%u\n", h->q, r, (long long)h->db, h->score);
 			}
 	}
 	if (rc == 0 && a.thresh >= 0) {
-		FILE *fp = out.fp;
-		if (a.hits_out && (rc = gvk_out_open(&hout, a.hits_out, &err)) == 0) fp = hout.fp;
+		FILE *fp = a.hits_out ? gvk_outset_open(&os, a.hits_out, &err) : out_fp;
+		if (!fp) rc = GVK_ERR_IO;
 		if (rc == 0) {
 			fprintf(fp, "query\tdb\tscore\n");
 			for (size_t k = 0; k < res.n_hits; ++k)
 				fprintf(fp, "%u\t%lld\t%u\n", res.hits[k].q, (long long)res.hits[k].db, res.hits[k].score);
 		}
 	}
-	if (rc == 0 && hout.fp) rc = gvk_out_commit(&hout, &err);
-	if (rc == 0) rc = gvk_out_commit(&out, &err);
+	if (rc == 0) rc = gvk_outset_commit(&os, &err);
+	gvk_cli_signals_watch(NULL);
+	gvk_outset_abort(&os);
 	if (rc < 0) {
-		gvk_out_abort(&out);
-		gvk_out_abort(&hout);
 		fprintf(stderr, "gvk fastid: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (!a.quiet) {
 		double dt = gvk_seconds() - t0;

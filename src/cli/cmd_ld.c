@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "../common/err.h"
 #include "../common/lineio.h"
+#include "../common/outset.h"
 #include "../common/threads.h"
 #include "../snp/ld_engine.h"
 #include "../snp/ld_write.h"
@@ -327,7 +328,10 @@ int gvk_cmd_ld(int argc, char **argv)
 	}
 	gvk_err_t err = {0, ""};
 	snp_data_t d = {0};
-	gvk_out_t out = {0};
+	gvk_outset_t os;
+	gvk_outset_init(&os);
+	gvk_cli_signals_watch(&os);
+	FILE *out_fp;
 	ld_writer_t w = {0};
 	char *path = NULL;
 	ld_report_t rep;
@@ -337,6 +341,7 @@ int gvk_cmd_ld(int argc, char **argv)
 	if (rc == 0) rc = filter_variants(&a, &d, &err);
 	if (rc < 0) goto done;
 	if (check_args(&a, d.n_snp) < 0) {
+		gvk_outset_abort(&os);
 		snp_data_free(&d);
 		return 1;
 	}
@@ -358,8 +363,11 @@ int gvk_cmd_ld(int argc, char **argv)
 		}
 		snprintf(path, n, "%s%s", a.out_prefix, a.bin ? ".ld.bin" : a.gz ? ".ld.gz" : ".ld");
 	}
-	if ((rc = gvk_out_open(&out, a.out ? a.out : path, &err)) < 0) goto done;
-	w = (ld_writer_t){.fp = out.fp, .d = &d, .shape = a.ld.shape, .r2 = a.r2, .bin = a.bin, .spaces = a.spaces,
+	if (!(out_fp = gvk_outset_open(&os, a.out ? a.out : path, &err))) {
+		rc = GVK_ERR_IO;
+		goto done;
+	}
+	w = (ld_writer_t){.fp = out_fp, .d = &d, .shape = a.ld.shape, .r2 = a.r2, .bin = a.bin, .spaces = a.spaces,
 	                  .r2_min = a.r2_min, .with_freqs = a.with_freqs, .in_phase = a.in_phase, .dcol = a.dcol,
 	                  .dprime = a.dprime, .gz = a.gz};
 	if ((rc = ld_writer_init(&w, &err)) < 0) goto done;
@@ -367,10 +375,11 @@ int gvk_cmd_ld(int argc, char **argv)
 	rc = ld_run(&d, &a.ld, sink, &sc, &rep, &err);
 	if (sc.progress) fputc('\n', stderr);
 	if (rc == 0) rc = ld_writer_finish(&w, &err);
-	if (rc == 0) rc = gvk_out_commit(&out, &err);
+	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 done:
+	gvk_cli_signals_watch(NULL);
+	gvk_outset_abort(&os);
 	if (rc < 0) {
-		gvk_out_abort(&out);
 		fprintf(stderr, "gvk ld: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (!a.quiet) {
 		double dt = gvk_seconds() - t0;

@@ -15,6 +15,7 @@
 #include "../common/buf.h"
 #include "../common/fmtnum.h"
 #include "../common/lineio.h"
+#include "../common/outset.h"
 #include "../common/threads.h"
 #include "../pairhmm/pairhmm_io.h"
 
@@ -383,7 +384,10 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	args_t a = {0};
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
-	gvk_out_t out = {0};
+	gvk_outset_t os;
+	gvk_outset_init(&os);
+	gvk_cli_signals_watch(&os);
+	FILE *out_fp = NULL;
 	/* Chunk i + 2 is parsed while chunks i - ne + 1 ... i are computed (several engines, so that
 	 * one chunk's host work overlaps another's GPU work) and the chunk before is formatted and
 	 * written, every stage on all threads. */
@@ -408,7 +412,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (prof > 1) writer.tl0 = t0; /* the chunks' timeline, from t0 */
 
 	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
-	if (!rd || gvk_out_open(&out, a.out, &err) < 0) goto done;
+	if (!rd || !(out_fp = gvk_outset_open(&os, a.out, &err))) goto done;
 	/* GVK_ENGINES: engines for a GPU run (tuning; by default 2 with one GPU, one per GPU with
 	 * several). The GPUs are counted for --device gpu, and in auto mode for inputs that may reach
 	 * the GPU at all. */
@@ -418,7 +422,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	es.probe = a.eng.device == GVK_DEVICE_GPU || strcmp(a.in, "-") == 0 || stat(a.in, &sb) != 0 ||
 	           sb.st_size >= ((off_t)64 << 20);
 	worker_start(&es.w, engines_main, &es);
-	parser.rd = rd, parser.a = &a, writer.fp = out.fp, writer.a = &a, writer.rd = rd;
+	parser.rd = rd, parser.a = &a, writer.fp = out_fp, writer.a = &a, writer.rd = rd;
 	ts = gvk_seconds();
 	parser.sl = &sl[0];
 	parse_main(&parser);
@@ -488,7 +492,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output",
 		                         writer.rc == GVK_ERR_IO ? "write error" : "out of memory");
 	if (progress) fputc('\n', stderr);
-	if (rc == 0) rc = gvk_out_commit(&out, &err);
+	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	if (prof) {
 		double tr[4];
 		phmm_reader_times(rd, tr);
@@ -506,8 +510,9 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 			        ru.ru_minflt, ru.ru_nvcsw, ru.ru_nivcsw);
 	}
 done:
+	gvk_cli_signals_watch(NULL);
+	gvk_outset_abort(&os);
 	if (rc < 0) {
-		gvk_out_abort(&out);
 		fprintf(stderr, "gvk pairhmm: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (!a.quiet) {
 		double dt = gvk_seconds() - t0;

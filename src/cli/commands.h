@@ -8,6 +8,12 @@ int gvk_cli_device(const char *arg);
 /* --isa argument: a gvk_isa_t for "auto", "avx512", "scalar" (and "avx2" when allowed); -1 otherwise. */
 int gvk_cli_isa(const char *arg, int allow_avx2);
 
+/* Takes SIGINT, SIGTERM and SIGHUP on a watcher thread (call first, before any thread starts):
+ * the watched output set's temporaries are removed and the process exits with 128 + signal. */
+int gvk_cli_signals_start(void);
+struct gvk_outset_s;
+void gvk_cli_signals_watch(struct gvk_outset_s *s);
+
 int gvk_cmd_pairhmm(int argc, char **argv);
 int gvk_cmd_ld(int argc, char **argv);
 int gvk_cmd_fastid(int argc, char **argv);

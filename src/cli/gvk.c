@@ -52,8 +52,14 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
-		if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
+		if (strcmp(argv[1], commands[i].name)) continue;
+		if (gvk_cli_signals_start() < 0) {
+			fprintf(stderr, "gvk: cannot set up signal handling\n");
+			return 1;
+		}
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "gvk: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return 1;

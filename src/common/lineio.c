@@ -379,34 +379,6 @@ int gvk_out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
 	return 0;
 }
 
-int gvk_out_commit(gvk_out_t *o, gvk_err_t *err)
-{
-	if (!o->fp) return 0;
-	int bad = ferror(o->fp);
-	if (o->direct) {
-		bad |= fclose(o->fp) != 0;
-		o->fp = NULL, o->direct = 0;
-		return bad ? gvk_err_set(err, GVK_ERR_IO, "error writing output") : 0;
-	}
-	if (o->fp == stdout) {
-		bad |= fflush(stdout) != 0;
-		o->fp = NULL;
-		return bad ? gvk_err_set(err, GVK_ERR_IO, "error writing standard output") : 0;
-	}
-	bad |= fclose(o->fp) != 0;
-	o->fp = NULL;
-	if (bad || rename(o->tmp, o->path) != 0) {
-		int e = errno;
-		gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", o->path, strerror(e));
-		gvk_out_abort(o);
-		return GVK_ERR_IO;
-	}
-	free(o->tmp);
-	free(o->path);
-	o->tmp = o->path = NULL;
-	return 0;
-}
-
 void gvk_out_abort(gvk_out_t *o)
 {
 	if (o->fp && o->fp != stdout) fclose(o->fp);

@@ -1,0 +1,47 @@
+/* SIGINT, SIGTERM and SIGHUP end a command with its output paths untouched: the signals are
+ * blocked in every thread and taken by one watcher thread, which removes the temporaries of the
+ * command's output set and exits with 128 + the signal number, as a shell reports a killed job.
+ * Signals are process-wide, so the set being watched is the one piece of process-wide state in
+ * the CLI; the library knows nothing of it. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+#include "../common/outset.h"
+#include "commands.h"
+
+static _Atomic(struct gvk_outset_s *) watched;
+static sigset_t handled;
+
+static void *watcher(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		int sig = 0;
+		if (sigwait(&handled, &sig) != 0) continue;
+		gvk_outset_t *s = atomic_load(&watched);
+		if (s) gvk_outset_remove_temps(s);
+		_exit(128 + sig);
+	}
+	return NULL;
+}
+
+int gvk_cli_signals_start(void)
+{
+	sigemptyset(&handled);
+	sigaddset(&handled, SIGINT);
+	sigaddset(&handled, SIGTERM);
+	sigaddset(&handled, SIGHUP);
+	/* Before any other thread exists, so that every thread (CUDA's included) inherits the mask. */
+	if (pthread_sigmask(SIG_BLOCK, &handled, NULL) != 0) return -1;
+	pthread_t th;
+	if (pthread_create(&th, NULL, watcher, NULL) != 0) {
+		pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
+		return -1;
+	}
+	pthread_detach(th);
+	return 0;
+}
+
+void gvk_cli_signals_watch(gvk_outset_t *s) { atomic_store(&watched, s); }

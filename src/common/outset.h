@@ -1,0 +1,31 @@
+/* A command's output files as one all-or-nothing set: every file is written to its temporary,
+ * and only when all of them were written completely are they renamed over their paths. A signal
+ * watcher may remove the temporaries at any moment (gvk_outset_remove_temps) without racing a
+ * commit in progress. */
+#ifndef GVK_COMMON_OUTSET_H
+#define GVK_COMMON_OUTSET_H
+
+#include <pthread.h>
+#include <stdio.h>
+#include "lineio.h"
+
+typedef struct gvk_outset_s {
+	gvk_out_t *o;
+	int n, cap;
+	pthread_mutex_t lock; /* held while temporaries are created, renamed or removed */
+} gvk_outset_t;
+
+void gvk_outset_init(gvk_outset_t *s);
+/* Opens one more output (path NULL or "-": standard output); its stream, or NULL with err set.
+ * The stream belongs to the set: the caller writes to it and never closes it. */
+FILE *gvk_outset_open(gvk_outset_t *s, const char *path, gvk_err_t *err);
+/* Flushes and closes every output, and only if all of that succeeded renames every temporary
+ * over its path; otherwise removes them all, so no path named in the set is touched. */
+int gvk_outset_commit(gvk_outset_t *s, gvk_err_t *err);
+/* Removes every temporary left (after a failure); safe after a commit. Frees the set. */
+void gvk_outset_abort(gvk_outset_t *s);
+/* For a signal watcher thread: unlinks the temporaries, and leaves the set locked so that no
+ * commit can begin afterwards; the process is expected to exit next. */
+void gvk_outset_remove_temps(gvk_outset_t *s);
+
+#endif
