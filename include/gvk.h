@@ -34,6 +34,13 @@ typedef struct {
 /* Static text for a GVK_ERR_* code. */
 const char *gvk_strerror(int code);
 
+/* The library's version (GVK_VERSION of the build). */
+const char *gvk_version(void);
+/* What this build can use, as "key: value" lines (commit, CUDA architectures, htslib version, CPU
+ * kernels compiled in and instruction sets of this CPU), written to buf (at most size bytes,
+ * NUL-terminated). Returns the length the full text needs, like snprintf. */
+int gvk_features(char *buf, size_t size);
+
 typedef enum { GVK_DEVICE_AUTO = 0, GVK_DEVICE_CPU = 1, GVK_DEVICE_GPU = 2 } gvk_device_t;
 
 /* ---------------------------------------------------------------------------------------------

@@ -67,8 +67,13 @@ gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err)
 			         al_gpu_name(e->gpu), isa->name);
 		else if ((e->emulate = getenv("GVK_ALIGN_GPU_EMULATE") != NULL))
 			snprintf(e->name, sizeof e->name, "gpu-emulated (+cpu-%s)", isa->name);
-		else if (opt->device == GVK_DEVICE_GPU || opt->verbose)
-			fprintf(stderr, "gvk align: no usable GPU (%s); aligning on the CPU\n", gerr.msg);
+		else if (opt->device == GVK_DEVICE_GPU) {
+			/* --device gpu means the GPU or an error. */
+			gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "no usable GPU for align (%s)", gerr.msg);
+			gvk_align_destroy(e);
+			return NULL;
+		} else if (opt->verbose && gerr.code != GVK_ERR_UNSUPPORTED)
+			fprintf(stderr, "gvk align: the GPU cannot be used (%s); aligning on the CPU\n", gerr.msg);
 	}
 	return e;
 }

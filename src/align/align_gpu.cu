@@ -47,7 +47,8 @@ static int gpu_init(al_gpu_t *g, gvk_err_t *err)
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess || n == 0)
-		return gvk_err_set(err, GVK_ERR_GPU, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+		/* No GPU or no driver: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
+		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 	cudaDeviceProp prop;
 	CK(cudaGetDeviceProperties(&prop, 0));
 	if (prop.major < 7)

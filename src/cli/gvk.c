@@ -38,22 +38,30 @@ static void usage(FILE *fp)
 	fprintf(fp, "\n'gvk <command> -h' describes a command's options; 'gvk --version' prints the version.\n");
 }
 
+static int print_version(void)
+{
+	char feat[1024];
+	gvk_features(feat, sizeof feat);
+	printf("gvk %s\n%s", gvk_version(), feat);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
 		return 1;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("gvk %s\n", GVK_VERSION);
-		return 0;
-	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) return print_version();
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
 		if (strcmp(argv[1], commands[i].name)) continue;
+		/* 'gvk <command> --version' as in samtools and bcftools. */
+		for (int k = 2; k < argc; ++k)
+			if (!strcmp(argv[k], "--version")) return print_version();
 		if (gvk_cli_signals_start() < 0) {
 			fprintf(stderr, "gvk: cannot set up signal handling\n");
 			return 1;

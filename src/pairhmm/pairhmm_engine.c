@@ -274,8 +274,8 @@ static void auto_open_gpu(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_h
 	e->gpu = phmm_gpu_open(&e->opt, &gerr);
 	if (e->gpu)
 		snprintf(e->name, sizeof e->name, "gpu:%s", phmm_gpu_name(e->gpu));
-	else if (e->opt.verbose)
-		fprintf(stderr, "[gvk] no GPU engine (%s); computing on the CPU\n", gerr.msg);
+	else if (e->opt.verbose && gerr.code != GVK_ERR_UNSUPPORTED)
+		fprintf(stderr, "[gvk] the GPU cannot be used (%s); computing on the CPU\n", gerr.msg);
 }
 
 static int run_pass(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,

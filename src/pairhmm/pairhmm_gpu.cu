@@ -326,7 +326,8 @@ extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *er
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess || n == 0) {
-		gvk_err_set(err, GVK_ERR_GPU, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+		/* No GPU or no driver: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
+		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 		return NULL;
 	}
 	if (opt->gpu >= n) {

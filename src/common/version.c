@@ -1,0 +1,54 @@
+/* What this build of gvk is: its version, the commit it was built from, and what it can use
+ * (CUDA architectures compiled in, htslib, CPU instruction sets compiled and present). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gvk.h"
+#ifdef GVK_HAVE_HTSLIB
+#include <htslib/hts.h>
+#endif
+
+#ifndef GVK_COMMIT
+#define GVK_COMMIT "unknown"
+#endif
+#ifndef GVK_CUDA_ARCHS
+#define GVK_CUDA_ARCHS ""
+#endif
+
+const char *gvk_version(void) { return GVK_VERSION; }
+
+static int cpu_has(const char *isa)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (!strcmp(isa, "avx512bw")) return __builtin_cpu_supports("avx512bw");
+	if (!strcmp(isa, "avx512vpopcntdq")) return __builtin_cpu_supports("avx512vpopcntdq");
+	if (!strcmp(isa, "avx2")) return __builtin_cpu_supports("avx2");
+	if (!strcmp(isa, "popcnt")) return __builtin_cpu_supports("popcnt");
+#endif
+	(void)isa;
+	return 0;
+}
+
+int gvk_features(char *buf, size_t size)
+{
+	const char *isas[] = {"avx512bw", "avx512vpopcntdq", "avx2", "popcnt"};
+	char cpu[96] = "";
+	for (size_t k = 0; k < sizeof isas / sizeof isas[0]; ++k)
+		if (cpu_has(isas[k])) {
+			if (cpu[0]) strcat(cpu, " ");
+			strcat(cpu, isas[k]);
+		}
+	const char *hts = "none";
+#ifdef GVK_HAVE_HTSLIB
+	hts = hts_version();
+#endif
+	int n = snprintf(buf, size, "commit: %s\nCUDA architectures: %s\nhtslib: %s\nCPU kernels: %s\nthis CPU: %s\n",
+	                 GVK_COMMIT, GVK_CUDA_ARCHS[0] ? GVK_CUDA_ARCHS : "none (built without CUDA)", hts,
+#ifdef __x86_64__
+	                 "avx512, avx2, scalar",
+#else
+	                 "scalar",
+#endif
+	                 cpu[0] ? cpu : "no vector extensions used by gvk");
+	return n < 0 ? GVK_ERR_ARG : n;
+}
