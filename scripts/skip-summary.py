@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Prints each skipped test of the last ctest run with its reason (the line of its output that starts
+with 'SKIP'; every skipping test prints one), then one closing line 'ctest: N passed, N failed,
+N skipped'. Usage: skip-summary.py BUILD_DIR"""
+import re
+import sys
+
+log = open(f"{sys.argv[1]}/Testing/Temporary/LastTest.log", errors="replace").read()
+skipped = []
+total = failed = 0
+for sec in re.split(r"\n-{58}\n\n", log):
+    m = re.search(r"^\d+/\d+ Test: (\S+)$", sec, re.M)
+    out = re.search(r"Output:\n-+\n(.*?)<end of output>", sec, re.S)
+    if not m:
+        continue
+    total += 1
+    failed += "Test Passed" not in sec
+    if not out:
+        continue
+    reason = next((l for l in out.group(1).splitlines() if l.upper().startswith("SKIP")), None)
+    if reason and "Test Passed" in sec:
+        skipped.append((m.group(1), reason))
+if skipped:
+    print(f"\n{len(skipped)} tests skipped:")
+    for name, reason in sorted(skipped):
+        print(f"  {name}: {reason}")
+print(f"ctest: {total - failed - len(skipped)} passed, {failed} failed, {len(skipped)} skipped")
