@@ -29,13 +29,14 @@ static int exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* The prefix of a PLINK fileset named by in (a .bed path, or a prefix that is not a file itself
- * while prefix.bed is), malloc'ed; NULL when in names no fileset. htslib is never given a .bed:
- * it cannot tell one from other binary data. */
+/* The prefix of a PLINK fileset named by in (the path of its .bed, .bim or .fam, or a prefix
+ * that is not a file itself while prefix.bed is), malloc'ed; NULL when in names no fileset.
+ * htslib is never given a .bed: it cannot tell one from other binary data. */
 static char *plink_prefix(const char *in)
 {
 	size_t n = strlen(in);
-	if (n > 4 && strcmp(in + n - 4, ".bed") == 0) return strndup(in, n - 4);
+	const char *ext = n > 4 ? in + n - 4 : "";
+	if (strcmp(ext, ".bed") == 0 || strcmp(ext, ".bim") == 0 || strcmp(ext, ".fam") == 0) return strndup(in, n - 4);
 	if (strcmp(in, "-") == 0 || is_file(in)) return NULL;
 	char *bed = malloc(n + 5);
 	if (!bed) return NULL;

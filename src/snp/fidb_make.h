@@ -1,5 +1,5 @@
 /* gvk fastid --make-fidb: profiles, SNP panel and sample IDs from genotypes, read from a PLINK 1
- * binary fileset (its prefix or its .bed path) or a VCF/BCF file. */
+ * binary fileset (its prefix, or the path of its .bed, .bim or .fam) or a VCF/BCF file. */
 #ifndef GVK_SNP_FIDB_MAKE_H
 #define GVK_SNP_FIDB_MAKE_H
 
