@@ -1,3 +1,4 @@
+/* .fidb files, versions 1 and 2 (layout in fidb_io.h and docs/snp.md): reader and writer. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
@@ -118,8 +119,9 @@ static int check_size(const fidb_reader_t *r, uint64_t size, gvk_err_t *err)
 	                   (unsigned long long)(FIDB_V2_HEADER + r->panel_len + prof + r->ids_len));
 }
 
-/* The next len bytes into a malloc'ed buffer of len + 1, grown as the bytes arrive, so that a
- * stream that promises more than it holds ends as truncated rather than as one huge allocation. */
+/* The next len bytes into a malloc'ed buffer of len + 1. A regular file's size was checked against
+ * the header, so its buffer is taken at once; a stream's grows (doubling) as the bytes arrive, so
+ * that one promising more than it holds ends as truncated rather than as one huge allocation. */
 static int read_section(fidb_reader_t *r, uint64_t len, const char *what, char **out, gvk_err_t *err)
 {
 	const uint64_t step = (uint64_t)1 << 24;
@@ -127,7 +129,8 @@ static int read_section(fidb_reader_t *r, uint64_t len, const char *what, char *
 	uint64_t got = 0;
 	int rc = 0;
 	while (rc == 0 && (got < len || !buf)) {
-		uint64_t want = len - got < step ? len - got : step;
+		uint64_t want = !r->stream ? len : got > step ? got : step;
+		if (want > len - got) want = len - got;
 		char *nb = realloc(buf, (size_t)(got + want + 1));
 		if (!nb) {
 			rc = gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory for the %s", r->path, what);

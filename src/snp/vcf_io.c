@@ -165,9 +165,7 @@ int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_
 		d->n_samples = ns;
 		rc = copy_sample_ids(d, v.hdr, path, err);
 	}
-	if (rc == 0) {
-		rc = snp_data_alloc_planes(d, (int64_t)n, bits, err);
-	}
+	if (rc == 0) rc = snp_data_alloc_planes(d, (int64_t)n, bits, err);
 	for (size_t i = 0; i < n && rc == 0; ++i) {
 		const int8_t *g = all + i * (size_t)ns;
 		const uint8_t *p = allph + i * (size_t)ns;
