@@ -70,7 +70,8 @@ static int fail(const char *fmt, ...)
  * (getopt would take "--minor" as the file of "--make-fidb --minor x.vcf"). */
 static int path_arg(const char *opt, const char **dst)
 {
-	if (optarg[0] == '-' && optarg[1]) return fail("%s needs a file name, but the next argument is the option '%s'", opt, optarg);
+	if (optarg[0] == '-' && optarg[1])
+		return fail("%s needs a file name, but the next argument is the option '%s'", opt, optarg);
 	*dst = optarg;
 	return 0;
 }
@@ -191,18 +192,25 @@ static int make_fidb(const args_t *a)
 	return rc < 0 ? 1 : 0;
 }
 
+/* A file name as messages show it. */
+static const char *shown(const char *path)
+{
+	return strcmp(path, "-") ? path : "standard input";
+}
+
 /* The queries against the database's header: the same number of SNPs, and the same panel when
  * both have one. A version 1 file has none; with a version 2 file on the other side the panels
  * cannot be compared, which is said unless quiet. */
 static int check_panels(const args_t *a, const fid_file_t *q, const fidb_reader_t *rd, gvk_err_t *err)
 {
+	const char *qn = shown(a->queries), *dn = shown(a->db);
 	if (q->prof.n_snp != rd->n_snp)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: profiles have %u SNPs but those of %s have %u", a->queries,
-		                   q->prof.n_snp, a->db, rd->n_snp);
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: profiles have %u SNPs but those of %s have %u", qn, q->prof.n_snp,
+		                   dn, rd->n_snp);
 	if (q->panel.present != rd->panel.present && !a->quiet)
 		fprintf(stderr, "gvk fastid: warning: %s has no SNP panel (a version 1 .fidb), so the panels were not compared\n",
-		        q->panel.present ? a->db : a->queries);
-	return fid_panel_match(&q->panel, a->queries, &rd->panel, a->db, err);
+		        q->panel.present ? dn : qn);
+	return fid_panel_match(&q->panel, qn, &rd->panel, dn, err);
 }
 
 /* The database in blocks; each block's top-k lists and hits are folded into res. */

@@ -73,8 +73,9 @@ static int parse_lines(fid_ids_t *s, uint64_t len, int64_t n, const int64_t *wan
 	for (int64_t i = 0; i < n; ++i) {
 		char *lf = memchr(p, '\n', (size_t)(end - p));
 		if (!lf)
-			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: sample IDs end inside the ID of profile %lld (the header says %lld profiles)",
-			                   path, (long long)i, (long long)n);
+			return gvk_err_set(err, GVK_ERR_FORMAT,
+			                   "%s: sample IDs end inside the ID of profile %lld (the header says %lld profiles)", path,
+			                   (long long)i, (long long)n);
 		size_t l = (size_t)(lf - p), bad = fid_field_bad(p, l);
 		if (l == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: the sample ID of profile %lld is empty", path, (long long)i);
 		if (bad < l)
@@ -148,8 +149,9 @@ static int check_id(const char *id, size_t i, gvk_err_t *err)
 	size_t l = strlen(id), bad = fid_field_bad(id, l);
 	if (l == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "sample %zu has an empty ID, which a .fidb cannot store", i);
 	if (bad < l)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "sample %zu ('%.64s'): control byte 0x%02x in the ID, which a .fidb cannot store",
-		                   i, id, (unsigned char)id[bad]);
+		return gvk_err_set(err, GVK_ERR_FORMAT,
+		                   "sample %zu ('%.64s'): control byte 0x%02x in the ID, which a .fidb cannot store", i, id,
+		                   (unsigned char)id[bad]);
 	return 0;
 }
 

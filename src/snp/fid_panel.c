@@ -56,8 +56,9 @@ static int parse_line(char *line, uint32_t i, fid_snp_t *snp, const char *path, 
 		*p = 0;
 	}
 	if (nf != 5)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: SNP panel, SNP %u: %d fields, need 5 (chromosome, ID, position, allele 1, allele 2)",
-		                   path, i, nf);
+		return gvk_err_set(err, GVK_ERR_FORMAT,
+		                   "%s: SNP panel, SNP %u: %d fields, need 5 (chromosome, ID, position, allele 1, allele 2)", path,
+		                   i, nf);
 	for (int k = 0; k < 5; ++k) {
 		size_t len = strlen(f[k]), bad = fid_field_bad(f[k], len);
 		if (len == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: SNP panel, SNP %u: empty %s", path, i, field_name[k]);
@@ -118,7 +119,9 @@ int fid_panel_parse(fid_panel_t *pl, char *raw, uint64_t len, uint32_t n_snp, co
 static int check_field(const char *s, uint32_t i, const char *id, int k, gvk_err_t *err)
 {
 	size_t len = strlen(s), bad = fid_field_bad(s, len);
-	if (len == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "SNP %u (%.64s): empty %s, which a .fidb cannot store", i, id, field_name[k]);
+	if (len == 0)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "SNP %u (%.64s): empty %s, which a .fidb cannot store", i, id,
+		                   field_name[k]);
 	if (bad < len)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "SNP %u (%.64s): control byte 0x%02x in the %s, which a .fidb cannot store", i,
 		                   id, (unsigned char)s[bad], field_name[k]);

@@ -93,8 +93,9 @@ static int check_header(const fidb_reader_t *r, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says %u SNPs but a panel of %llu bytes (%d bytes a SNP at least)",
 		                   r->path, r->n_snp, (unsigned long long)r->panel_len, MIN_PANEL_LINE);
 	if (r->ids_len / MIN_ID_LINE < r->n)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says %u profiles but %llu bytes of sample IDs (%d bytes an ID at least)",
-		                   r->path, r->n, (unsigned long long)r->ids_len, MIN_ID_LINE);
+		return gvk_err_set(err, GVK_ERR_FORMAT,
+		                   "%s: header says %u profiles but %llu bytes of sample IDs (%d bytes an ID at least)", r->path,
+		                   r->n, (unsigned long long)r->ids_len, MIN_ID_LINE);
 	return 0;
 }
 
@@ -330,8 +331,9 @@ int fidb_write(FILE *fp, const fid_prof_t *p, const fid_panel_t *panel, const fi
 {
 	if (p->n > UINT32_MAX || p->n_snp == 0 || !panel->present || panel->n != p->n_snp || ids->idx ||
 	    ids->n != (size_t)p->n)
-		return gvk_err_set(err, GVK_ERR_ARG, ".fidb writer: %lld profiles of %u SNPs, a panel of %u SNPs and %zu IDs do not fit",
-		                   (long long)p->n, p->n_snp, panel->n, ids->n);
+		return gvk_err_set(err, GVK_ERR_ARG,
+		                   ".fidb writer: %lld profiles of %u SNPs, a panel of %u SNPs and %zu IDs do not fit", (long long)p->n,
+		                   p->n_snp, panel->n, ids->n);
 	int rc = write_header(fp, p, panel, ids);
 	if (rc == 0 && fwrite(panel->raw, 1, (size_t)panel->len, fp) != (size_t)panel->len) rc = GVK_ERR_IO;
 	if (rc == 0) rc = write_profiles(fp, p);

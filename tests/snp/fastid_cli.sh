@@ -87,6 +87,8 @@ mismatch() {
 }
 mismatch "panel ID" "$tmp/b.fidb" "first difference is SNP 37: rs777 (2:1629, G/A) in $tmp/b.fidb, snp37 (2:1629, G/A) in $tmp/a.fidb"
 mismatch "panel alleles" "$tmp/c.fidb" "first difference is SNP 12: snp12 (1:1204, A/G) in $tmp/c.fidb, snp12 (1:1204, G/A) in $tmp/a.fidb"
+fid -o "$tmp/out" "$tmp/a.fidb" - < "$tmp/c.fidb" 2> "$tmp/err"
+grep -qF "standard input and $tmp/a.fidb were made on different SNP panels" "$tmp/err" && ok || bad "stdin mismatch: $(cat "$tmp/err")"
 
 # Standard input: queries, the database, and a --make-fidb pipe; the same tables as from files.
 fid -k 3 -T 20 -o "$tmp/ref" "$tmp/a.fidb" "$tmp/a.fidb" || bad "file search"
