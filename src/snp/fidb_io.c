@@ -279,6 +279,8 @@ int fidb_read_all(const char *path, fid_prof_t *p, fid_panel_t *panel, fid_ids_t
 	fid_ids_t none;
 	int64_t no_index = 0;
 	memset(p, 0, sizeof *p);
+	if (panel) memset(panel, 0, sizeof *panel);
+	if (ids) memset(ids, 0, sizeof *ids);
 	int rc = fidb_open(&r, path, err);
 	if (rc == 0) rc = read_profiles(&r, p, err);
 	/* Asking for no profile's ID (an empty list, not NULL) still checks every one. */
