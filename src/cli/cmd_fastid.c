@@ -1,6 +1,7 @@
 /* gvk fastid: FastID identity and mixture searches of query profiles against a database. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,8 @@
 #include "../common/outset.h"
 #include "../common/threads.h"
 #include "../snp/fastid_engine.h"
-#include "../snp/vcf_io.h"
+#include "../snp/fastid_write.h"
+#include "../snp/fidb_make.h"
 
 typedef struct {
 	const char *out, *hits_out, *make_fidb, *db, *queries;
@@ -24,20 +26,24 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 	        "Usage: gvk fastid [options] <database.fidb> <queries.fidb>\n"
-	        "       gvk fastid --make-fidb <in.vcf[.gz]|in.bcf> -o <out.fidb> [--minor]\n\n"
+	        "       gvk fastid --make-fidb <in.vcf[.gz]|in.bcf|plink_prefix|in.bed> -o <out.fidb> [--minor]\n\n"
 	        "FastID searches: identity score pc(q XOR d), mixture score pc(d AND NOT q) with the query\n"
 	        "as the mixture. Lists the k smallest scores per query (ties: smaller database index)\n"
-	        "and/or every hit at or under a threshold, without storing the score matrix.\n\n"
+	        "and/or every hit at or under a threshold, without storing the score matrix. Rows name\n"
+	        "both samples by ID and by 0-based index. The two files must share their SNP panel.\n"
+	        "Either file may be '-', standard input.\n\n"
 	        "Options:\n"
 	        "      --identity      identity scores (default)\n"
 	        "      --mixture       mixture scores\n"
-	        "  -k, --top K         top-K list per query (default 10; 0 = none): 'query rank db score'\n"
+	        "  -k, --top K         top-K list per query (default 10; 0 = none):\n"
+	        "                      'query_id query rank db_id db score'\n"
 	        "  -o FILE             top-K list (default standard output); the .fidb with --make-fidb\n"
 	        "  -T, --threshold T   also list every (query, db) with score <= T\n"
-	        "  -H, --hits FILE     where the threshold hits go: 'query db score', ordered by query,\n"
-	        "                      score, db (default: standard output after the top-K list)\n"
-	        "      --make-fidb VCF convert the samples of a VCF/BCF to profiles (bit = carries ALT)\n"
-	        "      --minor         with --make-fidb: bit = carries the allele rarer in the file\n"
+	        "  -H, --hits FILE     where the threshold hits go: 'query_id query db_id db score', ordered\n"
+	        "                      by query, score, db (default: standard output after the top-K list)\n"
+	        "      --make-fidb IN  convert the samples of a VCF/BCF or a PLINK .bed/.bim/.fam fileset to\n"
+	        "                      profiles with their SNP panel and sample IDs (bit = carries ALT / A1)\n"
+	        "      --minor         with --make-fidb: bit = carries the allele rarer in the input\n"
 	        "      --block N       read and search the database N profiles at a time (default 16777216),\n"
 	        "                      so databases larger than memory can be searched\n"
 	        "  -t, --threads N     CPU threads (default: all processors)\n"
@@ -45,6 +51,98 @@ static void usage(FILE *fp)
 	        "      --isa I         CPU kernel: auto, avx512 or scalar\n"
 	        "  -q, --quiet         no summary line\n"
 	        "  -h, --help          this text\n");
+}
+
+/* An error line about the command line; returns -1. */
+static int fail(const char *fmt, ...) GVK_PRINTF(1, 2);
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "gvk fastid: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	return -1;
+}
+
+/* A file name for option opt; a value that is itself an option means the name was left out
+ * (getopt would take "--minor" as the file of "--make-fidb --minor x.vcf"). */
+static int path_arg(const char *opt, const char **dst)
+{
+	if (optarg[0] == '-' && optarg[1])
+		return fail("%s needs a file name, but the next argument is the option '%s'", opt, optarg);
+	*dst = optarg;
+	return 0;
+}
+
+static int number_opt(int c, args_t *a)
+{
+	char *end;
+	switch (c) {
+	case 'k':
+		a->topk = (int)strtol(optarg, &end, 10);
+		if (*end || !*optarg || a->topk < 0) return fail("-k needs a number >= 0");
+		return 0;
+	case 'T':
+		a->thresh = strtoll(optarg, &end, 10);
+		if (*end || !*optarg || a->thresh < 0) return fail("--threshold needs a number >= 0");
+		return 0;
+	case 't':
+		a->threads = atoi(optarg);
+		if (a->threads < 1) return fail("-t needs a positive number");
+		return 0;
+	default:
+		a->block = strtoll(optarg, &end, 10);
+		if (*end || !*optarg || a->block < 1) return fail("--block needs a positive number");
+		return 0;
+	}
+}
+
+static int one_opt(int c, char **argv, args_t *a)
+{
+	switch (c) {
+	case 1: a->mixture = 0; return 0;
+	case 2: a->mixture = 1; return 0;
+	case 'k': case 'T': case 't': case 7: return number_opt(c, a);
+	case 'o': return path_arg("-o", &a->out);
+	case 'H': return path_arg("--hits", &a->hits_out);
+	case 3: return path_arg("--make-fidb", &a->make_fidb);
+	case 4: a->minor = 1; return 0;
+	case 5:
+		if ((a->device = gvk_cli_device(optarg)) < 0) return fail("--device must be cpu, gpu or auto");
+		return 0;
+	case 6:
+		if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fail("--isa must be auto, avx512 or scalar");
+		return 0;
+	case 'q': a->quiet = 1; return 0;
+	case 'h': usage(stdout); exit(0);
+	case ':': return fail("%s needs a value", argv[optind - 1]);
+	default:
+		if (optopt > ' ' && optopt < 127) return fail("unknown option '-%c' (gvk fastid --help lists them)", optopt);
+		return fail("unknown option '%s' (gvk fastid --help lists them)", argv[optind - 1]);
+	}
+}
+
+/* What the options and file names ask for, checked as a whole. */
+static int check_args(int nfiles, char **files, args_t *a)
+{
+	if (a->make_fidb) {
+		if (!a->out) return fail("--make-fidb needs -o FILE (the .fidb to write, - for standard output)");
+		if (nfiles) return fail("--make-fidb takes no database or query file, but got '%s'", files[0]);
+		return 0;
+	}
+	if (a->minor) return fail("--minor needs --make-fidb");
+	if (nfiles == 0) return fail("needs a database and a query file (gvk fastid [options] DB.fidb QUERIES.fidb)");
+	if (nfiles == 1) return fail("needs a query file after the database '%s' (- reads it from standard input)", files[0]);
+	if (nfiles > 2) return fail("takes one database and one query file, but got a third, '%s'", files[2]);
+	a->db = files[0];
+	a->queries = files[1];
+	if (strcmp(a->db, "-") == 0 && strcmp(a->queries, "-") == 0)
+		return fail("the database and the queries cannot both come from standard input");
+	if (a->hits_out && a->thresh < 0) return fail("--hits needs --threshold");
+	if (a->topk == 0 && a->thresh < 0) return fail("-k 0 without --threshold asks for nothing");
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, args_t *a)
@@ -62,75 +160,116 @@ static int parse_args(int argc, char **argv, args_t *a)
 	a->thresh = -1;
 	a->block = (int64_t)1 << 24;
 	a->threads = gvk_ncpu();
+	opterr = 0;
 	int c;
-	char *end;
-	while ((c = getopt_long(argc, argv, "k:o:T:H:t:qh", lo, NULL)) != -1) {
-		switch (c) {
-		case 1: a->mixture = 0; break;
-		case 2: a->mixture = 1; break;
-		case 'k':
-			a->topk = (int)strtol(optarg, &end, 10);
-			if (*end || a->topk < 0) return fprintf(stderr, "gvk fastid: -k needs a number >= 0\n"), -1;
-			break;
-		case 'T':
-			a->thresh = strtoll(optarg, &end, 10);
-			if (*end || a->thresh < 0) return fprintf(stderr, "gvk fastid: --threshold needs a number >= 0\n"), -1;
-			break;
-		case 'o': a->out = optarg; break;
-		case 'H': a->hits_out = optarg; break;
-		case 3: a->make_fidb = optarg; break;
-		case 4: a->minor = 1; break;
-		case 't':
-			a->threads = atoi(optarg);
-			if (a->threads < 1) return fprintf(stderr, "gvk fastid: -t needs a positive number\n"), -1;
-			break;
-		case 5:
-			if ((a->device = gvk_cli_device(optarg)) < 0) return fprintf(stderr, "gvk fastid: --device must be cpu, gpu or auto\n"), -1;
-			break;
-		case 6:
-			if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fprintf(stderr, "gvk fastid: --isa must be auto, avx512 or scalar\n"), -1;
-			break;
-		case 7:
-			a->block = strtoll(optarg, &end, 10);
-			if (*end || a->block < 1) return fprintf(stderr, "gvk fastid: --block needs a positive number\n"), -1;
-			break;
-		case 'q': a->quiet = 1; break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return -1;
-		}
-	}
-	if (a->make_fidb) {
-		if (optind != argc || !a->out) return usage(stderr), -1;
-		return 0;
-	}
-	if (optind != argc - 2) return usage(stderr), -1;
-	if (a->topk == 0 && a->thresh < 0) return fprintf(stderr, "gvk fastid: -k 0 without --threshold asks for nothing\n"), -1;
-	a->db = argv[optind];
-	a->queries = argv[optind + 1];
-	return 0;
+	while ((c = getopt_long(argc, argv, ":k:o:T:H:t:qh", lo, NULL)) != -1)
+		if (one_opt(c, argv, a) < 0) return -1;
+	return check_args(argc - optind, argv + optind, a);
 }
 
 static int make_fidb(const args_t *a)
 {
 	gvk_err_t err = {0, ""};
-	fid_prof_t p = {0};
+	fid_file_t f;
 	gvk_outset_t os;
 	gvk_outset_init(&os);
 	gvk_cli_signals_watch(&os);
 	FILE *fp = NULL;
-	int rc = snp_vcf_to_profiles(a->make_fidb, a->minor, &p, &err);
+	int rc = fid_make(a->make_fidb, a->minor, &f, &err);
 	if (rc == 0 && !(fp = gvk_outset_open(&os, a->out, &err))) rc = GVK_ERR_IO;
-	if (rc == 0 && fidb_write(fp, &p) < 0) rc = gvk_err_set(&err, GVK_ERR_IO, "%s: write error", a->out);
+	if (rc == 0 && fidb_write(fp, &f.prof, &f.panel, &f.ids, &err) < 0)
+		rc = gvk_err_set(&err, GVK_ERR_IO, "%s: write error", a->out);
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	gvk_cli_signals_watch(NULL);
 	gvk_outset_abort(&os);
 	if (rc < 0) {
 		fprintf(stderr, "gvk fastid: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (!a->quiet) {
-		fprintf(stderr, "gvk fastid: %lld profiles of %u SNPs written to %s\n", (long long)p.n, p.n_snp, a->out);
+		fprintf(stderr, "gvk fastid: %lld profiles of %u SNPs (panel %016llx) written to %s\n", (long long)f.prof.n,
+		        f.prof.n_snp, (unsigned long long)f.panel.hash, strcmp(a->out, "-") ? a->out : "standard output");
 	}
-	fid_prof_free(&p);
+	fid_file_free(&f);
 	return rc < 0 ? 1 : 0;
+}
+
+/* A file name as messages show it. */
+static const char *shown(const char *path)
+{
+	return strcmp(path, "-") ? path : "standard input";
+}
+
+/* The queries against the database's header: the same number of SNPs, and the same panel when
+ * both have one. A version 1 file has none; with a version 2 file on the other side the panels
+ * cannot be compared, which is said unless quiet. */
+static int check_panels(const args_t *a, const fid_file_t *q, const fidb_reader_t *rd, gvk_err_t *err)
+{
+	const char *qn = shown(a->queries), *dn = shown(a->db);
+	if (q->prof.n_snp != rd->n_snp)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: profiles have %u SNPs but those of %s have %u", qn, q->prof.n_snp,
+		                   dn, rd->n_snp);
+	if (q->panel.present != rd->panel.present && !a->quiet)
+		fprintf(stderr, "gvk fastid: warning: %s has no SNP panel (a version 1 .fidb), so the panels were not compared\n",
+		        q->panel.present ? dn : qn);
+	return fid_panel_match(&q->panel, qn, &rd->panel, dn, err);
+}
+
+/* The database in blocks; each block's top-k lists and hits are folded into res. */
+static int search_blocks(const args_t *a, const fid_prof_t *q, fidb_reader_t *rd, fid_result_t *res, double *tk,
+                         gvk_err_t *err)
+{
+	int rc = 0;
+	while (rc == 0 && rd->done < (int64_t)rd->n) {
+		int64_t off = rd->done;
+		fid_prof_t db;
+		if ((rc = fidb_read_block(rd, a->block, &db, err)) < 0) break;
+		fid_job_t job = {q, &db, a->mixture ? PG_ANDNOT : PG_XOR, a->topk, a->thresh, a->threads, a->isa,
+		                 a->device, off};
+		fid_result_t blk;
+		double t1 = gvk_seconds();
+		rc = fid_search(&job, &blk, err);
+		*tk += gvk_seconds() - t1;
+		if (rc == 0) {
+			rc = fid_result_merge(res, &blk, q->n, a->topk, err);
+			fid_result_free(&blk);
+		}
+		fid_prof_free(&db);
+	}
+	if (rc == 0) fid_result_sort_hits(res);
+	return rc;
+}
+
+/* The IDs of the database profiles that res names, read after the last block. */
+static int db_ids(fidb_reader_t *rd, const fid_result_t *res, int64_t n_q, fid_ids_t *ids, gvk_err_t *err)
+{
+	int64_t *idx = NULL;
+	size_t n = 0;
+	int rc = fid_result_db_profiles(res, n_q, &idx, &n, err);
+	if (rc == 0) rc = fidb_read_ids(rd, idx, n, ids, err);
+	free(idx);
+	return rc;
+}
+
+static int write_tables(const args_t *a, gvk_outset_t *os, const fid_result_t *res, const fid_file_t *q,
+                        const fid_ids_t *dbids, gvk_err_t *err)
+{
+	FILE *out_fp = NULL;
+	int rc = 0;
+	if ((a->topk || !a->hits_out) && !(out_fp = gvk_outset_open(os, a->out, err))) return GVK_ERR_IO;
+	if (a->topk) rc = fid_write_top(out_fp, res, q->prof.n, &q->ids, dbids, err);
+	if (rc < 0 || a->thresh < 0) return rc;
+	FILE *fp = a->hits_out ? gvk_outset_open(os, a->hits_out, err) : out_fp;
+	if (!fp) return GVK_ERR_IO;
+	return fid_write_hits(fp, res, &q->ids, dbids, err);
+}
+
+static void summary(const args_t *a, const fid_file_t *q, const fidb_reader_t *rd, const fid_result_t *res, double dt,
+                    double tk)
+{
+	fprintf(stderr, "gvk fastid: %lld queries x %lld profiles x %u SNPs (%s), %llu scores, %zu hits, %.3f s "
+	                "(search %.3f s, %.3g pairs/s), %s, %d threads\n",
+	        (long long)q->prof.n, (long long)rd->n, rd->n_snp, a->mixture ? "mixture" : "identity",
+	        (unsigned long long)res->pairs, res->n_hits, dt, tk, tk > 0 ? (double)res->pairs / tk : 0.0,
+	        res->kernel[0] ? res->kernel : fid_device_name(a->isa), a->threads);
 }
 
 int gvk_cmd_fastid(int argc, char **argv)
@@ -139,70 +278,28 @@ int gvk_cmd_fastid(int argc, char **argv)
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	if (a.make_fidb) return make_fidb(&a);
 	gvk_err_t err = {0, ""};
-	fid_prof_t db = {0}, q = {0};
+	fid_file_t q = {0};
+	fid_ids_t dbids = {0};
 	fid_result_t res = {0};
+	fidb_reader_t rd = {0};
 	gvk_outset_t os;
 	gvk_outset_init(&os);
 	gvk_cli_signals_watch(&os);
-	FILE *out_fp = NULL;
-	fidb_reader_t rd = {0};
 	double t0 = gvk_seconds(), tk = 0;
-	int rc = fidb_read(a.queries, &q, &err);
+	int rc = fidb_read_all(a.queries, &q.prof, &q.panel, &q.ids, &err);
 	if (rc == 0) rc = fidb_open(&rd, a.db, &err);
-	if (rc == 0 && q.n_snp != rd.n_snp)
-		rc = gvk_err_set(&err, GVK_ERR_FORMAT, "%s: profiles have %u SNPs but those of %s have %u", a.queries, q.n_snp,
-		                 a.db, rd.n_snp);
-	/* The database in blocks; each block's top-k lists and hits are folded into res. */
-	while (rc == 0 && rd.done < (int64_t)rd.n) {
-		int64_t off = rd.done;
-		if ((rc = fidb_read_block(&rd, a.block, &db, &err)) < 0) break;
-		fid_job_t job = {&q, &db, a.mixture ? PG_ANDNOT : PG_XOR, a.topk, a.thresh, a.threads, a.isa,
-		                 a.device, off};
-		fid_result_t blk;
-		double t1 = gvk_seconds();
-		rc = fid_search(&job, &blk, &err);
-		tk += gvk_seconds() - t1;
-		if (rc == 0) {
-			rc = fid_result_merge(&res, &blk, q.n, a.topk, &err);
-			fid_result_free(&blk);
-		}
-		fid_prof_free(&db);
-	}
-	fidb_close(&rd);
-	if (rc == 0) fid_result_sort_hits(&res);
-	if (rc == 0 && (a.topk || !a.hits_out) && !(out_fp = gvk_outset_open(&os, a.out, &err))) rc = GVK_ERR_IO;
-	if (rc == 0 && a.topk) {
-		fprintf(out_fp, "query\trank\tdb\tscore\n");
-		for (int64_t i = 0; i < q.n; ++i)
-			for (int r = 0; r < res.k; ++r) {
-				const fid_hit_t *h = &res.top[(size_t)i * (size_t)res.k + (size_t)r];
-				fprintf(out_fp, "%u\t%d\t%lld\t%u\n", h->q, r, (long long)h->db, h->score);
-			}
-	}
-	if (rc == 0 && a.thresh >= 0) {
-		FILE *fp = a.hits_out ? gvk_outset_open(&os, a.hits_out, &err) : out_fp;
-		if (!fp) rc = GVK_ERR_IO;
-		if (rc == 0) {
-			fprintf(fp, "query\tdb\tscore\n");
-			for (size_t k = 0; k < res.n_hits; ++k)
-				fprintf(fp, "%u\t%lld\t%u\n", res.hits[k].q, (long long)res.hits[k].db, res.hits[k].score);
-		}
-	}
+	if (rc == 0) rc = check_panels(&a, &q, &rd, &err);
+	if (rc == 0) rc = search_blocks(&a, &q.prof, &rd, &res, &tk, &err);
+	if (rc == 0) rc = db_ids(&rd, &res, q.prof.n, &dbids, &err);
+	if (rc == 0) rc = write_tables(&a, &os, &res, &q, &dbids, &err);
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	gvk_cli_signals_watch(NULL);
 	gvk_outset_abort(&os);
-	if (rc < 0) {
-		fprintf(stderr, "gvk fastid: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
-	} else if (!a.quiet) {
-		double dt = gvk_seconds() - t0;
-		fprintf(stderr, "gvk fastid: %lld queries x %lld profiles x %u SNPs (%s), %llu scores, %zu hits, %.3f s "
-		                "(search %.3f s, %.3g pairs/s), %s, %d threads\n",
-		        (long long)q.n, (long long)rd.n, rd.n_snp, a.mixture ? "mixture" : "identity",
-		        (unsigned long long)res.pairs, res.n_hits, dt, tk, tk > 0 ? (double)res.pairs / tk : 0.0,
-		        res.kernel[0] ? res.kernel : fid_device_name(a.isa), a.threads);
-	}
+	if (rc < 0) fprintf(stderr, "gvk fastid: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
+	else if (!a.quiet) summary(&a, &q, &rd, &res, gvk_seconds() - t0, tk);
+	fidb_close(&rd);
 	fid_result_free(&res);
-	fid_prof_free(&db);
-	fid_prof_free(&q);
+	fid_ids_free(&dbids);
+	fid_file_free(&q);
 	return rc < 0 ? 1 : 0;
 }

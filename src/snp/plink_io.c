@@ -54,13 +54,35 @@ static char *join2(const char *a, size_t la, const char *b, size_t lb)
 	return s;
 }
 
-/* Reads the .fam; *keep receives, per sample, 1 when it is used (a founder, or every sample). */
-static int read_fam(const char *path, int all, uint8_t **keep, int64_t *n_out, gvk_err_t *err)
+/* Joins FID and IID with '_', as plink --recode vcf names the samples it writes. */
+static char *vcf_style_id(const char *fid, size_t lf, const char *iid, size_t li)
+{
+	char *s = join2(fid, lf, iid, li);
+	if (s) s[lf] = '_';
+	return s;
+}
+
+/* Moves the IDs of the used samples (keep[i] != 0) into d, freeing the others. */
+static void keep_ids(snp_data_t *d, char **id, const uint8_t *keep, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; ++i) {
+		if (keep[i]) id[k++] = id[i];
+		else free(id[i]);
+	}
+	d->sample_id = id;
+	d->n_sample_id = (int64_t)k;
+}
+
+/* Reads the .fam; *keep receives, per sample, 1 when it is used (a founder, or every sample), and
+ * d the used samples' IDs. */
+static int read_fam(const char *path, int all, uint8_t **keep, int64_t *n_out, snp_data_t *d, gvk_err_t *err)
 {
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return err ? err->code : GVK_ERR_IO;
 	famkey_t *ids = NULL;
 	char **par = NULL; /* per sample: "FID\tPAT" and "FID\tMAT" */
+	char **name = NULL; /* per sample: "FID_IID" */
 	size_t n = 0, cap = 0;
 	int rc = 0;
 	char *line;
@@ -86,7 +108,9 @@ static int read_fam(const char *path, int all, uint8_t **keep, int64_t *n_out, g
 			if (ni) ids = ni;
 			char **np = ni ? realloc(par, cap * 2 * sizeof *par) : NULL;
 			if (np) par = np;
-			if (!ni || !np) {
+			char **nn = np ? realloc(name, cap * sizeof *name) : NULL;
+			if (nn) name = nn;
+			if (!nn) {
 				rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
 				break;
 			}
@@ -95,8 +119,9 @@ static int read_fam(const char *path, int all, uint8_t **keep, int64_t *n_out, g
 		ids[n].idx = (long)n;
 		par[2 * n] = join2(f[0], fl[0], f[2], fl[2]);
 		par[2 * n + 1] = join2(f[0], fl[0], f[3], fl[3]);
+		name[n] = vcf_style_id(f[0], fl[0], f[1], fl[1]);
 		++n;
-		if (!ids[n - 1].key || !par[2 * n - 2] || !par[2 * n - 1]) {
+		if (!ids[n - 1].key || !par[2 * n - 2] || !par[2 * n - 1] || !name[n - 1]) {
 			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
 			break;
 		}
@@ -126,9 +151,12 @@ static int read_fam(const char *path, int all, uint8_t **keep, int64_t *n_out, g
 	free(par);
 	gvk_lr_close(lr);
 	if (rc < 0) {
+		for (size_t i = 0; i < n; ++i) free(name[i]);
+		free(name);
 		free(k);
 		return rc;
 	}
+	keep_ids(d, name, k, n);
 	*keep = k;
 	*n_out = (int64_t)n;
 	return 0;
@@ -351,7 +379,7 @@ int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_
 	uint8_t *keep = NULL;
 	long *offs = NULL;
 	int64_t n = 0;
-	int rc = read_fam(fam, opt->all_samples, &keep, &n, err);
+	int rc = read_fam(fam, opt->all_samples, &keep, &n, d, err);
 	if (rc == 0) rc = read_bim(bim, d, &offs, err);
 	if (rc == 0) {
 		snp_data_fix_strings(d, offs);

@@ -1,7 +1,7 @@
 # SNP comparisons: PLINK-compatible LD and FastID as popcount matrix products (docs/snp.md).
 list(APPEND GVK_SOURCES
-  snp/snp_data.c snp/plink_io.c snp/fidb_io.c snp/ld_stats.c snp/ld_engine.c snp/ld_write.c
-  snp/fastid_engine.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/vcf_io.c snp/snp_api.c)
+  snp/snp_data.c snp/plink_io.c snp/fidb_io.c snp/fid_panel.c snp/fid_ids.c snp/fidb_make.c snp/ld_stats.c snp/ld_engine.c snp/ld_write.c
+  snp/fastid_engine.c snp/fastid_write.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/vcf_io.c snp/snp_api.c)
 # The GPU back end when CUDA is there, else the stub that reports its absence.
 if(GVK_HAVE_CUDA)
   list(APPEND GVK_SOURCES snp/snp_gpu.cu)

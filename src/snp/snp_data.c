@@ -12,6 +12,8 @@ void snp_data_free(snp_data_t *d)
 	free(d->full);
 	free(d->var);
 	free(d->pool);
+	for (int64_t i = 0; i < d->n_sample_id; ++i) free(d->sample_id[i]);
+	free(d->sample_id);
 	memset(d, 0, sizeof *d);
 }
 

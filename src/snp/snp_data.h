@@ -33,6 +33,9 @@ typedef struct {
 	char *pool;          /* strings of var[] */
 	size_t pool_len, pool_cap;
 	int64_t n_samples;   /* samples in the input, before the founder filter */
+	char **sample_id;    /* the kept samples' IDs, in column order (FID_IID for PLINK input, the name
+	                        plink --recode vcf gives it; the header's name for VCF); owned */
+	int64_t n_sample_id;
 } snp_data_t;
 
 /* Frees everything snp_data_t owns and zeroes it. */

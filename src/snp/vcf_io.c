@@ -16,12 +16,6 @@ int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "%s: this gvk was built without htslib, so it cannot read VCF/BCF", path);
 }
 
-int snp_vcf_to_profiles(const char *path, int minor, fid_prof_t *p, gvk_err_t *err)
-{
-	(void)minor, (void)p;
-	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "%s: this gvk was built without htslib, so it cannot read VCF/BCF", path);
-}
-
 #else
 #include <htslib/vcf.h>
 
@@ -97,6 +91,20 @@ static int gvcf_next(vcf_t *v, int8_t *alt, uint8_t *phased, gvk_err_t *err)
 	return 1;
 }
 
+/* The header's sample names into d, in column order. */
+static int copy_sample_ids(snp_data_t *d, const bcf_hdr_t *hdr, const char *path, gvk_err_t *err)
+{
+	int ns = bcf_hdr_nsamples(hdr);
+	d->sample_id = calloc((size_t)ns, sizeof *d->sample_id);
+	if (!d->sample_id) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	for (int s = 0; s < ns; ++s) {
+		d->sample_id[s] = strdup(hdr->samples[s]);
+		d->n_sample_id = s + 1;
+		if (!d->sample_id[s]) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	}
+	return 0;
+}
+
 int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_err_t *err)
 {
 	vcf_t v;
@@ -155,8 +163,9 @@ int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_
 		d->n_snp = (int64_t)n;
 		snp_data_fix_strings(d, offs);
 		d->n_samples = ns;
-		rc = snp_data_alloc_planes(d, (int64_t)n, bits, err);
+		rc = copy_sample_ids(d, v.hdr, path, err);
 	}
+	if (rc == 0) rc = snp_data_alloc_planes(d, (int64_t)n, bits, err);
 	for (size_t i = 0; i < n && rc == 0; ++i) {
 		const int8_t *g = all + i * (size_t)ns;
 		const uint8_t *p = allph + i * (size_t)ns;
@@ -205,21 +214,4 @@ int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_
 	return rc;
 }
 
-int snp_vcf_to_profiles(const char *path, int minor, fid_prof_t *p, gvk_err_t *err)
-{
-	snp_data_t d = {0};
-	snp_vcf_opt_t o = {!minor, 0};
-	int rc = snp_read_vcf(path, &o, &d, err);
-	if (rc < 0) return rc;
-	if (d.n_snp > UINT32_MAX) rc = gvk_err_set(err, GVK_ERR_ARG, "%s: too many records for a profile", path);
-	if (rc == 0) rc = fid_prof_alloc(p, d.n_bits, (uint32_t)d.n_snp, err);
-	/* Transpose: profile s gets bit j from plane A (>= 1 copy of the counted allele) of SNP j. */
-	for (int64_t j = 0; j < d.n_snp && rc == 0; ++j) {
-		const uint64_t *a = snp_plane(&d, j, SNP_PA);
-		for (int64_t s = 0; s < d.n_bits; ++s)
-			if (a[s >> 6] >> (s & 63) & 1) p->w[(size_t)s * (size_t)p->stride + (size_t)(j >> 6)] |= (uint64_t)1 << (j & 63);
-	}
-	snp_data_free(&d);
-	return rc;
-}
 #endif

@@ -1,10 +1,9 @@
 /* VCF/BCF input through htslib (optional at build time): GT genotypes or phased haplotypes into
- * snp_data_t, and sample profiles into FastID .fidb form. */
+ * snp_data_t (FastID profiles are made from it in fidb_make.c). */
 #ifndef GVK_SNP_VCF_IO_H
 #define GVK_SNP_VCF_IO_H
 
 #include "snp_data.h"
-#include "fidb_io.h"
 
 typedef struct {
 	int keep_allele_order; /* A1 = ALT; otherwise A1 = the minor allele (PLINK 1.9 --vcf) */
@@ -17,9 +16,5 @@ int snp_vcf_available(void);
 /* Bi-allelic records only; records without GT, with ploidy other than 2, or multi-allelic are
  * errors naming the record. */
 int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_err_t *err);
-
-/* One profile per sample: bit j set when the sample carries the ALT allele of record j (minor
- * = 1: the allele rarer among the file's called genotypes instead). Missing calls give 0. */
-int snp_vcf_to_profiles(const char *path, int minor, fid_prof_t *p, gvk_err_t *err);
 
 #endif

@@ -101,5 +101,32 @@ check fidb_padding "pad.fidb: profile 7 has bits set beyond SNP 200" fastid -o "
 check fidb_length "len.fidb: profiles have 192 SNPs but those of" fastid -o "$tmp/out" "$F.db.fidb" "$tmp/len.fidb"
 [ -z "$nogpu" ] || check fidb_gpu "$nogpu" fastid --device gpu -o "$tmp/out" "$F.db.fidb" "$F.queries.fidb"
 
+# Version 2 files (panel and sample IDs), made from the edge set: 13 profiles of 10 SNPs, the
+# panel at byte 40 starting "1<TAB>e1<TAB>1000<TAB>C<TAB>A<LF>", 141 bytes; the IDs last.
+"$gvk" fastid -q --make-fidb "$E" -o "$tmp/v2.fidb" || { echo "FAIL: --make-fidb of the edge set"; exit 1; }
+size=$(stat -c %s "$tmp/v2.fidb")
+# fid2 NAME OFFSET BYTES MESSAGE: the file with BYTES (printf escapes) written at OFFSET is refused.
+fid2() {
+	cp "$tmp/v2.fidb" "$tmp/$1.fidb"
+	printf "$3" | dd of="$tmp/$1.fidb" bs=1 seek=$2 conv=notrunc 2> /dev/null
+	check "$1" "$1.fidb: $4" fastid -o "$tmp/out" "$tmp/v2.fidb" "$tmp/$1.fidb"
+}
+fid2 fid2_magic 3 'X' "not a FastID profile file (no 'FIDB' or 'FID2' header)"
+fid2 fid2_words 12 '\002' "header says 10 SNPs but 2 words per profile (need 1)"
+fid2 fid2_nosnp 8 '\000\000\000\000\000' "header says the profiles have 0 SNPs"
+fid2 fid2_panel_len 16 '\005' "header says 10 SNPs but a panel of 5 bytes"
+fid2 fid2_ids_len 24 '\001' "header says 13 profiles but 1 bytes of sample IDs"
+fid2 fid2_size 24 '\377' "421 bytes, but the header's 141-byte panel, 13 profiles of 1 words and 255 bytes of sample IDs need 540"
+fid2 fid2_hash 40 '3' "the SNP panel hashes to"
+fid2 fid2_fields 41 ' ' "SNP panel, SNP 0: 4 fields, need 5"
+fid2 fid2_pos 45 '0' "SNP panel, SNP 0: position '0000' is not a plain decimal number"
+fid2 fid2_ctl 50 '\001' "SNP panel, SNP 0: control byte 0x01 in the allele 1"
+fid2 fid2_nul 50 '\000' "SNP panel, SNP 0: NUL byte"
+fid2 fid2_panel_end 180 'x' "SNP panel ends inside the line of SNP 9"
+fid2 fid2_pad $((181 + 8 * 5 + 7)) '\200' "profile 5 has bits set beyond SNP 10"
+fid2 fid2_id_ctl $((size - 2)) '\033' "the sample ID of profile 12 has control byte 0x1b"
+fid2 fid2_id_end $((size - 1)) 'x' "sample IDs end inside the ID of profile 12"
+fid2 fid2_id_empty $((size - 12)) '\n' "the sample ID of profile 12 is empty"
+
 echo "$pass malformed inputs rejected, $fail failures"
 [ $fail -eq 0 ]

@@ -119,6 +119,18 @@ else
 fi
 
 # FastID: full score matrices on every kernel; top-10 and threshold lists from the CLI.
+# The reference lists have the columns 'query rank db score' and 'query db score'. gvk adds the
+# sample IDs, and a version 1 .fidb (as the reference profiles are) names each profile by its
+# index: the expected rows are the reference rows with each index repeated as the ID. A reference
+# with another header is refused rather than converted.
+named_top() {
+	awk -F'\t' -v OFS='\t' 'NR == 1 { if ($0 != "query\trank\tdb\tscore") exit 1
+		print "query_id", "query", "rank", "db_id", "db", "score"; next } { print $1, $1, $2, $3, $3, $4 }' "$1" > "$2"
+}
+named_hits() {
+	awk -F'\t' -v OFS='\t' 'NR == 1 { if ($0 != "query\tdb\tscore") exit 1
+		print "query_id", "query", "db_id", "db", "score"; next } { print $1, $1, $2, $2, $3 }' "$1" > "$2"
+}
 for c in fastid40x500x200:8:2 fastid64x10000x1024:16:3; do
 	IFS=: read -r n ti tm <<< "$c"
 	F=fastid/$n
@@ -130,12 +142,16 @@ for c in fastid40x500x200:8:2 fastid64x10000x1024:16:3; do
 	for m in identity:$ti mixture:$tm; do
 		mode=${m%%:*} t=${m#*:}
 		have "$F.top10_$mode.tsv" "$F.hits_${mode}_le$t.tsv" || continue
+		if ! named_top "$data/$F.top10_$mode.tsv" "$tmp/want_top" ||
+		   ! named_hits "$data/$F.hits_${mode}_le$t.tsv" "$tmp/want_hits"; then
+			bad "$n $mode: reference lists without the expected header"; continue
+		fi
 		# scalar and AVX-512 kernels; the database whole and in blocks of 3 and 997 profiles
 		for run in "--isa auto" "--isa scalar" "--block 3" "--block 997"; do
 			rm -f "$tmp"/top "$tmp"/hits
 			if "$gvk" fastid --device "$dev" -q -t 2 $run --$mode -k 10 -T "$t" -o "$tmp/top" -H "$tmp/hits" \
 				"$data/$F.db.fidb" "$data/$F.queries.fidb" &&
-				cmp "$tmp/top" "$data/$F.top10_$mode.tsv" && cmp "$tmp/hits" "$data/$F.hits_${mode}_le$t.tsv"; then
+				cmp "$tmp/top" "$tmp/want_top" && cmp "$tmp/hits" "$tmp/want_hits"; then
 				ok
 			else
 				bad "$n $mode top-10 / threshold ($run)"
