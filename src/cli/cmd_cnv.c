@@ -12,12 +12,13 @@
 #include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
+#include "../cnv/cnv_vcf.h"
 #include "../cnv/cnv_write.h"
 
 typedef struct {
 	gvk_cnv_opt_t o;
 	gvk_cnv_bam_opt_t b;
-	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed;
+	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed, *vcf, *calls_bed, *seg;
 	int as_matrix, quiet, posterior, exome, count_only;
 	char **bams;
 	int n_bams;
@@ -42,6 +43,10 @@ static void usage(FILE *fp)
 	        "  -o FILE                CNVs: sample chr start end mean median CN (default standard output)\n"
 	        "      --cnvr FILE        CNV regions: chr start end + one copy number per sample\n"
 	        "      --segments FILE    every segment, same columns as the CNVs\n"
+	        "      --vcf FILE         CNV regions as VCF 4.3 (<DEL>/<DUP>, GT:CN:SM per sample); FILE.vcf.gz is\n"
+	        "                         bgzipped and indexed (FILE.vcf.gz.tbi)\n"
+	        "      --calls-bed FILE   CNVs as BED: chrom start end sample CN (0-based, by position)\n"
+	        "      --seg FILE         every segment as SEG for IGV/GISTIC (seg.mean: mean sI/NI, log2 scale)\n"
 	        "      --regions PREFIX   per-region tables PREFIX.{normalized,INI,sINI,region_CN,lambda,alpha,\n"
 	        "                         seg_stat,individualCall,normalization_factors,seg_params,params}.tsv\n"
 	        "      --posterior        with --regions, also PREFIX.posterior.tsv\n"
@@ -127,12 +132,14 @@ static int parse_args(int argc, char **argv, args_t *a)
 {
 	enum { O_COUNTS = 256, O_MATRIX, O_BED, O_MAPQ, O_REF, O_CNVR, O_SEGS, O_REGIONS, O_POST, O_PLOT, O_COUT, O_EXOME,
 	       O_PRIOR, O_CYC, O_FOLDS, O_NORM, O_NTYPE, O_SF, O_NQU, O_QSF, O_UP, O_LO, O_MINW, O_MRC, O_MED, O_SA, O_SD,
-	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY, O_EXACT };
+	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY, O_EXACT, O_VCF, O_CBED, O_SEG };
 	static const struct option lo[] = {
 		{"counts", required_argument, NULL, O_COUNTS}, {"matrix", no_argument, NULL, O_MATRIX},
 		{"window", required_argument, NULL, 'w'},      {"bed", required_argument, NULL, O_BED},
 		{"min-mapq", required_argument, NULL, O_MAPQ}, {"reference", required_argument, NULL, O_REF},
 		{"cnvr", required_argument, NULL, O_CNVR},     {"segments", required_argument, NULL, O_SEGS},
+		{"vcf", required_argument, NULL, O_VCF},       {"calls-bed", required_argument, NULL, O_CBED},
+		{"seg", required_argument, NULL, O_SEG},
 		{"regions", required_argument, NULL, O_REGIONS}, {"posterior", no_argument, NULL, O_POST},
 		{"plot", required_argument, NULL, O_PLOT},     {"counts-out", required_argument, NULL, O_COUT},
 		{"exome", no_argument, NULL, O_EXOME},         {"prior-impact", required_argument, NULL, O_PRIOR},
@@ -166,6 +173,9 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case O_REF: a->b.reference = optarg; break;
 		case O_CNVR: a->cnvr = optarg; break;
 		case O_SEGS: a->segs = optarg; break;
+		case O_VCF: a->vcf = optarg; break;
+		case O_CBED: a->calls_bed = optarg; break;
+		case O_SEG: a->seg = optarg; break;
 		case O_REGIONS: a->regions = optarg; break;
 		case O_POST: a->posterior = 1; break;
 		case O_PLOT: a->plot = optarg; break;
@@ -210,6 +220,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	if (a->posterior && !a->regions) BAD("--posterior needs --regions");
+	a->b.quiet = a->quiet;
+	a->b.progress = !a->quiet && isatty(STDERR_FILENO);
 	a->o.keep_posterior = a->posterior;
 	return 0;
 }
@@ -289,6 +301,8 @@ int gvk_cmd_cnv(int argc, char **argv)
 		/* BAM counts as a plain matrix: drop coordinates */
 		for (int q = 1; q < c.n_seqs; ++q) free(c.seq_names[q]);
 		free(c.seq_names[0]);
+		free(c.seq_len);
+		c.seq_len = NULL;
 		c.seq_names[0] = strdup("undef");
 		c.n_seqs = 1, c.seq_off[1] = c.m, c.is_matrix = 1;
 		for (int i = 0; i < c.m; ++i) c.start[i] = c.end[i] = i + 1;
@@ -317,6 +331,15 @@ int gvk_cmd_cnv(int argc, char **argv)
 	if (a.counts_out) {
 		if (!(fp = gvk_outset_open(&os, a.counts_out, &err))) { rc = GVK_ERR_IO; goto done; }
 		WERR(cnv_write_counts(fp, &c));
+	}
+	if (a.vcf && (rc = cnv_vcf_save(&os, a.vcf, &c, r, &a.o, a.b.reference, a.o.threads, &err)) < 0) goto done;
+	if (a.calls_bed) {
+		if (!(fp = gvk_outset_open(&os, a.calls_bed, &err))) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_calls_bed(fp, &c, r));
+	}
+	if (a.seg) {
+		if (!(fp = gvk_outset_open(&os, a.seg, &err))) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_seg(fp, &c, r));
 	}
 	if (a.regions && (rc = write_regions(&os, a.regions, &c, r, &a.o, a.posterior, &err)) < 0) goto done;
 	for (int s = 0; a.plot && s < c.N; ++s) {

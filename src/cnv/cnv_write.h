@@ -10,6 +10,12 @@ int cnv_write_segments(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result
 /* 'chr start end' + one CN column per sample. */
 int cnv_write_cnvr(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
 
+/* Per-sample calls as BED: 'chrom start end sample CN', 0-based half-open, by position. */
+int cnv_write_calls_bed(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+/* Every segment as SEG (IGV, GISTIC): 'ID chrom loc.start loc.end num.mark seg.mean', 1-based
+ * inclusive as the TSV tables, by sample; seg.mean is the segment's mean sI/NI (log2 scale). */
+int cnv_write_seg(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+
 /* Per-region table 'chr start end' + columns: v is ncol x m region-fastest, names the headers
  * (NULL: the sample names). is_int writes integers (classes). */
 int cnv_write_regions(FILE *fp, const gvk_cnv_counts_t *c, const double *v, const uint8_t *iv, int ncol,
