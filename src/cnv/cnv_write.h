@@ -1,4 +1,4 @@
-/* Text outputs of gvk cnv: TSV tables as the reference files lay them out, and SVG plots. */
+/* Text outputs of gvk cnv: TSV tables as the reference files lay them out, BED and SEG. */
 #ifndef GVK_CNV_WRITE_H
 #define GVK_CNV_WRITE_H
 
@@ -31,8 +31,5 @@ int cnv_write_seg_params(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_resu
 
 /* The run's parameters as name/value rows, laid out like cn.mops' params() (version: gvk's). */
 int cnv_write_params(FILE *fp, const gvk_cnv_opt_t *o, const gvk_cnv_result_t *r);
-
-/* SVG of one sample: a panel per sequence with sI/NI points, segment means and CNV calls. */
-int cnv_write_svg(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, int sample, const gvk_cnv_opt_t *o);
 
 #endif
