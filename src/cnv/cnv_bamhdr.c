@@ -117,8 +117,8 @@ int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam, const char *bed, 
 		const char *alt = other_spelling(names[q], buf, sizeof buf);
 		if (sam_hdr_name2tid((sam_hdr_t *)h, alt) >= 0)
 			return gvk_err_set(err, GVK_ERR_FORMAT,
-			                   "BED contig '%s' is not in %s's header, which has '%s' (it has %s); rename the contigs "
-			                   "of %s to the BAM's names", names[q], bam, alt, has, bed);
+			                   "BED contig '%s' is not in %s's header (it has %s; '%s' would match); rename the "
+			                   "contigs of %s to the BAM's names", names[q], bam, has, alt, bed);
 	}
 	if (found == 0) {
 		char first[200];
