@@ -198,11 +198,14 @@ static int count_one(count_run_t *run, int f, gvk_err_t *err)
 	for (int q = 0; q < l->n_seqs && rc == 0; ++q) {
 		int r0 = l->off[q], r1 = l->off[q + 1];
 		int tid = sam_hdr_name2tid(h, l->names[q]);
-		if (r0 == r1 || tid < 0) continue;
 		int64_t lo = INT64_MAX, hi = 0;
 		for (int r = r0; r < r1; ++r) {
 			if (l->start[r] < lo) lo = l->start[r];
 			if (l->end[r] > hi) hi = l->end[r];
+		}
+		if (r0 == r1 || tid < 0) { /* nothing to read: done at once, for the progress line */
+			cnv_progress_add(run->prog, hi > lo ? (double)(hi - lo) : 0, 0, 0);
+			continue;
 		}
 		int fixed = 1; /* disjoint sorted windows: position -> row by bisection */
 		for (int r = r0 + 1; r < r1; ++r)
@@ -216,9 +219,10 @@ static int count_one(count_run_t *run, int f, gvk_err_t *err)
 		int ret;
 		while ((ret = sam_itr_next(fp, it, b)) >= 0) {
 			/* the progress line moves within a sequence too: chr1 of a deep BAM takes minutes */
-			if ((++nrec & 0x3ffff) == 0 && b->core.pos + 1 > shown) {
-				cnv_progress_add(run->prog, (double)(b->core.pos + 1 - shown), 0x40000, 0);
-				shown = b->core.pos + 1;
+			if ((++nrec & 0x3ffff) == 0) {
+				int64_t at = b->core.pos + 1 > shown ? b->core.pos + 1 : shown;
+				cnv_progress_add(run->prog, (double)(at - shown), 0x40000, 0);
+				shown = at;
 			}
 			if (b->core.pos < prev) {
 				rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not sorted by coordinate (%s:%lld after %lld)", path, l->names[q],

@@ -337,7 +337,8 @@ static void legend(cnv_canvas_t *cv, const plot_ctx_t *p, double x, double y, in
 			if (cn_bucket(cn, cn2) == b) lo = cn < lo ? cn : lo, hi = cn;
 		if (hi < 0) continue;
 		if (lo == hi) snprintf(lab, sizeof lab, "CN%d", lo);
-		else snprintf(lab, sizeof lab, b == 0 ? "CN%d-%d" : "CN%d+", b == 0 ? lo : lo, hi);
+		else if (b == 0) snprintf(lab, sizeof lab, "CN%d-%d", lo, hi);
+		else snprintf(lab, sizeof lab, "CN%d+", lo);
 		cv->ops->rect(cv, x, y - 10, 14, 12, cn_color(lo, cn2));
 		cv->ops->text(cv, x + 18, y, lab, 11, CNV_LEFT, 0, 0, BLACK);
 		x += 30 + 7 * (double)strlen(lab);
