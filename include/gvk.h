@@ -267,6 +267,7 @@ typedef struct {
 	int64_t *start, *end;
 	double *x;
 	int is_matrix;    /* plain matrix input: one pseudo-sequence "undef", region i = [i, i] */
+	int64_t *seq_len; /* n_seqs lengths from the BAM header (0: not in it), or NULL (count matrix) */
 } gvk_cnv_counts_t;
 
 void gvk_cnv_counts_free(gvk_cnv_counts_t *c);
@@ -280,12 +281,18 @@ int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv
 
 /* Read counting from BAM/CRAM (spec section 2). bed NULL: fixed windows of length wl over every
  * @SQ of the first file; otherwise the BED intervals (0-based half-open, converted to 1-based).
+ * Sample names come from each file's @RG SM (the file name without .bam/.cram when it has none);
+ * two files of one name, or one file of several, are an error. A BED contig missing from the
+ * header is an error when the header has it under another spelling (chr1 / 1) or has none of the
+ * BED's contigs; otherwise its targets count 0.
  * Returns GVK_ERR_UNSUPPORTED when gvk was built without htslib. */
 typedef struct {
 	int wl;          /* window length (default 25000) */
 	int min_mapq;    /* keep reads with MAPQ >= this (default 1) */
 	int threads;
 	const char *reference; /* FASTA for CRAM, may be NULL */
+	int progress;    /* a progress line on stderr while counting (the caller decides: a terminal) */
+	int quiet;       /* no notes on stderr (sample names from file names, absent BED contigs) */
 } gvk_cnv_bam_opt_t;
 
 void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o);

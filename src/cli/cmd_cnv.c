@@ -12,12 +12,16 @@
 #include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
+#include "../cnv/cnv_canvas.h"
+#include "../cnv/cnv_plot.h"
+#include "../cnv/cnv_vcf.h"
 #include "../cnv/cnv_write.h"
 
 typedef struct {
 	gvk_cnv_opt_t o;
 	gvk_cnv_bam_opt_t b;
-	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed;
+	cnv_plot_opt_t p;
+	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed, *vcf, *calls_bed, *seg;
 	int as_matrix, quiet, posterior, exome, count_only;
 	char **bams;
 	int n_bams;
@@ -42,10 +46,18 @@ static void usage(FILE *fp)
 	        "  -o FILE                CNVs: sample chr start end mean median CN (default standard output)\n"
 	        "      --cnvr FILE        CNV regions: chr start end + one copy number per sample\n"
 	        "      --segments FILE    every segment, same columns as the CNVs\n"
+	        "      --vcf FILE         CNV regions as VCF 4.3 (<DEL>/<DUP>, GT:CN:SM per sample); FILE.vcf.gz is\n"
+	        "                         bgzipped and indexed (FILE.vcf.gz.tbi)\n"
+	        "      --calls-bed FILE   CNVs as BED: chrom start end sample CN (0-based, by position)\n"
+	        "      --seg FILE         every segment as SEG for IGV/GISTIC (seg.mean: mean sI/NI, log2 scale)\n"
 	        "      --regions PREFIX   per-region tables PREFIX.{normalized,INI,sINI,region_CN,lambda,alpha,\n"
 	        "                         seg_stat,individualCall,normalization_factors,seg_params,params}.tsv\n"
 	        "      --posterior        with --regions, also PREFIX.posterior.tsv\n"
-	        "      --plot PREFIX      one SVG per sample: PREFIX.<sample>.svg\n"
+	        "      --plot PREFIX      plots: PREFIX.<sample>.genome.png (log2 ratio per region, segments, calls\n"
+	        "                         by copy number), PREFIX.<sample>.<contig>.png for the contigs with a call,\n"
+	        "                         PREFIX.cohort.png (heatmap of every sample's calls)\n"
+	        "      --plot-format F    png, svg or png,svg (default png)\n"
+	        "      --plot-contigs W   per-contig plots of the contigs with a call (calls), all or none\n"
 	        "      --counts-out FILE  the read-count matrix (for BAM input)\n"
 	        "      --count-only       only count reads: write the count matrix to -o and stop\n"
 	        "Model (cn.mops defaults; --exome switches to exomecn.mops defaults):\n"
@@ -123,16 +135,29 @@ static int parse_folds(const char *s, gvk_cnv_opt_t *o)
 	return 0;
 }
 
+static int parse_plot_format(const char *s, cnv_plot_opt_t *p)
+{
+	p->png = p->svg = 0;
+	if (!strcmp(s, "png")) p->png = 1;
+	else if (!strcmp(s, "svg")) p->svg = 1;
+	else if (!strcmp(s, "png,svg") || !strcmp(s, "svg,png")) p->png = p->svg = 1;
+	else return -1;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, args_t *a)
 {
 	enum { O_COUNTS = 256, O_MATRIX, O_BED, O_MAPQ, O_REF, O_CNVR, O_SEGS, O_REGIONS, O_POST, O_PLOT, O_COUT, O_EXOME,
 	       O_PRIOR, O_CYC, O_FOLDS, O_NORM, O_NTYPE, O_SF, O_NQU, O_QSF, O_UP, O_LO, O_MINW, O_MRC, O_MED, O_SA, O_SD,
-	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY, O_EXACT };
+	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY, O_EXACT, O_VCF, O_CBED, O_SEG, O_PFMT, O_PCTG };
 	static const struct option lo[] = {
 		{"counts", required_argument, NULL, O_COUNTS}, {"matrix", no_argument, NULL, O_MATRIX},
 		{"window", required_argument, NULL, 'w'},      {"bed", required_argument, NULL, O_BED},
 		{"min-mapq", required_argument, NULL, O_MAPQ}, {"reference", required_argument, NULL, O_REF},
 		{"cnvr", required_argument, NULL, O_CNVR},     {"segments", required_argument, NULL, O_SEGS},
+		{"vcf", required_argument, NULL, O_VCF},       {"calls-bed", required_argument, NULL, O_CBED},
+		{"seg", required_argument, NULL, O_SEG},       {"plot-format", required_argument, NULL, O_PFMT},
+		{"plot-contigs", required_argument, NULL, O_PCTG},
 		{"regions", required_argument, NULL, O_REGIONS}, {"posterior", no_argument, NULL, O_POST},
 		{"plot", required_argument, NULL, O_PLOT},     {"counts-out", required_argument, NULL, O_COUT},
 		{"exome", no_argument, NULL, O_EXOME},         {"prior-impact", required_argument, NULL, O_PRIOR},
@@ -152,6 +177,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		if (!strcmp(argv[i], "--exome")) a->exome = 1;
 	gvk_cnv_opt_init(&a->o, a->exome);
 	gvk_cnv_bam_opt_init(&a->b);
+	a->p = (cnv_plot_opt_t){NULL, 1, 0, CNV_PLOT_CONTIGS_CALLS, getenv("GVK_CNV_PLAIN_SVG") != NULL};
 	a->o.threads = a->b.threads = gvk_ncpu();
 	int c;
 	double v;
@@ -166,9 +192,19 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case O_REF: a->b.reference = optarg; break;
 		case O_CNVR: a->cnvr = optarg; break;
 		case O_SEGS: a->segs = optarg; break;
+		case O_VCF: a->vcf = optarg; break;
+		case O_CBED: a->calls_bed = optarg; break;
+		case O_SEG: a->seg = optarg; break;
 		case O_REGIONS: a->regions = optarg; break;
 		case O_POST: a->posterior = 1; break;
 		case O_PLOT: a->plot = optarg; break;
+		case O_PFMT: if (parse_plot_format(optarg, &a->p) < 0) BAD("--plot-format must be png, svg or png,svg"); break;
+		case O_PCTG:
+			if (!strcmp(optarg, "calls")) a->p.contigs = CNV_PLOT_CONTIGS_CALLS;
+			else if (!strcmp(optarg, "all")) a->p.contigs = CNV_PLOT_CONTIGS_ALL;
+			else if (!strcmp(optarg, "none")) a->p.contigs = CNV_PLOT_CONTIGS_NONE;
+			else BAD("--plot-contigs must be calls, all or none");
+			break;
 		case O_COUT: a->counts_out = optarg; break;
 		case O_EXOME: break;
 		case O_PRIOR: if (num(optarg, &a->o.prior_impact) < 0 || a->o.prior_impact < 0) BAD("--prior-impact needs a non-negative number"); break;
@@ -210,6 +246,13 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	if (a->posterior && !a->regions) BAD("--posterior needs --regions");
+	a->b.quiet = a->quiet;
+	a->p.prefix = a->plot;
+	/* before any counting: a run of hours should not end in this */
+	if (a->plot && a->p.png && !cnv_have_cairo())
+		BAD("this gvk was built without cairo, so it cannot write PNG plots; use --plot-format svg or rebuild with "
+		    "cairo (Debian: libcairo2-dev)");
+	a->b.progress = !a->quiet && isatty(STDERR_FILENO);
 	a->o.keep_posterior = a->posterior;
 	return 0;
 }
@@ -289,6 +332,8 @@ int gvk_cmd_cnv(int argc, char **argv)
 		/* BAM counts as a plain matrix: drop coordinates */
 		for (int q = 1; q < c.n_seqs; ++q) free(c.seq_names[q]);
 		free(c.seq_names[0]);
+		free(c.seq_len);
+		c.seq_len = NULL;
 		c.seq_names[0] = strdup("undef");
 		c.n_seqs = 1, c.seq_off[1] = c.m, c.is_matrix = 1;
 		for (int i = 0; i < c.m; ++i) c.start[i] = c.end[i] = i + 1;
@@ -318,15 +363,17 @@ int gvk_cmd_cnv(int argc, char **argv)
 		if (!(fp = gvk_outset_open(&os, a.counts_out, &err))) { rc = GVK_ERR_IO; goto done; }
 		WERR(cnv_write_counts(fp, &c));
 	}
-	if (a.regions && (rc = write_regions(&os, a.regions, &c, r, &a.o, a.posterior, &err)) < 0) goto done;
-	for (int s = 0; a.plot && s < c.N; ++s) {
-		char *p = join(a.plot, ".", c.samples[s]), *p2 = p ? join(p, "", ".svg") : NULL;
-		free(p);
-		fp = p2 ? gvk_outset_open(&os, p2, &err) : NULL;
-		free(p2);
-		if (!fp) { rc = GVK_ERR_IO; goto done; }
-		WERR(cnv_write_svg(fp, &c, r, s, &a.o));
+	if (a.vcf && (rc = cnv_vcf_save(&os, a.vcf, &c, r, &a.o, a.b.reference, a.o.threads, &err)) < 0) goto done;
+	if (a.calls_bed) {
+		if (!(fp = gvk_outset_open(&os, a.calls_bed, &err))) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_calls_bed(fp, &c, r));
 	}
+	if (a.seg) {
+		if (!(fp = gvk_outset_open(&os, a.seg, &err))) { rc = GVK_ERR_IO; goto done; }
+		WERR(cnv_write_seg(fp, &c, r));
+	}
+	if (a.regions && (rc = write_regions(&os, a.regions, &c, r, &a.o, a.posterior, &err)) < 0) goto done;
+	if (a.plot && (rc = cnv_plot_write(&os, &a.p, &c, r, &a.o, &err)) < 0) goto done;
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	if (rc == 0 && !a.quiet) {
 		double dt = gvk_seconds() - t0;

@@ -9,6 +9,8 @@
 #include "../common/lineio.h"
 #include "../common/threads.h"
 #include "cnv.h"
+#include "cnv_bamhdr.h"
+#include "cnv_progress.h"
 
 void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o)
 {
@@ -16,19 +18,8 @@ void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o)
 	o->min_mapq = 1;
 	o->threads = 1;
 	o->reference = NULL;
-}
-
-/* Sample name of a path: the base name without .bam / .cram. */
-static char *sample_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	char *s = strdup(b);
-	if (!s) return NULL;
-	size_t n = strlen(s);
-	if (n > 4 && !strcmp(s + n - 4, ".bam")) s[n - 4] = 0;
-	else if (n > 5 && !strcmp(s + n - 5, ".cram")) s[n - 5] = 0;
-	return s;
+	o->progress = 0;
+	o->quiet = 0;
 }
 
 /* Layout of the rows: one list of [start, end] per sequence name. */
@@ -166,6 +157,7 @@ typedef struct {
 	int nth;
 	gvk_err_t *errs;            /* one per file */
 	int *rcs;
+	cnv_progress_t *prog;
 } count_run_t;
 
 static int same_dict(const sam_hdr_t *a, const sam_hdr_t *b)
@@ -199,11 +191,6 @@ static int count_one(count_run_t *run, int f, gvk_err_t *err)
 		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: cannot read the header (not SAM/BAM/CRAM?)", path);
 		goto out;
 	}
-	if (!same_dict(h, run->h0)) {
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: its reference dictionary (@SQ names and lengths) differs from %s's",
-		                 path, run->paths[0]);
-		goto out;
-	}
 	if (!(idx = sam_index_load(fp, path))) {
 		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no index found (.bai/.csi/.crai); sort and index it (samtools index)", path);
 		goto out;
@@ -211,11 +198,14 @@ static int count_one(count_run_t *run, int f, gvk_err_t *err)
 	for (int q = 0; q < l->n_seqs && rc == 0; ++q) {
 		int r0 = l->off[q], r1 = l->off[q + 1];
 		int tid = sam_hdr_name2tid(h, l->names[q]);
-		if (r0 == r1 || tid < 0) continue;
 		int64_t lo = INT64_MAX, hi = 0;
 		for (int r = r0; r < r1; ++r) {
 			if (l->start[r] < lo) lo = l->start[r];
 			if (l->end[r] > hi) hi = l->end[r];
+		}
+		if (r0 == r1 || tid < 0) { /* nothing to read: done at once, for the progress line */
+			cnv_progress_add(run->prog, hi > lo ? (double)(hi - lo) : 0, 0, 0);
+			continue;
 		}
 		int fixed = 1; /* disjoint sorted windows: position -> row by bisection */
 		for (int r = r0 + 1; r < r1; ++r)
@@ -225,9 +215,15 @@ static int count_one(count_run_t *run, int f, gvk_err_t *err)
 			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: index query on %s failed", path, l->names[q]);
 			break;
 		}
-		int64_t prev = -1;
+		int64_t prev = -1, shown = lo, nrec = 0;
 		int ret;
 		while ((ret = sam_itr_next(fp, it, b)) >= 0) {
+			/* the progress line moves within a sequence too: chr1 of a deep BAM takes minutes */
+			if ((++nrec & 0x3ffff) == 0) {
+				int64_t at = b->core.pos + 1 > shown ? b->core.pos + 1 : shown;
+				cnv_progress_add(run->prog, (double)(at - shown), 0x40000, 0);
+				shown = at;
+			}
 			if (b->core.pos < prev) {
 				rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not sorted by coordinate (%s:%lld after %lld)", path, l->names[q],
 				                 (long long)b->core.pos + 1, (long long)prev + 1);
@@ -251,7 +247,9 @@ static int count_one(count_run_t *run, int f, gvk_err_t *err)
 		}
 		if (rc == 0 && ret < -1) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: truncated or corrupt data in %s", path, l->names[q]);
 		hts_itr_destroy(it);
+		cnv_progress_add(run->prog, hi > shown ? (double)(hi - shown) : 0, nrec & 0x3ffff, 0);
 	}
+	cnv_progress_add(run->prog, 0, 0, 1);
 out:
 	bam_destroy1(b);
 	if (idx) hts_idx_destroy(idx);
@@ -264,6 +262,54 @@ static void count_worker(void *arg, int tid)
 {
 	count_run_t *run = arg;
 	for (int f = tid; f < run->n; f += run->nth) run->rcs[f] = count_one(run, f, &run->errs[f]);
+}
+
+/* Every file's header before any counting, so that a wrong file fails at once: the same reference
+ * dictionary as the first, and its sample name (@RG SM) into sm[f]. */
+static int header_pass(const char *const *paths, int n, const sam_hdr_t *h0, const gvk_cnv_bam_opt_t *o, char **sm,
+                       gvk_err_t *err)
+{
+	int rc = 0;
+	for (int f = 0; f < n && rc == 0; ++f) {
+		samFile *fp = sam_open(paths[f], "r");
+		if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open", paths[f]);
+		if (o->reference) hts_set_fai_filename(fp, o->reference);
+		sam_hdr_t *h = sam_hdr_read(fp);
+		if (!h) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: cannot read the header (not SAM/BAM/CRAM?)", paths[f]);
+		else if (!same_dict(h, h0))
+			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: its reference dictionary (@SQ names and lengths) differs from %s's",
+			                 paths[f], paths[0]);
+		else rc = cnv_hdr_sample(h, paths[f], &sm[f], err);
+		if (h) sam_hdr_destroy(h);
+		sam_close(fp);
+	}
+	return rc;
+}
+
+/* Lengths of the layout's sequences from the header (0 for one it lacks), for VCF contig lines. */
+static int64_t *seq_lengths(const sam_hdr_t *h, const layout_t *l)
+{
+	int64_t *len = calloc((size_t)(l->n_seqs ? l->n_seqs : 1), sizeof *len);
+	for (int q = 0; len && q < l->n_seqs; ++q) {
+		int tid = sam_hdr_name2tid((sam_hdr_t *)h, l->names[q]);
+		len[q] = tid >= 0 ? sam_hdr_tid2len(h, tid) : 0;
+	}
+	return len;
+}
+
+/* Bases the layout spans, per file: the progress line's units. */
+static double layout_span(const layout_t *l)
+{
+	double t = 0;
+	for (int q = 0; q < l->n_seqs; ++q) {
+		int64_t lo = INT64_MAX, hi = 0;
+		for (int r = l->off[q]; r < l->off[q + 1]; ++r) {
+			if (l->start[r] < lo) lo = l->start[r];
+			if (l->end[r] > hi) hi = l->end[r];
+		}
+		if (hi > lo) t += (double)(hi - lo);
+	}
+	return t;
 }
 
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opt_t *o,
@@ -283,14 +329,22 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 		sam_hdr_destroy(h0);
 		return rc;
 	}
+	cnv_progress_t prog;
+	cnv_progress_init(&prog, o->progress, "counting reads", layout_span(&l) * n_paths, n_paths);
 	count_run_t run = {paths, n_paths, o, &l, h0, calloc((size_t)l.m * n_paths, sizeof(double)),
 	                   o->threads < 1 ? 1 : (o->threads > n_paths ? n_paths : o->threads),
-	                   calloc((size_t)n_paths, sizeof(gvk_err_t)), calloc((size_t)n_paths, sizeof(int))};
-	if (!run.x || !run.errs || !run.rcs) {
+	                   calloc((size_t)n_paths, sizeof(gvk_err_t)), calloc((size_t)n_paths, sizeof(int)), &prog};
+	char **sm = calloc((size_t)n_paths, sizeof *sm);
+	int64_t *len = seq_lengths(h0, &l);
+	if (!run.x || !run.errs || !run.rcs || !sm || !len) {
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the counts");
 		goto out;
 	}
+	if (bed_path && (rc = cnv_check_bed_contigs(h0, paths[0], bed_path, l.names, l.n_seqs, o->quiet, err)) < 0) goto out;
+	if ((rc = header_pass(paths, n_paths, h0, o, sm, err)) < 0) goto out;
+	if ((rc = cnv_sample_names(sm, paths, n_paths, o->quiet, err)) < 0) goto out;
 	gvk_parallel(run.nth, count_worker, &run);
+	cnv_progress_end(&prog);
 	for (int f = 0; f < n_paths; ++f)
 		if (run.rcs[f] < 0) {
 			if (err) *err = run.errs[f];
@@ -298,21 +352,16 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 			goto out;
 		}
 	c->m = l.m, c->N = n_paths, c->n_seqs = l.n_seqs;
-	c->samples = calloc((size_t)n_paths, sizeof *c->samples);
-	if (!c->samples) {
-		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	for (int f = 0; f < n_paths; ++f)
-		if (!(c->samples[f] = sample_name(paths[f]))) {
-			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			goto out;
-		}
+	c->samples = sm, c->seq_len = len;
 	c->seq_names = l.names, c->seq_off = l.off, c->start = l.start, c->end = l.end, c->x = run.x;
 	memset(&l, 0, sizeof l);
-	run.x = NULL;
+	run.x = NULL, sm = NULL, len = NULL;
 out:
+	cnv_progress_end(&prog);
+	cnv_progress_free(&prog);
 	if (rc < 0) gvk_cnv_counts_free(c);
+	for (int f = 0; sm && f < n_paths; ++f) free(sm[f]);
+	free(sm), free(len);
 	layout_free(&l);
 	free(run.x), free(run.errs), free(run.rcs);
 	sam_hdr_destroy(h0);
@@ -329,7 +378,7 @@ int gvk_cnv_have_bam(void)
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
 {
-	(void)paths, (void)n_paths, (void)bed, (void)o, (void)read_bed, (void)sample_name;
+	(void)paths, (void)n_paths, (void)bed, (void)o, (void)read_bed;
 	memset(c, 0, sizeof *c);
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED,
 	                   "this gvk was built without htslib, so it cannot read BAM/CRAM; give a count matrix with --counts "

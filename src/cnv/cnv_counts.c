@@ -308,6 +308,13 @@ int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv
 	coords = is_coord_header(f, nf);
 	off = coords ? 3 : 0;
 	N = nf - off;
+	/* A CSV or space-separated file reads as one sample whose name holds the whole line. */
+	const char *sep = nf == 1 ? strpbrk(f[0], ", ;") : NULL;
+	if (sep) {
+		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: the header has one field; the matrix must be tab-separated "
+		                 "(this one looks %s-separated)", fn, *sep == ',' ? "comma" : *sep == ';' ? "semicolon" : "space");
+		goto fail;
+	}
 	if (N < 2) {
 		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: cn.mops needs at least two samples, the header names %d", fn, N);
 		goto fail;

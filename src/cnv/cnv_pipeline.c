@@ -37,6 +37,7 @@ void gvk_cnv_counts_free(gvk_cnv_counts_t *c)
 	for (int s = 0; s < c->N && c->samples; ++s) free(c->samples[s]);
 	for (int q = 0; q < c->n_seqs && c->seq_names; ++q) free(c->seq_names[q]);
 	free(c->samples), free(c->seq_names), free(c->seq_off), free(c->start), free(c->end), free(c->x);
+	free(c->seq_len);
 	memset(c, 0, sizeof *c);
 }
 

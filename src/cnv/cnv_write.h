@@ -1,4 +1,4 @@
-/* Text outputs of gvk cnv: TSV tables as the reference files lay them out, and SVG plots. */
+/* Text outputs of gvk cnv: TSV tables as the reference files lay them out, BED and SEG. */
 #ifndef GVK_CNV_WRITE_H
 #define GVK_CNV_WRITE_H
 
@@ -9,6 +9,12 @@
 int cnv_write_segments(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, int cnvs);
 /* 'chr start end' + one CN column per sample. */
 int cnv_write_cnvr(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+
+/* Per-sample calls as BED: 'chrom start end sample CN', 0-based half-open, by position. */
+int cnv_write_calls_bed(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
+/* Every segment as SEG (IGV, GISTIC): 'ID chrom loc.start loc.end num.mark seg.mean', 1-based
+ * inclusive as the TSV tables, by sample; seg.mean is the segment's mean sI/NI (log2 scale). */
+int cnv_write_seg(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
 
 /* Per-region table 'chr start end' + columns: v is ncol x m region-fastest, names the headers
  * (NULL: the sample names). is_int writes integers (classes). */
@@ -25,8 +31,5 @@ int cnv_write_seg_params(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_resu
 
 /* The run's parameters as name/value rows, laid out like cn.mops' params() (version: gvk's). */
 int cnv_write_params(FILE *fp, const gvk_cnv_opt_t *o, const gvk_cnv_result_t *r);
-
-/* SVG of one sample: a panel per sequence with sI/NI points, segment means and CNV calls. */
-int cnv_write_svg(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, int sample, const gvk_cnv_opt_t *o);
 
 #endif

@@ -13,23 +13,48 @@ void gvk_outset_init(gvk_outset_t *s)
 	pthread_mutex_init(&s->lock, NULL);
 }
 
-FILE *gvk_outset_open(gvk_outset_t *s, const char *path, gvk_err_t *err)
+/* Opens the next output of the set (the lock held); it, or NULL with err set. */
+static gvk_out_t *add_locked(gvk_outset_t *s, const char *path, gvk_err_t *err)
 {
-	FILE *fp = NULL;
-	pthread_mutex_lock(&s->lock);
 	if (s->n == s->cap) {
 		int nc = s->cap ? s->cap * 2 : 4;
 		gvk_out_t *no = realloc(s->o, (size_t)nc * sizeof *no);
 		if (!no) {
 			gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			goto out;
+			return NULL;
 		}
 		s->o = no, s->cap = nc;
 	}
-	if (gvk_out_open(&s->o[s->n], path, err) == 0) fp = s->o[s->n++].fp;
-out:
+	return gvk_out_open(&s->o[s->n], path, err) == 0 ? &s->o[s->n++] : NULL;
+}
+
+FILE *gvk_outset_open(gvk_outset_t *s, const char *path, gvk_err_t *err)
+{
+	pthread_mutex_lock(&s->lock);
+	gvk_out_t *o = add_locked(s, path, err);
 	pthread_mutex_unlock(&s->lock);
-	return fp;
+	return o ? o->fp : NULL;
+}
+
+const char *gvk_outset_path(gvk_outset_t *s, const char *path, gvk_err_t *err)
+{
+	if (!path || !strcmp(path, "-")) {
+		gvk_err_set(err, GVK_ERR_ARG, "this output cannot go to standard output; name a file");
+		return NULL;
+	}
+	pthread_mutex_lock(&s->lock);
+	gvk_out_t *o = add_locked(s, path, err);
+	const char *name = NULL;
+	if (o) {
+		/* The library opens the name itself (truncating it); only the temporary's creation,
+		 * exclusive and with the umask applied, is wanted from gvk_out_open. A closed stream is
+		 * what close_one skips at the commit. */
+		fclose(o->fp);
+		o->fp = NULL;
+		name = o->tmp ? o->tmp : o->path ? o->path : path;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return name;
 }
 
 /* Closes one output's stream, keeping its temporary; 0, or the errno of what was lost (a full

@@ -19,6 +19,12 @@ void gvk_outset_init(gvk_outset_t *s);
 /* Opens one more output (path NULL or "-": standard output); its stream, or NULL with err set.
  * The stream belongs to the set: the caller writes to it and never closes it. */
 FILE *gvk_outset_open(gvk_outset_t *s, const char *path, gvk_err_t *err);
+/* One more output that a library writes by file name (a bgzipped file through htslib, its index
+ * built afterwards): the set creates the temporary, empty, and returns its name, which the caller
+ * opens, writes and closes itself before the commit; the commit renames it over path with the
+ * others and a failure removes it. A device or fifo path is returned as it is (written in place);
+ * standard output cannot be named. NULL with err set on failure. The name belongs to the set. */
+const char *gvk_outset_path(gvk_outset_t *s, const char *path, gvk_err_t *err);
 /* Flushes and closes every output, and only if all of that succeeded renames every temporary
  * over its path; otherwise removes them all, so no path named in the set is touched. */
 int gvk_outset_commit(gvk_outset_t *s, gvk_err_t *err);

@@ -37,6 +37,10 @@ check noncontiguous "${h}chr1\t1\t100\t5\t6\t7\nchr2\t1\t100\t5\t6\t7\nchr1\t101
 # A NUL byte in the header line (it used to hide fields from the splitter and crash).
 check nul_header "chr\tst\0rt\tend\tA\tB\tC\nchr1\t1\t100\t5\t6\t7\n" "nul_header.tsv:1: NUL byte in the header line (column 7)"
 check nul_header_matrix "A\tB\0\tC\n1\t2\t3\n" "nul_header_matrix.tsv:1: NUL byte in the header line"
+# Not tab-separated: the whole header is one field
+check csv "chr,start,end,A,B\nchr1,1,100,5,6\n" "csv.tsv:1: the header has one field; the matrix must be tab-separated (this one looks comma-separated)"
+check spaces "chr start end A B\nchr1 1 100 5 6\n" "spaces.tsv:1: the header has one field; the matrix must be tab-separated (this one looks space-separated)"
+check csv_plain "A,B,C\n1,2,3\n" "csv_plain.tsv:1: the header has one field; the matrix must be tab-separated"
 check zero_sample "${h}chr1\t1\t100\t5\t0\t7\nchr1\t101\t200\t5\t0\t7\n" "sample B has no reads at all"
 # A bad line far down still leaves nothing behind.
 { printf "$h"; zcat "$data/small/input_counts.tsv.gz" | awk -F'\t' 'NR > 1 && NR < 1500 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }'; printf 'chr2\t1\t2\t1\t2\n'; } > "$tmp/late.txt"

@@ -1,0 +1,135 @@
+/* Sample names and BED contig checks from BAM/CRAM headers (see cnv_bamhdr.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "cnv_bamhdr.h"
+
+char *cnv_path_sample(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	char *s = strdup(b);
+	if (!s) return NULL;
+	size_t n = strlen(s);
+	if (n > 4 && !strcmp(s + n - 4, ".bam")) s[n - 4] = 0;
+	else if (n > 5 && !strcmp(s + n - 5, ".cram")) s[n - 5] = 0;
+	return s;
+}
+
+/* The files without SM, listed in one note: a run over many files says it once. */
+static void note_file_names(char *const *sm, const char *const *paths, int n)
+{
+	int k = 0;
+	for (int f = 0; f < n; ++f)
+		if (!sm[f]) ++k;
+	if (k == 0) return;
+	fprintf(stderr, "gvk cnv: no @RG SM in ");
+	for (int f = 0, shown = 0; f < n; ++f) {
+		if (sm[f]) continue;
+		if (shown == 3) {
+			fprintf(stderr, " and %d more", k - shown);
+			break;
+		}
+		fprintf(stderr, "%s%s", shown ? ", " : "", paths[f]);
+		++shown;
+	}
+	fprintf(stderr, "; sample names taken from the file name%s\n", k > 1 ? "s" : "");
+}
+
+int cnv_sample_names(char **sm, const char *const *paths, int n, int quiet, gvk_err_t *err)
+{
+	if (!quiet) note_file_names(sm, paths, n);
+	for (int f = 0; f < n; ++f)
+		if (!sm[f] && !(sm[f] = cnv_path_sample(paths[f]))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	/* quadratic, but over files: a cohort of thousands compares a few million short strings */
+	for (int f = 1; f < n; ++f)
+		for (int g = 0; g < f; ++g)
+			if (!strcmp(sm[f], sm[g]))
+				return gvk_err_set(err, GVK_ERR_ARG,
+				                   "%s and %s are both sample '%s' (@RG SM, or the file name without one); cn.mops "
+				                   "needs one file per sample: merge them, or fix the header (samtools addreplacerg)",
+				                   paths[g], paths[f], sm[f]);
+	return 0;
+}
+
+#ifdef GVK_HAVE_HTSLIB
+#include <htslib/kstring.h>
+
+int cnv_hdr_sample(const sam_hdr_t *h, const char *path, char **sm, gvk_err_t *err)
+{
+	*sm = NULL;
+	int n = sam_hdr_count_lines((sam_hdr_t *)h, "RG");
+	kstring_t ks = {0, 0, NULL};
+	int rc = 0;
+	for (int i = 0; i < n && rc == 0; ++i) {
+		if (sam_hdr_find_tag_pos((sam_hdr_t *)h, "RG", i, "SM", &ks) < 0 || ks.l == 0) continue;
+		if (!*sm) {
+			if (!(*sm = strdup(ks.s))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		} else if (strcmp(*sm, ks.s)) {
+			rc = gvk_err_set(err, GVK_ERR_FORMAT,
+			                 "%s: read groups of two samples ('%s', '%s' in @RG SM); cn.mops counts one sample per "
+			                 "file: split it (samtools split)", path, *sm, ks.s);
+		}
+	}
+	free(ks.s);
+	if (rc < 0) {
+		free(*sm);
+		*sm = NULL;
+	}
+	return rc;
+}
+
+/* The name as the other convention spells it: 'chr1' <-> '1', 'chrM' <-> 'MT'; NULL when none. */
+static const char *other_spelling(const char *name, char *buf, size_t len)
+{
+	if (!strcmp(name, "MT")) return "chrM";
+	if (!strcmp(name, "chrM")) return "MT";
+	if (!strncmp(name, "chr", 3) && name[3]) return name + 3;
+	snprintf(buf, len, "chr%s", name);
+	return buf;
+}
+
+/* The first few @SQ names, for a message. */
+static void header_names(const sam_hdr_t *h, char *buf, size_t len)
+{
+	int n = sam_hdr_nref(h), k = 0;
+	size_t at = 0;
+	buf[0] = 0;
+	for (; k < n && k < 3 && at < len; ++k)
+		at += (size_t)snprintf(buf + at, len - at, "%s'%s'", k ? ", " : "", sam_hdr_tid2name(h, k));
+	if (k < n && at < len) snprintf(buf + at, len - at, "...");
+}
+
+int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam, const char *bed, char *const *names, int n, int quiet,
+                          gvk_err_t *err)
+{
+	char has[256], buf[256];
+	int found = 0;
+	header_names(h, has, sizeof has);
+	for (int q = 0; q < n; ++q) {
+		if (sam_hdr_name2tid((sam_hdr_t *)h, names[q]) >= 0) {
+			++found;
+			continue;
+		}
+		const char *alt = other_spelling(names[q], buf, sizeof buf);
+		if (sam_hdr_name2tid((sam_hdr_t *)h, alt) >= 0)
+			return gvk_err_set(err, GVK_ERR_FORMAT,
+			                   "BED contig '%s' is not in %s's header (it has %s; '%s' would match); rename the "
+			                   "contigs of %s to the BAM's names", names[q], bam, has, alt, bed);
+	}
+	if (found == 0) {
+		char first[200];
+		snprintf(first, sizeof first, "'%s'%s", names[0], n > 1 ? ", ..." : "");
+		return gvk_err_set(err, GVK_ERR_FORMAT,
+		                   "none of the contigs of %s (%s) is in %s's header (it has %s); rename the contigs to the "
+		                   "BAM's names", bed, first, bam, has);
+	}
+	for (int q = 0; q < n && !quiet; ++q)
+		if (sam_hdr_name2tid((sam_hdr_t *)h, names[q]) < 0)
+			fprintf(stderr, "gvk cnv: note: BED contig '%s' is not in %s's header; its targets count 0\n", names[q], bam);
+	return 0;
+}
+#endif

@@ -1,0 +1,30 @@
+/* What gvk cnv reads from BAM/CRAM headers besides the window layout: the sample names (@RG SM)
+ * and the check of BED contig names against @SQ. */
+#ifndef GVK_CNV_BAMHDR_H
+#define GVK_CNV_BAMHDR_H
+
+#include "gvk.h"
+
+/* The sample name of a path: its base name without .bam / .cram (malloc'ed, NULL: no memory). */
+char *cnv_path_sample(const char *path);
+
+/* Final names of n files: sm[f] is file f's @RG SM (malloc'ed) or NULL, replaced here by the file
+ * name; the files without SM are named once on stderr (unless quiet). Two files of one name are
+ * an error naming both. */
+int cnv_sample_names(char **sm, const char *const *paths, int n, int quiet, gvk_err_t *err);
+
+#ifdef GVK_HAVE_HTSLIB
+#include <htslib/sam.h>
+
+/* *sm: the SM of the header's read groups (malloc'ed), or NULL when none has one. Read groups of
+ * different samples in one file are an error (cn.mops counts one sample per file). */
+int cnv_hdr_sample(const sam_hdr_t *h, const char *path, char **sm, gvk_err_t *err);
+
+/* The BED's contigs (names, n) against the header of the BAM `bam`: an error when one of them is
+ * missing but the header has it under another spelling ('1' / 'chr1', 'MT' / 'chrM'), or when none
+ * of them is in the header; a note (unless quiet) for the others that are missing. */
+int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam, const char *bed, char *const *names, int n, int quiet,
+                          gvk_err_t *err);
+#endif
+
+#endif
