@@ -13,6 +13,7 @@
 
 int ld_plink_maxsnp(const snp_data_t *d)
 {
+	if (d->id_width) return d->id_width;
 	/* Grows to two more than the first ID longer than the current width, in file order. */
 	size_t w = 4;
 	for (int64_t i = 0; i < d->n_snp; ++i) {
@@ -173,6 +174,11 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 		w->maf = malloc(sizeof *w->maf * (size_t)(d->n_snp + 1));
 		if (!w->maf) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		for (int64_t i = 0; i < d->n_snp; ++i) {
+			if (d->a2f) {
+				/* PLINK prints one minus the A2 frequency it keeps: the A1 frequency */
+				w->maf[i] = 1.0 - d->a2f[i];
+				continue;
+			}
 			const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
 			int64_t ca = 0, cv = 0;
 			for (int k = 0; k < d->nw; ++k)
@@ -238,8 +244,8 @@ static void table_row(ld_writer_t *w, int64_t i, int64_t j, double r, double dd,
 	if (w->with_freqs) ld_fmt_g(num, w->maf[i]), put(w, " %10s", num);
 	put(w, " %6s %12lld %*s", b->chr, (long long)b->bp, w->maxsnp, b->id);
 	if (w->in_phase) {
-		/* Which allele of B goes with A1 of A: A1 when r > 0, else A2. */
-		const char *b1 = r >= 0 ? b->a1 : b->a2, *b2 = r >= 0 ? b->a2 : b->a1;
+		/* Which allele of B goes with A1 of A: A1 when r > 0, else A2 (r = 0 too, as PLINK pairs them). */
+		const char *b1 = r > 0 ? b->a1 : b->a2, *b2 = r > 0 ? b->a2 : b->a1;
 		char ph[256];
 		snprintf(ph, sizeof ph, "%s%s/%s%s", a->a1, b1, a->a2, b2);
 		put(w, " %10s", ph);

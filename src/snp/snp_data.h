@@ -33,6 +33,11 @@ typedef struct {
 	char *pool;          /* strings of var[] */
 	size_t pool_len, pool_cap;
 	int64_t n_samples;   /* samples in the input, before the founder filter */
+	/* Filled by the genotype decoder (snp_geno.h), NULL otherwise: */
+	double *a2f;         /* per SNP: A2 frequency among the counted samples, as PLINK keeps it */
+	double *rate;        /* per SNP: genotyping rate among the kept samples (--geno) */
+	uint64_t *male;      /* nw words: LD columns that are males (X: haploid, Y: the only calls) */
+	int id_width;        /* PLINK's SNP column width when fixed before later filters; 0 = from var[] */
 } snp_data_t;
 
 /* Frees everything snp_data_t owns and zeroes it. */
@@ -52,7 +57,7 @@ long snp_pool_add(snp_data_t *d, const char *s, size_t len);
 void snp_data_fix_strings(snp_data_t *d, const long *offs);
 
 /* PLINK 1.9's chromosome code for name ("chr1" -> "1", "X" -> "23", "Y" -> "24", "XY" -> "25",
- * "M"/"MT" -> "26"); other names are kept. Writes into out (size >= 32 or strlen(name)+1). */
+ * "M"/"MT" -> "26"); other names are kept whole (snp_chrom.h has PLINK's exact rules). */
 void snp_chr_normalise(const char *name, size_t len, char *out, size_t out_size);
 
 /* Keeps the SNPs with keep[i] != 0, in order, moving their planes and descriptions down. */
