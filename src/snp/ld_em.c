@@ -2,6 +2,7 @@
  * of operations, tolerances and choice among the cubic's roots, so that the printed 6 digits are
  * the same. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ld_em.h"
@@ -13,30 +14,85 @@
 #define EM_SMALL_EPSILON 0.00000000000005684341886080801486968994140625 /* 2^-44: D taken as 0 */
 #define EM_SQRT_HALF 0.70710678118654746
 
-/* Genotype class planes of SNP i: two A1, het, two A2. On X a male's single A1 copy is stored as
- * one copy (plane A without B), which here means his hemizygous A1. */
-static void classes(const snp_data_t *d, int64_t i, int x, int w, uint64_t out[3])
+/* Genotype class planes of SNP i (raw planes) under a chromosome's haploid rules: with a male
+ * heterozygous call on X in the data, males' heterozygous calls are missing on X; with such a call
+ * or a non-male call on Y, only males' homozygous calls count on Y. */
+static void classes(const snp_data_t *d, int64_t i, int cls, int w, uint64_t out[3])
 {
 	uint64_t a = snp_plane(d, i, SNP_PA)[w], b = snp_plane(d, i, SNP_PB)[w], v = snp_plane(d, i, SNP_PV)[w];
-	uint64_t mx = x && d->male ? d->male[w] : 0;
-	out[0] = b | (a & mx);
-	out[1] = a & ~b & ~mx;
+	uint64_t m = d->male ? d->male[w] : 0, het = a & ~b;
+	if (cls == SNP_CHR_X && (d->hh & SNP_HH_X)) v &= ~(het & m), het &= ~m;
+	if (cls == SNP_CHR_Y && (d->hh & SNP_HH_Y)) v &= m & ~het, het = 0;
+	out[0] = b & v;
+	out[1] = het;
 	out[2] = v & ~a;
 }
 
-void ld_em_counts(const snp_data_t *d, int64_t i, int64_t j, int xi, int xj, uint32_t c[18])
+/* First index and count of the X variants (PLINK keeps each chromosome together). */
+static void x_span(const snp_data_t *d, int64_t *xs, int64_t *nx)
 {
+	*xs = 0, *nx = 0;
+	for (int64_t i = 0; i < d->n_snp; ++i)
+		if (snp_chr_class(d->var[i].chr) == SNP_CHR_X) {
+			if (!*nx) *xs = i;
+			++*nx;
+		}
+}
+
+/* PLINK's X range for a block starting at m of n variants: [max(m, xs) - m, min(xe, m + n) - max(m, xs)). */
+static void x_range(int64_t m, int64_t n, int64_t xs, int64_t xe, int64_t *lo, int64_t *hi)
+{
+	*lo = *hi = 0;
+	if (xe == xs || !(m < xe && m + n > xs)) return;
+	int64_t a = m > xs ? m : xs, b = xe < m + n ? xe : m + n;
+	*lo = a - m, *hi = b - a;
+}
+
+int ld_em_plan(const snp_data_t *d, const uint8_t *first, int64_t back0, int64_t end, ld_em_plan_t *p)
+{
+	memset(p, 0, sizeof *p);
+	int64_t m = d->n_snp, last = m - 1, n1 = m, xs, nx;
+	if (first) {
+		if (!(p->rank = malloc(sizeof *p->rank * (size_t)(m + 1)))) return -1;
+		n1 = 0;
+		for (int64_t i = 0; i < m; ++i) {
+			p->rank[i] = n1;
+			if (first[i]) n1++, last = i;
+		}
+	}
+	p->last_cls = snp_chr_class(d->var[last].chr);
+	for (p->stale_end = last + 1; p->stale_end < m && !strcmp(d->var[p->stale_end].chr, d->var[last].chr);) p->stale_end++;
+	x_span(d, &xs, &nx);
+	x_range(0, n1, xs, xs + nx, &p->x1_lo, &p->x1_hi);
+	int64_t m2 = first ? back0 : 1;
+	x_range(m2, end - m2, xs, xs + nx, &p->x2_lo, &p->x2_hi);
+	p->x2_lo += m2, p->x2_hi += m2;
+	return 0;
+}
+
+void ld_em_plan_free(ld_em_plan_t *p)
+{
+	free(p->rank);
+	p->rank = NULL;
+}
+
+void ld_em_counts(const snp_data_t *d, const ld_em_plan_t *p, int64_t i, int64_t j, int *xi, int *xj, uint32_t c[18])
+{
+	int64_t r = p->rank ? p->rank[i] : i;
+	*xi = r >= p->x1_lo && r < p->x1_hi;
+	*xj = j >= p->x2_lo && j < p->x2_hi;
+	int ci = snp_chr_class(d->var[i].chr), cj = j < p->stale_end ? p->last_cls : snp_chr_class(d->var[j].chr);
+	int males = (*xi || *xj) && d->male_raw;
 	memset(c, 0, 18 * sizeof *c);
-	int males = (xi || xj) && d->male;
 	for (int w = 0; w < d->nw; ++w) {
-		uint64_t p[3], q[3], m = males ? d->male[w] : 0;
-		classes(d, i, xi, w, p);
-		classes(d, j, xj, w, q);
-		for (int a = 0; a < 3; ++a)
-			for (int b = 0; b < 3; ++b) {
-				uint64_t both = p[a] & q[b];
-				c[3 * a + b] += (uint32_t)__builtin_popcountll(both);
-				if (m) c[9 + 3 * a + b] += (uint32_t)__builtin_popcountll(both & m);
+		uint64_t a[3], b[3], mr = males ? d->male_raw[w] : 0;
+		classes(d, i, ci, w, a);
+		classes(d, j, cj, w, b);
+		for (int x = 0; x < 3; ++x)
+			for (int y = 0; y < 3; ++y) {
+				uint64_t both = a[x] & b[y];
+				c[3 * x + y] += (uint32_t)__builtin_popcountll(both);
+				if (mr) c[9 + 3 * x + y] += (uint32_t)__builtin_popcountll(both & mr);
 			}
 	}
 }

@@ -80,6 +80,7 @@ typedef struct {
 	const pg_isa_t *isa;
 	const int32_t *tot;
 	ld_stripe_t *s;
+	const ld_em_plan_t *plan; /* em mode */
 	int cb;          /* columns per task */
 	int64_t n_tasks, n_cblocks;
 	atomic_llong next;
@@ -92,11 +93,10 @@ static void em_row(const job_t *j, int64_t i, int64_t jl, int n)
 	const snp_data_t *d = j->d;
 	ld_stripe_t *s = j->s;
 	size_t off = (size_t)(i - s->i0) * (size_t)s->width + (size_t)(jl - s->cbase);
-	int xi = snp_chr_class(d->var[i].chr) == SNP_CHR_X;
 	for (int k = 0; k < n; ++k) {
 		uint32_t c[18];
-		int xj = snp_chr_class(d->var[jl + k].chr) == SNP_CHR_X;
-		ld_em_counts(d, i, jl + k, xi, xj, c);
+		int xi, xj;
+		ld_em_counts(d, j->plan, i, jl + k, &xi, &xj, c);
 		ld_em_stats(c, xi, xj, j->o->r2, &s->r[off + k], &s->d[off + k], &s->dp[off + k]);
 	}
 }
@@ -158,6 +158,21 @@ static int32_t *plane_totals(const snp_data_t *d)
 	return t;
 }
 
+/* The em plan for this job: where the first variant's window starts and the last one's ends. */
+static int em_plan(const snp_data_t *d, const ld_opt_t *o, ld_em_plan_t *p)
+{
+	int64_t m = d->n_snp, first = -1, last = -1;
+	for (int64_t i = 0; o->idx1 && i < m; ++i)
+		if (o->idx1[i]) last = i, first = first < 0 ? i : first;
+	int64_t back0 = 0, end = m;
+	if (o->idx1 && first >= 0 && !o->inter_chr) {
+		int64_t lo, hi;
+		row_range(d, o, first, &back0, &hi);
+		row_range(d, o, last, &lo, &end);
+	}
+	return ld_em_plan(d, o->idx1, back0, end, p);
+}
+
 int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, ld_report_t *rep, gvk_err_t *err)
 {
 	const pg_isa_t *isa = pg_isa_select(o->isa);
@@ -179,7 +194,10 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	int rc = 0;
 	uint64_t pairs = 0;
 	int32_t *tot = plane_totals(d);
+	ld_em_plan_t plan = {0};
+	if (o->em && em_plan(d, o, &plan) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	j.tot = tot;
+	j.plan = &plan;
 	j.buf = malloc(sizeof *j.buf * (size_t)cb * (size_t)threads);
 	s.jlo = malloc(sizeof *s.jlo * STRIPE_ROWS_MAX);
 	s.jhi = malloc(sizeof *s.jhi * STRIPE_ROWS_MAX);
@@ -238,6 +256,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	}
 	if (gpu) snp_gpu_host_free(gpu, s.r), s.r = NULL;
 	snp_gpu_close(gpu);
+	ld_em_plan_free(&plan);
 	free(tot);
 	free(j.buf);
 	free(s.jlo);

@@ -44,49 +44,6 @@ static void put(ld_writer_t *w, const char *fmt, ...)
 	if (n > 0) w->len += (size_t)n < w->cap - w->len ? (size_t)n : w->cap - w->len - 1;
 }
 
-/* %g with 6 significant digits for 1e-4 <= |v| < 1e6, or -1 when the C library must decide
- * (0, other ranges, or a value within 1e-3 of a rounding tie, where the scaled product's own
- * rounding could matter). The product by an exact power of ten is off by at most half an ulp,
- * far inside that margin, so the digits agree with printf's correctly rounded ones. */
-static int fast_g(char *s, double v)
-{
-	static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10};
-	double a = fabs(v);
-	if (!(a >= 1e-4 && a < 1e6)) return -1;
-	int x = (int)floor(log10(a));
-	if (x < -4 || x > 5) return -1;
-	double sc = a * p10[5 - x], fl = floor(sc), fr = sc - fl;
-	if (fabs(fr - 0.5) < 1e-3) return -1;
-	long d = (long)fl + (fr > 0.5);
-	if (d < 100000 || d > 999999) return -1;
-	char dig[6];
-	for (int k = 5; k >= 0; --k) dig[k] = (char)('0' + d % 10), d /= 10;
-	int n = 0, last = 5;
-	while (last > x && last > 0 && dig[last] == '0') --last; /* trailing fraction zeros */
-	if (v < 0) s[n++] = '-';
-	if (x >= 0) {
-		for (int k = 0; k <= x; ++k) s[n++] = dig[k];
-		if (last > x) {
-			s[n++] = '.';
-			for (int k = x + 1; k <= last; ++k) s[n++] = dig[k];
-		}
-	} else {
-		s[n++] = '0', s[n++] = '.';
-		for (int k = 0; k < -x - 1; ++k) s[n++] = '0';
-		for (int k = 0; k <= last; ++k) s[n++] = dig[k];
-	}
-	s[n] = 0;
-	return n;
-}
-
-/* PLINK prints 6 significant digits, %g style, and "nan" whatever the sign bit. */
-int ld_fmt_g(char *s, double v)
-{
-	if (isnan(v)) return (int)(strcpy(s, "nan"), 3);
-	int n = fast_g(s, v);
-	return n >= 0 ? n : snprintf(s, 32, "%g", v);
-}
-
 #ifdef GVK_HAVE_ZLIB
 /* Compresses the buffer into the output (gzip container), finishing the stream when fin. */
 static int deflate_out(ld_writer_t *w, int fin, gvk_err_t *err)

@@ -16,6 +16,7 @@ void snp_data_free(snp_data_t *d)
 	free(d->a2f);
 	free(d->rate);
 	free(d->male);
+	free(d->male_raw);
 	memset(d, 0, sizeof *d);
 }
 

@@ -21,6 +21,9 @@ typedef struct {
  * every kernel takes the same operands. */
 enum { SNP_PLANES = 3, SNP_PA = 0, SNP_PB = 1, SNP_PV = 2 };
 
+/* PLINK's hh_exists: a male heterozygous call on X; on Y a male heterozygous or a non-male call. */
+enum { SNP_HH_X = 1, SNP_HH_Y = 2 };
+
 typedef struct {
 	int64_t n_snp;       /* M */
 	int64_t n_bits;      /* columns of the planes: kept samples, or haplotypes when phased */
@@ -37,6 +40,9 @@ typedef struct {
 	double *a2f;         /* per SNP: A2 frequency among the counted samples, as PLINK keeps it */
 	double *rate;        /* per SNP: genotyping rate among the kept samples (--geno) */
 	uint64_t *male;      /* nw words: LD columns that are males (X: haploid, Y: the only calls) */
+	uint64_t *male_raw;  /* nw words: column k set when the input's k-th sample is male (PLINK's
+	                        unphased D' tables read the sex by that index) */
+	int hh;              /* SNP_HH_* flags: haploid calls PLINK sets missing were seen */
 	int id_width;        /* PLINK's SNP column width when fixed before later filters; 0 = from var[] */
 } snp_data_t;
 

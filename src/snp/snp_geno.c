@@ -59,15 +59,20 @@ int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_er
 	d->a2f = malloc(sizeof *d->a2f * (size_t)(n_snp + 1));
 	d->rate = malloc(sizeof *d->rate * (size_t)(n_snp + 1));
 	d->male = calloc((size_t)d->nw, sizeof *d->male);
-	if (!d->a2f || !d->rate || !d->male) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	for (int64_t s = 0; s < c->n; ++s)
-		if (c->col[s] >= 0 && (c->role[s] & SNP_ROLE_MALE)) d->male[c->col[s] >> 6] |= (uint64_t)1 << (c->col[s] & 63);
+	d->male_raw = calloc((size_t)d->nw, sizeof *d->male_raw);
+	if (!d->a2f || !d->rate || !d->male || !d->male_raw) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t s = 0; s < c->n; ++s) {
+		if (!(c->role[s] & SNP_ROLE_MALE)) continue;
+		if (c->col[s] >= 0) d->male[c->col[s] >> 6] |= (uint64_t)1 << (c->col[s] & 63);
+		if (s < c->n_cols) d->male_raw[s >> 6] |= (uint64_t)1 << (s & 63);
+	}
 	return 0;
 }
 
 /* Genotype counts of one row: diploid (code 00, 10, 11 = ll, lh, hh) and haploid male ones. */
 typedef struct {
 	int64_t ll, lh, hh, ml, mh, nm, nm_male;
+	int flags; /* SNP_HH_* */
 } tally_t;
 
 static int code_at(const uint8_t *row, int64_t s) { return (row[s >> 2] >> (2 * (s & 3))) & 3; }
@@ -81,6 +86,8 @@ static void tally(const uint8_t *row, const snp_geno_ctx_t *c, int cls, tally_t 
 		int r = c->role[s], code = code_at(row, s);
 		if (!(r & SNP_ROLE_KEPT) || code == 1) continue;
 		int male = r & SNP_ROLE_MALE;
+		if (cls == SNP_CHR_X && male && code == 2) t->flags |= SNP_HH_X;
+		if (cls == SNP_CHR_Y && (!male || code == 2)) t->flags |= SNP_HH_Y;
 		t->nm += cls != SNP_CHR_Y || male;
 		t->nm_male += male != 0;
 		if (!(r & SNP_ROLE_FREQ)) continue;
@@ -152,12 +159,12 @@ static void decode_cols(snp_data_t *d, int64_t i, const uint8_t *row, const snp_
 		int64_t k = c->col[s];
 		int code = code_at(row, s);
 		if (k < 0 || code == 1) continue;
-		int male = c->role[s] & SNP_ROLE_MALE;
-		if (cls == SNP_CHR_Y && !male) continue;
-		if (cls != SNP_CHR_AUTO && male && code == 2) continue;
+		int male = c->role[s] & SNP_ROLE_MALE, hap = !c->raw && cls != SNP_CHR_AUTO;
+		if (hap && cls == SNP_CHR_Y && !male) continue;
+		if (hap && male && code == 2) continue;
 		int x = code == 0 ? 2 : code == 2 ? 1 : 0; /* copies of the file's A1 */
 		if (swap) x = 2 - x;
-		if (cls == SNP_CHR_X && male) x /= 2;
+		if (hap && cls == SNP_CHR_X && male) x /= 2;
 		uint64_t bit = (uint64_t)1 << (k & 63);
 		pv[k >> 6] |= bit;
 		if (x >= 1) pa[k >> 6] |= bit;
@@ -172,6 +179,7 @@ void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_c
 	int plain = c->plain && cls == SNP_CHR_AUTO;
 	if (plain) decode_plain(d, i, row, c), tally_plain(d, i, &t);
 	else tally(row, c, cls, &t);
+	d->hh |= t.flags;
 	double f2;
 	stats(&t, c, cls, &f2, &d->rate[i]);
 	int swap = !c->keep_allele_order && f2 < 0.5;

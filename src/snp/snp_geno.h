@@ -15,12 +15,13 @@ typedef struct {
 	uint8_t *role;          /* per sample: SNP_ROLE_* bits */
 	int64_t n_cols, n_kept, n_kept_male;
 	int keep_allele_order;
+	int raw;                /* planes keep every call as diploid (X / Y rules left to the user) */
 	int plain;              /* every sample kept, counted and a column in order */
 	uint8_t lut[3][256];    /* whole .bed bytes to 4-bit slices of planes A, B and V */
 } snp_geno_ctx_t;
 
 /* LD columns are the kept founders; frequencies count the kept founders, or every kept sample
- * when nonfounders (PLINK --nonfounders). */
+ * when nonfounders (PLINK --nonfounders). Set c->raw afterwards for unphased D / D' (ld_em.h). */
 int snp_geno_ctx_init(snp_geno_ctx_t *c, const snp_samples_t *ss, int nonfounders, int keep_allele_order,
                       gvk_err_t *err);
 void snp_geno_ctx_free(snp_geno_ctx_t *c);
