@@ -54,8 +54,40 @@ static int64_t window_back(const snp_data_t *d, const ld_opt_t *o, int64_t i)
 	return j;
 }
 
-/* Columns of row i (spec 2.3 for tables, 2.4 for matrices); empty (lo = hi) when row i has none. */
-static void row_range(const snp_data_t *d, const ld_opt_t *o, int64_t i, int64_t *lo, int64_t *hi)
+/* PLINK 1.9 (v1.90b6.26) forms the D' windows after a chromosome's first variant by extending the
+ * previous one, and with --ld-window-cm it then compares the next variant's own cM position with
+ * the window size rather than with cM(A) plus the size. The window ends it gets that way, per first
+ * variant (inclusive), so that em mode pairs the same variants. */
+static int64_t *em_cm_ends(const snp_data_t *d, const ld_opt_t *o)
+{
+	int64_t m = d->n_snp, fwd = -1, lead = 0, prev = -2, last = -1;
+	int64_t *end = malloc(sizeof *end * (size_t)(m + 1));
+	if (!end) return NULL;
+	for (int64_t i = 0; i < m; ++i) {
+		if (o->idx1 && !o->idx1[i]) continue;
+		int fresh = prev < 0 || strcmp(d->var[i].chr, d->var[prev].chr) || i != prev + 1;
+		if (i > last)
+			for (last = i; last + 1 < m && !strcmp(d->var[last + 1].chr, d->var[i].chr);) ++last;
+		if (fresh) {
+			fwd = window_fwd(d, o, i);
+			lead = fwd - i;
+		} else {
+			for (int64_t max_bp = d->var[i].bp + o->win_bp; fwd < last;) {
+				if (d->var[fwd + 1].bp > max_bp || d->var[fwd + 1].cm > o->win_cm) break;
+				++fwd, ++lead;
+				if (fwd == last || lead > o->win_snps - 1) break;
+			}
+			--lead;
+		}
+		end[i] = i + lead;
+		prev = i;
+	}
+	return end;
+}
+
+/* Columns of row i (spec 2.3 for tables, 2.4 for matrices); empty (lo = hi) when row i has none.
+ * cm_end (em mode with a cM window) gives the rows' window ends. */
+static void row_range(const snp_data_t *d, const ld_opt_t *o, const int64_t *cm_end, int64_t i, int64_t *lo, int64_t *hi)
 {
 	int64_t m = d->n_snp;
 	switch (o->shape) {
@@ -64,14 +96,15 @@ static void row_range(const snp_data_t *d, const ld_opt_t *o, int64_t i, int64_t
 	case LD_TRIANGLE: *lo = 0, *hi = i + 1; return;
 	default: break;
 	}
+	int64_t fwd = o->inter_chr ? m - 1 : cm_end ? cm_end[i] : window_fwd(d, o, i);
 	if (o->idx1) {
 		if (!o->idx1[i]) *lo = *hi = i;
 		else if (o->inter_chr) *lo = 0, *hi = m;
-		else *lo = window_back(d, o, i), *hi = window_fwd(d, o, i) + 1;
+		else *lo = window_back(d, o, i), *hi = fwd + 1;
 		return;
 	}
 	*lo = i + 1;
-	*hi = o->inter_chr ? m : window_fwd(d, o, i) + 1;
+	*hi = fwd + 1;
 }
 
 typedef struct {
@@ -159,7 +192,7 @@ static int32_t *plane_totals(const snp_data_t *d)
 }
 
 /* The em plan for this job: where the first variant's window starts and the last one's ends. */
-static int em_plan(const snp_data_t *d, const ld_opt_t *o, ld_em_plan_t *p)
+static int em_plan(const snp_data_t *d, const ld_opt_t *o, const int64_t *cm_end, ld_em_plan_t *p)
 {
 	int64_t m = d->n_snp, first = -1, last = -1;
 	for (int64_t i = 0; o->idx1 && i < m; ++i)
@@ -167,8 +200,8 @@ static int em_plan(const snp_data_t *d, const ld_opt_t *o, ld_em_plan_t *p)
 	int64_t back0 = 0, end = m;
 	if (o->idx1 && first >= 0 && !o->inter_chr) {
 		int64_t lo, hi;
-		row_range(d, o, first, &back0, &hi);
-		row_range(d, o, last, &lo, &end);
+		row_range(d, o, cm_end, first, &back0, &hi);
+		row_range(d, o, cm_end, last, &lo, &end);
 	}
 	return ld_em_plan(d, o->idx1, back0, end, p);
 }
@@ -195,7 +228,9 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	uint64_t pairs = 0;
 	int32_t *tot = plane_totals(d);
 	ld_em_plan_t plan = {0};
-	if (o->em && em_plan(d, o, &plan) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int64_t *cm_end = o->em && o->shape == LD_TABLE && !o->inter_chr && o->win_cm >= 0 ? em_cm_ends(d, o) : NULL;
+	if (o->em && o->win_cm >= 0 && !o->inter_chr && !cm_end) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (o->em && rc == 0 && em_plan(d, o, cm_end, &plan) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	j.tot = tot;
 	j.plan = &plan;
 	j.buf = malloc(sizeof *j.buf * (size_t)cb * (size_t)threads);
@@ -209,7 +244,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 		uint64_t sp = 0;
 		while (i1 < m && i1 - i0 < STRIPE_ROWS_MAX) {
 			int64_t lo, hi;
-			row_range(d, o, i1, &lo, &hi);
+			row_range(d, o, cm_end, i1, &lo, &hi);
 			int64_t nmin = hi > lo && lo < cmin ? lo : cmin, nmax = hi > lo && hi > cmax ? hi : cmax;
 			if (i1 > i0 && nmax > nmin && (size_t)(i1 - i0 + 1) * (size_t)(nmax - nmin) > budget) break;
 			s.jlo[i1 - i0] = lo, s.jhi[i1 - i0] = hi;
@@ -257,6 +292,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	if (gpu) snp_gpu_host_free(gpu, s.r), s.r = NULL;
 	snp_gpu_close(gpu);
 	ld_em_plan_free(&plan);
+	free(cm_end);
 	free(tot);
 	free(j.buf);
 	free(s.jlo);

@@ -66,7 +66,9 @@ static int item_code(const char *s, size_t len)
 	return c > CHR_MAX ? -2 : c;
 }
 
-/* Calls fn on each comma-separated item of list; stops at a nonzero return. */
+/* Calls fn on each comma-separated item of list; stops at a nonzero return. PLINK 1.9 ends its
+ * reading of a --chr argument at a contig name (it cuts the argument there), so the items after
+ * one are not seen here either. */
 static int each_item(const char *list, int (*fn)(const char *, size_t, void *), void *ctx)
 {
 	for (const char *p = list;;) {
@@ -75,6 +77,8 @@ static int each_item(const char *list, int (*fn)(const char *, size_t, void *), 
 		if (len) {
 			int r = fn(p, len, ctx);
 			if (r) return r;
+			const char *dash = memchr(p, '-', len);
+			if (!(dash && dash != p) && item_code(p, len) == -1) return 0;
 		}
 		if (!e) return 0;
 		p = e + 1;
@@ -119,7 +123,7 @@ static int check_item(const char *s, size_t len, void *ctx)
 	const char *dash = memchr(s, '-', len);
 	if (dash && dash != s) {
 		int lo = item_code(s, (size_t)(dash - s)), hi = item_code(dash + 1, len - (size_t)(dash - s) - 1);
-		if (lo >= 0 && hi >= 0 && lo <= hi) return 0;
+		if (lo >= 0 && hi >= 0 && lo < hi) return 0;
 		snprintf(k->msg, k->msg_size, "--chr: '%.*s' is not a range of chromosome codes", (int)len, s);
 		return -1;
 	}

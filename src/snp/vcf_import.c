@@ -105,14 +105,19 @@ static int pick_alt(const reader_t *r)
 	return best;
 }
 
-/* The record's row of .bed codes against ALT = alt (A1) and REF (A2). */
+/* The record's row of .bed codes against ALT = alt (A1) and REF (A2). With ten ALT alleles or more
+ * PLINK 1.9 reads the calls through another path that drops every copy of an ALT allele (its
+ * genotype-probability check, run with no GP field, rejects them), so only REF homozygotes stay
+ * called there; the same is done here. */
 static void encode_row(const reader_t *r, int ploidy, int alt, uint8_t *row)
 {
 	memset(row, 0, (size_t)(r->ns + 3) / 4);
+	int alt_ok = r->rec->n_allele <= 10;
 	for (int s = 0; s < r->ns; ++s) {
 		int a[2], code = 1, k = ploidy > 0 ? call_alleles(r->gt + (size_t)s * (size_t)ploidy, ploidy, a) : 0;
 		int ref = 0, al = 0;
-		for (int j = 0; j < k; ++j) ref += (a[j] == 0) * (k == 1 ? 2 : 1), al += (a[j] == alt) * (k == 1 ? 2 : 1);
+		for (int j = 0; j < k; ++j)
+			ref += (a[j] == 0) * (k == 1 ? 2 : 1), al += (alt_ok && a[j] == alt) * (k == 1 ? 2 : 1);
 		if (k > 0 && ref + al == 2) code = al == 2 ? 0 : al == 1 ? 2 : 3;
 		row[s >> 2] |= (uint8_t)(code << (2 * (s & 3)));
 	}
@@ -150,8 +155,12 @@ static int describe(reader_t *r, const snp_vcf_import_opt_t *opt, int alt, snp_d
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !opt->allow_extra))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: '%s' is not a PLINK chromosome code%s", r->path, r->recno,
 		                   name, kind == SNP_CHR_EXTRA ? " (--allow-extra-chr accepts other contig names)" : "");
-	if (!strcmp(al, ".")) al = "0";
-	if (!strcmp(ref, "N") || !strcmp(ref, "n")) ref = "0";
+	for (int k = 1; k < b->n_allele; ++k)
+		if (!strcmp(b->d.allele[k], ref) && b->n_allele > 2)
+			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): an ALT allele repeats REF '%s'", r->path,
+			                   r->recno, name, (long long)b->pos + 1, ref);
+	/* A lone ALT equal to REF means none (as SHAPEIT writes it); PLINK prints a missing allele as 0. */
+	if (!strcmp(al, ".") || (b->n_allele == 2 && !strcmp(al, ref))) al = "0";
 	o[0] = snp_pool_add(d, chr, strlen(chr));
 	o[1] = snp_pool_add(d, b->d.id, strlen(b->d.id));
 	o[2] = snp_pool_add(d, al, strlen(al));
