@@ -175,9 +175,8 @@ static int named_arg(ld_args_t *a, int argc, char **argv, int *i)
 	                      &a->ld_snp, &a->ld_snp_list};
 	for (size_t k = 0; k < sizeof names / sizeof *names; ++k) {
 		if (strcmp(argv[*i], names[k])) continue;
-		if (*dst[k] && *dst[k] != a->out_prefix)
-			return fprintf(stderr, "gvk ld: %s given twice\n", argv[*i]), -1;
 		if (dst[k] == &a->out_prefix) a->out_set = 1;
+		else if (*dst[k]) return fprintf(stderr, "gvk ld: %s given twice\n", argv[*i]), -1;
 		return str_arg(argc, argv, i, dst[k]) ? -1 : 1;
 	}
 	return 0;

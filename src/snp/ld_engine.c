@@ -206,6 +206,15 @@ static int em_plan(const snp_data_t *d, const ld_opt_t *o, const int64_t *cm_end
 	return ld_em_plan(d, o->idx1, back0, end, p);
 }
 
+/* em mode: the plan, and the windows PLINK forms with a cM limit. */
+static int em_setup(const snp_data_t *d, const ld_opt_t *o, ld_em_plan_t *plan, int64_t **cm_end, gvk_err_t *err)
+{
+	if (!o->inter_chr && o->win_cm >= 0 && !(*cm_end = em_cm_ends(d, o)))
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (em_plan(d, o, *cm_end, plan) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
 int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, ld_report_t *rep, gvk_err_t *err)
 {
 	const pg_isa_t *isa = pg_isa_select(o->isa);
@@ -228,9 +237,8 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	uint64_t pairs = 0;
 	int32_t *tot = plane_totals(d);
 	ld_em_plan_t plan = {0};
-	int64_t *cm_end = o->em && o->shape == LD_TABLE && !o->inter_chr && o->win_cm >= 0 ? em_cm_ends(d, o) : NULL;
-	if (o->em && o->win_cm >= 0 && !o->inter_chr && !cm_end) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (o->em && rc == 0 && em_plan(d, o, cm_end, &plan) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int64_t *cm_end = NULL;
+	if (o->em) rc = em_setup(d, o, &plan, &cm_end, err);
 	j.tot = tot;
 	j.plan = &plan;
 	j.buf = malloc(sizeof *j.buf * (size_t)cb * (size_t)threads);
