@@ -87,6 +87,17 @@ same dprime_ld_list --bfile d --r2 dprime inter-chr --ld-window-r2 0.05 --ld-snp
 same dprime_cm --bfile d --r2 dprime $W0 --ld-window-cm 1.2 --ld-snps snp3-snp9,snp12,snp200-snp204
 same dprime_make_founders --bfile d --r2 dprime $W0 --make-founders --maf 0.3
 
+# Y (first), MT, XY, X and an autosome, with males, females and unknown sex.
+"$plink" --dummy 120 200 0.04 acgt --seed 21 --make-bed --out y > /dev/null || exit 1
+awk 'BEGIN { OFS = "\t" } { $1 = NR <= 50 ? 24 : NR <= 90 ? 26 : NR <= 120 ? 25 : NR <= 150 ? 23 : 3; $4 = NR * 500; print }' y.bim > t && mv t y.bim
+awk 'NR % 3 == 0 { $5 = 1 } NR % 7 == 0 { $5 = 0 } { print }' y.fam > t && mv t y.fam
+same y --bfile y --r2 with-freqs in-phase $W0
+same y_square --bfile y --r square
+same y_geno_maf --bfile y --r2 with-freqs $W0 --geno 0.05 --maf 0.3
+same y_dprime --bfile y --r2 dprime with-freqs $W0
+same y_dprime_interchr --bfile y --r dprime-signed inter-chr --ld-window-r2 0.05
+same y_dprime_ld_snps --bfile y --r2 dprime $W0 --ld-snps snp3-snp8,snp130
+
 # Contig names: PLINK refuses them unless --allow-extra-chr, and stops reading a --chr list at one.
 "$plink" --dummy 30 12 0.02 acgt --seed 9 --make-bed --out e > /dev/null || exit 1
 awk 'BEGIN { OFS = "\t" } { c = NR > 10 ? "0" : NR > 8 ? "chr5" : NR > 6 ? "scaffold_7" : NR > 3 ? "chrUn_gl1" : "1"; $1 = c; print }' e.bim > t && mv t e.bim
