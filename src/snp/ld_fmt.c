@@ -3,7 +3,7 @@
  * half-to-even on the scaled value with a tie band of +-5e-9, so a value printf rounds up because
  * its binary value lies a hair above a decimal tie may be rounded to even by PLINK. The value is
  * scaled as PLINK scales it (the same multiplications, so the same doubles) and rounded the same
- * way, with integer digit handling, which is also several times faster than snprintf. */
+ * way; the digits are then written with integer arithmetic, without printf. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
