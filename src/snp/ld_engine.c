@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "ld_engine.h"
+#include "ld_em.h"
+#include "snp_chrom.h"
 #include "snp_gpu.h"
 #include "../common/err.h"
 #include "../common/threads.h"
@@ -17,7 +19,7 @@ void ld_opt_init(ld_opt_t *o)
 	memset(o, 0, sizeof *o);
 	o->shape = LD_TABLE;
 	o->win_snps = 10;
-	o->win_kb = 1000.0;
+	o->win_bp = 1000000;
 	o->win_cm = -1.0;
 	o->threads = 1;
 }
@@ -28,8 +30,64 @@ const char *ld_device_name(const ld_opt_t *o)
 	return isa ? isa->name : NULL;
 }
 
-/* Columns of row i (spec 2.3 for tables, 2.4 for matrices). */
-static void row_range(const snp_data_t *d, const ld_opt_t *o, int64_t i, int64_t *lo, int64_t *hi)
+/* Last SNP of A's window after it (inclusive), or i itself (spec 2.3). */
+static int64_t window_fwd(const snp_data_t *d, const ld_opt_t *o, int64_t i)
+{
+	const snp_var_t *a = &d->var[i];
+	int64_t j = i + 1;
+	double max_cm = o->win_cm + a->cm;
+	while (j < d->n_snp && j - i <= o->win_snps - 1 && strcmp(d->var[j].chr, a->chr) == 0 &&
+	       d->var[j].bp <= a->bp + o->win_bp && (o->win_cm < 0 || d->var[j].cm <= max_cm))
+		++j;
+	return j - 1;
+}
+
+/* First SNP of A's window before it, for --ld-snp rows: as many SNPs, bp and cM back as forward. */
+static int64_t window_back(const snp_data_t *d, const ld_opt_t *o, int64_t i)
+{
+	const snp_var_t *a = &d->var[i];
+	int64_t j = i, min_bp = a->bp >= o->win_bp ? a->bp - o->win_bp : 0;
+	double min_cm = a->cm - o->win_cm;
+	while (j > 0 && i - (j - 1) <= o->win_snps - 1 && strcmp(d->var[j - 1].chr, a->chr) == 0 &&
+	       d->var[j - 1].bp >= min_bp && (o->win_cm < 0 || d->var[j - 1].cm >= min_cm))
+		--j;
+	return j;
+}
+
+/* PLINK 1.9 (v1.90b6.26) forms the D' windows after a chromosome's first variant by extending the
+ * previous one, and with --ld-window-cm it then compares the next variant's own cM position with
+ * the window size rather than with cM(A) plus the size. The window ends it gets that way, per first
+ * variant (inclusive), so that em mode pairs the same variants. */
+static int64_t *em_cm_ends(const snp_data_t *d, const ld_opt_t *o)
+{
+	int64_t m = d->n_snp, fwd = -1, lead = 0, prev = -2, last = -1;
+	int64_t *end = malloc(sizeof *end * (size_t)(m + 1));
+	if (!end) return NULL;
+	for (int64_t i = 0; i < m; ++i) {
+		if (o->idx1 && !o->idx1[i]) continue;
+		int fresh = prev < 0 || strcmp(d->var[i].chr, d->var[prev].chr) || i != prev + 1;
+		if (i > last)
+			for (last = i; last + 1 < m && !strcmp(d->var[last + 1].chr, d->var[i].chr);) ++last;
+		if (fresh) {
+			fwd = window_fwd(d, o, i);
+			lead = fwd - i;
+		} else {
+			for (int64_t max_bp = d->var[i].bp + o->win_bp; fwd < last;) {
+				if (d->var[fwd + 1].bp > max_bp || d->var[fwd + 1].cm > o->win_cm) break;
+				++fwd, ++lead;
+				if (fwd == last || lead > o->win_snps - 1) break;
+			}
+			--lead;
+		}
+		end[i] = i + lead;
+		prev = i;
+	}
+	return end;
+}
+
+/* Columns of row i (spec 2.3 for tables, 2.4 for matrices); empty (lo = hi) when row i has none.
+ * cm_end (em mode with a cM window) gives the rows' window ends. */
+static void row_range(const snp_data_t *d, const ld_opt_t *o, const int64_t *cm_end, int64_t i, int64_t *lo, int64_t *hi)
 {
 	int64_t m = d->n_snp;
 	switch (o->shape) {
@@ -38,18 +96,15 @@ static void row_range(const snp_data_t *d, const ld_opt_t *o, int64_t i, int64_t
 	case LD_TRIANGLE: *lo = 0, *hi = i + 1; return;
 	default: break;
 	}
-	*lo = i + 1;
-	if (o->inter_chr) {
-		*hi = m;
+	int64_t fwd = o->inter_chr ? m - 1 : cm_end ? cm_end[i] : window_fwd(d, o, i);
+	if (o->idx1) {
+		if (!o->idx1[i]) *lo = *hi = i;
+		else if (o->inter_chr) *lo = 0, *hi = m;
+		else *lo = window_back(d, o, i), *hi = fwd + 1;
 		return;
 	}
-	const snp_var_t *a = &d->var[i];
-	int64_t j = i + 1;
-	double kb = o->win_kb * 1000.0;
-	while (j < m && j - i <= o->win_snps - 1 && strcmp(d->var[j].chr, a->chr) == 0 &&
-	       (double)(d->var[j].bp - a->bp) <= kb && (o->win_cm < 0 || d->var[j].cm - a->cm <= o->win_cm))
-		++j;
-	*hi = j;
+	*lo = i + 1;
+	*hi = fwd + 1;
 }
 
 typedef struct {
@@ -58,11 +113,26 @@ typedef struct {
 	const pg_isa_t *isa;
 	const int32_t *tot;
 	ld_stripe_t *s;
+	const ld_em_plan_t *plan; /* em mode */
 	int cb;          /* columns per task */
 	int64_t n_tasks, n_cblocks;
 	atomic_llong next;
 	pg_ldcnt_t *buf; /* threads x cb */
 } job_t;
+
+/* Unphased D / D' (ld_em.h): the two-locus table of each pair, counted here from the planes. */
+static void em_row(const job_t *j, int64_t i, int64_t jl, int n)
+{
+	const snp_data_t *d = j->d;
+	ld_stripe_t *s = j->s;
+	size_t off = (size_t)(i - s->i0) * (size_t)s->width + (size_t)(jl - s->cbase);
+	for (int k = 0; k < n; ++k) {
+		uint32_t c[18];
+		int xi, xj;
+		ld_em_counts(d, j->plan, i, jl + k, &xi, &xj, c);
+		ld_em_stats(c, xi, xj, j->o->r2, &s->r[off + k], &s->d[off + k], &s->dp[off + k]);
+	}
+}
 
 static void epilogue(const job_t *j, int64_t i, int64_t jl, int n, const pg_ldcnt_t *c)
 {
@@ -97,6 +167,10 @@ static void worker(void *arg, int tid)
 			if (jh > c1) jh = c1;
 			if (jl >= jh) continue;
 			int n = (int)(jh - jl);
+			if (j->o->em) {
+				em_row(j, i, jl, n);
+				continue;
+			}
 			j->isa->ld_row(snp_plane(d, i, 0), snp_plane(d, jl, 0), stride, n, d->nw, d->n_bits, d->full[i],
 			               &j->tot[2 * i], &d->full[jl], &j->tot[2 * jl], buf);
 			epilogue(j, i, jl, n, buf);
@@ -117,13 +191,38 @@ static int32_t *plane_totals(const snp_data_t *d)
 	return t;
 }
 
+/* The em plan for this job: where the first variant's window starts and the last one's ends. */
+static int em_plan(const snp_data_t *d, const ld_opt_t *o, const int64_t *cm_end, ld_em_plan_t *p)
+{
+	int64_t m = d->n_snp, first = -1, last = -1;
+	for (int64_t i = 0; o->idx1 && i < m; ++i)
+		if (o->idx1[i]) last = i, first = first < 0 ? i : first;
+	int64_t back0 = 0, end = m;
+	if (o->idx1 && first >= 0 && !o->inter_chr) {
+		int64_t lo, hi;
+		row_range(d, o, cm_end, first, &back0, &hi);
+		row_range(d, o, cm_end, last, &lo, &end);
+	}
+	return ld_em_plan(d, o->idx1, back0, end, p);
+}
+
+/* em mode: the plan, and the windows PLINK forms with a cM limit. */
+static int em_setup(const snp_data_t *d, const ld_opt_t *o, ld_em_plan_t *plan, int64_t **cm_end, gvk_err_t *err)
+{
+	if (!o->inter_chr && o->win_cm >= 0 && !(*cm_end = em_cm_ends(d, o)))
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (em_plan(d, o, *cm_end, plan) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
 int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, ld_report_t *rep, gvk_err_t *err)
 {
 	const pg_isa_t *isa = pg_isa_select(o->isa);
 	if (!isa) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
 	snp_gpu_t *gpu = NULL;
 	/* auto: the GPU when one is usable, else the CPU without a message */
-	if (o->device != GVK_DEVICE_CPU && !(gpu = snp_gpu_open(err))) {
+	/* the unphased D / D' estimator runs on the CPU only */
+	if (o->device != GVK_DEVICE_CPU && !o->em && !(gpu = snp_gpu_open(err))) {
 		if (o->device == GVK_DEVICE_GPU) return err ? err->code : GVK_ERR_GPU;
 		if (err) err->code = 0, err->msg[0] = 0;
 	}
@@ -137,7 +236,11 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	int rc = 0;
 	uint64_t pairs = 0;
 	int32_t *tot = plane_totals(d);
+	ld_em_plan_t plan = {0};
+	int64_t *cm_end = NULL;
+	if (o->em) rc = em_setup(d, o, &plan, &cm_end, err);
 	j.tot = tot;
+	j.plan = &plan;
 	j.buf = malloc(sizeof *j.buf * (size_t)cb * (size_t)threads);
 	s.jlo = malloc(sizeof *s.jlo * STRIPE_ROWS_MAX);
 	s.jhi = malloc(sizeof *s.jhi * STRIPE_ROWS_MAX);
@@ -149,20 +252,20 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 		uint64_t sp = 0;
 		while (i1 < m && i1 - i0 < STRIPE_ROWS_MAX) {
 			int64_t lo, hi;
-			row_range(d, o, i1, &lo, &hi);
-			int64_t nmin = lo < cmin ? lo : cmin, nmax = hi > cmax ? hi : cmax;
-			if (i1 > i0 && (size_t)(i1 - i0 + 1) * (size_t)(nmax - nmin) > budget) break;
+			row_range(d, o, cm_end, i1, &lo, &hi);
+			int64_t nmin = hi > lo && lo < cmin ? lo : cmin, nmax = hi > lo && hi > cmax ? hi : cmax;
+			if (i1 > i0 && nmax > nmin && (size_t)(i1 - i0 + 1) * (size_t)(nmax - nmin) > budget) break;
 			s.jlo[i1 - i0] = lo, s.jhi[i1 - i0] = hi;
 			if (hi > lo) sp += (uint64_t)(hi - lo);
 			cmin = nmin, cmax = nmax;
 			++i1;
 		}
-		if (cmax < cmin) cmax = cmin;
+		if (cmax <= cmin) cmin = cmax = 0; /* no pair in the stripe */
 		s.i0 = i0, s.i1 = i1, s.cbase = cmin, s.width = cmax - cmin, s.pairs = sp;
 		size_t cells = (size_t)(i1 - i0) * (size_t)s.width;
 		if (cells > vcap) {
 			size_t nc = cells + cells / 4 + 16;
-			int nd = o->haplotype ? 3 : 1;
+			int three = o->haplotype || o->em, nd = three ? 3 : 1;
 			/* page-locked for a GPU, so that its copies overlap the next chunk's kernels */
 			double *nr = gpu ? snp_gpu_host_alloc(gpu, nc * nd * sizeof *nr) : realloc(s.r, nc * nd * sizeof *nr);
 			if (gpu && nr) snp_gpu_host_free(gpu, s.r);
@@ -171,13 +274,13 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 				break;
 			}
 			s.r = nr;
-			s.d = o->haplotype ? nr + nc : NULL;
-			s.dp = o->haplotype ? nr + 2 * nc : NULL;
+			s.d = three ? nr + nc : NULL;
+			s.dp = three ? nr + 2 * nc : NULL;
 			vcap = nc;
 		}
-		if (gpu) {
+		if (gpu && s.width > 0) {
 			rc = snp_gpu_ld_stripe(gpu, d, o, &s, err);
-		} else if (s.width > 0) {
+		} else if (!gpu && s.width > 0) {
 			j.s = &s;
 			j.n_cblocks = (s.width + cb - 1) / cb;
 			j.n_tasks = ((i1 - i0 + ROWS_PER_TASK - 1) / ROWS_PER_TASK) * j.n_cblocks;
@@ -191,11 +294,13 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	}
 	if (rep) {
 		rep->pairs = pairs;
-		snprintf(rep->kernel, sizeof rep->kernel, "%s", gpu ? snp_gpu_kernel(gpu) : isa->name);
+		snprintf(rep->kernel, sizeof rep->kernel, "%s", gpu ? snp_gpu_kernel(gpu) : o->em ? "cpu-em" : isa->name);
 		rep->kernel_s = gpu ? snp_gpu_kernel_seconds(gpu) : 0.0;
 	}
 	if (gpu) snp_gpu_host_free(gpu, s.r), s.r = NULL;
 	snp_gpu_close(gpu);
+	ld_em_plan_free(&plan);
+	free(cm_end);
 	free(tot);
 	free(j.buf);
 	free(s.jlo);

@@ -12,8 +12,11 @@ typedef struct {
 	int shape;         /* ld_shape_t */
 	int inter_chr;     /* table: every pair i < j */
 	int64_t win_snps;  /* table: B at most win_snps - 1 SNPs after A (PLINK --ld-window, default 10) */
-	double win_kb;     /* table: bp(B) - bp(A) <= win_kb * 1000 (default 1000) */
-	double win_cm;     /* table: cM(B) - cM(A) <= win_cm; < 0 = no limit */
+	int64_t win_bp;    /* table: bp(B) <= bp(A) + win_bp (PLINK --ld-window-kb in bp, default 1000000) */
+	double win_cm;     /* table: cM(B) <= cM(A) + win_cm; < 0 = no limit */
+	const uint8_t *idx1; /* table: only these SNPs as A (--ld-snp...), each paired with the SNPs of
+	                        the window on both sides and itself (every SNP with inter_chr); NULL = all */
+	int em;            /* genotypes: r, D and D' from PLINK's haplotype-frequency estimate (ld_em.h) */
 	int threads;
 	int isa;           /* gvk_isa_t */
 	int device;        /* gvk_device_t */
@@ -26,7 +29,7 @@ typedef struct {
 /* One stripe of results: rows [i0, i1); row i holds columns [jlo[i - i0], jhi[i - i0]) at
  * r[(i - i0) * width + j - cbase]. r is signed r, or r^2 with the sign of r when ld_opt_t.r2 (NaN when undefined,
  * spec 2.1); d and dp
- * (haplotype mode only) are D and D'. Owned by the engine, valid until the next stripe. */
+ * (haplotype and em modes only) are D and D'. Owned by the engine, valid until the next stripe. */
 typedef struct {
 	int64_t i0, i1, cbase, width;
 	int64_t *jlo, *jhi;

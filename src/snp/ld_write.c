@@ -13,6 +13,7 @@
 
 int ld_plink_maxsnp(const snp_data_t *d)
 {
+	if (d->id_width) return d->id_width;
 	/* Grows to two more than the first ID longer than the current width, in file order. */
 	size_t w = 4;
 	for (int64_t i = 0; i < d->n_snp; ++i) {
@@ -41,49 +42,6 @@ static void put(ld_writer_t *w, const char *fmt, ...)
 	int n = vsnprintf(w->buf + w->len, w->cap - w->len, fmt, ap);
 	va_end(ap);
 	if (n > 0) w->len += (size_t)n < w->cap - w->len ? (size_t)n : w->cap - w->len - 1;
-}
-
-/* %g with 6 significant digits for 1e-4 <= |v| < 1e6, or -1 when the C library must decide
- * (0, other ranges, or a value within 1e-3 of a rounding tie, where the scaled product's own
- * rounding could matter). The product by an exact power of ten is off by at most half an ulp,
- * far inside that margin, so the digits agree with printf's correctly rounded ones. */
-static int fast_g(char *s, double v)
-{
-	static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10};
-	double a = fabs(v);
-	if (!(a >= 1e-4 && a < 1e6)) return -1;
-	int x = (int)floor(log10(a));
-	if (x < -4 || x > 5) return -1;
-	double sc = a * p10[5 - x], fl = floor(sc), fr = sc - fl;
-	if (fabs(fr - 0.5) < 1e-3) return -1;
-	long d = (long)fl + (fr > 0.5);
-	if (d < 100000 || d > 999999) return -1;
-	char dig[6];
-	for (int k = 5; k >= 0; --k) dig[k] = (char)('0' + d % 10), d /= 10;
-	int n = 0, last = 5;
-	while (last > x && last > 0 && dig[last] == '0') --last; /* trailing fraction zeros */
-	if (v < 0) s[n++] = '-';
-	if (x >= 0) {
-		for (int k = 0; k <= x; ++k) s[n++] = dig[k];
-		if (last > x) {
-			s[n++] = '.';
-			for (int k = x + 1; k <= last; ++k) s[n++] = dig[k];
-		}
-	} else {
-		s[n++] = '0', s[n++] = '.';
-		for (int k = 0; k < -x - 1; ++k) s[n++] = '0';
-		for (int k = 0; k <= last; ++k) s[n++] = dig[k];
-	}
-	s[n] = 0;
-	return n;
-}
-
-/* PLINK prints 6 significant digits, %g style, and "nan" whatever the sign bit. */
-int ld_fmt_g(char *s, double v)
-{
-	if (isnan(v)) return (int)(strcpy(s, "nan"), 3);
-	int n = fast_g(s, v);
-	return n >= 0 ? n : snprintf(s, 32, "%g", v);
 }
 
 #ifdef GVK_HAVE_ZLIB
@@ -173,6 +131,11 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 		w->maf = malloc(sizeof *w->maf * (size_t)(d->n_snp + 1));
 		if (!w->maf) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		for (int64_t i = 0; i < d->n_snp; ++i) {
+			if (d->a2f) {
+				/* PLINK prints one minus the A2 frequency it keeps: the A1 frequency */
+				w->maf[i] = 1.0 - d->a2f[i];
+				continue;
+			}
 			const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
 			int64_t ca = 0, cv = 0;
 			for (int k = 0; k < d->nw; ++k)
@@ -238,8 +201,8 @@ static void table_row(ld_writer_t *w, int64_t i, int64_t j, double r, double dd,
 	if (w->with_freqs) ld_fmt_g(num, w->maf[i]), put(w, " %10s", num);
 	put(w, " %6s %12lld %*s", b->chr, (long long)b->bp, w->maxsnp, b->id);
 	if (w->in_phase) {
-		/* Which allele of B goes with A1 of A: A1 when r > 0, else A2. */
-		const char *b1 = r >= 0 ? b->a1 : b->a2, *b2 = r >= 0 ? b->a2 : b->a1;
+		/* Which allele of B goes with A1 of A: A1 when r > 0, else A2 (r = 0 too, as PLINK pairs them). */
+		const char *b1 = r > 0 ? b->a1 : b->a2, *b2 = r > 0 ? b->a2 : b->a1;
 		char ph[256];
 		snprintf(ph, sizeof ph, "%s%s/%s%s", a->a1, b1, a->a2, b2);
 		put(w, " %10s", ph);

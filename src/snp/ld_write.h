@@ -44,8 +44,8 @@ int ld_writer_gz_available(void);
 /* ld_sink_fn for ld_run. */
 int ld_writer_sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err);
 
-/* v as printf's "%g" (6 significant digits) writes it, "nan" for any NaN; returns the length.
- * s needs 32 bytes. */
+/* v as PLINK 1.9 prints it (ld_fmt.c): %g's layout with 6 significant digits, PLINK's rounding
+ * of near-ties, "nan" for any NaN; returns the length. s needs 32 bytes. */
 int ld_fmt_g(char *s, double v);
 
 /* PLINK 1.9's width of the SNP ID columns for these variants. */

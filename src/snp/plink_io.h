@@ -1,18 +1,29 @@
-/* PLINK 1 binary filesets (.bed/.bim/.fam), validated as spec section 1 says, read into the bit
- * planes of snp_data_t. */
+/* PLINK 1 binary filesets (.bed/.bim/.fam), validated as spec section 1 says. The .bim gives the
+ * variants, the .bed rows then go through snp_geno.h for the variants and samples kept. */
 #ifndef GVK_SNP_PLINK_IO_H
 #define GVK_SNP_PLINK_IO_H
 
 #include "snp_data.h"
+#include "snp_geno.h"
 
 typedef struct {
 	int keep_allele_order; /* keep the .bim A1; otherwise A1 becomes the founders' minor allele
 	                          (strictly rarer A2 swaps), as PLINK 1.9 does on loading */
-	int all_samples;       /* use non-founders too (PLINK --make-founders / --nonfounders) */
+	int all_samples;       /* every sample a founder (the library's and tests' reader) */
 } snp_plink_opt_t;
 
-/* Reads bed/bim/fam into d (which must be zeroed). Only founders become plane columns unless
- * all_samples. Errors name the file and line (or SNP record for the .bed). */
+/* Reads every .bim line into d->var (d zeroed), with *src[i] = the line's variant index in the
+ * .bed and *n_rows the .bed's variant count. Lines with a negative position are left out, as
+ * PLINK leaves them out. Chromosome names must be PLINK codes unless allow_extra
+ * (--allow-extra-chr). Errors name the file and line. */
+int snp_read_bim(const char *path, int allow_extra, snp_data_t *d, int64_t **src, int64_t *n_rows, gvk_err_t *err);
+
+/* Decodes the .bed rows src[0 .. d->n_snp) into d (planes allocated here) for the samples of c;
+ * n_rows and n_samples give the size the file must have. */
+int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
+                 snp_data_t *d, gvk_err_t *err);
+
+/* The whole fileset with default PLINK rules (all founders with all_samples); for the library. */
 int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
                    gvk_err_t *err);
 

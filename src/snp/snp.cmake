@@ -1,6 +1,8 @@
 # SNP comparisons: PLINK-compatible LD and FastID as popcount matrix products (docs/snp.md).
 list(APPEND GVK_SOURCES
-  snp/snp_data.c snp/plink_io.c snp/fidb_io.c snp/fid_panel.c snp/fid_ids.c snp/fidb_make.c snp/ld_stats.c snp/ld_engine.c snp/ld_write.c
+  snp/snp_data.c snp/snp_chrom.c snp/snp_samples.c snp/snp_geno.c snp/snp_select.c snp/plink_io.c
+  snp/vcf_import.c snp/fidb_io.c snp/fid_panel.c snp/fid_ids.c snp/fidb_make.c snp/ld_stats.c snp/ld_em.c
+  snp/ld_engine.c snp/ld_write.c snp/ld_fmt.c
   snp/fastid_engine.c snp/fastid_write.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/vcf_io.c snp/snp_api.c)
 # The GPU back end when CUDA is there, else the stub that reports its absence.
 if(GVK_HAVE_CUDA)
@@ -8,7 +10,7 @@ if(GVK_HAVE_CUDA)
 else()
   list(APPEND GVK_SOURCES snp/snp_nogpu.c)
 endif()
-list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/cmd_fastid.c)
+list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/ld_args.c cli/ld_load.c cli/ld_log.c cli/cmd_fastid.c)
 
 # VCF/BCF input through htslib, only when it is installed (the GPU hosts have no package access).
 find_path(GVK_HTSLIB_INCLUDE htslib/vcf.h)
@@ -21,7 +23,7 @@ else()
 endif()
 message(STATUS "gvk: snp engine VCF/BCF input (htslib) ${GVK_SNP_HTSLIB}")
 if(GVK_SNP_HTSLIB)
-  set_source_files_properties(snp/vcf_io.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_HTSLIB
+  set_source_files_properties(snp/vcf_io.c snp/vcf_import.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_HTSLIB
     INCLUDE_DIRECTORIES ${GVK_HTSLIB_INCLUDE})
 endif()
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "snp_data.h"
+#include "snp_chrom.h"
 #include "../common/err.h"
 
 void snp_data_free(snp_data_t *d)
@@ -14,6 +15,10 @@ void snp_data_free(snp_data_t *d)
 	free(d->pool);
 	for (int64_t i = 0; i < d->n_sample_id; ++i) free(d->sample_id[i]);
 	free(d->sample_id);
+	free(d->a2f);
+	free(d->rate);
+	free(d->male);
+	free(d->male_raw);
 	memset(d, 0, sizeof *d);
 }
 
@@ -63,39 +68,9 @@ void snp_data_fix_strings(snp_data_t *d, const long *offs)
 	}
 }
 
-static int eq_nocase(const char *a, size_t la, const char *b)
-{
-	size_t lb = strlen(b);
-	if (la != lb) return 0;
-	for (size_t i = 0; i < la; ++i) {
-		char c = a[i];
-		if (c >= 'a' && c <= 'z') c = (char)(c - 32);
-		if (c != b[i]) return 0;
-	}
-	return 1;
-}
-
 void snp_chr_normalise(const char *name, size_t len, char *out, size_t out_size)
 {
-	if (len > 3 && eq_nocase(name, 3, "CHR")) name += 3, len -= 3;
-	const char *code = NULL;
-	if (eq_nocase(name, len, "X")) code = "23";
-	else if (eq_nocase(name, len, "Y")) code = "24";
-	else if (eq_nocase(name, len, "XY")) code = "25";
-	else if (eq_nocase(name, len, "M") || eq_nocase(name, len, "MT")) code = "26";
-	if (code) {
-		snprintf(out, out_size, "%s", code);
-		return;
-	}
-	/* Numeric codes lose leading zeros, as PLINK parses them as numbers. */
-	size_t k = 0;
-	while (k + 1 < len && name[k] == '0') ++k;
-	int numeric = len > 0;
-	for (size_t i = k; i < len; ++i) numeric &= name[i] >= '0' && name[i] <= '9';
-	if (!numeric) k = 0;
-	size_t n = len - k < out_size - 1 ? len - k : out_size - 1;
-	memcpy(out, name + k, n);
-	out[n] = 0;
+	snp_chr_code(name, len, out, out_size);
 }
 
 void snp_data_set_full(snp_data_t *d, int64_t i)
@@ -118,6 +93,8 @@ void snp_data_select(snp_data_t *d, const uint8_t *keep)
 			memmove(snp_plane(d, k, 0), snp_plane(d, i, 0), words * 8);
 			d->var[k] = d->var[i];
 			d->full[k] = d->full[i];
+			if (d->a2f) d->a2f[k] = d->a2f[i];
+			if (d->rate) d->rate[k] = d->rate[i];
 		}
 		++k;
 	}

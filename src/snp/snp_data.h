@@ -21,6 +21,9 @@ typedef struct {
  * every kernel takes the same operands. */
 enum { SNP_PLANES = 3, SNP_PA = 0, SNP_PB = 1, SNP_PV = 2 };
 
+/* PLINK's hh_exists: a male heterozygous call on X; on Y a male heterozygous or a non-male call. */
+enum { SNP_HH_X = 1, SNP_HH_Y = 2 };
+
 typedef struct {
 	int64_t n_snp;       /* M */
 	int64_t n_bits;      /* columns of the planes: kept samples, or haplotypes when phased */
@@ -36,6 +39,14 @@ typedef struct {
 	char **sample_id;    /* the kept samples' IDs, in column order (FID_IID for PLINK input, the name
 	                        plink --recode vcf gives it; the header's name for VCF); owned */
 	int64_t n_sample_id;
+	/* Filled by the genotype decoder (snp_geno.h), NULL otherwise: */
+	double *a2f;         /* per SNP: A2 frequency among the counted samples, as PLINK keeps it */
+	double *rate;        /* per SNP: genotyping rate among the kept samples (--geno) */
+	uint64_t *male;      /* nw words: LD columns that are males (X: haploid, Y: the only calls) */
+	uint64_t *male_raw;  /* nw words: column k set when the input's k-th sample is male (PLINK's
+	                        unphased D' tables read the sex by that index) */
+	int hh;              /* SNP_HH_* flags: haploid calls PLINK sets missing were seen */
+	int id_width;        /* PLINK's SNP column width when fixed before later filters; 0 = from var[] */
 } snp_data_t;
 
 /* Frees everything snp_data_t owns and zeroes it. */
@@ -55,7 +66,7 @@ long snp_pool_add(snp_data_t *d, const char *s, size_t len);
 void snp_data_fix_strings(snp_data_t *d, const long *offs);
 
 /* PLINK 1.9's chromosome code for name ("chr1" -> "1", "X" -> "23", "Y" -> "24", "XY" -> "25",
- * "M"/"MT" -> "26"); other names are kept. Writes into out (size >= 32 or strlen(name)+1). */
+ * "M"/"MT" -> "26"); other names are kept whole (snp_chrom.h has PLINK's exact rules). */
 void snp_chr_normalise(const char *name, size_t len, char *out, size_t out_size);
 
 /* Keeps the SNPs with keep[i] != 0, in order, moving their planes and descriptions down. */

@@ -130,7 +130,7 @@ static void test_ld(int64_t m, int64_t n, double miss, int phased)
 					ld_opt_t o;
 					ld_opt_init(&o);
 					o.shape = shape, o.r2 = r2, o.single = single, o.haplotype = phased, o.threads = 2;
-					if (shape == LD_TABLE) o.inter_chr = striped, o.win_snps = 37, o.win_kb = 20.0;
+					if (shape == LD_TABLE) o.inter_chr = striped, o.win_snps = 37, o.win_bp = 20000;
 					if (striped) o.stripe_cells = 1000; /* many stripes, rows not a multiple of the tile */
 					char what[160];
 					snprintf(what, sizeof what, "ld %lld SNPs x %lld %s, %s %s%s%s%s", (long long)m, (long long)n,

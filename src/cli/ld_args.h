@@ -1,0 +1,38 @@
+/* gvk ld's command line: PLINK 1.9's option names, values and consistency rules. */
+#ifndef GVK_CLI_LD_ARGS_H
+#define GVK_CLI_LD_ARGS_H
+
+#include <stdio.h>
+#include "../snp/ld_engine.h"
+
+typedef struct {
+	const char *bfile, *bed, *bim, *fam, *vcf, *out_prefix, *out, *chr, *extract, *exclude;
+	const char *keep, *remove, *from, *to, *ld_snp, *ld_snp_list;
+	char **snps, **ld_snps;   /* the arguments of --snps / --ld-snps (inside argv) */
+	int n_snps, n_ld_snps;
+	int stat_set, r2, gz, shape_set, bin, spaces, with_freqs, in_phase, dcol, dprime, yes_really, phased;
+	int keep_allele_order, make_founders, nonfounders, allow_extra, double_id, quiet, win_set, r2_set, out_set;
+	double geno;              /* --geno: highest missing-call rate kept; 1 = no filter */
+	double maf;               /* --maf: lowest minor allele frequency kept; 0 = no filter */
+	double r2_min;            /* --ld-window-r2 */
+	ld_opt_t ld;
+	int argc;
+	char **argv;
+} ld_args_t;
+
+void ld_usage(FILE *fp);
+
+/* Parses argv into a (messages on stderr); -1 on a bad option or value. -h prints the usage and
+ * exits. */
+int ld_args_parse(int argc, char **argv, ld_args_t *a);
+
+/* PLINK's rules between modifiers and options, before anything is read; -1 with a message. */
+int ld_args_check(ld_args_t *a);
+
+/* The rule that needs the variant count: a matrix of more than 400,000 needs 'yes-really'. */
+int ld_args_check_count(const ld_args_t *a, int64_t m);
+
+/* 1 when unphased D / D' are asked for (d, dprime or dprime-signed without --phased). */
+int ld_args_em(const ld_args_t *a);
+
+#endif

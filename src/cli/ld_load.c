@@ -1,0 +1,194 @@
+/* Reading and filtering for gvk ld. Variant filters that need no genotypes run before the .bed is
+ * read, so only the selected rows are decoded; PLINK's SNP column width is fixed at that point,
+ * before --geno and --maf, as PLINK fixes it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ld_load.h"
+#include "../common/err.h"
+#include "../snp/ld_write.h"
+#include "../snp/plink_io.h"
+#include "../snp/snp_geno.h"
+#include "../snp/snp_samples.h"
+#include "../snp/snp_select.h"
+#include "../snp/vcf_import.h"
+#include "../snp/vcf_io.h"
+
+/* Where the genotypes come from: .bed rows by index, or the imported VCF rows in memory. */
+typedef struct {
+	snp_samples_t ss;
+	int64_t *src, n_rows, row_bytes;
+	uint8_t *rows; /* VCF only */
+	char *paths;   /* bed, bim, fam for --bfile */
+	const char *bed, *bim, *fam;
+} source_t;
+
+static void source_free(source_t *s)
+{
+	snp_samples_free(&s->ss);
+	free(s->src);
+	free(s->rows);
+	free(s->paths);
+}
+
+static int bfile_paths(const ld_args_t *a, source_t *s, gvk_err_t *err)
+{
+	if (a->bfile && !a->bed && !a->bim && !a->fam) {
+		size_t n = strlen(a->bfile) + 8;
+		if (!(s->paths = malloc(3 * n))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		snprintf(s->paths, n, "%s.bed", a->bfile);
+		snprintf(s->paths + n, n, "%s.bim", a->bfile);
+		snprintf(s->paths + 2 * n, n, "%s.fam", a->bfile);
+		s->bed = s->paths, s->bim = s->paths + n, s->fam = s->paths + 2 * n;
+		return 0;
+	}
+	if (a->bed && a->bim && a->fam && !a->bfile) {
+		s->bed = a->bed, s->bim = a->bim, s->fam = a->fam;
+		return 0;
+	}
+	return gvk_err_set(err, GVK_ERR_ARG, "give --bfile PREFIX, or all of --bed, --bim and --fam, or --vcf FILE");
+}
+
+/* Samples and variant descriptions of the input. */
+static int read_source(const ld_args_t *a, source_t *s, snp_data_t *d, ld_log_t *log, gvk_err_t *err)
+{
+	int rc;
+	if (a->vcf) {
+		snp_vcf_import_opt_t o = {a->double_id, a->allow_extra};
+		rc = snp_vcf_import(a->vcf, &o, &s->ss, d, &s->rows, &s->row_bytes, err);
+		s->n_rows = d->n_snp;
+		if (rc == 0 && !(s->src = malloc(sizeof *s->src * (size_t)(d->n_snp + 1))))
+			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		for (int64_t i = 0; rc == 0 && i < d->n_snp; ++i) s->src[i] = i;
+		if (rc == 0) ld_log_printf(log, "%lld variants and %lld samples read from %s.\n", (long long)d->n_snp, (long long)s->ss.n, a->vcf);
+		return rc;
+	}
+	if ((rc = bfile_paths(a, s, err)) < 0) return rc;
+	if ((rc = snp_samples_read_fam(s->fam, &s->ss, err)) < 0) return rc;
+	if ((rc = snp_read_bim(s->bim, a->allow_extra, d, &s->src, &s->n_rows, err)) < 0) return rc;
+	d->n_samples = s->ss.n;
+	ld_log_printf(log, "%lld variants loaded from .bim file.\n", (long long)s->n_rows);
+	ld_log_printf(log, "%lld people (%lld males, %lld females, %lld ambiguous) loaded from .fam.\n", (long long)s->ss.n,
+	              (long long)snp_samples_count(&s->ss, 0, 1), (long long)snp_samples_count(&s->ss, 0, 2),
+	              (long long)snp_samples_count(&s->ss, 0, 0));
+	return 0;
+}
+
+/* --keep, --remove and --make-founders, in PLINK's order. */
+static int select_samples(const ld_args_t *a, snp_samples_t *ss, ld_log_t *log, gvk_err_t *err)
+{
+	int64_t left;
+	if (a->keep) {
+		if (snp_samples_keep(ss, a->keep, 1, &left, err) < 0) return err->code;
+		ld_log_printf(log, "--keep: %lld people remaining.\n", (long long)left);
+	}
+	if (a->remove) {
+		if (snp_samples_keep(ss, a->remove, 0, &left, err) < 0) return err->code;
+		ld_log_printf(log, "--remove: %lld people remaining.\n", (long long)left);
+	}
+	if (a->make_founders) {
+		int64_t n = snp_samples_make_founders(ss);
+		if (n < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		ld_log_printf(log, "--make-founders: %lld samples affected.\n", (long long)n);
+	}
+	int64_t f = snp_samples_count(ss, 1, -1), all = snp_samples_count(ss, 0, -1);
+	ld_log_printf(log, "Before main variant filters, %lld founders and %lld nonfounders present.\n", (long long)f,
+	              (long long)(all - f));
+	if (f < 2) return gvk_err_set(err, GVK_ERR_ARG, "fewer than two founders remain, so there is no LD to compute "
+	                                                "(--make-founders may help)");
+	return 0;
+}
+
+static int select_variants(const ld_args_t *a, source_t *s, snp_data_t *d, ld_log_t *log, gvk_err_t *err)
+{
+	snp_ranges_t snps = {0};
+	int rc = a->snps ? snp_ranges_parse(a->snps, a->n_snps, "--snps", &snps, err) : 0;
+	uint8_t *keep = rc == 0 ? malloc((size_t)d->n_snp + 1) : NULL;
+	if (rc == 0 && !keep) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	snp_varsel_t o = {a->chr, a->from, a->to, a->extract, a->exclude, a->snps ? &snps : NULL};
+	if (rc == 0) rc = snp_select_vars(d, &o, keep, err);
+	if (rc == 0) {
+		snp_vars_compact(d, keep, s->src);
+		d->id_width = ld_plink_maxsnp(d);
+		if (d->n_snp != s->n_rows) ld_log_printf(log, "%lld variants selected by the variant filters.\n", (long long)d->n_snp);
+	}
+	free(keep);
+	snp_ranges_free(&snps);
+	return rc;
+}
+
+static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err)
+{
+	snp_geno_ctx_t c;
+	int rc = snp_geno_ctx_init(&c, &s->ss, a->nonfounders, a->keep_allele_order, err);
+	c.raw = ld_args_em(a);
+	if (rc == 0 && !a->vcf) rc = snp_read_bed(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
+	else if (rc == 0) {
+		rc = snp_geno_alloc(d, d->n_snp, &c, err);
+		for (int64_t i = 0; rc == 0 && i < d->n_snp; ++i) snp_geno_row(d, i, s->rows + s->src[i] * s->row_bytes, &c);
+	}
+	snp_geno_ctx_free(&c);
+	return rc;
+}
+
+static int qc(const ld_args_t *a, snp_data_t *d, ld_log_t *log, gvk_err_t *err)
+{
+	double tot = 0;
+	for (int64_t i = 0; i < d->n_snp; ++i) tot += d->rate[i];
+	ld_log_printf(log, "Total genotyping rate is %g.\n", d->n_snp ? tot / (double)d->n_snp : 0.0);
+	int64_t ng = 0, nm = 0;
+	int rc = snp_select_qc(d, a->geno, a->maf, &ng, &nm, err);
+	if (a->geno < 1) ld_log_printf(log, "%lld variants removed due to missing genotype data (--geno).\n", (long long)ng);
+	if (a->maf > 0) ld_log_printf(log, "%lld variants removed due to minor allele threshold(s) (--maf).\n", (long long)nm);
+	return rc;
+}
+
+static int index_variants(const ld_args_t *a, const snp_data_t *d, uint8_t **idx1, ld_log_t *log, gvk_err_t *err)
+{
+	if (!a->ld_snp && !a->ld_snp_list && !a->ld_snps) return 0;
+	snp_ranges_t r = {0};
+	int rc = a->ld_snps ? snp_ranges_parse(a->ld_snps, a->n_ld_snps, "--ld-snps", &r, err) : 0;
+	if (rc == 0 && !(*idx1 = malloc((size_t)d->n_snp + 1))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int64_t n = rc == 0 ? snp_select_index(d, a->ld_snp, a->ld_snp_list, a->ld_snps ? &r : NULL, *idx1, err) : rc;
+	if (n > 0) ld_log_printf(log, "%lld index variants (--ld-snp / --ld-snps / --ld-snp-list).\n", (long long)n);
+	snp_ranges_free(&r);
+	return n < 0 ? (int)n : 0;
+}
+
+/* --vcf ... --phased: the haplotype reader; the variant filters act on its planes. */
+static int load_phased(const ld_args_t *a, snp_data_t *d, ld_log_t *log, gvk_err_t *err)
+{
+	snp_vcf_opt_t vo = {a->keep_allele_order, 1};
+	int rc = snp_read_vcf(a->vcf, &vo, d, err);
+	if (rc < 0) return rc;
+	ld_log_printf(log, "%lld variants and %lld samples (phased haplotypes) read from %s.\n", (long long)d->n_snp,
+	              (long long)d->n_samples, a->vcf);
+	snp_ranges_t snps = {0};
+	uint8_t *keep = malloc((size_t)d->n_snp + 1);
+	if (!keep) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	rc = a->snps ? snp_ranges_parse(a->snps, a->n_snps, "--snps", &snps, err) : 0;
+	snp_varsel_t o = {a->chr, a->from, a->to, a->extract, a->exclude, a->snps ? &snps : NULL};
+	if (rc == 0) rc = snp_select_vars(d, &o, keep, err);
+	if (rc == 0) snp_data_select(d, keep), d->id_width = ld_plink_maxsnp(d);
+	free(keep);
+	snp_ranges_free(&snps);
+	return rc;
+}
+
+int ld_load(const ld_args_t *a, snp_data_t *d, uint8_t **idx1, ld_log_t *log, gvk_err_t *err)
+{
+	*idx1 = NULL;
+	if (a->phased && !a->vcf) return gvk_err_set(err, GVK_ERR_ARG, "--phased needs --vcf input with phased GT");
+	int rc = a->phased ? load_phased(a, d, log, err) : 0;
+	if (!a->phased) {
+		source_t s = {0};
+		rc = read_source(a, &s, d, log, err);
+		if (rc == 0) rc = select_samples(a, &s.ss, log, err);
+		if (rc == 0) rc = select_variants(a, &s, d, log, err);
+		if (rc == 0) rc = decode(a, &s, d, err);
+		if (rc == 0) rc = qc(a, d, log, err);
+		source_free(&s);
+	}
+	if (rc == 0) rc = index_variants(a, d, idx1, log, err);
+	return rc;
+}

@@ -1,0 +1,22 @@
+/* PREFIX.log of gvk ld: what PLINK's log says of a --r/--r2 run (the command line, samples and
+ * variants loaded and kept, the output), without PLINK's dates and machine details. */
+#ifndef GVK_CLI_LD_LOG_H
+#define GVK_CLI_LD_LOG_H
+
+#include <stdio.h>
+#include "../common/err.h"
+
+typedef struct {
+	char *s;
+	size_t len, cap;
+	int oom;
+} ld_log_t;
+
+void ld_log_printf(ld_log_t *l, const char *fmt, ...) GVK_PRINTF(2, 3);
+/* "Options in effect:" and one line per option with its values. */
+void ld_log_options(ld_log_t *l, int argc, char **argv);
+/* Writes the text to fp; GVK_ERR_NOMEM if a line could not be kept, GVK_ERR_IO on a write error. */
+int ld_log_write(const ld_log_t *l, FILE *fp, gvk_err_t *err);
+void ld_log_free(ld_log_t *l);
+
+#endif

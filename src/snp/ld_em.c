@@ -1,0 +1,254 @@
+/* Two-locus haplotype frequencies from unphased genotypes. The arithmetic keeps PLINK 1.9's order
+ * of operations, tolerances and choice among the cubic's roots, so that the printed 6 digits are
+ * the same. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ld_em.h"
+#include "snp_chrom.h"
+
+#define EM_PI 3.1415926535897932
+#define EM_EPSILON 0.000000000931322574615478515625            /* 2^-30: equal roots */
+#define EM_SMALLISH_EPSILON 0.00000000002910383045673370361328125 /* 2^-35: roots at the bounds */
+#define EM_SMALL_EPSILON 0.00000000000005684341886080801486968994140625 /* 2^-44: D taken as 0 */
+#define EM_SQRT_HALF 0.70710678118654746
+
+/* Genotype class planes of SNP i (raw planes) under a chromosome's haploid rules: with a male
+ * heterozygous call on X in the data, males' heterozygous calls are missing on X; with such a call
+ * or a non-male call on Y, only males' homozygous calls count on Y. */
+static void classes(const snp_data_t *d, int64_t i, int cls, int w, uint64_t out[3])
+{
+	uint64_t a = snp_plane(d, i, SNP_PA)[w], b = snp_plane(d, i, SNP_PB)[w], v = snp_plane(d, i, SNP_PV)[w];
+	uint64_t m = d->male ? d->male[w] : 0, het = a & ~b;
+	if (cls == SNP_CHR_X && (d->hh & SNP_HH_X)) v &= ~(het & m), het &= ~m;
+	if (cls == SNP_CHR_Y && (d->hh & SNP_HH_Y)) v &= m & ~het, het = 0;
+	out[0] = b & v;
+	out[1] = het;
+	out[2] = v & ~a;
+}
+
+/* First index and count of the X variants (PLINK keeps each chromosome together). */
+static void x_span(const snp_data_t *d, int64_t *xs, int64_t *nx)
+{
+	*xs = 0, *nx = 0;
+	for (int64_t i = 0; i < d->n_snp; ++i)
+		if (snp_chr_class(d->var[i].chr) == SNP_CHR_X) {
+			if (!*nx) *xs = i;
+			++*nx;
+		}
+}
+
+/* PLINK's X range for a block starting at m of n variants: [max(m, xs) - m, min(xe, m + n) - max(m, xs)). */
+static void x_range(int64_t m, int64_t n, int64_t xs, int64_t xe, int64_t *lo, int64_t *hi)
+{
+	*lo = *hi = 0;
+	if (xe == xs || !(m < xe && m + n > xs)) return;
+	int64_t a = m > xs ? m : xs, b = xe < m + n ? xe : m + n;
+	*lo = a - m, *hi = b - a;
+}
+
+int ld_em_plan(const snp_data_t *d, const uint8_t *first, int64_t back0, int64_t end, ld_em_plan_t *p)
+{
+	memset(p, 0, sizeof *p);
+	int64_t m = d->n_snp, last = m - 1, n1 = m, xs, nx;
+	if (first) {
+		if (!(p->rank = malloc(sizeof *p->rank * (size_t)(m + 1)))) return -1;
+		n1 = 0;
+		for (int64_t i = 0; i < m; ++i) {
+			p->rank[i] = n1;
+			if (first[i]) n1++, last = i;
+		}
+	}
+	p->last_cls = snp_chr_class(d->var[last].chr);
+	for (p->stale_end = last + 1; p->stale_end < m && !strcmp(d->var[p->stale_end].chr, d->var[last].chr);) p->stale_end++;
+	x_span(d, &xs, &nx);
+	x_range(0, n1, xs, xs + nx, &p->x1_lo, &p->x1_hi);
+	int64_t m2 = first ? back0 : 1;
+	x_range(m2, end - m2, xs, xs + nx, &p->x2_lo, &p->x2_hi);
+	p->x2_lo += m2, p->x2_hi += m2;
+	return 0;
+}
+
+void ld_em_plan_free(ld_em_plan_t *p)
+{
+	free(p->rank);
+	p->rank = NULL;
+}
+
+void ld_em_counts(const snp_data_t *d, const ld_em_plan_t *p, int64_t i, int64_t j, int *xi, int *xj, uint32_t c[18])
+{
+	int64_t r = p->rank ? p->rank[i] : i;
+	*xi = r >= p->x1_lo && r < p->x1_hi;
+	*xj = j >= p->x2_lo && j < p->x2_hi;
+	int ci = snp_chr_class(d->var[i].chr), cj = j < p->stale_end ? p->last_cls : snp_chr_class(d->var[j].chr);
+	int males = (*xi || *xj) && d->male_raw;
+	memset(c, 0, 18 * sizeof *c);
+	for (int w = 0; w < d->nw; ++w) {
+		uint64_t a[3], b[3], mr = males ? d->male_raw[w] : 0;
+		classes(d, i, ci, w, a);
+		classes(d, j, cj, w, b);
+		for (int x = 0; x < 3; ++x)
+			for (int y = 0; y < 3; ++y) {
+				uint64_t both = a[x] & b[y];
+				c[3 * x + y] += (uint32_t)__builtin_popcountll(both);
+				if (mr) c[9 + 3 * x + y] += (uint32_t)__builtin_popcountll(both & mr);
+			}
+	}
+}
+
+/* Real roots of x^3 + a x^2 + b x + c in s[], ascending as PLINK orders them; returns how many
+ * (roots closer than 2^-30 count once). */
+static int cubic_roots(double a, double b, double c, double s[3])
+{
+	double a2 = a * a;
+	double qq = (a2 - 3 * b) * (1.0 / 9.0);
+	double rr = (2 * a2 * a - 9 * a * b + 27 * c) * (1.0 / 54.0);
+	double r2 = rr * rr, q3 = qq * qq * qq, adiv3 = a * (1.0 / 3.0), sq, t;
+	if (r2 < q3) {
+		sq = sqrt(qq);
+		t = acos(rr / (qq * sq)) * (1.0 / 3.0);
+		sq *= -2;
+		s[0] = sq * cos(t) - adiv3;
+		s[1] = sq * cos(t + (2.0 * EM_PI / 3.0)) - adiv3;
+		s[2] = sq * cos(t - (2.0 * EM_PI / 3.0)) - adiv3;
+		if (s[0] > s[1]) {
+			t = s[0], s[0] = s[1];
+			if (t > s[2]) s[1] = s[2], s[2] = t;
+			else s[1] = t;
+			if (s[0] > s[1]) t = s[0], s[0] = s[1], s[1] = t;
+		} else if (s[1] > s[2]) {
+			t = s[1], s[1] = s[2], s[2] = t;
+		}
+		if (s[1] - s[0] < EM_EPSILON) {
+			s[1] = s[2];
+			return s[1] - s[0] < EM_EPSILON ? 1 : 2;
+		}
+		return s[2] - s[1] < EM_EPSILON ? 2 : 3;
+	}
+	t = -pow(fabs(rr) + sqrt(r2 - q3), 1.0 / 3.0);
+	if (t == 0.0) {
+		s[0] = -adiv3;
+		return 1;
+	}
+	if (rr < 0.0) t = -t;
+	sq = qq / t;
+	s[0] = t + sq - adiv3;
+	if (fabs(t - sq) >= EM_EPSILON * 8) return 1;
+	if (t >= 0.0) s[1] = s[0], s[0] = -t - adiv3;
+	else s[1] = -t - adiv3;
+	return 2;
+}
+
+/* Haplotype counts known from the homozygous cells, the double heterozygotes, and the frequencies
+ * they give before the double heterozygotes are split. */
+typedef struct {
+	double k11, k12, k21, k22, center, f11, f12, f21, f22, half;
+} em_t;
+
+static double lnlike(const em_t *e, double incr)
+{
+	double f11 = e->f11 + incr, f22 = e->f22 + incr;
+	double f12 = e->f12 + (e->half - incr), f21 = e->f21 + (e->half - incr);
+	double ll = e->center * log(f11 * f22 + f12 * f21);
+	if (e->k11 != 0.0) ll += e->k11 * log(f11);
+	if (e->k12 != 0.0) ll += e->k12 * log(f12);
+	if (e->k21 != 0.0) ll += e->k21 * log(f21);
+	if (e->k22 != 0.0) ll += e->k22 * log(f22);
+	return ll;
+}
+
+/* Candidate shares of the double heterozygotes for haplotype 11 within [0, half]: s[lo, hi). */
+static void candidates(const em_t *e, double p1122, double p1221, double s[3], int *lo, int *hi)
+{
+	*lo = 0, *hi = 1;
+	if (p1122 != 0.0 || p1221 != 0.0) {
+		*hi = cubic_roots(0.5 * (e->f11 + e->f22 - e->f12 - e->f21 - 3 * e->half),
+		                  0.5 * (p1122 + p1221 + e->half * (e->f12 + e->f21 - e->f11 - e->f22 + e->half)),
+		                  -0.5 * e->half * p1122, s);
+		while (*hi && s[*hi - 1] > e->half + EM_SMALLISH_EPSILON) --*hi;
+		while (*lo < *hi && s[*lo] < -EM_SMALLISH_EPSILON) ++*lo;
+		if (*lo == *hi) {
+			*lo = 0, *hi = 2, s[0] = 0, s[1] = e->half; /* a double root at a bound: try both bounds */
+		} else {
+			if (s[*lo] < 0) s[*lo] = 0;
+			if (s[*hi - 1] > e->half) s[*hi - 1] = e->half;
+		}
+		return;
+	}
+	double xx = e->f11 + e->f22, xy = e->f12 + e->f21;
+	s[0] = 0;
+	if (xx + EM_SMALLISH_EPSILON < e->half + xy && xy + EM_SMALLISH_EPSILON < e->half + xx) {
+		*hi = 3, s[1] = (e->half + xy - xx) * 0.5, s[2] = e->half;
+	} else {
+		*hi = 2, s[1] = e->half;
+	}
+}
+
+/* PLINK keeps the last candidate whose likelihood beats the first candidate's (it compares each
+ * with the first, not with the best so far); the same choice is made here. */
+static double pick(const em_t *e, const double s[3], int lo, int hi)
+{
+	double best = s[lo];
+	if (hi > lo + 1) {
+		double first = lnlike(e, best);
+		for (int k = lo + 1; k < hi; ++k)
+			if (lnlike(e, s[k]) > first) best = s[k];
+	}
+	return best;
+}
+
+/* Frequencies of allele 1 at each SNP (f1x, fx1) and of haplotype 11; 1 when undefined. */
+static int em_freqs(double k11, double k12, double k21, double k22, uint32_t center, double *f1x, double *fx1, double *f11)
+{
+	em_t e = {k11, k12, k21, k22, (double)(int32_t)center, 0, 0, 0, 0, 0};
+	double twice = k11 + k12 + k21 + k22 + 2 * e.center;
+	if (twice == 0.0) return 1;
+	double rec = 1.0 / twice;
+	e.f11 = k11 * rec, e.f12 = k12 * rec, e.f21 = k21 * rec, e.f22 = k22 * rec;
+	double p1122 = e.f11 * e.f22, p1221 = e.f12 * e.f21;
+	e.half = e.center * rec;
+	*f1x = e.f11 + e.f12 + e.half;
+	*fx1 = e.f11 + e.f21 + e.half;
+	*f11 = e.f11;
+	if (center) {
+		double s[3];
+		int lo, hi;
+		candidates(&e, p1122, p1221, s, &lo, &hi);
+		*f11 += pick(&e, s, lo, hi);
+	} else if (p1122 == 0.0 && p1221 == 0.0) {
+		return 1;
+	}
+	return 0;
+}
+
+void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double *r, double *dd, double *dprime)
+{
+	double k11 = (double)(2 * c[0] + c[1] + c[3]), k12 = (double)(2 * c[2] + c[1] + c[5]);
+	double k21 = (double)(2 * c[6] + c[3] + c[7]), k22 = (double)(2 * c[8] + c[5] + c[7]);
+	const double w = 1.0 - EM_SQRT_HALF;
+	if (xi && xj) {
+		k11 -= (double)(int32_t)c[9], k12 -= (double)(int32_t)c[11];
+		k21 -= (double)(int32_t)c[15], k22 -= (double)(int32_t)c[17];
+	} else if (xi) {
+		k11 -= (double)(2 * c[9] + c[10]) * w, k12 -= (double)(2 * c[11] + c[10]) * w;
+		k21 -= (double)(2 * c[15] + c[16]) * w, k22 -= (double)(2 * c[17] + c[16]) * w;
+	} else if (xj) {
+		k11 -= (double)(2 * c[9] + c[12]) * w, k12 -= (double)(2 * c[11] + c[12]) * w;
+		k21 -= (double)(2 * c[15] + c[14]) * w, k22 -= (double)(2 * c[17] + c[14]) * w;
+	}
+	double f1x, fx1, f11;
+	if (em_freqs(k11, k12, k21, k22, c[4], &f1x, &fx1, &f11)) {
+		*r = *dd = *dprime = NAN;
+		return;
+	}
+	double f2x = 1.0 - f1x, fx2 = 1.0 - fx1, expect = fx1 * f1x, dv = f11 - expect;
+	if (fabs(dv) < EM_SMALL_EPSILON) {
+		*r = *dd = *dprime = 0.0;
+		return;
+	}
+	*r = r2 ? fabs(dv) * dv / (expect * f2x * fx2) : dv / sqrt(expect * f2x * fx2);
+	*dd = dv;
+	if (dv >= 0) *dprime = dv / (fx1 * f2x < fx2 * f1x ? fx1 * f2x : fx2 * f1x);
+	else *dprime = dv / (expect < fx2 * f2x ? expect : fx2 * f2x);
+}

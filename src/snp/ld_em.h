@@ -1,0 +1,44 @@
+/* Unphased D and D' as PLINK 1.9's --r/--r2 d / dprime / dprime-signed computes them: the 3 x 3
+ * two-locus genotype table of the founders called at both variants, haplotype frequencies by
+ * maximum likelihood (the real roots of a cubic for the double heterozygotes' share, after Gaunt,
+ * Rodriguez and Day 2007), and r or r^2 from those frequencies. Males on X count one haplotype. */
+#ifndef GVK_SNP_LD_EM_H
+#define GVK_SNP_LD_EM_H
+
+#include <stdint.h>
+#include "snp_data.h"
+
+/* How PLINK 1.9 (v1.90b6.26) loads and labels the two variants of a pair in this mode; its
+ * shortcuts are kept so that the output is the same, including on data with X and males:
+ * - the first variant gets its own chromosome's haploid rules, but a second variant before the end
+ *   of the last first variant's chromosome gets that chromosome's rules (its loader reuses the
+ *   state of the first variants' loader);
+ * - a pair gets the male X tables only when its variants fall in X ranges computed from
+ *   block-relative positions (exact when X is the first chromosome);
+ * - those tables take as males the columns whose index is a male's index in the input.
+ * d's planes must be raw (snp_geno_ctx_t.raw): every call diploid. One block of each loader is
+ * assumed, which PLINK uses unless its memory is short of about 600 bytes a variant (more with
+ * inter-chr). */
+typedef struct {
+	int last_cls;          /* SNP_CHR_* of the last first variant */
+	int64_t stale_end;     /* second variants before this one load with last_cls */
+	int64_t x1_lo, x1_hi;  /* first variants with rank among the first variants in [x1_lo, x1_hi) */
+	int64_t x2_lo, x2_hi;  /* second variants with index in [x2_lo, x2_hi) */
+	int64_t *rank;         /* rank of each first variant among them (NULL: the index itself) */
+} ld_em_plan_t;
+
+/* first[i]: SNP i is a first variant (NULL: all); back0 the first column of the first one's
+ * window and end the end of the last one's (as ld_engine.c forms them). */
+int ld_em_plan(const snp_data_t *d, const uint8_t *first, int64_t back0, int64_t end, ld_em_plan_t *p);
+void ld_em_plan_free(ld_em_plan_t *p);
+
+/* c[3 a + b]: founders with genotype class a at SNP i and b at SNP j (0 = two A1, 1 = het, 2 = two
+ * A2); c[9 ..] the same with i's calls limited to the plan's males, filled when the pair gets the X
+ * tables (*xi, *xj receive whether it does). */
+void ld_em_counts(const snp_data_t *d, const ld_em_plan_t *p, int64_t i, int64_t j, int *xi, int *xj, uint32_t c[18]);
+
+/* r (signed r^2 when r2), D, and signed D' from the table; r = D = D' = 0 when |D| < 2^-44, and
+ * all NaN when a variant is constant among the pair's calls. */
+void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double *r, double *dd, double *dprime);
+
+#endif

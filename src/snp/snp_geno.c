@@ -1,0 +1,195 @@
+/* .bed codes to bit planes with PLINK 1.9's per-variant statistics and allele order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "snp_geno.h"
+#include "snp_chrom.h"
+#include "../common/err.h"
+
+static void fill_lut(snp_geno_ctx_t *c)
+{
+	for (int byte = 0; byte < 256; ++byte) {
+		c->lut[0][byte] = c->lut[1][byte] = c->lut[2][byte] = 0;
+		for (int k = 0; k < 4; ++k) {
+			int code = (byte >> (2 * k)) & 3;
+			if (code == 1) continue;
+			c->lut[2][byte] |= (uint8_t)(1 << k);
+			if (code != 3) c->lut[0][byte] |= (uint8_t)(1 << k);
+			if (code == 0) c->lut[1][byte] |= (uint8_t)(1 << k);
+		}
+	}
+}
+
+int snp_geno_ctx_init(snp_geno_ctx_t *c, const snp_samples_t *ss, int nonfounders, int keep_allele_order,
+                      gvk_err_t *err)
+{
+	memset(c, 0, sizeof *c);
+	c->n = ss->n;
+	c->col = malloc(sizeof *c->col * (size_t)(ss->n + 1));
+	c->role = malloc((size_t)ss->n + 1);
+	if (!c->col || !c->role) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	c->keep_allele_order = keep_allele_order;
+	c->plain = 1;
+	for (int64_t s = 0; s < ss->n; ++s) {
+		const snp_sample_t *p = &ss->s[s];
+		int ld = p->kept && p->founder;
+		c->col[s] = ld ? c->n_cols++ : -1;
+		c->role[s] = (uint8_t)((p->kept ? SNP_ROLE_KEPT : 0) | (p->kept && (p->founder || nonfounders) ? SNP_ROLE_FREQ : 0) |
+		                       (p->sex == 1 ? SNP_ROLE_MALE : 0));
+		c->n_kept += p->kept;
+		c->n_kept_male += p->kept && p->sex == 1;
+		c->plain &= ld && (c->role[s] & SNP_ROLE_FREQ);
+	}
+	fill_lut(c);
+	return 0;
+}
+
+void snp_geno_ctx_free(snp_geno_ctx_t *c)
+{
+	free(c->col);
+	free(c->role);
+	c->col = NULL;
+	c->role = NULL;
+}
+
+int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err)
+{
+	int rc = snp_data_alloc_planes(d, n_snp, c->n_cols, err);
+	if (rc < 0) return rc;
+	d->a2f = malloc(sizeof *d->a2f * (size_t)(n_snp + 1));
+	d->rate = malloc(sizeof *d->rate * (size_t)(n_snp + 1));
+	d->male = calloc((size_t)d->nw, sizeof *d->male);
+	d->male_raw = calloc((size_t)d->nw, sizeof *d->male_raw);
+	if (!d->a2f || !d->rate || !d->male || !d->male_raw) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t s = 0; s < c->n; ++s) {
+		if (!(c->role[s] & SNP_ROLE_MALE)) continue;
+		if (c->col[s] >= 0) d->male[c->col[s] >> 6] |= (uint64_t)1 << (c->col[s] & 63);
+		if (s < c->n_cols) d->male_raw[s >> 6] |= (uint64_t)1 << (s & 63);
+	}
+	return 0;
+}
+
+/* Genotype counts of one row: diploid (code 00, 10, 11 = ll, lh, hh) and haploid male ones. */
+typedef struct {
+	int64_t ll, lh, hh, ml, mh, nm, nm_male;
+	int flags; /* SNP_HH_* */
+} tally_t;
+
+static int code_at(const uint8_t *row, int64_t s) { return (row[s >> 2] >> (2 * (s & 3))) & 3; }
+
+/* PLINK counts: frequencies over the counted samples (males once on X, only males on Y), calls
+ * over the kept samples (only males on Y). */
+static void tally(const uint8_t *row, const snp_geno_ctx_t *c, int cls, tally_t *t)
+{
+	memset(t, 0, sizeof *t);
+	for (int64_t s = 0; s < c->n; ++s) {
+		int r = c->role[s], code = code_at(row, s);
+		if (!(r & SNP_ROLE_KEPT) || code == 1) continue;
+		int male = r & SNP_ROLE_MALE;
+		if (cls == SNP_CHR_X && male && code == 2) t->flags |= SNP_HH_X;
+		if (cls == SNP_CHR_Y && (!male || code == 2)) t->flags |= SNP_HH_Y;
+		t->nm += cls != SNP_CHR_Y || male;
+		t->nm_male += male != 0;
+		if (!(r & SNP_ROLE_FREQ)) continue;
+		if (cls == SNP_CHR_AUTO || (cls == SNP_CHR_X && !male)) {
+			t->ll += code == 0, t->lh += code == 2, t->hh += code == 3;
+		} else if (male) {
+			t->ml += code == 0, t->mh += code == 3;
+		}
+	}
+}
+
+/* PLINK's A2 frequency (before any swap) and genotyping rate from the counts. */
+static void stats(const tally_t *t, const snp_geno_ctx_t *c, int cls, double *a2f, double *rate)
+{
+	int64_t den = 2 * (t->ll + t->lh + t->hh) + t->ml + t->mh, num = 2 * t->hh + t->lh + t->mh;
+	*a2f = den ? (double)num / (double)den : 0.5;
+	int64_t n = cls == SNP_CHR_Y ? c->n_kept_male : c->n_kept;
+	*rate = n ? (double)(cls == SNP_CHR_Y ? t->nm_male : t->nm) * (1.0 / (double)n) : 0.0;
+}
+
+/* Every sample a column: whole bytes through the table, 16 bytes per word. */
+static void decode_plain(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
+{
+	uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
+	int64_t n = c->n, bpr = (n + 3) / 4, nw = (n + 63) / 64;
+	for (int64_t w = 0; w < nw; ++w) {
+		uint64_t a = 0, b = 0, v = 0;
+		int64_t k1 = bpr - 16 * w < 16 ? bpr - 16 * w : 16;
+		for (int64_t k = 0; k < k1; ++k) {
+			uint8_t x = row[16 * w + k];
+			a |= (uint64_t)c->lut[0][x] << (4 * k), b |= (uint64_t)c->lut[1][x] << (4 * k);
+			v |= (uint64_t)c->lut[2][x] << (4 * k);
+		}
+		if (w == nw - 1 && n % 64) {
+			uint64_t keep = ((uint64_t)1 << (n % 64)) - 1; /* padding pairs read as code 00 */
+			a &= keep, b &= keep, v &= keep;
+		}
+		pa[w] = a, pb[w] = b, pv[w] = v;
+	}
+}
+
+/* Counts of the planes decode_plain filled (every sample kept and counted, diploid). */
+static void tally_plain(const snp_data_t *d, int64_t i, tally_t *t)
+{
+	const uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
+	int64_t ca = 0, cb = 0, cv = 0;
+	for (int w = 0; w < d->nw; ++w)
+		ca += __builtin_popcountll(pa[w]), cb += __builtin_popcountll(pb[w]), cv += __builtin_popcountll(pv[w]);
+	memset(t, 0, sizeof *t);
+	t->ll = cb, t->lh = ca - cb, t->hh = cv - ca, t->nm = cv;
+}
+
+/* A1 <-> A2 on the planes: x -> 2 - x, A' = V & ~B, B' = V & ~A. */
+static void flip_planes(snp_data_t *d, int64_t i)
+{
+	uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
+	for (int w = 0; w < d->nw; ++w) {
+		uint64_t a = pa[w], b = pb[w];
+		pa[w] = pv[w] & ~b, pb[w] = pv[w] & ~a;
+	}
+}
+
+/* Column planes one sample at a time. X males: heterozygous calls missing, otherwise one copy
+ * or none (PLINK's haploid coding); Y: only males, heterozygous calls missing. */
+static void decode_cols(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, int cls, int swap)
+{
+	uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
+	for (int64_t s = 0; s < c->n; ++s) {
+		int64_t k = c->col[s];
+		int code = code_at(row, s);
+		if (k < 0 || code == 1) continue;
+		int male = c->role[s] & SNP_ROLE_MALE, hap = !c->raw && cls != SNP_CHR_AUTO;
+		if (hap && cls == SNP_CHR_Y && !male) continue;
+		if (hap && male && code == 2) continue;
+		int x = code == 0 ? 2 : code == 2 ? 1 : 0; /* copies of the file's A1 */
+		if (swap) x = 2 - x;
+		if (hap && cls == SNP_CHR_X && male) x /= 2;
+		uint64_t bit = (uint64_t)1 << (k & 63);
+		pv[k >> 6] |= bit;
+		if (x >= 1) pa[k >> 6] |= bit;
+		if (x == 2) pb[k >> 6] |= bit;
+	}
+}
+
+void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
+{
+	int cls = snp_chr_class(d->var[i].chr);
+	tally_t t;
+	int plain = c->plain && cls == SNP_CHR_AUTO;
+	if (plain) decode_plain(d, i, row, c), tally_plain(d, i, &t);
+	else tally(row, c, cls, &t);
+	d->hh |= t.flags;
+	double f2;
+	stats(&t, c, cls, &f2, &d->rate[i]);
+	int swap = !c->keep_allele_order && f2 < 0.5;
+	d->a2f[i] = swap ? 1.0 - f2 : f2;
+	if (plain && swap) flip_planes(d, i);
+	if (!plain) decode_cols(d, i, row, c, cls, swap);
+	if (swap) {
+		const char *a = d->var[i].a1;
+		d->var[i].a1 = d->var[i].a2;
+		d->var[i].a2 = a;
+	}
+	snp_data_set_full(d, i);
+}

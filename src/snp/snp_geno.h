@@ -1,0 +1,37 @@
+/* One variant's PLINK .bed codes, for every sample of the input, into the bit planes of its LD
+ * samples plus the statistics PLINK 1.9 filters on: genotyping rate (--geno) and allele frequency
+ * (--maf, A1 = minor allele, with-freqs). Males count once on X and Y, as PLINK counts them. */
+#ifndef GVK_SNP_GENO_H
+#define GVK_SNP_GENO_H
+
+#include "snp_data.h"
+#include "snp_samples.h"
+
+enum { SNP_ROLE_KEPT = 1, SNP_ROLE_FREQ = 2, SNP_ROLE_MALE = 4 };
+
+typedef struct {
+	int64_t n;              /* samples in a row */
+	int64_t *col;           /* per sample: LD column (plane bit), or -1 */
+	uint8_t *role;          /* per sample: SNP_ROLE_* bits */
+	int64_t n_cols, n_kept, n_kept_male;
+	int keep_allele_order;
+	int raw;                /* planes keep every call as diploid (X / Y rules left to the user) */
+	int plain;              /* every sample kept, counted and a column in order */
+	uint8_t lut[3][256];    /* whole .bed bytes to 4-bit slices of planes A, B and V */
+} snp_geno_ctx_t;
+
+/* LD columns are the kept founders; frequencies count the kept founders, or every kept sample
+ * when nonfounders (PLINK --nonfounders). Set c->raw afterwards for unphased D / D' (ld_em.h). */
+int snp_geno_ctx_init(snp_geno_ctx_t *c, const snp_samples_t *ss, int nonfounders, int keep_allele_order,
+                      gvk_err_t *err);
+void snp_geno_ctx_free(snp_geno_ctx_t *c);
+
+/* Allocates d's planes and per-SNP statistics for n_snp SNPs (d->var already filled), and the
+ * male column mask. */
+int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err);
+
+/* SNP i from its row of ceil(n / 4) .bed bytes, coded against var[i].a1 / a2 (code 00 = two
+ * copies of a1). Swaps a1 and a2 when a2 is the rarer allele, unless keep_allele_order. */
+void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c);
+
+#endif
