@@ -500,8 +500,9 @@ static void parse_piece(void *arg, int t)
 	mt_job_t *j = arg;
 	phmm_reader_t sub = {NULL, j->rd->fmt, 0, {0}};
 	phmm_chunk_t *part = &j->parts[t];
-	j->n[t] = 0;
-	/* An empty piece must not leave the counts of an earlier chunk behind. */
+	j->n[t] = 0, j->lines[t] = 0;
+	/* An empty piece must not leave the counts of an earlier chunk behind, nor an unset line
+	 * count (the pieces' counts place the lines after them). */
 	part->n_reads = part->n_haps = part->n_pairs = 0, part->cells = 0;
 	if (j->cuts[t + 1] == j->cuts[t]) return;
 	sub.lr = gvk_lr_open_mem(j->blk + j->cuts[t], j->cuts[t + 1] - j->cuts[t], gvk_lr_path(j->rd->lr), j->line0[t], &j->err[t]);
