@@ -17,7 +17,7 @@ int fid_prof_alloc(fid_prof_t *p, int64_t n, uint32_t n_snp, gvk_err_t *err)
 	memset(p, 0, sizeof *p);
 	p->n = n;
 	p->n_snp = n_snp;
-	p->nw = (int)((n_snp + 63) / 64);
+	p->nw = (int)(((uint64_t)n_snp + 63) / 64); /* n_snp + 63 overflows 32 bits near 2^32 */
 	p->stride = (p->nw + 7) & ~7;
 	if (p->stride == 0) p->stride = 8;
 	size_t bytes = (size_t)n * (size_t)p->stride * 8;
@@ -46,9 +46,14 @@ int fidb_open(fidb_reader_t *r, const char *path, gvk_err_t *err)
 	else if (fread(h, 1, 16, r->fp) != 16 || memcmp(h, "FIDB", 4) != 0)
 		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a FastID profile file (no 'FIDB' header)", path);
 	if (rc == 0) r->n = rd32(h + 4), r->n_snp = rd32(h + 8), r->nw = rd32(h + 12);
-	if (rc == 0 && r->nw != (r->n_snp + 63) / 64)
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says %u SNPs but %u words per profile (need %u)", path,
-		                 r->n_snp, r->nw, (r->n_snp + 63) / 64);
+	const uint64_t need = ((uint64_t)r->n_snp + 63) / 64;
+	/* Profiles of no SNP take no bytes, so the size check below could not bound their number (a
+	 * 16-byte file could claim four billion); gvk never writes them. */
+	if (rc == 0 && r->n_snp == 0)
+		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says the profiles have 0 SNPs", path);
+	else if (rc == 0 && r->nw != need)
+		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says %u SNPs but %u words per profile (need %llu)", path,
+		                 r->n_snp, r->nw, (unsigned long long)need);
 	else if (rc == 0 && (uint64_t)st.st_size != 16 + (uint64_t)r->n * r->nw * 8)
 		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: %lld bytes, but %u profiles of %u words need %llu", path,
 		                 (long long)st.st_size, r->n, r->nw, (unsigned long long)(16 + (uint64_t)r->n * r->nw * 8));

@@ -37,6 +37,14 @@ check noncontiguous "${h}chr1\t1\t100\t5\t6\t7\nchr2\t1\t100\t5\t6\t7\nchr1\t101
 # A NUL byte in the header line (it used to hide fields from the splitter and crash).
 check nul_header "chr\tst\0rt\tend\tA\tB\tC\nchr1\t1\t100\t5\t6\t7\n" "nul_header.tsv:1: NUL byte in the header line (column 7)"
 check nul_header_matrix "A\tB\0\tC\n1\t2\t3\n" "nul_header_matrix.tsv:1: NUL byte in the header line"
+# A last line without '\n' in a file of whole pages (found by fuzzing: the parser ended the line
+# with a NUL written one byte past the input, past the mapping here). A valid input: it must run,
+# and a bad count on that line must still be reported with its line.
+awk 'BEGIN { printf "chr\tstart\tend\tA\tB\n"; n = 18; for (i = 0; 4096 - n > 80; ++i) { l = sprintf("chr1\t%d\t%d\t%d\t%d\n", 1000 * i + 1, 1000 * i + 1000, 50 + i % 7, 52 + i % 5); printf "%s", l; n += length(l) }
+	tail = sprintf("\t1\t1000\t51\t57"); name = "chr2"; while (n + length(name) + length(tail) < 4096) name = name "x"; printf "%s%s", name, tail }' > "$tmp/page.tsv"
+if [ "$(wc -c < "$tmp/page.tsv")" -ne 4096 ] || ! "$gvk" cnv -q --counts "$tmp/page.tsv" -o "$tmp/page.out" 2> "$tmp/err"; then
+	echo "FAIL: page-sized input without a final newline: $(cat "$tmp/err")"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+check page_bad "$(head -c 4095 "$tmp/page.tsv")x" "page_bad.tsv:" 
 check zero_sample "${h}chr1\t1\t100\t5\t0\t7\nchr1\t101\t200\t5\t0\t7\n" "sample B has no reads at all"
 # A bad line far down still leaves nothing behind.
 { printf "$h"; zcat "$data/small/input_counts.tsv.gz" | awk -F'\t' 'NR > 1 && NR < 1500 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }'; printf 'chr2\t1\t2\t1\t2\n'; } > "$tmp/late.txt"

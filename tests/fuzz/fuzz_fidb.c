@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == 0) {
 		if (p.nw * 64 < (int64_t)p.n_snp || p.stride < p.nw) fz_fail("%u SNPs in %d words (stride %d)", p.n_snp, p.nw, p.stride);
 		read_blocks(f.path, &p);
-		if (p.n * p.nw <= 4096) search_self(&p);
+		if (p.n <= 64 && p.nw <= 64) search_self(&p);
 	}
 	fid_prof_free(&p);
 	fz_remove(&f);

@@ -64,7 +64,10 @@ void fz_pairhmm(const char *path, phmm_format_t fmt)
 	outcome_t a = parse(path, fmt, 1), b = parse(path, fmt, 4);
 	if ((a.rc < 0) != (b.rc < 0))
 		fz_fail("sequential parse: %s; threaded parse: %s", a.rc < 0 ? a.err.msg : "ok", b.rc < 0 ? b.err.msg : "ok");
-	if (a.rc < 0 && strcmp(a.err.msg, b.err.msg) != 0)
+	/* A read error (a damaged gzip stream) is told "after line N" of the lines counted when the
+	 * read failed, which depends on how far ahead each reader reads; any other error must read
+	 * the same. */
+	if (a.rc < 0 && (a.rc != b.rc || (a.rc != GVK_ERR_IO && strcmp(a.err.msg, b.err.msg) != 0)))
 		fz_fail("the errors differ: sequential '%s', threaded '%s'", a.err.msg, b.err.msg);
 	if (a.rc == 0 && (a.pairs != b.pairs || a.h != b.h))
 		fz_fail("the parses differ: %llu pairs sequentially, %llu on threads (hashes %s)", (unsigned long long)a.pairs,

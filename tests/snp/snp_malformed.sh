@@ -99,6 +99,10 @@ check fidb_padding "pad.fidb: profile 7 has bits set beyond SNP 200" fastid -o "
 # Queries of another length: rewrite the SNP count of the header (200 -> 192, 3 words).
 { printf 'FIDB\x28\x00\x00\x00\xc0\x00\x00\x00\x03\x00\x00\x00'; head -c $((40 * 24)) /dev/zero; } > "$tmp/len.fidb"
 check fidb_length "len.fidb: profiles have 192 SNPs but those of" fastid -o "$tmp/out" "$F.db.fidb" "$tmp/len.fidb"
+# Found by fuzzing: a 16-byte database of 4352 profiles of 0 SNPs (no bytes each) passed the
+# size check, and a search over four billion of them would never end.
+printf 'FIDB\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' > "$tmp/nosnp.fidb"
+check fidb_nosnp "nosnp.fidb: header says the profiles have 0 SNPs" fastid -o "$tmp/out" "$tmp/nosnp.fidb" "$F.queries.fidb"
 [ -z "$nogpu" ] || check fidb_gpu "$nogpu" fastid --device gpu -o "$tmp/out" "$F.db.fidb" "$F.queries.fidb"
 
 echo "$pass malformed inputs rejected, $fail failures"
