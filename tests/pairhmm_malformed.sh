@@ -43,6 +43,12 @@ check lonecount "1 1\nACG +++ +++ +++ +++\nACGT\n1" "lonecount.txt:4: expected a
 check fakeheader "2 1\nACG +++ +++ +++ +++\n12 34\nACGT\n1 1\nACG +++ +++ +++ +++\nACGT\n" \
 	"fakeheader.txt:3: expected read 2 of the group at line 1" "-t 4"
 check emptypiece "ACGT AC 66 II II ++\r\nTTTT TT 66 IIII ++" "emptypiece.txt:2: expected 6 or 7 fields" "-t 8"
+# A bad first record in a truncated gzip stream is reported as such with threads too (the
+# threaded reader used to read ahead into the damage and report only that).
+printf 'ACGT AC 66 II II ++\nAC 6\n' | gzip -c > "$tmp/full.gz"
+head -c $(($(wc -c < "$tmp/full.gz") - 6)) "$tmp/full.gz" > "$tmp/badtrunc.gz"
+if "$gvk" pairhmm -q -t 4 -o "$tmp/out.txt" "$tmp/badtrunc.gz" 2> "$tmp/err" || ! grep -qF "badtrunc.gz:2: expected 6 or 7 fields" "$tmp/err"; then
+	echo "FAIL: badtrunc: $(cat "$tmp/err")"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 printf 'ACGT\0AC\n' > "$tmp/binary.txt"
 check binary "\x1f\x8b\x08\x00garbage" "binary.txt: read error"
 # Large files take the multi-threaded parser (chunks of 65536 pairs and more): a bad header half

@@ -602,7 +602,10 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	 * more than the parsing itself. */
 	int rc = gvk_lr_block_uncounted(rd->lr, want, &blk, &len, err);
 	c->n_reads = c->n_haps = c->n_pairs = 0, c->arena_len = c->harena_len = 0, c->cells = 0;
-	if (rc <= 0) return rc;
+	/* A read error (a damaged gzip stream) met while reading ahead: the lines before it are
+	 * parsed sequentially, so that a bad record there is reported first, as without threads. */
+	if (rc < 0) return phmm_reader_next(rd, c, max_pairs, err);
+	if (rc == 0) return 0;
 	t1 = gvk_seconds(), rd->t[0] += t1 - t0, t0 = t1;
 	const int group = rd->fmt == PHMM_FMT_GROUP;
 	size_t cuts[65];
