@@ -15,6 +15,35 @@ void cnv_layout_free(cnv_layout_t *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* The first three tab-separated fields of line, ended in place (further BED columns are left
+ * alone); 0 when one is missing or empty (a doubled tab must not shift the columns). */
+static int bed_fields(char *line, char *f[3])
+{
+	char *p = line;
+	for (int k = 0; k < 3; ++k) {
+		char *t = strchr(p, '\t');
+		if (!t && k < 2) return 0;
+		if (t) *t = 0;
+		f[k] = p;
+		if (!*p) return 0;
+		p = t ? t + 1 : p;
+	}
+	return 1;
+}
+
+/* A coordinate: decimal digits only (BED has no sign), at most 18, so that it cannot overflow. */
+static int bed_coord(const char *s, long long *v)
+{
+	long long x = 0;
+	size_t n = 0;
+	for (; s[n]; ++n) {
+		if (s[n] < '0' || s[n] > '9' || n == 18) return -1;
+		x = 10 * x + (s[n] - '0');
+	}
+	*v = x;
+	return n ? 0 : -1;
+}
+
 int cnv_read_bed(const char *path, cnv_layout_t *l, gvk_err_t *err)
 {
 	memset(l, 0, sizeof *l);
@@ -26,13 +55,14 @@ int cnv_read_bed(const char *path, cnv_layout_t *l, gvk_err_t *err)
 	while ((rc = gvk_lr_next(lr, &line, &len, err)) > 0) {
 		long ln = gvk_lr_lineno(lr);
 		if (len == 0 || line[0] == '#' || !strncmp(line, "track", 5) || !strncmp(line, "browser", 7)) continue;
-		char *f[3], *save = NULL;
-		f[0] = strtok_r(line, "\t", &save);
-		f[1] = f[0] ? strtok_r(NULL, "\t", &save) : NULL;
-		f[2] = f[1] ? strtok_r(NULL, "\t", &save) : NULL;
-		char *e1 = NULL, *e2 = NULL;
-		long long s0 = f[2] ? strtoll(f[1], &e1, 10) : -1, e0 = f[2] ? strtoll(f[2], &e2, 10) : -1;
-		if (!f[2] || *e1 || *e2 || e1 == f[1] || e2 == f[2] || s0 < 0 || e0 <= s0) {
+		/* Fields are split with string functions, which would stop at a NUL unseen. */
+		if (memchr(line, 0, len)) {
+			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte in line", gvk_lr_path(lr), ln);
+			break;
+		}
+		char *f[3];
+		long long s0, e0;
+		if (!bed_fields(line, f) || bed_coord(f[1], &s0) < 0 || bed_coord(f[2], &e0) < 0 || e0 <= s0) {
 			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: bad BED interval (need 'chrom start end' with 0 <= start < end)",
 			                 gvk_lr_path(lr), ln);
 			break;
