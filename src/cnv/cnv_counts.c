@@ -146,6 +146,10 @@ static int parse_line(body_t *bd, piece_t *p, char *line, long ln, size_t r, cha
 		if (parse_uint(f[off + s], &v) < 0)
 			return piece_err(p, ln, "%s:%ld: sample %s: '%s' is not a non-negative integer count", bd->fn, ln,
 			                 bd->c->samples[s], f[off + s]), -1;
+		/* Counts are held as doubles, exact up to 2^53; a larger one would be rounded unseen. */
+		if (v > ((int64_t)1 << 53))
+			return piece_err(p, ln, "%s:%ld: sample %s: count %s is too large (more than 2^53)", bd->fn, ln,
+			                 bd->c->samples[s], f[off + s]), -1;
 		row[s] = (double)v;
 	}
 	return 0;

@@ -24,6 +24,7 @@ h='chr\tstart\tend\tA\tB\tC\n'
 check noninteger "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6.5\t7\n" "noninteger.tsv:3: sample B: '6.5' is not a non-negative integer count"
 check negative "${h}chr1\t1\t100\t5\t-6\t7\n" "negative.tsv:2: sample B: '-6' is not a non-negative integer count"
 check text "${h}chr1\t1\t100\t5\tNA\t7\n" "text.tsv:2: sample B: 'NA' is not"
+check huge "${h}chr1\t1\t100\t5\t9007199254740993\t7\n" "huge.tsv:2: sample B: count 9007199254740993 is too large"
 check empty_field "${h}chr1\t1\t100\t5\t\t7\n" "empty_field.tsv:2: sample B: '' is not"
 check ragged_short "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6\n" "ragged_short.tsv:3: expected 6 tab-separated fields as in the header, found 5"
 check ragged_long "${h}chr1\t1\t100\t5\t6\t7\t8\n" "ragged_long.tsv:2: expected 6 tab-separated fields as in the header, found 7"
