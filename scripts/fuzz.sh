@@ -27,6 +27,7 @@ targets=("$@")
 run_one() {
 	local t=$1 work=$dir/work/$t reg=tests/fuzz/regress/$t log=$dir/logs/$t.log
 	mkdir -p "$work" "$reg" "$dir/logs"
+	rm -f "$log" "$dir/logs/$t.sum"
 	local before after rc
 	before=$(ls "$reg" | wc -l)
 	"$dir/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
@@ -63,6 +64,9 @@ for t in "${targets[@]}"; do
 done
 if [ "$status" -ne 0 ]; then
 	echo "fuzz: findings; see $dir/logs/ and the new files in tests/fuzz/regress/" >&2
-	grep -hE 'FUZZ FINDING|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error' "$dir"/logs/*.log | sort -u | head -20 >&2
+	for t in "${targets[@]}"; do
+		[ -f "$dir/logs/$t.log" ] || continue
+		grep -aHE 'FUZZ FINDING|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error' "$dir/logs/$t.log" | head -5 >&2
+	done
 fi
 exit "$status"
