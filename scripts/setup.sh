@@ -6,7 +6,8 @@ command -v cc >/dev/null || need+=(build-essential)
 command -v cmake >/dev/null || need+=(cmake)
 command -v python3 >/dev/null || need+=(python3)
 command -v gzip >/dev/null || need+=(gzip)
-for pkg in zlib1g-dev libhts-dev pkg-config samtools bcftools tabix libcairo2-dev plink1.9 default-jdk-headless libgkl-java libgkl-jni libhtsjdk-java libgatk-native-bindings-java libcommons-logging-java; do
+# clang (with libFuzzer) builds the fuzz targets of tests/fuzz; without it their tests skip.
+for pkg in clang zlib1g-dev libhts-dev pkg-config samtools bcftools tabix libcairo2-dev plink1.9 default-jdk-headless libgkl-java libgkl-jni libhtsjdk-java libgatk-native-bindings-java libcommons-logging-java; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

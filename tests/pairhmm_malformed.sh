@@ -6,12 +6,12 @@ gvk=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 pass=0
 q=$(printf '%s' '+++++')
-# name | file content | text the message must contain
+# name | file content | text the message must contain [| options]
 check() {
-	local name=$1 content=$2 want=$3
+	local name=$1 content=$2 want=$3 opts=${4:-}
 	printf '%b' "$content" > "$tmp/$name.txt"
 	rm -f "$tmp/out.txt"
-	if "$gvk" pairhmm -q -o "$tmp/out.txt" "$tmp/$name.txt" 2> "$tmp/err"; then
+	if "$gvk" pairhmm -q $opts -o "$tmp/out.txt" "$tmp/$name.txt" 2> "$tmp/err"; then
 		echo "FAIL: $name: accepted"; fail=$((fail + 1)); return
 	fi
 	if ! grep -qF -- "$want" "$tmp/err"; then
@@ -35,6 +35,20 @@ check hexbad "ACGT AC 1e1e 2d2d 2d2d 0a0g\n" "hexbad.txt:1: GCPs: '0g' at byte 2
 check hexlen "ACGT AC 1e1e 2d2d 2d2d2d 0a0a\n" "hexlen.txt:1: read has 2 bases but 3 deletion GOPs"
 check lowbase "ACGTACGT ACGTA +\x1f+++ $q $q $q\n" "lowbase.txt:1: base qualities: character 0x1f"
 check garbage "hello\n" "garbage.txt:1: cannot tell the input format"
+# Found by fuzzing (tests/fuzz/regress/pairhmm_*), on the threaded parser: a lone number as the
+# last line was read past the input's end as a header; a read line of two numbers taken for a
+# header made a piece fail with "group truncated" instead of the first error; and an empty
+# piece's unset line count moved the line of an error.
+check lonecount "1 1\nACG +++ +++ +++ +++\nACGT\n1" "lonecount.txt:4: expected a group header" "-t 4"
+check fakeheader "2 1\nACG +++ +++ +++ +++\n12 34\nACGT\n1 1\nACG +++ +++ +++ +++\nACGT\n" \
+	"fakeheader.txt:3: expected read 2 of the group at line 1" "-t 4"
+check emptypiece "ACGT AC 66 II II ++\r\nTTTT TT 66 IIII ++" "emptypiece.txt:2: expected 6 or 7 fields" "-t 8"
+# A bad first record in a truncated gzip stream is reported as such with threads too (the
+# threaded reader used to read ahead into the damage and report only that).
+printf 'ACGT AC 66 II II ++\nAC 6\n' | gzip -c > "$tmp/full.gz"
+head -c $(($(wc -c < "$tmp/full.gz") - 6)) "$tmp/full.gz" > "$tmp/badtrunc.gz"
+if "$gvk" pairhmm -q -t 4 -o "$tmp/out.txt" "$tmp/badtrunc.gz" 2> "$tmp/err" || ! grep -qF "badtrunc.gz:2: expected 6 or 7 fields" "$tmp/err"; then
+	echo "FAIL: badtrunc: $(cat "$tmp/err")"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 printf 'ACGT\0AC\n' > "$tmp/binary.txt"
 check binary "\x1f\x8b\x08\x00garbage" "binary.txt: read error"
 # Large files take the multi-threaded parser (chunks of 65536 pairs and more): a bad header half

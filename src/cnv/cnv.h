@@ -53,4 +53,17 @@ typedef int (*cnv_redo_fn)(void *arg, int q, gvk_err_t *err);
 int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
              void *redo_arg, gvk_err_t *err);
 
+/* Rows of read counting: one list of [start, end] (1-based inclusive) per sequence name. */
+typedef struct {
+	int n_seqs, m;
+	char **names;
+	int *off; /* n_seqs + 1 */
+	int64_t *start, *end;
+} cnv_layout_t;
+
+void cnv_layout_free(cnv_layout_t *l);
+/* BED targets (0-based half-open, converted to 1-based inclusive); the rows of a sequence must
+ * be contiguous. Errors name the file and line. */
+int cnv_read_bed(const char *path, cnv_layout_t *l, gvk_err_t *err);
+
 #endif

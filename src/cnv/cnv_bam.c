@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "../common/err.h"
-#include "../common/lineio.h"
 #include "../common/threads.h"
 #include "cnv.h"
 #include "cnv_bamhdr.h"
@@ -22,83 +21,6 @@ void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o)
 	o->quiet = 0;
 }
 
-/* Layout of the rows: one list of [start, end] per sequence name. */
-typedef struct {
-	int n_seqs, m;
-	char **names;
-	int *off;                 /* n_seqs + 1 */
-	int64_t *start, *end;
-} layout_t;
-
-static void layout_free(layout_t *l)
-{
-	for (int q = 0; q < l->n_seqs && l->names; ++q) free(l->names[q]);
-	free(l->names), free(l->off), free(l->start), free(l->end);
-	memset(l, 0, sizeof *l);
-}
-
-/* BED targets, 0-based half-open, converted to 1-based inclusive; rows of a sequence contiguous. */
-static int read_bed(const char *path, layout_t *l, gvk_err_t *err)
-{
-	gvk_lr_t *lr = gvk_lr_open(path, err);
-	if (!lr) return GVK_ERR_IO;
-	char *line;
-	size_t len, cap = 0;
-	int rc, qcap = 0;
-	memset(l, 0, sizeof *l);
-	while ((rc = gvk_lr_next(lr, &line, &len, err)) > 0) {
-		long ln = gvk_lr_lineno(lr);
-		if (len == 0 || line[0] == '#' || !strncmp(line, "track", 5) || !strncmp(line, "browser", 7)) continue;
-		char *f[3], *save = NULL;
-		f[0] = strtok_r(line, "\t", &save);
-		f[1] = f[0] ? strtok_r(NULL, "\t", &save) : NULL;
-		f[2] = f[1] ? strtok_r(NULL, "\t", &save) : NULL;
-		char *e1 = NULL, *e2 = NULL;
-		long long s0 = f[2] ? strtoll(f[1], &e1, 10) : -1, e0 = f[2] ? strtoll(f[2], &e2, 10) : -1;
-		if (!f[2] || *e1 || *e2 || e1 == f[1] || e2 == f[2] || s0 < 0 || e0 <= s0) {
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: bad BED interval (need 'chrom start end' with 0 <= start < end)",
-			                 gvk_lr_path(lr), ln);
-			break;
-		}
-		if (l->n_seqs == 0 || strcmp(l->names[l->n_seqs - 1], f[0])) {
-			for (int q = 0; q < l->n_seqs; ++q)
-				if (!strcmp(l->names[q], f[0])) {
-					rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: intervals of %s are not contiguous; sort the BED",
-					                 gvk_lr_path(lr), ln, f[0]);
-					goto out;
-				}
-			if (l->n_seqs + 1 >= qcap) {
-				qcap = qcap ? qcap * 2 : 16;
-				char **nn = realloc(l->names, (size_t)qcap * sizeof *nn);
-				int *no = nn ? realloc(l->off, (size_t)(qcap + 1) * sizeof *no) : NULL;
-				if (nn) l->names = nn;
-				if (no) l->off = no;
-				if (!no) goto nomem;
-			}
-			if (!(l->names[l->n_seqs] = strdup(f[0]))) goto nomem;
-			l->off[l->n_seqs++] = l->m;
-		}
-		if ((size_t)l->m == cap) {
-			cap = cap ? cap * 2 : 1024;
-			int64_t *ns = realloc(l->start, cap * sizeof *ns), *ne = ns ? realloc(l->end, cap * sizeof *ne) : NULL;
-			if (ns) l->start = ns;
-			if (ne) l->end = ne;
-			if (!ne) goto nomem;
-		}
-		l->start[l->m] = s0 + 1, l->end[l->m] = e0;
-		++l->m;
-	}
-	if (rc == 0 && l->m == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no intervals", gvk_lr_path(lr));
-	if (rc == 0) l->off[l->n_seqs] = l->m;
-	goto out;
-nomem:
-	rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-out:
-	gvk_lr_close(lr);
-	if (rc < 0) layout_free(l);
-	return rc < 0 ? rc : 0;
-}
-
 #ifdef GVK_HAVE_HTSLIB
 #include <htslib/sam.h>
 
@@ -109,7 +31,7 @@ int gvk_cnv_have_bam(void)
 
 /* Fixed windows over every @SQ (spec 2.1), including the package's start-0 single window and the
  * dropped last base of a sequence whose length is a multiple of the window length. */
-static int windows_layout(const sam_hdr_t *h, int wl, layout_t *l, gvk_err_t *err)
+static int windows_layout(const sam_hdr_t *h, int wl, cnv_layout_t *l, gvk_err_t *err)
 {
 	int ns = sam_hdr_nref(h);
 	size_t m = 0;
@@ -143,7 +65,7 @@ static int windows_layout(const sam_hdr_t *h, int wl, layout_t *l, gvk_err_t *er
 	l->off[ns] = r;
 	return 0;
 nomem:
-	layout_free(l);
+	cnv_layout_free(l);
 	return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the window layout");
 }
 
@@ -151,7 +73,7 @@ typedef struct {
 	const char *const *paths;
 	int n;
 	const gvk_cnv_bam_opt_t *o;
-	const layout_t *l;
+	const cnv_layout_t *l;
 	const sam_hdr_t *h0;
 	double *x;                  /* N x m */
 	int nth;
@@ -172,7 +94,7 @@ static int same_dict(const sam_hdr_t *a, const sam_hdr_t *b)
 static int count_one(count_run_t *run, int f, gvk_err_t *err)
 {
 	const char *path = run->paths[f];
-	const layout_t *l = run->l;
+	const cnv_layout_t *l = run->l;
 	int rc = 0;
 	samFile *fp = sam_open(path, "r");
 	sam_hdr_t *h = NULL;
@@ -287,7 +209,7 @@ static int header_pass(const char *const *paths, int n, const sam_hdr_t *h0, con
 }
 
 /* Lengths of the layout's sequences from the header (0 for one it lacks), for VCF contig lines. */
-static int64_t *seq_lengths(const sam_hdr_t *h, const layout_t *l)
+static int64_t *seq_lengths(const sam_hdr_t *h, const cnv_layout_t *l)
 {
 	int64_t *len = calloc((size_t)(l->n_seqs ? l->n_seqs : 1), sizeof *len);
 	for (int q = 0; len && q < l->n_seqs; ++q) {
@@ -298,7 +220,7 @@ static int64_t *seq_lengths(const sam_hdr_t *h, const layout_t *l)
 }
 
 /* Bases the layout spans, per file: the progress line's units. */
-static double layout_span(const layout_t *l)
+static double layout_span(const cnv_layout_t *l)
 {
 	double t = 0;
 	for (int q = 0; q < l->n_seqs; ++q) {
@@ -323,8 +245,8 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 	sam_hdr_t *h0 = sam_hdr_read(fp);
 	sam_close(fp);
 	if (!h0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: cannot read the header (not SAM/BAM/CRAM?)", paths[0]);
-	layout_t l;
-	int rc = bed_path ? read_bed(bed_path, &l, err) : windows_layout(h0, o->wl, &l, err);
+	cnv_layout_t l;
+	int rc = bed_path ? cnv_read_bed(bed_path, &l, err) : windows_layout(h0, o->wl, &l, err);
 	if (rc < 0) {
 		sam_hdr_destroy(h0);
 		return rc;
@@ -362,7 +284,7 @@ out:
 	if (rc < 0) gvk_cnv_counts_free(c);
 	for (int f = 0; sm && f < n_paths; ++f) free(sm[f]);
 	free(sm), free(len);
-	layout_free(&l);
+	cnv_layout_free(&l);
 	free(run.x), free(run.errs), free(run.rcs);
 	sam_hdr_destroy(h0);
 	return rc;
@@ -378,7 +300,7 @@ int gvk_cnv_have_bam(void)
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
 {
-	(void)paths, (void)n_paths, (void)bed, (void)o, (void)read_bed;
+	(void)paths, (void)n_paths, (void)bed, (void)o;
 	memset(c, 0, sizeof *c);
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED,
 	                   "this gvk was built without htslib, so it cannot read BAM/CRAM; give a count matrix with --counts "

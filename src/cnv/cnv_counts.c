@@ -82,6 +82,7 @@ typedef struct {
 	size_t row0, rows, done; /* done: rows parsed before an error */
 	int err_code;
 	char msg[400];
+	char *tail; /* the input's last line when it has no '\n', copied to end it with a NUL */
 } piece_t;
 
 typedef struct {
@@ -145,6 +146,10 @@ static int parse_line(body_t *bd, piece_t *p, char *line, long ln, size_t r, cha
 		if (parse_uint(f[off + s], &v) < 0)
 			return piece_err(p, ln, "%s:%ld: sample %s: '%s' is not a non-negative integer count", bd->fn, ln,
 			                 bd->c->samples[s], f[off + s]), -1;
+		/* Counts are held as doubles, exact up to 2^53; a larger one would be rounded unseen. */
+		if (v > ((int64_t)1 << 53))
+			return piece_err(p, ln, "%s:%ld: sample %s: count %s is too large (more than 2^53)", bd->fn, ln,
+			                 bd->c->samples[s], f[off + s]), -1;
 		row[s] = (double)v;
 	}
 	return 0;
@@ -168,6 +173,18 @@ static void parse_worker(void *arg, int tid)
 		q = nl ? nl + 1 : p->end;
 		if (le > line && le[-1] == '\r') --le;
 		if (le == line) continue;
+		/* Lines are ended in place at their '\n'; one without it ends the input, where there is
+		 * no byte of ours to write the NUL to. */
+		if (le == p->end) {
+			size_t n = (size_t)(le - line);
+			if (!(p->tail = malloc(n + 1))) {
+				p->err_code = GVK_ERR_NOMEM, p->err_line = ln;
+				snprintf(p->msg, sizeof p->msg, "%s: out of memory", bd->fn);
+				break;
+			}
+			memcpy(p->tail, line, n);
+			line = p->tail, le = p->tail + n;
+		}
 		*le = 0;
 		if (parse_line(bd, p, line, ln, r, f) < 0) break;
 		++r;
@@ -220,7 +237,7 @@ static int body_block(body_t *bd, char *blk, size_t len, long line0, gvk_err_t *
 			char *nl = memchr(stop, '\n', (size_t)(e - stop));
 			stop = nl ? nl + 1 : e;
 		}
-		bd->piece[t] = (piece_t){b, stop, 0, 0, 0, 0, 0, 0, 0, ""};
+		bd->piece[t] = (piece_t){b, stop, 0, 0, 0, 0, 0, 0, 0, "", NULL};
 		b = stop;
 	}
 	gvk_parallel(T, count_worker, bd);
@@ -244,6 +261,7 @@ static int body_block(body_t *bd, char *blk, size_t len, long line0, gvk_err_t *
 		if (bd->piece[t].err_code) bad = &bd->piece[t];
 	if (bad) stop = bad->row0 - bd->a->m + bad->done; /* the rows before the bad line */
 	int rc = assign_seqs(bd, stop, err);
+	for (int t = 0; t < T; ++t) free(bd->piece[t].tail);
 	if (rc < 0) return rc;
 	if (bad) return gvk_err_set(err, bad->err_code, "%s", bad->msg);
 	bd->a->m += rows;

@@ -27,7 +27,8 @@ struct gvk_lr_s {
 	size_t line_cap;
 	long lineno;
 	int eof;
-	int mem;         /* reads a memory block: 1 a caller's (not owned), 2 the file mapped (munmap) */
+	int mem;         /* reads a memory block: 1 a caller's (not owned), 2 the file mapped (munmap),
+	                    3 the file read whole into buf (GVK_LR_EXACT) */
 	int fd;          /* > 0: a plain regular file read with pread (large blocks on several threads) */
 	off_t off;       /* its next offset */
 	size_t last_len; /* bytes the last gvk_lr_next consumed, for gvk_lr_unread_line */
@@ -101,6 +102,26 @@ static long lr_pread(gvk_lr_t *lr, char *dst, size_t len)
 	return (long)total;
 }
 
+#ifdef GVK_LR_EXACT
+/* Fuzzing builds (tests/fuzz) read a plain file into a heap block of exactly its size instead of
+ * mapping it: the zeroed rest of a mapping's last page would hide from AddressSanitizer a parser
+ * that reads or writes past the end of its input. Returns 0 when the file is in memory. */
+static int lr_read_exact(gvk_lr_t *lr, size_t size)
+{
+	char *b = malloc(size);
+	if (!b) return -1;
+	if (lr_pread(lr, b, size) != (long)size) {
+		free(b);
+		lr->off = 0;
+		return -1;
+	}
+	free(lr->buf);
+	lr->buf = b, lr->beg = 0, lr->end = lr->cap = size;
+	lr->mem = 3, lr->eof = 1;
+	return 0;
+}
+#endif
+
 /* A plain file is mapped whole when it can be: blocks are then pointers into the page cache, not
  * copies of it (copying a 2 GB input took a third of the parser's time), and the kernel is asked
  * to read ahead. Private and writable, so that a parser that edits its block copies only the
@@ -110,6 +131,9 @@ static void lr_map(gvk_lr_t *lr)
 {
 	struct stat st;
 	if (fstat(lr->fd, &st) != 0 || st.st_size <= 0 || (unsigned long long)st.st_size > (size_t)-1 / 2) return;
+#ifdef GVK_LR_EXACT
+	if (lr_read_exact(lr, (size_t)st.st_size) == 0) return;
+#endif
 	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, lr->fd, 0);
 	if (m == MAP_FAILED) return;
 	madvise(m, (size_t)st.st_size, MADV_WILLNEED);
@@ -166,7 +190,7 @@ void gvk_lr_close(gvk_lr_t *lr)
 	if (!lr) return;
 	/* Only what is still ours: the address range given back may hold other mappings by now. */
 	if (lr->mem == 2) munmap(lr->buf + lr->released, lr->cap - lr->released);
-	if (lr->mem) lr->buf = NULL;
+	if (lr->mem == 1 || lr->mem == 2) lr->buf = NULL;
 	if (lr->fd > 0) close(lr->fd);
 #ifdef GVK_HAVE_ZLIB
 	if (lr->gz) gzclose(lr->gz);

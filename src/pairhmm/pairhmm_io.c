@@ -379,6 +379,22 @@ static int is_data_line(const char *b, const char *e)
 	return b < e && *b != '#' && *b != '\n';
 }
 
+/* The counts of a group header line [b, e): two decimal numbers of 1 to 18 digits, at least 1
+ * (the line is not NUL-terminated: it lies in the input's memory). 0, or -1 when the line is no
+ * such header (the sequential parser then reports it). */
+static int header_counts(const char *b, const char *e, long *R, long *H)
+{
+	long v[2];
+	for (int k = 0; k < 2; ++k) {
+		while (b < e && (*b == ' ' || *b == '\t')) ++b;
+		const char *d = b;
+		for (v[k] = 0; b < e && *b >= '0' && *b <= '9' && b - d < 18; ++b) v[k] = 10 * v[k] + (*b - '0');
+		if (b == d || v[k] < 1 || (b < e && *b != ' ' && *b != '\t' && *b != '\r')) return -1;
+	}
+	*R = v[0], *H = v[1];
+	return 0;
+}
+
 /* Walks the groups of blk[0, len): returns the offset just past the last complete group (-1 if
  * a header cannot be read: the sequential parser then reports it) and, when cuts is given, puts
  * piece t's start at the first group start at or after len * t / np (the last complete group's
@@ -395,9 +411,8 @@ static long group_walk(const char *blk, size_t len, int np, size_t *cuts, int *n
 			if (want == 0) {
 				size_t at = (size_t)(p - blk);
 				if (cuts && t < np && at >= len * (size_t)t / (size_t)np && at > cuts[t - 1]) cuts[t++] = at;
-				char *q;
-				long R = strtol(p, &q, 10), H = strtol(q, &q, 10);
-				if (R < 1 || H < 1) return -1;
+				long R, H;
+				if (header_counts(p, le, &R, &H) < 0) return -1;
 				want = R + H;
 			} else if (--want == 0) {
 				cut = nl ? nl + 1 : e;
@@ -500,8 +515,9 @@ static void parse_piece(void *arg, int t)
 	mt_job_t *j = arg;
 	phmm_reader_t sub = {NULL, j->rd->fmt, 0, {0}};
 	phmm_chunk_t *part = &j->parts[t];
-	j->n[t] = 0;
-	/* An empty piece must not leave the counts of an earlier chunk behind. */
+	j->n[t] = 0, j->lines[t] = 0;
+	/* An empty piece must not leave the counts of an earlier chunk behind, nor an unset line
+	 * count (the pieces' counts place the lines after them). */
 	part->n_reads = part->n_haps = part->n_pairs = 0, part->cells = 0;
 	if (j->cuts[t + 1] == j->cuts[t]) return;
 	sub.lr = gvk_lr_open_mem(j->blk + j->cuts[t], j->cuts[t + 1] - j->cuts[t], gvk_lr_path(j->rd->lr), j->line0[t], &j->err[t]);
@@ -586,7 +602,10 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	 * more than the parsing itself. */
 	int rc = gvk_lr_block_uncounted(rd->lr, want, &blk, &len, err);
 	c->n_reads = c->n_haps = c->n_pairs = 0, c->arena_len = c->harena_len = 0, c->cells = 0;
-	if (rc <= 0) return rc;
+	/* A read error (a damaged gzip stream) met while reading ahead: the lines before it are
+	 * parsed sequentially, so that a bad record there is reported first, as without threads. */
+	if (rc < 0) return phmm_reader_next(rd, c, max_pairs, err);
+	if (rc == 0) return 0;
 	t1 = gvk_seconds(), rd->t[0] += t1 - t0, t0 = t1;
 	const int group = rd->fmt == PHMM_FMT_GROUP;
 	size_t cuts[65];
@@ -607,9 +626,10 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	cuts[np] = len;
 	t1 = gvk_seconds(), rd->t[1] += t1 - t0, t0 = t1;
 	/* Pieces are parsed with line numbers relative to their start, each counting its lines as
-	 * it goes; a piece that fails is parsed again with its absolute line numbers for the
-	 * message (a separate counting pass over the block cost as much as the parsing). */
-	const long base = gvk_lr_lineno(rd->lr);
+	 * it goes (a separate counting pass over the block cost as much as the parsing). When one
+	 * fails, the block is parsed again sequentially, which reports its first error exactly as
+	 * without threads: a group-format piece may start at a malformed read line that looks like
+	 * a header, and then fails with another message than the input's first error. */
 	long lines[64];
 	for (int t = 0; t <= np; ++t) line0[t] = 0;
 	if (c->nparts < np) {
@@ -625,10 +645,8 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 	long total = 0;
 	for (int t = 0; t < np; ++t) {
 		if (n[t] < 0) {
-			line0[t] = base + total;
-			parse_piece(&job, t);
-			*err = errs[t];
-			return n[t];
+			gvk_lr_unread(rd->lr, len, 0);
+			return phmm_reader_next(rd, c, max_pairs, err);
 		}
 		total += lines[t];
 	}

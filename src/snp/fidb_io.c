@@ -38,7 +38,7 @@ int fid_prof_alloc(fid_prof_t *p, int64_t n, uint32_t n_snp, gvk_err_t *err)
 	memset(p, 0, sizeof *p);
 	p->n = n;
 	p->n_snp = n_snp;
-	p->nw = (int)((n_snp + 63) / 64);
+	p->nw = (int)(((uint64_t)n_snp + 63) / 64); /* n_snp + 63 overflows 32 bits near 2^32 */
 	p->stride = (p->nw + 7) & ~7;
 	if (p->stride == 0) p->stride = 8;
 	size_t bytes = (size_t)n * (size_t)p->stride * 8;
@@ -84,9 +84,11 @@ static int read_header(fidb_reader_t *r, gvk_err_t *err)
 /* The header's fields against each other. */
 static int check_header(const fidb_reader_t *r, gvk_err_t *err)
 {
-	if (r->nw != (r->n_snp + 63) / 64)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says %u SNPs but %u words per profile (need %u)", r->path,
-		                   r->n_snp, r->nw, (r->n_snp + 63) / 64);
+	/* In 64 bits: 32 overflow for counts near 2^32. */
+	const uint64_t need = ((uint64_t)r->n_snp + 63) / 64;
+	if (r->nw != need)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says %u SNPs but %u words per profile (need %llu)", r->path,
+		                   r->n_snp, r->nw, (unsigned long long)need);
 	if (r->n_snp == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: header says the profiles have 0 SNPs", r->path);
 	if (r->version == 1) return 0;
 	if (r->panel_len / MIN_PANEL_LINE < r->n_snp)

@@ -67,7 +67,15 @@ static int gvcf_next(vcf_t *v, int8_t *alt, uint8_t *phased, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): multi-allelic, split it first (bcftools norm -m-)",
 		                   v->path, v->recno, chr ? chr : "?", (long long)b->pos + 1);
 	int ns = bcf_hdr_nsamples(v->hdr);
-	int n = bcf_get_genotypes(v->hdr, b, &v->gt, &v->n_gt);
+	/* htslib ends the process (exit(1), a message without the file) when GT holds no integers,
+	 * as after "FORMAT :GT" with one value per sample (found by fuzzing): checked first. */
+	const bcf_fmt_t *fmt = bcf_get_fmt(v->hdr, b, "GT");
+	int n = fmt && (fmt->type == BCF_BT_INT8 || fmt->type == BCF_BT_INT16 || fmt->type == BCF_BT_INT32)
+	            ? bcf_get_genotypes(v->hdr, b, &v->gt, &v->n_gt)
+	            : fmt ? -1 : 0;
+	if (fmt && n < 0)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): GT field without genotype values", v->path,
+		                   v->recno, chr ? chr : "?", (long long)b->pos + 1);
 	if (n <= 0)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): no GT field", v->path, v->recno,
 		                   chr ? chr : "?", (long long)b->pos + 1);

@@ -50,6 +50,16 @@ printf 'chrA\t100\t50\n' > "$tmp/bad.bed"
 bad badbed "bad.bed:1: bad BED interval" --count-only --bed "$tmp/bad.bed" "$d/T1.bam" "$d/T2.bam"
 printf 'chrA\t1\t50\nchrB\t1\t50\nchrA\t60\t70\n' > "$tmp/uns.bed"
 bad unsortedbed "uns.bed:3: intervals of chrA are not contiguous" --count-only --bed "$tmp/uns.bed" "$d/T1.bam" "$d/T2.bam"
+# Lines the reader once took with a wrong meaning: a doubled tab (the columns shifted, end read
+# from the fourth field), a coordinate past 64 bits (clamped), a sign, a NUL byte (hid the rest).
+printf 'chrA\t\t100\t200\n' > "$tmp/tab2.bed"
+bad doubletab "tab2.bed:1: bad BED interval" --count-only --bed "$tmp/tab2.bed" "$d/T1.bam" "$d/T2.bam"
+printf 'chrA\t0\t99999999999999999999\n' > "$tmp/big.bed"
+bad bigcoord "big.bed:1: bad BED interval" --count-only --bed "$tmp/big.bed" "$d/T1.bam" "$d/T2.bam"
+printf 'chrA\t+10\t200\n' > "$tmp/sign.bed"
+bad signcoord "sign.bed:1: bad BED interval" --count-only --bed "$tmp/sign.bed" "$d/T1.bam" "$d/T2.bam"
+printf 'chrA\t0\t10\0000\n' > "$tmp/nul.bed"
+bad nulbed "nul.bed:1: NUL byte in line" --count-only --bed "$tmp/nul.bed" "$d/T1.bam" "$d/T2.bam"
 bad onebam "at least two samples" --count-only "$d/T1.bam"
 echo "$fail failed"
 [ $fail -eq 0 ]

@@ -24,6 +24,7 @@ h='chr\tstart\tend\tA\tB\tC\n'
 check noninteger "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6.5\t7\n" "noninteger.tsv:3: sample B: '6.5' is not a non-negative integer count"
 check negative "${h}chr1\t1\t100\t5\t-6\t7\n" "negative.tsv:2: sample B: '-6' is not a non-negative integer count"
 check text "${h}chr1\t1\t100\t5\tNA\t7\n" "text.tsv:2: sample B: 'NA' is not"
+check huge "${h}chr1\t1\t100\t5\t9007199254740993\t7\n" "huge.tsv:2: sample B: count 9007199254740993 is too large"
 check empty_field "${h}chr1\t1\t100\t5\t\t7\n" "empty_field.tsv:2: sample B: '' is not"
 check ragged_short "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6\n" "ragged_short.tsv:3: expected 6 tab-separated fields as in the header, found 5"
 check ragged_long "${h}chr1\t1\t100\t5\t6\t7\t8\n" "ragged_long.tsv:2: expected 6 tab-separated fields as in the header, found 7"
@@ -41,6 +42,14 @@ check nul_header_matrix "A\tB\0\tC\n1\t2\t3\n" "nul_header_matrix.tsv:1: NUL byt
 check csv "chr,start,end,A,B\nchr1,1,100,5,6\n" "csv.tsv:1: the header has one field; the matrix must be tab-separated (this one looks comma-separated)"
 check spaces "chr start end A B\nchr1 1 100 5 6\n" "spaces.tsv:1: the header has one field; the matrix must be tab-separated (this one looks space-separated)"
 check csv_plain "A,B,C\n1,2,3\n" "csv_plain.tsv:1: the header has one field; the matrix must be tab-separated"
+# A last line without '\n' in a file of whole pages (found by fuzzing: the parser ended the line
+# with a NUL written one byte past the input, past the mapping here). A valid input: it must run,
+# and a bad count on that line must still be reported with its line.
+awk 'BEGIN { printf "chr\tstart\tend\tA\tB\n"; n = 18; for (i = 0; 4096 - n > 80; ++i) { l = sprintf("chr1\t%d\t%d\t%d\t%d\n", 1000 * i + 1, 1000 * i + 1000, 50 + i % 7, 52 + i % 5); printf "%s", l; n += length(l) }
+	tail = sprintf("\t1\t1000\t51\t57"); name = "chr2"; while (n + length(name) + length(tail) < 4096) name = name "x"; printf "%s%s", name, tail }' > "$tmp/page.tsv"
+if [ "$(wc -c < "$tmp/page.tsv")" -ne 4096 ] || ! "$gvk" cnv -q --counts "$tmp/page.tsv" -o "$tmp/page.out" 2> "$tmp/err"; then
+	echo "FAIL: page-sized input without a final newline: $(cat "$tmp/err")"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+check page_bad "$(head -c 4095 "$tmp/page.tsv")x" "page_bad.tsv:" 
 check zero_sample "${h}chr1\t1\t100\t5\t0\t7\nchr1\t101\t200\t5\t0\t7\n" "sample B has no reads at all"
 # A bad line far down still leaves nothing behind.
 { printf "$h"; zcat "$data/small/input_counts.tsv.gz" | awk -F'\t' 'NR > 1 && NR < 1500 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }'; printf 'chr2\t1\t2\t1\t2\n'; } > "$tmp/late.txt"

@@ -115,6 +115,9 @@ else
 		ld --vcf "$tmp/unph.vcf" --phased --r2 --out "$tmp/out"
 	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG,T\t.\t.\t.\tGT\t0|1\t1|2\n'; } > "$tmp/multi.vcf"
 	check vcf_multi "multi.vcf: record 1 (1:100): multi-allelic" fastid --make-fidb "$tmp/multi.vcf" -o "$tmp/out.fidb"
+	# Found by fuzzing: GT listed in FORMAT but given no value; htslib ended the process itself.
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tDP:GT\t5\t6\n'; } > "$tmp/gtnone.vcf"
+	check vcf_gtnone "gtnone.vcf: record 1 (1:100): GT field without genotype values" ld --vcf "$tmp/gtnone.vcf" --r2 --out "$tmp/out"
 fi
 
 # FastID profile files.
@@ -129,6 +132,10 @@ check fidb_padding "pad.fidb: profile 7 has bits set beyond SNP 200" fastid -o "
 # Queries of another length: rewrite the SNP count of the header (200 -> 192, 3 words).
 { printf 'FIDB\x28\x00\x00\x00\xc0\x00\x00\x00\x03\x00\x00\x00'; head -c $((40 * 24)) /dev/zero; } > "$tmp/len.fidb"
 check fidb_length "len.fidb: profiles have 192 SNPs but those of" fastid -o "$tmp/out" "$F.db.fidb" "$tmp/len.fidb"
+# Found by fuzzing: a 16-byte database of 4352 profiles of 0 SNPs (no bytes each) passed the
+# size check, and a search over four billion of them would never end.
+printf 'FIDB\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' > "$tmp/nosnp.fidb"
+check fidb_nosnp "nosnp.fidb: header says the profiles have 0 SNPs" fastid -o "$tmp/out" "$tmp/nosnp.fidb" "$F.queries.fidb"
 [ -z "$nogpu" ] || check fidb_gpu "$nogpu" fastid --device gpu -o "$tmp/out" "$F.db.fidb" "$F.queries.fidb"
 
 # Version 2 files (panel and sample IDs), made from the edge set: 13 profiles of 10 SNPs, the
