@@ -1,5 +1,5 @@
 # CNV engine (cn.MOPS). htslib is optional: without it BAM/CRAM counting reports an error.
-list(APPEND GVK_SOURCES cnv/cnv_rstat.c cnv/cnv_counts.c cnv/cnv_norm.c cnv/cnv_em_cpu.c
+list(APPEND GVK_SOURCES cnv/cnv_rstat.c cnv/cnv_counts.c cnv/cnv_norm.c cnv/cnv_density.c cnv/cnv_fft.c cnv/cnv_em_cpu.c
      cnv/cnv_segment.c cnv/cnv_call.c cnv/cnv_pipeline.c cnv/cnv_bam.c cnv/cnv_write.c)
 # The EM on the GPU when CUDA is there: no contracted multiply-adds (the CPU side is built with
 # -ffp-contract=off), IEEE division and square root, no flush to zero.
