@@ -93,9 +93,9 @@ out:
 	free(z);
 	free(v);
 	if (rc == GVK_ERR_FORMAT)
-		return gvk_err_set(err, rc, "normalization: sequence %s: the density grid of the variance/mean ratios would need "
-		                   "%.0f points (95%% quantile of variance/mean = %.6g), more than the %zu allowed; counts this "
-		                   "over-dispersed are not read counts of a sequencing run (--norm-type mean skips this step)",
+		return gvk_err_set(err, rc, "normalization: sequence %s: the density grid would need %.0f points (95%% quantile "
+		                   "of variance/mean = %.6g); at most %zu (2^24) are allowed, the grid growing with the counts' "
+		                   "magnitude; --norm-type mean, median, quant or mode has no such step",
 		                   c->seq_names[q], kde.grid, u, CNV_KDE_MAX_GRID);
 	return rc < 0 ? gvk_err_set(err, rc, "out of memory in normalization (sequence %s)", c->seq_names[q]) : 0;
 }

@@ -37,6 +37,9 @@ check noncontiguous "${h}chr1\t1\t100\t5\t6\t7\nchr2\t1\t100\t5\t6\t7\nchr1\t101
 # A NUL byte in the header line (it used to hide fields from the splitter and crash).
 check nul_header "chr\tst\0rt\tend\tA\tB\tC\nchr1\t1\t100\t5\t6\t7\n" "nul_header.tsv:1: NUL byte in the header line (column 7)"
 check nul_header_matrix "A\tB\0\tC\n1\t2\t3\n" "nul_header_matrix.tsv:1: NUL byte in the header line"
+# Counts are doubles: beyond 2^53 they would silently turn into other numbers.
+check above_2p53 "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t9007199254740993\t7\n" "above_2p53.tsv:3: sample B: count 9007199254740993 is above 2^53"
+check huge_count "${h}chr1\t1\t100\t5\t123456789012345678901234567890\t7\n" "huge_count.tsv:2: sample B: count 123456789012345678901234567890 is above 2^53"
 check zero_sample "${h}chr1\t1\t100\t5\t0\t7\nchr1\t101\t200\t5\t0\t7\n" "sample B has no reads at all"
 # A bad line far down still leaves nothing behind.
 { printf "$h"; zcat "$data/small/input_counts.tsv.gz" | awk -F'\t' 'NR > 1 && NR < 1500 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }'; printf 'chr2\t1\t2\t1\t2\n'; } > "$tmp/late.txt"

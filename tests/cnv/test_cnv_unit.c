@@ -421,16 +421,16 @@ static void kde_random(void)
 		kde_sample(&st, family, scale, v, n);
 		double u = quantile95(v, n);
 		size_t G = kde_grid(u), nz = 2 * n < G ? 2 * n : G;
-		if (!(u > 0) || G > CNV_KDE_MAX_GRID || (double)G * (double)nz > 4e7) continue;
+		if (!(u > 0) || G > CNV_KDE_MAX_GRID || (double)G * (double)nz > 2e7) continue;
 		int used = 0;
 		kde_compare("random", t, v, n, u, &used);
 		++trials, fft += used;
 	}
 	/* Dense, wide densities on grids of 4096 to 16384 points, where the automatic choice convolves. */
-	for (int t = 0; t < 40; ++t) {
+	for (int t = 0; t < 30; ++t) {
 		size_t n = 3000 + (size_t)(gvk_splitmix64(&st) % 4000);
 		int family = t % 3 == 2 ? 2 : t % 3;
-		kde_sample(&st, family, 8 + 12 * gvk_splitmix_unif(&st), v, n);
+		kde_sample(&st, family, 6 + 8 * gvk_splitmix_unif(&st), v, n);
 		int used = 0;
 		kde_compare("dense", t, v, n, quantile95(v, n), &used);
 		++trials, fft += used;
