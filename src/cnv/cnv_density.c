@@ -22,9 +22,11 @@
 /* Candidates within this relative distance of the FFT maximum are always summed exactly. */
 #define FFT_REL_TOL 1e-8
 /* Direct sums below this many multiply-adds are never worth a transform. */
-#define DIRECT_MIN_COST 4e6
-/* Cost of one FFT convolution, per grid point and bit of log2(2G), in direct multiply-adds. */
-#define FFT_COST_UNIT 6.0
+#define DIRECT_MIN_COST 1e6
+/* Cost of one FFT convolution (three transforms, the kernel's included), per grid point and bit of
+ * log2(2G), in direct multiply-adds: the direct sums gather their kernel values, the transforms
+ * stream through memory, so one transform step weighs about as much as one gathered term. */
+#define FFT_COST_UNIT 3.0
 
 /* R's dnorm(x, 0, sigma), including its split evaluation far in the tail. That split rounds x to
  * a multiple of 2^-16, which neighbouring kernel offsets share: memo keeps the factor of the last
