@@ -174,7 +174,7 @@ out:
 
 typedef struct {
 	const char *dev;
-	double wall, counts, norm, em, seg, rss_gb;
+	double wall, counts, norm, em, seg, rss_gb, cpu; /* cpu: the command's user + system seconds */
 	long cnvs;
 	int ok;
 } row_t;
@@ -210,7 +210,7 @@ static void read_summary(FILE *p, row_t *r)
  * times from its summary line. */
 static row_t run_cli(const char *gvk, const char *tsv, const char *dev, int threads, const char *out)
 {
-	row_t r = {dev, 0, 0, 0, 0, 0, 0, 0, 0};
+	row_t r = {dev, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 	char th[16], o1[2048], o2[2048];
 	snprintf(th, sizeof th, "%d", threads);
 	snprintf(o1, sizeof o1, "%s.cnvs", out), snprintf(o2, sizeof o2, "%s.cnvr", out);
@@ -229,7 +229,10 @@ static row_t run_cli(const char *gvk, const char *tsv, const char *dev, int thre
 	else close(fd[0]);
 	int status = 1;
 	struct rusage ru;
-	if (pid > 0 && wait4(pid, &status, 0, &ru) == pid) r.rss_gb = (double)ru.ru_maxrss / (1024.0 * 1024.0);
+	if (pid > 0 && wait4(pid, &status, 0, &ru) == pid) {
+		r.rss_gb = (double)ru.ru_maxrss / (1024.0 * 1024.0);
+		r.cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+	}
 	r.ok = r.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	r.wall = gvk_seconds() - t0;
 	return r;
@@ -356,10 +359,10 @@ static int bench_realistic(int m, int N, int threads, const char *gvk, int devs,
 		snprintf(p, sizeof p, "%s.cnvs", out[k]), unlink(p);
 		snprintf(p, sizeof p, "%s.cnvr", out[k]), unlink(p);
 		row_t *r = &rows[k];
-		if (!r->ok) tprintf(t, "| %d x %d | %s | %d | failed | | | | | | |\n", m, N, r->dev, threads);
+		if (!r->ok) tprintf(t, "| %d x %d | %s | %d | failed | | | | | | | |\n", m, N, r->dev, threads);
 		else
-			tprintf(t, "| %d x %d | %s | %d | %.2f | %.2f | %.3f | %.2f | %.2f | %.1f | %ld |\n", m, N, r->dev, threads, r->wall,
-			        r->counts, r->norm, r->em, r->seg, r->rss_gb, r->cnvs);
+			tprintf(t, "| %d x %d | %s | %d | %.2f | %.1f | %.2f | %.3f | %.2f | %.2f | %.1f | %ld |\n", m, N, r->dev, threads,
+			        r->wall, r->cpu, r->counts, r->norm, r->em, r->seg, r->rss_gb, r->cnvs);
 	}
 	unlink(tsv);
 	rmdir(dir);
@@ -404,8 +407,9 @@ int main(int argc, char **argv)
 	bench_host_cpu(cpu, sizeof cpu);
 	table_t t = {"", 0};
 	if (realistic) {
-		tprintf(&t, "| windows x samples | EM device | threads | wall s (whole command) | parse s | normalization s | EM s | "
-		            "segmentation+calls s | peak memory GB | CNVs |\n|---|---|---|---|---|---|---|---|---|---|\n");
+		tprintf(&t, "| windows x samples | EM device | threads | wall s (whole command) | CPU s (user + system) | parse s | "
+		            "normalization s | EM s | segmentation+calls s | peak memory GB | CNVs |\n"
+		            "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 		if (bench_realistic(rm, rn, threads, gvk, devs, &t) < 0) return 1;
 	} else {
 		tprintf(&t, "| windows x samples | EM device | threads | wall s (whole command) | parse s | normalization s | EM s | "

@@ -80,9 +80,13 @@ static double xu(const grid_t *g, size_t j)
 	return j == g->n_user - 1 ? g->u : (double)j * g->ustep;
 }
 
-/* The non-empty bins in increasing order, each the sum of its shares in the order of v. */
+_Static_assert(CNV_KDE_MAX_GRID <= UINT32_MAX, "grid indices are stored in 32 bits");
+
+/* The non-empty bins in increasing order, each the sum of its shares in the order of v (grid
+ * indices fit 32 bits under the grid's bound). */
 typedef struct {
-	size_t n, *idx;
+	size_t n;
+	uint32_t *idx;
 	double *w;
 } bins_t;
 
@@ -131,7 +135,7 @@ static int bin_dense(const grid_t *g, const double *v, size_t n, bins_t *b)
 	for (size_t t = 0; t < g->G; ++t) nz += y[t] != 0.0;
 	int rc = bins_alloc(b, nz);
 	for (size_t t = 0; rc == 0 && t < g->G; ++t)
-		if (y[t] != 0.0) b->idx[b->n] = t, b->w[b->n++] = y[t];
+		if (y[t] != 0.0) b->idx[b->n] = (uint32_t)t, b->w[b->n++] = y[t];
 	free(y);
 	return rc;
 }
@@ -167,7 +171,7 @@ static int bin_sparse(const grid_t *g, const double *v, size_t n, bins_t *b)
 		double y = 0.0;
 		size_t t = s[i].bin;
 		for (; i < k && s[i].bin == t; ++i) y += s[i].share;
-		if (y != 0.0) b->idx[b->n] = t, b->w[b->n++] = y;
+		if (y != 0.0) b->idx[b->n] = (uint32_t)t, b->w[b->n++] = y;
 	}
 	free(s);
 	return rc;

@@ -62,18 +62,34 @@ static void block(const cnv_fft_t *f, double *z, size_t m, int sign)
 	for (; j < h; ++j) butterfly(z + 2 * j, z + 2 * (j + h), -qc[f->n - j * stride], sg * qc[j * stride - q]);
 }
 
+/* The first two stages at once on blocks of 4 points, whose roots are 1 and -+i: no products. */
+static void first_stages(double *z, size_t len, int sign)
+{
+	double sg = sign < 0 ? 1.0 : -1.0;
+	for (size_t k = 0; k + 4 <= len; k += 4) {
+		double *p = z + 2 * k;
+		double ar = p[0] + p[2], ai = p[1] + p[3], br = p[0] - p[2], bi = p[1] - p[3];
+		double cr = p[4] + p[6], ci = p[5] + p[7], dr = p[4] - p[6], di = p[5] - p[7];
+		/* d times -i (forward) or +i (inverse) */
+		double er = sg * di, ei = -sg * dr;
+		p[0] = ar + cr, p[1] = ai + ci, p[4] = ar - cr, p[5] = ai - ci;
+		p[2] = br + er, p[3] = bi + ei, p[6] = br - er, p[7] = bi - ei;
+	}
+}
+
 /* Points whose stages run together while they stay in cache (256 KiB of complex values). */
 enum { FFT_CHUNK = 1 << 14 };
 
 void cnv_fft_complex(const cnv_fft_t *f, double *z, int sign)
 {
-	size_t n = f->n, chunk = n < FFT_CHUNK ? n : FFT_CHUNK;
+	size_t n = f->n, chunk = n < FFT_CHUNK ? n : FFT_CHUNK, m0 = 2;
 	bit_reverse(z, n);
+	if (n >= 4) first_stages(z, n, sign), m0 = 8;
 	/* The stages up to the chunk's size touch one chunk each: all of them chunk by chunk. */
 	for (size_t c = 0; c < n; c += chunk)
-		for (size_t m = 2; m <= chunk; m <<= 1)
+		for (size_t m = m0; m <= chunk; m <<= 1)
 			for (size_t k = c; k < c + chunk; k += m) block(f, z + 2 * k, m, sign);
-	for (size_t m = 2 * chunk; m <= n; m <<= 1)
+	for (size_t m = 2 * chunk > m0 ? 2 * chunk : m0; m <= n; m <<= 1)
 		for (size_t k = 0; k < n; k += m) block(f, z + 2 * k, m, sign);
 }
 
