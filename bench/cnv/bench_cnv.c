@@ -3,13 +3,19 @@
  * EM, segmentation, calls, writing), on the CPU with all host cores and with the EM on the GPU,
  * stage times read from the command's summary line; for the small cohort the EM is also timed on
  * its own in memory (best of three, warm).
- * Usage: bench_cnv [small | large | both | M N] [-t THREADS] [--results FILE] [--gvk PATH]
- *   small = 50,000 windows x 20 samples (default), large = 3,000,000 windows x 100 samples. */
-#define _POSIX_C_SOURCE 200809L
+ * Usage: bench_cnv [small | large | both | M N | realistic] [-t THREADS] [--device cpu|gpu|both]
+ *                  [--windows M] [--samples N] [--results FILE] [--gvk PATH]
+ *   small = 50,000 windows x 20 samples (default), large = 3,000,000 windows x 100 samples;
+ *   realistic = 3,000,000 x 100 with the counts of a ~30x genome (mean ~5,000, over-dispersed,
+ *   24 sequences; real_cohort.h), written straight to a temporary directory, also reporting each
+ *   command's peak memory (--windows / --samples change its size). */
+#define _DEFAULT_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +24,7 @@
 #include "common/splitmix.h"
 #include "common/threads.h"
 #include "cnv/cnv_em.h"
+#include "real_cohort.h"
 
 #ifndef GVK_BIN
 #define GVK_BIN "gvk"
@@ -167,7 +174,7 @@ out:
 
 typedef struct {
 	const char *dev;
-	double wall, counts, norm, em, seg;
+	double wall, counts, norm, em, seg, rss_gb, cpu; /* cpu: the command's user + system seconds */
 	long cnvs;
 	int ok;
 } row_t;
@@ -182,28 +189,51 @@ static int same_file(const char *a, const char *b)
 	return same;
 }
 
-/* Runs the gvk command on the matrix and reads the stage times from its summary line. */
-static row_t run_cli(const char *gvk, const char *tsv, const char *dev, int threads, const char *out)
+/* Reads the stage times from the command's summary line; other lines go to stderr. */
+static void read_summary(FILE *p, row_t *r)
 {
-	row_t r = {dev, 0, 0, 0, 0, 0, 0, 0};
-	char cmd[8192], line[4096];
-	snprintf(cmd, sizeof cmd, "%s cnv --device %s -t %d --counts %s -o %s.cnvs --cnvr %s.cnvr 2>&1", gvk, dev, threads, tsv,
-	         out, out);
-	double t0 = gvk_seconds();
-	FILE *p = popen(cmd, "r");
-	if (!p) return r;
+	char line[4096];
 	while (fgets(line, sizeof line, p)) {
 		char *s = strstr(line, "gvk cnv: ");
 		long regions, samples, cnvr;
 		double tot;
 		if (s && sscanf(s, "gvk cnv: %ld regions x %ld samples, %ld CNVs in %ld CNV regions, %lf s (counts %lf, "
 		                   "normalization %lf, EM %lf, segmentation+calls %lf)",
-		                &regions, &samples, &r.cnvs, &cnvr, &tot, &r.counts, &r.norm, &r.em, &r.seg) == 9)
-			r.ok = 1;
+		                &regions, &samples, &r->cnvs, &cnvr, &tot, &r->counts, &r->norm, &r->em, &r->seg) == 9)
+			r->ok = 1;
 		else
 			fputs(line, stderr);
 	}
-	r.ok = pclose(p) == 0 && r.ok;
+}
+
+/* Runs the gvk command on the matrix as a child (its peak memory from wait4) and reads the stage
+ * times from its summary line. */
+static row_t run_cli(const char *gvk, const char *tsv, const char *dev, int threads, const char *out)
+{
+	row_t r = {dev, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+	char th[16], o1[2048], o2[2048];
+	snprintf(th, sizeof th, "%d", threads);
+	snprintf(o1, sizeof o1, "%s.cnvs", out), snprintf(o2, sizeof o2, "%s.cnvr", out);
+	int fd[2];
+	if (pipe(fd) < 0) return r;
+	double t0 = gvk_seconds();
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], 1), dup2(fd[1], 2), close(fd[0]), close(fd[1]);
+		execlp(gvk, gvk, "cnv", "--device", dev, "-t", th, "--counts", tsv, "-o", o1, "--cnvr", o2, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	FILE *p = pid > 0 ? fdopen(fd[0], "r") : NULL;
+	if (p) read_summary(p, &r), fclose(p);
+	else close(fd[0]);
+	int status = 1;
+	struct rusage ru;
+	if (pid > 0 && wait4(pid, &status, 0, &ru) == pid) {
+		r.rss_gb = (double)ru.ru_maxrss / (1024.0 * 1024.0);
+		r.cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+	}
+	r.ok = r.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	r.wall = gvk_seconds() - t0;
 	return r;
 }
@@ -298,39 +328,102 @@ static int bench_size(int m, int N, int threads, const char *gvk, int have_gpu, 
 	return 0;
 }
 
+/* The realistic cohort: written to a fresh temporary directory, run on each device asked for, then
+ * removed. devs: bit 0 CPU, bit 1 GPU. */
+static int bench_realistic(int m, int N, int threads, const char *gvk, int devs, table_t *t)
+{
+	const char *td = getenv("TMPDIR");
+	char dir[1024], tsv[1100], out[2][1100], p[2300], q[2300];
+	snprintf(dir, sizeof dir, "%s/gvk_bench_cnv_XXXXXX", td ? td : "/tmp");
+	if (!mkdtemp(dir)) return fprintf(stderr, "bench_cnv: cannot create a directory under %s\n", td ? td : "/tmp"), -1;
+	snprintf(tsv, sizeof tsv, "%s/counts.tsv", dir);
+	double t0 = gvk_seconds();
+	int rc = real_cohort_write(tsv, m, N, gvk_ncpu());
+	FILE *fp = fopen(tsv, "rb");
+	long bytes = fp && fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
+	if (fp) fclose(fp);
+	fprintf(stderr, "realistic cohort %d x %d written in %.1f s (%.2f GB of text)\n", m, N, gvk_seconds() - t0, bytes / 1e9);
+	row_t rows[2];
+	int nr = 0;
+	for (int d = 0; rc == 0 && d < 2; ++d) {
+		if (!(devs >> d & 1)) continue;
+		snprintf(out[nr], sizeof out[nr], "%s/%s", dir, d ? "gpu" : "cpu");
+		rows[nr] = run_cli(gvk, tsv, d ? "gpu" : "cpu", threads, out[nr]);
+		++nr;
+	}
+	if (nr == 2 && rows[0].ok && rows[1].ok) {
+		snprintf(p, sizeof p, "%s.cnvr", out[0]), snprintf(q, sizeof q, "%s.cnvr", out[1]);
+		fprintf(stderr, "bench_cnv: CNV regions of the CPU and GPU runs %s\n", same_file(p, q) ? "identical" : "DIFFER");
+	}
+	for (int k = 0; k < nr; ++k) {
+		snprintf(p, sizeof p, "%s.cnvs", out[k]), unlink(p);
+		snprintf(p, sizeof p, "%s.cnvr", out[k]), unlink(p);
+		row_t *r = &rows[k];
+		if (!r->ok) tprintf(t, "| %d x %d | %s | %d | failed | | | | | | | |\n", m, N, r->dev, threads);
+		else
+			tprintf(t, "| %d x %d | %s | %d | %.2f | %.1f | %.2f | %.3f | %.2f | %.2f | %.1f | %ld |\n", m, N, r->dev, threads,
+			        r->wall, r->cpu, r->counts, r->norm, r->em, r->seg, r->rss_gb, r->cnvs);
+	}
+	unlink(tsv);
+	rmdir(dir);
+	return rc;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: bench_cnv [small | large | both | M N | realistic] [-t THREADS] [--device cpu|gpu|both]\n"
+	                "                 [--windows M] [--samples N] [--results FILE] [--gvk PATH]\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	int threads = gvk_ncpu(), sizes[2][2] = {{50000, 20}, {3000000, 100}}, ns = 0, first = 0;
 	const char *results = NULL, *gvk = GVK_BIN;
-	int sel[2][2], a = 1;
+	int sel[2][2], a = 1, realistic = 0, devs = 0, rm = 3000000, rn = 100;
 	if (argc > 1 && !strcmp(argv[1], "large")) first = 1, ns = 1, a = 2;
 	else if (argc > 1 && !strcmp(argv[1], "both")) ns = 2, a = 2;
+	else if (argc > 1 && !strcmp(argv[1], "realistic")) realistic = 1, a = 2;
 	else if (argc > 2 && atoi(argv[1]) > 0 && atoi(argv[2]) > 1) sizes[0][0] = atoi(argv[1]), sizes[0][1] = atoi(argv[2]), ns = 1, a = 3;
 	else ns = 1, a = argc > 1 && !strcmp(argv[1], "small") ? 2 : 1;
 	for (; a < argc; ++a) {
 		if (!strcmp(argv[a], "-t") && a + 1 < argc) threads = atoi(argv[++a]);
 		else if (!strcmp(argv[a], "--results") && a + 1 < argc) results = argv[++a];
 		else if (!strcmp(argv[a], "--gvk") && a + 1 < argc) gvk = argv[++a];
-		else return fprintf(stderr, "usage: bench_cnv [small | large | both | M N] [-t THREADS] [--results FILE] [--gvk PATH]\n"), 2;
+		else if (!strcmp(argv[a], "--windows") && a + 1 < argc) rm = atoi(argv[++a]);
+		else if (!strcmp(argv[a], "--samples") && a + 1 < argc) rn = atoi(argv[++a]);
+		else if (!strcmp(argv[a], "--device") && a + 1 < argc) {
+			const char *d = argv[++a];
+			devs = !strcmp(d, "cpu") ? 1 : !strcmp(d, "gpu") ? 2 : !strcmp(d, "both") ? 3 : -1;
+			if (devs < 0) return usage();
+		} else return usage();
 	}
 	if (threads < 1) threads = 1;
 	for (int k = 0; k < ns; ++k) sel[k][0] = sizes[first + k][0], sel[k][1] = sizes[first + k][1];
 	int have_gpu = cnv_em_gpu_available();
+	if (devs == 0) devs = have_gpu ? 3 : 1;
 	char gpu[256], cpu[128];
 	cnv_em_gpu_name(gpu, sizeof gpu);
 	bench_host_cpu(cpu, sizeof cpu);
 	table_t t = {"", 0};
-	tprintf(&t, "| windows x samples | EM device | threads | wall s (whole command) | parse s | normalization s | EM s | "
-	            "segmentation+calls s | EM in memory s | EM regions/s | speed-up (wall) | speed-up (EM) | CNVs |\n");
-	tprintf(&t, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-	for (int k = 0; k < ns; ++k)
-		if (bench_size(sel[k][0], sel[k][1], threads, gvk, have_gpu, &t) < 0) return 1;
+	if (realistic) {
+		tprintf(&t, "| windows x samples | EM device | threads | wall s (whole command) | CPU s (user + system) | parse s | "
+		            "normalization s | EM s | segmentation+calls s | peak memory GB | CNVs |\n"
+		            "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		if (bench_realistic(rm, rn, threads, gvk, devs, &t) < 0) return 1;
+	} else {
+		tprintf(&t, "| windows x samples | EM device | threads | wall s (whole command) | parse s | normalization s | EM s | "
+		            "segmentation+calls s | EM in memory s | EM regions/s | speed-up (wall) | speed-up (EM) | CNVs |\n");
+		tprintf(&t, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		for (int k = 0; k < ns; ++k)
+			if (bench_size(sel[k][0], sel[k][1], threads, gvk, have_gpu && (devs & 2), &t) < 0) return 1;
+	}
 	fputs(t.text, stdout);
 	if (results) {
 		FILE *fp = bench_results_open(results, "bench_cnv");
 		if (!fp) return 1;
-		fprintf(fp, "Host: %s, %d threads; GPU: %s. Whole `gvk cnv --counts` process on a synthetic matrix; "
-		            "speed-ups over the CPU row.\n\n", cpu, threads, gpu);
+		fprintf(fp, "Host: %s, %d threads; GPU: %s. Whole `gvk cnv --counts` process on a synthetic matrix%s.\n\n", cpu,
+		        threads, gpu, realistic ? " with realistic counts (real_cohort.h)" : "; speed-ups over the CPU row");
 		fputs(t.text, fp);
 		fclose(fp);
 	}

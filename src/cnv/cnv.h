@@ -19,8 +19,21 @@ int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_res
 /* Coverage factors for norm = 2 (spec 4.2). */
 int cnv_coverage(const gvk_cnv_counts_t *c, double *cov, gvk_err_t *err);
 
-/* Mode of a Gaussian kernel density of v on [0, u] as R's density() finds it (spec 13.4). */
-double cnv_density_mode(const double *v, size_t n, double u, int *n_user, double *bw);
+/* Mode of a Gaussian kernel density of v on [0, u] as R's density() and approx() find it (spec
+ * 13.4): R's grid of G points, bandwidth and first maximum, whatever the magnitude of v. The grid
+ * grows with u (G >= 100 u), so it is bounded: above CNV_KDE_MAX_GRID points the mode is refused
+ * (GVK_ERR_FORMAT, no message: the caller names the data); out of memory: GVK_ERR_NOMEM. Mode
+ * and bandwidth are NAN when undefined (n < 2, u not positive and finite). method: how the
+ * density is evaluated, CNV_KDE_AUTO (by cost) or forced (tests); the mode is the same. */
+#define CNV_KDE_MAX_GRID ((size_t)1 << 24)
+enum { CNV_KDE_AUTO = 0, CNV_KDE_DIRECT, CNV_KDE_FFT };
+typedef struct {
+	double mode, bw;
+	double n_user, grid; /* user grid ceil(100 u) and internal grid G (when refused: what it needed) */
+	int method;          /* CNV_KDE_DIRECT or CNV_KDE_FFT: how the density was evaluated */
+	size_t n_exact;      /* grid points whose density was summed exactly */
+} cnv_kde_t;
+int cnv_density_mode(const double *v, size_t n, double u, int method, cnv_kde_t *out);
 
 /* Fast segmentation of one vector (spec section 7). */
 typedef struct {

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,26 @@ static int parse_uint(const char *s, int64_t *v)
 		x = x * 10 + (*s - '0');
 	}
 	*v = x;
+	return 0;
+}
+
+/* Counts are held as doubles: above 2^53 neighbouring integers collapse, so a larger count would
+ * be read as a different number without a word. */
+#define COUNT_MAX 9007199254740992ULL
+
+/* Decimal digits only, at most COUNT_MAX: 0, -1 (not a non-negative integer), -2 (too large). */
+static int parse_count(const char *s, double *v)
+{
+	if (!*s) return -1;
+	uint64_t x = 0;
+	int big = 0;
+	for (; *s; ++s) {
+		if (*s < '0' || *s > '9') return -1;
+		if (!big) x = x * 10 + (uint64_t)(*s - '0');
+		big |= x > COUNT_MAX;
+	}
+	if (big) return -2;
+	*v = (double)x;
 	return 0;
 }
 
@@ -142,15 +163,13 @@ static int parse_line(body_t *bd, piece_t *p, char *line, long ln, size_t r, cha
 	bd->names[r - a->m] = f[0], bd->lines[r - a->m] = ln;
 	double *row = a->rows + r * (size_t)N;
 	for (int s = 0; s < N; ++s) {
-		int64_t v;
-		if (parse_uint(f[off + s], &v) < 0)
+		int rc = parse_count(f[off + s], &row[s]);
+		if (rc == -2)
+			return piece_err(p, ln, "%s:%ld: sample %s: count %s is above 2^53 = %llu, beyond what a double holds "
+			                 "exactly", bd->fn, ln, bd->c->samples[s], f[off + s], COUNT_MAX), -1;
+		if (rc < 0)
 			return piece_err(p, ln, "%s:%ld: sample %s: '%s' is not a non-negative integer count", bd->fn, ln,
 			                 bd->c->samples[s], f[off + s]), -1;
-		/* Counts are held as doubles, exact up to 2^53; a larger one would be rounded unseen. */
-		if (v > ((int64_t)1 << 53))
-			return piece_err(p, ln, "%s:%ld: sample %s: count %s is too large (more than 2^53)", bd->fn, ln,
-			                 bd->c->samples[s], f[off + s]), -1;
-		row[s] = (double)v;
 	}
 	return 0;
 }

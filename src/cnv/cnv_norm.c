@@ -8,101 +8,6 @@
 #include "../common/threads.h"
 #include "cnv.h"
 
-/* R's dnorm(x, 0, sigma), including its split evaluation far in the tail. */
-static double r_dnorm(double x, double sigma)
-{
-	const double inv_sqrt_2pi = 0.398942280401432677939946059934;
-	x = fabs(x / sigma);
-	if (x >= 2 * sqrt(1.79769313486231570e308)) return 0.0;
-	if (x < 5) return inv_sqrt_2pi * exp(-0.5 * x * x) / sigma;
-	if (x > sqrt(-2 * 0.693147180559945309417232121458 * (-1021 + 1 - 53))) return 0.0;
-	double x1 = ldexp(nearbyint(ldexp(x, 16)), -16), x2 = x - x1;
-	return inv_sqrt_2pi / sigma * (exp(-0.5 * x1 * x1) * exp((-0.5 * x2 - x1) * x2));
-}
-
-/* bw.nrd0: 0.9 * min(sd, IQR / 1.34) * n^-0.2 with R's fall-backs. */
-static double bw_nrd0(const double *v, const double *sorted, size_t n)
-{
-	double hi = sqrt(cnv_r_var(v, n));
-	double iqr = cnv_r_quantile7(sorted, n, 0.75) - cnv_r_quantile7(sorted, n, 0.25);
-	double lo = fmin(hi, iqr / 1.34);
-	if (!(lo != 0.0)) {
-		lo = hi;
-		if (lo == 0.0) lo = fabs(v[0]);
-		if (lo == 0.0) lo = 1.0;
-	}
-	return 0.9 * lo * pow((double)n, -0.2);
-}
-
-double cnv_density_mode(const double *v, size_t n, double u, int *n_user_out, double *bw_out)
-{
-	double nu = u * 100.0;
-	if (n < 2 || !(nu > 0) || !isfinite(nu)) return NAN;
-	size_t n_user = (size_t)ceil(nu), G = 512;
-	if (nu > 512) G = (size_t)1 << (int)ceil(log2(nu));
-	double *sorted = malloc(n * sizeof *sorted), *y = calloc(G, sizeof *y), *k = malloc(G * sizeof *k);
-	double *dens = malloc(G * sizeof *dens), *xo = malloc(G * sizeof *xo);
-	if (!sorted || !y || !k || !dens || !xo) {
-		free(sorted), free(y), free(k), free(dens), free(xo);
-		if (n_user_out) *n_user_out = -1; /* out of memory */
-		return NAN;
-	}
-	memcpy(sorted, v, n * sizeof *v);
-	cnv_sort(sorted, n);
-	double bw = bw_nrd0(v, sorted, n);
-	double lo = 0.0 - 4 * bw, up = u + 4 * bw, delta = (up - lo) / (double)(G - 1);
-	double w = 1.0 / (double)n;
-	/* Linear binning exactly as R's BinDist. */
-	for (size_t i = 0; i < n; ++i) {
-		if (!isfinite(v[i])) continue;
-		double pos = (v[i] - lo) / delta, fl = floor(pos);
-		double fx = pos - fl;
-		long ix = (long)fl;
-		if (ix >= 0 && ix <= (long)G - 2) {
-			y[ix] += w * (1 - fx);
-			y[ix + 1] += w * fx;
-		} else if (ix == -1) {
-			y[0] += w * fx;
-		} else if (ix == (long)G - 1) {
-			y[ix] += w * (1 - fx);
-		}
-	}
-	/* R convolves by FFT on a length-2G grid whose offsets step by 2(up-lo)/(2G-1), not delta. */
-	double kstep = 2 * (up - lo) / (double)(2 * G - 1);
-	for (size_t t = 0; t < G; ++t) k[t] = r_dnorm((double)t * kstep, bw);
-	for (size_t t = 0; t < G; ++t) {
-		double s = 0.0;
-		for (size_t q = 0; q < G; ++q)
-			if (y[q] != 0.0) s += y[q] * k[t > q ? t - q : q - t];
-		dens[t] = s > 0 ? s : 0.0;
-	}
-	double xstep = (up - lo) / (double)(G - 1);
-	for (size_t t = 0; t < G; ++t) xo[t] = lo + (double)t * xstep;
-	xo[G - 1] = up;
-	/* approx() at the user grid, then the first maximum. */
-	double step = n_user > 1 ? u / (double)(n_user - 1) : 0.0, best = -1.0, mode = NAN;
-	for (size_t j = 0; j < n_user; ++j) {
-		double xv = (double)j * step;
-		if (j == n_user - 1) xv = u;
-		if (xv < xo[0] || xv > xo[G - 1]) continue;
-		size_t a = 0, b = G - 1;
-		while (a < b - 1) {
-			size_t mid = (a + b) / 2;
-			if (xv < xo[mid]) b = mid;
-			else a = mid;
-		}
-		double yv;
-		if (xv == xo[b]) yv = dens[b];
-		else if (xv == xo[a]) yv = dens[a];
-		else yv = dens[a] + (dens[b] - dens[a]) * ((xv - xo[a]) / (xo[b] - xo[a]));
-		if (yv > best) best = yv, mode = xv;
-	}
-	if (n_user_out) *n_user_out = (int)n_user;
-	if (bw_out) *bw_out = bw;
-	free(sorted), free(y), free(k), free(dens), free(xo);
-	return mode;
-}
-
 /* Most frequent non-zero value (ties: the smallest), NAN when there is none. */
 static double stat_mode(double *v, size_t n)
 {
@@ -159,7 +64,7 @@ static int size_factors(blk_t *b, int q, const int *rows, size_t nr, double *sf,
 }
 
 /* Variance-to-mean rescaling of the poisson mode (spec 4 step 6): divides f by the mode. */
-static int poisson_scale(blk_t *b, int q, const int *rows, size_t nr, double *f)
+static int poisson_scale(blk_t *b, int q, const int *rows, size_t nr, double *f, gvk_err_t *err)
 {
 	const gvk_cnv_counts_t *c = b->c;
 	int N = c->N, m = c->m, rc = GVK_ERR_NOMEM;
@@ -176,18 +81,23 @@ static int poisson_scale(blk_t *b, int q, const int *rows, size_t nr, double *f)
 	}
 	memcpy(b->tmp, v, nr * sizeof *v);
 	cnv_sort(b->tmp, nr);
-	double u = cnv_r_quantile7(b->tmp, nr, 0.95), bw = NAN;
-	int n_user = 0;
-	double mode = cnv_density_mode(v, nr, u, &n_user, &bw);
-	b->res->nf_u[q] = u, b->res->nf_bw[q] = bw, b->res->nf_mode[q] = mode, b->res->nf_nuser[q] = n_user;
-	if (n_user < 0) goto out;
-	if (isfinite(mode))
-		for (int s = 0; s < N; ++s) f[s] = f[s] * 1 / mode;
-	rc = 0;
+	double u = cnv_r_quantile7(b->tmp, nr, 0.95);
+	cnv_kde_t kde;
+	rc = cnv_density_mode(v, nr, u, CNV_KDE_AUTO, &kde);
+	b->res->nf_u[q] = u, b->res->nf_bw[q] = kde.bw, b->res->nf_mode[q] = kde.mode;
+	b->res->nf_nuser[q] = rc == 0 ? (int)kde.n_user : 0;
+	if (rc < 0) goto out;
+	if (isfinite(kde.mode))
+		for (int s = 0; s < N; ++s) f[s] = f[s] * 1 / kde.mode;
 out:
 	free(z);
 	free(v);
-	return rc;
+	if (rc == GVK_ERR_FORMAT)
+		return gvk_err_set(err, rc, "normalization: sequence %s: the density grid would need %.0f points (95%% quantile "
+		                   "of variance/mean = %.6g); at most %zu (2^24) are allowed, the grid growing with the counts' "
+		                   "magnitude; --norm-type mean, median, quant or mode has no such step",
+		                   c->seq_names[q], kde.grid, u, CNV_KDE_MAX_GRID);
+	return rc < 0 ? gvk_err_set(err, rc, "out of memory in normalization (sequence %s)", c->seq_names[q]) : 0;
 }
 
 static int norm_block(blk_t *b, int q, int *rows, gvk_err_t *err)
@@ -232,8 +142,7 @@ static int norm_block(blk_t *b, int q, int *rows, gvk_err_t *err)
 		}
 		for (int s = 0; s < N; ++s) f[s] = num / sf[s];
 		for (int s = 0; s < N; ++s) res->nf_before[(size_t)q * N + s] = f[s];
-		if (t == GVK_CNV_NORM_POISSON && poisson_scale(b, q, rows, nr, f) < 0)
-			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in normalization");
+		if (t == GVK_CNV_NORM_POISSON && (rc = poisson_scale(b, q, rows, nr, f, err)) < 0) return rc;
 	}
 	for (int s = 0; s < N; ++s)
 		if (!isfinite(f[s])) {

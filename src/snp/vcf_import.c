@@ -177,6 +177,12 @@ static int next_record(reader_t *r, const snp_vcf_import_opt_t *opt, snp_data_t 
 	++r->recno;
 	if (rr < -1) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: malformed", r->path, r->recno);
 	bcf_unpack(r->rec, BCF_UN_ALL);
+	/* htslib ends the process (exit(1), with a message that names no file) when GT holds no
+	 * integers, as after "FORMAT :GT" with one value per sample: the type is checked first. */
+	const bcf_fmt_t *fmt = bcf_get_fmt(r->hdr, r->rec, "GT");
+	if (fmt && fmt->type != BCF_BT_INT8 && fmt->type != BCF_BT_INT16 && fmt->type != BCF_BT_INT32)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): GT field without genotype values", r->path,
+		                   r->recno, bcf_seqname_safe(r->hdr, r->rec), (long long)r->rec->pos + 1);
 	int n = bcf_get_genotypes(r->hdr, r->rec, &r->gt, &r->n_gt), ploidy = n > 0 ? n / r->ns : 0;
 	int rc = ploidy > 0 ? count_copies(r, ploidy, err) : 0;
 	if (rc < 0) return rc;

@@ -24,7 +24,7 @@ h='chr\tstart\tend\tA\tB\tC\n'
 check noninteger "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6.5\t7\n" "noninteger.tsv:3: sample B: '6.5' is not a non-negative integer count"
 check negative "${h}chr1\t1\t100\t5\t-6\t7\n" "negative.tsv:2: sample B: '-6' is not a non-negative integer count"
 check text "${h}chr1\t1\t100\t5\tNA\t7\n" "text.tsv:2: sample B: 'NA' is not"
-check huge "${h}chr1\t1\t100\t5\t9007199254740993\t7\n" "huge.tsv:2: sample B: count 9007199254740993 is too large"
+check huge "${h}chr1\t1\t100\t5\t9007199254740993\t7\n" "huge.tsv:2: sample B: count 9007199254740993 is above 2^53"
 check empty_field "${h}chr1\t1\t100\t5\t\t7\n" "empty_field.tsv:2: sample B: '' is not"
 check ragged_short "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6\n" "ragged_short.tsv:3: expected 6 tab-separated fields as in the header, found 5"
 check ragged_long "${h}chr1\t1\t100\t5\t6\t7\t8\n" "ragged_long.tsv:2: expected 6 tab-separated fields as in the header, found 7"
@@ -50,6 +50,9 @@ awk 'BEGIN { printf "chr\tstart\tend\tA\tB\n"; n = 18; for (i = 0; 4096 - n > 80
 if [ "$(wc -c < "$tmp/page.tsv")" -ne 4096 ] || ! "$gvk" cnv -q --counts "$tmp/page.tsv" -o "$tmp/page.out" 2> "$tmp/err"; then
 	echo "FAIL: page-sized input without a final newline: $(cat "$tmp/err")"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 check page_bad "$(head -c 4095 "$tmp/page.tsv")x" "page_bad.tsv:" 
+# Counts are doubles: beyond 2^53 they would silently turn into other numbers.
+check above_2p53 "${h}chr1\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t9007199254740993\t7\n" "above_2p53.tsv:3: sample B: count 9007199254740993 is above 2^53"
+check huge_count "${h}chr1\t1\t100\t5\t123456789012345678901234567890\t7\n" "huge_count.tsv:2: sample B: count 123456789012345678901234567890 is above 2^53"
 check zero_sample "${h}chr1\t1\t100\t5\t0\t7\nchr1\t101\t200\t5\t0\t7\n" "sample B has no reads at all"
 # A bad line far down still leaves nothing behind.
 { printf "$h"; zcat "$data/small/input_counts.tsv.gz" | awk -F'\t' 'NR > 1 && NR < 1500 { print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }'; printf 'chr2\t1\t2\t1\t2\n'; } > "$tmp/late.txt"

@@ -1,14 +1,19 @@
-/* Unit cases of the cn.mops reference (per-region EM, fast segmentation) and self-consistency
- * checks of the pipeline. Usage: test_cnv_unit em em_cases.tsv | segment in.tsv out.tsv | misc */
+/* Unit cases of the cn.mops reference (per-region EM, fast segmentation), self-consistency
+ * checks of the pipeline, and the normalization's density mode against the slow exact sum.
+ * Usage: test_cnv_unit em em_cases.tsv | segment in.tsv out.tsv | misc | kde small_counts.tsv.gz */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gvk.h"
 #include "common/lineio.h"
+#include "common/splitmix.h"
+#include "common/threads.h"
 #include "cnv/cnv.h"
 #include "cnv/cnv_em.h"
+#include "cnv/cnv_fft.h"
 
 static long n_checked, n_failed;
 
@@ -266,11 +271,330 @@ static int run_misc(void)
 	return n_failed ? 1 : 0;
 }
 
+/* ---- The normalization's density mode (cnv_density_mode) against the slow exact sum ---- */
+
+/* R's dnorm(x, 0, sigma), written out again for the reference. */
+static double ref_dnorm(double x, double sigma)
+{
+	const double c = 0.398942280401432677939946059934;
+	x = fabs(x / sigma);
+	if (x >= 2 * sqrt(1.79769313486231570e308)) return 0.0;
+	if (x < 5) return c * exp(-0.5 * x * x) / sigma;
+	if (x > sqrt(-2 * 0.693147180559945309417232121458 * (-1021 + 1 - 53))) return 0.0;
+	double x1 = ldexp(nearbyint(ldexp(x, 16)), -16), x2 = x - x1;
+	return c / sigma * (exp(-0.5 * x1 * x1) * exp((-0.5 * x2 - x1) * x2));
+}
+
+static double ref_bw(const double *v, size_t n)
+{
+	double *s = malloc(n * sizeof *s);
+	memcpy(s, v, n * sizeof *v);
+	cnv_sort(s, n);
+	double hi = sqrt(cnv_r_var(v, n)), iqr = cnv_r_quantile7(s, n, 0.75) - cnv_r_quantile7(s, n, 0.25);
+	free(s);
+	double lo = fmin(hi, iqr / 1.34);
+	if (!(lo != 0.0)) {
+		lo = hi;
+		if (lo == 0.0) lo = fabs(v[0]);
+		if (lo == 0.0) lo = 1.0;
+	}
+	return 0.9 * lo * pow((double)n, -0.2);
+}
+
+/* The mode the slow way, as gvk found it before: R's BinDist on the whole grid, every grid point
+ * summed over all bins in increasing order (the O(G^2) loop; going through the list of non-empty
+ * bins only leaves out terms that add exactly 0), approx() by bisection, the first maximum. */
+static double ref_mode(const double *v, size_t n, double u, double *bw_out)
+{
+	double nu = u * 100.0;
+	size_t n_user = (size_t)ceil(nu), G = 512;
+	if (nu > 512) G = (size_t)1 << (int)ceil(log2(nu));
+	double bw = *bw_out = ref_bw(v, n);
+	double *y = calloc(G, sizeof *y), *k = malloc(G * sizeof *k), *dens = malloc(G * sizeof *dens);
+	double *xo = malloc(G * sizeof *xo);
+	size_t *nz = malloc(G * sizeof *nz), nnz = 0;
+	double lo = 0.0 - 4 * bw, up = u + 4 * bw, delta = (up - lo) / (double)(G - 1), w = 1.0 / (double)n;
+	for (size_t i = 0; i < n; ++i) {
+		if (!isfinite(v[i])) continue;
+		double pos = (v[i] - lo) / delta, fl = floor(pos), fx = pos - fl;
+		long ix = (long)fl;
+		if (ix >= 0 && ix <= (long)G - 2) y[ix] += w * (1 - fx), y[ix + 1] += w * fx;
+		else if (ix == -1) y[0] += w * fx;
+		else if (ix == (long)G - 1) y[ix] += w * (1 - fx);
+	}
+	for (size_t q = 0; q < G; ++q)
+		if (y[q] != 0.0) nz[nnz++] = q;
+	double kstep = 2 * (up - lo) / (double)(2 * G - 1), xstep = (up - lo) / (double)(G - 1);
+	for (size_t t = 0; t < G; ++t) k[t] = ref_dnorm((double)t * kstep, bw);
+	for (size_t t = 0; t < G; ++t) {
+		double s = 0.0;
+		for (size_t i = 0; i < nnz; ++i) s += y[nz[i]] * k[t > nz[i] ? t - nz[i] : nz[i] - t];
+		dens[t] = s > 0 ? s : 0.0;
+	}
+	for (size_t t = 0; t < G; ++t) xo[t] = lo + (double)t * xstep;
+	xo[G - 1] = up;
+	double step = n_user > 1 ? u / (double)(n_user - 1) : 0.0, best = -1.0, mode = NAN;
+	for (size_t j = 0; j < n_user; ++j) {
+		double xv = j == n_user - 1 ? u : (double)j * step;
+		if (xv < xo[0] || xv > xo[G - 1]) continue;
+		size_t a = 0, b = G - 1;
+		while (a < b - 1) {
+			size_t mid = (a + b) / 2;
+			if (xv < xo[mid]) b = mid;
+			else a = mid;
+		}
+		double yv = xv == xo[b] ? dens[b] : xv == xo[a] ? dens[a] : dens[a] + (dens[b] - dens[a]) * ((xv - xo[a]) / (xo[b] - xo[a]));
+		if (yv > best) best = yv, mode = xv;
+	}
+	free(y), free(k), free(dens), free(xo), free(nz);
+	return mode;
+}
+
+static int same_double(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+static double quantile95(const double *v, size_t n)
+{
+	double *s = malloc(n * sizeof *s);
+	memcpy(s, v, n * sizeof *v);
+	cnv_sort(s, n);
+	double u = cnv_r_quantile7(s, n, 0.95);
+	free(s);
+	return u;
+}
+
+static size_t kde_grid(double u)
+{
+	double nu = 100 * u;
+	return nu > 512 ? (size_t)1 << (int)ceil(log2(nu)) : 512;
+}
+
+/* Every evaluation method must give the reference's mode and bandwidth bit for bit. */
+static void kde_compare(const char *what, int id, const double *v, size_t n, double u, int *used_fft)
+{
+	double rbw, rm = ref_mode(v, n, u, &rbw);
+	/* a forced transform of a long grid would only slow the test down */
+	int last = kde_grid(u) <= ((size_t)1 << 18) ? CNV_KDE_FFT : CNV_KDE_DIRECT;
+	for (int method = CNV_KDE_AUTO; method <= last; ++method) {
+		cnv_kde_t k;
+		int rc = cnv_density_mode(v, n, u, method, &k);
+		char tag[96];
+		snprintf(tag, sizeof tag, "%s (method %d)", what, method);
+		check_val(tag, "rc", id, rc, 0, 1);
+		++n_checked;
+		if (!same_double(k.mode, rm) || !same_double(k.bw, rbw)) {
+			if (n_failed++ < 20)
+				fprintf(stderr, "%s[%d]: n %zu u %.17g: mode %.17g bw %.17g, expected %.17g bw %.17g\n", tag, id, n, u,
+				        k.mode, k.bw, rm, rbw);
+		}
+		if (method == CNV_KDE_AUTO && used_fft) *used_fft = k.method == CNV_KDE_FFT;
+	}
+}
+
+/* Synthetic variance/mean ratios of several shapes at a given magnitude. */
+static void kde_sample(uint64_t *st, int family, double scale, double *v, size_t n)
+{
+	for (size_t i = 0; i < n; ++i) {
+		double a = gvk_splitmix_unif(st), b = gvk_splitmix_unif(st);
+		double g = sqrt(-2 * log(a)) * cos(6.283185307179586 * b);
+		if (family == 0) v[i] = scale * (1 + 0.3 * g) * (1 + 0.3 * g) * (gvk_splitmix_unif(st) < 0.05 ? 5 + 45 * a : 1);
+		else if (family == 1) v[i] = scale * floor(5 * a);              /* a few values: bumps of near-equal height */
+		else if (family == 2) v[i] = scale * (b < 0.5 ? 1 : 3) * (1 + 0.05 * g); /* two modes of equal weight */
+		else if (family == 3) v[i] = scale * exp(3 * g);                /* heavy tail: a long grid, sparse bins */
+		else v[i] = scale;                                              /* all equal: the bandwidth's fall-back */
+	}
+}
+
+/* Random inputs of many sizes, shapes and magnitudes, each method against the reference. */
+static void kde_random(void)
+{
+	static const size_t sizes[] = {2, 3, 6, 20, 200, 2000, 8000, 20000};
+	static const double scales[] = {1e-3, 0.3, 1, 7, 40, 300, 3000, 1e5};
+	uint64_t st = 7;
+	int trials = 0, fft = 0;
+	double *v = malloc(20000 * sizeof *v);
+	for (int t = 0; t < 400; ++t) {
+		size_t n = sizes[gvk_splitmix64(&st) % 8];
+		double scale = scales[gvk_splitmix64(&st) % 8];
+		int family = (int)(gvk_splitmix64(&st) % 5);
+		kde_sample(&st, family, scale, v, n);
+		double u = quantile95(v, n);
+		size_t G = kde_grid(u), nz = 2 * n < G ? 2 * n : G;
+		if (!(u > 0) || G > CNV_KDE_MAX_GRID || (double)G * (double)nz > 2e7) continue;
+		int used = 0;
+		kde_compare("random", t, v, n, u, &used);
+		++trials, fft += used;
+	}
+	/* Dense, wide densities on grids of 4096 to 16384 points, where the automatic choice convolves. */
+	for (int t = 0; t < 30; ++t) {
+		size_t n = 3000 + (size_t)(gvk_splitmix64(&st) % 4000);
+		int family = t % 3 == 2 ? 2 : t % 3;
+		kde_sample(&st, family, 6 + 8 * gvk_splitmix_unif(&st), v, n);
+		int used = 0;
+		kde_compare("dense", t, v, n, quantile95(v, n), &used);
+		++trials, fft += used;
+	}
+	free(v);
+	printf("kde: %d random inputs, %d of them convolved by FFT in the automatic choice\n", trials, fft);
+	check_val("random", "some FFT cases", 0, fft >= 10, 1, 1);
+}
+
+/* The real transform against a plain DFT, and forward then inverse giving 2n times the signal. */
+static void fft_check(void)
+{
+	uint64_t st = 3;
+	for (size_t n = 2; n <= 256; n *= 2) {
+		size_t L = 2 * n;
+		double *x = malloc(L * sizeof *x), *X = malloc(L * sizeof *X), worst = 0, back = 0;
+		cnv_fft_t f;
+		cnv_fft_init(&f, n);
+		for (size_t j = 0; j < L; ++j) x[j] = gvk_splitmix_unif(&st) - 0.5;
+		memcpy(X, x, L * sizeof *x);
+		cnv_fft_real_forward(&f, X);
+		for (size_t k = 0; k <= n; ++k) {
+			double re = 0, im = 0;
+			for (size_t j = 0; j < L; ++j) {
+				double a = -6.283185307179586 * (double)((j * k) % L) / (double)L;
+				re += x[j] * cos(a), im += x[j] * sin(a);
+			}
+			double gr = k == 0 ? X[0] : k == n ? X[1] : X[2 * k], gi = k == 0 || k == n ? 0 : X[2 * k + 1];
+			worst = fmax(worst, fmax(fabs(gr - re), fabs(gi - im)));
+		}
+		cnv_fft_real_inverse(&f, X);
+		for (size_t j = 0; j < L; ++j) back = fmax(back, fabs(X[j] / (double)L - x[j]));
+		check_val("fft", "forward", (int)n, worst < 1e-12, 1, 1);
+		check_val("fft", "round trip", (int)n, back < 1e-14, 1, 1);
+		cnv_fft_free(&f);
+		free(x), free(X);
+	}
+}
+
+/* The variance/mean ratios of sequence q as the normalization computes them. */
+static size_t kde_ratios(const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, int q, double *v)
+{
+	int N = c->N, m = c->m;
+	size_t n = 0;
+	double *z = malloc((size_t)N * sizeof *z);
+	for (int row = c->seq_off[q]; row < c->seq_off[q + 1]; ++row) {
+		int empty = 1;
+		for (int s = 0; s < N; ++s) empty &= c->x[(size_t)s * m + row] < 1;
+		if (empty) continue;
+		long double sum = 0.0L;
+		for (int s = 0; s < N; ++s) sum += z[s] = c->x[(size_t)s * m + row] * r->nf_before[(size_t)q * N + s];
+		v[n++] = cnv_r_var(z, (size_t)N) / (double)(sum / (long double)N);
+	}
+	free(z);
+	return n;
+}
+
+/* Processor seconds of this thread: a time bound that a busy machine does not stretch. */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The whole run on counts c: each sequence's u, bandwidth and mode equal the reference's, and
+ * the mode takes at most cpu_limit processor seconds. Returns the normalization's seconds. */
+static double kde_pipeline(const char *what, const gvk_cnv_counts_t *c, double cpu_limit)
+{
+	gvk_cnv_opt_t o;
+	gvk_cnv_opt_init(&o, 0);
+	o.threads = 2, o.device = GVK_DEVICE_CPU;
+	gvk_cnv_result_t *r;
+	gvk_err_t err;
+	if (gvk_cnv_run(c, &o, &r, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", what, err.msg);
+		check_val(what, "run", 0, 0, 1, 1);
+		return -1;
+	}
+	double *v = malloc((size_t)c->m * sizeof *v);
+	for (int q = 0; q < c->n_seqs; ++q) {
+		size_t n = kde_ratios(c, r, q, v);
+		double u = quantile95(v, n), bw, mode = ref_mode(v, n, u, &bw);
+		check_val(what, "u", q, r->nf_u[q], u, 1);
+		check_val(what, "bandwidth", q, r->nf_bw[q], bw, 1);
+		check_val(what, "mode", q, r->nf_mode[q], mode, 1);
+		cnv_kde_t k;
+		double t0 = thread_cpu();
+		cnv_density_mode(v, n, u, CNV_KDE_AUTO, &k);
+		double dt = thread_cpu() - t0;
+		printf("kde: %s: sequence %d: grid %.0f, %s, %.3f processor seconds\n", what, q, k.grid,
+		       k.method == CNV_KDE_FFT ? "FFT" : "direct", dt);
+		check_val(what, "processor seconds within the limit", q, dt < cpu_limit, 1, 1);
+	}
+	double t = r->t_norm;
+	free(v);
+	gvk_cnv_result_free(r);
+	return t;
+}
+
+/* The 6 x 3 matrix of the issue, one count set to big. */
+static void counts_6x3(gvk_cnv_counts_t *c, double big)
+{
+	static const double rows[6][3] = {{5, 6, 7}, {8, 6, 7}, {5, 0, 7}, {9, 6, 4}, {5, 3, 7}, {5, 6, 12}};
+	memset(c, 0, sizeof *c);
+	c->m = 6, c->N = 3, c->n_seqs = 1;
+	c->samples = malloc(3 * sizeof *c->samples);
+	for (int s = 0; s < 3; ++s) c->samples[s] = strdup(s == 0 ? "A" : s == 1 ? "B" : "C");
+	c->seq_names = malloc(sizeof *c->seq_names);
+	c->seq_names[0] = strdup("chr1");
+	c->seq_off = malloc(2 * sizeof *c->seq_off);
+	c->seq_off[0] = 0, c->seq_off[1] = 6;
+	c->start = malloc(6 * sizeof *c->start), c->end = malloc(6 * sizeof *c->end);
+	c->x = malloc(18 * sizeof *c->x);
+	for (int r = 0; r < 6; ++r) {
+		c->start[r] = 100 * r + 1, c->end[r] = 100 * (r + 1);
+		for (int s = 0; s < 3; ++s) c->x[s * 6 + r] = rows[r][s];
+	}
+	c->x[1 * 6 + 2] = big;
+}
+
+static int run_kde(const char *small_counts)
+{
+	fft_check();
+	kde_random();
+	/* The issue's matrices: grids of 2^18, 2^19 and 2^24 points, a handful of bins. */
+	static const double big[] = {10000, 30000, 1000000};
+	for (int k = 0; k < 3; ++k) {
+		gvk_cnv_counts_t c;
+		counts_6x3(&c, big[k]);
+		char what[64];
+		snprintf(what, sizeof what, "6x3 with %.0f", big[k]);
+		/* the O(G^2) sum took tens of seconds on 10,000 and never ended on 1,000,000 */
+		double t = kde_pipeline(what, &c, k < 2 ? 0.5 : 5);
+		printf("kde: %s: normalization %.3f s\n", what, t);
+		check_val(what, "normalization under 30 s", 0, t >= 0 && t < 30, 1, 1);
+		gvk_cnv_counts_free(&c);
+	}
+	/* Beyond the grid's bound: refused, with the size it would have needed. */
+	double huge[6] = {1, 2, 3, 4, 5, 4e9};
+	cnv_kde_t kd;
+	double uh = quantile95(huge, 6);
+	check_val("cap", "refused", 0, cnv_density_mode(huge, 6, uh, CNV_KDE_AUTO, &kd), GVK_ERR_FORMAT, 1);
+	check_val("cap", "grid needed", 0, kd.grid, ldexp(1.0, (int)ceil(log2(100 * uh))), 1);
+	/* The bundled small matrix with every count times 100. */
+	gvk_cnv_counts_t c;
+	gvk_err_t err;
+	if (gvk_cnv_counts_read(small_counts, 0, &c, &err) < 0) return fprintf(stderr, "%s\n", err.msg), 1;
+	for (size_t i = 0; i < (size_t)c.m * c.N; ++i) c.x[i] *= 100;
+	double t = kde_pipeline("small x 100", &c, 0.5);
+	printf("kde: small x 100: normalization %.3f s\n", t);
+	check_val("small x 100", "normalization under 30 s", 0, t >= 0 && t < 30, 1, 1);
+	gvk_cnv_counts_free(&c);
+	printf("kde: %ld checks, %ld failed\n", n_checked, n_failed);
+	return n_failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "em")) return run_em(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "segment")) return run_segment(argv[2], argv[3]);
 	if (argc >= 2 && !strcmp(argv[1], "misc")) return run_misc();
-	fprintf(stderr, "usage: test_cnv_unit em FILE | segment IN OUT | misc\n");
+	if (argc >= 3 && !strcmp(argv[1], "kde")) return run_kde(argv[2]);
+	fprintf(stderr, "usage: test_cnv_unit em FILE | segment IN OUT | misc | kde COUNTS\n");
 	return 2;
 }
