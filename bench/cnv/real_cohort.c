@@ -104,7 +104,7 @@ static char *put_uint(char *o, unsigned long v)
 
 static void seq_name(int q, char name[8])
 {
-	if (q < 22) snprintf(name, 8, "chr%d", q + 1);
+	if (q < 22) snprintf(name, 8, "chr%d", (q + 1) % 100); /* q < 22: the modulus shows the compiler it fits */
 	else snprintf(name, 8, "chr%c", q == 22 ? 'X' : 'Y');
 }
 

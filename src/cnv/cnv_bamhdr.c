@@ -103,7 +103,7 @@ static void header_names(const sam_hdr_t *h, char *buf, size_t len)
 	if (k < n && at < len) snprintf(buf + at, len - at, "...");
 }
 
-int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam, const char *bed, char *const *names, int n, int quiet,
+int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *bed_path, char *const *names, int n, int quiet,
                           gvk_err_t *err)
 {
 	char has[256], buf[256];
@@ -118,18 +118,18 @@ int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam, const char *bed, 
 		if (sam_hdr_name2tid((sam_hdr_t *)h, alt) >= 0)
 			return gvk_err_set(err, GVK_ERR_FORMAT,
 			                   "BED contig '%s' is not in %s's header (it has %s; '%s' would match); rename the "
-			                   "contigs of %s to the BAM's names", names[q], bam, has, alt, bed);
+			                   "contigs of %s to the BAM's names", names[q], bam_path, has, alt, bed_path);
 	}
 	if (found == 0) {
 		char first[200];
 		snprintf(first, sizeof first, "'%s'%s", names[0], n > 1 ? ", ..." : "");
 		return gvk_err_set(err, GVK_ERR_FORMAT,
 		                   "none of the contigs of %s (%s) is in %s's header (it has %s); rename the contigs to the "
-		                   "BAM's names", bed, first, bam, has);
+		                   "BAM's names", bed_path, first, bam_path, has);
 	}
 	for (int q = 0; q < n && !quiet; ++q)
 		if (sam_hdr_name2tid((sam_hdr_t *)h, names[q]) < 0)
-			fprintf(stderr, "gvk cnv: note: BED contig '%s' is not in %s's header; its targets count 0\n", names[q], bam);
+			fprintf(stderr, "gvk cnv: note: BED contig '%s' is not in %s's header; its targets count 0\n", names[q], bam_path);
 	return 0;
 }
 #endif

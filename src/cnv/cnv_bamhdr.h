@@ -23,7 +23,7 @@ int cnv_hdr_sample(const sam_hdr_t *h, const char *path, char **sm, gvk_err_t *e
 /* The BED's contigs (names, n) against the header of the BAM `bam`: an error when one of them is
  * missing but the header has it under another spelling ('1' / 'chr1', 'MT' / 'chrM'), or when none
  * of them is in the header; a note (unless quiet) for the others that are missing. */
-int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam, const char *bed, char *const *names, int n, int quiet,
+int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *bed_path, char *const *names, int n, int quiet,
                           gvk_err_t *err);
 #endif
 

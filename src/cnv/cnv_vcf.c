@@ -178,7 +178,7 @@ static int needs_csi(const gvk_cnv_counts_t *c)
 }
 
 /* The text through BGZF into the set's temporary, closed; then the index into its own. */
-static int save_bgzf(gvk_outset_t *os, const char *path, const char *text, size_t len, int csi, int threads,
+static int save_bgzf(gvk_outset_t *os, const char *path, const char *text, size_t len, int use_csi, int threads,
                      gvk_err_t *err)
 {
 	const char *tmp = gvk_outset_path(os, path, err);
@@ -191,9 +191,9 @@ static int save_bgzf(gvk_outset_t *os, const char *path, const char *text, size_
 	size_t n = strlen(path) + 5;
 	char *ipath = malloc(n);
 	if (!ipath) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	snprintf(ipath, n, "%s.%s", path, csi ? "csi" : "tbi");
+	snprintf(ipath, n, "%s.%s", path, use_csi ? "use_csi" : "tbi");
 	const char *itmp = gvk_outset_path(os, ipath, err);
-	int rc = itmp ? bcf_index_build3(tmp, itmp, csi ? 14 : 0, threads > 1 ? threads : 0) : GVK_ERR_IO;
+	int rc = itmp ? bcf_index_build3(tmp, itmp, use_csi ? 14 : 0, threads > 1 ? threads : 0) : GVK_ERR_IO;
 	if (itmp && rc != 0) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot build the index (htslib error %d)", ipath, rc);
 	free(ipath);
 	return rc;
