@@ -11,23 +11,6 @@
 #include "../common/err.h"
 #include "../common/lineio.h"
 
-/* Splits line at spaces and tabs into at most max fields; returns the number found. */
-static int split_ws(char *line, char **f, size_t *fl, int max)
-{
-	int n = 0;
-	char *p = line;
-	for (;;) {
-		while (*p == ' ' || *p == '\t') ++p;
-		if (!*p) break;
-		char *s = p;
-		while (*p && *p != ' ' && *p != '\t') ++p;
-		if (n < max) f[n] = s, fl[n] = (size_t)(p - s);
-		++n;
-		if (*p) *p++ = 0;
-	}
-	return n;
-}
-
 static int parse_i64(const char *s, int64_t *v)
 {
 	char *end;
@@ -91,7 +74,7 @@ int snp_read_bim(const char *path, int allow_extra, snp_data_t *d, int64_t **src
 		long ln = gvk_lr_lineno(lr);
 		char *f[6];
 		size_t fl[6];
-		int nf = split_ws(line, f, fl, 6);
+		int nf = snp_split_ws(line, f, fl, 6);
 		if (nf == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", path, ln);
 		else if (nf != 6)
 			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: expected 6 fields (chromosome ID cM bp A1 A2), found %d", path,

@@ -100,3 +100,20 @@ void snp_data_select(snp_data_t *d, const uint8_t *keep)
 	}
 	d->n_snp = k;
 }
+
+int snp_split_ws(char *line, char **f, size_t *fl, int max)
+{
+	int n = 0;
+	char *p = line;
+	for (;;) {
+		while (*p == ' ' || *p == '\t') ++p;
+		if (!*p) break;
+		char *s = p;
+		while (*p && *p != ' ' && *p != '\t') ++p;
+		if (n < max) f[n] = s, fl[n] = (size_t)(p - s);
+		++n;
+		if (*p) *p++ = 0;
+	}
+	return n;
+}
+

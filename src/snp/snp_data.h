@@ -75,4 +75,8 @@ void snp_data_select(snp_data_t *d, const uint8_t *keep);
 /* Marks SNP i full when V is all ones over n_bits. */
 void snp_data_set_full(snp_data_t *d, int64_t i);
 
+/* Splits line in place at runs of spaces and tabs (PLINK's .fam, .bim and list files); stores at most
+ * max fields and their lengths, and returns how many there are. */
+int snp_split_ws(char *line, char **f, size_t *fl, int max);
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "snp_samples.h"
+#include "snp_data.h"
 #include "../common/err.h"
 #include "../common/lineio.h"
 
@@ -13,23 +14,6 @@ void snp_samples_free(snp_samples_t *ss)
 	free(ss->s);
 	ss->s = NULL;
 	ss->n = 0;
-}
-
-/* Fields of line split at spaces and tabs, at most max; returns how many there are. */
-static int split_ws(char *line, char **f, size_t *fl, int max)
-{
-	int n = 0;
-	char *p = line;
-	for (;;) {
-		while (*p == ' ' || *p == '\t') ++p;
-		if (!*p) break;
-		char *s = p;
-		while (*p && *p != ' ' && *p != '\t') ++p;
-		if (n < max) f[n] = s, fl[n] = (size_t)(p - s);
-		++n;
-		if (*p) *p++ = 0;
-	}
-	return n;
 }
 
 /* Appends a sample with the four IDs (lengths given) in one allocation. */
@@ -108,7 +92,7 @@ static int fam_line(snp_samples_t *ss, int64_t *cap, char *line, const char *pat
 {
 	char *f[6];
 	size_t fl[6];
-	int nf = split_ws(line, f, fl, 6);
+	int nf = snp_split_ws(line, f, fl, 6);
 	if (nf == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", path, ln);
 	if (nf != 6)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: expected 6 fields (FID IID father mother sex phenotype), found %d",
@@ -199,7 +183,7 @@ static int read_id_file(const snp_samples_t *ss, const char *path, const char *f
 	size_t len, fl[2];
 	int rc;
 	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1) {
-		int nf = split_ws(line, f, fl, 2);
+		int nf = snp_split_ws(line, f, fl, 2);
 		if (nf == 0) continue;
 		if (nf < 2) {
 			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: %s needs FID and IID on each line, found one field", path,
