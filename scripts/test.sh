@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 if [ "${GVK_BUILD_TYPE:-}" = Sanitize ]; then
 	export GVK_BUILD_DIR=${GVK_BUILD_DIR:-build-sanitize}
+	export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
 	scripts/build.sh -DGVK_CUDA=OFF
 else
 	scripts/build.sh
