@@ -3,9 +3,10 @@
 # libgvk.so exports the functions gvk.h declares and nothing else; examples/pairhmm.c built with
 # pkg-config (shared and static) and examples/ as a CMake project (find_package(gvk), shared and
 # static) give what the installed `gvk` gives on the same input.
-# Usage: install.sh BUILD_DIR SOURCE_DIR LIBDIR VERSION
+# Usage: install.sh BUILD_DIR SOURCE_DIR LIBDIR VERSION (CMAKE and CC in the environment: the build's)
 set -eu -o pipefail
 build=$1 src=$2 libdir=$3 version=$4
+cmake=${CMAKE:-cmake} cc=${CC:-cc}
 # Programs built without the sanitizers cannot load or link a library built with them.
 if grep -qx 'CMAKE_BUILD_TYPE:STRING=Sanitize' "$build/CMakeCache.txt"; then
 	echo "skip: not in Sanitize builds"
@@ -17,7 +18,7 @@ p=$tmp/prefix lib=$tmp/prefix/$libdir
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-cmake --install "$build" --prefix "$p" > "$tmp/install.log" || { cat "$tmp/install.log"; exit 1; }
+"$cmake" --install "$build" --prefix "$p" > "$tmp/install.log" || { cat "$tmp/install.log"; exit 1; }
 for f in bin/gvk "$libdir/libgvk.so" "$libdir/libgvk.so.${version%%.*}" "$libdir/libgvk.so.$version" \
 	"$libdir/libgvk.a" include/gvk.h "$libdir/pkgconfig/gvk.pc" "$libdir/cmake/gvk/gvkConfig.cmake" \
 	"$libdir/cmake/gvk/gvkConfigVersion.cmake"; do
@@ -53,11 +54,11 @@ if command -v pkg-config > /dev/null; then
 	export PKG_CONFIG_PATH=$lib/pkgconfig
 	[ "$(pkg-config --modversion gvk)" = "$version" ] || bad "pkg-config --modversion gvk is not $version"
 	# shellcheck disable=SC2046 # the flags are words
-	cc -std=c11 -Wall -Werror "$src/examples/pairhmm.c" $(pkg-config --cflags --libs gvk) -o "$tmp/pairhmm_pc"
+	"$cc" -std=c11 -Wall -Werror "$src/examples/pairhmm.c" $(pkg-config --cflags --libs gvk) -o "$tmp/pairhmm_pc"
 	LD_LIBRARY_PATH=$lib check_pairhmm pairhmm_pc "$tmp/pairhmm_pc"
 	# Static: libgvk.a by name (the linker would take the .so), the rest from Libs.private.
 	# shellcheck disable=SC2046
-	cc -std=c11 "$src/examples/pairhmm.c" $(pkg-config --cflags gvk) \
+	"$cc" -std=c11 "$src/examples/pairhmm.c" $(pkg-config --cflags gvk) \
 		$(pkg-config --static --libs gvk | sed 's/-lgvk\b/-l:libgvk.a/') -o "$tmp/pairhmm_pc_static"
 	readelf -d "$tmp/pairhmm_pc_static" | grep -q 'NEEDED.*libgvk' && bad "pairhmm_pc_static needs libgvk.so"
 	check_pairhmm pairhmm_pc_static "$tmp/pairhmm_pc_static"
@@ -74,8 +75,8 @@ for kind in shared static; do
 	d=$tmp/examples_$kind
 	static=OFF
 	[ "$kind" = static ] && static=ON
-	if ! { cmake -S "$src/examples" -B "$d" -DCMAKE_PREFIX_PATH="$p" -DGVK_EXAMPLES_STATIC=$static \
-		-DCMAKE_BUILD_TYPE=Release && cmake --build "$d" -j 2; } > "$tmp/examples_$kind.log" 2>&1; then
+	if ! { "$cmake" -S "$src/examples" -B "$d" -DCMAKE_PREFIX_PATH="$p" -DGVK_EXAMPLES_STATIC=$static \
+		-DCMAKE_BUILD_TYPE=Release && "$cmake" --build "$d" -j 2; } > "$tmp/examples_$kind.log" 2>&1; then
 		cat "$tmp/examples_$kind.log"
 		bad "examples ($kind) did not build"
 		continue
@@ -91,7 +92,7 @@ for kind in shared static; do
 	awk 'NR > 1 {print $4 "\t" $6 "\t" $8}' "$tmp/align.out" | diff - "$tmp/align.want" > /dev/null ||
 		bad "align ($kind) differs from gvk align: $(cat "$tmp/align.out" "$tmp/align.want")"
 
-	(cd "$tmp" && "$d/ld" "$tmp/ld_$kind") > "$tmp/ld.out" || bad "ld ($kind) failed"
+	"$d/ld" "$tmp/ld_$kind" > "$tmp/ld.out" || bad "ld ($kind) failed"
 	# SNP 2 mirrors SNP 0.
 	awk 'NR == 2 {exit !($1 == 1 && $3 == 1)}' "$tmp/ld.out" || bad "ld ($kind): $(cat "$tmp/ld.out")"
 	ls "$tmp/ld_$kind".* > /dev/null 2>&1 && bad "ld ($kind) left its fileset behind"
