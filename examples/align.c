@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Semi-global alignment through gvk.h: three pairs aligned as GATK's Smith-Waterman does; each
  * gives the CIGAR of alt against ref and the offset of its start in ref. Prints 'ref alt cigar C
  * offset O score S' per pair; tests/install/install.sh compares it with `gvk align`. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CNV calls (cn.MOPS) through gvk.h, from a count matrix file ('chr start end S1 .. SN', gzip
  * allowed) or, without an argument, from counts made up here: 8 samples x 600 windows of 25 kb,
  * sample S3 with one copy (half the reads) over windows 300-339. Usage: cnv [counts.tsv[.gz]] */

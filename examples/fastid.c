@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FastID through gvk.h: 1,000 random SNP profiles as the database, then an identity search (a
  * profile with a few genotyping errors finds its source) and a mixture search (a two-person mixture
  * finds both contributors: they have no allele the mixture lacks). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PLINK 1.9 LD through gvk.h: writes a tiny PLINK 1 fileset (4 SNPs x 8 founders) and prints its
  * r^2 matrix, as `plink --r2 square` (or `gvk ld --r2 square`) would. Usage: ld [PREFIX] (default
  * ld_example: PREFIX.bed/.bim/.fam are written, then removed). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pair-HMM through gvk.h: log10 P(read | haplotype) of two reads against two haplotypes, the
  * gpuPairHMM README's example (tests/data/pairhmm/inputs/gpupairhmm_readme_example.in, which
  * `gvk pairhmm` reads and tests/install/install.sh compares with this program's output). */

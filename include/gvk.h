@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk: GPU variant kernels. Public interface.
  *
  * Conventions: every function that can fail returns a negative GVK_ERR_* code (or NULL) and, when

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What `cmake --install` puts under the prefix: the CLI, libgvk.so and libgvk.a, gvk.h, a pkg-config
 # file and a CMake package (gvk::gvk, gvk::gvk_static). Included by src/CMakeLists.txt.
 include(CMakePackageConfigHelpers)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GKL drop-in JNI libraries (docs/gatk.md), built only when the JNI headers are found. They link the
 # static libgvk (position-independent) and export nothing but the Java_* entry points.
 find_package(JNI QUIET)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit cases of the cn.mops reference (per-region EM, fast segmentation) and self-consistency
  * checks of the pipeline. Usage: test_cnv_unit em em_cases.tsv | segment in.tsv out.tsv | misc */
 #include <math.h>

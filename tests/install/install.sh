@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The installed library as a user gets it: `cmake --install` of this build into a temporary prefix;
 # libgvk.so exports the functions gvk.h declares and nothing else; examples/pairhmm.c built with
 # pkg-config (shared and static) and examples/ as a CMake project (find_package(gvk), shared and
