@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pair-HMM benchmark: HaplotypeCaller-shaped work (and optionally equal-length batches) through
  * gvk's CPU engine on 1 and all threads, the GPU engine when present, and Intel GKL's own kernel
  * (gklbench, one thread) on the same input; prints a table and appends it to bench/RESULTS.md. */

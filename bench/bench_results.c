@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "bench_results.h"
 
 #include <stdlib.h>

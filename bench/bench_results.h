@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the benchmark programs: the host's CPU name and the heading of a results section. */
 #ifndef GVK_BENCH_RESULTS_H
 #define GVK_BENCH_RESULTS_H

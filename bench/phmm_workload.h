@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Deterministic generator of HaplotypeCaller-shaped Pair-HMM work, shared by the benchmarks:
  * regions of 1-16 haplotypes (30-521 bp, mean ~290) and reads (10-151 bp, mean ~55) sampled from
  * them with errors, ~55 pairs per region; or equal-length batches for peak-speed sweeps. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk: GPU variant kernels. Public interface.
  *
  * Conventions: every function that can fail returns a negative GVK_ERR_* code (or NULL) and, when
@@ -14,7 +15,20 @@
 extern "C" {
 #endif
 
+/* The version of these declarations; gvk_version() gives the library's. CMake checks these lines
+ * against project(VERSION) when it configures. */
+#define GVK_VERSION_MAJOR 0
+#define GVK_VERSION_MINOR 1
+#define GVK_VERSION_PATCH 0
 #define GVK_VERSION "0.1.0"
+
+/* The library's build marks what it exports (the shared library exports nothing else); for its
+ * users the declarations are plain. */
+#if defined(GVK_BUILDING_LIBRARY) && defined(__GNUC__)
+#define GVK_EXPORT __attribute__((visibility("default")))
+#else
+#define GVK_EXPORT
+#endif
 
 enum {
 	GVK_OK = 0,
@@ -32,14 +46,14 @@ typedef struct {
 } gvk_err_t;
 
 /* Static text for a GVK_ERR_* code. */
-const char *gvk_strerror(int code);
+GVK_EXPORT const char *gvk_strerror(int code);
 
 /* The library's version (GVK_VERSION of the build). */
-const char *gvk_version(void);
+GVK_EXPORT const char *gvk_version(void);
 /* What this build can use, as "key: value" lines (commit, CUDA architectures, htslib version, CPU
  * kernels compiled in and instruction sets of this CPU), written to buf (at most size bytes,
  * NUL-terminated). Returns the length the full text needs, like snprintf. */
-int gvk_features(char *buf, size_t size);
+GVK_EXPORT int gvk_features(char *buf, size_t size);
 
 typedef enum { GVK_DEVICE_AUTO = 0, GVK_DEVICE_CPU = 1, GVK_DEVICE_GPU = 2 } gvk_device_t;
 
@@ -83,20 +97,20 @@ typedef struct {
 typedef struct gvk_pairhmm_s gvk_pairhmm_t;
 
 /* Fills opt with the defaults: FMA flavour, float first, 1 thread, device auto. */
-void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt);
+GVK_EXPORT void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt);
 
 /* Creates an engine; NULL on failure (err says why). Free with gvk_pairhmm_destroy. An engine
  * keeps its working arrays between calls; one engine must not be used by two threads at once. */
-gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opt_t *opt, gvk_err_t *err);
-void gvk_pairhmm_destroy(gvk_pairhmm_t *e);
+GVK_EXPORT gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opt_t *opt, gvk_err_t *err);
+GVK_EXPORT void gvk_pairhmm_destroy(gvk_pairhmm_t *e);
 
 /* Name of what the engine computes on: "cpu-avx512", "cpu-scalar", "gpu:<model>". */
-const char *gvk_pairhmm_device_name(const gvk_pairhmm_t *e);
+GVK_EXPORT const char *gvk_pairhmm_device_name(const gvk_pairhmm_t *e);
 
 /* GATK's batch: every read against every haplotype, out[r * n_haps + h] = log10 P(read | hap).
  * Returns 0 or a negative code (a read or haplotype of length 0 is GVK_ERR_ARG). */
-int gvk_pairhmm_batch(gvk_pairhmm_t *e, const gvk_read_t *reads, int n_reads,
-                      const gvk_hap_t *haps, int n_haps, double *out, gvk_err_t *err);
+GVK_EXPORT int gvk_pairhmm_batch(gvk_pairhmm_t *e, const gvk_read_t *reads, int n_reads,
+                                 const gvk_hap_t *haps, int n_haps, double *out, gvk_err_t *err);
 
 /* An arbitrary list of pairs, each an index into reads[] and haps[]. */
 typedef struct {
@@ -114,8 +128,8 @@ typedef struct {
 	double *dsum;
 } gvk_pairhmm_out_t;
 
-int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
-                      const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err);
+GVK_EXPORT int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
+                                 const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err);
 
 /* Work done since the engine was created. */
 typedef struct {
@@ -123,11 +137,11 @@ typedef struct {
 	double gpu_kernel_s; /* time the GPU spent in Pair-HMM kernels (0 on the CPU) */
 } gvk_pairhmm_stats_t;
 
-void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st);
+GVK_EXPORT void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st);
 
 /* Visible CUDA GPUs (0 without one, or in a build without CUDA), for callers that give each
  * engine a GPU of its own (gvk_pairhmm_opt_t.gpu). */
-int gvk_pairhmm_gpu_count(void);
+GVK_EXPORT int gvk_pairhmm_gpu_count(void);
 
 /* ---------------------------------------------------------------------------------------------
  * SNP comparisons as popcount matrix products: PLINK 1.9 LD and FastID (see docs/snp.md)
@@ -136,8 +150,8 @@ int gvk_pairhmm_gpu_count(void);
 /* The full LD matrix of a PLINK 1 fileset (prefix.bed/.bim/.fam), PLINK 1.9 --r square (r2 = 0)
  * or --r2 square (r2 = 1) semantics: founders only, pairwise-complete, NaN where undefined.
  * *out receives a malloc'ed M x M row-major array (free it), *m the number of SNPs. */
-int gvk_ld_square(const char *bfile, int r2, int keep_allele_order, int threads, double **out, int64_t *m,
-                  gvk_err_t *err);
+GVK_EXPORT int gvk_ld_square(const char *bfile, int r2, int keep_allele_order, int threads, double **out,
+                             int64_t *m, gvk_err_t *err);
 
 typedef struct {
 	int64_t db;      /* database index */
@@ -156,9 +170,9 @@ typedef struct {
 /* Profiles are n_snp bits packed into ceil(n_snp / 64) uint64 words each, bit j in word j / 64 at
  * bit j % 64, bits past n_snp zero. *top (n_q x min(topk, n_db), query-major, ascending) and
  * *hits (ordered by query, score, db) are malloc'ed for the caller, or NULL when not asked for. */
-int gvk_fastid_search(const gvk_fastid_opt_t *opt, const uint64_t *queries, size_t n_q, const uint64_t *db,
-                      size_t n_db, uint32_t n_snp, gvk_fastid_hit_t **top, gvk_fastid_hit_t **hits, size_t *n_hits,
-                      gvk_err_t *err);
+GVK_EXPORT int gvk_fastid_search(const gvk_fastid_opt_t *opt, const uint64_t *queries, size_t n_q,
+                                 const uint64_t *db, size_t n_db, uint32_t n_snp, gvk_fastid_hit_t **top,
+                                 gvk_fastid_hit_t **hits, size_t *n_hits, gvk_err_t *err);
 
 /* ---------------------------------------------------------------------------------------------
  * Semi-global alignment with traceback (GATK's Smith-Waterman, Intel GKL semantics; see
@@ -187,11 +201,11 @@ typedef struct {
 
 /* Fills p with a GATK preset: ORIGINAL_DEFAULT, STANDARD_NGS, NEW_SW_PARAMETERS or
  * ALIGNMENT_TO_BEST_HAPLOTYPE_SW_PARAMETERS (case-insensitive). 0, or GVK_ERR_ARG if unknown. */
-int gvk_sw_preset(const char *name, gvk_sw_params_t *p);
+GVK_EXPORT int gvk_sw_preset(const char *name, gvk_sw_params_t *p);
 /* Strategy code of a name (SOFTCLIP, INDEL, LEADING_INDEL, IGNORE; case-insensitive) or of its
  * GKL number as text; GVK_ERR_ARG if unknown. */
-int gvk_overhang_parse(const char *name);
-const char *gvk_overhang_name(int overhang); /* NULL if not a strategy code */
+GVK_EXPORT int gvk_overhang_parse(const char *name);
+GVK_EXPORT const char *gvk_overhang_name(int overhang); /* NULL if not a strategy code */
 
 typedef struct {
 	const char *ref, *alt; /* bytes compared as they are (no case folding); need no terminator */
@@ -227,26 +241,26 @@ typedef struct {
 typedef struct gvk_align_s gvk_align_t;
 
 /* Defaults: GKL flavour, shortcut on, 1 thread, device auto, widest ISA. */
-void gvk_align_opt_init(gvk_align_opt_t *opt);
+GVK_EXPORT void gvk_align_opt_init(gvk_align_opt_t *opt);
 /* NULL on failure (err says why). One engine must not be used by two threads at once. */
-gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err);
-void gvk_align_destroy(gvk_align_t *e);
+GVK_EXPORT gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err);
+GVK_EXPORT void gvk_align_destroy(gvk_align_t *e);
 /* "cpu-avx512", "cpu-avx2", "cpu-scalar", or with a GPU "gpu-NAME (+cpu-ISA)" (device gpu) or
  * "auto: gpu-NAME (+cpu-ISA)" (device auto: batches of at least 2e7 cells go to the GPU). A
  * device gpu or auto engine without a usable GPU runs on the CPU (gpu says so on stderr); a GPU
  * failure during a batch moves that batch and the following ones to the CPU, saying so. */
-const char *gvk_align_device_name(const gvk_align_t *e);
+GVK_EXPORT const char *gvk_align_device_name(const gvk_align_t *e);
 /* GPU kernel time of the last gvk_align_batch call, seconds (0 when it ran on the CPU). */
-double gvk_align_gpu_kernel_seconds(const gvk_align_t *e);
+GVK_EXPORT double gvk_align_gpu_kernel_seconds(const gvk_align_t *e);
 
 /* Checks one pair against the limits above; 0 or GVK_ERR_ARG with a message. */
-int gvk_align_check_pair(const gvk_align_pair_t *p, gvk_err_t *err);
+GVK_EXPORT int gvk_align_check_pair(const gvk_align_pair_t *p, gvk_err_t *err);
 
 /* Aligns n pairs; out[k] is the result of pairs[k]. The CIGAR strings live in memory owned by the
  * engine and stay valid until the next gvk_align_batch call on it or gvk_align_destroy. Returns 0,
  * or a negative code (an invalid pair: GVK_ERR_ARG naming its index; nothing is aligned). */
-int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out,
-                    gvk_err_t *err);
+GVK_EXPORT int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n,
+                               gvk_align_result_t *out, gvk_err_t *err);
 
 /* ---------------------------------------------------------------------------------------------
  * CNV detection (cn.MOPS semantics, see docs/cnv.md)
@@ -270,14 +284,15 @@ typedef struct {
 	int64_t *seq_len; /* n_seqs lengths from the BAM header (0: not in it), or NULL (count matrix) */
 } gvk_cnv_counts_t;
 
-void gvk_cnv_counts_free(gvk_cnv_counts_t *c);
+GVK_EXPORT void gvk_cnv_counts_free(gvk_cnv_counts_t *c);
 
 /* Reads a tab-separated count matrix: a header 'chr start end S1 .. SN' then one line per region,
  * or a header of sample names only (plain matrix). as_matrix ignores coordinates. Counts must be
  * non-negative integers; rows of a sequence contiguous; N >= 2. Errors name file and line. */
-int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gvk_err_t *err);
+GVK_EXPORT int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gvk_err_t *err);
 /* The same, parsing with `threads` threads (blocks of lines split at line ends). */
-int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv_counts_t *c, gvk_err_t *err);
+GVK_EXPORT int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv_counts_t *c,
+                                      gvk_err_t *err);
 
 /* Read counting from BAM/CRAM (spec section 2). bed NULL: fixed windows of length wl over every
  * @SQ of the first file; otherwise the BED intervals (0-based half-open, converted to 1-based).
@@ -295,12 +310,12 @@ typedef struct {
 	int quiet;       /* no notes on stderr (sample names from file names, absent BED contigs) */
 } gvk_cnv_bam_opt_t;
 
-void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o);
-int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o,
-                       gvk_cnv_counts_t *c, gvk_err_t *err);
-int gvk_cnv_have_bam(void);
+GVK_EXPORT void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o);
+GVK_EXPORT int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed,
+                                  const gvk_cnv_bam_opt_t *o, gvk_cnv_counts_t *c, gvk_err_t *err);
+GVK_EXPORT int gvk_cnv_have_bam(void);
 /* 1 when built with the GPU back end of the EM (a device may still be absent at run time). */
-int gvk_cnv_have_gpu(void);
+GVK_EXPORT int gvk_cnv_have_gpu(void);
 
 enum { GVK_CNV_NORM_MEAN = 0, GVK_CNV_NORM_MEDIAN, GVK_CNV_NORM_QUANT, GVK_CNV_NORM_MODE, GVK_CNV_NORM_POISSON };
 
@@ -330,7 +345,7 @@ typedef struct {
 } gvk_cnv_opt_t;
 
 /* Defaults of cn.mops (exome = 0) or exomecn.mops (exome = 1). */
-void gvk_cnv_opt_init(gvk_cnv_opt_t *o, int exome);
+GVK_EXPORT void gvk_cnv_opt_init(gvk_cnv_opt_t *o, int exome);
 
 typedef struct {
 	int seq, sample;     /* indices */
@@ -374,8 +389,9 @@ typedef struct {
 
 /* The whole pipeline (normalization, EM, segmentation, calls, integer copy numbers). *res is
  * allocated and owned by the caller (gvk_cnv_result_free). */
-int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t **res, gvk_err_t *err);
-void gvk_cnv_result_free(gvk_cnv_result_t *r);
+GVK_EXPORT int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t **res,
+                           gvk_err_t *err);
+GVK_EXPORT void gvk_cnv_result_free(gvk_cnv_result_t *r);
 
 #ifdef __cplusplus
 }

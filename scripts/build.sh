@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Configures and builds gvk into build/ (Release; CUDA engines when nvcc is found).
 # Extra arguments go to cmake, e.g. scripts/build.sh -DGVK_CUDA=OFF.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Prepares .carry/ (git-ignored) for the GPU host, which has no Java, no htslib and no package registry: a
 # jlink'd JRE (java.base + java.logging, ~34 MB), the GKL jar and its dependencies, and the Java
 # test clients compiled here. scripts/gpu-check.sh's jni stage uses them.

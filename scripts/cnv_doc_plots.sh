@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Renders the plots shown in docs/cnv.md into docs/img/cnv/: the bundled small data set and the
 # synthetic genome of tests/cnv/cnv_synth.py (3.1 Gb, events of 1 Mb and 100 kb). Needs a build
 # with cairo (build/src/gvk, or GVK=path) and python3.

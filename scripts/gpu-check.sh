@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
 # Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|snp|cnv|jni|profile|bench] ...   (default all)

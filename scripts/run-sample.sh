@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The main job on bundled sample data: installs what is missing, builds, and computes the Pair-HMM
 # likelihoods of the "10s" dataset (3,550 real HaplotypeCaller pairs) on the GPU when there is one,
 # else on the CPU. Scores go to sample-10s.scores.txt; the summary line to stderr.

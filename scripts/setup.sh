@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Installs what building and testing gvk needs on Debian/Ubuntu, if missing. Safe to run again.
 set -euo pipefail
 need=()

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Prints each skipped test of the last ctest run with its reason (the line of its output that starts
 with 'SKIP'; every skipping test prints one), then one closing line 'ctest: N passed, N failed,
 N skipped'. Usage: skip-summary.py BUILD_DIR"""

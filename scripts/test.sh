@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Installs what is missing, builds and runs the whole test suite through ctest. GPU tests run when
 # a GPU is usable and are skipped (with the reason) otherwise. GVK_BUILD_TYPE=Sanitize runs the
 # suite under AddressSanitizer and UBSan in build-sanitize/.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Interrupted runs and failing second outputs leave every output path as it was: SIGINT and
 # SIGTERM end a command with 130 / 143 and no temporary left, and a command whose later output
 # cannot be written (/dev/full) does not replace its earlier ones.

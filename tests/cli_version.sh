@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # 'gvk --version' and 'gvk <command> --version' print the version, the commit, the CUDA
 # architectures, the htslib version and the CPU instruction sets. Usage: cli_version.sh GVK
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # End-to-end checks of `gvk pairhmm` against the GKL expected files: output bits, -o, --tsv,
 # stdin and gzip input, --double, threads, errors deep in a file.
 # Usage: pairhmm_cli.sh GVK DATA_DIR [cpu|gpu] [BENCH_PAIRHMM (makes a large input)]

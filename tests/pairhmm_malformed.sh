@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Each malformed input is rejected: non-zero exit, a message naming the file (and line), and no
 # output file left behind. Usage: pairhmm_malformed.sh GVK
 set -u

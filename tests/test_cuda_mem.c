@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GPU back ends' growable buffers (src/common/cuda_mem.cu): growth policies, huge-page pinned
  * memory that copies to and from the GPU, and clean failures. Exit 77 (skip) without a GPU. */
 #include <cuda_runtime.h>

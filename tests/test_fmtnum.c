@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk_fmt_g17 against the C library's "%.17g" on random bit patterns, scaled values, short exact
  * binary fractions (decimal ties), neighbours of powers of ten and floats widened to double (the
  * float pass's results). */

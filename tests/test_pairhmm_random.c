@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every kernel returns the same bits as the scalar reference on random pairs: reads 1..maxR,
  * haplotypes 1..maxH, N / lowercase / IUPAC bases, qualities 0..255. Covers the float and double
  * passes in both flavours, and reads whose insertion and deletion qualities allow the GPU to share

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reproduces a GKL expected file bit-for-bit: value (%.17g), double-pass flag, raw float sum and raw
  * double sum of every pair, plus the forced-double value, on every CPU kernel (or on the GPU).
  * Usage: test_pairhmm_ref INPUT EXPECTED avx512|avx2 cpu|gpu. Exit 77 = skipped (no GPU). */

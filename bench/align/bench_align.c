@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU benchmark of the alignment engine on deterministic HaplotypeCaller-shaped batches:
  *   read x haplotype : reads of 50-250 bp against haplotypes of 100-600 bp (every read of a region
  *                      against every haplotype of it), ALIGNMENT_TO_BEST_HAPLOTYPE, SOFTCLIP;

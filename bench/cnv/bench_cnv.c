@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Benchmark of the CNV pipeline on synthetic cohorts (deterministic, generated on the fly): the
  * whole `gvk cnv --counts` process on a count matrix written to $TMPDIR (parsing, normalization,
  * EM, segmentation, calls, writing), on the CPU with all host cores and with the EM on the GPU,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* BAM read-counting throughput: writes synthetic coordinate-sorted, indexed BAMs to a temporary
  * directory, then counts them in 25 kb windows with gvk_cnv_count_bams.
  * Usage: bench_cnv_bam [READS_PER_FILE (2000000)] [FILES (8)] [THREADS ...] */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Speed of the SNP engines on synthetic data, CPU and GPU in the same run: LD for every pair
  * (triangle, values computed but not written) with and without missing calls, and FastID top-10
  * identity / mixture searches. On a GPU, the popcount peaks are measured first (CUDA cores:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Alignment engine (GATK's Smith-Waterman). Included by src/CMakeLists.txt.
 list(APPEND GVK_SOURCES
   align/align_params.c align/align_scalar.c align/align_trace.c align/align_dispatch.c

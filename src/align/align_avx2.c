@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AVX2 matrix fills, for CPUs without AVX-512 (GKL's own minimum is AVX2): the same two kernels
  * as align_avx512.c with 8 lanes. fill8: 8 pairs, one per 32-bit lane, moves stored as four lane
  * masks per cell (8 bits used). fill_diag8: one pair by anti-diagonals, 8 cells at a time. AVX2

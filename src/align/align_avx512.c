@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AVX-512 matrix fills. fill16: 16 pairs at once, one per 32-bit lane, each lane running the
  * scalar recurrences (align_scalar.c) unchanged. The pairs are padded to the largest of the group; cells
  * outside a lane's own matrix are computed and ignored (they never feed its real cells). Moves are

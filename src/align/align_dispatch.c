@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Picks the alignment fill kernels at run time. */
 #include "align_kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Alignment engine: validates a batch, answers GATK's substring shortcut, groups the other pairs
  * by shape so that the pairs sharing a vector fill have similar sizes, and spreads the groups over
  * threads. Each thread writes CIGAR text into its own arena; pointers are fixed up at the end. */

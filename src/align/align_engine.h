@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interface between the alignment engine and its GPU back end (a later align_gpu.cu, or
  * the stub in align_nogpu.c). A back end takes a whole validated batch and returns, per pair, the
  * end cell, its score and the CIGAR elements; CIGAR text and the substring shortcut stay on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CUDA back end of the align engine: one thread per pair (fill, end cell and traceback all on the
  * GPU; only CIGAR elements, offsets and scores come back), pairs sorted by shape into blocks of
  * AG_B, batches streamed in chunks through two streams so that packing, copies and kernels of

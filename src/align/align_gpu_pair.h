@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GPU aligner's per-pair logic: one CUDA thread aligns one pair (fill, end cell, traceback).
  * Written once for the kernel (align_gpu.cu, AL_HD = __device__) and for its CPU emulation
  * (align_gpu_plan.c, AL_HD empty), so the exact arithmetic the GPU runs is also tested without a

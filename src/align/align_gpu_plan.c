@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Chunk planning, packing and unpacking for the GPU aligner, and its CPU emulation. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layout of a GPU alignment chunk, shared by the CUDA back end (align_gpu.cu), its CPU emulation
  * and the per-pair logic (align_gpu_pair.h). Pairs are sorted by shape and cut into blocks of
  * AG_B (one CUDA block each, one pair per thread); a block's scratch is interleaved by thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reader of the `gvk align` pair table: lines `ref alt [match mismatch gap_open gap_extend
  * strategy]`, tab-separated, an optional header line whose first field is `ref`. */
 #ifndef GVK_ALIGN_IO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interface between the alignment engine, its matrix-fill kernels (one per instruction
  * set) and the traceback. Spec: shared/specs/smithwaterman.md; the section numbers below are its. */
 #ifndef GVK_ALIGN_KERNEL_H

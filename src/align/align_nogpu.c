@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU back end of a build without a GPU alignment kernel: there is never a GPU. */
 #include "../common/err.h"
 #include "align_engine.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Named parameter sets, strategy names and the input limits (spec 2, 3 and 9). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* End-cell choice, traceback and CIGAR assembly, shared by every fill kernel (spec 5 and 6). */
 #include <stdlib.h>
 #include <string.h>

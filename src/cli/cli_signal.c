@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SIGINT, SIGTERM and SIGHUP end a command with its output paths untouched: the signals are
  * blocked in every thread and taken by one watcher thread, which removes the temporaries of the
  * command's output set and exits with 128 + the signal number, as a shell reports a killed job.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk align: GATK's semi-global Smith-Waterman (CIGAR, offset, score) for every pair of a table. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk cnv: copy-number variants from BAM files or a count matrix, as cn.mops calls them. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>

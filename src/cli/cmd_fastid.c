@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk fastid: FastID identity and mixture searches of query profiles against a database. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk ld: PLINK 1.9 --r / --r2 with PLINK's own option names, so that a PLINK command line runs
  * with "gvk ld" in place of "plink". Options are in ld_args.c, reading and filtering in ld_load.c,
  * the log in ld_log.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk pairhmm: log10 likelihood of every read-haplotype pair of an input file. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>

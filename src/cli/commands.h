@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Entry points of the gvk subcommands; each takes its own argv (argv[0] = command name) and
  * returns the process exit status. */
 #ifndef GVK_CLI_COMMANDS_H

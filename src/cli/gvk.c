@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk command-line dispatcher: gvk <command> [options] <inputs>. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Option parsing for gvk ld, with PLINK 1.9's defaults and its refusals. */
 #include <math.h>
 #include <stdlib.h>

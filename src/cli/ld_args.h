@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk ld's command line: PLINK 1.9's option names, values and consistency rules. */
 #ifndef GVK_CLI_LD_ARGS_H
 #define GVK_CLI_LD_ARGS_H

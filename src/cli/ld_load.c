@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading and filtering for gvk ld. Variant filters that need no genotypes run before the .bed is
  * read, so only the selected rows are decoded; PLINK's SNP column width is fixed at that point,
  * before --geno and --maf, as PLINK fixes it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk ld's input in PLINK 1.9's order: samples (--keep, --remove, founders), variants (--chr,
  * --from/--to, --snps, --extract, --exclude), genotypes, then --geno and --maf, then the index
  * variants of --ld-snp / --ld-snps / --ld-snp-list. */

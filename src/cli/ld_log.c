@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The log text is kept in memory and written with the other outputs of the run, so that a failed
  * run leaves no log either. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PREFIX.log of gvk ld: what PLINK's log says of a --r/--r2 run (the command line, samples and
  * variants loaded and kept, the output), without PLINK's dates and machine details. */
 #ifndef GVK_CLI_LD_LOG_H

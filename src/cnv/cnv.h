@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interface of the CNV engine: R-compatible statistics and the pipeline stages. */
 #ifndef GVK_CNV_H
 #define GVK_CNV_H

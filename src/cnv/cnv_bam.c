@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Read counting from indexed BAM/CRAM files (spec section 2): each record that is mapped and has
  * MAPQ >= min_mapq counts once, at its leftmost aligned position, in every window or target that
  * contains it; no flag filtering. */

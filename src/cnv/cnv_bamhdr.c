@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sample names and BED contig checks from BAM/CRAM headers (see cnv_bamhdr.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What gvk cnv reads from BAM/CRAM headers besides the window layout: the sample names (@RG SM)
  * and the check of BED contig names against @SQ. */
 #ifndef GVK_CNV_BAMHDR_H

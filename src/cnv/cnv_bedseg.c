@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calls and segments in the formats other tools read: per-sample calls as BED (bedtools, IGV),
  * every segment as SEG (IGV, GISTIC). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Segmentation of every (sequence, sample), individual calls, CNVs, CNV regions and integer copy
  * numbers (spec sections 7-9). */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A drawing surface for the CNV plots: the drawing code (cnv_plot.c) calls these operations, and
  * a back end turns them into PNG or SVG: cairo's image and SVG surfaces, or, for SVG in a build
  * without cairo, SVG text written directly. Coordinates are in pixels (points for SVG), y down. */

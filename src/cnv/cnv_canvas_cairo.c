@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cairo back end of the plot canvas: one drawing for PNG (image surface) and SVG (SVG
  * surface), written to the output set's stream. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The SVG back end of the plot canvas without cairo: elements written as they are drawn. */
 #include <stdlib.h>
 

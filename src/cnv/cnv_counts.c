@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Count-matrix TSV input: 'chr start end S1 .. SN' (or sample names only), validated line by line. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>

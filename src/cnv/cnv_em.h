@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-region EM (spec section 5) behind a small interface, so that a GPU back end can run
  * beside the CPU one. Every array is region-fastest with leading dimension ld (element (c, r) at
  * c * ld + r), which gives coalesced loads when one GPU thread handles one region. */

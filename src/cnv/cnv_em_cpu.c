@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-region EM on the CPU (spec section 5), threads over blocks of regions. The arithmetic is
  * the package's, operation for operation: the linear-domain 1e-100 floor, the I^2 * median first
  * step and the posterior of the last E-step (one step behind the returned lambda and alpha). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU back end of the CNV EM (cnv_em.h): one region per thread, as gcn.MOPS does it (spec 12).
  * The per-region arithmetic is cnv_em_kernel.h, i.e. cnv_em_cpu.c's operation order; compiled
  * with -fmad=false so that no multiply-add is contracted. CUDA's exp, log and lgamma are not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-region EM of one GPU thread (spec section 5), written once for cnv_em_gpu.cu and for the
  * CPU emulation test (tests/cnv/test_cnv_emu.c). Every operation is cnv_em_cpu.c's, in the same
  * order; only the layout differs: every per-region array (inputs, outputs and scratch) is

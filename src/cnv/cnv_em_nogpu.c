@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU back end stub of the CNV EM for builds without CUDA. */
 #include <stdio.h>
 

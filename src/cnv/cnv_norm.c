@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Normalization of the count matrix per reference sequence (spec section 4), reproducing R's
  * normalizeChromosomes() bit for bit: the arithmetic of every step follows R's primitives. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk_cnv_run: the cn.mops pipeline from a count matrix to integer copy numbers. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Report plots of gvk cnv (see cnv_plot.h): the drawing, for any canvas back end. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>

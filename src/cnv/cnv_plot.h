@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Report plots of gvk cnv: per sample a genome-wide panel and per-contig panels (log2 ratio per
  * region, segments, calls coloured by copy number), and a cohort heatmap of the calls. */
 #ifndef GVK_CNV_PLOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Progress line on stderr (see cnv_progress.h). */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A progress line on stderr for long stages run by several threads (BAM counting): the workers
  * report what they finished, and whichever reports draws the line, at most a few times a second. */
 #ifndef GVK_CNV_PROGRESS_H

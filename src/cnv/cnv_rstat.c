@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Statistics with R's arithmetic: long double accumulation and the second correcting pass of
  * mean() and var(), type-7 quantiles. Normalization must match R bit for bit, and these are the
  * operations it is built from. */

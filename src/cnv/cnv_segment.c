@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The package's fast segmentation of one sI/NI vector (spec section 7): a Cyber-T breakpoint
  * statistic per position, initial cuts above its 95 % quantile, merging of gain and loss pieces. */
 #include <math.h>

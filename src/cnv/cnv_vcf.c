@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CNV regions as VCF 4.3 (see cnv_vcf.h and docs/cnv.md for the conventions). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CNV regions as VCF 4.3: one record per region, symbolic alleles, GT:CN:SM per sample. */
 #ifndef GVK_CNV_VCF_H
 #define GVK_CNV_VCF_H

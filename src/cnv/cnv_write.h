@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Text outputs of gvk cnv: TSV tables as the reference files lay them out, BED and SEG. */
 #ifndef GVK_CNV_WRITE_H
 #define GVK_CNV_WRITE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growable scratch memory, 64-byte aligned, that kernels keep between calls. */
 #ifndef GVK_COMMON_BUF_H
 #define GVK_COMMON_BUF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Checking of CUDA calls in the GPU back ends: on failure, records the call, CUDA's message and
  * the source line in the function's `gvk_err_t *err` and returns the code (out of memory as
  * GVK_ERR_NOMEM, so that callers can split the work). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growable device and pinned host buffers (see cuda_mem.h). */
 #include <cuda_runtime.h>
 #include <stdint.h>

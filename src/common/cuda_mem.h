@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growable device and pinned host buffers of the GPU back ends. */
 #ifndef GVK_COMMON_CUDA_MEM_H
 #define GVK_COMMON_CUDA_MEM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Error reporting helpers shared by every engine. */
 #ifndef GVK_COMMON_ERR_H
 #define GVK_COMMON_ERR_H

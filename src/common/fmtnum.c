@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "fmtnum.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Number formatting for large outputs: printf's "%.17g" costs about as much as a Pair-HMM cell
  * row, so the common case is done with integer arithmetic, byte-identical to glibc's output. */
 #ifndef GVK_FMTNUM_H

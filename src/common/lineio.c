@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Line-oriented input (plain or gzip, detected from the bytes) and all-or-nothing output files. */
 #ifndef GVK_COMMON_LINEIO_H
 #define GVK_COMMON_LINEIO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* All-or-nothing commit of a command's outputs (see outset.h). */
 #include <errno.h>
 #include <stdlib.h>

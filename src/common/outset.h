@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A command's output files as one all-or-nothing set: every file is written to its temporary,
  * and only when all of them were written completely are they renamed over their paths. A signal
  * watcher may remove the temporaries at any moment (gvk_outset_remove_temps) without racing a

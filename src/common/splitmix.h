@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SplitMix64, the small deterministic generator of the synthetic inputs of tests and benchmarks
  * (the same seed gives the same data on every machine). */
 #ifndef GVK_SPLITMIX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fork-join parallelism: run one function on n threads, the caller being thread 0. */
 #ifndef GVK_COMMON_THREADS_H
 #define GVK_COMMON_THREADS_H

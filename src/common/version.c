@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What this build of gvk is: its version, the commit it was built from, and what it can use
  * (CUDA architectures compiled in, htslib, CPU instruction sets compiled and present). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GKL drop-in JNI libraries (docs/gatk.md), built only when the JNI headers are found. They link the
 # static libgvk (position-independent) and export nothing but the Java_* entry points.
 find_package(JNI QUIET)
@@ -16,7 +17,7 @@ elseif(JAVA_INCLUDE_PATH AND JAVA_INCLUDE_PATH2 AND EXISTS ${JAVA_INCLUDE_PATH}/
     endif()
     target_link_options(${name} PRIVATE "LINKER:--exclude-libs,ALL")
     set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${GVK_JNI_DIR} C_VISIBILITY_PRESET hidden)
-    install(TARGETS ${name} LIBRARY DESTINATION lib/gvk-jni)
+    install(TARGETS ${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gvk-jni)
   endfunction()
   set(GVK_JNI_PAIRHMM ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_pairhmm.c ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_pool.c)
   gvk_jni_library(gkl_pairhmm ${GVK_JNI_PAIRHMM})

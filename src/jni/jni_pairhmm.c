@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GKL's IntelPairHmm natives (spec pairhmm.md 10.3) over gvk's Pair-HMM engine. Built twice:
  * libgkl_pairhmm (one thread per call) and, with GVK_JNI_OMP, libgkl_pairhmm_omp (threads as
  * asked, capped at the processors). */

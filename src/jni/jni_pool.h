@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A free list of engines shared by the Java threads calling one JNI library. A gvk engine must not
  * be used by two threads at once, and the JNI calls carry no handle of ours, so each call borrows
  * an engine and puts it back. */

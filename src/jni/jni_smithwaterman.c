@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GKL's IntelSmithWaterman natives (spec smithwaterman.md 8) over gvk's aligner in raw GKL mode. */
 #include <stdlib.h>
 #include <string.h>

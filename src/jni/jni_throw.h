@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Throwing the Java exceptions GKL's natives throw. */
 #ifndef GVK_JNI_THROW_H
 #define GVK_JNI_THROW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GKL's IntelGKLUtils natives, which GKL's loaders call before loading the kernels. */
 #include <unistd.h>
 

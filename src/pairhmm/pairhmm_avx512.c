@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AVX-512 Pair-HMM kernels: 16 pairs per call in float, 8 in double, one pair per lane.
  * Compiled with -mavx512f -mavx512vl -mavx512bw -mavx512dq; the dispatcher calls it only on CPUs
  * that have those. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Body of the AVX-512 Pair-HMM kernel, included by pairhmm_avx512.c once per precision with the
  * vector macros (T, W, V, MASK, HB, V_* and HB_*) defined. Lanes hold different pairs; each lane's
  * cells outside its own read/haplotype are computed but never feed a cell inside, and each lane's

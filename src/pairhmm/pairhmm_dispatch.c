@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Picks the Pair-HMM kernel set at run time, and the CPU state every kernel runs under. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pair-HMM engine: validates a batch, runs the float pass, re-runs the pairs that underflow in
  * double, and turns raw sums into log10 likelihoods (spec section 8.1). Pairs are sorted by shape
  * so that the pairs sharing a vector have similar lengths, then spread over threads in blocks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interface between the Pair-HMM engine and its GPU back end (pairhmm_gpu.cu, or the
  * stub in pairhmm_nogpu.c when the build has no CUDA). */
 #ifndef GVK_PAIRHMM_ENGINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU back end of the Pair-HMM engine: packs a pass's reads and haplotypes into one pinned
  * buffer, bins the pairs by read length onto kernel variants (pairhmm_gpu_kernel.cuh), and copies
  * the raw sums back. Sub-batches alternate between two streams so that the copies of one overlap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pair-HMM forward kernels for NVIDIA GPUs, bit-identical to Intel GKL (spec sections 6-8).
  *
  * Design (after gpuPairHMM, Schmidt et al. 2024): one pair per sub-warp of P threads. Thread t

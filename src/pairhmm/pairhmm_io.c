@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pair-HMM input: the GATK results-file format (GKL's test file), the group format ("R H" then
  * reads then haplotypes; the "10s" dataset) and the hex format, plain or gzip, read in chunks. */
 #ifndef GVK_PAIRHMM_IO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interface between the Pair-HMM engine and its per-instruction-set kernels. */
 #ifndef GVK_PAIRHMM_KERNEL_H
 #define GVK_PAIRHMM_KERNEL_H

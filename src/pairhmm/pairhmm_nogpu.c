@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU back end of a build without CUDA: there is never a GPU. */
 #include "../common/err.h"
 #include "pairhmm_engine.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scalar Pair-HMM: the readable reference. One pair at a time, row by row, the exact expressions of
  * spec section 8.3. Every other kernel must return the same bits. */
 #include <math.h>

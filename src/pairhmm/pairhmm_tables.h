@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GKL's Phred tables, bit-exact, shared by the CPU and GPU Pair-HMM engines. */
 #ifndef GVK_PAIRHMM_TABLES_H
 #define GVK_PAIRHMM_TABLES_H

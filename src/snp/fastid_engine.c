@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Database chunks are the unit of work: a chunk stays in cache while every query is scored
  * against it, and each score goes straight into the thread's top-k lists and hit list. */
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Top-K and threshold tables of gvk fastid with sample IDs. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk fastid's tables (tab-separated, one header line): the top-K lists and the threshold hits,
  * each row naming the query and the database profile by sample ID and by 0-based index. */
 #ifndef GVK_SNP_FASTID_WRITE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rule for the text fields of a .fidb file (panel fields and sample IDs): at least one byte,
  * and no byte below 0x20 or equal to 0x7F. Tabs and newlines separate the fields in the file and
  * in gvk fastid's tables, so they can never be part of one. */

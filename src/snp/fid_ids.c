@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sample IDs of .fidb profiles: parse and check a file's section, make index names, copy for
  * writing. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sample IDs of .fidb profiles. A version 2 file stores one per profile after the profiles, each
  * ended by LF; a version 1 file has none, and its profiles go by their indices ("0", "1", ...).
  * Only the IDs a search reports need to be kept, so a set may hold some profiles' IDs only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SNP panels of .fidb files: parse and check, build from variant descriptions, compare. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>

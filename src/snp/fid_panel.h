@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The SNP panel of a version 2 .fidb file: one text line per SNP, "chromosome TAB ID TAB position
  * TAB allele1 TAB allele2 LF", allele 1 being the allele whose carriers have the SNP's bit set, and
  * the FNV-1a 64-bit hash of those bytes. Queries are searched against a database only when both

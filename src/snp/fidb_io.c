@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* .fidb files, versions 1 and 2 (layout in fidb_io.h and docs/snp.md): reader and writer. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

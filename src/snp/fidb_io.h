@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FastID profile files (.fidb; docs/snp.md gives the layout). All numbers little-endian.
  *   version 1: magic "FIDB", uint32 profiles, uint32 SNPs, uint32 words per profile, then the
  *              profiles as uint64 words. No SNP panel, no sample IDs.

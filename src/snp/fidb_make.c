@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Genotypes (PLINK fileset or VCF/BCF) into the profiles, panel and sample IDs of a .fidb. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>

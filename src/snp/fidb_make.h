@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk fastid --make-fidb: profiles, SNP panel and sample IDs from genotypes, read from a PLINK 1
  * binary fileset (its prefix, or the path of its .bed, .bim or .fam) or a VCF/BCF file. */
 #ifndef GVK_SNP_FIDB_MAKE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two-locus haplotype frequencies from unphased genotypes. The arithmetic keeps PLINK 1.9's order
  * of operations, tolerances and choice among the cubic's roots, so that the printed 6 digits are
  * the same. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unphased D and D' as PLINK 1.9's --r/--r2 d / dprime / dprime-signed computes them: the 3 x 3
  * two-locus genotype table of the founders called at both variants, haplotype frequencies by
  * maximum likelihood (the real roots of a cubic for the double heterozygotes' share, after Gaunt,

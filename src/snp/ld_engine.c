@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stripe planning and the threaded tile loop for LD. */
 #include <math.h>
 #include <stdio.h>

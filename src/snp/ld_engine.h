@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* All-pairs and windowed LD over snp_data_t: which pairs (spec 2.3/2.4), in row stripes that
  * bound memory, computed by the popcount-GEMM kernels on worker threads. */
 #ifndef GVK_SNP_LD_ENGINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Numbers as PLINK 1.9 prints them in .ld files. Its routine is not printf's %g: the layout is the
  * same (6 significant digits, trailing zeros dropped, e-05 style exponents), but rounding is
  * half-to-even on the scaled value with a tie band of +-5e-9, so a value printf rounds up because

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PLINK 1.9 --r/--r2 output: the .ld table (fixed-width columns), text matrices and the
  * .ld.bin matrices, written stripe by stripe from ld_run. */
 #ifndef GVK_SNP_LD_WRITE_H

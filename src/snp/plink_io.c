@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* .bim variants and .bed rows; the .bed is read one kept variant's row at a time. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PLINK 1 binary filesets (.bed/.bim/.fam), validated as spec section 1 says. The .bim gives the
  * variants, the .bed rows then go through snp_geno.h for the variants and samples kept. */
 #ifndef GVK_SNP_PLINK_IO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The popcount-GEMM kernel family (spec section 6): one loop nest over bit-packed operands in
  * which multiply-add is a bitwise operation plus a population count. LD and FastID call these
  * row kernels; the engines around them do the cache blocking and threading. A GPU back end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AVX-512 kernels with VPOPCNTDQ: eight words per popcount. Compiled with -mavx512f
  * -mavx512vpopcntdq; popgemm_dispatch.c calls them only on CPUs that have both.
  * Columns go in groups of four (LD) or eight (FastID) so that one transposing reduction sums

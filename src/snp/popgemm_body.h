@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Word-at-a-time kernels, included by popgemm_scalar.c (portable) and popgemm_popcnt.c (built
  * with the POPCNT instruction). PG_NAME(x) names the instance. */
 #include "popgemm.h"

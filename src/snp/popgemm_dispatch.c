@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Picks the popcount-GEMM kernel set at run time. */
 #include "gvk.h"
 #include "popgemm.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The same kernels built with the POPCNT instruction (compiled with -mpopcnt). */
 #define PG_NAME(f) pg_popcnt_##f
 #include "popgemm_body.h"

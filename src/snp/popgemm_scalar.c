@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Portable kernels: the compiler's popcount for the target baseline. */
 #define PG_NAME(f) pg_scalar_##f
 #include "popgemm_body.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SNP comparisons: PLINK-compatible LD and FastID as popcount matrix products (docs/snp.md).
 list(APPEND GVK_SOURCES
   snp/snp_data.c snp/snp_chrom.c snp/snp_samples.c snp/snp_geno.c snp/snp_select.c snp/plink_io.c

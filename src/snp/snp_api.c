@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public SNP functions of gvk.h, on top of the engines. */
 #include <math.h>
 #include <stdlib.h>

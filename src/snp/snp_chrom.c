@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Chromosome codes as PLINK 1.9 reads them for human data (its default species). */
 #include <stdio.h>
 #include <stdlib.h>

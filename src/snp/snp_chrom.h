@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PLINK 1.9's chromosome names for human data: which names are codes, how they print, which
  * chromosomes are haploid, and its --chr lists. */
 #ifndef GVK_SNP_CHROM_H

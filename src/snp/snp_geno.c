@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* .bed codes to bit planes with PLINK 1.9's per-variant statistics and allele order. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One variant's PLINK .bed codes, for every sample of the input, into the bit planes of its LD
  * samples plus the statistics PLINK 1.9 filters on: genotyping rate (--geno) and allele frequency
  * (--maf, A1 = minor allele, with-freqs). Males count once on X and Y, as PLINK counts them. */

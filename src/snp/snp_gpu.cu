@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU back end of the SNP engines (snp_gpu.h). Both engines use one popcount-GEMM idea: operand
  * words staged in shared memory, AND / XOR / AND-NOT and a population count summed in 32-bit
  * integers, so the counts are the CPU kernels' integers exactly. LD has two count kernels, one on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interface between the SNP engines and their GPU back end (snp_gpu.cu later, or the
  * stub in snp_nogpu.c when the build has no CUDA). A back end computes whole stripes / database
  * sweeps with the same contracts as the CPU tile loops, so output code is shared. */

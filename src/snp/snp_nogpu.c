@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Builds without a GPU back end for the SNP engines. */
 #include "snp_gpu.h"
 #include "../common/err.h"

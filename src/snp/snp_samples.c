@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* .fam and VCF sample IDs, --keep/--remove files and founders, with PLINK 1.9's rules. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Samples of a dataset as PLINK 1.9 sees them: IDs, parents, sex, the --keep/--remove selection
  * and founder status. */
 #ifndef GVK_SNP_SAMPLES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Variant filters with PLINK 1.9's semantics; IDs are looked up in a sorted view of var[]. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PLINK 1.9's variant selection for LD: --chr, --from/--to, --snps, --extract and --exclude before
  * genotypes are read; --geno and --maf on the decoded statistics; --ld-snp, --ld-snps and
  * --ld-snp-list for the first variant of each pair. */

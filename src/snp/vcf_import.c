@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PLINK 1.9's VCF import rules on top of htslib's parser. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A VCF/BCF read as PLINK 1.9's --vcf imports it (needs htslib at build time): every record is a
  * variant whose A1 is its most common ALT allele (the first one on ties, '0' when ALT is '.'), A2
  * its REF; a genotype with any other allele is missing, a haploid call counts as homozygous, a

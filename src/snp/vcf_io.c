@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* VCF/BCF readers; without htslib every entry point reports that the build lacks it. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

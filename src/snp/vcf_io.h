@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* VCF/BCF input through htslib (optional at build time): GT genotypes or phased haplotypes into
  * snp_data_t (FastID profiles are made from it in fidb_make.c). */
 #ifndef GVK_SNP_VCF_IO_H

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # End-to-end checks of `gvk align`: every reference file through the CLI (default = gatk_gkl_*,
 # --raw = gkl_*, --java = gatk_java_*, --java --raw = java_dp_*), the header line, -o, stdin, gzip
 # input, --preset/--scores/--overhang, threads, --device. Usage: align_cli.sh GVK DATA_DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Random alignment pairs for the align tests: lengths 1..maxlen, low-complexity and related
  * sequences, every preset and strategy, random small and huge penalties, zeros included. */
 #ifndef GVK_TEST_RANDOM_PAIRS_H

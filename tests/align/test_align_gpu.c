@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU back end = CPU engine, exactly (CIGAR, offset, score), on random pairs: both flavours, with
  * and without the substring shortcut, every preset and strategy (random_pairs.h), plus pairs of
  * 1 and of up to 1000+ bases, a few longer than the device output's element cap and one above the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Self-consistency on random pairs (lengths 1..MAXLEN, low-complexity and related sequences,
  * every preset and strategy, random small and huge penalties, zeros included):
  *  - the AVX-512 and AVX2 engines (2 threads) return exactly the scalar reference's CIGAR, offset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every case of a reference file (shared/data/smithwaterman) against its four expected column
  * pairs: gatk_gkl_* (default engine), gkl_* (raw), gatk_java_* (Java flavour), java_dp_* (Java,
  * raw); CIGAR and offset must be identical. Usage: test_align_ref FILE ISA[:BATCH] [SEQFILE]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # BAM read counting against getReadCountsFromBAM / getSegmentReadCountsFromBAM.
 # Usage: cnv_bam.sh GVK CMP BAMDIR
 set -u

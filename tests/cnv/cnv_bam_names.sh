@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Sample names from @RG SM of BAMs made here (the file name when a BAM has none, said once),
 # duplicate and mixed samples rejected, BED contigs named unlike the BAM's rejected, and the
 # progress line on a terminal. Usage: cnv_bam_names.sh GVK BAMDIR

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # gvk cnv end to end: thread-count invariance, plots, and a count matrix round trip.
 # Usage: cnv_cli.sh GVK DATA
 set -u

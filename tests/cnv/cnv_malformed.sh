@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Malformed count matrices and options are rejected: non-zero exit, a message naming the file and
 # line, and no output file left behind. Usage: cnv_malformed.sh GVK DATA
 set -u

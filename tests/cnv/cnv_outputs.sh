@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # BED and SEG outputs against the TSV tables, and the plots: which files, valid PNG and SVG, calls
 # drawn at a visible width on a genome-sized x-axis. Usage: cnv_outputs.sh GVK DATA SYNTH
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # After a GPU EM, sequences whose segmentation meets a near tie get their EM redone on the CPU and
 # are segmented again (cnv_call). GVK_CNV_FORCE_REDO takes that path after a CPU EM: the path must
 # run on the reference exome data and change no output. Usage: cnv_redo.sh GVK DATA_DIR

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs gvk cnv on the reference counts for one cn.mops variant and compares every reference file.
 # Usage: cnv_ref.sh GVK CMP DATA VARIANT [DEVICE]
 set -u

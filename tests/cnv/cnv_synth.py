@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes a synthetic read-count matrix for gvk cnv: a human-sized genome (GRCh38 autosomes and
 chrX, optionally scaled down) in fixed windows, samples with their own library sizes, and planted
 copy-number events of 1 Mb and 100 kb, among them one region where one sample loses and another

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The CNV VCF read back by bcftools: plain and bgzipped+indexed, records equal to the CNV region
 # table, GT/SM consistent with the calls, region queries on the index, a mixed loss/gain region,
 # and the index committed with the VCF or not at all. Usage: cnv_vcf.sh GVK DATA SYNTH

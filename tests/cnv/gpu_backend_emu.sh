@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The whole GPU back end of the CNV EM (cnv_em_gpu.cu, host code included: chunking, packing,
 # unpacking, shortcut overwrite, halving on out of memory) built against a CPU stand-in for the
 # CUDA runtime (emu_cuda/cuda_runtime.h) and run through test_cnv_em_gpu's GPU mode. The stand-in

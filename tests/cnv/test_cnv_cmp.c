@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compares a TSV written by gvk with a cn.mops reference file (gzip read transparently):
  * columns matched by header name, integers and text exact, reals to 1e-9 relative, values at
  * the 1e-100 floor absolutely (|d| < 1e-90), as the reference README prescribes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GPU EM against the CPU EM on random count matrices of odd sizes.
  *   test_cnv_em_gpu emu [SEED]  the kernel body (cnv_em_kernel.h) run on the CPU, one region after
  *                               another in chunks as the device sees them, plus the host's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit cases of the cn.mops reference (per-region EM, fast segmentation), self-consistency
  * checks of the pipeline, and the normalization's density mode against the slow exact sum.
  * Usage: test_cnv_unit em em_cases.tsv | segment in.tsv out.tsv | misc | kde small_counts.tsv.gz */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Test client for gvk's GKL drop-in libraries: calls them through the real GKL jar, as GATK 4 does
 // (IntelPairHmm / IntelPairHmmOMP / IntelSmithWaterman, loaded with USE_LIBRARY_PATH=1 and
 // -Djava.library.path=<gvk build>/jni), and compares with the reference outputs of tests/data.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Times gvk's drop-in Pair-HMM against GKL's own library in one JVM, as GATK calls it
 // (IntelPairHmmOMP, one caller thread, GATK's batches), and compares their likelihoods bit by bit.
 // The GKL jar is loaded twice, by two class loaders whose native libraries come from the two

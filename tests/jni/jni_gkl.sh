@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs the Java client GvkJniCheck against gvk's GKL drop-in libraries through the real GKL jar.
 # usage: jni_gkl.sh LIBDIR DATADIR WORKDIR MODE [ARG...]; exit 77 (skip) without a JDK or the jars.
 # MODE: pairhmm | omp | double | sw | threads [N] | errors | time [GKL_LIBDIR [PAIRS [THREADS [ROUNDS]]]]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # gvk fastid end to end on inputs made here: --make-fidb from a PLINK fileset (prefix and .bed
 # path), scores against a count of the genotypes, sample IDs in the tables, a refused SNP panel
 # mismatch naming the first differing SNP, .fidb files on standard input, a version 1 file

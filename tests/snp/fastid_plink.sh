@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # --make-fidb from a PLINK fileset against the same genotypes as VCF: plink1.9 --dummy makes the
 # fileset and plink1.9 --recode vcf (keeping the .bim's A1 as ALT) the VCF. Both routes must give
 # the same .fidb, byte for byte (profiles, panel, sample IDs FID_IID as plink names the VCF

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The whole GPU back end (snp_gpu.cu, host code included) built against a CPU stand-in for the CUDA
 # runtime (emu_cuda/cuda_runtime.h: host memory, one POSIX thread per CUDA thread) and run through
 # test_snp_gpu's small cases, GPU path against CPU path. Slow (minutes); not part of ctest.

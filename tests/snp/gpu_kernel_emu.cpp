@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernels of src/snp/snp_gpu.cu run on the CPU: each block's threads are POSIX threads,
  * __syncthreads a barrier, shared memory a per-block buffer. The binary MMA is emulated from the
  * PTX ISA's fragment layout (bmma_and below: every lane's registers gathered through a warp

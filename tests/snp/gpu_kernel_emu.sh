@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs the GPU kernels under a CPU emulation (gpu_kernel_emu.cpp). Skips (77) without a C++ compiler.
 # Usage: gpu_kernel_emu.sh SOURCE_DIR
 set -u

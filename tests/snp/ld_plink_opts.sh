@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # gvk ld against PLINK 1.9 itself: the same command line through plink1.9 and gvk ld must write
 # the same .ld file, byte for byte. Covers the sample and variant selection options, --ld-snp*,
 # unphased D / D' (d, dprime, dprime-signed), the PHASE column, X with males, and VCF import

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs gvk ld / gvk fastid as the reference data's PLINK and FastID commands were run and
 # compares every output with the reference (test_snp_ref: README tolerances; FastID lists
 # byte for byte). Cases whose files are not in DATA are skipped; at least MIN must run.

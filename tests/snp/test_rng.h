@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The random source of the SNP tests: xorshift64 on a global state the test seeds. */
 #ifndef GVK_TEST_SNP_RNG_H
 #define GVK_TEST_SNP_RNG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU = CPU exactly: LD values (every shape, r and r^2, bin4's float path, phased D/D'/r, striped
  * runs) compared bit for bit with both count kernels forced (CUDA cores, tensor cores), and FastID top-k lists and threshold hits (every operation, ties,
  * database blocks and query batches) compared entry for entry, on random inputs of odd sizes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Random inputs of awkward sizes (samples not a multiple of 64, SNP counts not a multiple of any
  * tile): every CPU kernel and the threaded, striped engines must equal a naive loop exactly on
  * the integer counts and bit for bit on the statistics computed from them.

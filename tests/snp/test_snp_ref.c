@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Checks gvk's SNP engines against the reference data (tests/data/snp, README tolerances:
  * |diff| <= 5e-7 or relative 5e-6; integer counts and FastID scores exactly).
  *   test_snp_ref text OURS REF          .ld tables and text matrices, token by token

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A stand-in for the CUDA runtime, enough for src/cnv/cnv_em_gpu.cu: host memory for device and
  * pinned memory, copies done at once (streams are in-order queues, so that is one legal
  * schedule), kernels run thread after thread (the EM's threads never synchronize).

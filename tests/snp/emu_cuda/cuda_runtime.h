@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A stand-in for the CUDA runtime: host memory for device memory, kernels run by POSIX threads
  * (one per CUDA thread of a block, blocks in turn, __syncthreads a barrier). For
  * tests/snp/gpu_backend_emu.sh only. */

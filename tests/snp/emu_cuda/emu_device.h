@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CUDA keywords and device intrinsics of the SNP kernels for the CPU emulations
  * (gpu_kernel_emu.cpp and emu_cuda/cuda_runtime.h): kernels as static functions, shared memory as
  * statics, round-to-nearest arithmetic as the host does it (build with -ffp-contract=off) and the

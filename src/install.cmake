@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: MIT
+# What `cmake --install` puts under the prefix: the CLI, libgvk.so and libgvk.a, gvk.h, a pkg-config
+# file and a CMake package (gvk::gvk, gvk::gvk_static). Included by src/CMakeLists.txt.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS gvk RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS gvkshared gvklib LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/gvk.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# What a static link of libgvk.a needs besides it: the libraries gvkdeps names, imported targets
+# opened up, as found here.
+set(gvk_static_deps ${GVK_EXTRA_LIBS})
+if(ZLIB_FOUND)
+  list(APPEND gvk_static_deps ${ZLIB_LIBRARIES})
+endif()
+if(GVK_HAVE_CUDA)
+  get_target_property(gvk_cudart CUDA::cudart_static IMPORTED_LOCATION)
+  # The host code of the .cu files is C++ (static guards, exception personality).
+  list(APPEND gvk_static_deps ${gvk_cudart} ${CMAKE_DL_LIBS} ${CUDAToolkit_rt_LIBRARY} stdc++)
+endif()
+list(APPEND gvk_static_deps pthread m)
+list(REMOVE_DUPLICATES gvk_static_deps)
+
+# The same for pkg-config: -L and -l instead of paths. Only Libs.private, no Requires.private: that
+# would make pkg-config want htslib's and cairo's .pc files even for a shared link.
+set(gvk_pc_libs "")
+foreach(l ${gvk_static_deps})
+  if(l MATCHES "^(.*)/lib([^/]+)\\.(so|a)(\\.[0-9.]*)?$")
+    if(NOT CMAKE_MATCH_1 IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+      list(APPEND gvk_pc_libs "-L${CMAKE_MATCH_1}")
+    endif()
+    list(APPEND gvk_pc_libs "-l${CMAKE_MATCH_2}")
+  else()
+    list(APPEND gvk_pc_libs "-l${l}")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES gvk_pc_libs)
+string(REPLACE ";" " " GVK_PC_LIBS_PRIVATE "${gvk_pc_libs}")
+# The prefix relative to the .pc file, so that the tree can be installed anywhere (--prefix, DESTDIR).
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(GVK_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+  set(GVK_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+else()
+  file(RELATIVE_PATH gvk_up "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+  string(REGEX REPLACE "/$" "" GVK_PC_PREFIX "\${pcfiledir}/${gvk_up}")
+  set(GVK_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+endif()
+set(GVK_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(GVK_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/gvk.pc.in ${PROJECT_BINARY_DIR}/gvk.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/gvk.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+set(gvk_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/gvk)
+set(GVK_STATIC_DEPS "${gvk_static_deps}")
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gvkConfig.cmake.in ${PROJECT_BINARY_DIR}/gvkConfig.cmake
+                              INSTALL_DESTINATION ${gvk_cmake_dir}
+                              PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR)
+# The SONAME promises compatibility within a major version; so does the package.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/gvkConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/gvkConfig.cmake ${PROJECT_BINARY_DIR}/gvkConfigVersion.cmake
+        DESTINATION ${gvk_cmake_dir})
