@@ -40,6 +40,12 @@ static void reader_close(reader_t *r)
 	if (r->fp) hts_close(r->fp);
 }
 
+/* The record's contig for messages ("(unknown)" when htslib has none). */
+static const char *seq_name(const reader_t *r)
+{
+	return bcf_seqname_safe(r->hdr, r->rec);
+}
+
 static int reader_open(reader_t *r, const char *path, gvk_err_t *err)
 {
 	memset(r, 0, sizeof *r);
@@ -88,7 +94,7 @@ static int count_copies(reader_t *r, int ploidy, gvk_err_t *err)
 		if (k < 0)
 			return gvk_err_set(err, GVK_ERR_FORMAT,
 			                   "%s: record %ld (%s:%lld): sample %s has a half-missing call; PLINK 1.9 refuses those",
-			                   r->path, r->recno, bcf_seqname(r->hdr, r->rec), (long long)r->rec->pos + 1,
+			                   r->path, r->recno, seq_name(r), (long long)r->rec->pos + 1,
 			                   r->hdr->samples[s]);
 		for (int j = 0; j < k; ++j)
 			if (a[j] >= 0 && a[j] < na) r->copies[a[j]] += k == 1 ? 2 : 1;
@@ -151,6 +157,7 @@ static int describe(reader_t *r, const snp_vcf_import_opt_t *opt, int alt, snp_d
 	const char *name = bcf_seqname(r->hdr, b), *ref = b->d.allele[0];
 	const char *al = b->n_allele > 1 ? b->d.allele[alt] : "0";
 	char chr[256];
+	if (!name) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: no contig name", r->path, r->recno);
 	int kind = snp_chr_code(name, strlen(name), chr, sizeof chr);
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !opt->allow_extra))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: '%s' is not a PLINK chromosome code%s", r->path, r->recno,
@@ -169,6 +176,21 @@ static int describe(reader_t *r, const snp_vcf_import_opt_t *opt, int alt, snp_d
 	return 0;
 }
 
+/* The record's calls into r->gt: their ploidy, 0 without GT (every call missing), or an error.
+ * htslib ends the process (exit(1), a message without the file) when GT holds no integers, as
+ * after "FORMAT :GT" with one value per sample, so that case is refused first (as in vcf_io.c). */
+static int read_gt(reader_t *r, gvk_err_t *err)
+{
+	const bcf_fmt_t *fmt = bcf_get_fmt(r->hdr, r->rec, "GT");
+	if (!fmt) return 0;
+	int ints = fmt->type == BCF_BT_INT8 || fmt->type == BCF_BT_INT16 || fmt->type == BCF_BT_INT32;
+	int n = ints ? bcf_get_genotypes(r->hdr, r->rec, &r->gt, &r->n_gt) : -1;
+	if (n < 0)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): GT field without genotype values", r->path,
+		                   r->recno, seq_name(r), (long long)r->rec->pos + 1);
+	return n / r->ns;
+}
+
 /* Reads the next record into the accumulated variants; 1, 0 at the end, or an error. */
 static int next_record(reader_t *r, const snp_vcf_import_opt_t *opt, snp_data_t *d, acc_t *a, gvk_err_t *err)
 {
@@ -177,8 +199,8 @@ static int next_record(reader_t *r, const snp_vcf_import_opt_t *opt, snp_data_t 
 	++r->recno;
 	if (rr < -1) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: malformed", r->path, r->recno);
 	bcf_unpack(r->rec, BCF_UN_ALL);
-	int n = bcf_get_genotypes(r->hdr, r->rec, &r->gt, &r->n_gt), ploidy = n > 0 ? n / r->ns : 0;
-	int rc = ploidy > 0 ? count_copies(r, ploidy, err) : 0;
+	int ploidy = read_gt(r, err);
+	int rc = ploidy > 0 ? count_copies(r, ploidy, err) : ploidy;
 	if (rc < 0) return rc;
 	int alt = ploidy > 0 && r->rec->n_allele > 2 ? pick_alt(r) : 1;
 	if (acc_grow(a, d) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", r->path);

@@ -115,7 +115,8 @@ else
 		ld --vcf "$tmp/unph.vcf" --phased --r2 --out "$tmp/out"
 	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG,T\t.\t.\t.\tGT\t0|1\t1|2\n'; } > "$tmp/multi.vcf"
 	check vcf_multi "multi.vcf: record 1 (1:100): multi-allelic" fastid --make-fidb "$tmp/multi.vcf" -o "$tmp/out.fidb"
-	# Found by fuzzing: GT listed in FORMAT but given no value; htslib ended the process itself.
+	# Found by fuzzing: GT listed in FORMAT but given no value; htslib ended the process itself
+	# (in the strict reader, then again in gvk ld's PLINK import, which this case runs).
 	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tDP:GT\t5\t6\n'; } > "$tmp/gtnone.vcf"
 	check vcf_gtnone "gtnone.vcf: record 1 (1:100): GT field without genotype values" ld --vcf "$tmp/gtnone.vcf" --r2 --out "$tmp/out"
 fi
