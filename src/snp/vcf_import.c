@@ -191,6 +191,21 @@ static int read_gt(reader_t *r, gvk_err_t *err)
 	return n / r->ns;
 }
 
+/* htslib reads a VCF line that ends early as a record of what it had: before REF, one without
+ * alleles (found by fuzzing: its REF was then read through a NULL pointer); before the sample
+ * columns, one without calls. PLINK 1.9 refuses a line with too few columns, and so does this. */
+static int check_columns(const reader_t *r, gvk_err_t *err)
+{
+	const bcf1_t *b = r->rec;
+	if (b->n_allele < 1)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): the line ends before its REF column", r->path,
+		                   r->recno, seq_name(r), (long long)b->pos + 1);
+	if ((int64_t)b->n_sample != r->ns)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): %u sample columns, but the header names %d samples",
+		                   r->path, r->recno, seq_name(r), (long long)b->pos + 1, b->n_sample, r->ns);
+	return 0;
+}
+
 /* Reads the next record into the accumulated variants; 1, 0 at the end, or an error. */
 static int next_record(reader_t *r, const snp_vcf_import_opt_t *opt, snp_data_t *d, acc_t *a, gvk_err_t *err)
 {
@@ -199,8 +214,10 @@ static int next_record(reader_t *r, const snp_vcf_import_opt_t *opt, snp_data_t 
 	++r->recno;
 	if (rr < -1) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: malformed", r->path, r->recno);
 	bcf_unpack(r->rec, BCF_UN_ALL);
+	int rc = check_columns(r, err);
+	if (rc < 0) return rc;
 	int ploidy = read_gt(r, err);
-	int rc = ploidy > 0 ? count_copies(r, ploidy, err) : ploidy;
+	rc = ploidy > 0 ? count_copies(r, ploidy, err) : ploidy;
 	if (rc < 0) return rc;
 	int alt = ploidy > 0 && r->rec->n_allele > 2 ? pick_alt(r) : 1;
 	if (acc_grow(a, d) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", r->path);

@@ -6,11 +6,11 @@ gvk=$1 data=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 pass=0
 E=$data/ld_edge/edge13x10
-# name | text the message must contain | gvk arguments...
+# name | text the message must contain | gvk arguments... (standard input: the file $stdin, if set)
 check() {
 	local name=$1 want=$2; shift 2
 	rm -f "$tmp"/out*
-	if "$gvk" "$@" > "$tmp/stdout" 2> "$tmp/err"; then
+	if "$gvk" "$@" < "${stdin:-/dev/null}" > "$tmp/stdout" 2> "$tmp/err"; then
 		echo "FAIL: $name: accepted"; fail=$((fail + 1)); return
 	fi
 	if ! grep -qF -- "$want" "$tmp/err"; then
@@ -119,6 +119,12 @@ else
 	# (in the strict reader, then again in gvk ld's PLINK import, which this case runs).
 	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tDP:GT\t5\t6\n'; } > "$tmp/gtnone.vcf"
 	check vcf_gtnone "gtnone.vcf: record 1 (1:100): GT field without genotype values" ld --vcf "$tmp/gtnone.vcf" --r2 --out "$tmp/out"
+	# Found by fuzzing: a line cut short was read as a record without alleles (a crash) or calls.
+	{ cat "$tmp/h.vcf"; printf '1\t100\n'; } > "$tmp/cut.vcf"
+	check vcf_cut_ref "cut.vcf: record 1 (1:100): the line ends before its REF column" ld --vcf "$tmp/cut.vcf" --r2 --out "$tmp/out"
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\n'; } > "$tmp/cut8.vcf"
+	check vcf_cut_samples "cut8.vcf: record 1 (1:100): 0 sample columns, but the header names 2 samples" \
+		ld --vcf "$tmp/cut8.vcf" --r2 --out "$tmp/out"
 fi
 
 # FastID profile files.
@@ -137,6 +143,14 @@ check fidb_length "len.fidb: profiles have 192 SNPs but those of" fastid -o "$tm
 # size check, and a search over four billion of them would never end.
 printf 'FIDB\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' > "$tmp/nosnp.fidb"
 check fidb_nosnp "nosnp.fidb: header says the profiles have 0 SNPs" fastid -o "$tmp/out" "$tmp/nosnp.fidb" "$F.queries.fidb"
+# Found by fuzzing: on a pipe, a header's counts are not backed by bytes, yet 65536 profiles of
+# 2^22 SNPs (32 GB) were allocated before the first byte was read; now only what arrives is held.
+printf 'FIDB\x00\x00\x01\x00\x00\x00\x40\x00\x00\x00\x01\x00\xff\xff\xff\xff\xff' > "$tmp/huge.fidb"
+stdin=<(cat "$tmp/huge.fidb") check fidb_pipe_huge_q "standard input: ends inside profile 0 (the header says 65536 profiles)" \
+	fastid -o "$tmp/out" "$F.db.fidb" -
+{ printf 'FIDB\x01\x00\x00\x00\x00\x00\x40\x00\x00\x00\x01\x00'; head -c 524288 /dev/zero; } > "$tmp/q22.fidb"
+stdin=<(cat "$tmp/huge.fidb") check fidb_pipe_huge_db "standard input: ends inside profile 0 (the header says 65536 profiles)" \
+	fastid -o "$tmp/out" - "$tmp/q22.fidb"
 [ -z "$nogpu" ] || check fidb_gpu "$nogpu" fastid --device gpu -o "$tmp/out" "$F.db.fidb" "$F.queries.fidb"
 
 # Version 2 files (panel and sample IDs), made from the edge set: 13 profiles of 10 SNPs, the
