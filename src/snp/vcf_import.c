@@ -157,7 +157,8 @@ static int describe(reader_t *r, const snp_vcf_import_opt_t *opt, int alt, snp_d
 	const char *name = bcf_seqname(r->hdr, b), *ref = b->d.allele[0];
 	const char *al = b->n_allele > 1 ? b->d.allele[alt] : "0";
 	char chr[256];
-	if (!name) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: no contig name", r->path, r->recno);
+	/* htslib takes an empty CHROM as a contig named "" (found by fuzzing); PLINK prints none. */
+	if (!name || !*name) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: empty CHROM", r->path, r->recno);
 	int kind = snp_chr_code(name, strlen(name), chr, sizeof chr);
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !opt->allow_extra))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: '%s' is not a PLINK chromosome code%s", r->path, r->recno,

@@ -63,6 +63,8 @@ static int gvcf_next(vcf_t *v, int8_t *alt, uint8_t *phased, gvk_err_t *err)
 	if (r < -1) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: malformed", v->path, v->recno);
 	bcf1_t *b = v->rec;
 	const char *chr = bcf_seqname(v->hdr, b);
+	/* htslib takes an empty CHROM as a contig named "" (found by fuzzing the import of gvk ld). */
+	if (!chr || !*chr) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: empty CHROM", v->path, v->recno);
 	if (b->n_allele > 2)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): multi-allelic, split it first (bcftools norm -m-)",
 		                   v->path, v->recno, chr ? chr : "?", (long long)b->pos + 1);

@@ -125,6 +125,10 @@ else
 	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\n'; } > "$tmp/cut8.vcf"
 	check vcf_cut_samples "cut8.vcf: record 1 (1:100): 0 sample columns, but the header names 2 samples" \
 		ld --vcf "$tmp/cut8.vcf" --r2 --out "$tmp/out"
+	# Found by fuzzing: an empty CHROM was a contig named "".
+	{ cat "$tmp/h.vcf"; printf '\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|1\t1|1\n'; } > "$tmp/nochr.vcf"
+	check vcf_nochr "nochr.vcf: record 1: empty CHROM" ld --vcf "$tmp/nochr.vcf" --r2 --allow-extra-chr --out "$tmp/out"
+	check vcf_nochr_phased "nochr.vcf: record 1: empty CHROM" ld --vcf "$tmp/nochr.vcf" --phased --r2 --out "$tmp/out"
 fi
 
 # FastID profile files.
