@@ -91,8 +91,10 @@ int snp_read_bim(const char *path, int allow_extra, snp_data_t *d, int64_t **src
 		long ln = gvk_lr_lineno(lr);
 		char *f[6];
 		size_t fl[6];
-		int nf = split_ws(line, f, fl, 6);
-		if (nf == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", path, ln);
+		/* A NUL byte would end the line's fields early without a word. */
+		int nul = memchr(line, 0, len) != NULL, nf = nul ? 0 : split_ws(line, f, fl, 6);
+		if (nul) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte", path, ln);
+		else if (nf == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", path, ln);
 		else if (nf != 6)
 			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: expected 6 fields (chromosome ID cM bp A1 A2), found %d", path,
 			                 ln, nf);

@@ -81,6 +81,16 @@ printf 'fam1\n' > "$tmp/keep1.txt"
 check keep_one_field "keep1.txt:1: --keep needs FID and IID on each line" ld --bfile "$E" --r2 --keep "$tmp/keep1.txt" --out "$tmp/out"
 printf 'nobody here\n' > "$tmp/keep0.txt"
 check keep_nobody "--keep $tmp/keep0.txt: no samples remain" ld --bfile "$E" --r2 --keep "$tmp/keep0.txt" --out "$tmp/out"
+# A NUL byte ended a line's fields without a word (an --extract list lost the IDs after it, a
+# --keep line named another sample); found in review of the parsers the fuzz targets run.
+set_fileset bimnul; printf '1\te1x\t0\t1000\tC\tA\000T\n' > "$tmp/l"; sed -i "1r $tmp/l" "$tmp/bimnul.bim"; sed -i 1d "$tmp/bimnul.bim"
+ld bimnul "bimnul.bim:1: NUL byte"
+set_fileset famnul; printf 'fam0 ind0 0 0 2 -9\000x\n' > "$tmp/l"; sed -i "1r $tmp/l" "$tmp/famnul.fam"; sed -i 1d "$tmp/famnul.fam"
+ld famnul "famnul.fam:1: NUL byte"
+printf 'e1\000e2\n' > "$tmp/extnul.txt"
+check extract_nul "extnul.txt:1: NUL byte" ld --bfile "$E" --r2 --extract "$tmp/extnul.txt" --out "$tmp/out"
+printf 'fam1 ind1\000x\n' > "$tmp/keepnul.txt"
+check keep_nul "keepnul.txt:1: NUL byte" ld --bfile "$E" --r2 --keep "$tmp/keepnul.txt" --out "$tmp/out"
 set_fileset extrachr; sed -i '2s/^1/scaffold_9/' "$tmp/extrachr.bim"
 ld extrachr "extrachr.bim:2: 'scaffold_9' is not a PLINK chromosome code (--allow-extra-chr accepts"
 # --device gpu without a usable GPU: the stub's message, or the CUDA build's when no GPU answers;
