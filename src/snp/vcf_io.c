@@ -93,6 +93,12 @@ static int gvcf_next(vcf_t *v, int8_t *alt, uint8_t *phased, gvk_err_t *err)
 			alt[s] = -1, phased[s] = 1;
 			continue;
 		}
+		/* htslib does not hold GT to the record's alleles: a '2' of a bi-allelic record would count
+		 * as ALT. */
+		if (bcf_gt_allele(g0) >= b->n_allele || bcf_gt_allele(g1) >= b->n_allele)
+			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): sample %s's GT names allele %d, but the "
+			                   "record has %d", v->path, v->recno, chr, (long long)b->pos + 1, v->hdr->samples[s],
+			                   bcf_gt_allele(g0) >= b->n_allele ? bcf_gt_allele(g0) : bcf_gt_allele(g1), b->n_allele);
 		int a0 = bcf_gt_allele(g0) > 0, a1 = bcf_gt_allele(g1) > 0;
 		alt[s] = (int8_t)(a0 + a1);
 		/* bit 0: phase known (phased, or homozygous); bits 1-2: the two haplotypes' alleles */

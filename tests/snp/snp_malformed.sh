@@ -135,6 +135,13 @@ else
 	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\n'; } > "$tmp/cut8.vcf"
 	check vcf_cut_samples "cut8.vcf: record 1 (1:100): 0 sample columns, but the header names 2 samples" \
 		ld --vcf "$tmp/cut8.vcf" --r2 --out "$tmp/out"
+	# A GT allele past the record's alleles counted as ALT in the strict reader (found in review;
+	# the PLINK import reads it as missing, as PLINK 1.9 does).
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|2\t1|1\n'; } > "$tmp/gt2.vcf"
+	check vcf_gt_allele "gt2.vcf: record 1 (1:100): sample s1's GT names allele 2, but the record has 2" \
+		ld --vcf "$tmp/gt2.vcf" --phased --r2 --out "$tmp/out"
+	check vcf_gt_allele_fidb "gt2.vcf: record 1 (1:100): sample s1's GT names allele 2" \
+		fastid --make-fidb "$tmp/gt2.vcf" -o "$tmp/out.fidb"
 	# Found by fuzzing: an empty CHROM was a contig named "".
 	{ cat "$tmp/h.vcf"; printf '\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|1\t1|1\n'; } > "$tmp/nochr.vcf"
 	check vcf_nochr "nochr.vcf: record 1: empty CHROM" ld --vcf "$tmp/nochr.vcf" --r2 --allow-extra-chr --out "$tmp/out"
