@@ -159,6 +159,10 @@ static int describe(reader_t *r, const snp_vcf_import_opt_t *opt, int alt, snp_d
 	char chr[256];
 	/* htslib takes an empty CHROM as a contig named "" (found by fuzzing); PLINK prints none. */
 	if (!name || !*name) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: empty CHROM", r->path, r->recno);
+	/* A longer name would be cut, and two contigs could become one. */
+	if (strlen(name) >= sizeof chr)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: contig name of %zu bytes (at most %zu)", r->path, r->recno,
+		                   strlen(name), sizeof chr - 1);
 	int kind = snp_chr_code(name, strlen(name), chr, sizeof chr);
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !opt->allow_extra))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: '%s' is not a PLINK chromosome code%s", r->path, r->recno,
