@@ -5,7 +5,8 @@
 # out-of-memory inputs are saved in tests/fuzz/regress/T/. Prints per target the executions, the
 # findings and libFuzzer's exit status; exits non-zero when any target found something.
 # Usage: scripts/fuzz.sh [seconds-per-target] [target ...]
-# GVK_FUZZ_JOBS=2 fuzzes two targets at a time (one core each).
+# GVK_FUZZ_JOBS=2 fuzzes two targets at a time (one core each). GVK_FUZZ_RUNS=N runs N executions
+# per target instead of a time (the seconds are then ignored).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -30,7 +31,9 @@ run_one() {
 	rm -f "$log" "$dir/logs/$t.sum"
 	local before after rc
 	before=$(ls "$reg" | wc -l)
-	"$dir/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+	local limit=(-max_total_time="$secs")
+	[ -n "${GVK_FUZZ_RUNS:-}" ] && limit=(-runs="$GVK_FUZZ_RUNS")
+	"$dir/fuzz_$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$reg/" "$work" "tests/fuzz/corpus/$t" "$reg" > "$log" 2>&1
 	rc=$?
 	after=$(ls "$reg" | wc -l)

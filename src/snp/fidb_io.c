@@ -123,36 +123,43 @@ static int check_size(const fidb_reader_t *r, uint64_t size, gvk_err_t *err)
 	                   (unsigned long long)(FIDB_V2_HEADER + r->panel_len + prof + r->ids_len));
 }
 
-/* The next len bytes into a malloc'ed buffer of len + 1. A regular file's size was checked against
- * the header, so its buffer is taken at once; a stream's grows (doubling) as the bytes arrive, so
- * that one promising more than it holds ends as truncated rather than as one huge allocation. */
-static int read_section(fidb_reader_t *r, uint64_t len, const char *what, char **out, gvk_err_t *err)
+/* Up to len bytes into a malloc'ed buffer of len + 1, *got of them read (fewer at the end of the
+ * input). A regular file's size was checked against the header, so its buffer is taken at once; a
+ * stream's grows (doubling) as the bytes arrive, so that one promising more than it holds ends as
+ * truncated rather than as one huge allocation. */
+static int read_growing(fidb_reader_t *r, uint64_t len, const char *what, char **out, uint64_t *got, gvk_err_t *err)
 {
 	const uint64_t step = (uint64_t)1 << 24;
 	char *buf = NULL;
-	uint64_t got = 0;
-	int rc = 0;
-	while (rc == 0 && (got < len || !buf)) {
-		uint64_t want = !r->stream ? len : got > step ? got : step;
-		if (want > len - got) want = len - got;
-		char *nb = realloc(buf, (size_t)(got + want + 1));
+	*got = 0;
+	while (*got < len || !buf) {
+		uint64_t want = !r->stream ? len : *got > step ? *got : step;
+		if (want > len - *got) want = len - *got;
+		char *nb = realloc(buf, (size_t)(*got + want + 1));
 		if (!nb) {
-			rc = gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory for the %s", r->path, what);
-			break;
+			free(buf);
+			return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory for the %s", r->path, what);
 		}
 		buf = nb;
-		size_t n = fread(buf + got, 1, (size_t)want, r->fp);
-		got += n;
-		if (n < want)
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: ends inside the %s (%llu of %llu bytes)", r->path, what,
-			                 (unsigned long long)got, (unsigned long long)len);
-	}
-	if (rc < 0) {
-		free(buf);
-		return rc;
+		size_t n = fread(buf + *got, 1, (size_t)want, r->fp);
+		*got += n;
+		if (n < want) break;
 	}
 	*out = buf;
 	return 0;
+}
+
+/* The next len bytes, all of them, into a malloc'ed buffer of len + 1. */
+static int read_section(fidb_reader_t *r, uint64_t len, const char *what, char **out, gvk_err_t *err)
+{
+	uint64_t got;
+	int rc = read_growing(r, len, what, out, &got, err);
+	if (rc == 0 && got < len) {
+		free(*out);
+		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: ends inside the %s (%llu of %llu bytes)", r->path, what,
+		                 (unsigned long long)got, (unsigned long long)len);
+	}
+	return rc;
 }
 
 static int read_panel(fidb_reader_t *r, gvk_err_t *err)
@@ -186,34 +193,71 @@ void fidb_close(fidb_reader_t *r)
 	fid_panel_free(&r->panel);
 }
 
+/* Profile idx from its w little-endian words at src into dst; bits past SNP n_snp are an error. */
+static int decode_profile(const fidb_reader_t *r, const unsigned char *src, uint64_t *dst, int64_t idx, gvk_err_t *err)
+{
+	uint32_t w = r->nw;
+	uint64_t tail = r->n_snp % 64 ? ~(((uint64_t)1 << (r->n_snp % 64)) - 1) : 0;
+	for (uint32_t k = 0; k < w; ++k) {
+		uint64_t v = 0;
+		for (int b = 7; b >= 0; --b) v = v << 8 | src[8 * k + (uint32_t)b];
+		dst[k] = v;
+	}
+	if (w && (dst[w - 1] & tail))
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: profile %lld has bits set beyond SNP %u", r->path, (long long)idx,
+		                   r->n_snp);
+	return 0;
+}
+
+static int ends_inside(const fidb_reader_t *r, int64_t idx, gvk_err_t *err)
+{
+	return gvk_err_set(err, GVK_ERR_FORMAT, "%s: ends inside profile %lld (the header says %u profiles)", r->path,
+	                   (long long)idx, r->n);
+}
+
+/* A regular file's block, whose bytes the size check vouched for: one profile's bytes at a time. */
+static int read_block_file(fidb_reader_t *r, fid_prof_t *p, gvk_err_t *err)
+{
+	size_t bytes = (size_t)r->nw * 8;
+	unsigned char *buf = malloc(bytes + 1);
+	int rc = buf ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", r->path);
+	for (int64_t i = 0; i < p->n && rc == 0; ++i) {
+		if (fread(buf, 1, bytes, r->fp) == bytes) rc = decode_profile(r, buf, p->w + (size_t)i * (size_t)p->stride, r->done + i, err);
+		else if (feof(r->fp)) rc = ends_inside(r, r->done + i, err);
+		else rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in profile %lld", r->path, (long long)(r->done + i));
+	}
+	free(buf);
+	return rc;
+}
+
+/* A stream's block of n profiles: its bytes first, in a buffer that grows as they arrive (the
+ * header's counts are not backed by bytes yet), then the profiles the bytes hold, so that a header
+ * promising huge profiles costs memory only for the bytes that come. Errors in the order of the
+ * bytes: a bad profile before the end of the input. */
+static int read_block_stream(fidb_reader_t *r, int64_t n, fid_prof_t *p, gvk_err_t *err)
+{
+	uint64_t bytes = (uint64_t)r->nw * 8, got;
+	char *raw;
+	int rc = read_growing(r, (uint64_t)n * bytes, "profiles", &raw, &got, err);
+	if (rc < 0) return rc;
+	int64_t whole = (int64_t)(got / bytes);
+	rc = fid_prof_alloc(p, whole, r->n_snp, err);
+	for (int64_t i = 0; i < whole && rc == 0; ++i)
+		rc = decode_profile(r, (const unsigned char *)raw + (size_t)i * bytes, p->w + (size_t)i * (size_t)p->stride,
+		                    r->done + i, err);
+	if (rc == 0 && whole < n)
+		rc = ferror(r->fp) ? gvk_err_set(err, GVK_ERR_IO, "%s: read error", r->path) : ends_inside(r, r->done + whole, err);
+	free(raw);
+	return rc;
+}
+
 int fidb_read_block(fidb_reader_t *r, int64_t max, fid_prof_t *p, gvk_err_t *err)
 {
 	int64_t n = (int64_t)r->n - r->done < max ? (int64_t)r->n - r->done : max;
-	int rc = fid_prof_alloc(p, n, r->n_snp, err);
-	uint32_t w = r->nw;
-	unsigned char *buf = rc == 0 ? malloc((size_t)w * 8 + 1) : NULL;
-	if (rc == 0 && !buf) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", r->path);
-	uint64_t tail = r->n_snp % 64 ? ~(((uint64_t)1 << (r->n_snp % 64)) - 1) : 0;
-	for (int64_t i = 0; i < n && rc == 0; ++i) {
-		int64_t idx = r->done + i;
-		if (fread(buf, 1, (size_t)w * 8, r->fp) != (size_t)w * 8) {
-			if (feof(r->fp))
-				rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: ends inside profile %lld (the header says %u profiles)", r->path,
-				                 (long long)idx, r->n);
-			else rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in profile %lld", r->path, (long long)idx);
-			break;
-		}
-		uint64_t *dst = p->w + (size_t)i * (size_t)p->stride;
-		for (uint32_t k = 0; k < w; ++k) {
-			uint64_t v = 0;
-			for (int b = 7; b >= 0; --b) v = v << 8 | buf[8 * k + (uint32_t)b];
-			dst[k] = v;
-		}
-		if (w && (dst[w - 1] & tail))
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: profile %lld has bits set beyond SNP %u", r->path, (long long)idx,
-			                 r->n_snp);
-	}
-	free(buf);
+	int rc;
+	memset(p, 0, sizeof *p);
+	if (r->stream) rc = read_block_stream(r, n, p, err);
+	else if ((rc = fid_prof_alloc(p, n, r->n_snp, err)) == 0) rc = read_block_file(r, p, err);
 	if (rc < 0) {
 		fid_prof_free(p);
 		return rc;

@@ -48,6 +48,10 @@ static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: base-pair position '%s' is not an integer", path, ln, f[3]);
 	if (fl[4] == fl[5] && memcmp(f[4], f[5], fl[4]) == 0 && !(fl[4] == 1 && f[4][0] == '0'))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: both alleles are '%s'", path, ln, f[4]);
+	/* A longer name would be cut, and two contigs could become one. */
+	if (fl[0] >= sizeof chr)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: chromosome name of %zu bytes (at most %zu)", path, ln, fl[0],
+		                   sizeof chr - 1);
 	int kind = snp_chr_code(f[0], fl[0], chr, sizeof chr);
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !allow_extra))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: '%s' is not a PLINK chromosome code%s", path, ln, f[0],
@@ -75,8 +79,10 @@ int snp_read_bim(const char *path, int allow_extra, snp_data_t *d, int64_t **src
 		long ln = gvk_lr_lineno(lr);
 		char *f[6];
 		size_t fl[6];
-		int nf = snp_split_ws(line, f, fl, 6);
-		if (nf == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", path, ln);
+		/* A NUL byte would end the line's fields early without a word. */
+		int nul = memchr(line, 0, len) != NULL, nf = nul ? 0 : snp_split_ws(line, f, fl, 6);
+		if (nul) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte", path, ln);
+		else if (nf == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", path, ln);
 		else if (nf != 6)
 			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: expected 6 fields (chromosome ID cM bp A1 A2), found %d", path,
 			                 ln, nf);

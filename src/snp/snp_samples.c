@@ -89,10 +89,12 @@ static int64_t first_duplicate(const snp_samples_t *ss, int64_t *earlier, int *n
 	return dup;
 }
 
-static int fam_line(snp_samples_t *ss, int64_t *cap, char *line, const char *path, long ln, gvk_err_t *err)
+static int fam_line(snp_samples_t *ss, int64_t *cap, char *line, size_t len, const char *path, long ln, gvk_err_t *err)
 {
 	char *f[6];
 	size_t fl[6];
+	/* A NUL byte would end the line's fields early without a word. */
+	if (memchr(line, 0, len)) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte", path, ln);
 	int nf = snp_split_ws(line, f, fl, 6);
 	if (nf == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", path, ln);
 	if (nf != 6)
@@ -113,7 +115,7 @@ int snp_samples_read_fam(const char *path, snp_samples_t *ss, gvk_err_t *err)
 	size_t len;
 	int rc, nomem;
 	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1)
-		if ((rc = fam_line(ss, &cap, line, path, gvk_lr_lineno(lr), err)) < 0) break;
+		if ((rc = fam_line(ss, &cap, line, len, path, gvk_lr_lineno(lr), err)) < 0) break;
 	gvk_lr_close(lr);
 	if (rc == 0 && ss->n == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no samples", path);
 	if (rc == 0) {
@@ -184,6 +186,10 @@ static int read_id_file(const snp_samples_t *ss, const char *path, const char *f
 	size_t len, fl[2];
 	int rc;
 	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1) {
+		if (memchr(line, 0, len)) {
+			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte", path, gvk_lr_lineno(lr));
+			break;
+		}
 		int nf = snp_split_ws(line, f, fl, 2);
 		if (nf == 0) continue;
 		if (nf < 2) {

@@ -104,26 +104,36 @@ static int64_t find_var(const vref_t *r, int64_t n, const char *id, int *dup)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Whitespace-separated tokens of a file, sorted; NULL with err set on failure. */
+/* Appends a copy of t to *ids (room for *cap); -1 when out of memory. */
+static int add_token(char ***ids, size_t *n, size_t *cap, const char *t)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 256;
+		char **ni = realloc(*ids, nc * sizeof *ni);
+		if (!ni) return -1;
+		*ids = ni, *cap = nc;
+	}
+	if (!((*ids)[*n] = strdup(t))) return -1;
+	++*n;
+	return 0;
+}
+
+/* Whitespace-separated tokens of a file, sorted; NULL with err set on failure. A NUL byte would
+ * end a line's tokens early without a word, so it is an error. */
 static char **read_tokens(const char *path, size_t *n, gvk_err_t *err)
 {
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return NULL;
-	char **ids = NULL, *line;
+	char **ids = NULL, *line, *save;
 	size_t len, cap = 0;
 	int rc;
 	*n = 0;
-	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1)
-		for (char *save, *t = strtok_r(line, " \t", &save); t && rc == 1; t = strtok_r(NULL, " \t", &save)) {
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 256;
-				char **ni = realloc(ids, cap * sizeof *ni);
-				if (!ni) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-				else ids = ni;
-			}
-			if (rc == 1 && !(ids[*n] = strdup(t))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-			else if (rc == 1) ++*n;
-		}
+	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1) {
+		if (memchr(line, 0, len)) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte", path, gvk_lr_lineno(lr));
+		for (char *t = strtok_r(line, " \t", &save); t && rc == 1; t = strtok_r(NULL, " \t", &save))
+			if (add_token(&ids, n, &cap, t) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+		if (rc < 0) break;
+	}
 	gvk_lr_close(lr);
 	if (rc < 0) {
 		for (size_t k = 0; k < *n; ++k) free(ids[k]);

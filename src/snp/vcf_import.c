@@ -41,6 +41,12 @@ static void reader_close(reader_t *r)
 	if (r->fp) hts_close(r->fp);
 }
 
+/* The record's contig for messages ("(unknown)" when htslib has none). */
+static const char *seq_name(const reader_t *r)
+{
+	return bcf_seqname_safe(r->hdr, r->rec);
+}
+
 static int reader_open(reader_t *r, const char *path, gvk_err_t *err)
 {
 	memset(r, 0, sizeof *r);
@@ -89,7 +95,7 @@ static int count_copies(reader_t *r, int ploidy, gvk_err_t *err)
 		if (k < 0)
 			return gvk_err_set(err, GVK_ERR_FORMAT,
 			                   "%s: record %ld (%s:%lld): sample %s has a half-missing call; PLINK 1.9 refuses those",
-			                   r->path, r->recno, bcf_seqname(r->hdr, r->rec), (long long)r->rec->pos + 1,
+			                   r->path, r->recno, seq_name(r), (long long)r->rec->pos + 1,
 			                   r->hdr->samples[s]);
 		for (int j = 0; j < k; ++j)
 			if (a[j] >= 0 && a[j] < na) r->copies[a[j]] += k == 1 ? 2 : 1;
@@ -152,6 +158,12 @@ static int describe(reader_t *r, const snp_vcf_import_opt_t *opt, int alt, snp_d
 	const char *name = bcf_seqname(r->hdr, b), *ref = b->d.allele[0];
 	const char *al = b->n_allele > 1 ? b->d.allele[alt] : "0";
 	char chr[256];
+	/* htslib takes an empty CHROM as a contig named "" (found by fuzzing); PLINK prints none. */
+	if (!name || !*name) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: empty CHROM", r->path, r->recno);
+	/* A longer name would be cut, and two contigs could become one. */
+	if (strlen(name) >= sizeof chr)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: contig name of %zu bytes (at most %zu)", r->path, r->recno,
+		                   strlen(name), sizeof chr - 1);
 	int kind = snp_chr_code(name, strlen(name), chr, sizeof chr);
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !opt->allow_extra))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: '%s' is not a PLINK chromosome code%s", r->path, r->recno,
@@ -170,6 +182,36 @@ static int describe(reader_t *r, const snp_vcf_import_opt_t *opt, int alt, snp_d
 	return 0;
 }
 
+/* The record's calls into r->gt: their ploidy, 0 without GT (every call missing), or an error.
+ * htslib ends the process (exit(1), a message without the file) when GT holds no integers, as
+ * after "FORMAT :GT" with one value per sample, so that case is refused first (as in vcf_io.c). */
+static int read_gt(reader_t *r, gvk_err_t *err)
+{
+	const bcf_fmt_t *fmt = bcf_get_fmt(r->hdr, r->rec, "GT");
+	if (!fmt) return 0;
+	int ints = fmt->type == BCF_BT_INT8 || fmt->type == BCF_BT_INT16 || fmt->type == BCF_BT_INT32;
+	int n = ints ? bcf_get_genotypes(r->hdr, r->rec, &r->gt, &r->n_gt) : -1;
+	if (n < 0)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): GT field without genotype values", r->path,
+		                   r->recno, seq_name(r), (long long)r->rec->pos + 1);
+	return n / r->ns;
+}
+
+/* htslib reads a VCF line that ends early as a record of what it had: before REF, one without
+ * alleles (found by fuzzing: its REF was then read through a NULL pointer); before the sample
+ * columns, one without calls. PLINK 1.9 refuses a line with too few columns, and so does this. */
+static int check_columns(const reader_t *r, gvk_err_t *err)
+{
+	const bcf1_t *b = r->rec;
+	if (b->n_allele < 1)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): the line ends before its REF column", r->path,
+		                   r->recno, seq_name(r), (long long)b->pos + 1);
+	if ((int64_t)b->n_sample != r->ns)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): %u sample columns, but the header names %d samples",
+		                   r->path, r->recno, seq_name(r), (long long)b->pos + 1, b->n_sample, r->ns);
+	return 0;
+}
+
 /* Reads the next record into the accumulated variants; 1, 0 at the end, or an error. */
 static int next_record(reader_t *r, const snp_vcf_import_opt_t *opt, snp_data_t *d, acc_t *a, gvk_err_t *err)
 {
@@ -178,14 +220,10 @@ static int next_record(reader_t *r, const snp_vcf_import_opt_t *opt, snp_data_t 
 	++r->recno;
 	if (rr < -1) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: malformed", r->path, r->recno);
 	bcf_unpack(r->rec, BCF_UN_ALL);
-	/* htslib ends the process (exit(1), with a message that names no file) when GT holds no
-	 * integers, as after "FORMAT :GT" with one value per sample: the type is checked first. */
-	const bcf_fmt_t *fmt = bcf_get_fmt(r->hdr, r->rec, "GT");
-	if (fmt && fmt->type != BCF_BT_INT8 && fmt->type != BCF_BT_INT16 && fmt->type != BCF_BT_INT32)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): GT field without genotype values", r->path,
-		                   r->recno, bcf_seqname_safe(r->hdr, r->rec), (long long)r->rec->pos + 1);
-	int n = bcf_get_genotypes(r->hdr, r->rec, &r->gt, &r->n_gt), ploidy = n > 0 ? n / r->ns : 0;
-	int rc = ploidy > 0 ? count_copies(r, ploidy, err) : 0;
+	int rc = check_columns(r, err);
+	if (rc < 0) return rc;
+	int ploidy = read_gt(r, err);
+	rc = ploidy > 0 ? count_copies(r, ploidy, err) : ploidy;
 	if (rc < 0) return rc;
 	int alt = ploidy > 0 && r->rec->n_allele > 2 ? pick_alt(r) : 1;
 	if (acc_grow(a, d) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", r->path);

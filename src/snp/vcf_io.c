@@ -22,6 +22,8 @@ int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_
 
 int snp_vcf_available(void) { return 1; }
 
+enum { VCF_CHR_MAX = 255 }; /* bytes of a contig name, as the PLINK readers keep them */
+
 /* Genotype calls of one record: per sample the ALT count 0..2, -1 missing, and whether each
  * heterozygote is phased; all as the record's GT says. */
 typedef struct {
@@ -64,6 +66,12 @@ static int gvcf_next(vcf_t *v, int8_t *alt, uint8_t *phased, gvk_err_t *err)
 	if (r < -1) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: malformed", v->path, v->recno);
 	bcf1_t *b = v->rec;
 	const char *chr = bcf_seqname(v->hdr, b);
+	/* htslib takes an empty CHROM as a contig named "" (found by fuzzing the import of gvk ld). */
+	if (!chr || !*chr) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: empty CHROM", v->path, v->recno);
+	/* A longer name would be cut, and two contigs could become one (they did at 64 bytes). */
+	if (strlen(chr) > VCF_CHR_MAX)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld: contig name of %zu bytes (at most %d)", v->path, v->recno,
+		                   strlen(chr), VCF_CHR_MAX);
 	if (b->n_allele > 2)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): multi-allelic, split it first (bcftools norm -m-)",
 		                   v->path, v->recno, chr ? chr : "?", (long long)b->pos + 1);
@@ -92,6 +100,12 @@ static int gvcf_next(vcf_t *v, int8_t *alt, uint8_t *phased, gvk_err_t *err)
 			alt[s] = -1, phased[s] = 1;
 			continue;
 		}
+		/* htslib does not hold GT to the record's alleles: a '2' of a bi-allelic record would count
+		 * as ALT. */
+		if (bcf_gt_allele(g0) >= b->n_allele || bcf_gt_allele(g1) >= b->n_allele)
+			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): sample %s's GT names allele %d, but the "
+			                   "record has %d", v->path, v->recno, chr, (long long)b->pos + 1, v->hdr->samples[s],
+			                   bcf_gt_allele(g0) >= b->n_allele ? bcf_gt_allele(g0) : bcf_gt_allele(g1), b->n_allele);
 		int a0 = bcf_gt_allele(g0) > 0, a1 = bcf_gt_allele(g1) > 0;
 		alt[s] = (int8_t)(a0 + a1);
 		/* bit 0: phase known (phased, or homozygous); bits 1-2: the two haplotypes' alleles */
@@ -152,7 +166,7 @@ int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_
 		bcf1_t *b = v.rec;
 		bcf_unpack(b, BCF_UN_STR);
 		const char *chr = bcf_seqname(v.hdr, b);
-		char cn[64];
+		char cn[VCF_CHR_MAX + 1];
 		snp_chr_normalise(chr, strlen(chr), cn, sizeof cn);
 		const char *ref = b->d.allele[0], *al = b->n_allele > 1 ? b->d.allele[1] : "0";
 		if (strcmp(al, ".") == 0) al = "0";

@@ -1,26 +1,75 @@
-/* gvk ld --bed/--bim/--fam: a PLINK 1 fileset read as the CLI reads it. The input holds the three
- * files as .fam, .bim and .bed, in that order, separated by FZ_SEP; the size's low bits pick
- * --keep-allele-order and --nonfounders, so that every input has one fixed meaning. */
+/* A PLINK 1 fileset (src/snp/plink_io.c, the .fam through src/snp/snp_samples.c) read three ways:
+ * by the library's reader (snp_read_plink), as gvk ld reads it (.fam, .bim with or without
+ * --allow-extra-chr, --make-founders, only then the .bed rows through snp_geno.c), and by gvk
+ * fastid --make-fidb. The input holds the .fam, .bim and .bed in that order, separated by FZ_SEP;
+ * the size's low bits pick --keep-allele-order, every sample a founder, --allow-extra-chr,
+ * --make-founders, --nonfounders, the unphased D' coding and --minor, so that every input has one
+ * fixed meaning. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_util.h"
+#include "snp_check.h"
 #include "snp/plink_io.h"
+#include "snp/snp_samples.h"
 
-static void check_data(const snp_data_t *d)
+/* The three files, and their prefix as --make-fidb names the fileset. */
+static const char *names[4];
+static char prefix[256];
+
+static void library_reader(const fz_file_t *fs, size_t size)
 {
-	if (d->n_snp < 1 || d->n_samples < 1 || d->n_bits > d->n_samples)
-		fz_fail("accepted %lld SNPs, %lld samples, %lld columns", (long long)d->n_snp, (long long)d->n_samples,
-		        (long long)d->n_bits);
-	for (int64_t i = 0; i < d->n_snp; ++i) {
-		const snp_var_t *v = &d->var[i];
-		if (!v->chr || !v->id || !v->a1 || !v->a2 || v->bp < 0) fz_fail("variant %lld incomplete", (long long)i);
-		/* Bits past the last column stay 0: the kernels count whole words. */
-		for (int p = 0; p < SNP_PLANES; ++p) {
-			const uint64_t *w = snp_plane(d, i, p);
-			for (int64_t b = d->n_bits; b < (int64_t)d->nw * 64; ++b)
-				if (w[b >> 6] >> (b & 63) & 1) fz_fail("variant %lld plane %d: bit %lld set past the samples", (long long)i, p, (long long)b);
-		}
+	snp_plink_opt_t opt = {(int)(size & 1), (int)(size >> 1 & 1)};
+	snp_data_t d;
+	memset(&d, 0, sizeof d);
+	gvk_err_t err = {0, ""};
+	int rc = snp_read_plink(fs[2].path, fs[1].path, fs[0].path, &opt, &d, &err);
+	fz_check_err_any(rc, &err, names, 3);
+	if (rc == 0) {
+		fz_check_snp_data(&d);
+		fz_check_snp_stats(&d);
+		if (d.n_sample_id != d.n_bits) fz_fail("%lld sample IDs for %lld columns", (long long)d.n_sample_id, (long long)d.n_bits);
 	}
+	snp_data_free(&d);
+}
+
+/* gvk ld's order: samples and their selection, variants, then the rows of the variants kept. */
+static int ld_reader(const fz_file_t *fs, size_t size, snp_data_t *d, gvk_err_t *err)
+{
+	snp_samples_t ss = {0};
+	snp_geno_ctx_t c;
+	int64_t *src = NULL, rows = 0;
+	int rc = snp_samples_read_fam(fs[0].path, &ss, err);
+	if (rc == 0 && (size >> 3 & 1) && snp_samples_make_founders(&ss) < 0) fz_fail("--make-founders: out of memory");
+	if (rc == 0) rc = snp_read_bim(fs[1].path, (int)(size >> 2 & 1), d, &src, &rows, err);
+	if (rc == 0 && (rc = snp_geno_ctx_init(&c, &ss, (int)(size >> 4 & 1), (int)(size & 1), err)) == 0) {
+		c.raw = (int)(size >> 5 & 1);
+		d->n_samples = ss.n;
+		rc = snp_read_bed(fs[2].path, src, rows, ss.n, &c, d, err);
+		if (rc == 0 && d->n_bits != c.n_cols) fz_fail("%lld columns for %lld LD samples", (long long)d->n_bits, (long long)c.n_cols);
+		snp_geno_ctx_free(&c);
+	}
+	if (rc == 0 && d->n_snp > rows) fz_fail("%lld variants kept of %lld rows", (long long)d->n_snp, (long long)rows);
+	snp_samples_free(&ss);
+	free(src);
+	return rc;
+}
+
+static void ld_route(const fz_file_t *fs, size_t size)
+{
+	snp_data_t d;
+	memset(&d, 0, sizeof d);
+	gvk_err_t err = {0, ""};
+	int rc = ld_reader(fs, size, &d, &err);
+	fz_check_err_any(rc, &err, names, 3);
+	/* Every variant may sit at a negative position and be left out; gvk ld then says no variants
+	 * remain. Founders may be none (gvk ld refuses fewer than two). */
+	if (rc == 0 && d.n_snp > 0 && d.n_bits > 0) {
+		fz_check_snp_data(&d);
+		fz_check_snp_stats(&d);
+	}
+	snp_data_free(&d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -28,20 +77,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *part[3];
 	size_t len[3];
 	fz_split(data, size, part, len, 3);
-	fz_file_t fam, bim, bed;
-	fz_write(&fam, part[0], len[0], ".fam");
-	fz_write(&bim, part[1], len[1], ".bim");
-	fz_write(&bed, part[2], len[2], ".bed");
-	snp_plink_opt_t opt = {(int)(size & 1), (int)(size >> 1 & 1)};
-	snp_data_t d;
-	memset(&d, 0, sizeof d);
-	gvk_err_t err = {0, ""};
-	int rc = snp_read_plink(bed.path, bim.path, fam.path, &opt, &d, &err);
-	if (rc < 0 && !strstr(err.msg, fam.path) && !strstr(err.msg, bim.path) && !strstr(err.msg, bed.path) && rc != GVK_ERR_NOMEM)
-		fz_fail("the message names none of the files: %s", err.msg);
-	if (rc < 0 && (err.code != rc || !err.msg[0])) fz_fail("returned %d, error code %d, message '%s'", rc, err.code, err.msg);
-	if (rc == 0) check_data(&d);
-	snp_data_free(&d);
-	fz_remove(&fam), fz_remove(&bim), fz_remove(&bed);
+	fz_file_t fs[3];
+	fz_write_named(&fs[0], "in.fam", part[0], len[0]);
+	fz_write_named(&fs[1], "in.bim", part[1], len[1]);
+	fz_write_named(&fs[2], "in.bed", part[2], len[2]);
+	for (int k = 0; k < 3; ++k) names[k] = fs[k].path;
+	snprintf(prefix, sizeof prefix, "%.*s", (int)strlen(fs[2].path) - 4, fs[2].path);
+	names[3] = prefix;
+	library_reader(fs, size);
+	ld_route(fs, size);
+	fz_check_make_fidb(fs[2].path, (int)(size >> 6 & 1), names, 4);
+	for (int k = 0; k < 3; ++k) fz_remove(&fs[k]);
 	return 0;
 }

@@ -17,6 +17,9 @@ typedef struct {
 /* Writes data to a new temporary file whose name ends in suffix ("" for none); aborts when the
  * file cannot be written (that is the harness failing, not the parser). */
 void fz_write(fz_file_t *f, const uint8_t *data, size_t size, const char *suffix);
+/* Writes data to the file name in a folder of this process's own (made on first use, removed at
+ * exit), for inputs that must share a prefix, as a PLINK fileset's three files do. */
+void fz_write_named(fz_file_t *f, const char *name, const uint8_t *data, size_t size);
 void fz_remove(fz_file_t *f);
 
 /* Splits data at each FZ_SEP into at most max parts (the last part takes the rest, separators
@@ -30,6 +33,8 @@ void fz_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)
 /* A parser's result as the CLI would print it: rc < 0 must come with err->code == rc and a message
  * that names the input (path), since that is all a user sees. */
 void fz_check_err(int rc, const gvk_err_t *err, const char *path);
+/* The same for a parser given several inputs: the message must name one of the n names. */
+void fz_check_err_any(int rc, const gvk_err_t *err, const char *const *names, int n);
 
 /* 64-bit FNV-1a over bytes, chained through h: compares two parses of one input. */
 uint64_t fz_hash(uint64_t h, const void *p, size_t n);

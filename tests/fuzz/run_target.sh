@@ -3,7 +3,8 @@
 #   run_target.sh build SRC BIN CC        builds tests/fuzz/clang into BIN with CC
 #   run_target.sh run SRC BIN TARGET SECS runs TARGET's regression inputs, then fuzzes SECS seconds
 # from its seed corpus; findings go to BIN/findings/TARGET/ (scripts/fuzz.sh saves them in the
-# source tree instead). Exits 77 when the target was not built (no htslib for vcf).
+# source tree instead). Exits 77 when the target was not built (no htslib for the VCF and BAM
+# header targets).
 set -uo pipefail
 mode=$1 src=$2 bin=$3
 if [ "$mode" = build ]; then

@@ -7,11 +7,11 @@ gvk=$1 data=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 pass=0
 E=$data/ld_edge/edge13x10
-# name | text the message must contain | gvk arguments...
+# name | text the message must contain | gvk arguments... (standard input: the file $stdin, if set)
 check() {
 	local name=$1 want=$2; shift 2
 	rm -f "$tmp"/out*
-	if "$gvk" "$@" > "$tmp/stdout" 2> "$tmp/err"; then
+	if "$gvk" "$@" < "${stdin:-/dev/null}" > "$tmp/stdout" 2> "$tmp/err"; then
 		echo "FAIL: $name: accepted"; fail=$((fail + 1)); return
 	fi
 	if ! grep -qF -- "$want" "$tmp/err"; then
@@ -82,6 +82,18 @@ printf 'fam1\n' > "$tmp/keep1.txt"
 check keep_one_field "keep1.txt:1: --keep needs FID and IID on each line" ld --bfile "$E" --r2 --keep "$tmp/keep1.txt" --out "$tmp/out"
 printf 'nobody here\n' > "$tmp/keep0.txt"
 check keep_nobody "--keep $tmp/keep0.txt: no samples remain" ld --bfile "$E" --r2 --keep "$tmp/keep0.txt" --out "$tmp/out"
+# A NUL byte ended a line's fields without a word (an --extract list lost the IDs after it, a
+# --keep line named another sample); found in review of the parsers the fuzz targets run.
+set_fileset bimnul; printf '1\te1x\t0\t1000\tC\tA\000T\n' > "$tmp/l"; sed -i "1r $tmp/l" "$tmp/bimnul.bim"; sed -i 1d "$tmp/bimnul.bim"
+ld bimnul "bimnul.bim:1: NUL byte"
+set_fileset famnul; printf 'fam0 ind0 0 0 2 -9\000x\n' > "$tmp/l"; sed -i "1r $tmp/l" "$tmp/famnul.fam"; sed -i 1d "$tmp/famnul.fam"
+ld famnul "famnul.fam:1: NUL byte"
+printf 'e1\000e2\n' > "$tmp/extnul.txt"
+check extract_nul "extnul.txt:1: NUL byte" ld --bfile "$E" --r2 --extract "$tmp/extnul.txt" --out "$tmp/out"
+printf 'fam1 ind1\000x\n' > "$tmp/keepnul.txt"
+check keep_nul "keepnul.txt:1: NUL byte" ld --bfile "$E" --r2 --keep "$tmp/keepnul.txt" --out "$tmp/out"
+set_fileset longchr; sed -i "2s/^1/$(printf 'c%.0s' $(seq 300))/" "$tmp/longchr.bim"
+ld longchr "longchr.bim:2: chromosome name of 300 bytes (at most 255)"
 set_fileset extrachr; sed -i '2s/^1/scaffold_9/' "$tmp/extrachr.bim"
 ld extrachr "extrachr.bim:2: 'scaffold_9' is not a PLINK chromosome code (--allow-extra-chr accepts"
 # --device gpu without a usable GPU: the stub's message, or the CUDA build's when no GPU answers;
@@ -116,9 +128,41 @@ else
 		ld --vcf "$tmp/unph.vcf" --phased --r2 --out "$tmp/out"
 	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG,T\t.\t.\t.\tGT\t0|1\t1|2\n'; } > "$tmp/multi.vcf"
 	check vcf_multi "multi.vcf: record 1 (1:100): multi-allelic" fastid --make-fidb "$tmp/multi.vcf" -o "$tmp/out.fidb"
-	# Found by fuzzing: GT listed in FORMAT but given no value; htslib ended the process itself.
+	# Found by fuzzing: GT listed in FORMAT but given no value; htslib ended the process itself
+	# (in the strict reader, then again in gvk ld's PLINK import, which this case runs).
 	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tDP:GT\t5\t6\n'; } > "$tmp/gtnone.vcf"
 	check vcf_gtnone "gtnone.vcf: record 1 (1:100): GT field without genotype values" ld --vcf "$tmp/gtnone.vcf" --r2 --out "$tmp/out"
+	# Found by fuzzing: a line cut short was read as a record without alleles (a crash) or calls.
+	{ cat "$tmp/h.vcf"; printf '1\t100\n'; } > "$tmp/cut.vcf"
+	check vcf_cut_ref "cut.vcf: record 1 (1:100): the line ends before its REF column" ld --vcf "$tmp/cut.vcf" --r2 --out "$tmp/out"
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\n'; } > "$tmp/cut8.vcf"
+	check vcf_cut_samples "cut8.vcf: record 1 (1:100): 0 sample columns, but the header names 2 samples" \
+		ld --vcf "$tmp/cut8.vcf" --r2 --out "$tmp/out"
+	# A GT allele past the record's alleles counted as ALT in the strict reader (found in review;
+	# the PLINK import reads it as missing, as PLINK 1.9 does).
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|2\t1|1\n'; } > "$tmp/gt2.vcf"
+	check vcf_gt_allele "gt2.vcf: record 1 (1:100): sample s1's GT names allele 2, but the record has 2" \
+		ld --vcf "$tmp/gt2.vcf" --phased --r2 --out "$tmp/out"
+	check vcf_gt_allele_fidb "gt2.vcf: record 1 (1:100): sample s1's GT names allele 2" \
+		fastid --make-fidb "$tmp/gt2.vcf" -o "$tmp/out.fidb"
+	# Contig names: over 255 bytes an error (they were cut); two of 70 bytes that differ only at the
+	# end stay two chromosomes (the strict reader cut them at 63 and paired them; found in review).
+	c70=$(printf 'c%.0s' $(seq 70)) c300=$(printf 'c%.0s' $(seq 300))
+	{ cat "$tmp/h.vcf"; printf '%sA\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|1\t1|1\n' "$c300"; } > "$tmp/long.vcf"
+	check vcf_long_chr "long.vcf: record 1: contig name of 301 bytes (at most 255)" ld --vcf "$tmp/long.vcf" --phased --r2 --out "$tmp/out"
+	check vcf_long_chr_import "long.vcf: record 1: contig name of 301 bytes (at most 255)" \
+		ld --vcf "$tmp/long.vcf" --allow-extra-chr --r2 --out "$tmp/out"
+	{ cat "$tmp/h.vcf"; printf '%s\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|1\t1|1\n' "${c70}A" "${c70}B"; } > "$tmp/c70.vcf"
+	if "$gvk" ld -q --vcf "$tmp/c70.vcf" --phased --r2 --ld-window-r2 0 -o "$tmp/c70.ld" 2> /dev/null && [ "$(wc -l < "$tmp/c70.ld")" = 1 ]; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: vcf_chr70: two contigs of 70 bytes were paired"; fail=$((fail + 1))
+	fi
+	rm -f "$tmp/c70.ld"
+	# Found by fuzzing: an empty CHROM was a contig named "".
+	{ cat "$tmp/h.vcf"; printf '\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|1\t1|1\n'; } > "$tmp/nochr.vcf"
+	check vcf_nochr "nochr.vcf: record 1: empty CHROM" ld --vcf "$tmp/nochr.vcf" --r2 --allow-extra-chr --out "$tmp/out"
+	check vcf_nochr_phased "nochr.vcf: record 1: empty CHROM" ld --vcf "$tmp/nochr.vcf" --phased --r2 --out "$tmp/out"
 fi
 
 # FastID profile files.
@@ -137,6 +181,14 @@ check fidb_length "len.fidb: profiles have 192 SNPs but those of" fastid -o "$tm
 # size check, and a search over four billion of them would never end.
 printf 'FIDB\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' > "$tmp/nosnp.fidb"
 check fidb_nosnp "nosnp.fidb: header says the profiles have 0 SNPs" fastid -o "$tmp/out" "$tmp/nosnp.fidb" "$F.queries.fidb"
+# Found by fuzzing: on a pipe, a header's counts are not backed by bytes, yet 65536 profiles of
+# 2^22 SNPs (32 GB) were allocated before the first byte was read; now only what arrives is held.
+printf 'FIDB\x00\x00\x01\x00\x00\x00\x40\x00\x00\x00\x01\x00\xff\xff\xff\xff\xff' > "$tmp/huge.fidb"
+stdin=<(cat "$tmp/huge.fidb") check fidb_pipe_huge_q "standard input: ends inside profile 0 (the header says 65536 profiles)" \
+	fastid -o "$tmp/out" "$F.db.fidb" -
+{ printf 'FIDB\x01\x00\x00\x00\x00\x00\x40\x00\x00\x00\x01\x00'; head -c 524288 /dev/zero; } > "$tmp/q22.fidb"
+stdin=<(cat "$tmp/huge.fidb") check fidb_pipe_huge_db "standard input: ends inside profile 0 (the header says 65536 profiles)" \
+	fastid -o "$tmp/out" - "$tmp/q22.fidb"
 [ -z "$nogpu" ] || check fidb_gpu "$nogpu" fastid --device gpu -o "$tmp/out" "$F.db.fidb" "$F.queries.fidb"
 
 # Version 2 files (panel and sample IDs), made from the edge set: 13 profiles of 10 SNPs, the
