@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer targets with clang into build-fuzz/ (tests/fuzz/clang) and fuzzes each for
 # the given seconds (default 60), starting from its seed corpus (tests/fuzz/corpus/T) and its
 # regression inputs (tests/fuzz/regress/T). New crashes, leaks, timeouts (over 10 s) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The realistic cohort of real_cohort.h. */
 #include "real_cohort.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A synthetic cohort with the counts of real whole-genome data, written straight to a count matrix
  * file without holding the matrix: ~1 kb windows over 24 sequences sized like the human ones,
  * mean count ~5,000 (a ~30x genome), window effects, per-sample size factors, negative-binomial

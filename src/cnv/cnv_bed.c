@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The BED targets of read counting (cnv --bed): intervals 0-based half-open, read into the row
  * layout of the count matrix. */
 #define _POSIX_C_SOURCE 200809L

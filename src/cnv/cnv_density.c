@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The mode of the variance/mean ratios' kernel density (spec 13.4), as R's density() and
  * approx() find it, for any magnitude of the data.
  *

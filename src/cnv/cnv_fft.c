@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Iterative radix-2 FFT (decimation in time) and the packed real transform built on it. */
 #include <math.h>
 #include <stdlib.h>

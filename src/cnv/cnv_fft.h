@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Radix-2 FFT for the normalization's kernel density: a complex transform of n points and the
  * real transform of 2n points packed into it, so a length-2n real signal costs n complex slots. */
 #ifndef GVK_CNV_FFT_H

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Normalization whatever the counts' magnitude: the variance/mean mode's density grid grows with
 # it. The 6 x 3 matrix with one count of 10,000 / 30,000 / 1,000,000 (grids of 2^18..2^24 points)
 # and the small matrix x 100 run and normalize within LIMIT seconds each (default 30: the O(G^2) sum

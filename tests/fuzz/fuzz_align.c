@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk align: the pair table read as the CLI reads it (NEW_SW_PARAMETERS and SOFTCLIP for lines of
  * two fields), in small chunks so that lines cross chunk boundaries. Every pair accepted must pass
  * the engine's own check, which is what guards the kernels. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk cnv --bed with BAM input: what src/cnv/cnv_bamhdr.c reads from the first file's header (as
  * htslib parses it) before counting: the BED's contigs against @SQ (another spelling such as
  * 'chr1' for '1' is an error, as is no contig in common) and the sample name from the @RG SM of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk cnv --bed: the targets of read counting, read as the BAM counter reads them. */
 #include "cnv/cnv.h"
 #include "fuzz_util.h"

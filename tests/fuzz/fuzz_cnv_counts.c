@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk cnv --counts: the count matrix read as the CLI reads it, with coordinates and as a plain
  * matrix (--as-matrix), on one thread and on three (the body is split among threads at line ends,
  * so the two must agree exactly, errors included). */

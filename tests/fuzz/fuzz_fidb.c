@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk fastid QUERIES DB: a .fidb of version 1 or 2 (src/snp/fidb_io.c, fid_panel.c, fid_ids.c)
  * read whole with its panel and IDs (the queries), in blocks with the IDs of some profiles (the
  * database), and whole from a pipe (a stream, as '-' reads it), which must accept exactly what the

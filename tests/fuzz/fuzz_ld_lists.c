@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The small text parsers of gvk ld's options, on a fixed dataset, in gvk ld's order: the --keep
  * and --remove files (snp_samples_keep), --make-founders, the --chr list, the --snps list, the
  * --extract / --exclude file, then --ld-snp-list FILE or the --ld-snps list (src/snp/snp_select.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk pairhmm --format gkl: the input as a file, parsed as the CLI parses it. */
 #include "fuzz_util.h"
 #include "pairhmm_check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk pairhmm on gzip input, format detected (--format auto). An input that starts with the gzip
  * magic is written as it is (damaged streams: truncation, bad checksums, trailing bytes); any
  * other is compressed first, so that the decompressing line reader meets every kind of text. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A PLINK 1 fileset (src/snp/plink_io.c, the .fam through src/snp/snp_samples.c) read three ways:
  * by the library's reader (snp_read_plink), as gvk ld reads it (.fam, .bim with or without
  * --allow-extra-chr, --make-founders, only then the .bed rows through snp_geno.c), and by gvk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE /* mkstemps */
 #include <stdarg.h>
 #include <stdio.h>

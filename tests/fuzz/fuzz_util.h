@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Plumbing shared by the fuzz targets: the input as a temporary file (the parsers take paths, as
  * the CLI gives them), the framing of inputs that stand for several files, and the checks that
  * turn a quiet misbehaviour (an error without a message, a result that depends on the thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gvk ld --vcf: a VCF/BCF imported as PLINK 1.9 imports it (src/snp/vcf_import.c: multi-allelic
  * records, haploid calls, sample IDs split at '_'), then decoded as gvk ld decodes it
  * (src/snp/snp_geno.c: X and Y rules, allele order, frequencies). The size's low bits pick

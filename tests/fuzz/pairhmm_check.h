@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pair-HMM targets' common body: one input parsed as the CLI parses it. */
 #ifndef GVK_FUZZ_PAIRHMM_CHECK_H
 #define GVK_FUZZ_PAIRHMM_CHECK_H

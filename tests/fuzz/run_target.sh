@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ctest's side of the fuzz targets (tests/fuzz/CMakeLists.txt).
 #   run_target.sh build SRC BIN CC        builds tests/fuzz/clang into BIN with CC
 #   run_target.sh run SRC BIN TARGET SECS runs TARGET's regression inputs, then fuzzes SECS seconds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Checks shared by the SNP targets: what every accepted dataset must satisfy, and gvk fastid
  * --make-fidb on an input, whose .fidb must read back as it was made. */
 #ifndef GVK_FUZZ_SNP_CHECK_H
