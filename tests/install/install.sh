@@ -56,7 +56,7 @@ if command -v pkg-config > /dev/null; then
 	[ "$(pkg-config --modversion gvk)" = "$version" ] || bad "pkg-config --modversion gvk is not $version"
 	# shellcheck disable=SC2046 # the flags are words
 	"$cc" -std=c11 -Wall -Werror "$src/examples/pairhmm.c" $(pkg-config --cflags --libs gvk) -o "$tmp/pairhmm_pc"
-	LD_LIBRARY_PATH=$lib check_pairhmm pairhmm_pc "$tmp/pairhmm_pc"
+	LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} check_pairhmm pairhmm_pc "$tmp/pairhmm_pc"
 	# Static: libgvk.a by name (the linker would take the .so), the rest from Libs.private.
 	# shellcheck disable=SC2046
 	"$cc" -std=c11 "$src/examples/pairhmm.c" $(pkg-config --cflags gvk) \
