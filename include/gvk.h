@@ -306,9 +306,17 @@ typedef struct {
 	int min_mapq;    /* keep reads with MAPQ >= this (default 1) */
 	int threads;
 	const char *reference; /* FASTA for CRAM, may be NULL */
-	int progress;    /* a progress line on stderr while counting (the caller decides: a terminal) */
-	int quiet;       /* no notes on stderr (sample names from file names, absent BED contigs) */
+	/* The library prints nothing: notes (sample names from file names, absent BED contigs) and,
+	 * with progress set, progress updates go to msg (NULL: dropped) as text without a newline.
+	 * kind: GVK_MSG_NOTE, GVK_MSG_PROGRESS (replaces the last progress text) or
+	 * GVK_MSG_PROGRESS_END (the final progress text; the line is done). Called from the
+	 * counting threads, one call at a time. */
+	void (*msg)(void *arg, int kind, const char *text);
+	void *msg_arg;
+	int progress;    /* send progress updates to msg while counting */
 } gvk_cnv_bam_opt_t;
+
+enum { GVK_MSG_NOTE = 0, GVK_MSG_PROGRESS = 1, GVK_MSG_PROGRESS_END = 2 };
 
 GVK_EXPORT void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o);
 GVK_EXPORT int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed,

@@ -146,6 +146,16 @@ static int parse_plot_format(const char *s, cnv_plot_opt_t *p)
 	return 0;
 }
 
+/* The library's notes and progress text on stderr; progress is redrawn in place ('\r', padded so
+ * that a shorter text hides a longer one). */
+static void print_msg(void *arg, int kind, const char *text)
+{
+	(void)arg;
+	if (kind == GVK_MSG_NOTE) fprintf(stderr, "gvk cnv: %s\n", text);
+	else fprintf(stderr, "\rgvk cnv: %s   %s", text, kind == GVK_MSG_PROGRESS_END ? "\n" : "");
+	fflush(stderr);
+}
+
 static int parse_args(int argc, char **argv, args_t *a)
 {
 	enum { O_COUNTS = 256, O_MATRIX, O_BED, O_MAPQ, O_REF, O_CNVR, O_SEGS, O_REGIONS, O_POST, O_PLOT, O_COUT, O_EXOME,
@@ -247,7 +257,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	if (a->posterior && !a->regions) BAD("--posterior needs --regions");
-	a->b.quiet = a->quiet;
+	if (!a->quiet) a->b.msg = print_msg;
 	a->p.prefix = a->plot;
 	/* before any counting: a run of hours should not end in this */
 	if (a->plot && a->p.png && !cnv_have_cairo())

@@ -18,8 +18,9 @@ void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o)
 	o->min_mapq = 1;
 	o->threads = 1;
 	o->reference = NULL;
+	o->msg = NULL;
+	o->msg_arg = NULL;
 	o->progress = 0;
-	o->quiet = 0;
 }
 
 #ifdef GVK_HAVE_HTSLIB
@@ -253,7 +254,7 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 		return rc;
 	}
 	cnv_progress_t prog;
-	cnv_progress_init(&prog, o->progress, "counting reads", layout_span(&l) * n_paths, n_paths);
+	cnv_progress_init(&prog, o->progress ? o : NULL, "counting reads", layout_span(&l) * n_paths, n_paths);
 	count_run_t run = {paths, n_paths, o, &l, h0, calloc((size_t)l.m * n_paths, sizeof(double)),
 	                   o->threads < 1 ? 1 : (o->threads > n_paths ? n_paths : o->threads),
 	                   calloc((size_t)n_paths, sizeof(gvk_err_t)), calloc((size_t)n_paths, sizeof(int)), &prog};
@@ -263,9 +264,9 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the counts");
 		goto out;
 	}
-	if (bed_path && (rc = cnv_check_bed_contigs(h0, paths[0], bed_path, l.names, l.n_seqs, o->quiet, err)) < 0) goto out;
+	if (bed_path && (rc = cnv_check_bed_contigs(h0, paths[0], bed_path, l.names, l.n_seqs, o, err)) < 0) goto out;
 	if ((rc = header_pass(paths, n_paths, h0, o, sm, err)) < 0) goto out;
-	if ((rc = cnv_sample_names(sm, paths, n_paths, o->quiet, err)) < 0) goto out;
+	if ((rc = cnv_sample_names(sm, paths, n_paths, o, err)) < 0) goto out;
 	gvk_parallel(run.nth, count_worker, &run);
 	cnv_progress_end(&prog);
 	for (int f = 0; f < n_paths; ++f)

@@ -21,28 +21,30 @@ char *cnv_path_sample(const char *path)
 }
 
 /* The files without SM, listed in one note: a run over many files says it once. */
-static void note_file_names(char *const *sm, const char *const *paths, int n)
+static void note_file_names(char *const *sm, const char *const *paths, int n, const gvk_cnv_bam_opt_t *o)
 {
 	int k = 0;
 	for (int f = 0; f < n; ++f)
 		if (!sm[f]) ++k;
-	if (k == 0) return;
-	fprintf(stderr, "gvk cnv: no @RG SM in ");
-	for (int f = 0, shown = 0; f < n; ++f) {
+	if (k == 0 || !o->msg) return;
+	char text[1024];
+	size_t at = (size_t)snprintf(text, sizeof text, "no @RG SM in ");
+	for (int f = 0, shown = 0; f < n && at < sizeof text; ++f) {
 		if (sm[f]) continue;
 		if (shown == 3) {
-			fprintf(stderr, " and %d more", k - shown);
+			at += (size_t)snprintf(text + at, sizeof text - at, " and %d more", k - shown);
 			break;
 		}
-		fprintf(stderr, "%s%s", shown ? ", " : "", paths[f]);
+		at += (size_t)snprintf(text + at, sizeof text - at, "%s%s", shown ? ", " : "", paths[f]);
 		++shown;
 	}
-	fprintf(stderr, "; sample names taken from the file name%s\n", k > 1 ? "s" : "");
+	if (at < sizeof text) snprintf(text + at, sizeof text - at, "; sample names taken from the file name%s", k > 1 ? "s" : "");
+	o->msg(o->msg_arg, GVK_MSG_NOTE, text);
 }
 
-int cnv_sample_names(char **sm, const char *const *paths, int n, int quiet, gvk_err_t *err)
+int cnv_sample_names(char **sm, const char *const *paths, int n, const gvk_cnv_bam_opt_t *o, gvk_err_t *err)
 {
-	if (!quiet) note_file_names(sm, paths, n);
+	note_file_names(sm, paths, n, o);
 	for (int f = 0; f < n; ++f)
 		if (!sm[f] && !(sm[f] = cnv_path_sample(paths[f]))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	/* quadratic, but over files: a cohort of thousands compares a few million short strings */
@@ -104,8 +106,8 @@ static void header_names(const sam_hdr_t *h, char *buf, size_t len)
 	if (k < n && at < len) snprintf(buf + at, len - at, "...");
 }
 
-int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *bed_path, char *const *names, int n, int quiet,
-                          gvk_err_t *err)
+int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *bed_path, char *const *names, int n,
+                          const gvk_cnv_bam_opt_t *o, gvk_err_t *err)
 {
 	char has[256], buf[256];
 	int found = 0;
@@ -128,9 +130,12 @@ int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *
 		                   "none of the contigs of %s (%s) is in %s's header (it has %s); rename the contigs to the "
 		                   "BAM's names", bed_path, first, bam_path, has);
 	}
-	for (int q = 0; q < n && !quiet; ++q)
-		if (sam_hdr_name2tid((sam_hdr_t *)h, names[q]) < 0)
-			fprintf(stderr, "gvk cnv: note: BED contig '%s' is not in %s's header; its targets count 0\n", names[q], bam_path);
+	for (int q = 0; q < n && o->msg; ++q)
+		if (sam_hdr_name2tid((sam_hdr_t *)h, names[q]) < 0) {
+			char text[512];
+			snprintf(text, sizeof text, "note: BED contig '%s' is not in %s's header; its targets count 0", names[q], bam_path);
+			o->msg(o->msg_arg, GVK_MSG_NOTE, text);
+		}
 	return 0;
 }
 #endif

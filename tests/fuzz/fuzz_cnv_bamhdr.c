@@ -20,11 +20,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* Notes are formatted as for the command line (so that their code is fuzzed too) and dropped. */
+static void drop_msg(void *arg, int kind, const char *text) { (void)arg, (void)kind, (void)text; }
+static const gvk_cnv_bam_opt_t notes = {25000, 1, 1, NULL, drop_msg, NULL, 0};
+
 static void check_contigs(const sam_hdr_t *h, const char *sam, const char *bed, const cnv_layout_t *l)
 {
 	gvk_err_t err = {0, ""};
 	const char *names[2] = {sam, bed};
-	int rc = cnv_check_bed_contigs(h, sam, bed, l->names, l->n_seqs, 1, &err);
+	int rc = cnv_check_bed_contigs(h, sam, bed, l->names, l->n_seqs, &notes, &err);
 	fz_check_err_any(rc, &err, names, 2);
 	int found = 0;
 	for (int q = 0; q < l->n_seqs; ++q) found += sam_hdr_name2tid((sam_hdr_t *)h, l->names[q]) >= 0;
@@ -43,7 +47,7 @@ static void check_sample(const sam_hdr_t *h, const char *sam)
 	if (sm[0] && !sm[0][0]) fz_fail("an empty sample name");
 	const char *paths[2] = {sam, "other.bam"};
 	sm[1] = sm[0] ? strdup(sm[0]) : NULL;
-	rc = cnv_sample_names(sm, paths, 2, 1, &err);
+	rc = cnv_sample_names(sm, paths, 2, &notes, &err);
 	if (rc == 0 && !strcmp(sm[0], sm[1])) fz_fail("two files named '%s' accepted", sm[0]);
 	if (rc < 0 && (!strstr(err.msg, sam) || !strstr(err.msg, paths[1]))) fz_fail("the message names not both files: %s", err.msg);
 	free(sm[0]);
