@@ -52,7 +52,7 @@ static void print_table(FILE *fp, const table_t *t)
 }
 
 /* Runs the engine over the whole workload in chunks as the CLI does; returns seconds or <0. */
-static double run_gvk(const phmm_workload_t *w, const gvk_pairhmm_opt_t *opt, double *out, char *name, size_t name_sz,
+static double run_gvk(const phmm_workload_t *w, const gvk_pairhmm_opts_t *opt, double *out, char *name, size_t name_sz,
                       double *kernel_s)
 {
 	gvk_err_t err;
@@ -192,8 +192,8 @@ int main(int argc, char **argv)
 		return rc < 0;
 	}
 	double *ref = malloc(w.n_pairs * sizeof *ref), *out = malloc(w.n_pairs * sizeof *out);
-	gvk_pairhmm_opt_t opt;
-	gvk_pairhmm_opt_init(&opt);
+	gvk_pairhmm_opts_t opt;
+	gvk_pairhmm_opts_init(&opt);
 	opt.flavour = flavour, opt.device = GVK_DEVICE_CPU, opt.threads = 1;
 	char name[96], gpu_name[96] = "";
 	const char *wl = wflags & PHMM_WL_INDEL45 ? "HaplotypeCaller-shaped, indel Q45" : "HaplotypeCaller-shaped";

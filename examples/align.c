@@ -24,8 +24,8 @@ int main(void)
 		in[k] = (gvk_align_pair_t){pairs[k][0], pairs[k][1], (int32_t)strlen(pairs[k][0]),
 		                           (int32_t)strlen(pairs[k][1]), par, GVK_OVERHANG_SOFTCLIP};
 
-	gvk_align_opt_t opt;
-	gvk_align_opt_init(&opt);
+	gvk_align_opts_t opt;
+	gvk_align_opts_init(&opt);
 	gvk_err_t err;
 	gvk_align_t *e = gvk_align_create(&opt, &err);
 	if (!e) {

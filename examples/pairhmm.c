@@ -34,8 +34,8 @@ int main(void)
 	gvk_hap_t hp[N_HAPS];
 	for (int h = 0; h < N_HAPS; ++h) hp[h] = (gvk_hap_t){(int)strlen(haps[h]), haps[h]};
 
-	gvk_pairhmm_opt_t opt;
-	gvk_pairhmm_opt_init(&opt);
+	gvk_pairhmm_opts_t opt;
+	gvk_pairhmm_opts_init(&opt);
 	gvk_err_t err;
 	gvk_pairhmm_t *e = gvk_pairhmm_create(&opt, &err);
 	if (!e) {

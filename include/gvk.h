@@ -55,6 +55,31 @@ GVK_EXPORT const char *gvk_version(void);
  * NUL-terminated). Returns the length the full text needs, like snprintf. */
 GVK_EXPORT int gvk_features(char *buf, size_t size);
 
+/* ---------------------------------------------------------------------------------------------
+ * Messages. The library never prints: errors come back in gvk_err_t, and notes (a fall-back to
+ * the CPU, a smaller GPU chunk after an out-of-memory, profiling) go to the log of the engine's
+ * options, a callback with a level. Every *_opts_init copies the process default set by
+ * gvk_set_log (at first: no callback, nothing is reported), so a program calls gvk_set_log once
+ * before it creates engines, or sets opts.log per engine.
+ * ------------------------------------------------------------------------------------------- */
+enum { GVK_LOG_ERROR = 1, GVK_LOG_WARN = 2, GVK_LOG_INFO = 3, GVK_LOG_DEBUG = 4 };
+
+/* msg has no trailing newline. Called from any of the engine's threads, one call at a time per
+ * engine; several engines may call it at once. */
+typedef void (*gvk_log_fn)(void *arg, int level, const char *msg);
+
+typedef struct {
+	gvk_log_fn fn; /* NULL: messages are dropped */
+	void *arg;
+	int level;     /* messages up to this level are passed on (default GVK_LOG_WARN) */
+} gvk_log_t;
+
+/* The process default that *_opts_init copies; thread-safe, takes effect for engines whose
+ * options are initialised afterwards. */
+GVK_EXPORT void gvk_set_log(gvk_log_fn fn, void *arg, int level);
+/* The current default. */
+GVK_EXPORT void gvk_log_default(gvk_log_t *log);
+
 typedef enum { GVK_DEVICE_AUTO = 0, GVK_DEVICE_CPU = 1, GVK_DEVICE_GPU = 2 } gvk_device_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -92,16 +117,16 @@ typedef struct {
 	int isa;          /* gvk_isa_t */
 	int verbose;      /* messages about device choice and fall-backs on stderr */
 	int gpu;          /* -1 (default): every visible GPU, each pass split between them; k: GPU k alone */
-} gvk_pairhmm_opt_t;
+} gvk_pairhmm_opts_t;
 
 typedef struct gvk_pairhmm_s gvk_pairhmm_t;
 
 /* Fills opt with the defaults: FMA flavour, float first, 1 thread, device auto. */
-GVK_EXPORT void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt);
+GVK_EXPORT void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt);
 
 /* Creates an engine; NULL on failure (err says why). Free with gvk_pairhmm_destroy. An engine
  * keeps its working arrays between calls; one engine must not be used by two threads at once. */
-GVK_EXPORT gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opt_t *opt, gvk_err_t *err);
+GVK_EXPORT gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err);
 GVK_EXPORT void gvk_pairhmm_destroy(gvk_pairhmm_t *e);
 
 /* Name of what the engine computes on: "cpu-avx512", "cpu-scalar", "gpu:<model>". */
@@ -140,7 +165,7 @@ typedef struct {
 GVK_EXPORT void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st);
 
 /* Visible CUDA GPUs (0 without one, or in a build without CUDA), for callers that give each
- * engine a GPU of its own (gvk_pairhmm_opt_t.gpu). */
+ * engine a GPU of its own (gvk_pairhmm_opts_t.gpu). */
 GVK_EXPORT int gvk_pairhmm_gpu_count(void);
 
 /* ---------------------------------------------------------------------------------------------
@@ -236,14 +261,14 @@ typedef struct {
 	int device;  /* gvk_device_t */
 	int isa;     /* gvk_isa_t */
 	int verbose; /* messages about device choice on stderr */
-} gvk_align_opt_t;
+} gvk_align_opts_t;
 
 typedef struct gvk_align_s gvk_align_t;
 
 /* Defaults: GKL flavour, shortcut on, 1 thread, device auto, widest ISA. */
-GVK_EXPORT void gvk_align_opt_init(gvk_align_opt_t *opt);
+GVK_EXPORT void gvk_align_opts_init(gvk_align_opts_t *opt);
 /* NULL on failure (err says why). One engine must not be used by two threads at once. */
-GVK_EXPORT gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err);
+GVK_EXPORT gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err);
 GVK_EXPORT void gvk_align_destroy(gvk_align_t *e);
 /* "cpu-avx512", "cpu-avx2", "cpu-scalar", or with a GPU "gpu-NAME (+cpu-ISA)" (device gpu) or
  * "auto: gpu-NAME (+cpu-ISA)" (device auto: batches of at least 2e7 cells go to the GPU). A

@@ -23,10 +23,10 @@ static char random_base(uint64_t *s)
 	return alpha[rng(s) % (sizeof alpha - 1)];
 }
 
-/* Engines bound to one GPU each (gvk_pairhmm_opt_t.gpu, as the CLI makes them with several GPUs)
+/* Engines bound to one GPU each (gvk_pairhmm_opts_t.gpu, as the CLI makes them with several GPUs)
  * against the reference values; with one GPU, its first pairs only. A GPU index past the last must
  * be refused. Returns 0 when all agree. */
-static int check_each_gpu(const gvk_pairhmm_opt_t *base, const gvk_read_t *reads, const gvk_hap_t *haps,
+static int check_each_gpu(const gvk_pairhmm_opts_t *base, const gvk_read_t *reads, const gvk_hap_t *haps,
                           const gvk_pair_t *pairs, size_t n, const double *want)
 {
 	const int ng = gvk_pairhmm_gpu_count();
@@ -34,7 +34,7 @@ static int check_each_gpu(const gvk_pairhmm_opt_t *base, const gvk_read_t *reads
 	if (ng == 1 && n > 10000) n = 10000;
 	double *v = malloc(n * sizeof *v);
 	for (int g = 0; g <= ng && v; ++g) {
-		gvk_pairhmm_opt_t o = *base;
+		gvk_pairhmm_opts_t o = *base;
 		o.gpu = g;
 		gvk_err_t err;
 		gvk_pairhmm_t *e = gvk_pairhmm_create(&o, &err);
@@ -125,8 +125,8 @@ int main(int argc, char **argv)
 	}
 	int rc = 0;
 	for (int flavour = 0; flavour < 2 && rc != 77; ++flavour) {
-		gvk_pairhmm_opt_t ref_opt, opt;
-		gvk_pairhmm_opt_init(&ref_opt);
+		gvk_pairhmm_opts_t ref_opt, opt;
+		gvk_pairhmm_opts_init(&ref_opt);
 		/* CPU kernels are checked against the scalar reference; the GPU against the fastest CPU
 		 * kernel on every core (itself checked against the scalar one by the CPU test). */
 		const int gpu = !strcmp(dev, "gpu");

@@ -44,7 +44,7 @@ static expect_t *load_expected(const char *path, size_t *n)
 	return e;
 }
 
-static int check(const char *input, const expect_t *ex, size_t n_ex, gvk_pairhmm_opt_t *opt, const char *label)
+static int check(const char *input, const expect_t *ex, size_t n_ex, gvk_pairhmm_opts_t *opt, const char *label)
 {
 	gvk_err_t err = {0, ""};
 	gvk_pairhmm_t *eng = gvk_pairhmm_create(opt, &err);
@@ -105,8 +105,8 @@ int main(int argc, char **argv)
 	size_t n_ex;
 	expect_t *ex = load_expected(argv[2], &n_ex);
 	if (!ex) return 1;
-	gvk_pairhmm_opt_t opt;
-	gvk_pairhmm_opt_init(&opt);
+	gvk_pairhmm_opts_t opt;
+	gvk_pairhmm_opts_init(&opt);
 	opt.flavour = strcmp(argv[3], "avx2") ? GVK_PHMM_FMA : GVK_PHMM_NOFMA;
 	opt.threads = 2;
 	int rc = 0;

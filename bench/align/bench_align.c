@@ -126,8 +126,8 @@ static workload_t make_hap_ref(size_t want, uint64_t seed)
 static double run_dev(const workload_t *w, size_t n, int isa, int threads, size_t per_call, gvk_align_result_t *res,
                       gvk_align_t **keep, int device)
 {
-	gvk_align_opt_t o;
-	gvk_align_opt_init(&o);
+	gvk_align_opts_t o;
+	gvk_align_opts_init(&o);
 	o.isa = isa, o.threads = threads, o.raw = 1, o.device = device;
 	gvk_err_t err = {0, ""};
 	gvk_align_t *e = gvk_align_create(&o, &err);
@@ -326,8 +326,8 @@ int main(int argc, char **argv)
 		snprintf(eng1, sizeof eng1, "gvk %s 1/call", gvk_align_device_name(e) + 4);
 		row(names[k], eng1, 1, w->n, w->cells, sec);
 		/* The AVX2 kernels too when the widest is AVX-512 (an AVX2-only CPU runs them as "auto"). */
-		gvk_align_opt_t probe;
-		gvk_align_opt_init(&probe);
+		gvk_align_opts_t probe;
+		gvk_align_opts_init(&probe);
 		probe.isa = GVK_ISA_AVX512;
 		gvk_align_t *p512 = gvk_align_create(&probe, NULL);
 		if (p512) {

@@ -19,7 +19,7 @@ typedef struct {
 } arena_t;
 
 struct gvk_align_s {
-	gvk_align_opt_t opt;
+	gvk_align_opts_t opt;
 	const al_isa_t *isa;
 	al_gpu_t *gpu; /* NULL: CPU only */
 	al_elems_t gel; /* GPU results' CIGAR elements */
@@ -29,7 +29,7 @@ struct gvk_align_s {
 	char name[400];
 };
 
-void gvk_align_opt_init(gvk_align_opt_t *opt)
+void gvk_align_opts_init(gvk_align_opts_t *opt)
 {
 	memset(opt, 0, sizeof *opt);
 	opt->flavour = GVK_SW_GKL;
@@ -38,7 +38,7 @@ void gvk_align_opt_init(gvk_align_opt_t *opt)
 	opt->isa = GVK_ISA_AUTO;
 }
 
-gvk_align_t *gvk_align_create(const gvk_align_opt_t *opt, gvk_err_t *err)
+gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 {
 	if (opt->flavour != GVK_SW_GKL && opt->flavour != GVK_SW_JAVA) {
 		gvk_err_set(err, GVK_ERR_ARG, "unknown aligner flavour %d", opt->flavour);

@@ -22,7 +22,7 @@ typedef struct {
 al_elem_t *al_elems_room(al_elems_t *el, size_t count);
 
 /* NULL with err filled when there is no usable GPU. */
-al_gpu_t *al_gpu_open(const gvk_align_opt_t *opt, gvk_err_t *err);
+al_gpu_t *al_gpu_open(const gvk_align_opts_t *opt, gvk_err_t *err);
 void al_gpu_close(al_gpu_t *g);
 const char *al_gpu_name(const al_gpu_t *g);
 /* Kernel time of the last al_gpu_align call (seconds). */

@@ -86,7 +86,7 @@ extern "C" void al_gpu_close(al_gpu_t *g)
 	free(g);
 }
 
-extern "C" al_gpu_t *al_gpu_open(const gvk_align_opt_t *opt, gvk_err_t *err)
+extern "C" al_gpu_t *al_gpu_open(const gvk_align_opts_t *opt, gvk_err_t *err)
 {
 	(void)opt;
 	al_gpu_t *g = (al_gpu_t *)calloc(1, sizeof *g);

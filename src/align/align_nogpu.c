@@ -3,7 +3,7 @@
 #include "../common/err.h"
 #include "align_engine.h"
 
-al_gpu_t *al_gpu_open(const gvk_align_opt_t *opt, gvk_err_t *err)
+al_gpu_t *al_gpu_open(const gvk_align_opts_t *opt, gvk_err_t *err)
 {
 	(void)opt;
 	gvk_err_set(err, GVK_ERR_UNSUPPORTED, "this gvk was built without GPU support for the align engine");

@@ -15,7 +15,7 @@
 #include "../common/threads.h"
 
 typedef struct {
-	gvk_align_opt_t eng;
+	gvk_align_opts_t eng;
 	al_defaults_t def;
 	const char *out, *in;
 	int quiet;
@@ -78,7 +78,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"java", no_argument, NULL, 5},            {"isa", required_argument, NULL, 6},
 		{"chunk", required_argument, NULL, 7},     {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
-	gvk_align_opt_init(&a->eng);
+	gvk_align_opts_init(&a->eng);
 	a->eng.threads = gvk_ncpu();
 	gvk_sw_preset("NEW_SW_PARAMETERS", &a->def.par);
 	a->def.overhang = GVK_OVERHANG_SOFTCLIP;

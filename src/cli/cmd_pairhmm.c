@@ -21,7 +21,7 @@
 #include "../pairhmm/pairhmm_io.h"
 
 typedef struct {
-	gvk_pairhmm_opt_t eng;
+	gvk_pairhmm_opts_t eng;
 	const char *out, *in;
 	int format, tsv, quiet;
 	size_t chunk;
@@ -63,7 +63,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"tsv", no_argument, NULL, 5},             {"isa", required_argument, NULL, 6},
 		{"chunk", required_argument, NULL, 7},     {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
-	gvk_pairhmm_opt_init(&a->eng);
+	gvk_pairhmm_opts_init(&a->eng);
 	a->eng.threads = gvk_ncpu();
 	/* Half a million pairs: on the H100 host a 20 M-pair file took 1.07-1.14 s this way against
 	 * 1.19-1.35 s with a million (a smaller first chunk, less memory to fault in and to pin) and
@@ -292,7 +292,7 @@ typedef struct {
 /* Makes engines t, t + step, ... (step: the GPUs when there are several, else 1). */
 typedef struct {
 	engines_t *es;
-	gvk_pairhmm_opt_t o;
+	gvk_pairhmm_opts_t o;
 	double t0;
 	gvk_err_t err[MAX_ENGINES];
 } make_job_t;
@@ -302,7 +302,7 @@ static void make_worker(void *arg, int t)
 	make_job_t *j = arg;
 	engines_t *es = j->es;
 	for (int k = t; k < es->n; k += es->ngpu > 1 ? es->ngpu : 1) {
-		gvk_pairhmm_opt_t o = j->o;
+		gvk_pairhmm_opts_t o = j->o;
 		if (es->ngpu > 1) o.gpu = t;
 		if (k > 0) o.verbose = 0;
 		if (!(es->eng[k] = gvk_pairhmm_create(&o, &j->err[k]))) return;
@@ -315,7 +315,7 @@ static void *engines_main(void *arg)
 	engines_t *es = arg;
 	make_job_t j = {es, es->a->eng, gvk_seconds(), {{0, ""}}};
 	/* Several GPUs: engine k takes GPU k mod ngpu, so that whole chunks go round the GPUs. A pass
-	 * split between them (gvk_pairhmm_opt_t.gpu = -1) packs each part on its own, which repeats
+	 * split between them (gvk_pairhmm_opts_t.gpu = -1) packs each part on its own, which repeats
 	 * the host work that sets the pace. */
 	es->ngpu = es->probe && j.o.device != GVK_DEVICE_CPU ? gvk_pairhmm_gpu_count() : 0;
 	if (es->n == 0) es->n = es->ngpu > 1 ? es->ngpu : 2;

@@ -12,6 +12,8 @@ int gvk_cli_isa(const char *arg, int allow_avx2);
 /* Takes SIGINT, SIGTERM and SIGHUP on a watcher thread (call first, before any thread starts):
  * the watched output set's temporaries are removed and the process exits with 128 + signal. */
 int gvk_cli_signals_start(void);
+/* The library's messages go to stderr up to this level (gvk_set_log); call before creating engines. */
+void gvk_cli_log_level(int level);
 struct gvk_outset_s;
 void gvk_cli_signals_watch(struct gvk_outset_s *s);
 

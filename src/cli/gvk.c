@@ -31,6 +31,17 @@ int gvk_cli_isa(const char *arg, int allow_avx2)
 	return allow_avx2 && !strcmp(arg, "avx2") ? GVK_ISA_AVX2 : -1;
 }
 
+/* The library's messages on stderr, prefixed with the command (a fall-back to the CPU is a warning;
+ * device choices and profiling are info, shown with -v). */
+static void cli_log(void *arg, int level, const char *msg)
+{
+	fprintf(stderr, "gvk %s: %s%s\n", (const char *)arg, level == GVK_LOG_ERROR ? "error: " : level == GVK_LOG_WARN ? "warning: " : "", msg);
+}
+
+static const char *log_command = "";
+
+void gvk_cli_log_level(int level) { gvk_set_log(cli_log, (void *)log_command, level); }
+
 static void usage(FILE *fp)
 {
 	fprintf(fp, "gvk %s: GPU variant kernels\n\nUsage: gvk <command> [options] <inputs>\n\nCommands:\n", GVK_VERSION);
@@ -67,6 +78,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "gvk: cannot set up signal handling\n");
 			return 1;
 		}
+		log_command = commands[i].name;
+		gvk_cli_log_level(GVK_LOG_WARN);
 		return commands[i].fn(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "gvk: unknown command '%s'\n\n", argv[1]);

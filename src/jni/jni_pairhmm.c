@@ -43,7 +43,7 @@ static struct {
 	int device;      /* gvk_device_t from GVK_DEVICE */
 	int gpu_missing; /* auto mode: a GPU engine could not be opened; stay on the CPU */
 	double gpu_min_cells;
-	gvk_pairhmm_opt_t opt;
+	gvk_pairhmm_opts_t opt;
 	jfieldID read_bases, read_quals, ins_gop, del_gop, gcp, hap_bases;
 } g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, JNI_GPU_MIN_CELLS, { 0 }, 0, 0, 0, 0, 0, 0 };
 
@@ -58,7 +58,7 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
                                                                           jclass hap_cls, jboolean use_double,
                                                                           jint max_threads)
 {
-	gvk_pairhmm_opt_t opt;
+	gvk_pairhmm_opts_t opt;
 	const char *flav = getenv("GVK_PAIRHMM_FLAVOUR");
 	jfieldID f[6];
 	(void)cls;
@@ -72,7 +72,7 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 		jni_throw(env, "java/lang/IllegalArgumentException", "Unable to access the holder class fields");
 		return;
 	}
-	gvk_pairhmm_opt_init(&opt);
+	gvk_pairhmm_opts_init(&opt);
 	opt.force_double = use_double ? 1 : 0;
 #ifdef GVK_JNI_OMP
 	opt.threads = max_threads < 1 ? 1 : max_threads > gvk_ncpu() ? gvk_ncpu() : max_threads;
@@ -121,7 +121,7 @@ static void unpin(JNIEnv *env, pin_t *x)
 static phmm_slot_t *slot_get(gvk_err_t *err)
 {
 	phmm_slot_t *s;
-	gvk_pairhmm_opt_t opt;
+	gvk_pairhmm_opts_t opt;
 	int gen;
 	pthread_mutex_lock(&g_phmm.lock);
 	opt = g_phmm.opt, gen = g_phmm.gen;
@@ -138,7 +138,7 @@ static phmm_slot_t *slot_get(gvk_err_t *err)
  * and the batch is big enough; NULL with err set when a forced GPU cannot be opened. */
 static gvk_pairhmm_t *slot_engine(phmm_slot_t *s, double cells, gvk_err_t *err)
 {
-	gvk_pairhmm_opt_t opt;
+	gvk_pairhmm_opts_t opt;
 	int device, missing;
 	double min_cells;
 	pthread_mutex_lock(&g_phmm.lock);

@@ -16,10 +16,10 @@ static jni_pool_t g_pool = JNI_POOL_INIT(engine_destroy);
 
 static gvk_align_t *engine_get(gvk_err_t *err)
 {
-	gvk_align_opt_t opt;
+	gvk_align_opts_t opt;
 	gvk_align_t *e = jni_pool_take(&g_pool);
 	if (e) return e;
-	gvk_align_opt_init(&opt);
+	gvk_align_opts_init(&opt);
 	opt.flavour = GVK_SW_GKL;
 	opt.raw = 1;      /* alignNative's answer: no substring shortcut (GATK does that in Java) */
 	opt.threads = 1;  /* one pair per call */

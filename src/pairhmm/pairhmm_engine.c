@@ -15,7 +15,7 @@
 #include "pairhmm_tables.h"
 
 struct gvk_pairhmm_s {
-	gvk_pairhmm_opt_t opt;
+	gvk_pairhmm_opts_t opt;
 	const phmm_isa_t *isa;
 	phmm_gpu_t *gpu; /* NULL when computing on the CPU */
 	char name[96];
@@ -32,7 +32,7 @@ struct gvk_pairhmm_s {
 /* Cells below which a pass in auto mode stays on the CPU while no GPU is open. */
 #define PHMM_AUTO_GPU_CELLS 2e9
 
-void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt)
+void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt)
 {
 	memset(opt, 0, sizeof *opt);
 	opt->flavour = GVK_PHMM_FMA;
@@ -42,7 +42,7 @@ void gvk_pairhmm_opt_init(gvk_pairhmm_opt_t *opt)
 	opt->gpu = -1;
 }
 
-gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
+gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
 	if (opt->flavour != GVK_PHMM_FMA && opt->flavour != GVK_PHMM_NOFMA) {
 		gvk_err_set(err, GVK_ERR_ARG, "unknown Pair-HMM flavour %d", opt->flavour);

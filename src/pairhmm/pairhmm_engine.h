@@ -17,7 +17,7 @@ typedef struct phmm_gpu_s phmm_gpu_t;
 int phmm_gpu_count(void);
 
 /* NULL with err filled when there is no usable GPU (opt->gpu: all of them, or that one). */
-phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *err);
+phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opts_t *opt, gvk_err_t *err);
 void phmm_gpu_close(phmm_gpu_t *g);
 const char *phmm_gpu_name(const phmm_gpu_t *g);
 

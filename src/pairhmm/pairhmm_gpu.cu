@@ -252,7 +252,7 @@ static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
 	return rc;
 }
 
-static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
+static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
 	g->dev = dev;
 	cudaDeviceProp prop;
@@ -308,7 +308,7 @@ static void dev_close(gpu_dev_t *g)
 
 enum { MAX_GPUS = 16 };
 
-/* Every visible GPU of compute capability 8.0 or newer, or the one gvk_pairhmm_opt_t.gpu names;
+/* Every visible GPU of compute capability 8.0 or newer, or the one gvk_pairhmm_opts_t.gpu names;
  * a pass is split between them. */
 struct phmm_gpu_s {
 	int n;
@@ -322,7 +322,7 @@ extern "C" int phmm_gpu_count(void)
 	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 }
 
-extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
+extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);

@@ -5,7 +5,7 @@
 
 int phmm_gpu_count(void) { return 0; }
 
-phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opt_t *opt, gvk_err_t *err)
+phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
 	(void)opt;
 	gvk_err_set(err, GVK_ERR_UNSUPPORTED, "this gvk was built without CUDA");

@@ -17,8 +17,8 @@
 
 static gvk_align_t *engine(int device, int flavour, int raw)
 {
-	gvk_align_opt_t o;
-	gvk_align_opt_init(&o);
+	gvk_align_opts_t o;
+	gvk_align_opts_init(&o);
 	o.flavour = flavour, o.raw = raw, o.threads = 0, o.device = device;
 	return gvk_align_create(&o, NULL);
 }

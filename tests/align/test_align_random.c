@@ -19,8 +19,8 @@
 
 static gvk_align_t *engine(int isa, int flavour, int raw, int threads)
 {
-	gvk_align_opt_t o;
-	gvk_align_opt_init(&o);
+	gvk_align_opts_t o;
+	gvk_align_opts_init(&o);
 	o.isa = isa, o.flavour = flavour, o.raw = raw, o.threads = threads, o.device = GVK_DEVICE_CPU;
 	return gvk_align_create(&o, NULL);
 }

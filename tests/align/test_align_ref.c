@@ -71,8 +71,8 @@ int main(int argc, char **argv)
 	const int gpu = !strncmp(argv[2], "gpu", 3) || !strncmp(argv[2], "emu", 3);
 	if (!strncmp(argv[2], "emu", 3)) setenv("GVK_ALIGN_GPU_EMULATE", "1", 1);
 	if (gpu) { /* skip before allocating anything (LeakSanitizer reports what a skip leaves) */
-		gvk_align_opt_t o;
-		gvk_align_opt_init(&o);
+		gvk_align_opts_t o;
+		gvk_align_opts_init(&o);
 		o.device = GVK_DEVICE_GPU;
 		gvk_err_t e0 = {0, ""};
 		gvk_align_t *probe = gvk_align_create(&o, &e0);
@@ -129,8 +129,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: no column %s\n", argv[1], name);
 			return 2;
 		}
-		gvk_align_opt_t opt;
-		gvk_align_opt_init(&opt);
+		gvk_align_opts_t opt;
+		gvk_align_opts_init(&opt);
 		opt.flavour = cfg[c].flavour, opt.raw = cfg[c].raw, opt.isa = isa, opt.threads = 2;
 		opt.device = gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU;
 		gvk_err_t err = {0, ""};
