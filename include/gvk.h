@@ -115,17 +115,36 @@ typedef struct {
 	int threads;      /* CPU worker threads; 0 = all processors */
 	int device;       /* gvk_device_t */
 	int isa;          /* gvk_isa_t */
-	int verbose;      /* messages about device choice and fall-backs on stderr */
 	int gpu;          /* -1 (default): every visible GPU, each pass split between them; k: GPU k alone */
+	/* Many callers, one GPU. shared = 1: the engine may be called from any number of threads at
+	 * once (GATK's native threads, one active region per call). Calls that arrive while the GPU is
+	 * busy, or within merge_wait_us of each other, are merged into one set of launches, and each
+	 * caller gets its own results, identical to an engine of its own. A shared engine in device
+	 * auto opens the GPU when it is created (small batches are its purpose). */
+	int shared;
+	int merge_wait_us;   /* longest a call waits for others to join its launch (default 0: merge only
+	                        calls that queued while the GPU was busy) */
+	int merge_max_pairs; /* pairs above which a merged launch stops taking calls (default 65536) */
+	int gpu_profile;     /* 1: a timing line per GPU pass, 2: also per kernel bin, to the log at
+	                        GVK_LOG_INFO (the CLI maps GVK_GPU_PROFILE) */
+	int gpu_gap_share;   /* 1 (default): kernels with one gap-open product per read where its
+	                        insertion and deletion qualities agree; 0: never (same results) */
+	gvk_log_t log;       /* fall-backs (GVK_LOG_WARN), device choice and profiles (GVK_LOG_INFO) */
 } gvk_pairhmm_opts_t;
+
+/* This header has gvk_pairhmm_opts_t.shared (feature test for callers). */
+#define GVK_PAIRHMM_HAS_SHARED 1
 
 typedef struct gvk_pairhmm_s gvk_pairhmm_t;
 
-/* Fills opt with the defaults: FMA flavour, float first, 1 thread, device auto. */
+/* Fills opt with the defaults: FMA flavour, float first, 1 thread, device auto, not shared, the
+ * log of gvk_set_log. */
 GVK_EXPORT void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt);
 
-/* Creates an engine; NULL on failure (err says why). Free with gvk_pairhmm_destroy. An engine
- * keeps its working arrays between calls; one engine must not be used by two threads at once. */
+/* Creates an engine; NULL on failure (err says why). Free with gvk_pairhmm_destroy, after every
+ * call on it has returned. An engine keeps its working arrays between calls; unless created
+ * shared, one engine must not be used by two threads at once. The GPU back end selects its
+ * device (cudaSetDevice) on the calling thread before each pass. */
 GVK_EXPORT gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err);
 GVK_EXPORT void gvk_pairhmm_destroy(gvk_pairhmm_t *e);
 

@@ -110,7 +110,13 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	a->in = argv[optind];
-	a->eng.verbose = !a->quiet;
+	/* GVK_GPU_PROFILE (1: per pass, 2: per kernel bin) and GVK_GPU_SHARE=0 (no shared gap-open
+	 * kernels), documented in docs/pairhmm-gpu.md, are tuning switches of the GPU back end. */
+	const char *prof = getenv("GVK_GPU_PROFILE"), *share = getenv("GVK_GPU_SHARE");
+	a->eng.gpu_profile = prof ? atoi(prof) : 0;
+	a->eng.gpu_gap_share = !share || atoi(share) != 0;
+	gvk_cli_log_level(a->quiet ? GVK_LOG_ERROR : a->eng.gpu_profile ? GVK_LOG_INFO : GVK_LOG_WARN);
+	gvk_log_default(&a->eng.log);
 	return 0;
 }
 
@@ -304,7 +310,7 @@ static void make_worker(void *arg, int t)
 	for (int k = t; k < es->n; k += es->ngpu > 1 ? es->ngpu : 1) {
 		gvk_pairhmm_opts_t o = j->o;
 		if (es->ngpu > 1) o.gpu = t;
-		if (k > 0) o.verbose = 0;
+		if (k > 0 && o.log.level > GVK_LOG_ERROR && !o.gpu_profile) o.log.level = GVK_LOG_ERROR; /* the first one says it */
 		if (!(es->eng[k] = gvk_pairhmm_create(&o, &j->err[k]))) return;
 		if (k == 0) es->made[0] = gvk_seconds() - j->t0;
 	}

@@ -11,7 +11,6 @@
 #include <jni.h>
 
 #include "gvk.h"
-#include "common/threads.h"
 #include "jni_pool.h"
 #include "jni_throw.h"
 
@@ -20,7 +19,7 @@
  * under older settings is dropped when it comes back from the pool. A slot holds a CPU engine and,
  * opened at the first batch big enough, a GPU engine. */
 typedef struct {
-	gvk_pairhmm_t *cpu, *gpu;
+	gvk_pairhmm_t *cpu;
 	int gen;
 } phmm_slot_t;
 
@@ -28,7 +27,6 @@ static void slot_destroy(void *p)
 {
 	phmm_slot_t *s = p;
 	if (s->cpu) gvk_pairhmm_destroy(s->cpu);
-	if (s->gpu) gvk_pairhmm_destroy(s->gpu);
 	free(s);
 }
 
@@ -37,15 +35,19 @@ static void slot_destroy(void *p)
  * overrides it. */
 #define JNI_GPU_MIN_CELLS 1e7
 
+/* The GPU takes every Java thread's batches through one shared engine (gvk_pairhmm_opts_t.shared),
+ * which merges concurrent calls into shared launches; it opens at the first batch for the GPU. */
 static struct {
 	pthread_mutex_t lock;
 	int gen;
 	int device;      /* gvk_device_t from GVK_DEVICE */
-	int gpu_missing; /* auto mode: a GPU engine could not be opened; stay on the CPU */
+	int gpu_missing; /* auto mode: the GPU engine could not be opened; stay on the CPU */
 	double gpu_min_cells;
+	int merge_wait_us;
 	gvk_pairhmm_opts_t opt;
+	gvk_pairhmm_t *gpu;
 	jfieldID read_bases, read_quals, ins_gop, del_gop, gcp, hap_bases;
-} g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, JNI_GPU_MIN_CELLS, { 0 }, 0, 0, 0, 0, 0, 0 };
+} g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, JNI_GPU_MIN_CELLS, 0, { 0 }, NULL, 0, 0, 0, 0, 0, 0 };
 
 static jni_pool_t g_pool = JNI_POOL_INIT(slot_destroy);
 
@@ -75,7 +77,7 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 	gvk_pairhmm_opts_init(&opt);
 	opt.force_double = use_double ? 1 : 0;
 #ifdef GVK_JNI_OMP
-	opt.threads = max_threads < 1 ? 1 : max_threads > gvk_ncpu() ? gvk_ncpu() : max_threads;
+	opt.threads = max_threads < 1 ? 1 : max_threads > jni_ncpu() ? jni_ncpu() : max_threads;
 #else
 	(void)max_threads;
 	opt.threads = 1;
@@ -83,10 +85,14 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 	/* GKL's AVX-512 kernel is the default; its AVX kernel rounds differently (docs/gatk.md). */
 	opt.flavour = flav && strcasecmp(flav, "avx") == 0 ? GVK_PHMM_NOFMA : GVK_PHMM_FMA;
 	opt.device = GVK_DEVICE_CPU;
-	opt.verbose = getenv("GVK_VERBOSE") != NULL;
+	jni_log_setup(&opt.log);
 	pthread_mutex_lock(&g_phmm.lock);
 	g_phmm.device = jni_env_device();
 	g_phmm.gpu_min_cells = getenv("GVK_GPU_MIN_CELLS") ? atof(getenv("GVK_GPU_MIN_CELLS")) : JNI_GPU_MIN_CELLS;
+	g_phmm.merge_wait_us = getenv("GVK_MERGE_WAIT_US") ? atoi(getenv("GVK_MERGE_WAIT_US")) : 0;
+	/* New settings: GATK calls initNative before its first batch, so no call uses the old engine. */
+	if (g_phmm.gpu) gvk_pairhmm_destroy(g_phmm.gpu);
+	g_phmm.gpu = NULL, g_phmm.gpu_missing = 0;
 	g_phmm.read_bases = f[0], g_phmm.read_quals = f[1], g_phmm.ins_gop = f[2];
 	g_phmm.del_gop = f[3], g_phmm.gcp = f[4], g_phmm.hap_bases = f[5];
 	g_phmm.opt = opt;
@@ -134,26 +140,28 @@ static phmm_slot_t *slot_get(gvk_err_t *err)
 	return s;
 }
 
-/* The engine for a batch of the given size: the GPU when forced, or in auto mode when there is one
- * and the batch is big enough; NULL with err set when a forced GPU cannot be opened. */
+/* The engine for a batch of the given size: the shared GPU engine when forced, or in auto mode when
+ * there is a GPU and the batch is big enough; NULL with err set when a forced GPU cannot be opened. */
 static gvk_pairhmm_t *slot_engine(phmm_slot_t *s, double cells, gvk_err_t *err)
 {
-	gvk_pairhmm_opts_t opt;
-	int device, missing;
-	double min_cells;
+	gvk_pairhmm_t *e;
 	pthread_mutex_lock(&g_phmm.lock);
-	opt = g_phmm.opt, device = g_phmm.device, missing = g_phmm.gpu_missing, min_cells = g_phmm.gpu_min_cells;
+	int device = g_phmm.device;
+	if (device == GVK_DEVICE_CPU || (device == GVK_DEVICE_AUTO && (g_phmm.gpu_missing || cells < g_phmm.gpu_min_cells))) {
+		pthread_mutex_unlock(&g_phmm.lock);
+		return s->cpu;
+	}
+	if (!g_phmm.gpu) {
+		gvk_pairhmm_opts_t opt = g_phmm.opt;
+		opt.device = GVK_DEVICE_GPU, opt.shared = 1, opt.merge_wait_us = g_phmm.merge_wait_us;
+		if (!(g_phmm.gpu = gvk_pairhmm_create(&opt, err)) && device == GVK_DEVICE_AUTO) {
+			jni_log(&opt.log, GVK_LOG_INFO, "no GPU engine (%s); Pair-HMM stays on the CPU", err->msg);
+			g_phmm.gpu_missing = 1;
+		}
+	}
+	e = g_phmm.gpu ? g_phmm.gpu : device == GVK_DEVICE_GPU ? NULL : s->cpu;
 	pthread_mutex_unlock(&g_phmm.lock);
-	if (device == GVK_DEVICE_CPU || (device == GVK_DEVICE_AUTO && (missing || cells < min_cells))) return s->cpu;
-	if (s->gpu) return s->gpu;
-	opt.device = GVK_DEVICE_GPU;
-	if ((s->gpu = gvk_pairhmm_create(&opt, err)) != NULL) return s->gpu;
-	if (device == GVK_DEVICE_GPU) return NULL;
-	if (opt.verbose) fprintf(stderr, "[gvk] no GPU engine (%s); Pair-HMM stays on the CPU\n", err->msg);
-	pthread_mutex_lock(&g_phmm.lock);
-	g_phmm.gpu_missing = 1;
-	pthread_mutex_unlock(&g_phmm.lock);
-	return s->cpu;
+	return e;
 }
 
 /* Pins the five arrays of every read and the bases of every haplotype, computes, unpins. */
@@ -259,4 +267,8 @@ JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved)
 {
 	(void)vm, (void)reserved;
 	jni_pool_clear(&g_pool);
+	pthread_mutex_lock(&g_phmm.lock);
+	if (g_phmm.gpu) gvk_pairhmm_destroy(g_phmm.gpu);
+	g_phmm.gpu = NULL;
+	pthread_mutex_unlock(&g_phmm.lock);
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "gvk.h"
 #include "jni_pool.h"
@@ -40,4 +43,34 @@ int jni_env_device(void)
 	if (s && strcasecmp(s, "cpu") == 0) return GVK_DEVICE_CPU;
 	if (s && strcasecmp(s, "gpu") == 0) return GVK_DEVICE_GPU;
 	return GVK_DEVICE_AUTO;
+}
+
+static void jni_stderr(void *arg, int level, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "[gvk] %s%s\n", level <= GVK_LOG_WARN ? "warning: " : "", msg);
+}
+
+void jni_log_setup(gvk_log_t *log)
+{
+	log->fn = jni_stderr;
+	log->arg = NULL;
+	log->level = getenv("GVK_VERBOSE") ? GVK_LOG_INFO : GVK_LOG_WARN;
+}
+
+void jni_log(const gvk_log_t *log, int level, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	if (!log->fn || level > log->level) return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	log->fn(log->arg, level, msg);
+}
+
+int jni_ncpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
 }

@@ -7,6 +7,8 @@
 
 #include <pthread.h>
 
+#include "gvk.h"
+
 #define JNI_POOL_MAX 256 /* engines kept for reuse; more concurrent callers get a fresh one each */
 
 typedef struct {
@@ -27,5 +29,18 @@ void jni_pool_clear(jni_pool_t *p);
 
 /* GVK_DEVICE from the environment: cpu, gpu or auto (default); unknown values mean auto. */
 int jni_env_device(void);
+
+/* The JNI libraries play the command line's part for GATK: the library's messages go to stderr,
+ * warnings always and information too when GVK_VERBOSE is set. */
+void jni_log_setup(gvk_log_t *log);
+/* A message of the JNI layer itself, through the same log. */
+void jni_log(const gvk_log_t *log, int level, const char *fmt, ...)
+#ifdef __GNUC__
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/* Processors of this process (for GKL's max_threads cap). */
+int jni_ncpu(void);
 
 #endif

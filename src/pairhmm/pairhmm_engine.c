@@ -1,32 +1,54 @@
 /* SPDX-License-Identifier: MIT */
 /* Pair-HMM engine: validates a batch, runs the float pass, re-runs the pairs that underflow in
- * double, and turns raw sums into log10 likelihoods (spec section 8.1). Pairs are sorted by shape
- * so that the pairs sharing a vector have similar lengths, then spread over threads in blocks. */
+ * double, and turns raw sums into log10 likelihoods (docs/pairhmm.md). Pairs are sorted by shape
+ * so that the pairs sharing a vector have similar lengths, then spread over threads in blocks.
+ * A shared engine (opts.shared) queues concurrent calls and computes them merged
+ * (pairhmm_merge.c), each batch on one of its contexts. */
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/threads.h"
 #include "pairhmm_engine.h"
 #include "pairhmm_kernel.h"
+#include "pairhmm_merge.h"
 #include "pairhmm_tables.h"
+
+/* What one batch at a time needs: the GPU back end (NULL on the CPU) and arrays kept from one
+ * call to the next (fresh ones cost a page fault per 4 KiB, in the serial part of every call). */
+typedef struct {
+	phmm_gpu_t *gpu;
+	float *fsum;
+	double *dsum;
+	size_t *sel, cap;
+	/* A merged batch: the callers' reads, haplotypes and pairs side by side, and its results. */
+	gvk_read_t *mr;
+	gvk_hap_t *mh;
+	gvk_pair_t *mp;
+	double *ml;
+	uint8_t *mu;
+	size_t cap_r, cap_h, cap_p;
+} phmm_ctx_t;
+
+/* Contexts of a shared engine: while one batch is on the GPU, the next one is packed. */
+enum { SHARED_CTX = 2 };
 
 struct gvk_pairhmm_s {
 	gvk_pairhmm_opts_t opt;
 	const phmm_isa_t *isa;
-	phmm_gpu_t *gpu; /* NULL when computing on the CPU */
+	int nctx;
+	phmm_ctx_t ctx[SHARED_CTX];
+	phmm_merge_t *merge; /* shared engines */
+	pthread_mutex_t lock; /* stats and name, for shared engines */
 	char name[96];
 	gvk_pairhmm_stats_t st;
 	double gpu_s_closed; /* kernel time of a GPU back end closed after a failure */
 	int gpu_tried;       /* auto mode: the GPU was opened, or found missing, already */
-	/* Per-batch arrays kept from one call to the next: fresh ones cost a page fault per 4 KiB,
-	 * in the serial part of every call. */
-	float *fsum;
-	double *dsum;
-	size_t *sel, cap;
 };
 
 /* Cells below which a pass in auto mode stays on the CPU while no GPU is open. */
@@ -40,12 +62,51 @@ void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt)
 	opt->device = GVK_DEVICE_AUTO;
 	opt->isa = GVK_ISA_AUTO;
 	opt->gpu = -1;
+	opt->merge_max_pairs = 65536;
+	opt->gpu_gap_share = 1;
+	gvk_log_default(&opt->log);
 }
+
+static void set_name(gvk_pairhmm_t *e)
+{
+	const phmm_gpu_t *g = e->ctx[0].gpu;
+	if (g)
+		snprintf(e->name, sizeof e->name, "gpu:%s", phmm_gpu_name(g));
+	else
+		snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
+}
+
+/* Opens the GPU back end of every context; device auto keeps the CPU when there is none. */
+static int open_gpus(gvk_pairhmm_t *e, gvk_err_t *err)
+{
+	for (int c = 0; c < e->nctx; ++c) {
+		gvk_err_t gerr = {0, ""};
+		if ((e->ctx[c].gpu = phmm_gpu_open(&e->opt, &gerr)) != NULL) continue;
+		while (c > 0) phmm_gpu_close(e->ctx[--c].gpu), e->ctx[c].gpu = NULL;
+		if (e->opt.device == GVK_DEVICE_GPU) return gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "%s", gerr.msg);
+		if (gerr.code != GVK_ERR_UNSUPPORTED)
+			gvk_logf(&e->opt.log, GVK_LOG_WARN, "the GPU cannot be used (%s); computing on the CPU", gerr.msg);
+		break;
+	}
+	return 0;
+}
+
+static void merged_batch(void *arg, int ctx, phmm_req_t *batch);
 
 gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
+	if (!opt) {
+		gvk_err_set(err, GVK_ERR_ARG, "no options given");
+		return NULL;
+	}
 	if (opt->flavour != GVK_PHMM_FMA && opt->flavour != GVK_PHMM_NOFMA) {
 		gvk_err_set(err, GVK_ERR_ARG, "unknown Pair-HMM flavour %d", opt->flavour);
+		return NULL;
+	}
+	if (opt->device < GVK_DEVICE_AUTO || opt->device > GVK_DEVICE_GPU || opt->merge_wait_us < 0 ||
+	    opt->merge_wait_us > 1000000 || opt->merge_max_pairs < 1 || opt->gpu < -1) {
+		gvk_err_set(err, GVK_ERR_ARG, "Pair-HMM options out of range (device %d, gpu %d, merge_wait_us %d, merge_max_pairs %d)",
+		            opt->device, opt->gpu, opt->merge_wait_us, opt->merge_max_pairs);
 		return NULL;
 	}
 	const phmm_isa_t *isa = phmm_isa_select(opt->isa);
@@ -61,29 +122,43 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 	e->opt = *opt;
 	if (e->opt.threads < 1) e->opt.threads = gvk_ncpu();
 	e->isa = isa;
+	e->nctx = opt->shared ? SHARED_CTX : 1;
+	pthread_mutex_init(&e->lock, NULL);
 	/* --device gpu opens the GPU now and fails without one; auto opens it at the first pass big
-	 * enough to be worth the GPU's start-up (about 0.3 s), so small inputs stay on the CPU. */
-	if (opt->device == GVK_DEVICE_GPU) {
-		gvk_err_t gerr = {0, ""};
-		if (!(e->gpu = phmm_gpu_open(opt, &gerr))) {
-			gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "%s", gerr.msg);
-			free(e);
+	 * enough to be worth the GPU's start-up (about 0.3 s), so small inputs stay on the CPU, except
+	 * in a shared engine, whose calls are small by design and merged. */
+	if (opt->device == GVK_DEVICE_GPU || (opt->shared && opt->device == GVK_DEVICE_AUTO)) {
+		if (open_gpus(e, err) < 0) {
+			gvk_pairhmm_destroy(e);
 			return NULL;
 		}
+		e->gpu_tried = 1;
 	}
-	e->gpu_tried = opt->device != GVK_DEVICE_AUTO;
-	if (e->gpu)
-		snprintf(e->name, sizeof e->name, "gpu:%s", phmm_gpu_name(e->gpu));
-	else
-		snprintf(e->name, sizeof e->name, "cpu-%s", isa->name);
+	e->gpu_tried |= opt->device == GVK_DEVICE_CPU;
+	if (opt->shared && !(e->merge = phmm_merge_create(e->nctx, opt->merge_wait_us, (size_t)opt->merge_max_pairs,
+	                                                  merged_batch, e))) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		gvk_pairhmm_destroy(e);
+		return NULL;
+	}
+	set_name(e);
 	return e;
+}
+
+static void ctx_free(phmm_ctx_t *c)
+{
+	if (c->gpu) phmm_gpu_close(c->gpu);
+	free(c->fsum), free(c->dsum), free(c->sel);
+	free(c->mr), free(c->mh), free(c->mp), free(c->ml), free(c->mu);
+	memset(c, 0, sizeof *c);
 }
 
 void gvk_pairhmm_destroy(gvk_pairhmm_t *e)
 {
 	if (!e) return;
-	if (e->gpu) phmm_gpu_close(e->gpu);
-	free(e->fsum), free(e->dsum), free(e->sel);
+	for (int c = 0; c < e->nctx; ++c) ctx_free(&e->ctx[c]);
+	phmm_merge_destroy(e->merge);
+	pthread_mutex_destroy(&e->lock);
 	free(e);
 }
 
@@ -91,8 +166,13 @@ const char *gvk_pairhmm_device_name(const gvk_pairhmm_t *e) { return e->name; }
 
 void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st)
 {
+	gvk_pairhmm_t *m = (gvk_pairhmm_t *)e; /* the lock only */
+	pthread_mutex_lock(&m->lock);
 	*st = e->st;
-	st->gpu_kernel_s = e->gpu_s_closed + (e->gpu ? phmm_gpu_kernel_seconds(e->gpu) : 0);
+	st->gpu_kernel_s = e->gpu_s_closed;
+	for (int c = 0; c < e->nctx; ++c)
+		if (e->ctx[c].gpu) st->gpu_kernel_s += phmm_gpu_kernel_seconds(e->ctx[c].gpu);
+	pthread_mutex_unlock(&m->lock);
 }
 
 int gvk_pairhmm_gpu_count(void) { return phmm_gpu_count(); }
@@ -263,8 +343,8 @@ static void final_worker(void *arg, int t)
 	j->cells[t] = cells, j->ndouble[t] = nd;
 }
 
-/* Runs one pass on the GPU when there is one, else on the CPU; a GPU failure falls back. */
-static void auto_open_gpu(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
+/* Device auto, no GPU open yet: opens it for a pass big enough to be worth its start-up. */
+static void auto_open_gpu(gvk_pairhmm_t *e, phmm_ctx_t *c, const gvk_read_t *reads, const gvk_hap_t *haps,
                           const gvk_pair_t *pairs, size_t n)
 {
 	double cells = 0;
@@ -272,62 +352,176 @@ static void auto_open_gpu(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_h
 	if (cells < PHMM_AUTO_GPU_CELLS) return;
 	gvk_err_t gerr = {0, ""};
 	e->gpu_tried = 1;
-	e->gpu = phmm_gpu_open(&e->opt, &gerr);
-	if (e->gpu)
-		snprintf(e->name, sizeof e->name, "gpu:%s", phmm_gpu_name(e->gpu));
-	else if (e->opt.verbose && gerr.code != GVK_ERR_UNSUPPORTED)
-		fprintf(stderr, "[gvk] the GPU cannot be used (%s); computing on the CPU\n", gerr.msg);
+	c->gpu = phmm_gpu_open(&e->opt, &gerr);
+	if (c->gpu)
+		set_name(e);
+	else if (gerr.code != GVK_ERR_UNSUPPORTED)
+		gvk_logf(&e->opt.log, GVK_LOG_WARN, "the GPU cannot be used (%s); computing on the CPU", gerr.msg);
 }
 
-static int run_pass(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
-                    const gvk_pair_t *pairs, const size_t *sel, size_t n, int dbl, float *fsum,
-                    double *dsum, gvk_err_t *err)
+/* Runs one pass on the context's GPU when it has one, else on the CPU; a GPU failure falls back
+ * to the CPU unless the GPU was asked for. */
+static int run_pass(gvk_pairhmm_t *e, phmm_ctx_t *c, const gvk_read_t *reads, const gvk_hap_t *haps,
+                    const gvk_pair_t *pairs, const size_t *sel, size_t n, int dbl, float *fsum, double *dsum,
+                    gvk_err_t *err)
 {
-	if (e->gpu) {
+	if (c->gpu) {
 		gvk_err_t gerr = {0, ""};
-		int rc = phmm_gpu_pass(e->gpu, reads, haps, pairs, sel, n, dbl, fsum, dsum, &gerr);
+		int rc = phmm_gpu_pass(c->gpu, reads, haps, pairs, sel, n, dbl, fsum, dsum, &gerr);
 		if (rc == 0) return 0;
 		if (e->opt.device == GVK_DEVICE_GPU) return gvk_err_set(err, rc, "%s", gerr.msg);
-		fprintf(stderr, "[gvk] GPU failed (%s); continuing on the CPU\n", gerr.msg);
-		e->gpu_s_closed += phmm_gpu_kernel_seconds(e->gpu);
-		phmm_gpu_close(e->gpu);
-		e->gpu = NULL;
-		snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
+		gvk_logf(&e->opt.log, GVK_LOG_WARN, "GPU failed (%s); continuing on the CPU", gerr.msg);
+		pthread_mutex_lock(&e->lock);
+		e->gpu_s_closed += phmm_gpu_kernel_seconds(c->gpu);
+		phmm_gpu_close(c->gpu);
+		c->gpu = NULL;
+		if (c == &e->ctx[0]) set_name(e);
+		pthread_mutex_unlock(&e->lock);
 	}
 	int rc = cpu_pass(e, reads, haps, pairs, sel, n, dbl, fsum, dsum);
 	return rc < 0 ? gvk_err_set(err, rc, "out of memory in the Pair-HMM engine") : 0;
 }
 
-int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
-                      const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err)
+/* Room for n pairs' sums in context c. */
+static int ctx_reserve(phmm_ctx_t *c, size_t n, gvk_err_t *err)
 {
-	int rc = check_pairs(e, reads, haps, pairs, n, err);
-	if (rc < 0 || n == 0) return rc;
-	if (n > e->cap) {
-		free(e->fsum), free(e->dsum), free(e->sel);
-		e->fsum = malloc(n * sizeof *e->fsum), e->dsum = malloc(n * sizeof *e->dsum), e->sel = malloc(n * sizeof *e->sel);
-		e->cap = e->fsum && e->dsum && e->sel ? n : 0;
-		if (!e->cap) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
-	}
-	float *fsum = out->fsum ? out->fsum : e->fsum;
-	double *dsum = out->dsum ? out->dsum : e->dsum;
-	size_t *sel = e->sel;
-	if (!e->gpu_tried) auto_open_gpu(e, reads, haps, pairs, n);
+	if (n <= c->cap) return 0;
+	free(c->fsum), free(c->dsum), free(c->sel);
+	c->fsum = malloc(n * sizeof *c->fsum), c->dsum = malloc(n * sizeof *c->dsum), c->sel = malloc(n * sizeof *c->sel);
+	c->cap = c->fsum && c->dsum && c->sel ? n : 0;
+	return c->cap ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
+}
+
+/* A checked batch on context c: the float pass, the double pass over the pairs that need it, and
+ * the final values. */
+static int compute(gvk_pairhmm_t *e, phmm_ctx_t *c, const gvk_read_t *reads, const gvk_hap_t *haps,
+                   const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err)
+{
+	int rc = ctx_reserve(c, n, err);
+	if (rc < 0) return rc;
+	float *fsum = out->fsum ? out->fsum : c->fsum;
+	double *dsum = out->dsum ? out->dsum : c->dsum;
+	size_t *sel = c->sel;
+	if (!e->gpu_tried) auto_open_gpu(e, c, reads, haps, pairs, n);
 	const int all_double = e->opt.force_double || out->dsum != NULL;
 	if (e->opt.force_double)
 		memset(fsum, 0, n * sizeof *fsum);
-	else if ((rc = run_pass(e, reads, haps, pairs, NULL, n, 0, fsum, NULL, err)) < 0)
+	else if ((rc = run_pass(e, c, reads, haps, pairs, NULL, n, 0, fsum, NULL, err)) < 0)
 		return rc;
 	size_t nd = 0;
 	for (size_t k = 0; k < n; ++k)
 		if (all_double || fsum[k] < PHMM_DOUBLE_THRESHOLD) sel[nd++] = k;
-	if ((rc = run_pass(e, reads, haps, pairs, sel, nd, 1, NULL, dsum, err)) < 0) return rc;
+	if ((rc = run_pass(e, c, reads, haps, pairs, sel, nd, 1, NULL, dsum, err)) < 0) return rc;
 	final_job_t fj = {e, reads, haps, pairs, n, fsum, dsum, out, n < 65536 ? 1 : e->opt.threads, {0}, {0}};
 	if (fj.nt > FINAL_MAX_THREADS) fj.nt = FINAL_MAX_THREADS;
 	gvk_parallel(fj.nt, final_worker, &fj);
-	for (int t = 0; t < fj.nt; ++t) e->st.cells += fj.cells[t], e->st.double_pairs += fj.ndouble[t];
-	e->st.pairs += n;
+	uint64_t cells = 0, ndbl = 0;
+	for (int t = 0; t < fj.nt; ++t) cells += fj.cells[t], ndbl += fj.ndouble[t];
+	pthread_mutex_lock(&e->lock);
+	e->st.cells += cells, e->st.double_pairs += ndbl, e->st.pairs += n;
+	pthread_mutex_unlock(&e->lock);
 	return 0;
+}
+
+/* Grows *p to hold n elements of size sz (capacity in *cap). */
+static int grow(void **p, size_t *cap, size_t n, size_t sz)
+{
+	if (n <= *cap) return 0;
+	size_t c = n + n / 2;
+	void *q = realloc(*p, c * sz);
+	if (!q) return -1;
+	*p = q, *cap = c;
+	return 0;
+}
+
+/* The reads and haplotypes a request's pairs use: indices 0 .. max. */
+static void req_extent(const phmm_req_t *r, size_t *nr, size_t *nh)
+{
+	int32_t mr = -1, mh = -1;
+	for (size_t k = 0; k < r->n; ++k) {
+		if (r->pairs[k].read > mr) mr = r->pairs[k].read;
+		if (r->pairs[k].hap > mh) mh = r->pairs[k].hap;
+	}
+	*nr = (size_t)(mr + 1), *nh = (size_t)(mh + 1);
+}
+
+/* Puts the batch's requests side by side in the context's merged arrays; 0 or -1 (memory). */
+static int merge_inputs(phmm_ctx_t *c, phmm_req_t *batch, size_t *np_out, int *want_used)
+{
+	size_t nr = 0, nh = 0, np = 0;
+	*want_used = 0;
+	for (phmm_req_t *r = batch; r; r = r->next) {
+		size_t rr, hh;
+		req_extent(r, &rr, &hh);
+		if (grow((void **)&c->mr, &c->cap_r, nr + rr, sizeof *c->mr) || grow((void **)&c->mh, &c->cap_h, nh + hh, sizeof *c->mh) ||
+		    grow((void **)&c->mp, &c->cap_p, np + r->n, sizeof *c->mp))
+			return -1;
+		memcpy(c->mr + nr, r->reads, rr * sizeof *c->mr);
+		memcpy(c->mh + nh, r->haps, hh * sizeof *c->mh);
+		for (size_t k = 0; k < r->n; ++k)
+			c->mp[np + k] = (gvk_pair_t){r->pairs[k].read + (int32_t)nr, r->pairs[k].hap + (int32_t)nh};
+		nr += rr, nh += hh, np += r->n;
+		*want_used |= r->out->used_double != NULL;
+	}
+	size_t cap_l = c->cap_p; /* the results follow the pairs' capacity */
+	double *ml = realloc(c->ml, cap_l * sizeof *ml);
+	if (!ml) return -1;
+	c->ml = ml;
+	uint8_t *mu = realloc(c->mu, cap_l);
+	if (!mu) return -1;
+	c->mu = mu;
+	*np_out = np;
+	return 0;
+}
+
+/* The shared engine's batch (phmm_batch_fn): one request alone is computed in place; several are
+ * merged, computed as one and their results copied back. */
+static void merged_batch(void *arg, int ctx, phmm_req_t *batch)
+{
+	gvk_pairhmm_t *e = arg;
+	phmm_ctx_t *c = &e->ctx[ctx];
+	gvk_err_t err = {0, ""};
+	int rc;
+	if (!batch->next) {
+		batch->rc = compute(e, c, batch->reads, batch->haps, batch->pairs, batch->n, batch->out, &batch->err);
+		return;
+	}
+	size_t np = 0;
+	int want_used = 0;
+	if (merge_inputs(c, batch, &np, &want_used) < 0)
+		rc = gvk_err_set(&err, GVK_ERR_NOMEM, "out of memory merging %zu pairs", np);
+	else {
+		gvk_pairhmm_out_t o = {c->ml, want_used ? c->mu : NULL, NULL, NULL};
+		rc = compute(e, c, c->mr, c->mh, c->mp, np, &o, &err);
+	}
+	size_t off = 0;
+	for (phmm_req_t *r = batch; r; r = r->next) {
+		r->rc = rc;
+		if (rc < 0) {
+			r->err = err;
+			continue;
+		}
+		memcpy(r->out->log10, c->ml + off, r->n * sizeof *c->ml);
+		if (r->out->used_double) memcpy(r->out->used_double, c->mu + off, r->n);
+		off += r->n;
+	}
+}
+
+int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
+                      const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err)
+{
+	if (!e || !out || !out->log10 || (n > 0 && (!reads || !haps || !pairs)))
+		return gvk_err_set(err, GVK_ERR_ARG, "gvk_pairhmm_pairs: NULL engine, array or output");
+	int rc = check_pairs(e, reads, haps, pairs, n, err);
+	if (rc < 0 || n == 0) return rc;
+	if (!e->merge) return compute(e, &e->ctx[0], reads, haps, pairs, n, out, err);
+	phmm_req_t r;
+	memset(&r, 0, sizeof r);
+	r.reads = reads, r.haps = haps, r.pairs = pairs, r.n = n, r.out = out;
+	r.solo = out->fsum || out->dsum; /* raw sums are per call (dsum changes the passes) */
+	rc = phmm_merge_submit(e->merge, &r);
+	if (rc < 0 && err) *err = r.err;
+	return rc;
 }
 
 int gvk_pairhmm_batch(gvk_pairhmm_t *e, const gvk_read_t *reads, int n_reads, const gvk_hap_t *haps,
@@ -336,6 +530,7 @@ int gvk_pairhmm_batch(gvk_pairhmm_t *e, const gvk_read_t *reads, int n_reads, co
 	if (n_reads < 0 || n_haps < 0) return gvk_err_set(err, GVK_ERR_ARG, "negative batch size");
 	size_t n = (size_t)n_reads * (size_t)n_haps;
 	if (n == 0) return 0;
+	if (!e || !reads || !haps || !out) return gvk_err_set(err, GVK_ERR_ARG, "gvk_pairhmm_batch: NULL engine or array");
 	gvk_pair_t *pairs = malloc(n * sizeof *pairs);
 	if (!pairs) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
 	for (int r = 0; r < n_reads; ++r)

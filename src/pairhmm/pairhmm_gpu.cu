@@ -10,6 +10,7 @@
 
 #include "gvk.h"
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/buf.h"
 #include "../common/cuda_check.h"
 #include "../common/cuda_mem.h"
@@ -50,11 +51,12 @@ typedef struct gpu_dev_s {
 	double *err_d, *mm_d;
 	size_t max_batch_bytes; /* shrinks after an out-of-memory */
 	double kernel_s;
-	int profile;            /* GVK_GPU_PROFILE set: host-side timings on stderr */
+	int profile;            /* gvk_pairhmm_opts_t.gpu_profile: host-side timings to the log */
+	gvk_log_t log;
 	int threads;            /* host threads that pack batches */
 	double t_sort, t_pack, t_wait, t_scatter, t_prep;
-	double bin_s[3][2 * MAX_VARIANTS], bin_cells[3][2 * MAX_VARIANTS]; /* GVK_GPU_PROFILE=2: per bin and PASS_* */
-	int share;              /* use the shared gap-open product where reads allow (GVK_GPU_SHARE=0: never) */
+	double bin_s[3][2 * MAX_VARIANTS], bin_cells[3][2 * MAX_VARIANTS]; /* gpu_profile 2: per bin and PASS_* */
+	int share;              /* use the shared gap-open product where reads allow (gpu_gap_share) */
 	/* Host arrays of a pass, kept between passes (fresh ones cost a page fault per 4 KiB). */
 	gvk_buf_t scr[SCR_COUNT];
 	/* The last float pass, when it took every pair of the call in one dense sub-batch: its reads
@@ -98,9 +100,26 @@ static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gp
 		pairs, n, rb, hb, (const T *)err, (const T *)mm, (T *)scratch, soff, (T *)out);
 }
 
+/* Loads a kernel's code onto the device: under CUDA's lazy module loading the first launch of
+ * each variant would otherwise pay for it, inside a caller's batch. */
+typedef cudaError_t (*load_fn)(void);
+
+template <typename T, int P, int K, bool F, bool S> static cudaError_t load_short(void)
+{
+	cudaFuncAttributes a;
+	return cudaFuncGetAttributes(&a, phmm_gpu_kernel_short<T, P, K, F, S>);
+}
+
+template <typename T, int P, int K, bool F, bool S, bool FTZ = false> static cudaError_t load_tiled(void)
+{
+	cudaFuncAttributes a;
+	return cudaFuncGetAttributes(&a, phmm_gpu_kernel<T, P, K, F, S, FTZ>);
+}
+
 typedef struct {
 	int P, K, table;    /* table: prior-table elements per sub-warp */
 	launch_fn fn[2][2]; /* [shared gap-open product][fused] */
+	load_fn load[2][2];
 } variant_t;
 
 /* Read-length bins, in rising order of rows (P * K), fine enough that a read wastes few virtual
@@ -110,11 +129,15 @@ typedef struct {
 #define V(T, P, K)                                                                                  \
 	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
 	 {{launch_short<T, P, K, false, false>, launch_short<T, P, K, true, false>},                    \
-	  {launch_short<T, P, K, false, true>, launch_short<T, P, K, true, true>}}}
+	  {launch_short<T, P, K, false, true>, launch_short<T, P, K, true, true>}},                     \
+	 {{load_short<T, P, K, false, false>, load_short<T, P, K, true, false>},                        \
+	  {load_short<T, P, K, false, true>, load_short<T, P, K, true, true>}}}
 #define VT(T, P, K, FTZ)                                                                            \
 	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
 	 {{launch_tiled<T, P, K, false, false, FTZ>, launch_tiled<T, P, K, true, false, FTZ>},          \
-	  {launch_tiled<T, P, K, false, true, FTZ>, launch_tiled<T, P, K, true, true, FTZ>}}}
+	  {launch_tiled<T, P, K, false, true, FTZ>, launch_tiled<T, P, K, true, true, FTZ>}},           \
+	 {{load_tiled<T, P, K, false, false, FTZ>, load_tiled<T, P, K, true, false, FTZ>},              \
+	  {load_tiled<T, P, K, false, true, FTZ>, load_tiled<T, P, K, true, true, FTZ>}}}
 
 static const variant_t variants_f[] = {
 	V(float, 1, 4),   V(float, 1, 8),   V(float, 1, 10),  V(float, 1, 12),  V(float, 1, 14),  V(float, 1, 16),
@@ -252,6 +275,20 @@ static int upload_tables(gpu_dev_t *g, gvk_err_t *err)
 	return rc;
 }
 
+/* Every kernel this device will launch, loaded now (see load_fn): the engine's start-up pays
+ * once what the first batches of each length would pay. */
+static int load_kernels(gpu_dev_t *g, gvk_err_t *err)
+{
+	for (int dbl = 0; dbl < 2; ++dbl) {
+		const variant_t *v = dbl ? variants_d : variants_f;
+		for (int k = 0; k < (dbl ? NVAR_D : NVAR_F); ++k)
+			for (int sh = 0; sh <= g->share; ++sh) CK(v[k].load[sh][g->fused]());
+	}
+	cudaFuncAttributes a;
+	CK(cudaFuncGetAttributes(&a, phmm_gpu_hap_classes));
+	return 0;
+}
+
 static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
 	g->dev = dev;
@@ -277,9 +314,11 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opts_t *opt, gvk_er
 	}
 	for (int b = 0; b < PHMM_BIN_STREAMS; ++b) CK(cudaStreamCreateWithFlags(&g->bst[b], cudaStreamNonBlocking));
 	g->max_batch_bytes = (size_t)1 << 30;
-	g->profile = getenv("GVK_GPU_PROFILE") ? atoi(getenv("GVK_GPU_PROFILE")) : 0;
-	g->share = !getenv("GVK_GPU_SHARE") || atoi(getenv("GVK_GPU_SHARE")) != 0;
-	return upload_tables(g, err);
+	g->profile = opt->gpu_profile;
+	g->share = opt->gpu_gap_share != 0;
+	g->log = opt->log;
+	int rc = upload_tables(g, err);
+	return rc < 0 ? rc : load_kernels(g, err);
 }
 
 static void dev_close(gpu_dev_t *g)
@@ -711,7 +750,7 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 	return 0;
 }
 
-/* GVK_GPU_PROFILE=2: times one bin's launch on its own (the stream waits for it), for tuning. */
+/* gpu_profile 2: times one bin's launch on its own (the stream waits for it), for tuning. */
 static cudaError_t bin_profile(gpu_dev_t *g, slot_t *sl, cudaStream_t bs, const layout_t *L, int b, int dbl)
 {
 	const phmm_gpu_pair_t *rec = (const phmm_gpu_pair_t *)sl->host;
@@ -730,7 +769,7 @@ static void bin_report(const gpu_dev_t *g, int dbl)
 	const variant_t *var = var_table(dbl);
 	for (int b = 0; b < 2 * var_count(dbl); ++b)
 		if (g->bin_cells[dbl][b] > 0)
-			fprintf(stderr, "[gvk gpu] bin %2dx%-2d %s%s: %8.3f Gcells %8.3f ms %6.3f TCUPS\n", var[b >> 1].P, var[b >> 1].K,
+			gvk_logf(&g->log, GVK_LOG_INFO, "GPU bin %2dx%-2d %s%s: %8.3f Gcells %8.3f ms %6.3f TCUPS", var[b >> 1].P, var[b >> 1].K,
 			        dbl == PASS_FTZ ? "double, FTZ" : dbl ? "double" : "float", b & 1 ? " shared" : "", 1e-9 * g->bin_cells[dbl][b], 1e3 * g->bin_s[dbl][b],
 			        1e-12 * g->bin_cells[dbl][b] / g->bin_s[dbl][b]);
 }
@@ -869,7 +908,7 @@ static int run_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, float *fsum, double *
 			g->slot[s].dev = NULL, g->slot[s].dev_cap = 0;
 			limit /= 2;
 			g->max_batch_bytes = limit;
-			fprintf(stderr, "[gvk] GPU out of memory; retrying with sub-batches of %zu MiB\n", limit >> 20);
+			gvk_logf(&g->log, GVK_LOG_WARN, "GPU out of memory; retrying with sub-batches of %zu MiB", limit >> 20);
 			continue;
 		}
 		if (rc < 0) return rc;
@@ -928,11 +967,11 @@ static void mark_worker(void *arg, int t)
 	}
 }
 
-/* GVK_GPU_PROFILE: a pass's share of the totals (tz: the totals before it), and when it ran. */
+/* gpu_profile: a pass's share of the totals (tz: the totals before it), and when it ran. */
 static void pass_report(const gpu_dev_t *g, const pass_ctx_t *c, const double tz[6], double pass_t0)
 {
 	if (!g->profile) return;
-	fprintf(stderr, "[gvk gpu] pass of %zu pairs (%s%s), %.3f to %.3f s: sort %.1f ms, prepare %.1f, pack %.1f, wait %.1f, scatter %.1f, kernels %.1f\n",
+	gvk_logf(&g->log, GVK_LOG_INFO, "GPU pass of %zu pairs (%s%s), %.3f to %.3f s: sort %.1f ms, prepare %.1f, pack %.1f, wait %.1f, scatter %.1f, kernels %.1f",
 	        c->n, c->dbl == PASS_FTZ ? "double with FTZ" : c->dbl ? "double" : "float", c->kept ? ", blobs kept" : "", pass_t0, gvk_seconds(),
 	        1e3 * (g->t_sort - tz[0]), 1e3 * (g->t_prep - tz[1]), 1e3 * (g->t_pack - tz[2]), 1e3 * (g->t_wait - tz[3]),
 	        1e3 * (g->t_scatter - tz[4]), 1e3 * (g->kernel_s - tz[5]));
@@ -948,7 +987,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	if (n == 0) return 0;
 	if (n > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "a GPU pass takes at most 2^32 - 1 pairs (%zu given)", n);
 	pass_ctx_t c = {reads, haps, pairs, sel, NULL, dbl, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, n, 0};
-	/* GVK_GPU_PROFILE: this pass's share of the totals, and when it ran (the CLI's clock). */
+	/* gpu_profile: this pass's share of the totals, and when it ran (the CLI's clock). */
 	const double tz[6] = {g->t_sort, g->t_prep, g->t_pack, g->t_wait, g->t_scatter, g->kernel_s};
 	double t0 = gvk_seconds(), pass_t0 = t0;
 	scan_job_t sj;
