@@ -2,7 +2,8 @@
 /* A shared engine (gvk_pairhmm_opts_t.shared) called from many threads at once, one region per
  * call as GATK's native threads call it, gives every caller the bits an engine of its own gives.
  * Also: a call asking for raw sums (computed alone), used_double, and options out of range.
- * Usage: test_pairhmm_shared cpu|gpu [regions] [threads] [merge_wait_us]. Exit 77: no GPU. */
+ * Usage: test_pairhmm_shared cpu|gpu [regions] [callers,callers...] [merge_wait_us] [contexts].
+ * Exit 77: no GPU. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -110,37 +111,20 @@ static int check_options(void)
 	return bad;
 }
 
-int main(int argc, char **argv)
+/* One run of T callers on a fresh shared engine; 0 when every result has the reference's bits. */
+static int run_callers(gvk_pairhmm_opts_t o, region_t *g, int n, int T, int gpu)
 {
-	const int gpu = argc > 1 && !strcmp(argv[1], "gpu");
-	const int n = argc > 2 ? atoi(argv[2]) : 3000, nt = argc > 3 ? atoi(argv[3]) : 8;
-	const int wait = argc > 4 ? atoi(argv[4]) : 0;
-	uint64_t s = 0x9e3779b97f4a7c15ull;
-	region_t *g = calloc((size_t)n, sizeof *g);
-	for (int i = 0; i < n; ++i) make_region(&g[i], &s);
-
 	gvk_err_t err = {0, ""};
-	gvk_pairhmm_opts_t o;
-	gvk_pairhmm_opts_init(&o);
-	o.device = GVK_DEVICE_CPU, o.threads = 2;
-	gvk_pairhmm_t *ref = gvk_pairhmm_create(&o, &err);
-	if (!ref) return fprintf(stderr, "%s\n", err.msg), 1;
-	for (int i = 0; i < n; ++i)
-		if (gvk_pairhmm_batch(ref, g[i].reads, g[i].nr, g[i].haps, g[i].nh, g[i].want, &err) < 0)
-			return fprintf(stderr, "%s\n", err.msg), 1;
-	gvk_pairhmm_destroy(ref);
-
-	o.device = gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU, o.shared = 1, o.merge_wait_us = wait, o.threads = 1;
 	gvk_pairhmm_t *e = gvk_pairhmm_create(&o, &err);
 	if (!e) {
 		printf("SKIP: shared %s engine unavailable: %s\n", gpu ? "GPU" : "CPU", err.msg);
 		return gpu ? 77 : 1;
 	}
+	for (int i = 0; i < n; ++i) memset(g[i].got, 0, (size_t)g[i].nr * (size_t)g[i].nh * sizeof(double));
 	job_t j = {e, g, n, 0, 0};
 	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pthread_t th[256];
-	int T = nt < 1 ? 1 : nt > 256 ? 256 : nt;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (int t = 0; t < T; ++t) pthread_create(&th[t], NULL, caller, &j);
 	for (int t = 0; t < T; ++t) pthread_join(th[t], NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -153,10 +137,45 @@ int main(int argc, char **argv)
 		pairs += m;
 		for (size_t k = 0; k < m; ++k) diff += memcmp(&g[i].want[k], &g[i].got[k], sizeof(double)) != 0;
 	}
-	printf("shared %s engine (%s), %d callers, merge wait %d us: %d regions, %zu pairs (%llu counted), %zu differ (%.3f s, %.0f regions/s, %.1f GCUPS)\n",
-	       gpu ? "GPU" : "CPU", gvk_pairhmm_device_name(e), T, wait, n, pairs, (unsigned long long)st.pairs, diff, secs,
-	       n / secs, 1e-9 * (double)st.cells / secs);
+	printf("shared %s engine (%s), %d callers, merge wait %d us, %d contexts: %d regions, %zu pairs (%llu counted), "
+	       "%zu differ (%.3f s, %.0f regions/s, %.1f GCUPS)\n",
+	       gpu ? "GPU" : "CPU", gvk_pairhmm_device_name(e), T, o.merge_wait_us, o.merge_contexts, n, pairs,
+	       (unsigned long long)st.pairs, diff, secs, n / secs, 1e-9 * (double)st.cells / secs);
 	gvk_pairhmm_destroy(e);
-	int bad = check_options();
-	return j.failed || diff || st.pairs != pairs || bad;
+	return j.failed || diff || st.pairs != pairs;
+}
+
+int main(int argc, char **argv)
+{
+	const int gpu = argc > 1 && !strcmp(argv[1], "gpu");
+	const int n = argc > 2 ? atoi(argv[2]) : 3000;
+	const char *callers = argc > 3 ? argv[3] : "8";
+	const int wait = argc > 4 ? atoi(argv[4]) : 0, nctx = argc > 5 ? atoi(argv[5]) : 0;
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	region_t *g = calloc((size_t)n, sizeof *g);
+	for (int i = 0; i < n; ++i) make_region(&g[i], &s);
+
+	gvk_err_t err = {0, ""};
+	gvk_pairhmm_opts_t o;
+	gvk_pairhmm_opts_init(&o);
+	o.device = GVK_DEVICE_CPU, o.threads = 0;
+	gvk_pairhmm_t *ref = gvk_pairhmm_create(&o, &err);
+	if (!ref) return fprintf(stderr, "%s\n", err.msg), 1;
+	for (int i = 0; i < n; ++i)
+		if (gvk_pairhmm_batch(ref, g[i].reads, g[i].nr, g[i].haps, g[i].nh, g[i].want, &err) < 0)
+			return fprintf(stderr, "%s\n", err.msg), 1;
+	gvk_pairhmm_destroy(ref);
+
+	o.device = gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU, o.shared = 1, o.merge_wait_us = wait, o.threads = 1;
+	if (nctx > 0) o.merge_contexts = nctx;
+	int rc = 0;
+	for (const char *c = callers; *c;) {
+		int T = atoi(c);
+		T = T < 1 ? 1 : T > 256 ? 256 : T;
+		int r = run_callers(o, g, n, T, gpu);
+		if (r == 77) return 77;
+		rc |= r;
+		c = strchr(c, ',') ? strchr(c, ',') + 1 : c + strlen(c);
+	}
+	return rc | check_options();
 }

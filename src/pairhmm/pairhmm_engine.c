@@ -35,8 +35,8 @@ typedef struct {
 	size_t cap_r, cap_h, cap_p;
 } phmm_ctx_t;
 
-/* Contexts of a shared engine: while one batch is on the GPU, the next one is packed. */
-enum { SHARED_CTX = 2 };
+/* Contexts of a shared engine: while some batches are on the GPU, the next one is packed. */
+enum { SHARED_CTX = PHMM_MERGE_MAX_CTX };
 
 struct gvk_pairhmm_s {
 	gvk_pairhmm_opts_t opt;
@@ -63,6 +63,7 @@ void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt)
 	opt->isa = GVK_ISA_AUTO;
 	opt->gpu = -1;
 	opt->merge_max_pairs = 65536;
+	opt->merge_contexts = 4;
 	opt->gpu_gap_share = 1;
 	gvk_log_default(&opt->log);
 }
@@ -104,9 +105,11 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 		return NULL;
 	}
 	if (opt->device < GVK_DEVICE_AUTO || opt->device > GVK_DEVICE_GPU || opt->merge_wait_us < 0 ||
-	    opt->merge_wait_us > 1000000 || opt->merge_max_pairs < 1 || opt->gpu < -1) {
-		gvk_err_set(err, GVK_ERR_ARG, "Pair-HMM options out of range (device %d, gpu %d, merge_wait_us %d, merge_max_pairs %d)",
-		            opt->device, opt->gpu, opt->merge_wait_us, opt->merge_max_pairs);
+	    opt->merge_wait_us > 1000000 || opt->merge_max_pairs < 1 || opt->gpu < -1 || opt->merge_contexts < 1 ||
+	    opt->merge_contexts > SHARED_CTX) {
+		gvk_err_set(err, GVK_ERR_ARG,
+		            "Pair-HMM options out of range (device %d, gpu %d, merge_wait_us %d, merge_max_pairs %d, merge_contexts %d)",
+		            opt->device, opt->gpu, opt->merge_wait_us, opt->merge_max_pairs, opt->merge_contexts);
 		return NULL;
 	}
 	const phmm_isa_t *isa = phmm_isa_select(opt->isa);
@@ -122,7 +125,7 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 	e->opt = *opt;
 	if (e->opt.threads < 1) e->opt.threads = gvk_ncpu();
 	e->isa = isa;
-	e->nctx = opt->shared ? SHARED_CTX : 1;
+	e->nctx = opt->shared ? opt->merge_contexts : 1;
 	pthread_mutex_init(&e->lock, NULL);
 	/* --device gpu opens the GPU now and fails without one; auto opens it at the first pass big
 	 * enough to be worth the GPU's start-up (about 0.3 s), so small inputs stay on the CPU, except

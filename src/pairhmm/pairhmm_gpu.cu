@@ -303,9 +303,10 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opts_t *opt, gvk_er
 	g->threads = opt->threads > 0 ? opt->threads : gvk_ncpu();
 	for (int s = 0; s < NSTREAM; ++s) {
 		CK(cudaStreamCreateWithFlags(&g->st[s], cudaStreamNonBlocking));
-		/* The host waits on `done` while the parser and the other engine need every core: it
-		 * sleeps until the GPU signals instead of spinning and yielding. */
-		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming | cudaEventBlockingSync));
+		/* The CLI's engines wait on `done` while the parser and the other engine need every core:
+		 * they sleep until the GPU signals instead of spinning. A shared engine's waiter is a
+		 * caller with nothing else to do, whose wake-up would add to every merged batch. */
+		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming | (opt->shared ? 0 : cudaEventBlockingSync)));
 		CK(cudaEventCreate(&g->slot[s].k0));
 		CK(cudaEventCreateWithFlags(&g->slot[s].k_ready, cudaEventDisableTiming));
 		CK(cudaEventCreate(&g->slot[s].k1));

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-enum { PHMM_MERGE_MAX_CTX = 4 };
+enum { PHMM_MERGE_MAX_CTX = 8 };
 
 typedef struct phmm_req_s phmm_req_t;
 struct phmm_req_s {
