@@ -220,13 +220,31 @@ static int pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, 
 	return 2 * yes >= m;
 }
 
+/* Passes of fewer pairs than this (a few merged GATK regions) are latency-bound: every launch
+ * and every host pass over the sort keys adds to each caller's wait, so they use fewer, coarser
+ * bins and a comparison sort. Any variant with enough rows gives the same bits. */
+enum { SMALL_PASS = 4096 };
+
+/* The first variant from v on whose rows are a power of two (or the tiled one): at most one bin
+ * per doubling of the read length. */
+static int coarse_variant(int v, int dbl)
+{
+	const variant_t *t = var_table(dbl);
+	for (; v < var_count(dbl) - 1; ++v) {
+		const int rows = t[v].P * t[v].K;
+		if ((rows & (rows - 1)) == 0) break;
+	}
+	return v;
+}
+
 /* A pass's bin is 2 * variant + share; within a bin, longer haplotypes first, in buckets of 4
  * columns up to 512 and of 16 after that (up to 2,544), since every sub-warp of a warp runs as
  * many steps as the warp's longest haplotype. */
-static uint32_t order_key(int R, int H, int dbl, int share)
+static uint32_t order_key(int R, int H, int dbl, int share, int coarse)
 {
 	uint32_t hb = H < 512 ? (uint32_t)H / 4 : 128u + (uint32_t)(H - 512) / 16;
 	int v = pick_variant(R, dbl);
+	if (coarse) v = coarse_variant(v, dbl);
 	return (uint32_t)(2 * v + share) << 8 | (255u - (hb < 255u ? hb : 255u));
 }
 
@@ -434,6 +452,7 @@ typedef struct {
 	const size_t *sel;
 	size_t n;
 	int dbl, nt, share; /* share: look for reads that allow the shared gap-open product */
+	int coarse;         /* a small pass (SMALL_PASS) */
 	order_t *ord;
 	uint32_t (*hist)[ORDER_KEYS];
 	int32_t maxr[MAX_SCAN_THREADS], maxh[MAX_SCAN_THREADS];
@@ -445,14 +464,15 @@ static void scan_worker(void *arg, int t)
 	scan_job_t *j = (scan_job_t *)arg;
 	size_t b = j->n * (size_t)t / (size_t)j->nt, e = j->n * (size_t)(t + 1) / (size_t)j->nt, bytes = 0;
 	int32_t mr = 0, mh = 0;
-	uint32_t *h = j->hist[t];
-	memset(h, 0, sizeof j->hist[t]);
+	uint32_t *h = j->hist ? j->hist[t] : NULL;
+	if (h) memset(h, 0, sizeof j->hist[t]);
 	for (size_t k = b; k < e; ++k) {
 		const gvk_pair_t *p = &j->pairs[j->sel ? j->sel[k] : k];
 		const gvk_read_t *r = &j->reads[p->read];
 		int R = r->len, H = j->haps[p->hap].len;
-		uint32_t key = order_key(R, H, j->dbl, j->share && read_shares_gap_open(r));
-		j->ord[k].key = key, h[key]++;
+		uint32_t key = order_key(R, H, j->dbl, j->share && read_shares_gap_open(r), j->coarse);
+		j->ord[k].key = key;
+		if (h) h[key]++;
 		mr = p->read > mr ? p->read : mr, mh = p->hap > mh ? p->hap : mh;
 		bytes += pair_bytes(R, H, j->dbl);
 	}
@@ -473,9 +493,31 @@ static void order_scatter_worker(void *arg, int t)
 	for (size_t k = b; k < e; ++k) j->out[pos[s->ord[k].key]++] = (order_t){s->ord[k].key, (uint32_t)k};
 }
 
+static int cmp_order(const void *a, const void *b)
+{
+	const order_t *x = (const order_t *)a, *y = (const order_t *)b;
+	return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->k < y->k ? -1 : x->k > y->k);
+}
+
+/* A small pass's order: keys on one thread, then a comparison sort on (key, position), which is
+ * the counting sort's stable order without its passes over every possible key. */
+static int order_small(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
+{
+	order_t *ord = (order_t *)scratch(g, SCR_ORD, s->n * sizeof *ord);
+	if (!ord) return GVK_ERR_NOMEM;
+	s->ord = ord, s->hist = NULL, s->nt = 1;
+	scan_worker(s, 0);
+	for (size_t k = 0; k < s->n; ++k) ord[k].k = (uint32_t)k;
+	qsort(ord, s->n, sizeof *ord, cmp_order);
+	s->ord = NULL;
+	*ordp = ord;
+	return 0;
+}
+
 /* Sorts the pass's pairs into *ordp (the device's scratch) and returns the scan's totals in s. */
 static int order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 {
+	if (s->coarse) return order_small(g, s, ordp);
 	order_t *tmp = (order_t *)scratch(g, SCR_TMP, s->n * sizeof *tmp), *ord = (order_t *)scratch(g, SCR_ORD, s->n * sizeof *ord);
 	s->hist = (uint32_t(*)[ORDER_KEYS])scratch(g, SCR_HIST, ((size_t)s->nt + 1) * sizeof *s->hist);
 	if (!tmp || !ord || !s->hist) return s->hist = NULL, GVK_ERR_NOMEM;
@@ -996,6 +1038,7 @@ static int dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps
 	sj.reads = reads, sj.haps = haps, sj.pairs = pairs, sj.sel = sel, sj.n = n, sj.dbl = dbl;
 	sj.share = g->share && pass_mostly_shares(reads, pairs, sel, n);
 	sj.nt = n < 65536 ? 1 : g->threads < MAX_SCAN_THREADS ? g->threads : MAX_SCAN_THREADS;
+	sj.coarse = n < SMALL_PASS;
 	order_t *ord = NULL;
 	int rc = order_pairs(g, &sj, &ord);
 	g->t_sort += gvk_seconds() - t0;
