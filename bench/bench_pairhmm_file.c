@@ -80,7 +80,8 @@ int main(int argc, char **argv)
 		if (r == 1 || (r > 1 && dt < best_call)) best_call = dt;
 		if (r == 1 || (r > 1 && ks < best_kernel)) best_kernel = ks;
 	}
-	printf("gvk %s: %zu pairs, %.4g G cells, %llu pairs in double; best of %d: call %.6f s (%.2f GCUPS), GPU kernels %.6f s (%.2f GCUPS)\n",
+	printf("gvk %s: %zu pairs, %.4g G cells, %llu pairs in double; best of %d: call %.6f s (%.2f GCUPS), "
+	       "GPU kernels %.6f s (%.2f GCUPS)\n",
 	       gvk_pairhmm_device_name(e), pairs, cells * 1e-9, (unsigned long long)dbl, reps, best_call,
 	       cells * 1e-9 / best_call, best_kernel, best_kernel > 0 ? cells * 1e-9 / best_kernel : 0.0);
 	int rc = 0;

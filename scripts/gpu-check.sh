@@ -201,7 +201,7 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 		if [ ! -x $bd/gpuPairHMM ] || ! cmp -s .carry/gpupairhmm/COMMIT $bd/COMMIT; then
 			rm -rf $bd && cp -r .carry/gpupairhmm $bd &&
 				make -C $bd -j "$(nproc)" GPUARCH=90 TUNINGARCH=90 gpuPairHMM > "$out/gpupairhmm-build.log" 2>&1
-			summary+=("gpuPairHMM $(head -c 7 $bd/COMMIT) build (GPUARCH=90 TUNINGARCH=90): rc=$?, $(( $(date +%s) - t0 )) s")
+			rc=$?; summary+=("gpuPairHMM $(head -c 7 $bd/COMMIT) build (GPUARCH=90 TUNINGARCH=90): rc=$rc, $(( $(date +%s) - t0 )) s")
 		fi
 		[ -x $bd/gpuPairHMM ] && gph=$bd/gpuPairHMM || tail -20 "$out/gpupairhmm-build.log"
 	elif [ -z "$gph" ]; then
@@ -229,7 +229,7 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 	done
 	summary+=("peers, per input: gvk kernels / gvk whole call / gpuPairHMM batch time, best of $reps (ms); gpuPairHMM batch / gvk call")
 	for in in carneiro_1m carneiro_10s equal512 equal1024; do
-		f=$pd/$in.in
+		f=$pd/$in.in; rm -f "$pd/$in.gvk.txt" "$pd/$in.gph.txt"
 		build-gpu/bench/bench_pairhmm_file --device ${GVK_PEERS_DEVICE:-gpu} --reps $reps -t "$(nproc)" -o "$pd/$in.gvk.txt" "$f" > "$pd/$in.gvk.log" 2>&1
 		rc=$?; cat "$pd/$in.gvk.log"
 		gk=$(sed -n 's/.*GPU kernels \([0-9.]*\) s.*/\1/p' "$pd/$in.gvk.log" | awk '{ printf "%.3f", $1 * 1e3 }')
@@ -245,6 +245,7 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 				[ -n "$b" ] && best=$(awk -v a="$b" -v b="${best:-1e30}" 'BEGIN { printf "%.6f", a < b ? a : b }')
 			done
 			grep -E '^(Batch|TIMING|Using)' "$pd/$in.gph.log"
+			[ $grc -eq 0 ] || tail -3 "$pd/$in.gph.log"
 			gb=$([ -n "$best" ] && awk -v b="$best" 'BEGIN { printf "%.3f", b * 1e3 }')
 			ratio=$([ -n "$gb" ] && [ -n "$gc" ] && awk -v a="$gb" -v b="$gc" 'BEGIN { if (b > 0) printf "%.2fx", a / b }')
 			line+=" / ${gb:-?} (gpuPairHMM rc=$grc); ${ratio:-?}"
