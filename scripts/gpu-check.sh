@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|snp|cnv|jni|profile|bench] ...   (default all)
+# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|snp|cnv|jni|profile|bench|peers] ...   (default all;
+# profile and peers only when named)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -184,6 +185,102 @@ if [[ " $stages " == *" profile "* ]]; then  # not part of "all"
 	summary+=("ncu ld: rc=$?")
 	cuobjdump -sass build-gpu/src/gvk 2>/dev/null | gzip > "$out/gvk.sass.gz"
 	grep -E "Issued Ipc|Issue Slots Busy|Achieved Occupancy|Registers Per|No Eligible|Warp Cycles Per Issued|Block Limit Reg" "$out/ncu-pairhmm.txt" | head -24
+fi
+if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
+	# gvk against gpuPairHMM (github.com/asbschmidt/gpuPairHMM, its source carried by
+	# scripts/carry-peers.sh and built here) on the same GPU and inputs: the real GATK sets and
+	# equal-length 16 x 16 groups. gvk: best of GVK_PEERS_REPS warm runs in one process
+	# (bench_pairhmm_file: whole engine call and GPU kernel time); gpuPairHMM: best of as many
+	# processes of its "Batch processing time" (its host clock around each batch: packing,
+	# transfers and kernels, not parsing or writing). Where nsys is installed, both tools' kernel
+	# time summed from a trace as well.
+	reps=${GVK_PEERS_REPS:-3}; pd=/tmp/gvk-peers; mkdir -p "$pd"
+	gph=${GVK_PEERS_GPH:-}  # a gpuPairHMM binary to use instead of building one
+	if [ -z "$gph" ] && [ -f .carry/gpupairhmm/Makefile ]; then
+		t0=$(date +%s); bd=build-gpu/gpupairhmm
+		if [ ! -x $bd/gpuPairHMM ] || ! cmp -s .carry/gpupairhmm/COMMIT $bd/COMMIT; then
+			rm -rf $bd && cp -r .carry/gpupairhmm $bd &&
+				make -C $bd -j "$(nproc)" GPUARCH=90 TUNINGARCH=90 gpuPairHMM > "$out/gpupairhmm-build.log" 2>&1
+			rc=$?; summary+=("gpuPairHMM $(head -c 7 $bd/COMMIT) build (GPUARCH=90 TUNINGARCH=90): rc=$rc, $(( $(date +%s) - t0 )) s")
+		fi
+		[ -x $bd/gpuPairHMM ] && gph=$bd/gpuPairHMM || tail -20 "$out/gpupairhmm-build.log"
+	elif [ -z "$gph" ]; then
+		summary+=("peers: no .carry/gpupairhmm (run scripts/carry-peers.sh before the call): gvk rows alone")
+	fi
+	nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys /usr/local/cuda*/nsight-systems*/bin/nsys 2> /dev/null | head -1)
+	# Sum of the kernels' time (ms) in an nsys trace of a command.
+	nsys_kernels() {
+		local rep=$pd/trace
+		"$nsys" profile -t cuda -o "$rep" --force-overwrite true "$@" > /dev/null 2>&1 &&
+			"$nsys" stats -q -r cuda_gpu_kern_sum -f csv "$rep.nsys-rep" 2> /dev/null |
+			awk -F, 'NR > 1 && $2 ~ /[0-9]/ { gsub(/"/, "", $2); s += $2 } END { if (s > 0) printf "%.3f", s * 1e-6 }'
+	}
+	# gpuPairHMM's values (%.5f, a line per read of each group) against gvk's (%.17g, one a line).
+	compare_values() {
+		awk 'NR == FNR { g[++n] = $1; next }
+			left == 0 { left = $1; next }
+			{ --left; for (i = 1; i <= NF; ++i) { d = $i - g[++m]; d = d < 0 ? -d : d; if (d > mx) mx = d; if (d > 1e-3) ++far } }
+			END { printf "%d of %d values compared, max |difference| %.2g, %d apart by more than 1e-3", m, n, mx, far }' "$1" "$2"
+	}
+	zcat -f tests/data/pairhmm/inputs/carneiro_1m.in.gz > "$pd/carneiro_1m.in"
+	cp tests/data/pairhmm/inputs/carneiro_10s.in "$pd/"
+	for L in 512 1024; do
+		build-gpu/bench/bench_pairhmm --length $L --write "$pd/equal$L.in" --results - > /dev/null
+	done
+	summary+=("peers, per input: gvk kernels / gvk whole call / gpuPairHMM batch time, best of $reps (ms); gpuPairHMM batch / gvk call")
+	for in in carneiro_1m carneiro_10s equal512 equal1024; do
+		f=$pd/$in.in; rm -f "$pd/$in.gvk.txt" "$pd/$in.gph.txt"
+		build-gpu/bench/bench_pairhmm_file --device ${GVK_PEERS_DEVICE:-gpu} --reps $reps -t "$(nproc)" -o "$pd/$in.gvk.txt" "$f" > "$pd/$in.gvk.log" 2>&1
+		rc=$?; cat "$pd/$in.gvk.log"
+		gk=$(sed -n 's/.*GPU kernels \([0-9.]*\) s.*/\1/p' "$pd/$in.gvk.log" | awk '{ printf "%.3f", $1 * 1e3 }')
+		gc=$(sed -n 's/.*call \([0-9.]*\) s.*/\1/p' "$pd/$in.gvk.log" | awk '{ printf "%.3f", $1 * 1e3 }')
+		line="$in ($(sed -n 's/.*: \([0-9]* pairs, [0-9.e+-]* G cells\).*/\1/p' "$pd/$in.gvk.log")): gvk rc=$rc ${gk:-?} / ${gc:-?}"
+		if [ -n "$gph" ]; then
+			best=
+			for ((r = 0; r < reps; ++r)); do
+				# Modules loaded when the context starts, as gvk's warm-up run does for its own.
+				CUDA_MODULE_LOADING=EAGER timeout 300 "$gph" --inputfile "$f" --outputfile "$pd/$in.gph.txt" --verbose > "$pd/$in.gph.log" 2>&1
+				grc=$?
+				b=$(sed -n 's/^Batch processing time: \([0-9.e+-]*\)s.*/\1/p' "$pd/$in.gph.log")
+				[ -n "$b" ] && best=$(awk -v a="$b" -v b="${best:-1e30}" 'BEGIN { printf "%.6f", a < b ? a : b }')
+			done
+			grep -E '^(Batch|TIMING|Using)' "$pd/$in.gph.log"
+			[ $grc -eq 0 ] || tail -3 "$pd/$in.gph.log"
+			gb=$([ -n "$best" ] && awk -v b="$best" 'BEGIN { printf "%.3f", b * 1e3 }')
+			ratio=$([ -n "$gb" ] && [ -n "$gc" ] && awk -v a="$gb" -v b="$gc" 'BEGIN { if (b > 0) printf "%.2fx", a / b }')
+			line+=" / ${gb:-?} (gpuPairHMM rc=$grc); ${ratio:-?}"
+			[ -s "$pd/$in.gph.txt" ] && [ -s "$pd/$in.gvk.txt" ] && line+="; values: $(compare_values "$pd/$in.gvk.txt" "$pd/$in.gph.txt")"
+		fi
+		if [ -n "$nsys" ] && [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ]; then
+			nk=$(nsys_kernels build-gpu/src/gvk pairhmm -q --device gpu -o /dev/null "$f")
+			line+="; nsys kernels: gvk pairhmm ${nk:-?} ms"
+			[ -n "$gph" ] && line+=", gpuPairHMM $(nsys_kernels "$gph" --inputfile "$f" --outputfile /dev/null) ms"
+		fi
+		summary+=("  $line")
+	done
+	[ -z "$nsys" ] && summary+=("  (no nsys on this host: no trace-based kernel sums)")
+	# gvk's kernel rate on HaplotypeCaller-shaped work, and GATK-shaped traffic (many callers).
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n 200000 --device ${GVK_PEERS_DEVICE:-gpu} --results - > "$out/peers-bench.txt" 2>&1
+	summary+=("bench_pairhmm -n 200000: rc=$?; $(grep 'gpu (kernel time)' "$out/peers-bench.txt" | awk -F'|' '{ printf "kernel %.1f GCUPS = %.3f TCUPS", $8, $8 / 1e3 }'); $(grep -h 'values differ' "$out/peers-bench.txt")")
+	tail -8 "$out/peers-bench.txt"
+	gdev=both; [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ] || gdev=cpu
+	for v in default per-caller; do
+		extra=(--device $gdev)
+		if [ $v = per-caller ]; then
+			# The old way for comparison, where the first run had one shared engine.
+			grep -q 'gpu (shared engine)' "$out/peers-gatk-default.txt" || break
+			extra=(--device gpu --gpu-per-caller)
+		fi
+		timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk -n ${GVK_PEERS_GATK_PAIRS:-2000000} --callers 16,64 "${extra[@]}" \
+			--results bench/RESULTS.md --note "scripts/gpu-check.sh peers" > "$out/peers-gatk-$v.txt" 2>&1
+		rc=$?
+		tail -12 "$out/peers-gatk-$v.txt"
+		summary+=("bench_pairhmm_gatk ${extra[*]} --callers 16,64: rc=$rc; $(grep -hE '^(GPU vs CPU: |note: )' "$out/peers-gatk-$v.txt" | tr '\n' ' ')")
+		# The final table's rows: mode, callers, GCUPS, call latency, ratio to the CPU on all cores.
+		while IFS= read -r l; do summary+=("  $l"); done < <(awk -F'|' '/^\|---/ { t = 1; next }
+			t && /^\|/ { gsub(/^ +| +$/, "", $2); gsub(/ /, "", $13); printf "%s, %d callers: %.2f GCUPS, %.0f regions/s, call p50 %.3f ms, p99 %.3f ms, max %.3f ms, %s vs CPU on all cores\n", $2, $3, $7, $8, $9, $10, $11, $13 }' "$out/peers-gatk-$v.txt")
+	done
+	cp bench/RESULTS.md "$out/RESULTS.md"
 fi
 if has bench; then
 	gkl=(); [ -x .carry/gkl/gklbench ] && [ "${GVK_BENCH_GKL:-1}" != 0 ] && gkl=(--gkl .carry/gkl/gklbench)
