@@ -214,6 +214,7 @@ static void usage(FILE *fp)
 	        "  --device D         cpu, gpu or both (default both; both checks GPU = CPU bit for bit)\n"
 	        "  --merge-wait US    the shared GPU engine's longest wait for other callers, microseconds\n"
 	        "                     (default: the library's)\n"
+	        "  --contexts N       the shared GPU engine's merged batches in flight (default: the library's)\n"
 	        "  --gpu-per-caller   one GPU engine per caller instead of one shared engine\n"
 	        "  --gpu-threads N    host threads of each GPU engine (default: the library's)\n"
 	        "  --flavour F        avx512 (default) or avx2\n"
@@ -254,10 +255,11 @@ int main(int argc, char **argv)
 	                                   {"flavour", required_argument, NULL, 5},    {"indel45", no_argument, NULL, 6},
 	                                   {"results", required_argument, NULL, 7},    {"note", required_argument, NULL, 8},
 	                                   {"gpu-threads", required_argument, NULL, 9}, {"help", no_argument, NULL, 'h'},
+	                                   {"contexts", required_argument, NULL, 10},
 	                                   {NULL, 0, NULL, 0}};
 	size_t npairs = 2000000;
 	int callers[MAX_CALLER_COUNTS] = {16}, ncallers = 1, do_cpu = 1, do_gpu = 1, per_caller = 0, wflags = 0;
-	int flavour = GVK_PHMM_FMA, gpu_threads = 0;
+	int flavour = GVK_PHMM_FMA, gpu_threads = 0, contexts = 0;
 	long merge_wait = -1;
 	const char *results = "-", *note = "";
 	int c;
@@ -279,6 +281,7 @@ int main(int argc, char **argv)
 		else if (c == 7) results = optarg;
 		else if (c == 8) note = optarg;
 		else if (c == 9) gpu_threads = atoi(optarg);
+		else if (c == 10) contexts = atoi(optarg);
 		else return usage(c == 'h' ? stdout : stderr), c != 'h';
 	}
 	if (npairs < 1 || merge_wait < -1 || gpu_threads < 0)
@@ -331,6 +334,7 @@ int main(int argc, char **argv)
 #ifdef GVK_PAIRHMM_HAS_SHARED
 		opt.shared = !per_caller;
 		if (merge_wait >= 0) opt.merge_wait_us = (int)merge_wait;
+		if (contexts > 0) opt.merge_contexts = contexts;
 #endif
 		gvk_err_t err;
 		gvk_pairhmm_t *probe = gvk_pairhmm_create(&opt, &err);
@@ -362,9 +366,10 @@ int main(int argc, char **argv)
 	if (strcmp(results, "-")) {
 		FILE *fp = bench_results_open(results, "bench_pairhmm_gatk");
 		if (!fp) return 1;
-		char cpu[128], mw[32] = "default";
+		char cpu[128], mw[64] = "default";
 		bench_host_cpu(cpu, sizeof cpu);
 		if (merge_wait >= 0 && !per_caller) snprintf(mw, sizeof mw, "%ld us", merge_wait);
+		if (contexts > 0 && !per_caller) snprintf(mw + strlen(mw), sizeof mw - strlen(mw), ", %d contexts", contexts);
 		fprintf(fp, "HaplotypeCaller-shaped regions%s, one synchronous batch call per region per caller. Host: %s, %d cores; "
 		        "GPU: %s; flavour %s; merge wait %s. %s\n\n", wflags & PHMM_WL_INDEL45 ? " (indel Q45)" : "", cpu, ncpu,
 		        gpu_name[0] ? gpu_name : "none", flavour == GVK_PHMM_FMA ? "avx512" : "avx2", mw, note);

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-enum { PHMM_MERGE_MAX_CTX = 8 };
+enum { PHMM_MERGE_MAX_CTX = 16 };
 
 typedef struct phmm_req_s phmm_req_t;
 struct phmm_req_s {
