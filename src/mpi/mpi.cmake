@@ -10,7 +10,7 @@ endif()
 message(STATUS "gvk: MPI ${GVK_MPI}")
 if(GVK_MPI)
   target_sources(gvk PRIVATE mpi/mpi_world.c mpi/mpi_split.c mpi/mpi_out.c mpi/mpi_ld.c mpi/mpi_fastid.c
-                 mpi/mpi_records.c)
+                 mpi/mpi_records.c mpi/mpi_cnv.c)
   target_compile_definitions(gvk PRIVATE GVK_MPI)
   if(ZLIB_FOUND)
     target_compile_definitions(gvk PRIVATE GVK_HAVE_ZLIB)

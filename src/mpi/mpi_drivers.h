@@ -34,4 +34,12 @@ int gvk_mpi_fastid_slice(void *rd, gvk_err_t *err);
  * for the IDs. Returns the agreed status; *writes: 1 on the rank that writes. */
 int gvk_mpi_fastid_reduce(void *rd, void *res, int64_t n_q, int topk, int rc, int *writes, gvk_err_t *err);
 
+/* This process's rank (0 without MPI). */
+int gvk_mpi_rank(void);
+
+/* cnv: this rank counts its contiguous run of the BAM/CRAM files; rank 0 then holds the counts
+ * of them all in file order (the one-process matrix), the others what they counted. Returns the
+ * agreed status. */
+int gvk_mpi_cnv_count(char **paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o, gvk_cnv_counts_t *c,
+                      gvk_err_t *err);
 #endif
