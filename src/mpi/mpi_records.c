@@ -28,6 +28,7 @@ typedef struct {
 	int in, out;      /* argv index of the input, of -o's value (-1: none) */
 	int out_joined;   /* -oFILE or --output=FILE: the value shares the argument */
 	int quiet;
+	int tsv;          /* pairhmm --tsv: the first column numbers the records from the input's start */
 } cmdline_t;
 
 /* Options that take a value, as the commands' getopt tables list them. */
@@ -45,7 +46,7 @@ static int takes_value(const char *name, const char *arg)
 
 static void scan_cmdline(const char *name, int argc, char **argv, cmdline_t *c)
 {
-	*c = (cmdline_t){-1, -1, 0, 0};
+	*c = (cmdline_t){-1, -1, 0, 0, 0};
 	for (int k = 1; k < argc; ++k) {
 		const char *a = argv[k];
 		if (!strcmp(a, "--")) {
@@ -57,6 +58,7 @@ static void scan_cmdline(const char *name, int argc, char **argv, cmdline_t *c)
 			continue;
 		}
 		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) c->quiet = 1;
+		if (!strcmp(name, "pairhmm") && !strcmp(a, "--tsv")) c->tsv = 1;
 		if (!strncmp(a, "-o", 2) && a[2]) c->out = k, c->out_joined = 1;
 		if (takes_value(name, a) && k + 1 < argc) {
 			if (!strcmp(a, "-o")) c->out = k + 1;
@@ -113,6 +115,14 @@ static int group_format(FILE *fp)
 	return 0;
 }
 
+static int group_share(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	int g = fp ? group_format(fp) : 0;
+	if (fp) fclose(fp);
+	return g;
+}
+
 /* Copies bytes [lo, hi) of in to a new temporary file; its name, or NULL. */
 static char *copy_range(FILE *in, off_t lo, off_t hi, gvk_err_t *err)
 {
@@ -165,6 +175,49 @@ static char *my_share(const gvk_mpi_world_t *w, const char *path, int *own, gvk_
 	else if (hi > lo && (name = copy_range(fp, lo, hi, err))) *own = 1;
 	fclose(fp);
 	return name;
+}
+
+/* Records in a share: group headers in the group format, else lines that are not comments. */
+static long long count_records(const char *path, int group)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) return -1;
+	char line[4096];
+	long long n = 0;
+	int start = 1;
+	while (fgets(line, sizeof line, fp)) {
+		size_t len = strlen(line);
+		int whole = len && line[len - 1] == '\n';
+		if (start && (group ? whole && is_header(line, len - 1) : line[0] != '#' && line[0] != '\n')) ++n;
+		start = whole;
+	}
+	fclose(fp);
+	return n;
+}
+
+/* pairhmm --tsv: the share's record numbers (first column) made the input's, adding first. */
+static int renumber(const char *part, long long first)
+{
+	size_t len = strlen(part) + 8;
+	char *tmp = malloc(len), line[4096];
+	if (!tmp) return -1;
+	snprintf(tmp, len, "%s.renum", part);
+	FILE *in = fopen(part, "rb"), *out = fopen(tmp, "wb");
+	int ok = in && out, start = 1;
+	while (ok && fgets(line, sizeof line, in)) {
+		char *end = line;
+		long long v = start ? strtoll(line, &end, 10) : 0;
+		if (start && end != line) ok = fprintf(out, "%lld%s", v + first, end) > 0;
+		else ok = fputs(line, out) >= 0;
+		size_t n = strlen(line);
+		start = n && line[n - 1] == '\n';
+	}
+	if (in) fclose(in);
+	if (out && fclose(out) != 0) ok = 0;
+	ok = ok && rename(tmp, part) == 0;
+	if (!ok) unlink(tmp);
+	free(tmp);
+	return ok ? 0 : -1;
 }
 
 /* Runs "gvk NAME ARGS" on the share, output to part (share NULL: as given); the child's exit
@@ -225,8 +278,17 @@ int gvk_mpi_records(const gvk_mpi_world_t *w, const char *name, int argc, char *
 	if (!part) rc = gvk_err_set(&err, GVK_ERR_IO, "cannot make a temporary file for this rank's part");
 	if (rc == 0 && err.code < 0) rc = err.code;
 	if (rc == 0 && share && run_child(name, argc, argv, &c, share, part) != 0) rc = GVK_ERR_ARG; /* the child said why */
+	long long recs = 0, first = 0;
+	if (rc == 0 && c.tsv && own && (recs = count_records(share, group_share(share))) < 0)
+		rc = gvk_err_set(&err, GVK_ERR_IO, "cannot count the records of this rank's share");
 	if (own) unlink(share);
 	rc = gvk_mpi_agree(w, rc, &err);
+	if (c.tsv && rc == 0) {
+		MPI_Exscan(&recs, &first, 1, MPI_LONG_LONG, MPI_SUM, w->comm);
+		if (w->rank > 0 && first > 0 && renumber(part, first) < 0)
+			rc = gvk_err_set(&err, GVK_ERR_IO, "cannot renumber this rank's part");
+		rc = gvk_mpi_agree(w, rc, &err);
+	}
 	gvk_outset_t os;
 	gvk_outset_init(&os);
 	gvk_cli_signals_watch(&os);

@@ -83,6 +83,9 @@ done
 same "pairhmm stdout, --double" - -- pairhmm --double "$tmp/ph.in"
 zcat "$data/pairhmm/inputs/stress_random.hex.gz" > "$tmp/hex.in"
 same "pairhmm hex cut" out.txt -- pairhmm -o out.txt --format hex "$tmp/hex.in"
+for f in "$tmp/ph.in" "$tmp/hex.in" "$data/pairhmm/inputs/gkl_pairhmm-testdata.txt"; do
+	same "pairhmm --tsv $(basename "$f") (record numbers from the input's start)" out.txt -- pairhmm --tsv -o out.txt "$f"
+done
 
 # align: generated table (header, 2- and 7-field lines), stdout, options before and after the input
 same "align" out.tsv -- align -o out.tsv "$tmp/al.tsv"
