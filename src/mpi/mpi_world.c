@@ -79,6 +79,16 @@ static void pick_gpu(gvk_mpi_world_t *w)
 	setenv("CUDA_VISIBLE_DEVICES", ids[w->gpu], 1);
 }
 
+/* A command that exits on its own (-h prints the help and exits) still ends MPI, so that the
+ * launcher does not take it for a crash. */
+static void finalize_at_exit(void)
+{
+	int init = 0, fin = 0;
+	MPI_Initialized(&init);
+	if (init) MPI_Finalized(&fin);
+	if (init && !fin) MPI_Finalize();
+}
+
 int gvk_mpi_main(const char *name, int (*fn)(int, char **), int argc, char **argv)
 {
 	int provided;
@@ -86,6 +96,7 @@ int gvk_mpi_main(const char *name, int (*fn)(int, char **), int argc, char **arg
 		fprintf(stderr, "gvk %s: cannot start MPI\n", name);
 		return 1;
 	}
+	atexit(finalize_at_exit);
 	gvk_mpi_world_t w;
 	gvk_mpi_world_get(&w);
 	pick_gpu(&w);
@@ -101,7 +112,7 @@ int gvk_mpi_main(const char *name, int (*fn)(int, char **), int argc, char **arg
 		fflush(NULL);
 		MPI_Abort(MPI_COMM_WORLD, rc);
 	}
-	MPI_Finalize();
+	finalize_at_exit();
 	return rc;
 }
 
