@@ -17,6 +17,9 @@
 #include "../cnv/cnv_plot.h"
 #include "../cnv/cnv_vcf.h"
 #include "../cnv/cnv_write.h"
+#ifdef GVK_MPI
+#include "../mpi/mpi_drivers.h"
+#endif
 
 typedef struct {
 	gvk_cnv_opt_t o;
@@ -336,8 +339,17 @@ int gvk_cmd_cnv(int argc, char **argv)
 	gvk_cli_signals_watch(&os);
 	double t0 = gvk_seconds();
 	int rc;
+	int counted = 0;
+#ifdef GVK_MPI
+	/* Under MPI the ranks count the BAM files; rank 0 joins the counts, models and writes. */
+	if (gvk_mpi_several()) {
+		counted = !a.counts;
+		rc = counted ? gvk_mpi_cnv_count(a.bams, a.n_bams, a.bed, &a.b, &c, &err) : 0;
+		if (rc < 0 || gvk_mpi_rank() > 0) goto done;
+	}
+#endif
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
-	else rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);
+	else if (!counted) rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);
 	if (rc < 0) goto done;
 	if (a.as_matrix && !a.counts) {
 		/* BAM counts as a plain matrix: drop coordinates */

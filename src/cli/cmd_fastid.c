@@ -16,6 +16,9 @@
 #include "../snp/fastid_engine.h"
 #include "../snp/fastid_write.h"
 #include "../snp/fidb_make.h"
+#ifdef GVK_MPI
+#include "../mpi/mpi_drivers.h"
+#endif
 
 typedef struct {
 	const char *out, *hits_out, *make_fidb, *db, *queries;
@@ -290,9 +293,18 @@ int gvk_cmd_fastid(int argc, char **argv)
 	int rc = fidb_read_all(a.queries, &q.prof, &q.panel, &q.ids, &err);
 	if (rc == 0) rc = fidb_open(&rd, a.db, &err);
 	if (rc == 0) rc = check_panels(&a, &q, &rd, &err);
+	int writes = 1;
+#ifdef GVK_MPI
+	/* Under MPI each rank searches its slice of the database and rank 0 writes. */
+	if (rc == 0) rc = gvk_mpi_fastid_slice(&rd, &err);
+#endif
 	if (rc == 0) rc = search_blocks(&a, &q.prof, &rd, &res, &tk, &err);
-	if (rc == 0) rc = db_ids(&rd, &res, q.prof.n, &dbids, &err);
-	if (rc == 0) rc = write_tables(&a, &os, &res, &q, &dbids, &err);
+#ifdef GVK_MPI
+	rc = gvk_mpi_fastid_reduce(&rd, &res, q.prof.n, a.topk, rc, &writes, &err);
+	if (!writes) a.quiet = 1;
+#endif
+	if (rc == 0 && writes) rc = db_ids(&rd, &res, q.prof.n, &dbids, &err);
+	if (rc == 0 && writes) rc = write_tables(&a, &os, &res, &q, &dbids, &err);
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	gvk_cli_signals_watch(NULL);
 	gvk_outset_abort(&os);

@@ -18,6 +18,9 @@
 #include "../common/threads.h"
 #include "../snp/ld_engine.h"
 #include "../snp/ld_write.h"
+#ifdef GVK_MPI
+#include "../mpi/mpi_drivers.h"
+#endif
 
 typedef struct {
 	ld_writer_t *w;
@@ -67,10 +70,37 @@ typedef struct {
 	double t0;
 } run_t;
 
+#ifdef GVK_MPI
+/* Under MPI: each rank its rows, rank 0 the joined output, the log and the commit. */
+static int write_outputs_mpi(run_t *r)
+{
+	ld_args_t *a = &r->a;
+	r->w = (ld_writer_t){.d = &r->d, .shape = a->ld.shape, .r2 = a->r2, .bin = a->bin, .spaces = a->spaces,
+	                     .r2_min = a->r2_min, .with_freqs = a->with_freqs, .in_phase = a->in_phase, .dcol = a->dcol,
+	                     .dprime = a->dprime, .gz = a->gz};
+	int writes = 0;
+	int rc = gvk_mpi_ld(&r->os, a->out ? a->out : r->path, &r->w, &r->d, &a->ld, &r->rep, &writes, &r->err);
+	if (!writes) a->quiet = 1;
+	if (rc < 0 || !writes) return rc;
+	if (r->log_path) {
+		log_run(a, &r->d, a->out ? a->out : r->path, &r->log);
+		ld_log_printf(&r->log, "%llu pairs computed, %llu values written.\n", (unsigned long long)r->rep.pairs,
+		              (unsigned long long)r->w.written);
+		FILE *lf = gvk_outset_open(&r->os, r->log_path, &r->err);
+		rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
+	}
+	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
+	return rc;
+}
+#endif
+
 /* The table or matrix, then the log, as one output set. */
 static int write_outputs(run_t *r)
 {
 	ld_args_t *a = &r->a;
+#ifdef GVK_MPI
+	if (gvk_mpi_several()) return write_outputs_mpi(r);
+#endif
 	FILE *fp = gvk_outset_open(&r->os, a->out ? a->out : r->path, &r->err);
 	if (!fp) return GVK_ERR_IO;
 	r->w = (ld_writer_t){.fp = fp, .d = &r->d, .shape = a->ld.shape, .r2 = a->r2, .bin = a->bin, .spaces = a->spaces,

@@ -5,6 +5,9 @@
 
 #include "gvk.h"
 #include "commands.h"
+#ifdef GVK_MPI
+#include "../mpi/mpi_world.h"
+#endif
 
 static const struct {
 	const char *name;
@@ -80,6 +83,9 @@ int main(int argc, char **argv)
 		}
 		log_command = commands[i].name;
 		gvk_cli_log_level(GVK_LOG_WARN);
+#ifdef GVK_MPI
+		if (gvk_mpi_launched()) return gvk_mpi_main(commands[i].name, commands[i].fn, argc - 1, argv + 1);
+#endif
 		return commands[i].fn(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "gvk: unknown command '%s'\n\n", argv[1]);

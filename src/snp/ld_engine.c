@@ -247,11 +247,12 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	s.jhi = malloc(sizeof *s.jhi * STRIPE_ROWS_MAX);
 	size_t vcap = 0;
 	if (!tot || !j.buf || !s.jlo || !s.jhi) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	for (int64_t i0 = 0; i0 < m && rc == 0;) {
+	int64_t end = o->row1 > 0 && o->row1 < m ? o->row1 : m;
+	for (int64_t i0 = o->row0 > 0 ? o->row0 : 0; i0 < end && rc == 0;) {
 		/* Grow the stripe row by row while its rectangle stays within the budget. */
 		int64_t i1 = i0, cmin = INT64_MAX, cmax = 0;
 		uint64_t sp = 0;
-		while (i1 < m && i1 - i0 < STRIPE_ROWS_MAX) {
+		while (i1 < end && i1 - i0 < STRIPE_ROWS_MAX) {
 			int64_t lo, hi;
 			row_range(d, o, cm_end, i1, &lo, &hi);
 			int64_t nmin = hi > lo && lo < cmin ? lo : cmin, nmax = hi > lo && hi > cmax ? hi : cmax;

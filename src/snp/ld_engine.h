@@ -25,6 +25,7 @@ typedef struct {
 	int r2;            /* stripes hold r^2 instead of signed r */
 	int single;        /* genotype values rounded as PLINK's float (bin4) path */
 	size_t stripe_cells; /* pairs held per stripe; 0 = default (4 M) */
+	int64_t row0, row1;  /* only rows [row0, row1) (one MPI rank's share); row1 <= 0: to the last */
 } ld_opt_t;
 
 /* One stripe of results: rows [i0, i1); row i holds columns [jlo[i - i0], jhi[i - i0]) at

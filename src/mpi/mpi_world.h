@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* gvk under MPI (built with GVK_MPI): the world a command runs in, the per-command drivers and
+ * the helpers they share. CLI code: it prints, reads the launcher's environment and may exit. */
+#ifndef GVK_MPI_WORLD_H
+#define GVK_MPI_WORLD_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <mpi.h>
+#include "gvk.h"
+
+typedef struct {
+	MPI_Comm comm;
+	int rank, size;
+	int local_rank, local_size; /* among the ranks of this node */
+	int gpu;                    /* the GPU this rank took (node-local rank mod GPUs), -1 with none */
+} gvk_mpi_world_t;
+
+/* 1 when the process was started by mpirun, srun or another PMI launcher. */
+int gvk_mpi_launched(void);
+/* Initializes MPI, picks the rank's GPU and runs the command, distributed where it has a driver;
+ * returns the process exit status. A rank that fails aborts the whole job. */
+int gvk_mpi_main(const char *name, int (*fn)(int, char **), int argc, char **argv);
+/* The world of a command running under gvk_mpi_main; size 1 otherwise. */
+void gvk_mpi_world_get(gvk_mpi_world_t *w);
+
+/* Every rank's status to every rank: 0 when all are 0, else the lowest failing code; a rank that
+ * did not fail itself gets a message naming the rank that did (err may be NULL). */
+int gvk_mpi_agree(const gvk_mpi_world_t *w, int rc, gvk_err_t *err);
+
+/* [lo, hi) of rank r when n items of cumulative work cum(i) (cum(0) = 0, nondecreasing,
+ * cum(n) = total) are cut into size parts of equal work; cum NULL: equal counts. */
+void gvk_mpi_split(int64_t n, int size, int r, double (*cum)(int64_t i, const void *arg), const void *arg,
+                   int64_t *lo, int64_t *hi);
+
+/* Ordered output: every rank's part (a stream positioned anywhere; read from its start) goes
+ * to rank 0's out in rank order, in pieces, so that no rank ever holds the whole result. gz: rank
+ * 0 compresses what it receives as one gzip stream (the parts are plain text). Returns 0 on every
+ * rank, or a negative code (agreed by all) with err set on the failing rank. */
+int gvk_mpi_gather_ordered(const gvk_mpi_world_t *w, FILE *part, FILE *out, int gz, gvk_err_t *err);
+
+#endif

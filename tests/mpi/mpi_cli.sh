@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Every gvk command under mpirun with NP ranks gives the one-process bytes, on the bundled data
+# and on generated larger inputs; a rank that fails on bad input ends the job with its message, a
+# non-zero status and no output file.
+# Usage: mpi_cli.sh GVK DATA NP
+set -u
+gvk=$1 data=$2 np=$3
+here=$(cd "$(dirname "$0")" && pwd)
+command -v mpirun > /dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export TMPDIR=$tmp OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+mpi=(mpirun --oversubscribe --allow-run-as-root -np "$np")
+if ! "${mpi[@]}" true > "$tmp/mpirun.err" 2>&1; then echo "SKIP: mpirun cannot start $np processes here: $(head -3 "$tmp/mpirun.err")"; exit 77; fi
+fail=0 n=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# same NAME OUTPUTS -- ARGS: runs "gvk ARGS" once as one process and once under mpirun, in two
+# directories, and compares every named output (- is standard output).
+same() {
+	local name=$1; shift
+	local outs=()
+	while [ "$1" != -- ]; do outs+=("$1"); shift; done
+	shift
+	n=$((n + 1))
+	rm -rf "$tmp/1" "$tmp/N"; mkdir "$tmp/1" "$tmp/N"
+	(cd "$tmp/1" && "$gvk" "$@" > stdout 2> stderr) || { bad "$name: one process failed: $(tail -2 "$tmp/1/stderr")"; return; }
+	(cd "$tmp/N" && "${mpi[@]}" "$gvk" "$@" > stdout 2> stderr) || { bad "$name: $np ranks failed: $(tail -3 "$tmp/N/stderr")"; return; }
+	for o in "${outs[@]}"; do
+		[ "$o" = - ] && o=stdout
+		[ -s "$tmp/1/$o" ] || [ "$o" = stdout ] || { bad "$name: no $o"; continue; }
+		cmp -s "$tmp/1/$o" "$tmp/N/$o" || bad "$name: $o differs under $np ranks"
+	done
+}
+
+# fails NAME OUT PATTERN -- ARGS: under mpirun the command fails with PATTERN on stderr and OUT absent.
+fails() {
+	local name=$1 out=$2 pat=$3; shift 4
+	n=$((n + 1))
+	rm -rf "$tmp/F"; mkdir "$tmp/F"
+	if (cd "$tmp/F" && "${mpi[@]}" "$gvk" "$@" > stdout 2> stderr); then bad "$name: accepted under $np ranks"; return; fi
+	grep -q -- "$pat" "$tmp/F/stderr" || bad "$name: no '$pat' in: $(head -3 "$tmp/F/stderr")"
+	[ ! -e "$tmp/F/$out" ] || bad "$name: $out left behind"
+	ls "$tmp/F" | grep -q '\.tmp\|gvk-mpi' && bad "$name: temporaries left: $(ls "$tmp/F")"
+}
+
+gen=$here/gen_data.py
+python3 "$gen" plink "$tmp/g" 301 4000 1 && python3 "$gen" fidb "$tmp/db.fidb" 7001 256 2 &&
+	python3 "$gen" fidb "$tmp/q.fidb" 37 256 3 && python3 "$gen" align "$tmp/al.tsv" 4000 4 &&
+	python3 "$gen" phmm "$tmp/ph.in" 3000 5 || { echo "FAIL: generating inputs"; exit 1; }
+
+# ld: tables (windows, inter-chr, filters, extra columns, gzip), matrices and binary matrices
+for b in "$data/snp/ld_dummy/dummy203x800" "$data/snp/ld_edge/edge13x10" "$tmp/g"; do
+	k=$(basename "$b")
+	same "ld $k table" out.ld out.log -- ld --bfile "$b" --r2 --ld-window-r2 0 --out out
+	same "ld $k window 50" out.ld -- ld --bfile "$b" --r --ld-window 50 --ld-window-r2 0 --out out
+	same "ld $k d with-freqs in-phase" out.ld -- ld --bfile "$b" --r2 dprime with-freqs in-phase --ld-window-r2 0 --out out
+	same "ld $k inter-chr gz" out.ld.gz -- ld --bfile "$b" --r2 inter-chr gz --ld-window-r2 0.01 --out out
+	shapes=(square square0 triangle "square bin4" "triangle bin4" "square bin" "square spaces" "square gz")
+	# the generated set's text matrices would be 100 MB each: its binary ones suffice
+	[ "$b" = "$tmp/g" ] && shapes=("square0 bin4" "triangle bin4")
+	for shape in "${shapes[@]}"; do
+		ext=.ld; [[ $shape == *bin* ]] && ext=.ld.bin; [[ $shape == *gz ]] && ext=.ld.gz
+		same "ld $k $shape" out$ext -- ld --bfile "$b" --r $shape --out out
+	done
+	same "ld $k -o" o.ld -- ld --bfile "$b" --r2 square -o o.ld
+done
+same "ld phased" out.ld -- ld --bfile "$data/snp/ld_phased/phased257x200_miss0.02" --r2 --ld-window-r2 0 --out out
+
+# fastid: top-k, mixture, threshold hits to their own file and after the list, small blocks
+F=$data/snp/fastid/fastid40x500x200
+for db in "$F.db.fidb $F.queries.fidb" "$tmp/db.fidb $tmp/q.fidb"; do
+	same "fastid top10 $db" top.tsv -- fastid -o top.tsv $db
+	same "fastid mixture -T" top.tsv -- fastid --mixture -k 3 -T 60 -o top.tsv $db
+	same "fastid -H" top.tsv hits.tsv -- fastid -k 5 -T 110 -H hits.tsv -o top.tsv --block 333 $db
+	same "fastid -k 0 stdout" - -- fastid -k 0 -T 105 $db
+done
+
+# pairhmm: every bundled input (plain ones are cut, gzip ones run whole on rank 0) and a larger one
+for f in "$data"/pairhmm/inputs/*.in "$data"/pairhmm/inputs/*.txt "$data"/pairhmm/inputs/*.gz "$tmp/ph.in"; do
+	same "pairhmm $(basename "$f")" out.txt -- pairhmm -o out.txt "$f"
+done
+same "pairhmm stdout, --double" - -- pairhmm --double "$tmp/ph.in"
+zcat "$data/pairhmm/inputs/stress_random.hex.gz" > "$tmp/hex.in"
+same "pairhmm hex cut" out.txt -- pairhmm -o out.txt --format hex "$tmp/hex.in"
+for f in "$tmp/ph.in" "$tmp/hex.in" "$data/pairhmm/inputs/gkl_pairhmm-testdata.txt"; do
+	same "pairhmm --tsv $(basename "$f") (record numbers from the input's start)" out.txt -- pairhmm --tsv -o out.txt "$f"
+done
+
+# align: generated table (header, 2- and 7-field lines), stdout, options before and after the input
+same "align" out.tsv -- align -o out.tsv "$tmp/al.tsv"
+same "align stdout java" - -- align --java "$tmp/al.tsv" -t 1
+awk -F'\t' 'NR > 1 && NF == 2' "$tmp/al.tsv" | head -500 > "$tmp/al2.tsv"
+same "align preset" out.tsv -- align -p STANDARD_NGS --overhang INDEL -oout.tsv "$tmp/al2.tsv"
+
+# cnv: BAM counting by file, the model's outputs, a count matrix
+B=$data/cnv/bam
+same "cnv count-only" c.tsv -- cnv --count-only -q -w 5000 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o c.tsv
+same "cnv bams" cnv.tsv seg.tsv cnvr.tsv -- cnv -q -w 5000 --min-width 1 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o cnv.tsv --segments seg.tsv --cnvr cnvr.tsv
+same "cnv counts" cnv.tsv cnvr.tsv r.lambda.tsv r.params.tsv -- cnv -q --counts "$data/cnv/small/input_counts.tsv.gz" -o cnv.tsv --cnvr cnvr.tsv --regions r
+
+# failures: bad input in the last rank's share, a missing file, a bad database
+cp "$tmp/al.tsv" "$tmp/bad.tsv"; printf 'ACGT\tACGT\t1\n' >> "$tmp/bad.tsv"
+fails "align bad last line" out.tsv "expected 2 or 7" -- align -o out.tsv "$tmp/bad.tsv"
+cp "$tmp/ph.in" "$tmp/bad.in"; printf '2 1\nACGT IIII IIII IIII ++++\n' >> "$tmp/bad.in"
+fails "pairhmm truncated group" out.txt "gvk pairhmm" -- pairhmm -o out.txt "$tmp/bad.in"
+fails "ld missing fileset" out.ld "gvk ld" -- ld --bfile "$tmp/nothere" --r2 --out out
+head -c 100000 "$tmp/db.fidb" > "$tmp/short.fidb"
+fails "fastid short database" top.tsv "gvk fastid" -- fastid -o top.tsv "$tmp/short.fidb" "$tmp/q.fidb"
+fails "cnv missing bam" c.tsv "gvk cnv" -- cnv --count-only -w 5000 "$B/T1.bam" "$B/T2.bam" "$tmp/none.bam" -o c.tsv
+
+echo "$n checks under $np ranks, $fail failed"
+[ $fail -eq 0 ]
