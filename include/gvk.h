@@ -288,7 +288,8 @@ GVK_EXPORT void gvk_align_destroy(gvk_align_t *e);
  * device auto engine without a usable GPU runs on the CPU; a GPU failure during a batch moves
  * that batch and the following ones to the CPU, with a GVK_LOG_WARN message. */
 GVK_EXPORT const char *gvk_align_device_name(const gvk_align_t *e);
-/* GPU kernel time of the last gvk_align_batch call, seconds (0 when it ran on the CPU). */
+/* GPU kernel time of the last gvk_align_batch call, seconds (0 when it ran on the CPU; under
+ * gpu_emulate, the emulated kernels' CPU time). */
 GVK_EXPORT double gvk_align_gpu_kernel_seconds(const gvk_align_t *e);
 
 /* Checks one pair against the limits above; 0 or GVK_ERR_ARG with a message. */
