@@ -17,12 +17,14 @@
  * kernels. The last column is the speed-up over the CPU engine on all threads in the same run.
  * The H100 figure: bench_align --quick -n 500000 -m 20000 (500 000 read x haplotype pairs).
  * Usage: bench_align [-n READ_PAIRS] [-m HAP_PAIRS] [-t THREADS] [--gkl LIB] [--scalar-pairs N]
- *                    [--quick] [--gpu] [--emulate] [--gpu-chunk-mb N] [--results FILE]
+ *                    [--quick] [--gpu] [--emulate] [--gpu-chunk-mb N] [--profile] [--results FILE]
  *   --quick    only the all-threads CPU rows and the GPU rows
  *   --gpu      GPU rows required: exit 1 without a usable GPU (default: GPU rows when usable)
  *   --emulate  without a GPU, GPU rows through the engine's CPU emulation of the GPU path (checks
  *              the chunk pipeline; "kernel" is then the emulated kernels' CPU time)
  *   --gpu-chunk-mb N  GPU memory per chunk (gvk_align_opts_t.gpu_chunk_mb; default automatic)
+ *   --profile  the engine's DEBUG messages on stderr: where a batch's time went (checks, GPU
+ *              plan, packing and CIGAR text, waiting for kernels, CPU part)
  *   --results  append the table, with host, GPU, commit ($GVK_COMMIT) and date, to FILE */
 #include <dlfcn.h>
 #include <time.h>
@@ -131,6 +133,12 @@ static workload_t make_hap_ref(size_t want, uint64_t seed)
 /* Times one batch; the results (and their CIGARs, owned by the engine) stay valid until the
  * engine *keep is destroyed by the caller. */
 static int g_emulate, g_chunk_mb, g_need_gpu;
+
+static void log_stderr(void *arg, int level, const char *msg)
+{
+	(void)arg, (void)level;
+	fprintf(stderr, "  [%s]\n", msg);
+}
 
 static double run_dev(const workload_t *w, size_t n, int isa, int threads, size_t per_call, gvk_align_result_t *res,
                       gvk_align_t **keep, int device)
@@ -310,10 +318,11 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[k], "--quick")) quick = 1;
 		else if (!strcmp(argv[k], "--gpu")) g_need_gpu = 1;
 		else if (!strcmp(argv[k], "--emulate")) g_emulate = 1;
+		else if (!strcmp(argv[k], "--profile")) gvk_set_log(log_stderr, NULL, GVK_LOG_DEBUG);
 		else if (!strcmp(argv[k], "--gpu-chunk-mb") && k + 1 < argc) g_chunk_mb = atoi(argv[++k]);
 		else {
 			fprintf(stderr, "usage: bench_align [-n READ_PAIRS] [-m HAP_PAIRS] [-t THREADS] [--gkl LIB] [--scalar-pairs N] "
-			                "[--quick] [--gpu] [--emulate] [--gpu-chunk-mb N] [--results FILE]\n");
+			                "[--quick] [--gpu] [--emulate] [--gpu-chunk-mb N] [--profile] [--results FILE]\n");
 			return 1;
 		}
 	}

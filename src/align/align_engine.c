@@ -375,7 +375,13 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
 		                      : e->gpu                ? al_gpu_budget(e->gpu)
 		                                              : EMU_CHUNK_BYTES;
 		gemit_t g = {e, jobs, idx, out, text_at, text_tid};
-		rc = ag_run(&be, gj, cnt, java, e->opt.threads, budget, gpu_emit, &g, &e->gpu_kernel_s, err);
+		ag_times_t tm = {0, 0, 0, 0, 0};
+		rc = ag_run(&be, gj, cnt, java, e->opt.threads, budget, gpu_emit, &g, &tm, err);
+		e->gpu_kernel_s = tm.kernel;
+		gvk_logf(&e->opt.log, GVK_LOG_DEBUG,
+		         "align: GPU part: %zu pairs in %zu chunks of at most %zu MiB; plan %.2f ms, pack and CIGAR text "
+		         "%.2f ms, waiting %.2f ms, kernels %.2f ms", cnt, tm.chunks, budget >> 20, tm.plan * 1e3,
+		         tm.host * 1e3, tm.wait * 1e3, tm.kernel * 1e3);
 	}
 	for (size_t q = 0; q < cnt && rc == 0; ++q) pos[idx[q]] = AL_DONE;
 	free(idx), free(gj);
@@ -395,6 +401,7 @@ static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, 
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
 {
 	if (!e || (n > 0 && (!pairs || !out))) return gvk_err_set(err, GVK_ERR_ARG, "align: NULL engine, pairs or results");
+	const double t0 = gvk_seconds();
 	for (size_t k = 0; k < n; ++k) {
 		gvk_err_t perr = {0, ""};
 		if (gvk_align_check_pair(&pairs[k], &perr) < 0)
@@ -428,6 +435,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	}
 	for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
 	e->gpu_kernel_s = 0;
+	const double t1 = gvk_seconds();
 	if (want_gpu(e, jobs, pos, n)) {
 		gvk_err_t gerr = {0, ""};
 		if ((rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, &gerr)) < 0) {
@@ -441,6 +449,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 			rc = 0;
 		}
 	}
+	const double t2 = gvk_seconds();
 	size_t ni = plan_items(e, jobs, pos, n, order, items, keys);
 	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
 	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
@@ -448,7 +457,11 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		rc = gvk_err_set(err, rc, "out of memory in the align engine");
 		goto done;
 	}
+	const double t3 = gvk_seconds();
 	for (size_t k = 0; k < n; ++k) out[k].cigar = e->arena[text_tid[k]].p + text_at[k];
+	gvk_logf(&e->opt.log, GVK_LOG_DEBUG,
+	         "align: batch of %zu pairs on %s: checks and shortcut %.2f ms, GPU part %.2f ms, CPU part %.2f ms, "
+	         "results %.2f ms", n, e->name, (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3, (gvk_seconds() - t3) * 1e3);
 done:
 	free(jobs), free(pos), free(order), free(items), free(keys), free(text_at), free(text_tid);
 	return rc;

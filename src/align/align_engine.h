@@ -36,12 +36,21 @@ typedef struct {
 /* Receives the result of jobs[k] on worker thread tid (0 .. nt - 1), elements in el[0..ne). */
 typedef int (*ag_emit_fn)(void *arg, int tid, size_t k, const al_elem_t *el, int ne, int32_t offset, int32_t score);
 
+/* Where the time of an ag_run went, seconds (for the engine's DEBUG messages). */
+typedef struct {
+	double plan;   /* sort, blocks and chunks */
+	double kernel; /* the back end's kernels (they overlap the rest) */
+	double host;   /* packing and formatting on the threads, the part the kernels did not hide included */
+	double wait;   /* waiting for chunks: the kernels' part the host work did not hide */
+	size_t chunks;
+} ag_times_t;
+
 /* Aligns jobs[0..n) (each of at most AG_MAX_CELLS cells) through back end be in chunks of at most
  * `budget` bytes: packing and formatting (emit) run on nt threads, overlapped with the back end's
- * chunks. Adds the kernels' time to *kernel_s. 0 or a negative code; on failure every submitted
- * chunk has been waited for. */
+ * chunks. Adds its times to *tm. 0 or a negative code; on failure every submitted chunk has been
+ * waited for. */
 int ag_run(const ag_backend_t *be, const al_job_t *jobs, size_t n, int java, int nt, size_t budget, ag_emit_fn emit,
-           void *arg, double *kernel_s, gvk_err_t *err);
+           void *arg, ag_times_t *tm, gvk_err_t *err);
 
 /* The CUDA back end. NULL with err filled when there is no usable GPU. */
 typedef struct al_gpu_s al_gpu_t;

@@ -137,12 +137,15 @@ static int stage(const al_job_t *jobs, const ag_batch_t *bt, slot_t *slots, size
 }
 
 int ag_run(const ag_backend_t *be, const al_job_t *jobs, size_t n, int java, int nt, size_t budget, ag_emit_fn emit,
-           void *arg, double *kernel_s, gvk_err_t *err)
+           void *arg, ag_times_t *tm, gvk_err_t *err)
 {
 	if (n == 0) return 0;
 	if (nt < 1) nt = 1;
 	ag_batch_t bt;
+	double t0 = gvk_seconds(), t1;
 	if (ag_batch_plan(jobs, n, budget, nt, &bt) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
+	tm->plan += gvk_seconds() - t0;
+	tm->chunks += bt.nchunk;
 	slot_t slots[AG_SLOTS];
 	memset(slots, 0, sizeof slots);
 	const size_t nc = bt.nchunk;
@@ -158,7 +161,10 @@ int ag_run(const ag_backend_t *be, const al_job_t *jobs, size_t n, int java, int
 			rc = be->buffers(be->ctx, (int)(i % AG_SLOTS), s->p, &s->in, &s->out, err);
 			if (rc < 0) break;
 		}
+		t0 = gvk_seconds();
 		rc = stage(jobs, &bt, slots, i < nc ? i : SIZE_MAX, i >= 2 ? i - 2 : SIZE_MAX, nt, emit, arg, err);
+		t1 = gvk_seconds();
+		tm->host += t1 - t0;
 		if (rc < 0) break;
 		if (i < nc) {
 			if ((rc = be->submit(be->ctx, (int)(i % AG_SLOTS), &bt.chunk[i], java, err)) < 0) break;
@@ -166,13 +172,14 @@ int ag_run(const ag_backend_t *be, const al_job_t *jobs, size_t n, int java, int
 		}
 		if (i >= 1 && i - 1 < nc) {
 			const int si = (int)((i - 1) % AG_SLOTS);
-			rc = be->wait(be->ctx, si, kernel_s, err);
+			rc = be->wait(be->ctx, si, &tm->kernel, err);
+			tm->wait += gvk_seconds() - t1;
 			waited = i;
 			if (rc == 0) rc = fetch_long(be, si, &slots[si], err);
 		}
 	}
 	/* A failure: nothing may still be writing into the slots' buffers when they are reused. */
-	for (size_t k = waited; k < submitted; ++k) be->wait(be->ctx, (int)(k % AG_SLOTS), kernel_s, NULL);
+	for (size_t k = waited; k < submitted; ++k) be->wait(be->ctx, (int)(k % AG_SLOTS), &tm->kernel, NULL);
 	for (int s = 0; s < AG_SLOTS; ++s) free(slots[s].lel), free(slots[s].lat);
 	ag_batch_free(&bt);
 	return rc;
