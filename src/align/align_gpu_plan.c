@@ -9,39 +9,37 @@
 
 static int strips(int m) { return (m + AG_W - 1) / AG_W; }
 
-/* One stable counting pass of src into dst by key(i) in 0..nk-1, descending. */
-static int count_pass(const al_job_t *jobs, const size_t *src, size_t *dst, size_t n, int nk, int by_strips)
+/* One stable counting pass of src into dst by the 16-bit field of key at `shift`, descending. */
+static int count_pass(const uint32_t *key, const size_t *src, size_t *dst, size_t n, int nk, int shift)
 {
 	size_t *cnt = calloc((size_t)nk + 1, sizeof *cnt);
 	if (!cnt) return -1;
-	for (size_t i = 0; i < n; ++i) {
-		const al_job_t *j = &jobs[src[i]];
-		++cnt[nk - 1 - (by_strips ? strips(j->m) : j->n)];
-	}
+	for (size_t i = 0; i < n; ++i) ++cnt[nk - 1 - (int)(key[src[i]] >> shift & 0xffff)];
 	size_t at = 0;
 	for (int k = 0; k < nk; ++k) {
 		size_t c = cnt[k];
 		cnt[k] = at, at += c;
 	}
-	for (size_t i = 0; i < n; ++i) {
-		const al_job_t *j = &jobs[src[i]];
-		dst[cnt[nk - 1 - (by_strips ? strips(j->m) : j->n)]++] = src[i];
-	}
+	for (size_t i = 0; i < n; ++i) dst[cnt[nk - 1 - (int)(key[src[i]] >> shift & 0xffff)]++] = src[i];
 	free(cnt);
 	return 0;
 }
 
 /* A thread's work is n * strips(m) rows of AG_W cells, and a warp waits for its longest thread:
  * sorted by strips, then n, both descending, equal work sits side by side (two counting passes:
- * linear time, as this runs on the host for every batch). */
+ * linear time, as this runs on the host for every batch, over a compact key array so that the
+ * second pass's scattered reads stay in cache). */
 static void ag_sort(const al_job_t *jobs, size_t n, size_t *order)
 {
 	size_t *tmp = calloc(n ? n : 1, sizeof *tmp);
+	uint32_t *key = calloc(n ? n : 1, sizeof *key);
 	for (size_t i = 0; i < n; ++i) order[i] = i;
-	if (!tmp) return; /* unsorted is still correct, only slower */
-	if (count_pass(jobs, order, tmp, n, GVK_ALIGN_MAX_LEN + 1, 0) == 0)
-		count_pass(jobs, tmp, order, n, strips(GVK_ALIGN_MAX_LEN) + 1, 1);
-	free(tmp);
+	if (tmp && key) {
+		for (size_t i = 0; i < n; ++i) key[i] = (uint32_t)strips(jobs[i].m) << 16 | (uint32_t)jobs[i].n;
+		if (count_pass(key, order, tmp, n, GVK_ALIGN_MAX_LEN + 1, 0) == 0)
+			count_pass(key, tmp, order, n, strips(GVK_ALIGN_MAX_LEN) + 1, 16);
+	} /* else unsorted: still correct, only slower */
+	free(tmp), free(key);
 }
 
 static size_t up8(size_t x) { return (x + 7) & ~(size_t)7; }
