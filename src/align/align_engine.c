@@ -19,6 +19,8 @@ typedef struct {
 	size_t len, cap;
 } arena_t;
 
+enum { W_JOBS, W_POS, W_ORDER, W_ITEMS, W_KEYS, W_TEXT_AT, W_TEXT_TID, W_GIDX, W_GJOBS, W_N };
+
 struct gvk_align_s {
 	gvk_align_opts_t opt;
 	const al_isa_t *isa;
@@ -26,6 +28,7 @@ struct gvk_align_s {
 	al_emu_t *emu; /* tests: the GPU back end's logic on the CPU (opt.gpu_emulate, no GPU) */
 	double gpu_kernel_s;
 	arena_t *arena; /* one per thread */
+	gvk_buf_t wk[W_N]; /* a batch's work arrays, kept between calls (no fresh pages per call) */
 	char name[400];
 };
 
@@ -109,6 +112,7 @@ void gvk_align_destroy(gvk_align_t *e)
 	if (!e) return;
 	al_gpu_close(e->gpu);
 	al_emu_close(e->emu);
+	for (int w = 0; w < W_N; ++w) gvk_buf_free(&e->wk[w]);
 	for (int t = 0; t < e->opt.threads; ++t) free(e->arena[t].p);
 	free(e->arena);
 	free(e);
@@ -362,8 +366,8 @@ static int gpu_emit(void *arg, int tid, size_t k, const al_elem_t *el, int ne, i
 static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, gvk_align_result_t *out,
                      size_t *text_at, int16_t *text_tid, gvk_err_t *err)
 {
-	size_t *idx = malloc(n * sizeof *idx), cnt = 0;
-	al_job_t *gj = malloc(n * sizeof *gj);
+	size_t *idx = gvk_buf_reserve(&e->wk[W_GIDX], n * sizeof *idx), cnt = 0;
+	al_job_t *gj = gvk_buf_reserve(&e->wk[W_GJOBS], n * sizeof *gj);
 	int rc = 0;
 	if (!idx || !gj) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (size_t k = 0; k < n && rc == 0; ++k)
@@ -384,8 +388,40 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
 		         tm.host * 1e3, tm.wait * 1e3, tm.kernel * 1e3);
 	}
 	for (size_t q = 0; q < cnt && rc == 0; ++q) pos[idx[q]] = AL_DONE;
-	free(idx), free(gj);
 	return rc;
+}
+
+/* Checks of the pairs and their jobs, on the threads for large batches; bad = the first invalid
+ * pair (SIZE_MAX: none), so that the message names the same pair as a serial check would. */
+enum { PREP_PARALLEL = 65536 };
+
+typedef struct {
+	const gvk_align_pair_t *pairs;
+	al_job_t *jobs;
+	size_t n;
+	int nt;
+	atomic_size_t bad;
+} prep_t;
+
+static void prep_worker(void *arg, int tid)
+{
+	prep_t *w = arg;
+	const size_t beg = w->n * (size_t)tid / (size_t)w->nt, end = w->n * (size_t)(tid + 1) / (size_t)w->nt;
+	size_t bad = SIZE_MAX;
+	for (size_t k = beg; k < end; ++k) {
+		const gvk_align_pair_t *p = &w->pairs[k];
+		if (gvk_align_check_pair(p, NULL) < 0) {
+			bad = k;
+			break;
+		}
+		w->jobs[k] = (al_job_t){(const uint8_t *)p->ref, (const uint8_t *)p->alt, p->ref_len, p->alt_len,
+		                        p->par.match, p->par.mismatch, p->par.gap_open, p->par.gap_extend, p->overhang};
+	}
+	if (bad == SIZE_MAX) return;
+	/* The first invalid pair over all threads: a lower range's thread may still find one. */
+	size_t cur = atomic_load(&w->bad);
+	while (bad < cur && !atomic_compare_exchange_weak(&w->bad, &cur, bad)) {
+	}
 }
 
 static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n)
@@ -402,31 +438,27 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 {
 	if (!e || (n > 0 && (!pairs || !out))) return gvk_err_set(err, GVK_ERR_ARG, "align: NULL engine, pairs or results");
 	const double t0 = gvk_seconds();
-	for (size_t k = 0; k < n; ++k) {
-		gvk_err_t perr = {0, ""};
-		if (gvk_align_check_pair(&pairs[k], &perr) < 0)
-			return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: %s", k, perr.msg);
-	}
 	if (n == 0) return 0;
-	al_job_t *jobs = malloc(n * sizeof *jobs);
-	int *pos = malloc(n * sizeof *pos);
-	size_t *order = malloc(n * sizeof *order);
-	item_t *items = malloc(n * sizeof *items);
-	sortkey_t *keys = malloc(n * sizeof *keys);
-	size_t *text_at = malloc(n * sizeof *text_at);
-	int16_t *text_tid = malloc(n * sizeof *text_tid);
-	int rc = 0;
-	if (!jobs || !pos || !order || !items || !keys || !text_at || !text_tid) {
-		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
-		goto done;
-	}
-	for (size_t k = 0; k < n; ++k) {
-		const gvk_align_pair_t *p = &pairs[k];
-		jobs[k] = (al_job_t){(const uint8_t *)p->ref, (const uint8_t *)p->alt, p->ref_len, p->alt_len,
-		                     p->par.match, p->par.mismatch, p->par.gap_open, p->par.gap_extend, p->overhang};
-	}
+	al_job_t *jobs = gvk_buf_reserve(&e->wk[W_JOBS], n * sizeof *jobs);
+	int *pos = gvk_buf_reserve(&e->wk[W_POS], n * sizeof *pos);
+	size_t *order = gvk_buf_reserve(&e->wk[W_ORDER], n * sizeof *order);
+	item_t *items = gvk_buf_reserve(&e->wk[W_ITEMS], n * sizeof *items);
+	sortkey_t *keys = gvk_buf_reserve(&e->wk[W_KEYS], n * sizeof *keys);
+	size_t *text_at = gvk_buf_reserve(&e->wk[W_TEXT_AT], n * sizeof *text_at);
+	int16_t *text_tid = gvk_buf_reserve(&e->wk[W_TEXT_TID], n * sizeof *text_tid);
+	if (!jobs || !pos || !order || !items || !keys || !text_at || !text_tid)
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
 	int nt = e->opt.threads;
 	if ((size_t)nt > n) nt = (int)n;
+	prep_t pr = {pairs, jobs, n, n >= PREP_PARALLEL ? nt : 1, SIZE_MAX};
+	gvk_parallel(pr.nt, prep_worker, &pr);
+	const size_t bad = atomic_load(&pr.bad);
+	if (bad != SIZE_MAX) {
+		gvk_err_t perr = {0, ""};
+		gvk_align_check_pair(&pairs[bad], &perr);
+		return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: %s", bad, perr.msg);
+	}
+	int rc = 0;
 	if (e->opt.raw) {
 		for (size_t k = 0; k < n; ++k) pos[k] = AL_TODO;
 	} else {
@@ -453,18 +485,13 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	size_t ni = plan_items(e, jobs, pos, n, order, items, keys);
 	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
 	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
-	if ((rc = atomic_load(&r.err)) < 0) {
-		rc = gvk_err_set(err, rc, "out of memory in the align engine");
-		goto done;
-	}
+	if ((rc = atomic_load(&r.err)) < 0) return gvk_err_set(err, rc, "out of memory in the align engine");
 	const double t3 = gvk_seconds();
 	for (size_t k = 0; k < n; ++k) out[k].cigar = e->arena[text_tid[k]].p + text_at[k];
 	gvk_logf(&e->opt.log, GVK_LOG_DEBUG,
 	         "align: batch of %zu pairs on %s: checks and shortcut %.2f ms, GPU part %.2f ms, CPU part %.2f ms, "
 	         "results %.2f ms", n, e->name, (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3, (gvk_seconds() - t3) * 1e3);
-done:
-	free(jobs), free(pos), free(order), free(items), free(keys), free(text_at), free(text_tid);
-	return rc;
+	return 0;
 }
 
 long gvk_align_batch_copy(gvk_align_result_t *out, size_t n, char *text, size_t size, gvk_err_t *err)

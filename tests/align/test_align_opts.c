@@ -2,7 +2,7 @@
 /* The align engine's options and argument checks: out-of-range options are GVK_ERR_ARG with a
  * message (never an abort or a print), thread counts below 1 mean all processors, device gpu
  * without a usable GPU is an error, options take the process's log, NULL arguments are refused,
- * and gvk_align_batch_copy gives the caller CIGARs that outlive the engine's next call. */
+ * a large batch (checked on several threads) names its first invalid pair, and gvk_align_batch_copy gives the caller CIGARs that outlive the engine's next call. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +115,26 @@ int main(void)
 		CHECK(r[k].cigar >= text && r[k].cigar < text + sizeof text && !strcmp(r[k].cigar, want[k]),
 		      "copied CIGAR %d: %s, want %s", k, r[k].cigar, want[k]);
 	CHECK(!strcmp(want[2], "12M"), "IGNORE example: %s", want[2]);
+	gvk_align_destroy(e);
+
+	/* A large batch is checked on the threads: the message names the first invalid pair. */
+	gvk_align_opts_init(&o);
+	o.device = GVK_DEVICE_CPU, o.threads = 3;
+	e = gvk_align_create(&o, NULL);
+	const size_t nbig = 100000;
+	gvk_align_pair_t *big = malloc(nbig * sizeof *big);
+	gvk_align_result_t *rb = malloc(nbig * sizeof *rb);
+	for (size_t k = 0; k < nbig; ++k) big[k] = p[k % 3];
+	CHECK(gvk_align_batch(e, big, nbig, rb, &err) == 0, "large batch: %s", err.msg);
+	for (size_t k = 0; k < nbig; ++k)
+		if (strcmp(rb[k].cigar, want[k % 3])) {
+			CHECK(0, "large batch pair %zu: %s, want %s", k, rb[k].cigar, want[k % 3]);
+			break;
+		}
+	big[90001].alt_len = 0, big[70000].par.match = -1;
+	CHECK(gvk_align_batch(e, big, nbig, rb, &err) == GVK_ERR_ARG && !strncmp(err.msg, "pair 70000: ", 12),
+	      "first invalid pair: %s", err.msg);
+	free(big), free(rb);
 	gvk_align_destroy(e);
 
 	printf("%s\n", fails ? "FAILED" : "all option checks passed");
