@@ -194,8 +194,8 @@ typedef struct {
 	int isa;               /* gvk_isa_t: AUTO (default), SCALAR or AVX512 */
 	int gpu;               /* CUDA device index (default 0) */
 	int gpu_path;          /* gvk_snp_path_t (default AUTO) */
-	size_t gpu_mem;        /* GPU memory to plan with, bytes; 0 (default): what is free. Less than half of
-	                          it under the SNPs' bit planes makes the GPU stream them */
+	size_t gpu_mem;        /* GPU memory to plan with, bytes; 0 (default): what is free. SNP bit planes
+	                          larger than half of it are streamed through the GPU instead of kept there */
 	/* Window tables (gvk_ld_table_*), PLINK's rules: pairs (A, B) of SNPs A before B on one
 	 * chromosome, B at most window_snps - 1 SNPs after A, bp(B) <= bp(A) + 1000 window_kb,
 	 * cM(B) <= cM(A) + window_cm, and r^2 >= window_r2 (an undefined r never passes). */
@@ -203,7 +203,7 @@ typedef struct {
 	double window_kb;      /* --ld-window-kb (default 1000) */
 	double window_cm;      /* --ld-window-cm; < 0 (default): no limit */
 	double window_r2;      /* --ld-window-r2 (default 0.2; 0 keeps every defined pair) */
-	int inter_chr;         /* 1: every pair A before B, the windows ignored (--r2 inter-chr) */
+	int inter_chr;         /* 1: every pair A before B; window_snps, _kb and _cm ignored (--r2 inter-chr) */
 	gvk_log_t log;         /* the library's messages (see "Messages") */
 } gvk_ld_opts_t;
 

@@ -28,7 +28,7 @@ extern "C" {
 #include "snp_gpu_mma.cuh"
 
 enum { LD_CHUNKS = 4, LD_NBUF = 4, LD_EVENTS = 64 }; /* chunks per stripe (at least), result buffers, timing events */
-enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
+enum { PATH_AUTO = GVK_SNP_PATH_AUTO, PATH_POPC = GVK_SNP_PATH_POPC, PATH_MMA = GVK_SNP_PATH_MMA };
 enum { FID_TRIAL = 1 << 18 }; /* profiles scored by both FastID kernels to pick one */
 
 struct snp_gpu_s {

@@ -458,6 +458,75 @@ static void count_log(void *arg, int level, const char *msg)
 	++logged;
 }
 
+/* With a GPU: the engines on it (each count kernel forced, planes streamed, small FastID blocks and
+ * batches) give the CPU's results exactly. */
+static void gpu_equals_cpu(void)
+{
+	char prefix[4096], q[4096], d[4096];
+	path(prefix, sizeof prefix, "%s/ld_dummy/dummy203x800", data_dir);
+	path(q, sizeof q, "%s/fastid/fastid40x500x200.queries.fidb", data_dir);
+	path(d, sizeof d, "%s/fastid/fastid40x500x200.db.fidb", data_dir);
+	fid_prof_t qs, db;
+	gvk_err_t err = {0, ""};
+	if (fidb_read(q, &qs, &err) < 0 || fidb_read(d, &db, &err) < 0) {
+		CHECK(0, "%s\n", err.msg);
+		return;
+	}
+	uint64_t *qw = unpadded(&qs), *dw = unpadded(&db);
+	for (int v = 0; v < 3; ++v) {
+		gvk_ld_opts_t lo;
+		gvk_fastid_opts_t fo;
+		gvk_ld_matrix_t *m[2] = {NULL, NULL};
+		gvk_fastid_result_t *r[2] = {NULL, NULL};
+		for (int dev = 0; dev < 2; ++dev) {
+			gvk_ld_opts_init(&lo);
+			gvk_fastid_opts_init(&fo);
+			lo.r2 = 0, lo.threads = fo.threads = 2, fo.mixture = 1, fo.threshold = 2;
+			lo.device = fo.device = dev ? GVK_DEVICE_GPU : GVK_DEVICE_CPU;
+			lo.gpu_path = fo.gpu_path = v == 1 ? GVK_SNP_PATH_MMA : GVK_SNP_PATH_POPC;
+			if (v == 2) lo.gpu_mem = 800 * 3 * 64 * 2 / 3, fo.gpu_db_block = 77, fo.gpu_q_batch = 5; /* a third of the planes */
+			gvk_ld_t *le = gvk_ld_create(&lo, &err);
+			gvk_fastid_t *fe = gvk_fastid_create(&fo, &err);
+			CHECK(le && fe && gvk_ld_matrix_bfile(le, prefix, &m[dev], &err) == 0 &&
+			          gvk_fastid_search(fe, qw, (size_t)qs.n, dw, (size_t)db.n, qs.n_snp, &r[dev], &err) == 0,
+			      "GPU variant %d, device %d: %s\n", v, dev, err.msg);
+			gvk_ld_destroy(le);
+			gvk_fastid_destroy(fe);
+		}
+		if (m[0] && m[1]) {
+			size_t bad = 0;
+			for (int64_t k = 0; k < m[0]->m * m[0]->m; ++k) bad += !same_value(m[0]->r[k], m[1]->r[k]);
+			CHECK(bad == 0, "GPU variant %d: %zu LD values differ from the CPU's\n", v, bad);
+		}
+		if (r[0] && r[1])
+			CHECK(r[0]->k == r[1]->k && r[0]->n_hits == r[1]->n_hits &&
+			          !memcmp(r[0]->top, r[1]->top, sizeof *r[0]->top * r[0]->n_queries * (size_t)r[0]->k) &&
+			          !memcmp(r[0]->hits, r[1]->hits, sizeof *r[0]->hits * r[0]->n_hits),
+			      "GPU variant %d: FastID results differ from the CPU's\n", v);
+		printf("GPU variant %d: LD matrix and FastID results = the CPU's\n", v);
+		gvk_ld_matrix_free(m[0]), gvk_ld_matrix_free(m[1]);
+		gvk_fastid_result_free(r[0]), gvk_fastid_result_free(r[1]);
+	}
+	free(qw), free(dw);
+	fid_prof_free(&qs), fid_prof_free(&db);
+}
+
+/* The commands' GVK_SNP_GPU_* variables are checked like options. */
+static void cli_env(void)
+{
+	char cmd[16384];
+	path(cmd, sizeof cmd, "GVK_SNP_GPU_PATH=fast %s ld -q --device cpu --bfile %s/ld_edge/edge13x10 --r2 --out %s/env 2>&1 | "
+	     "grep -q 'gvk ld: GVK_SNP_GPU_PATH must be auto, popc or mma, not .fast.'", gvk_bin, data_dir, tmp_dir);
+	CHECK(run(cmd) == 0, "gvk ld with GVK_SNP_GPU_PATH=fast: no such error\n");
+	path(cmd, sizeof cmd, "GVK_SNP_GPU_QBATCH=many %s fastid -q --device cpu %s/fastid/fastid40x500x200.db.fidb "
+	     "%s/fastid/fastid40x500x200.queries.fidb 2>&1 | grep -q 'GVK_SNP_GPU_QBATCH must be a whole number'",
+	     gvk_bin, data_dir, data_dir);
+	CHECK(run(cmd) == 0, "gvk fastid with GVK_SNP_GPU_QBATCH=many: no such error\n");
+	path(cmd, sizeof cmd, "GVK_SNP_GPU_PATH=mma GVK_SNP_GPU_MEM=1000 %s ld -q --device cpu --bfile %s/ld_edge/edge13x10 "
+	     "--r2 --out %s/env", gvk_bin, data_dir, tmp_dir);
+	CHECK(run(cmd) == 0, "gvk ld with valid GVK_SNP_GPU_* on the CPU failed\n");
+}
+
 /* device GPU: the GPU or an error, in the library and in both commands; AUTO is silent. */
 static void devices(void)
 {
@@ -471,6 +540,7 @@ static void devices(void)
 		CHECK(!strncmp(gvk_ld_device_name(e), "gpu-", 4), "device gpu named '%s'\n", gvk_ld_device_name(e));
 		printf("GPU present (%s): the no-GPU errors are not tested here\n", gvk_ld_device_name(e));
 		gvk_ld_destroy(e);
+		gpu_equals_cpu();
 		return;
 	}
 	CHECK(err.code == GVK_ERR_GPU || err.code == GVK_ERR_UNSUPPORTED, "ld device gpu: code %d\n", err.code);
@@ -537,6 +607,7 @@ int main(int argc, char **argv)
 	bad_ld_opts();
 	bad_ld_calls();
 	bad_fastid();
+	cli_env();
 	devices();
 	printf("%ld checks, %d failures\n", checks, fails);
 	return fails ? 1 : 0;
