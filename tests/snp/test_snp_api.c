@@ -7,6 +7,7 @@
  *   - bad arguments give negative codes with messages, and --device gpu without a usable GPU is
  *     an error in the library and in both commands.
  * Usage: test_snp_api GVK DATA TMPDIR */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
