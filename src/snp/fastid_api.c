@@ -42,7 +42,8 @@ static int check_opts(const gvk_fastid_opts_t *o, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "topk 0 without a threshold asks for nothing");
 	if (o->threshold > UINT32_MAX)
 		return gvk_err_set(err, GVK_ERR_ARG, "threshold %lld is beyond any score", (long long)o->threshold);
-	if (o->threads < 0) return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
+	if (o->threads < 0)
+		return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
 	if (o->device < GVK_DEVICE_AUTO || o->device > GVK_DEVICE_GPU)
 		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
 	if (o->isa != GVK_ISA_AUTO && o->isa != GVK_ISA_SCALAR && o->isa != GVK_ISA_AVX512)
@@ -129,11 +130,13 @@ static int check_search(const gvk_fastid_t *e, const uint64_t *queries, size_t n
                         uint32_t n_snp, gvk_err_t *err)
 {
 	if (!e) return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: the engine is NULL");
-	if (!queries || !db) return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: %s is NULL", queries ? "db" : "queries");
+	if (!queries || !db)
+		return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: %s is NULL", queries ? "db" : "queries");
 	if (n_q == 0 || n_db == 0 || n_snp == 0)
-		return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: n_q, n_db and n_snp must be >= 1 (got %zu, %zu, %u)", n_q,
-		                   n_db, n_snp);
-	if (n_q > UINT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: %zu queries (at most 2^32 - 1)", n_q);
+		return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: n_q, n_db and n_snp must be >= 1 (got %zu, %zu, %u)",
+		                   n_q, n_db, n_snp);
+	if (n_q > UINT32_MAX)
+		return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: %zu queries (at most 2^32 - 1)", n_q);
 	if (n_db > INT64_MAX / 2) return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: %zu database profiles", n_db);
 	return 0;
 }

@@ -38,7 +38,8 @@ void gvk_ld_opts_init(gvk_ld_opts_t *o)
 static int check_opts(const gvk_ld_opts_t *o, gvk_err_t *err)
 {
 	if (o->r2 != 0 && o->r2 != 1) return gvk_err_set(err, GVK_ERR_ARG, "r2 must be 0 (r) or 1 (r^2), not %d", o->r2);
-	if (o->threads < 0) return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
+	if (o->threads < 0)
+		return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
 	if (o->device < GVK_DEVICE_AUTO || o->device > GVK_DEVICE_GPU)
 		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
 	if (o->isa != GVK_ISA_AUTO && o->isa != GVK_ISA_SCALAR && o->isa != GVK_ISA_AVX512)
@@ -46,7 +47,8 @@ static int check_opts(const gvk_ld_opts_t *o, gvk_err_t *err)
 	if (o->gpu < 0) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be a device index >= 0, not %d", o->gpu);
 	if (o->gpu_path < GVK_SNP_PATH_AUTO || o->gpu_path > GVK_SNP_PATH_MMA)
 		return gvk_err_set(err, GVK_ERR_ARG, "gpu_path %d is not GVK_SNP_PATH_AUTO, _POPC or _MMA", o->gpu_path);
-	if (o->window_snps < 2) return gvk_err_set(err, GVK_ERR_ARG, "window_snps must be >= 2, not %lld", (long long)o->window_snps);
+	if (o->window_snps < 2)
+		return gvk_err_set(err, GVK_ERR_ARG, "window_snps must be >= 2, not %lld", (long long)o->window_snps);
 	if (!(o->window_kb >= 0)) return gvk_err_set(err, GVK_ERR_ARG, "window_kb must be >= 0, not %g", o->window_kb);
 	if (isnan(o->window_cm)) return gvk_err_set(err, GVK_ERR_ARG, "window_cm is NaN (< 0: no limit)");
 	if (!(o->window_r2 >= 0 && o->window_r2 <= 1))
@@ -174,7 +176,8 @@ static int geno_data(const int8_t *g, int64_t m, int64_t n, int layout, const ch
 	if (!g) return gvk_err_set(err, GVK_ERR_ARG, "the genotype matrix is NULL");
 	if (m < 1) return gvk_err_set(err, GVK_ERR_ARG, "n_snps must be >= 1, not %lld", (long long)m);
 	if (n < 2) return gvk_err_set(err, GVK_ERR_ARG, "n_samples must be >= 2 for LD, not %lld", (long long)n);
-	if (n > INT32_MAX) return gvk_err_set(err, GVK_ERR_ARG, "%lld samples is too many (at most 2^31 - 1)", (long long)n);
+	if (n > INT32_MAX)
+		return gvk_err_set(err, GVK_ERR_ARG, "%lld samples is too many (at most 2^31 - 1)", (long long)n);
 	if (layout != GVK_GENO_SNP_MAJOR && layout != GVK_GENO_SAMPLE_MAJOR)
 		return gvk_err_set(err, GVK_ERR_ARG, "layout %d is not GVK_GENO_SNP_MAJOR or GVK_GENO_SAMPLE_MAJOR", layout);
 	if ((uint64_t)m > SIZE_MAX / (uint64_t)n) return gvk_err_set(err, GVK_ERR_ARG, "the genotype matrix is too large");

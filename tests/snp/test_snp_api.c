@@ -271,7 +271,8 @@ static void compare_fastid_file(const char *file, const gvk_fastid_result_t *r, 
 			            : sscanf(line, "%255s %lld %255s %lld %lld", qid, &q, did, &d, &sc);
 			if (n != (top ? 6 : 5)) break;
 			size_t at = top ? (size_t)q * (size_t)r->k + (size_t)rank : k;
-			const gvk_fastid_hit_t *h = at < (top ? r->n_queries * (size_t)r->k : r->n_hits) ? (top ? &r->top[at] : &r->hits[at]) : NULL;
+			size_t len = top ? r->n_queries * (size_t)r->k : r->n_hits;
+			const gvk_fastid_hit_t *h = at >= len ? NULL : top ? &r->top[at] : &r->hits[at];
 			bad += !h || h->query != (uint32_t)q || h->db != d || h->score != (uint32_t)sc;
 			++k;
 		}
@@ -307,7 +308,9 @@ static void fastid_case(int mixture, int topk, int64_t thr)
 	int rc = e ? gvk_fastid_search(e, qw, (size_t)qs.n, dw, (size_t)db.n, qs.n_snp, &r, &err) : -1;
 	CHECK(rc == 0 && r, "%s: %s\n", what, err.msg);
 	if (rc == 0) {
-		CHECK(r->n_queries == (size_t)qs.n && r->k == (topk < db.n ? topk : (int)db.n) && r->pairs == (uint64_t)(qs.n * db.n), "%s: sizes\n", what);
+		CHECK(r->n_queries == (size_t)qs.n && r->k == (topk < db.n ? topk : (int)db.n) &&
+		          r->pairs == (uint64_t)(qs.n * db.n),
+		      "%s: sizes\n", what);
 		compare_fastid_file(top, r, 1, what);
 		compare_fastid_file(hits, r, 0, what);
 	}
@@ -567,7 +570,8 @@ static void devices(void)
 	/* the commands say the library's words and fail before reading anything */
 	char cmd[16384], out[4096], line[1024];
 	path(out, sizeof out, "%s/device_gpu.err", tmp_dir);
-	const char *sub[2] = {"ld --bfile %s/ld_edge/edge13x10 --r2 --out %s/devgpu", "fastid %s/fastid/fastid40x500x200.db.fidb %s/none"};
+	const char *sub[2] = {"ld --bfile %s/ld_edge/edge13x10 --r2 --out %s/devgpu",
+	                      "fastid %s/fastid/fastid40x500x200.db.fidb %s/none"};
 	for (int k = 0; k < 2; ++k) {
 		char args[8192];
 		snprintf(args, sizeof args, sub[k], data_dir, k ? "x" : tmp_dir);
