@@ -11,7 +11,7 @@
 #include "cnv.h"
 
 /* Counts are held as doubles: above 2^53 neighbouring integers collapse (as in cnv_counts.c). */
-#define COUNT_MAX 9007199254740992.0
+#define COUNT_MAX ((int64_t)1 << 53)
 
 static int check_shape(const gvk_cnv_count_arrays_t *a, gvk_err_t *err)
 {
@@ -41,7 +41,7 @@ static int copy_counts(const gvk_cnv_count_arrays_t *a, gvk_cnv_counts_t *c, gvk
 					                   "non-negative", r + 1, s + 1, v);
 			} else {
 				int64_t iv = a->x_int[k];
-				if (iv < 0 || (double)iv > COUNT_MAX)
+				if (iv < 0 || iv > COUNT_MAX)
 					return gvk_err_set(err, GVK_ERR_ARG, "count of region %zu, sample %zu is %lld: counts must be in 0 .. "
 					                   "2^53", r + 1, s + 1, (long long)iv);
 				v = (double)iv;
