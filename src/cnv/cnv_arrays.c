@@ -18,11 +18,13 @@ static int check_shape(const gvk_cnv_count_arrays_t *a, gvk_err_t *err)
 	if (!a) return gvk_err_set(err, GVK_ERR_ARG, "no count arrays");
 	if (a->m < 1) return gvk_err_set(err, GVK_ERR_ARG, "the count matrix has no regions (m = %d)", a->m);
 	if (a->N < 2) return gvk_err_set(err, GVK_ERR_ARG, "cn.mops needs at least two samples (N = %d)", a->N);
-	if (!a->x == !a->x_int) return gvk_err_set(err, GVK_ERR_ARG, "give the counts as exactly one of x (double) and x_int (int64)");
+	if (!a->x == !a->x_int)
+		return gvk_err_set(err, GVK_ERR_ARG, "give the counts as exactly one of x (double) and x_int (int64)");
 	if (a->layout != GVK_CNV_REGION_MAJOR && a->layout != GVK_CNV_SAMPLE_MAJOR)
 		return gvk_err_set(err, GVK_ERR_ARG, "unknown layout %d (GVK_CNV_REGION_MAJOR or GVK_CNV_SAMPLE_MAJOR)", a->layout);
 	int given = (a->seq_names != NULL) + (a->start != NULL) + (a->end != NULL);
-	if (given != 0 && given != 3) return gvk_err_set(err, GVK_ERR_ARG, "give seq_names, start and end together, or none of them");
+	if (given != 0 && given != 3)
+		return gvk_err_set(err, GVK_ERR_ARG, "give seq_names, start and end together, or none of them");
 	return 0;
 }
 
@@ -58,7 +60,8 @@ static int copy_samples(const gvk_cnv_count_arrays_t *a, gvk_cnv_counts_t *c, gv
 			return gvk_err_set(err, GVK_ERR_ARG, "sample %d has no name", s + 1);
 		char def[24];
 		snprintf(def, sizeof def, "S%d", s + 1);
-		if (!(c->samples[s] = strdup(a->samples ? a->samples[s] : def))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (!(c->samples[s] = strdup(a->samples ? a->samples[s] : def)))
+			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
 	return 0;
 }
