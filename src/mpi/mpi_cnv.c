@@ -84,7 +84,7 @@ static int distinct_samples(const gvk_cnv_counts_t *c, gvk_err_t *err)
 	return 0;
 }
 
-int gvk_mpi_cnv_count(char **paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o, gvk_cnv_counts_t *c,
+int gvk_mpi_cnv_count(char **paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c,
                       gvk_err_t *err)
 {
 	gvk_mpi_world_t w;

@@ -40,6 +40,6 @@ int gvk_mpi_rank(void);
 /* cnv: this rank counts its contiguous run of the BAM/CRAM files; rank 0 then holds the counts
  * of them all in file order (the one-process matrix), the others what they counted. Returns the
  * agreed status. */
-int gvk_mpi_cnv_count(char **paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o, gvk_cnv_counts_t *c,
+int gvk_mpi_cnv_count(char **paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c,
                       gvk_err_t *err);
 #endif
