@@ -116,6 +116,8 @@ typedef struct {
 	int device;       /* gvk_device_t */
 	int isa;          /* gvk_isa_t */
 	int gpu;          /* -1 (default): every visible GPU, each pass split between them; k: GPU k alone */
+	double gpu_min_work; /* device auto: cells of a pass from which the GPU is opened (0: the
+	                        policy's, docs/library.md) */
 	/* Many callers, one GPU. shared = 1: the engine may be called from any number of threads at
 	 * once (GATK's native threads, one active region per call). Calls that arrive while the GPU is
 	 * busy, or within merge_wait_us of each other, are merged into one set of launches, and each
@@ -424,6 +426,8 @@ typedef struct {
 	                     most 4 GiB; 1..GVK_ALIGN_MAX_CHUNK_MB): small values stream many chunks */
 	int gpu_emulate;  /* tests: without a usable GPU, device gpu or auto runs the GPU back end's
 	                     per-pair code and chunk pipeline on the CPU ("gpu-emulated") */
+	double gpu_min_work; /* device auto: cells of a batch from which it goes to the GPU (0: the
+	                        policy's, docs/library.md) */
 	gvk_log_t log;    /* messages: a GPU that cannot be used (INFO), a GPU failure (WARN) */
 } gvk_align_opts_t;
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/device_policy.h"
 #include "../common/err.h"
 #include "../common/log.h"
 #include "../common/threads.h"
@@ -326,8 +327,6 @@ static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *
 	return ni;
 }
 
-/* Under device auto, batches with fewer cells to fill stay on the CPU (launch and copy latency). */
-#define AUTO_MIN_CELLS 20000000.0
 static int text_out(gvk_align_t *e, int tid, size_t k, const al_job_t *jb, const al_elem_t *el, int ne, int32_t offset,
                     int32_t score, gvk_align_result_t *out, size_t *text_at, int16_t *text_tid)
 {
@@ -431,7 +430,8 @@ static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, 
 	double cells = 0;
 	for (size_t k = 0; k < n; ++k)
 		if (pos[k] < 0 && ag_fits(&jobs[k])) cells += (double)jobs[k].n * jobs[k].m;
-	return cells >= AUTO_MIN_CELLS;
+	/* Under device auto, small batches stay on the CPU (launch and copy latency). */
+	return gvk_policy_auto_gpu(GVK_ENGINE_ALIGN, cells, e->opt.gpu_min_work);
 }
 
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)

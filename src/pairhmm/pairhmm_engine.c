@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/device_policy.h"
 #include "../common/err.h"
 #include "../common/log.h"
 #include "../common/threads.h"
@@ -51,8 +52,6 @@ struct gvk_pairhmm_s {
 	int gpu_tried;       /* auto mode: the GPU was opened, or found missing, already */
 };
 
-/* Cells below which a pass in auto mode stays on the CPU while no GPU is open. */
-#define PHMM_AUTO_GPU_CELLS 2e9
 
 void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt)
 {
@@ -352,7 +351,7 @@ static void auto_open_gpu(gvk_pairhmm_t *e, phmm_ctx_t *c, const gvk_read_t *rea
 {
 	double cells = 0;
 	for (size_t k = 0; k < n; ++k) cells += (double)reads[pairs[k].read].len * haps[pairs[k].hap].len;
-	if (cells < PHMM_AUTO_GPU_CELLS) return;
+	if (!gvk_policy_auto_gpu(GVK_ENGINE_PAIRHMM, cells, e->opt.gpu_min_work)) return;
 	gvk_err_t gerr = {0, ""};
 	e->gpu_tried = 1;
 	c->gpu = phmm_gpu_open(&e->opt, &gerr);
