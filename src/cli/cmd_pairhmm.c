@@ -115,7 +115,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 	const char *prof = getenv("GVK_GPU_PROFILE"), *share = getenv("GVK_GPU_SHARE");
 	a->eng.gpu_profile = prof ? atoi(prof) : 0;
 	a->eng.gpu_gap_share = !share || atoi(share) != 0;
-	gvk_cli_log_level(a->quiet ? GVK_LOG_ERROR : a->eng.gpu_profile ? GVK_LOG_INFO : GVK_LOG_WARN);
+	/* Profiling asked for is shown even with -q, as before. */
+	gvk_cli_log_level(a->eng.gpu_profile ? GVK_LOG_INFO : a->quiet ? GVK_LOG_ERROR : GVK_LOG_WARN);
 	gvk_log_default(&a->eng.log);
 	return 0;
 }
