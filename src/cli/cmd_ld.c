@@ -154,8 +154,14 @@ int gvk_cmd_ld(int argc, char **argv)
 		return free(r), 1;
 	}
 	if (ld_args_check(&r->a) < 0 || snp_gpu_env("ld", &r->a.ld.gpu) < 0) return free(r), 1;
-	/* --device gpu: the GPU or an error, before any input is read (d / dprime run on the CPU) */
-	if (r->a.ld.device == GVK_DEVICE_GPU && !r->a.ld.em && snp_gpu_probe(&r->a.ld.gpu, NULL, 0, &r->err) < 0) {
+	/* --device gpu: the GPU or an error, before any input is read. Unphased D / D' come from a
+	 * per-pair EM that only the CPU runs, so the GPU cannot be promised for them. */
+	if (r->a.ld.device == GVK_DEVICE_GPU && r->a.ld.em) {
+		fprintf(stderr, "gvk ld: --device gpu: unphased D and D' (d, dprime) are computed on the CPU only; use "
+		                "--device cpu or auto, or --phased\n");
+		return free(r), 1;
+	}
+	if (r->a.ld.device == GVK_DEVICE_GPU && snp_gpu_probe(&r->a.ld.gpu, NULL, 0, &r->err) < 0) {
 		fprintf(stderr, "gvk ld: %s\n", r->err.msg);
 		return free(r), 1;
 	}

@@ -105,6 +105,8 @@ if ! "$gvk" ld -q --bfile "$E" --r2 --device gpu --out "$tmp/probe" 2> "$tmp/pro
 fi
 rm -f "$tmp"/probe*
 [ -z "$nogpu" ] || check gpu "$nogpu" ld --bfile "$E" --r2 --device gpu --out "$tmp/out"
+# Unphased D' is a CPU computation: --device gpu refuses it with or without a GPU.
+check gpu_dprime "computed on the CPU only" ld --bfile "$E" --r2 dprime --device gpu --out "$tmp/out"
 
 # VCF input (only with htslib).
 if "$gvk" ld --vcf /nonexistent.vcf --r2 --out "$tmp/out" 2>&1 | grep -q "built without htslib"; then
