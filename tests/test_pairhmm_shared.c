@@ -145,18 +145,32 @@ static int run_callers(gvk_pairhmm_opts_t o, region_t *g, int n, int T, int gpu)
 	return j.failed || diff || st.pairs != pairs;
 }
 
+static void free_region(region_t *g)
+{
+	for (int r = 0; r < g->nr; ++r) free((void *)g->reads[r].bases), free((void *)g->reads[r].qual);
+	for (int h = 0; h < g->nh; ++h) free((void *)g->haps[h].bases);
+	free(g->reads), free(g->haps), free(g->want), free(g->got), free(g->used);
+}
+
 int main(int argc, char **argv)
 {
 	const int gpu = argc > 1 && !strcmp(argv[1], "gpu");
 	const int n = argc > 2 ? atoi(argv[2]) : 3000;
 	const char *callers = argc > 3 ? argv[3] : "8";
 	const int wait = argc > 4 ? atoi(argv[4]) : 0, nctx = argc > 5 ? atoi(argv[5]) : 0;
+	gvk_err_t err = {0, ""};
+	gvk_pairhmm_opts_t o;
+	if (gpu) { /* skip at once, before the CPU reference, where there is no GPU */
+		gvk_pairhmm_opts_init(&o);
+		o.device = GVK_DEVICE_GPU;
+		gvk_pairhmm_t *probe = gvk_pairhmm_create(&o, &err);
+		if (!probe) return printf("SKIP: GPU engine unavailable: %s\n", err.msg), 77;
+		gvk_pairhmm_destroy(probe);
+	}
 	uint64_t s = 0x9e3779b97f4a7c15ull;
 	region_t *g = calloc((size_t)n, sizeof *g);
 	for (int i = 0; i < n; ++i) make_region(&g[i], &s);
 
-	gvk_err_t err = {0, ""};
-	gvk_pairhmm_opts_t o;
 	gvk_pairhmm_opts_init(&o);
 	o.device = GVK_DEVICE_CPU, o.threads = 0;
 	gvk_pairhmm_t *ref = gvk_pairhmm_create(&o, &err);
@@ -173,9 +187,14 @@ int main(int argc, char **argv)
 		int T = atoi(c);
 		T = T < 1 ? 1 : T > 256 ? 256 : T;
 		int r = run_callers(o, g, n, T, gpu);
-		if (r == 77) return 77;
+		if (r == 77) {
+			rc = 77;
+			break;
+		}
 		rc |= r;
 		c = strchr(c, ',') ? strchr(c, ',') + 1 : c + strlen(c);
 	}
-	return rc | check_options();
+	for (int i = 0; i < n; ++i) free_region(&g[i]);
+	free(g);
+	return rc == 77 ? 77 : rc | check_options();
 }
