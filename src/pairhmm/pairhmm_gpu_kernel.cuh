@@ -26,15 +26,7 @@
 #include <float.h>
 #include <stdint.h>
 
-/* One pair as the kernel sees it: offsets into the read blob (bases then the 4 quality arrays,
- * R bytes each) and the haplotype blob (base classes 0..4, H bytes), and where its sum goes in
- * the output (the pair's place in the pass when the pass is one sub-batch, so that the host
- * needs no scatter). */
-typedef struct {
-	uint32_t roff, hoff;
-	int32_t R, H;
-	uint32_t out;
-} phmm_gpu_pair_t;
+#include "pairhmm_gpu_pair.h"
 
 template <typename T> struct phmm_ops;
 
@@ -258,9 +250,6 @@ __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q
 	}
 }
 
-#ifndef PHMM_GPU_BLOCK
-#define PHMM_GPU_BLOCK 32
-#endif
 #ifndef PHMM_UNROLL
 #define PHMM_UNROLL 4
 #endif
