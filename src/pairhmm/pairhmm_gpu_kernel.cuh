@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Pair-HMM forward kernels for NVIDIA GPUs, bit-identical to Intel GKL (spec sections 6-8).
+/* Pair-HMM forward kernels for NVIDIA GPUs, bit-identical to Intel GKL (docs/pairhmm.md,
+ * Semantics 5-9).
  *
  * Design (after gpuPairHMM, Schmidt et al. 2024): one pair per sub-warp of P threads. Thread t
  * holds K consecutive read rows in registers (their M, I, D cells and transition probabilities) and
@@ -19,7 +20,7 @@
  * -fmad=false, and write every operation as an explicit round-to-nearest intrinsic: __fmaf_rn
  * where GKL's AVX-512 kernel fuses, separate __fmul_rn/__fadd_rn elsewhere. CUDA has no FTZ for
  * double, so the double kernels flush each result below DBL_MIN by hand. The final log10 is taken
- * on the host with the C library (spec 8.4). */
+ * on the host with the C library (docs/pairhmm.md, Semantics 10). */
 #ifndef GVK_PAIRHMM_GPU_KERNEL_CUH
 #define GVK_PAIRHMM_GPU_KERNEL_CUH
 
