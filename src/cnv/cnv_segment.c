@@ -77,7 +77,7 @@ static double stirling_rest(double z)
 
 /* ln B(a, b). The t tail always has one argument 1/2: for the other >= 20, ln Gamma(b + 1/2) -
  * ln Gamma(b) from Stirling's series is accurate to ~1e-15 absolute, where the sum of three
- * lgamma() values loses up to ~1e-12 to cancellation; it is also three times faster. */
+ * lgamma() values loses up to ~1e-12 to cancellation; it is also cheaper. */
 static double lbeta_d(double a, double b)
 {
 	if (b == 0.5) b = a, a = 0.5;

@@ -127,7 +127,7 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 	e->nctx = opt->shared ? opt->merge_contexts : 1;
 	pthread_mutex_init(&e->lock, NULL);
 	/* --device gpu opens the GPU now and fails without one; auto opens it at the first pass big
-	 * enough to be worth the GPU's start-up (about 0.3 s), so small inputs stay on the CPU, except
+	 * enough to be worth the GPU's start-up (a CUDA context), so small inputs stay on the CPU, except
 	 * in a shared engine, whose calls are small by design and merged. */
 	if (opt->device == GVK_DEVICE_GPU || (opt->shared && opt->device == GVK_DEVICE_AUTO)) {
 		if (open_gpus(e, err) < 0) {

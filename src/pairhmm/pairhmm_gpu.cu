@@ -206,9 +206,9 @@ static int read_shares_gap_open(const gvk_read_t *r)
 
 /* Whether at least half of a pass's pairs (judged on up to 1024 of them, evenly spaced) have
  * reads that allow the shared gap-open product. Only then do the sort keys tell them apart: the
- * split moves them behind the others of their variant, and on input where few qualify that cost
- * more than it saved (2 M HaplotypeCaller-shaped pairs, a few percent of whose short reads
- * qualify: 2.13-2.15 against 2.18-2.19 TCUPS of kernel time, even with no launch of their own). */
+ * split moves them behind the others of their variant, and on input where few qualify (such as
+ * HaplotypeCaller-shaped pairs, where only a few short reads do) that costs more than it saves,
+ * even with no launch of their own. */
 static int pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, const size_t *sel, size_t n)
 {
 	const size_t m = n < 1024 ? n : 1024;
@@ -559,9 +559,8 @@ typedef struct {
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
-/* Pinning host memory is slow (17-26 ms per 128 MiB on the H100 host, src/common/cuda_mem.cu),
- * so the staging buffers grow in powers of two from min bytes and are kept until the engine
- * closes; device buffers likewise. */
+/* Pinning host memory is slow (src/common/cuda_mem.cu), so the staging buffers grow in powers of
+ * two from min bytes and are kept until the engine closes; device buffers likewise. */
 static int ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, const char *what, gvk_err_t *err)
 {
 	return gvk_cuda_reserve((void **)p, cap, need, GVK_MEM_PINNED, GVK_GROW_POW2, min, what, err);
@@ -670,9 +669,8 @@ static size_t key_run_end(const order_t *ord, size_t lo, size_t hi, int shift, u
  * bin is a run; only the largest (tiled) variant needs scratch. A variant's pairs that may share
  * the gap-open product follow the others (bin 2v + 1 after 2v) and get a launch of their own only
  * when they are at least half of the variant's; otherwise they run with the others. A small extra
- * launch per variant, with its own tail, costs more than the sharing saves: on 2 M
- * HaplotypeCaller-shaped pairs, where a few short reads qualify, 2.05 TCUPS with a launch for
- * every share bin, 2.13 with them merged this way, 2.19 without share keys (pass_mostly_shares). */
+ * launch per variant, with its own tail, costs more than the sharing saves (on
+ * HaplotypeCaller-shaped pairs, where a few short reads qualify; see pass_mostly_shares). */
 static void pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff, layout_t *L)
 {
 	const uint32_t largest = (uint32_t)var_count(c->dbl) - 1;
@@ -769,8 +767,8 @@ static int pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t
 	uint8_t *rb = sl->host + L->off_rb, *hb = sl->host + L->off_hb;
 	/* Places first, in pair order (the maps tell a read's or haplotype's first pair), then the
 	 * copies on all threads: the double passes of a chunk (a pair in fifty, their reads spread
-	 * over the chunk) come this way, and copying them on one thread took 2-4 ms of the 35 ms of
-	 * host work of a million-pair chunk. */
+	 * over the chunk) come this way, and copying them on one thread was a visible share of a
+	 * chunk's host work. */
 	int32_t *rl = (int32_t *)scratch(g, SCR_RLIST, (b1 - b0) * sizeof *rl), *hl = (int32_t *)scratch(g, SCR_HLIST, (b1 - b0) * sizeof *hl);
 	if (!rl || !hl) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	size_t ro = 0, ho = hpad, nr = 0, nh = 0;
@@ -968,7 +966,7 @@ static int run_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, float *fsum, double *
 
 /* The double pass over pairs of the float pass that g->kept describes: records only, on slot 1
  * (slot 0 holds the blobs), one sub-batch. The sparse packing it replaces copied every such
- * pair's read again: 50-72 ms of the 20 M-pair file's 140-150 ms of double passes. */
+ * pair's read again, which was most of the double passes' host time. */
 static int run_kept_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, double *dsum, gvk_err_t *err)
 {
 	slot_t *sl = &g->slot[1];
