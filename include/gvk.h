@@ -83,7 +83,7 @@ GVK_EXPORT void gvk_log_default(gvk_log_t *log);
 typedef enum { GVK_DEVICE_AUTO = 0, GVK_DEVICE_CPU = 1, GVK_DEVICE_GPU = 2 } gvk_device_t;
 
 /* ---------------------------------------------------------------------------------------------
- * Pair-HMM forward (GATK HaplotypeCaller / Intel GKL semantics, see docs/pairhmm.md)
+ * Pair-HMM forward (GATK HaplotypeCaller / Intel GKL semantics, see docs/pairhmm.md, Semantics)
  * ------------------------------------------------------------------------------------------- */
 
 /* One read: five arrays of len bytes. Qualities are raw Phred values (not +33); only their low
@@ -532,7 +532,7 @@ typedef struct {
  * of a sequence not consecutive), or GVK_ERR_NOMEM; on error *c is zeroed. */
 GVK_EXPORT int gvk_cnv_counts_from_arrays(const gvk_cnv_count_arrays_t *a, gvk_cnv_counts_t *c, gvk_err_t *err);
 
-/* Read counting from BAM/CRAM (spec section 2). bed NULL: fixed windows of length wl over every
+/* Read counting from BAM/CRAM (docs/cnv.md, Semantics 1). bed NULL: fixed windows of length wl over every
  * @SQ of the first file; otherwise the BED intervals (0-based half-open, converted to 1-based).
  * Sample names come from each file's @RG SM (the file name without .bam/.cram when it has none);
  * two files of one name, or one file of several, are an error. A BED contig missing from the

@@ -96,7 +96,7 @@ static workload_t make_read_hap(size_t want, uint64_t seed)
 		for (int h = 0; h < nh; ++h) {
 			hap[h] = vary(&s, win, L, h ? 4 : 0, &hl[h]);
 			if (hl[h] > 600) hl[h] = 600, hap[h][600] = 0;
-			if (hl[h] < 100) hl[h] = L; /* never shorter than the spec's range */
+			if (hl[h] < 100) hl[h] = L; /* keep every haplotype within the workload's 100-600 bp */
 		}
 		for (int r = 0; r < nr && w.n < want; ++r) {
 			int h = rnd(&s, 0, nh - 1), len = rnd(&s, 50, 250);
@@ -331,7 +331,8 @@ int main(int argc, char **argv)
 		void *h = dlopen(gkl_path, RTLD_NOW | RTLD_LOCAL);
 		if (h) gkl = (gkl_fn)dlsym(h, "_Z19runSWOnePairBT_avx2iiiiPhS_ssaPciPjPi");
 		if (!gkl) fprintf(stderr, "bench_align: cannot use %s: %s\n", gkl_path, dlerror());
-		/* GKL's AVX-512 entry crashes at 1024 bp and longer (spec 9); these workloads stay below. */
+		/* GKL's AVX-512 entry crashes at 1024 bp and longer (docs/align.md, Semantics 9); these workloads
+		 * stay below. */
 		__builtin_cpu_init();
 		if (h && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
 		    __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))

@@ -2,7 +2,7 @@
 /* The GPU aligner's per-pair logic: one CUDA thread aligns one pair (fill, end cell, traceback).
  * Written once for the kernel (align_gpu.cu, AL_HD = __device__) and for its CPU emulation
  * (align_gpu_plan.c, AL_HD empty), so the exact arithmetic the GPU runs is also tested without a
- * GPU. Layout and planning: align_gpu_plan.h. Recurrences and tie order: spec 4.1-6.3, as in
+ * GPU. Layout and planning: align_gpu_plan.h. Recurrences and tie order: docs/align.md, Semantics 4.1-6.3, as in
  * align_scalar.c and align_trace.c. */
 #ifndef GVK_ALIGN_GPU_PAIR_H
 #define GVK_ALIGN_GPU_PAIR_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal interface between the alignment engine, its matrix-fill kernels (one per instruction
- * set) and the traceback. Spec: shared/specs/smithwaterman.md; the section numbers below are its. */
+ * set) and the traceback. Section numbers below are those of docs/align.md, Semantics. */
 #ifndef GVK_ALIGN_KERNEL_H
 #define GVK_ALIGN_KERNEL_H
 

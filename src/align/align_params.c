@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Named parameter sets, strategy names and the input limits (spec 2, 3 and 9). */
+/* Named parameter sets, strategy names and the input limits (docs/align.md, Semantics 2, 3
+ * and 9). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -66,7 +67,7 @@ int gvk_align_check_pair(const gvk_align_pair_t *p, gvk_err_t *err)
 		                   s->mismatch, s->gap_open, s->gap_extend);
 	if (p->overhang == GVK_OVERHANG_INDEL || p->overhang == GVK_OVERHANG_LEADING_INDEL) {
 		/* A gap opened from the boundary must beat the -2^30 sentinel of E[i][0] and F[0][j]
-		 * (spec 4.1); this also keeps every score above -2^31. */
+		 * (docs/align.md, Semantics 4.1); this also keeps every score above -2^31. */
 		int64_t len = p->ref_len > p->alt_len ? p->ref_len : p->alt_len;
 		int64_t edge = (int64_t)s->gap_open + (len - 1) * s->gap_extend;
 		if (edge + s->gap_open <= -(INT64_C(1) << 30) + s->gap_extend)

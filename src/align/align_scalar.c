@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Scalar matrix fill: the reference implementation, one pair at a time (one cell = al_cell of
  * align_kernel.h, shared with the GPU kernel), written to follow the
- * spec's recurrences (4.1, 4.2) line by line. The vector kernels must reproduce it bit for bit. */
+ * recurrences of docs/align.md (Semantics 4.1, 4.2) line by line. The vector kernels must reproduce it bit for bit. */
 #include <string.h>
 
 #include "align_kernel.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* End-cell choice, traceback and CIGAR assembly, shared by every fill kernel (spec 5 and 6). */
+/* End-cell choice, traceback and CIGAR assembly, shared by every fill kernel (docs/align.md,
+ * Semantics 5 and 6). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -65,9 +65,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
 	gvk_pairhmm_opts_init(&a->eng);
 	a->eng.threads = gvk_ncpu();
-	/* Half a million pairs: on the H100 host a 20 M-pair file took 1.07-1.14 s this way against
-	 * 1.19-1.35 s with a million (a smaller first chunk, less memory to fault in and to pin) and
-	 * 1.31-1.33 s with 128 k. */
+	/* Half a million pairs: a smaller first chunk and less memory to fault in and to pin than a
+	 * million, which measured slower on a 20 M-pair file, as did 128 k. */
 	a->chunk = 1 << 19;
 	int c;
 	while ((c = getopt_long(argc, argv, "o:t:qh", lo, NULL)) != -1) {
@@ -271,9 +270,8 @@ static void *write_main(void *arg)
 		if (fwrite(st->wbuf[t].p, 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
 	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO;
 	/* The mapped input's pages of the chunks written go back, so that a large input does not stay
-	 * mapped whole; here rather than in the parser, which sets the pace (unmapping there took
-	 * 0.05-0.16 s of a 1.2 s run). Time-neutral on the 20 M-pair file: 1.14-1.23 s against
-	 * 1.12-1.22 s without, the exit 0.04 s shorter. */
+	 * mapped whole; here rather than in the parser, which sets the pace and would wait for the
+	 * unmapping. */
 	phmm_reader_release(st->rd, sl->consumed);
 	sl->tl[4] = t0, sl->tl[5] = gvk_seconds();
 	st->busy += sl->tl[5] - t0;
@@ -282,7 +280,7 @@ static void *write_main(void *arg)
 }
 
 /* The engines, made on their own thread while the first two chunks are parsed: a GPU engine's
- * CUDA context start-up (0.2-0.3 s on the H100 hosts) then overlaps the parsing. */
+ * CUDA context start-up, a noticeable part of a short run, then overlaps the parsing. */
 enum { MAX_ENGINES = 8, MAX_SLOTS = MAX_ENGINES + 2 };
 
 typedef struct {
@@ -329,8 +327,8 @@ static void *engines_main(void *arg)
 	if (es->n > MAX_ENGINES) es->n = MAX_ENGINES;
 	/* More engines only where compute is not all-CPU: CPU engines would just share cores. */
 	if (j.o.device == GVK_DEVICE_CPU) es->n = 1;
-	/* Each GPU's engines on a thread of their own: every GPU's CUDA context takes 0.2-0.3 s to
-	 * make, and one after the other they added up. */
+	/* Each GPU's engines on a thread of their own: making a CUDA context is slow, and one after
+	 * the other the GPUs' start-ups would add up. */
 	gvk_parallel(es->ngpu > 1 ? (es->ngpu < es->n ? es->ngpu : es->n) : 1, make_worker, &j);
 	/* An engine that could not start (its GPU busy or out of memory, say) leaves its share to the
 	 * others, with a message; with none, the first failure is the error. */
@@ -374,8 +372,8 @@ static int hand_to_writer(stage_t *writer, stage_t *cs, slot_t *sl, gvk_err_t *e
 }
 
 /* After a successful run the process ends at once: unmapping the input, freeing the chunks and
- * unpinning the engines' buffers took 0.05-0.2 s of a 1-2 s run on the GPU hosts, for memory
- * that the exit frees anyway. Sanitizer builds clean up, so that leaks are still found. */
+ * unpinning the engines' buffers are a visible part of a short GPU run, for memory that the exit
+ * frees anyway. Sanitizer builds clean up, so that leaks are still found. */
 #if defined(__SANITIZE_ADDRESS__)
 #define FAST_EXIT 0
 #elif defined(__has_feature)

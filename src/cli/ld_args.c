@@ -54,7 +54,7 @@ void ld_usage(FILE *fp)
 	        "  --out PREFIX           output prefix (default 'plink'): PREFIX.ld (.ld.bin) and PREFIX.log\n"
 	        "  -o FILE                write to FILE instead ('-' = standard output; a log only with --out)\n"
 	        "  --keep-allele-order    keep the .bim A1 (otherwise A1 = founders' minor allele, as PLINK)\n"
-	        "  --phased               VCF haplotypes: r, r^2, D, D' from phased haplotypes (spec 4)\n"
+	        "  --phased               VCF haplotypes: r, r^2, D, D' from phased haplotypes (docs/snp.md)\n"
 	        "  -t, --threads N        CPU threads (default: all processors)\n"
 	        "      --device D         cpu, gpu or auto (default auto: the GPU when usable)\n"
 	        "      --isa I            CPU kernel: auto, avx512 or scalar\n"

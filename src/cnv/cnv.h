@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include "gvk.h"
 
-/* Statistics computed the way R computes them (spec section 13), so that normalized counts come
+/* Statistics computed the way R computes them (docs/cnv.md, Semantics 9), so that normalized counts come
  * out bit for bit: means and variances accumulate in long double with R's second pass. */
 double cnv_r_mean(const double *x, size_t n);         /* mean() */
 double cnv_r_var(const double *x, size_t n);          /* var(), denominator n - 1 */
@@ -15,13 +15,13 @@ double cnv_r_quantile7(const double *sorted, size_t n, double p); /* quantile(ty
 double cnv_r_quantile7_sel(double *v, size_t n, double p);        /* the same, v unsorted (reordered) */
 void cnv_sort(double *x, size_t n);
 
-/* Normalization of one run (spec section 4): writes norm (N x m) and the diagnostics of res. */
+/* Normalization of one run (docs/cnv.md, Semantics 2): writes norm (N x m) and the diagnostics of res. */
 int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, gvk_err_t *err);
-/* Coverage factors for norm = 2 (spec 4.2). */
+/* Coverage factors for norm = 2 (docs/cnv.md, Semantics 2). */
 int cnv_coverage(const gvk_cnv_counts_t *c, double *cov, gvk_err_t *err);
 
-/* Mode of a Gaussian kernel density of v on [0, u] as R's density() and approx() find it (spec
- * 13.4): R's grid of G points, bandwidth and first maximum, whatever the magnitude of v. The grid
+/* Mode of a Gaussian kernel density of v on [0, u] as R's density() and approx() find it
+ * (docs/cnv.md, Semantics 9): R's grid of G points, bandwidth and first maximum, whatever the magnitude of v. The grid
  * grows with u (G >= 100 u), so it is bounded: above CNV_KDE_MAX_GRID points the mode is refused
  * (GVK_ERR_FORMAT, no message: the caller names the data); out of memory: GVK_ERR_NOMEM. Mode
  * and bandwidth are NAN when undefined (n < 2, u not positive and finite). method: how the
@@ -36,7 +36,7 @@ typedef struct {
 } cnv_kde_t;
 int cnv_density_mode(const double *v, size_t n, double u, int method, cnv_kde_t *out);
 
-/* Fast segmentation of one vector (spec section 7). */
+/* Fast segmentation of one vector (docs/cnv.md, Semantics 5). */
 typedef struct {
 	int min_seg, delta, max_int;
 	double alpha, cyber_weight;
@@ -61,7 +61,7 @@ double cnv_log_t_upper(double t, double df);
 typedef int (*cnv_redo_fn)(void *arg, int q, gvk_err_t *err);
 
 /* Segmentation of every (sequence, sample), calls, CNVs, CNV regions and integer copy numbers
- * (spec sections 7-9); res already holds norm, sini and the EM outputs. When redo is given (the EM
+ * (docs/cnv.md, Semantics 5-7); res already holds norm, sini and the EM outputs. When redo is given (the EM
  * ran where its last bits differ from the CPU's), each sequence whose segmentation met a near tie
  * gets its EM redone by redo and is segmented again, so that ties fall as with the CPU EM. */
 int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,

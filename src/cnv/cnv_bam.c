@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Read counting from indexed BAM/CRAM files (spec section 2): each record that is mapped and has
+/* Read counting from indexed BAM/CRAM files (docs/cnv.md, Semantics 1): each record that is mapped and has
  * MAPQ >= min_mapq counts once, at its leftmost aligned position, in every window or target that
  * contains it; no flag filtering. */
 #define _POSIX_C_SOURCE 200809L
@@ -31,7 +31,7 @@ int gvk_cnv_have_bam(void)
 	return 1;
 }
 
-/* Fixed windows over every @SQ (spec 2.1), including the package's start-0 single window and the
+/* Fixed windows over every @SQ (docs/cnv.md, Semantics 1), including the package's start-0 single window and the
  * dropped last base of a sequence whose length is a multiple of the window length. */
 static int windows_layout(const sam_hdr_t *h, int wl, cnv_layout_t *l, gvk_err_t *err)
 {

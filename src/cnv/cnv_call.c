@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Segmentation of every (sequence, sample), individual calls, CNVs, CNV regions and integer copy
- * numbers (spec sections 7-9). */
+ * numbers (docs/cnv.md, Semantics 5-7). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,7 +44,7 @@ static void seg_worker(void *arg, int tid)
 			continue;
 		}
 		res->sp_eps[pi] = diag[0], res->sp_sd[pi] = diag[1], res->sp_q95[pi] = diag[2], res->sp_ninit[pi] = ninit;
-		/* individual calls (spec 8.1) here, in parallel: m x N values */
+		/* individual calls (docs/cnv.md, Semantics 6) here, in parallel: m x N values */
 		for (int k = 0; k < run->n_pieces[pi]; ++k) {
 			const cnv_piece_t *p = &run->pieces[pi][k];
 			double v = run->o->use_median ? p->median : p->mean, *call = res->call + (size_t)s * m + r0;
@@ -53,8 +53,8 @@ static void seg_worker(void *arg, int tid)
 	}
 }
 
-/* Copy number of one CNV segment: the EM of spec 5 on the per-sample means of its inner regions
- * (spec 9 steps 1-4), read at the segment's own sample. */
+/* Copy number of one CNV segment: the EM (docs/cnv.md, Semantics 3) on the per-sample means of its inner regions
+ * (Semantics 7), read at the segment's own sample. */
 static int segment_cn(const gvk_cnv_result_t *res, const cnv_em_par_t *par, const gvk_cnv_seg_t *g, double *vec,
                       double *tmp, const double *ones)
 {
@@ -214,7 +214,7 @@ int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_
 			res->segs[res->n_segs++] = g;
 		}
 	}
-	/* Integer copy numbers (spec 9): fitted for CNVs, threshold-promoted for the rest. */
+	/* Integer copy numbers (docs/cnv.md, Semantics 7): fitted for CNVs, threshold-promoted for the rest. */
 	cn_run_t cr = {res, {0}, ones, run.nth, 0};
 	for (int s = 0; s < N; ++s) ones[s] = 1.0;
 	cnv_em_par_init(&cr.par, o, N, ones);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The mode of the variance/mean ratios' kernel density (spec 13.4), as R's density() and
+/* The mode of the variance/mean ratios' kernel density (docs/cnv.md, Semantics 9), as R's density() and
  * approx() find it, for any magnitude of the data.
  *
  * The density at grid point t is sum_q y[q] k(|t - q|) over the binned values y. It is summed

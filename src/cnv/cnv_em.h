@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The per-region EM (spec section 5) behind a small interface, so that a GPU back end can run
+/* The per-region EM (docs/cnv.md, Semantics 3) behind a small interface, so that a GPU back end can run
  * beside the CPU one. Every array is region-fastest with leading dimension ld (element (c, r) at
  * c * ld + r), which gives coalesced loads when one GPU thread handles one region. */
 #ifndef GVK_CNV_EM_H
@@ -32,7 +32,7 @@ typedef struct {
 
 void cnv_em_par_init(cnv_em_par_t *p, const gvk_cnv_opts_t *o, int N, const double *cov);
 
-/* 1 when every x of region r is <= minReadCount (the shortcut of spec 5.2). */
+/* 1 when every x of region r is <= minReadCount (the shortcut of docs/cnv.md, Semantics 3). */
 int cnv_em_is_shortcut(const cnv_em_par_t *p, const cnv_em_job_t *j, size_t r);
 /* Writes the shortcut constants into region r. A back end may run the EM on every region and
  * let the caller overwrite the shortcut rows afterwards (as gcn.MOPS does). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Per-region EM on the CPU (spec section 5), threads over blocks of regions. The arithmetic is
+/* Per-region EM on the CPU (docs/cnv.md, Semantics 3), threads over blocks of regions. The arithmetic is
  * the package's, operation for operation: the linear-domain 1e-100 floor, the I^2 * median first
  * step and the posterior of the last E-step (one step behind the returned lambda and alpha). */
 #include <math.h>
@@ -130,7 +130,7 @@ static void cnv_em_region(const cnv_em_par_t *p, const double *x, const double *
 	}
 }
 
-/* Derived calls of spec section 6 from the posteriors P (sample-major). */
+/* Derived calls (docs/cnv.md, Semantics 4) from the posteriors P (sample-major). */
 static void derive(const cnv_em_par_t *p, const double *P, double *sini, uint8_t *cls, size_t ld, double *ini,
                    double *tmp)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* GPU back end of the CNV EM (cnv_em.h): one region per thread, as gcn.MOPS does it (spec 12).
+/* GPU back end of the CNV EM (cnv_em.h): one region per thread, as gcn.MOPS does it (docs/cnv.md, Semantics 8).
  * The per-region arithmetic is cnv_em_kernel.h, i.e. cnv_em_cpu.c's operation order; compiled
  * with -fmad=false so that no multiply-add is contracted. CUDA's exp, log and lgamma are not
  * glibc's (both within 1-2 ulp of the true value), so results agree with the CPU to ~1e-14

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The per-region EM of one GPU thread (spec section 5), written once for cnv_em_gpu.cu and for the
- * CPU emulation test (tests/cnv/test_cnv_emu.c). Every operation is cnv_em_cpu.c's, in the same
+/* The per-region EM of one GPU thread (docs/cnv.md, Semantics 3), written once for cnv_em_gpu.cu and for the
+ * CPU emulation test (tests/cnv/test_cnv_em_gpu.c, mode emu). Every operation is cnv_em_cpu.c's, in the same
  * order; only the layout differs: every per-region array (inputs, outputs and scratch) is
  * region-fastest with stride ld, so that neighbouring threads touch neighbouring addresses.
  *
@@ -71,7 +71,7 @@ CNV_K_FN double cnv_k_select(double *v, size_t ld, int n, int k)
 	return v[(size_t)k * ld];
 }
 
-/* m0 of spec 5.3 from x / cov written into tmp (strided). */
+/* m0 (docs/cnv.md, Semantics 3, start) from x / cov written into tmp (strided). */
 CNV_K_FN double cnv_k_m0(const cnv_em_par_t *p, const double *x, const double *cov, double *tmp, size_t ld)
 {
 	int N = p->N;
@@ -150,10 +150,10 @@ CNV_K_FN void cnv_k_mstep(const cnv_em_par_t *p, int n, double meanx, const doub
 	}
 }
 
-/* The whole region: EM, then the derived calls of spec 6. Pointers are already offset to the
+/* The whole region: EM, then the derived calls (docs/cnv.md, Semantics 4). Pointers are already offset to the
  * region (element c at c * ld). lg and tmp are N-deep scratch; P is n * N deep (the posterior
  * output when one is kept). The minReadCount shortcut is not tested here: the host overwrites
- * those regions (spec 12), so that no warp diverges on it. */
+ * those regions (docs/cnv.md, Semantics 8), so that no warp diverges on it. */
 CNV_K_FN void cnv_k_region(const cnv_em_par_t *p, int n, size_t ld, const double *x, const double *cov, double *lg,
                            double *tmp, double *P, double *lam_out, double *alp_out, double *sini, double *ini,
                            uint8_t *cls)

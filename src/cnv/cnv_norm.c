@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Normalization of the count matrix per reference sequence (spec section 4), reproducing R's
+/* Normalization of the count matrix per reference sequence (docs/cnv.md, Semantics 2), reproducing R's
  * normalizeChromosomes() bit for bit: the arithmetic of every step follows R's primitives. */
 #include <math.h>
 #include <stdlib.h>
@@ -64,7 +64,7 @@ static int size_factors(blk_t *b, int q, const int *rows, size_t nr, double *sf,
 	return 0;
 }
 
-/* Variance-to-mean rescaling of the poisson mode (spec 4 step 6): divides f by the mode. */
+/* Variance-to-mean rescaling of the poisson mode (docs/cnv.md, Semantics 2 step 6): divides f by the mode. */
 static int poisson_scale(blk_t *b, int q, const int *rows, size_t nr, double *f, gvk_err_t *err)
 {
 	const gvk_cnv_counts_t *c = b->c;

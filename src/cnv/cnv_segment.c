@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The package's fast segmentation of one sI/NI vector (spec section 7): a Cyber-T breakpoint
+/* The package's fast segmentation of one sI/NI vector (docs/cnv.md, Semantics 5): a Cyber-T breakpoint
  * statistic per position, initial cuts above its 95 % quantile, merging of gain and loss pieces. */
 #include <math.h>
 #include <stdlib.h>
@@ -77,7 +77,7 @@ static double stirling_rest(double z)
 
 /* ln B(a, b). The t tail always has one argument 1/2: for the other >= 20, ln Gamma(b + 1/2) -
  * ln Gamma(b) from Stirling's series is accurate to ~1e-15 absolute, where the sum of three
- * lgamma() values loses up to ~1e-12 to cancellation; it is also three times faster. */
+ * lgamma() values loses up to ~1e-12 to cancellation; it is also cheaper. */
 static double lbeta_d(double a, double b)
 {
 	if (b == 0.5) b = a, a = 0.5;
@@ -113,7 +113,7 @@ static int near_tie(double s1, double s2, double df)
 	return fabs(s1 - s2) <= rel * fabs(s1 - ln2) + 4e-16 * s1;
 }
 
-/* Best score over the window half-lengths at cut position i (spec 7.1). precise = 1 uses the
+/* Best score over the window half-lengths at cut position i (docs/cnv.md, Semantics 5). precise = 1 uses the
  * long-double tail; *tie is set when two consecutive scores are a near tie, where the stall
  * counter could go either way in R. targ receives the (t, df) of the best score. */
 static double position_score(int n, int i, const cnv_seg_par_t *p, double nu, double gv, const double *ps,
@@ -143,7 +143,7 @@ static double position_score(int n, int i, const cnv_seg_par_t *p, double nu, do
 	return best;
 }
 
-/* The per-position statistic of spec 7.1, local-maximum filter included. */
+/* The per-position statistic (docs/cnv.md, Semantics 5), local-maximum filter included. */
 static void seg_stat(const double *x, int n, double eps, const cnv_seg_par_t *p, double *ps, double *pss,
                      double *pv, double *stat, double *targ, int *near)
 {

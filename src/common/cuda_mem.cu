@@ -10,9 +10,9 @@
 enum { HUGE_PAGE = 2 << 20 };
 
 /* Pinned host memory is anonymous memory on transparent huge pages (where the kernel grants
- * them), registered with CUDA: on the H100 hosts 128 MiB took 20-30 ms to pin this way against
- * 40-70 ms with cudaMallocHost, which pins 4 KiB pages, and 3 ms to give back against 12-18 ms.
- * *sz is rounded up to whole huge pages. */
+ * them), registered with CUDA: fewer, larger pages make pinning and unpinning cheaper than
+ * cudaMallocHost's 4 KiB pages (measurements: docs/pairhmm-gpu.md). *sz is rounded up to whole
+ * huge pages. */
 static cudaError_t pinned_alloc(void **p, size_t *sz)
 {
 	size_t len = (*sz + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);

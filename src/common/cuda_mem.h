@@ -14,8 +14,8 @@ extern "C" {
  * cudaHostRegister), which copies to and from the GPU need to run asynchronously. */
 typedef enum { GVK_MEM_DEVICE = 0, GVK_MEM_PINNED = 1 } gvk_mem_t;
 
-/* How a buffer grows past its capacity. Pinning host memory is slow (17-26 ms per 128 MiB on
- * the H100 host even on huge pages), so buffers that grow often should not grow by the byte. */
+/* How a buffer grows past its capacity. Pinning host memory is slow, even on huge pages, so
+ * buffers that grow often should not grow by the byte. */
 typedef enum {
 	GVK_GROW_EXACT = 0,   /* to the bytes asked for */
 	GVK_GROW_QUARTER = 1, /* a quarter more than asked for */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* GKL's IntelPairHmm natives (spec pairhmm.md 10.3) over gvk's Pair-HMM engine. Built twice:
+/* GKL's IntelPairHmm natives (docs/pairhmm.md, Semantics 11) over gvk's Pair-HMM engine. Built twice:
  * libgkl_pairhmm (one thread per call) and, with GVK_JNI_OMP, libgkl_pairhmm_omp (threads as
  * asked, capped at the processors). */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* GKL's IntelSmithWaterman natives (spec smithwaterman.md 8) over gvk's aligner in raw GKL mode. */
+/* GKL's IntelSmithWaterman natives (docs/align.md, Semantics 8) over gvk's aligner in raw GKL mode. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Pair-HMM engine: validates a batch, runs the float pass, re-runs the pairs that underflow in
- * double, and turns raw sums into log10 likelihoods (docs/pairhmm.md). Pairs are sorted by shape
+ * double, and turns raw sums into log10 likelihoods (docs/pairhmm.md, Semantics 7). Pairs are sorted by shape
  * so that the pairs sharing a vector have similar lengths, then spread over threads in blocks.
  * A shared engine (opts.shared) queues concurrent calls and computes them merged
  * (pairhmm_merge.c), each batch on one of its contexts. */
@@ -127,7 +127,7 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 	e->nctx = opt->shared ? opt->merge_contexts : 1;
 	pthread_mutex_init(&e->lock, NULL);
 	/* --device gpu opens the GPU now and fails without one; auto opens it at the first pass big
-	 * enough to be worth the GPU's start-up (about 0.3 s), so small inputs stay on the CPU, except
+	 * enough to be worth the GPU's start-up (a CUDA context), so small inputs stay on the CPU, except
 	 * in a shared engine, whose calls are small by design and merged. */
 	if (opt->device == GVK_DEVICE_GPU || (opt->shared && opt->device == GVK_DEVICE_AUTO)) {
 		if (open_gpus(e, err) < 0) {
@@ -315,7 +315,7 @@ static int check_pairs(const gvk_pairhmm_t *e, const gvk_read_t *reads, const gv
 double phmm_final_float(float s) { return (double)(log10f(s) - PHMM_LOG10_INIT_F); }
 double phmm_final_double(double s) { return log10(s) - PHMM_LOG10_INIT_D; }
 
-/* The final log10 values (spec 8.4) and the statistics, on all threads: serial, they cost a
+/* The final log10 values (docs/pairhmm.md, Semantics 7 and 10) and the statistics, on all threads: serial, they cost a
  * large part of a GPU run's host time. */
 enum { FINAL_MAX_THREADS = 256 };
 typedef struct {

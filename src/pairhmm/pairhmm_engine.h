@@ -29,7 +29,7 @@ int phmm_gpu_pass(phmm_gpu_t *g, const gvk_read_t *reads, const gvk_hap_t *haps,
 /* Seconds the GPU spent in kernels so far. */
 double phmm_gpu_kernel_seconds(const phmm_gpu_t *g);
 
-/* Final log10 values from raw sums (spec 8.1), with the host C library as GKL does. */
+/* Final log10 values from raw sums (docs/pairhmm.md, Semantics 7), with the host C library as GKL does. */
 double phmm_final_float(float s);
 double phmm_final_double(double s);
 

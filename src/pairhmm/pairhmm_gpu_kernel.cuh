@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Pair-HMM forward kernels for NVIDIA GPUs, bit-identical to Intel GKL (spec sections 6-8).
+/* Pair-HMM forward kernels for NVIDIA GPUs, bit-identical to Intel GKL (docs/pairhmm.md,
+ * Semantics 5-9).
  *
  * Design (after gpuPairHMM, Schmidt et al. 2024): one pair per sub-warp of P threads. Thread t
  * holds K consecutive read rows in registers (their M, I, D cells and transition probabilities) and
@@ -19,7 +20,7 @@
  * -fmad=false, and write every operation as an explicit round-to-nearest intrinsic: __fmaf_rn
  * where GKL's AVX-512 kernel fuses, separate __fmul_rn/__fadd_rn elsewhere. CUDA has no FTZ for
  * double, so the double kernels flush each result below DBL_MIN by hand. The final log10 is taken
- * on the host with the C library (spec 8.4). */
+ * on the host with the C library (docs/pairhmm.md, Semantics 10). */
 #ifndef GVK_PAIRHMM_GPU_KERNEL_CUH
 #define GVK_PAIRHMM_GPU_KERNEL_CUH
 
@@ -153,9 +154,8 @@ template <typename T, int K> struct phmm_stride {
 /* The classes' tables of a sub-warp sit CB bytes apart: the table's bytes rounded up to a multiple
  * of 128 (to 2^SH below that), so that a class moves a thread's 16-byte slot by a multiple of 8 and
  * the 8 threads of an LDS.128 phase stay on distinct banks whatever classes they read. Rounding
- * up to a power of two instead (one LEA per step, not one IMAD) took up to 37 % more shared
- * memory (12 blocks of 4 x 16 held 227 of an SM's 228 KB, leaving L1 28 KB) and measured 1-2 %
- * slower from length 64 up (docs/pairhmm-gpu.md). */
+ * up to a power of two instead (one LEA per step, not one IMAD) takes more shared memory, which
+ * leaves less L1 to the blocks, and lost from length 64 up (docs/pairhmm-gpu.md). */
 template <typename T, int P, int K> struct phmm_table {
 	static constexpr int KS = phmm_stride<T, K>::KS;
 	static constexpr int SH = phmm_log2_ceil(P * KS * (int)sizeof(T));
@@ -253,9 +253,8 @@ __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q
 #ifndef PHMM_UNROLL
 #define PHMM_UNROLL 4
 #endif
-/* Steps per unrolled main-loop iteration: 8 for the float kernels of the shared gap-open product
- * (1-2 % faster at 64-256 bases with --indel45), 4 elsewhere (2 lost 8 %, 8 lost
- * 1.5 % at 64 on the default workload). */
+/* Steps per unrolled main-loop iteration: 8 for the float kernels of the shared gap-open product,
+ * 4 elsewhere: the values that measured best for each (docs/pairhmm-gpu.md). */
 template <typename T, bool SHARE> struct phmm_unroll {
 	static constexpr int N = sizeof(T) == 4 && SHARE ? 2 * PHMM_UNROLL : PHMM_UNROLL;
 };
@@ -525,8 +524,8 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
 		const bool store = last && live && !last_tile;
 		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
-		/* Per-row transitions even for SHARE: the tiles' loop kept the read's one set in registers
-		 * differently and lost 7 % at 512 and 26 % at 1024 with --indel45. */
+		/* Per-row transitions even for SHARE: keeping the read's one set in registers across the
+		 * tiles' loop lost on long reads. */
 		phmm_load_rows<T, P, K, FTZ>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		T pr[K];

@@ -46,9 +46,9 @@ static int read_shares_gap_open(const gvk_read_t *r)
 
 /* Whether at least half of a pass's pairs (judged on up to 1024 of them, evenly spaced) have
  * reads that allow the shared gap-open product. Only then do the sort keys tell them apart: the
- * split moves them behind the others of their variant, and on input where few qualify that cost
- * more than it saved (2 M HaplotypeCaller-shaped pairs, a few percent of whose short reads
- * qualify: 2.13-2.15 against 2.18-2.19 TCUPS of kernel time, even with no launch of their own). */
+ * split moves them behind the others of their variant, and on input where few qualify (such as
+ * HaplotypeCaller-shaped pairs, where only a few short reads do) that costs more than it saves,
+ * even with no launch of their own. */
 int phmm_pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, const size_t *sel, size_t n)
 {
 	const size_t m = n < 1024 ? n : 1024;
@@ -170,9 +170,8 @@ int phmm_order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 	return 0;
 }
 
-/* Pinning host memory is slow (17-26 ms per 128 MiB on the H100 host, src/common/cuda_mem.cu),
- * so the staging buffers grow in powers of two from min bytes and are kept until the engine
- * closes; device buffers likewise. */
+/* Pinning host memory is slow (src/common/cuda_mem.cu), so the staging buffers grow in powers of
+ * two from min bytes and are kept until the engine closes; device buffers likewise. */
 int phmm_ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, const char *what, gvk_err_t *err)
 {
 	return gvk_cuda_reserve((void **)p, cap, need, GVK_MEM_PINNED, GVK_GROW_POW2, min, what, err);
@@ -353,8 +352,8 @@ int phmm_pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b
 	uint8_t *rb = sl->host + L->off_rb, *hb = sl->host + L->off_hb;
 	/* Places first, in pair order (the maps tell a read's or haplotype's first pair), then the
 	 * copies on all threads: the double passes of a chunk (a pair in fifty, their reads spread
-	 * over the chunk) come this way, and copying them on one thread took 2-4 ms of the 35 ms of
-	 * host work of a million-pair chunk. */
+	 * over the chunk) come this way, and copying them on one thread was a visible share of a
+	 * chunk's host work. */
 	int32_t *rl = (int32_t *)scratch(g, SCR_RLIST, (b1 - b0) * sizeof *rl), *hl = (int32_t *)scratch(g, SCR_HLIST, (b1 - b0) * sizeof *hl);
 	if (!rl || !hl) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	size_t ro = 0, ho = hpad, nr = 0, nh = 0;

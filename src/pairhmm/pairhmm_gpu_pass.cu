@@ -194,7 +194,7 @@ static int run_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, float *fsum, double *
 
 /* The double pass over pairs of the float pass that g->kept describes: records only, on slot 1
  * (slot 0 holds the blobs), one sub-batch. The sparse packing it replaces copied every such
- * pair's read again: 50-72 ms of the 20 M-pair file's 140-150 ms of double passes. */
+ * pair's read again, which was most of the double passes' host time. */
 static int run_kept_pass(gpu_dev_t *g, pass_ctx_t *c, size_t n, double *dsum, gvk_err_t *err)
 {
 	slot_t *sl = &g->slot[1];

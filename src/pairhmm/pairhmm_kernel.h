@@ -13,7 +13,7 @@ typedef struct {
 } phmm_job_t;
 
 
-/* A kernel computes the raw scaled last-row sum (SM + SI, spec section 7) of n pairs;
+/* A kernel computes the raw scaled last-row sum (SM + SI, docs/pairhmm.md, Semantics 6) of n pairs;
  * fused selects GKL's AVX-512 arithmetic, else its AVX arithmetic. Returns 0 or GVK_ERR_NOMEM.
  * Kernels run with flush-to-zero on (set by the caller). */
 typedef int (*phmm_kern_f)(const phmm_job_t *jobs, int n, int fused, float *out, gvk_buf_t *scratch);

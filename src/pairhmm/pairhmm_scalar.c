@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Scalar Pair-HMM: the readable reference. One pair at a time, row by row, the exact expressions of
- * spec section 8.3. Every other kernel must return the same bits. */
+ * docs/pairhmm.md, Semantics 9. Every other kernel must return the same bits. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* FastID searches (spec 5): every query against every database profile, with the top-k and
+/* FastID searches (docs/snp.md, Semantics 6): every query against every database profile, with the top-k and
  * threshold selection fused into the tile loop so that no score matrix is ever stored. */
 #ifndef GVK_SNP_FASTID_ENGINE_H
 #define GVK_SNP_FASTID_ENGINE_H

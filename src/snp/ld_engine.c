@@ -41,7 +41,7 @@ const char *ld_device_name(const ld_opt_t *o)
 	return isa ? isa->name : NULL;
 }
 
-/* Last SNP of A's window after it (inclusive), or i itself (spec 2.3). */
+/* Last SNP of A's window after it (inclusive), or i itself (docs/snp.md, Semantics 3). */
 static int64_t window_fwd(const snp_data_t *d, const ld_opt_t *o, int64_t i)
 {
 	const snp_var_t *a = &d->var[i];
@@ -96,7 +96,7 @@ static int64_t *em_cm_ends(const snp_data_t *d, const ld_opt_t *o)
 	return end;
 }
 
-/* Columns of row i (spec 2.3 for tables, 2.4 for matrices); empty (lo = hi) when row i has none.
+/* Columns of row i (docs/snp.md, Semantics 3: tables and matrices); empty (lo = hi) when row i has none.
  * cm_end (em mode with a cM window) gives the rows' window ends. */
 static void row_range(const snp_data_t *d, const ld_opt_t *o, const int64_t *cm_end, int64_t i, int64_t *lo, int64_t *hi)
 {

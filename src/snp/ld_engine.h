@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* All-pairs and windowed LD over snp_data_t: which pairs (spec 2.3/2.4), in row stripes that
+/* All-pairs and windowed LD over snp_data_t: which pairs (docs/snp.md, Semantics 3), in row stripes that
  * bound memory, computed by the popcount-GEMM kernels on worker threads. */
 #ifndef GVK_SNP_LD_ENGINE_H
 #define GVK_SNP_LD_ENGINE_H
@@ -22,7 +22,7 @@ typedef struct {
 	int threads;
 	int isa;           /* gvk_isa_t */
 	int device;        /* gvk_device_t */
-	int haplotype;     /* phased data: D, D' and r from haplotype counts (spec 4) */
+	int haplotype;     /* phased data: D, D' and r from haplotype counts (docs/snp.md, "Phased haplotypes") */
 	int r2;            /* stripes hold r^2 instead of signed r */
 	int single;        /* genotype values rounded as PLINK's float (bin4) path */
 	size_t stripe_cells; /* pairs held per stripe; 0 = default (4 M) */
@@ -32,7 +32,7 @@ typedef struct {
 
 /* One stripe of results: rows [i0, i1); row i holds columns [jlo[i - i0], jhi[i - i0]) at
  * r[(i - i0) * width + j - cbase]. r is signed r, or r^2 with the sign of r when ld_opt_t.r2 (NaN when undefined,
- * spec 2.1); d and dp
+ * docs/snp.md, Semantics 2); d and dp
  * (haplotype and em modes only) are D and D'. Owned by the engine, valid until the next stripe. */
 typedef struct {
 	int64_t i0, i1, cbase, width;
@@ -69,7 +69,7 @@ const char *ld_device_name(const ld_opt_t *o);
 int ld_counts_pairs(const snp_data_t *d, const pg_isa_t *isa, const int64_t *ii, const int64_t *jj, size_t n,
                     pg_ldcnt_t *out);
 
-/* Statistics from counts (spec 2.1 and 4.1). NaN when undefined. */
+/* Statistics from counts (docs/snp.md, Semantics 2, and "Phased haplotypes"). NaN when undefined. */
 double ld_r_genotype(const pg_ldcnt_t *c);
 /* r (r2 = 0) or sign(r) r^2 as PLINK 1.9 rounds them: in double, or in float as for bin4 (single). */
 double ld_value_genotype(const pg_ldcnt_t *c, int r2, int single);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* LD statistics from the integer sums: the products are formed in int64 (they pass 2^31 from
- * about 23,000 samples, spec 3.2) and only the last division is in double. */
+ * about 23,000 samples, docs/snp.md, Semantics 5) and only the last division is in double. */
 #include <math.h>
 
 #include "ld_engine.h"

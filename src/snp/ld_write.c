@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Text is formatted into a buffer per stripe and written with one fwrite; formatting dominates
- * the run time of large tables, as it does in PLINK (spec section 8). */
+ * the run time of large tables, as it does in PLINK. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>

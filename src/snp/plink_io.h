@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* PLINK 1 binary filesets (.bed/.bim/.fam), validated as spec section 1 says. The .bim gives the
+/* PLINK 1 binary filesets (.bed/.bim/.fam), validated as docs/snp.md says (Semantics 1). The .bim gives the
  * variants, the .bed rows then go through snp_geno.h for the variants and samples kept. */
 #ifndef GVK_SNP_PLINK_IO_H
 #define GVK_SNP_PLINK_IO_H

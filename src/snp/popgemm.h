@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The popcount-GEMM kernel family (spec section 6): one loop nest over bit-packed operands in
+/* The popcount-GEMM kernel family (docs/snp.md, Semantics 7): one loop nest over bit-packed operands in
  * which multiply-add is a bitwise operation plus a population count. LD and FastID call these
  * row kernels; the engines around them do the cache blocking and threading. A GPU back end
  * replaces the engines' tile loops (snp_gpu.h), not these functions. */
@@ -8,12 +8,12 @@
 
 #include <stdint.h>
 
-/* Sums for one SNP pair (i, j) on the samples called at both (spec 3.2): x counts at i, y at j. */
+/* Sums for one SNP pair (i, j) on the samples called at both (docs/snp.md, Semantics 5): x counts at i, y at j. */
 typedef struct {
 	int32_t n, sx, sxx, sy, syy, sxy;
 } pg_ldcnt_t;
 
-/* FastID element operations (spec 5.2). ANDNOT is d & ~q: q the mixture, d the candidate. */
+/* FastID element operations (docs/snp.md, Semantics 6). ANDNOT is d & ~q: q the mixture, d the candidate. */
 typedef enum { PG_XOR = 0, PG_ANDNOT = 1, PG_AND = 2 } pg_op_t;
 
 typedef struct {

@@ -5,7 +5,7 @@
 
 #define PG_PC(x) ((int32_t)__builtin_popcountll(x))
 
-/* Four columns at a time so each row word is loaded once per four pairs. */
+/* One column at a time: each pair's counts come from one pass over the two SNPs' words. */
 static void PG_NAME(ld_row)(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, int64_t n_bits,
                             int full_x, const int32_t *tot_x, const uint8_t *full_y, const int32_t *tot_y,
                             pg_ldcnt_t *out)

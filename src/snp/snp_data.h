@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* In-memory SNP data: variant descriptions and the bit planes of spec section 3.1, shared by LD,
+/* In-memory SNP data: variant descriptions and the bit planes of docs/snp.md (Semantics 4), shared by LD,
  * FastID conversion and every kernel back end. */
 #ifndef GVK_SNP_DATA_H
 #define GVK_SNP_DATA_H

@@ -37,7 +37,7 @@ __global__ void ld_totals_kernel(const uint64_t *__restrict__ w, int64_t nsnp, i
 	tot[2 * i] = a, tot[2 * i + 1] = b;
 }
 
-/* The six sums of a pair from its plane products (spec 3.2), or, when both SNPs have every sample
+/* The six sums of a pair from its plane products (docs/snp.md, Semantics 5), or, when both SNPs have every sample
  * called (FULL), from sum(xy) and the totals: V is all ones over n_bits and the padding is zero,
  * so the two give the same integers. */
 __device__ __forceinline__ pg_ldcnt_t ld_assemble(int full, int32_t sxy, int32_t n, int32_t av, int32_t bv, int32_t va,

@@ -5,7 +5,7 @@
  *    and score in both flavours, with and without the substring shortcut, both on the whole batch
  *    (16- and 8-lane kernels) and called with 1..20 pairs at a time (diagonal kernels for small
  *    groups, partly filled lanes above);
- *  - with match > 0 and gap_open < 0 the shortcut never changes an answer (spec 7.2);
+ *  - with match > 0 and gap_open < 0 the shortcut never changes an answer (docs/align.md, Semantics 7.2);
  *  - Java-flavour CIGARs consume all of alt (and all of ref under INDEL), offsets lie in ref.
  * Usage: test_align_random [PAIRS] [MAXLEN] [SEED]. Exit 77 when the CPU has neither AVX-512 nor
  * AVX2; a CPU with only one of them checks that one. */

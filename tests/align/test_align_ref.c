@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Every case of a reference file (shared/data/smithwaterman) against its four expected column
+/* Every case of a reference file (tests/data/align, see tests/data/README.md) against its four expected column
  * pairs: gatk_gkl_* (default engine), gkl_* (raw), gatk_java_* (Java flavour), java_dp_* (Java,
  * raw); CIGAR and offset must be identical. Usage: test_align_ref FILE ISA[:BATCH] [SEQFILE]
  * (ISA = scalar | avx512 | avx2 | auto; BATCH = pairs per gvk_align_batch call, default all, 1 selects

@@ -95,7 +95,7 @@ if have "$D.bed" "$D.r2_win10.ld.gz"; then
 		"$ref" text "$tmp/g.ld.gz" "$data/$D.r2_win10.ld.gz" && ok || bad "gz modifier"
 fi
 
-# Phased haplotype statistics (spec 4), from the .hap text, against our reference and PLINK 2.
+# Phased haplotype statistics (docs/snp.md, "Phased haplotypes"), from the .hap text, against our reference and PLINK 2.
 for P in ld_phased/phased401x300 ld_phased/phased257x200_miss0.02; do
 	have "$P.hap.gz" "$P.hapref.tsv.gz" || continue
 	v=""; have "$P.r2phased.vcor.gz" && v="$data/$P.r2phased.vcor.gz"
