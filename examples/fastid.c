@@ -18,21 +18,32 @@ static uint64_t next(void) /* splitmix64 */
 	return z ^ (z >> 31);
 }
 
-static int search(int mixture, const uint64_t *q, size_t n_q, const uint64_t *db)
+static int search(gvk_fastid_t *e, const char *what, const uint64_t *q, size_t n_q, const uint64_t *db)
 {
-	gvk_fastid_opt_t opt = {mixture, TOPK, -1, 1, GVK_DEVICE_AUTO};
-	gvk_fastid_hit_t *top;
+	gvk_fastid_result_t *r;
 	gvk_err_t err;
-	int rc = gvk_fastid_search(&opt, q, n_q, db, N_DB, N_SNP, &top, NULL, NULL, &err);
+	int rc = gvk_fastid_search(e, q, n_q, db, N_DB, N_SNP, &r, &err);
 	if (rc < 0) {
 		fprintf(stderr, "fastid: %s (%s)\n", err.msg, gvk_strerror(rc));
 		return 1;
 	}
-	for (size_t k = 0; k < n_q * TOPK; ++k)
-		printf("%s query %u: db %lld score %u\n", mixture ? "mixture" : "identity", top[k].query,
-		       (long long)top[k].db, top[k].score);
-	free(top);
+	for (size_t k = 0; k < r->n_queries * (size_t)r->k; ++k)
+		printf("%s query %u: db %lld score %u\n", what, r->top[k].query, (long long)r->top[k].db, r->top[k].score);
+	gvk_fastid_result_free(r);
 	return 0;
+}
+
+/* An engine per kind of score: identity pc(q XOR d), or mixture pc(d AND NOT q). */
+static gvk_fastid_t *engine(int mixture)
+{
+	gvk_fastid_opts_t opt;
+	gvk_fastid_opts_init(&opt);
+	opt.mixture = mixture;
+	opt.topk = TOPK;
+	gvk_err_t err;
+	gvk_fastid_t *e = gvk_fastid_create(&opt, &err);
+	if (!e) fprintf(stderr, "fastid: %s (%s)\n", err.msg, gvk_strerror(err.code));
+	return e;
 }
 
 int main(void)
@@ -48,13 +59,16 @@ int main(void)
 	uint64_t q[NW];
 	for (int w = 0; w < NW; ++w) q[w] = db[17 * NW + w];
 	q[0] ^= 1u << 3, q[2] ^= UINT64_C(1) << 40, q[NW - 1] ^= 1u << 1;
-	int rc = search(0, q, 1, db);
+	gvk_fastid_t *id = engine(0), *mix = engine(1);
+	int rc = id && mix ? search(id, "identity", q, 1, db) : 1;
 	/* Mixture: the alleles of profiles 5 and 600 together (sparser profiles, as minor alleles
 	 * are, so that the union leaves others out). */
 	for (int i = 0; i < N_DB; ++i)
 		for (int w = 0; w < NW; ++w) db[i * NW + w] &= next() & next();
 	for (int w = 0; w < NW; ++w) q[w] = db[5 * NW + w] | db[600 * NW + w];
-	if (rc == 0) rc = search(1, q, 1, db);
+	if (rc == 0) rc = search(mix, "mixture", q, 1, db);
+	gvk_fastid_destroy(id);
+	gvk_fastid_destroy(mix);
 	free(db);
 	return rc;
 }

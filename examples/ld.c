@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* PLINK 1.9 LD through gvk.h: writes a tiny PLINK 1 fileset (4 SNPs x 8 founders) and prints its
- * r^2 matrix, as `plink --r2 square` (or `gvk ld --r2 square`) would. Usage: ld [PREFIX] (default
+ * r^2 matrix, as `plink --r2 square` (or `gvk ld --r2 square`) would; then the same matrix from the
+ * genotypes in memory, and the window table `plink --r2` would write. Usage: ld [PREFIX] (default
  * ld_example: PREFIX.bed/.bim/.fam are written, then removed). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +55,27 @@ static void remove_fileset(const char *prefix)
 	}
 }
 
+/* The same genotypes as an in-memory matrix, SNP-major; r^2 does not depend on which allele is
+ * counted, so the matrix equals the fileset's. */
+static int same_from_memory(gvk_ld_t *e, const gvk_ld_matrix_t *want)
+{
+	int8_t g[N_SNP * N_SAMPLE];
+	for (int j = 0; j < N_SNP; ++j)
+		for (int s = 0; s < N_SAMPLE; ++s) g[j * N_SAMPLE + s] = (int8_t)geno[j][s];
+	gvk_ld_matrix_t *m;
+	gvk_err_t err;
+	if (gvk_ld_matrix_geno(e, g, N_SNP, N_SAMPLE, GVK_GENO_SNP_MAJOR, &m, &err) < 0) {
+		fprintf(stderr, "ld: %s (%s)\n", err.msg, gvk_strerror(err.code));
+		return 1;
+	}
+	int same = 1;
+	for (int64_t k = 0; k < m->m * m->m; ++k)
+		same &= (isnan(m->r[k]) && isnan(want->r[k])) || m->r[k] == want->r[k];
+	printf("from the genotype matrix in memory: %s\n", same ? "the same r^2" : "DIFFERENT");
+	gvk_ld_matrix_free(m);
+	return !same;
+}
+
 int main(int argc, char **argv)
 {
 	const char *prefix = argc > 1 ? argv[1] : "ld_example";
@@ -61,20 +84,31 @@ int main(int argc, char **argv)
 		remove_fileset(prefix);
 		return 1;
 	}
-	double *r2;
-	int64_t m;
+	gvk_ld_opts_t opt;
+	gvk_ld_opts_init(&opt); /* r^2, PLINK's windows, 1 thread, the GPU when there is one */
 	gvk_err_t err;
-	int rc = gvk_ld_square(prefix, 1, 0, 1, &r2, &m, &err);
+	gvk_ld_t *e = gvk_ld_create(&opt, &err);
+	gvk_ld_matrix_t *m = NULL;
+	gvk_ld_table_t *t = NULL;
+	int rc = e ? gvk_ld_matrix_bfile(e, prefix, &m, &err) : -1;
+	if (rc == 0) rc = gvk_ld_table_bfile(e, prefix, &t, &err);
 	remove_fileset(prefix);
 	if (rc < 0) {
-		fprintf(stderr, "ld: %s (%s)\n", err.msg, gvk_strerror(rc));
+		fprintf(stderr, "ld: %s (%s)\n", err.msg, gvk_strerror(err.code));
+		gvk_ld_destroy(e);
 		return 1;
 	}
-	printf("r^2 of %lld SNPs, %d founders\n", (long long)m, N_SAMPLE);
-	for (int64_t i = 0; i < m; ++i) {
-		for (int64_t j = 0; j < m; ++j) printf("%s%.6g", j ? "\t" : "", r2[i * m + j]);
+	printf("r^2 of %lld SNPs, %d founders\n", (long long)m->m, N_SAMPLE);
+	for (int64_t i = 0; i < m->m; ++i) {
+		for (int64_t j = 0; j < m->m; ++j) printf("%s%.6g", j ? "\t" : "", m->r[i * m->m + j]);
 		printf("\n");
 	}
-	free(r2);
-	return 0;
+	rc = same_from_memory(e, m);
+	printf("window table (r^2 >= %g), %zu pairs:\n", opt.window_r2, t->n);
+	for (size_t k = 0; k < t->n; ++k)
+		printf("%s\t%s\t%.6g\n", t->snps.id[t->snp_a[k]], t->snps.id[t->snp_b[k]], t->r[k]);
+	gvk_ld_table_free(t);
+	gvk_ld_matrix_free(m);
+	gvk_ld_destroy(e);
+	return rc;
 }

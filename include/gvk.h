@@ -193,32 +193,166 @@ GVK_EXPORT int gvk_pairhmm_gpu_count(void);
  * SNP comparisons as popcount matrix products: PLINK 1.9 LD and FastID (see docs/snp.md)
  * ------------------------------------------------------------------------------------------- */
 
-/* The full LD matrix of a PLINK 1 fileset (prefix.bed/.bim/.fam), PLINK 1.9 --r square (r2 = 0)
- * or --r2 square (r2 = 1) semantics: founders only, pairwise-complete, NaN where undefined.
- * *out receives a malloc'ed M x M row-major array (free it), *m the number of SNPs. */
-GVK_EXPORT int gvk_ld_square(const char *bfile, int r2, int keep_allele_order, int threads, double **out,
-                             int64_t *m, gvk_err_t *err);
+/* Both engines compare bit-packed SNP data with popcounts, on the CPU (gvk_isa_t: AUTO, SCALAR or
+ * AVX512) or one GPU. An engine holds its options only: it may be used for any number of calls,
+ * by one thread at a time (one engine per thread; several engines may run at once). Every array
+ * passed in stays the caller's and is not kept; each result is allocated for the caller and freed
+ * with the free function named beside it. */
+
+/* The GPU's count kernel (the results are the same): AUTO times both on the first chunk and keeps
+ * the faster; POPC forces the CUDA cores (64-bit popcounts), MMA the tensor cores (binary MMA). */
+typedef enum { GVK_SNP_PATH_AUTO = 0, GVK_SNP_PATH_POPC = 1, GVK_SNP_PATH_MMA = 2 } gvk_snp_path_t;
+
+/* LD options (PLINK 1.9 --r / --r2). The gvk ld command sets gpu_path and gpu_mem from the
+ * environment variables GVK_SNP_GPU_PATH (auto, popc, mma) and GVK_SNP_GPU_MEM (bytes). */
+typedef struct {
+	int r2;                /* 1 (default): r^2, as --r2; 0: signed r, as --r */
+	int keep_allele_order; /* PLINK input: A1 as the .bim has it (--keep-allele-order); 0 (default): the
+	                          founders' minor allele becomes A1, as PLINK 1.9 loads a fileset. r is signed
+	                          by A1 */
+	int threads;           /* CPU worker threads; 0 = all processors (default 1) */
+	int device;            /* gvk_device_t (default AUTO) */
+	int isa;               /* gvk_isa_t: AUTO (default), SCALAR or AVX512 */
+	int gpu;               /* CUDA device index (default 0) */
+	int gpu_path;          /* gvk_snp_path_t (default AUTO) */
+	size_t gpu_mem;        /* GPU memory to plan with, bytes; 0 (default): what is free. SNP bit planes
+	                          larger than half of it are streamed through the GPU instead of kept there */
+	/* Window tables (gvk_ld_table_*), PLINK's rules: pairs (A, B) of SNPs A before B on one
+	 * chromosome, B at most window_snps - 1 SNPs after A, bp(B) <= bp(A) + 1000 window_kb,
+	 * cM(B) <= cM(A) + window_cm, and r^2 >= window_r2 (an undefined r never passes). */
+	int64_t window_snps;   /* --ld-window (default 10; at least 2) */
+	double window_kb;      /* --ld-window-kb (default 1000) */
+	double window_cm;      /* --ld-window-cm; < 0 (default): no limit */
+	double window_r2;      /* --ld-window-r2 (default 0.2; 0 keeps every defined pair) */
+	int inter_chr;         /* 1: every pair A before B; window_snps, _kb and _cm ignored (--r2 inter-chr) */
+	gvk_log_t log;         /* the library's messages (see "Messages") */
+} gvk_ld_opts_t;
+
+typedef struct gvk_ld_s gvk_ld_t;
+
+/* Fills o with the defaults above and the process log default. */
+GVK_EXPORT void gvk_ld_opts_init(gvk_ld_opts_t *o);
+/* Checks the options (GVK_ERR_ARG naming the field) and the device: with device GPU, a GPU that
+ * cannot be used is an error (GVK_ERR_GPU, or GVK_ERR_UNSUPPORTED in a build without CUDA); with
+ * AUTO the engine then runs on the CPU without a message. NULL on failure. Free with
+ * gvk_ld_destroy. */
+GVK_EXPORT gvk_ld_t *gvk_ld_create(const gvk_ld_opts_t *o, gvk_err_t *err);
+GVK_EXPORT void gvk_ld_destroy(gvk_ld_t *e);
+/* Where the engine computes: "cpu-avx512", "cpu-popcnt", "cpu-scalar" or "gpu-NAME". */
+GVK_EXPORT const char *gvk_ld_device_name(const gvk_ld_t *e);
+
+/* The SNPs of a PLINK fileset as the engine read them, by index: chromosome as PLINK 1.9 prints it
+ * ("1" .. "26" with X = "23", or a contig's name), variant ID, position, and A1 / A2 after the
+ * allele-order rule. */
+typedef struct {
+	char **chrom, **id, **a1, **a2; /* NUL-terminated */
+	int64_t *bp;
+	double *cm;
+} gvk_ld_snps_t;
+
+/* The full matrix (PLINK's --r square / --r2 square). */
+typedef struct {
+	int64_t m;          /* SNPs */
+	int64_t n_samples;  /* samples the values come from (the founders of a fileset) */
+	int r2;             /* r holds r^2 (1) or signed r (0) */
+	double *r;          /* m x m, row-major: r[i * m + j] for SNPs i and j; NaN where undefined (no
+	                       variation among the samples called at both) */
+	gvk_ld_snps_t snps; /* PLINK input; every pointer NULL for a genotype matrix */
+} gvk_ld_matrix_t;
+
+/* A window table (PLINK's .ld table): the pairs that pass the windows and window_r2. */
+typedef struct {
+	size_t n;               /* pairs */
+	int64_t *snp_a, *snp_b; /* SNP indices, snp_a < snp_b, ordered by snp_a then snp_b (the .ld order) */
+	double *r;              /* per pair: r^2 (r2 = 1) or signed r (r2 = 0) */
+	int r2;
+	int64_t m, n_samples;   /* SNPs and samples of the input */
+	gvk_ld_snps_t snps;     /* PLINK input: names the SNPs of snp_a / snp_b; NULL pointers otherwise */
+} gvk_ld_table_t;
+
+/* Layouts of an in-memory genotype matrix of n_snps x n_samples values. */
+typedef enum {
+	GVK_GENO_SNP_MAJOR = 0,   /* geno[i * n_samples + s]: a SNP's samples adjacent (PLINK .bed order) */
+	GVK_GENO_SAMPLE_MAJOR = 1 /* geno[s * n_snps + i]: a sample's SNPs adjacent */
+} gvk_geno_layout_t;
+
+/* LD of the PLINK 1 fileset prefix.bed / .bim / .fam (SNP-major .bed), with PLINK 1.9's rules as
+ * gvk ld applies them without filters: founders only (at least two), males haploid on X and only
+ * males on Y, A1 by keep_allele_order, each pair over the samples called at both. *out is
+ * allocated for the caller (gvk_ld_matrix_free / gvk_ld_table_free); it is NULL after an error.
+ * Errors name the file and line. */
+GVK_EXPORT int gvk_ld_matrix_bfile(gvk_ld_t *e, const char *prefix, gvk_ld_matrix_t **out, gvk_err_t *err);
+GVK_EXPORT int gvk_ld_table_bfile(gvk_ld_t *e, const char *prefix, gvk_ld_table_t **out, gvk_err_t *err);
+
+/* LD of an in-memory genotype matrix: int8 values 0, 1, 2 = copies of A1 (the allele r is signed
+ * by), -1 = missing, in layout (gvk_geno_layout_t); n_snps >= 1, n_samples >= 2. Every sample
+ * counts (no founder or sex rules) and the values are taken as given (keep_allele_order does not
+ * apply). Any other value is GVK_ERR_ARG naming its SNP and sample. */
+GVK_EXPORT int gvk_ld_matrix_geno(gvk_ld_t *e, const int8_t *geno, int64_t n_snps, int64_t n_samples, int layout,
+                                  gvk_ld_matrix_t **out, gvk_err_t *err);
+/* For the windows, chrom (n_snps names compared as strings; NULL: one chromosome) and bp (n_snps
+ * positions; NULL: 1, 2, 3, ...) place the SNPs, in order as a .bim would (a window ends at the
+ * first SNP beyond it). */
+GVK_EXPORT int gvk_ld_table_geno(gvk_ld_t *e, const int8_t *geno, int64_t n_snps, int64_t n_samples, int layout,
+                                 const char *const *chrom, const int64_t *bp, gvk_ld_table_t **out, gvk_err_t *err);
+
+/* Free a result and everything it points to; NULL is allowed. */
+GVK_EXPORT void gvk_ld_matrix_free(gvk_ld_matrix_t *r);
+GVK_EXPORT void gvk_ld_table_free(gvk_ld_table_t *t);
+
+/* FastID options. The gvk fastid command sets the gpu_* fields from the environment variables
+ * GVK_SNP_GPU_PATH, GVK_SNP_GPU_MEM, GVK_SNP_GPU_DB_BLOCK and GVK_SNP_GPU_QBATCH. */
+typedef struct {
+	int mixture;          /* 0 (default): identity score pc(q XOR d); 1: mixture score pc(d AND NOT q), the
+	                         query being the mixture */
+	int topk;             /* per query, the topk smallest scores (ties: smaller db index); 0 = none
+	                         (default 10) */
+	int64_t threshold;    /* also every (query, db) pair with score <= threshold; < 0 (default): none.
+	                         topk 0 needs a threshold */
+	int threads;          /* CPU worker threads; 0 = all processors (default 1) */
+	int device;           /* gvk_device_t (default AUTO) */
+	int isa;              /* gvk_isa_t: AUTO (default), SCALAR or AVX512 */
+	int gpu;              /* CUDA device index (default 0) */
+	int gpu_path;         /* gvk_snp_path_t (default AUTO) */
+	size_t gpu_mem;       /* GPU memory to plan with, bytes; 0 (default): what is free */
+	int64_t gpu_db_block; /* database profiles per GPU block; 0 (default): as memory allows */
+	int64_t gpu_q_batch;  /* queries per GPU batch; 0 (default): as many as a launch takes */
+	gvk_log_t log;        /* the library's messages (see "Messages") */
+} gvk_fastid_opts_t;
+
+typedef struct gvk_fastid_s gvk_fastid_t;
+
+/* Fills o with the defaults above and the process log default. */
+GVK_EXPORT void gvk_fastid_opts_init(gvk_fastid_opts_t *o);
+/* As gvk_ld_create: options checked, device GPU means the GPU or an error. NULL on failure. */
+GVK_EXPORT gvk_fastid_t *gvk_fastid_create(const gvk_fastid_opts_t *o, gvk_err_t *err);
+GVK_EXPORT void gvk_fastid_destroy(gvk_fastid_t *e);
+GVK_EXPORT const char *gvk_fastid_device_name(const gvk_fastid_t *e);
 
 typedef struct {
-	int64_t db;      /* database index */
-	uint32_t query;  /* query index */
+	int64_t db;     /* database index */
+	uint32_t query; /* query index */
 	uint32_t score;
 } gvk_fastid_hit_t;
 
 typedef struct {
-	int mixture;       /* 0: identity pc(q ^ d); 1: mixture pc(d & ~q), the query being the mixture */
-	int topk;          /* per query, the topk smallest scores (ties: smaller db index); 0 = none */
-	int64_t threshold; /* also every hit with score <= threshold; < 0 = none */
-	int threads;
-	int device;        /* gvk_device_t */
-} gvk_fastid_opt_t;
+	size_t n_queries;
+	int k;                  /* top-list entries per query: min(topk, n_db) */
+	gvk_fastid_hit_t *top;  /* n_queries x k, query-major, ascending score (ties: smaller db index);
+	                           NULL when k = 0 */
+	gvk_fastid_hit_t *hits; /* n_hits threshold hits ordered by query, score, db; NULL when none */
+	size_t n_hits;
+	uint64_t pairs;         /* scores computed */
+} gvk_fastid_result_t;
 
-/* Profiles are n_snp bits packed into ceil(n_snp / 64) uint64 words each, bit j in word j / 64 at
- * bit j % 64, bits past n_snp zero. *top (n_q x min(topk, n_db), query-major, ascending) and
- * *hits (ordered by query, score, db) are malloc'ed for the caller, or NULL when not asked for. */
-GVK_EXPORT int gvk_fastid_search(const gvk_fastid_opt_t *opt, const uint64_t *queries, size_t n_q,
-                                 const uint64_t *db, size_t n_db, uint32_t n_snp, gvk_fastid_hit_t **top,
-                                 gvk_fastid_hit_t **hits, size_t *n_hits, gvk_err_t *err);
+/* Every query against every database profile. Profiles are n_snp bits packed into ceil(n_snp / 64)
+ * uint64 words each, bit j in word j / 64 at bit j % 64, bits past n_snp zero (else GVK_ERR_ARG
+ * naming the profile); n_q (< 2^32), n_db and n_snp at least 1. *out is allocated for the caller
+ * (gvk_fastid_result_free), NULL after an error. */
+GVK_EXPORT int gvk_fastid_search(gvk_fastid_t *e, const uint64_t *queries, size_t n_q, const uint64_t *db,
+                                 size_t n_db, uint32_t n_snp, gvk_fastid_result_t **out, gvk_err_t *err);
+/* Frees a result; NULL is allowed. */
+GVK_EXPORT void gvk_fastid_result_free(gvk_fastid_result_t *r);
 
 /* ---------------------------------------------------------------------------------------------
  * Semi-global alignment with traceback (GATK's Smith-Waterman, Intel GKL semantics; see

@@ -23,6 +23,7 @@
 #include "snp/ld_engine.h"
 #include "snp/snp_data.h"
 #include "snp/snp_gpu.h"
+#include "snp_peak.h"
 
 typedef struct {
 	char work[160], engine[360];
@@ -120,8 +121,9 @@ static int sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
 	return 0;
 }
 
-/* One LD run; path (GPU only) forces the count kernel. */
-static double run_ld(const snp_data_t *d, int threads, int gpu, const char *path, ld_report_t *rep)
+/* One LD run; path (GPU only) forces the count kernel, mem (bytes, 0 = all) lowers the GPU memory
+ * planned with. */
+static double run_ld(const snp_data_t *d, int threads, int gpu, int path, size_t mem, ld_report_t *rep)
 {
 	ld_opt_t o;
 	ld_opt_init(&o);
@@ -129,14 +131,14 @@ static double run_ld(const snp_data_t *d, int threads, int gpu, const char *path
 	o.threads = threads;
 	o.device = gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU;
 	o.r2 = 1;
-	if (path) setenv("GVK_SNP_GPU_PATH", path, 1);
+	o.gpu.path = path;
+	o.gpu.mem = mem;
 	double sum = 0, t0 = gvk_seconds();
 	gvk_err_t err;
 	if (ld_run(d, &o, sink, &sum, rep, &err) < 0) {
 		fprintf(stderr, "ld: %s\n", err.msg);
 		exit(1);
 	}
-	unsetenv("GVK_SNP_GPU_PATH");
 	return gvk_seconds() - t0;
 }
 
@@ -151,24 +153,23 @@ static void bench_ld(table_t *t, int64_t n, int64_t m, double miss, int all, int
 	ld_report_t rep;
 	double ref = 0;
 	for (int th = single ? 1 : all; th <= all; th = th == all ? all + 1 : all) {
-		double s = run_ld(&d, th, 0, NULL, &rep);
+		double s = run_ld(&d, th, 0, GVK_SNP_PATH_AUTO, 0, &rep);
 		if (th == all) ref = s;
 		add_row(t, work, rep.kernel, th, rep.pairs, s, bits, 0, 0);
 	}
 	for (int i = 0; i < t->n; ++i)
 		if (!strcmp(t->r[i].work, work)) t->r[i].ref = ref;
 	for (int p = 0; gpu && p < 2; ++p) {
-		run_ld(&d, all, 1, p ? "mma" : "popc", &rep); /* warm-up: device start, first allocations */
-		double s = run_ld(&d, all, 1, p ? "mma" : "popc", &rep);
+		int path = p ? GVK_SNP_PATH_MMA : GVK_SNP_PATH_POPC;
+		run_ld(&d, all, 1, path, 0, &rep); /* warm-up: device start, first allocations */
+		double s = run_ld(&d, all, 1, path, 0, &rep);
 		add_gpu_rows(t, work, rep.kernel, all, rep.pairs, s, rep.kernel_s, bits, p ? t->mma_peak : t->popc_peak, ref);
 	}
 	if (gpu) { /* the planes streamed as for data beyond GPU memory (pretended: 1.9 times the planes, half of which is used) */
-		char mem[32], w2[200];
-		snprintf(mem, sizeof mem, "%lld", (long long)((size_t)m * SNP_PLANES * (size_t)d.nw * 8 * 19 / 10));
-		setenv("GVK_SNP_GPU_MEM", mem, 1);
-		run_ld(&d, all, 1, "popc", &rep);
-		double s = run_ld(&d, all, 1, "popc", &rep);
-		unsetenv("GVK_SNP_GPU_MEM");
+		char w2[200];
+		size_t mem = (size_t)m * SNP_PLANES * (size_t)d.nw * 8 * 19 / 10;
+		run_ld(&d, all, 1, GVK_SNP_PATH_POPC, mem, &rep);
+		double s = run_ld(&d, all, 1, GVK_SNP_PATH_POPC, mem, &rep);
 		snprintf(w2, sizeof w2, "%s, planes streamed", work);
 		add_gpu_rows(t, w2, rep.kernel, all, rep.pairs, s, rep.kernel_s, bits, t->popc_peak, ref);
 	}
@@ -176,18 +177,16 @@ static void bench_ld(table_t *t, int64_t n, int64_t m, double miss, int all, int
 }
 
 /* One FastID top-10 search; path (GPU only) forces the kernel. */
-static double run_fastid(const fid_prof_t *q, const fid_prof_t *db, pg_op_t op, int threads, int gpu, const char *path,
+static double run_fastid(const fid_prof_t *q, const fid_prof_t *db, pg_op_t op, int threads, int gpu, int path,
                          fid_result_t *res)
 {
-	if (path) setenv("GVK_SNP_GPU_PATH", path, 1);
-	fid_job_t job = {q, db, op, 10, -1, threads, GVK_ISA_AUTO, gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU, 0};
+	fid_job_t job = {q, db, op, 10, -1, threads, GVK_ISA_AUTO, gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU, 0, {.path = path}};
 	gvk_err_t err;
 	double t0 = gvk_seconds();
 	if (fid_search(&job, res, &err) < 0) {
 		fprintf(stderr, "fastid: %s\n", err.msg);
 		exit(1);
 	}
-	unsetenv("GVK_SNP_GPU_PATH");
 	return gvk_seconds() - t0;
 }
 
@@ -233,14 +232,14 @@ static void bench_fastid(table_t *t, int64_t nq, int64_t nd, uint32_t ns, int al
 		int first = t->n;
 		memset(&cpu, 0, sizeof cpu);
 		for (int th = single ? 1 : all; th <= all; th = th == all ? all + 1 : all) {
-			double s = run_fastid(&q, &db, op ? PG_ANDNOT : PG_XOR, th, 0, NULL, &res);
+			double s = run_fastid(&q, &db, op ? PG_ANDNOT : PG_XOR, th, 0, GVK_SNP_PATH_AUTO, &res);
 			add_row(t, work, res.kernel, th, res.pairs, s, bits, 0, 0);
 			if (th == all) ref = s, cpu = res;
 			else fid_result_free(&res);
 		}
 		for (int i = first; i < t->n; ++i) t->r[i].ref = ref;
 		for (int p = 0; gpu && p < 2; ++p) { /* each kernel forced: CUDA cores, tensor cores */
-			double s = run_fastid(&q, &db, op ? PG_ANDNOT : PG_XOR, all, 1, p ? "mma" : "popc", &res);
+			double s = run_fastid(&q, &db, op ? PG_ANDNOT : PG_XOR, all, 1, p ? GVK_SNP_PATH_MMA : GVK_SNP_PATH_POPC, &res);
 			if (res.k != cpu.k || memcmp(res.top, cpu.top, (size_t)nq * (size_t)res.k * sizeof *res.top)) {
 				fprintf(stderr, "FastID %s: the GPU's top-10 lists differ from the CPU's\n", res.kernel);
 				exit(1);
@@ -304,10 +303,10 @@ int main(int argc, char **argv)
 	table_t *t = calloc(1, sizeof *t);
 	if (!t) return 1;
 	gvk_err_t err;
-	snp_gpu_t *g = cpu_only ? NULL : snp_gpu_open(&err);
+	snp_gpu_t *g = cpu_only ? NULL : snp_gpu_open(NULL, &err);
 	if (g) {
 		snprintf(t->gpu, sizeof t->gpu, "%s", snp_gpu_name(g));
-		if (snp_gpu_peak(g, &t->popc_peak, &t->mma_peak, &err) < 0) {
+		if (snp_peak(0, &t->popc_peak, &t->mma_peak, &err) < 0) {
 			fprintf(stderr, "bench_snp: peak: %s\n", err.msg);
 			return 1;
 		}

@@ -16,11 +16,14 @@
 #include "../snp/fastid_engine.h"
 #include "../snp/fastid_write.h"
 #include "../snp/fidb_make.h"
+#include "../snp/snp_gpu.h"
+#include "snp_gpu_env.h"
 
 typedef struct {
 	const char *out, *hits_out, *make_fidb, *db, *queries;
 	int mixture, topk, threads, isa, device, quiet, minor;
 	int64_t thresh, block;
+	snp_gpu_opt_t gpu; /* from the GVK_SNP_GPU_* variables */
 } args_t;
 
 static void usage(FILE *fp)
@@ -50,8 +53,11 @@ static void usage(FILE *fp)
 	        "  -t, --threads N     CPU threads (default: all processors)\n"
 	        "      --device D      cpu, gpu or auto (default auto: the GPU when usable)\n"
 	        "      --isa I         CPU kernel: auto, avx512 or scalar\n"
-	        "  -q, --quiet         no summary line\n"
-	        "  -h, --help          this text\n");
+	        "  -q, --quiet         no summary line (and no notes)\n"
+	        "  -h, --help          this text\n\n"
+	        "Environment: GVK_SNP_GPU_PATH=auto|popc|mma picks the GPU kernel (CUDA cores or tensor cores);\n"
+	        "GVK_SNP_GPU_MEM, GVK_SNP_GPU_DB_BLOCK and GVK_SNP_GPU_QBATCH lower the GPU memory (bytes),\n"
+	        "database block and query batch the GPU plans with (tests).\n");
 }
 
 /* An error line about the command line; returns -1. */
@@ -165,6 +171,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 	int c;
 	while ((c = getopt_long(argc, argv, ":k:o:T:H:t:qh", lo, NULL)) != -1)
 		if (one_opt(c, argv, a) < 0) return -1;
+	if (snp_gpu_env("fastid", &a->gpu) < 0) return -1;
 	return check_args(argc - optind, argv + optind, a);
 }
 
@@ -224,7 +231,7 @@ static int search_blocks(const args_t *a, const fid_prof_t *q, fidb_reader_t *rd
 		fid_prof_t db;
 		if ((rc = fidb_read_block(rd, a->block, &db, err)) < 0) break;
 		fid_job_t job = {q, &db, a->mixture ? PG_ANDNOT : PG_XOR, a->topk, a->thresh, a->threads, a->isa,
-		                 a->device, off};
+		                 a->device, off, a->gpu};
 		fid_result_t blk;
 		double t1 = gvk_seconds();
 		rc = fid_search(&job, &blk, err);
@@ -279,6 +286,10 @@ int gvk_cmd_fastid(int argc, char **argv)
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	if (a.make_fidb) return make_fidb(&a);
 	gvk_err_t err = {0, ""};
+	/* --device gpu: the GPU or an error, before any input is read */
+	if (a.device == GVK_DEVICE_GPU && snp_gpu_probe(&a.gpu, NULL, 0, &err) < 0)
+		return fprintf(stderr, "gvk fastid: %s\n", err.msg), 1;
+	if (!a.quiet) a.gpu.log.level = GVK_LOG_INFO; /* notes such as a GPU kernel that cannot be used */
 	fid_file_t q = {0};
 	fid_ids_t dbids = {0};
 	fid_result_t res = {0};

@@ -18,6 +18,8 @@
 #include "../common/threads.h"
 #include "../snp/ld_engine.h"
 #include "../snp/ld_write.h"
+#include "../snp/snp_gpu.h"
+#include "snp_gpu_env.h"
 
 typedef struct {
 	ld_writer_t *w;
@@ -121,7 +123,12 @@ int gvk_cmd_ld(int argc, char **argv)
 		ld_usage(stderr);
 		return free(r), 1;
 	}
-	if (ld_args_check(&r->a) < 0) return free(r), 1;
+	if (ld_args_check(&r->a) < 0 || snp_gpu_env("ld", &r->a.ld.gpu) < 0) return free(r), 1;
+	/* --device gpu: the GPU or an error, before any input is read (d / dprime run on the CPU) */
+	if (r->a.ld.device == GVK_DEVICE_GPU && !r->a.ld.em && snp_gpu_probe(&r->a.ld.gpu, NULL, 0, &r->err) < 0) {
+		fprintf(stderr, "gvk ld: %s\n", r->err.msg);
+		return free(r), 1;
+	}
 	gvk_outset_init(&r->os);
 	gvk_cli_signals_watch(&r->os);
 	r->t0 = gvk_seconds();

@@ -10,9 +10,6 @@
 #include "../snp/ld_write.h"
 #include "../snp/snp_chrom.h"
 
-/* PLINK widens window limits by 2^-44 so that decimal values land on the intended side. */
-#define LD_SMALL_EPSILON 0.00000000000005684341886080801486968994140625
-
 void ld_usage(FILE *fp)
 {
 	fprintf(fp,
@@ -63,7 +60,9 @@ void ld_usage(FILE *fp)
 	        "      --isa I            CPU kernel: auto, avx512 or scalar\n"
 	        "  -q, --silent           no progress and no summary line\n"
 	        "  -h, --help             this text\n"
-	        "Accepted and ignored: --noweb, --allow-no-sex, --memory N.\n");
+	        "Accepted and ignored: --noweb, --allow-no-sex, --memory N.\n"
+	        "Environment: GVK_SNP_GPU_PATH=auto|popc|mma picks the GPU count kernel (CUDA cores or tensor\n"
+	        "cores); GVK_SNP_GPU_MEM=BYTES lowers the GPU memory planned with (tests).\n");
 }
 
 /* An option, not a value: "-x" or "--x", but not a negative number. */
@@ -143,10 +142,10 @@ static int window_arg(ld_args_t *a, const char *s, double v)
 		a->ld.win_snps = (int64_t)v;
 	} else if (!strcmp(s, "--ld-window-kb")) {
 		if (v < 0) return fprintf(stderr, "gvk ld: --ld-window-kb must not be negative\n"), -1;
-		a->ld.win_bp = v > 2147483.646 ? 2147483646 : (int64_t)(int32_t)(v * 1000 * (1 + LD_SMALL_EPSILON));
+		a->ld.win_bp = ld_window_bp(v);
 	} else {
 		if (v < 0) return fprintf(stderr, "gvk ld: --ld-window-cm must not be negative\n"), -1;
-		a->ld.win_cm = v * (1 + LD_SMALL_EPSILON);
+		a->ld.win_cm = ld_window_cm(v);
 	}
 	a->win_set = 1;
 	return 0;

@@ -153,7 +153,7 @@ int fid_search(const fid_job_t *b, fid_result_t *res, gvk_err_t *err)
 	if (b->q->stride != b->db->stride) return gvk_err_set(err, GVK_ERR_ARG, "profile strides differ");
 	if (b->device != GVK_DEVICE_CPU) {
 		/* auto: the GPU when one is usable, else the CPU without a message */
-		snp_gpu_t *g = snp_gpu_open(err);
+		snp_gpu_t *g = snp_gpu_open(&b->gpu, err);
 		if (g) {
 			int rc = snp_gpu_fastid(g, b, res, err);
 			if (rc == 0) {

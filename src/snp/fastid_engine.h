@@ -6,6 +6,7 @@
 
 #include "fidb_io.h"
 #include "popgemm.h"
+#include "snp_gpu_opt.h"
 
 typedef struct {
 	const fid_prof_t *q, *db;  /* same n_snp */
@@ -14,6 +15,7 @@ typedef struct {
 	int64_t thresh;            /* < 0: no threshold hits */
 	int threads, isa, device;
 	int64_t db_offset;         /* added to every database index reported (blocks of a larger database) */
+	snp_gpu_opt_t gpu;         /* the GPU and its knobs (device gpu or auto) */
 } fid_job_t;
 
 typedef struct {

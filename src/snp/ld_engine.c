@@ -25,6 +25,16 @@ void ld_opt_init(ld_opt_t *o)
 	o->threads = 1;
 }
 
+/* PLINK widens window limits by 2^-44 so that decimal values land on the intended side. */
+#define LD_SMALL_EPSILON 0.00000000000005684341886080801486968994140625
+
+int64_t ld_window_bp(double kb)
+{
+	return kb > 2147483.646 ? 2147483646 : (int64_t)(int32_t)(kb * 1000 * (1 + LD_SMALL_EPSILON));
+}
+
+double ld_window_cm(double cm) { return cm * (1 + LD_SMALL_EPSILON); }
+
 const char *ld_device_name(const ld_opt_t *o)
 {
 	const pg_isa_t *isa = pg_isa_select(o->isa);
@@ -223,7 +233,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	snp_gpu_t *gpu = NULL;
 	/* auto: the GPU when one is usable, else the CPU without a message */
 	/* the unphased D / D' estimator runs on the CPU only */
-	if (o->device != GVK_DEVICE_CPU && !o->em && !(gpu = snp_gpu_open(err))) {
+	if (o->device != GVK_DEVICE_CPU && !o->em && !(gpu = snp_gpu_open(&o->gpu, err))) {
 		if (o->device == GVK_DEVICE_GPU) return err ? err->code : GVK_ERR_GPU;
 		if (err) err->code = 0, err->msg[0] = 0;
 	}

@@ -6,6 +6,7 @@
 
 #include "snp_data.h"
 #include "popgemm.h"
+#include "snp_gpu_opt.h"
 
 typedef enum { LD_TABLE = 0, LD_SQUARE, LD_SQUARE0, LD_TRIANGLE } ld_shape_t;
 
@@ -25,6 +26,7 @@ typedef struct {
 	int r2;            /* stripes hold r^2 instead of signed r */
 	int single;        /* genotype values rounded as PLINK's float (bin4) path */
 	size_t stripe_cells; /* pairs held per stripe; 0 = default (4 M) */
+	snp_gpu_opt_t gpu; /* the GPU and its knobs (device gpu or auto) */
 } ld_opt_t;
 
 /* One stripe of results: rows [i0, i1); row i holds columns [jlo[i - i0], jhi[i - i0]) at
@@ -42,6 +44,11 @@ typedef struct {
 typedef int (*ld_sink_fn)(void *ctx, const ld_stripe_t *s, gvk_err_t *err);
 
 void ld_opt_init(ld_opt_t *o);
+
+/* PLINK 1.9's --ld-window-kb in base pairs (kb x 1000 nudged up by PLINK's epsilon, cut to its
+ * 32-bit range) and --ld-window-cm as PLINK compares it, for win_bp and win_cm. */
+int64_t ld_window_bp(double kb);
+double ld_window_cm(double cm);
 
 /* What a run did: pairs computed, the kernel that computed them ("cpu-avx512", "gpu-NAME bmma", ...)
  * and, on a GPU, the seconds spent in its kernels. */

@@ -3,7 +3,7 @@
  * words staged in shared memory, AND / XOR / AND-NOT and a population count summed in 32-bit
  * integers, so the counts are the CPU kernels' integers exactly. LD has two count kernels, one on
  * the CUDA cores (__popcll) and one on the tensor cores (binary MMA, AND + popc), picked by a
- * timing on the first chunk or forced with GVK_SNP_GPU_PATH; r / r^2 are then formed on the
+ * timing on the first chunk or forced (snp_gpu_opt_t.path); r / r^2 are then formed on the
  * device with the host's exact operations and copied back while the next chunk is computed.
  * FastID keeps per-thread top-k lists of (score, index) keys on the device and reduces them
  * there, so no score matrix is stored. Every CUDA call is checked. */
@@ -17,23 +17,19 @@
 extern "C" {
 #include "snp_gpu.h"
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/cuda_check.h"
 #include "../common/cuda_mem.h"
 #include "../common/threads.h"
 }
 
-enum { LD_T = 16, LD_KW = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
-enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 }; /* SNPs per block side, words per stage, threads */
-enum { LD_CHUNKS = 4, LD_NBUF = 4, LD_EVENTS = 64 }; /* chunks per stripe (at least), result buffers, timing events */
-enum { PATH_AUTO = 0, PATH_POPC = 1, PATH_MMA = 2 };
-enum { FID_TRIAL = 1 << 18 }; /* profiles scored by both FastID kernels to pick one */
-/* FastID on the tensor cores: warps of 16 FMMA_MF profiles x 8 FMMA_NF queries */
-enum { FMMA_MF = 2, FMMA_NF = 4, FMMA_WARPS = 4, FMMA_THREADS = 32 * FMMA_WARPS, FMMA_QB = 8 * FMMA_NF, FMMA_LISTS = 8 * FMMA_WARPS };
+#include "snp_gpu_bmma.cuh"
+#include "snp_gpu_kernels.cuh"
+#include "snp_gpu_mma.cuh"
 
-typedef struct {
-	uint32_t q, score;
-	int64_t d; /* index within the device block */
-} dhit_t;
+enum { LD_CHUNKS = 4, LD_NBUF = 4, LD_EVENTS = 64 }; /* chunks per stripe (at least), result buffers, timing events */
+enum { PATH_AUTO = GVK_SNP_PATH_AUTO, PATH_POPC = GVK_SNP_PATH_POPC, PATH_MMA = GVK_SNP_PATH_MMA };
+enum { FID_TRIAL = 1 << 18 }; /* profiles scored by both FastID kernels to pick one */
 
 struct snp_gpu_s {
 	int dev, sms, max_threads_sm, cc;
@@ -41,7 +37,7 @@ struct snp_gpu_s {
 	size_t smem_block, smem_optin, mem_free;
 	char name[272];   /* "gpu-" and cudaDeviceProp.name */
 	char kernel[300]; /* name and the LD count path that ran */
-	int path, ld_path; /* requested (GVK_SNP_GPU_PATH) and chosen LD count path */
+	int path, ld_path; /* requested (snp_gpu_opt_t.path) and chosen LD count path */
 	double kern_s;     /* summed kernel time */
 	cudaStream_t st[3]; /* 0: kernels, 1: copies back, 2: LD's second kernel stream */
 	cudaEvent_t ev[LD_EVENTS][2], done[LD_NBUF], copied[LD_NBUF], staged[2];
@@ -58,558 +54,25 @@ struct snp_gpu_s {
 	pg_ldcnt_t *ld_cnt[LD_NBUF], *h_cnt;
 	double *ld_val[LD_NBUF];
 	size_t ld_cnt_cap[LD_NBUF], ld_val_cap[LD_NBUF], h_cnt_cap;
-	int64_t db_block, q_batch; /* test overrides (GVK_SNP_GPU_DB_BLOCK / _QBATCH); 0 = automatic */
+	int64_t db_block, q_batch; /* snp_gpu_opt_t's limits; 0 = automatic */
+	gvk_log_t log;
 };
-
-/* ---- kernels -------------------------------------------------------------------------------- */
-
-/* Where an LD launch finds its planes and their totals: rows (SNP i at wx + (i - xbase) * 3 nw)
- * and columns, the same buffer when every SNP is resident, else the stripe's rows and one slice
- * of its columns. */
-typedef struct {
-	const uint64_t *wx, *wy;
-	int64_t xbase, ybase;
-	const int32_t *totx, *toty;
-} ld_src_t;
-
-/* Per-SNP totals pc(A), pc(B): the marginals of a SNP with every sample called. */
-__global__ void ld_totals_kernel(const uint64_t *__restrict__ w, int64_t nsnp, int nw, int32_t *__restrict__ tot)
-{
-	const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= nsnp) return;
-	int32_t a = 0, b = 0;
-	for (int k = 0; k < nw; ++k) a += __popcll(w[i * 3 * nw + k]), b += __popcll(w[(i * 3 + 1) * nw + k]);
-	tot[2 * i] = a, tot[2 * i + 1] = b;
-}
-
-/* The six sums of a pair from its plane products (spec 3.2), or, when both SNPs have every sample
- * called (FULL), from sum(xy) and the totals: V is all ones over n_bits and the padding is zero,
- * so the two give the same integers. */
-__device__ __forceinline__ pg_ldcnt_t ld_assemble(int full, int32_t sxy, int32_t n, int32_t av, int32_t bv, int32_t va,
-                                                  int32_t vb, const int32_t *tx, const int32_t *ty, int32_t nbits)
-{
-	pg_ldcnt_t o;
-	if (full) n = nbits, av = tx[0], bv = tx[1], va = ty[0], vb = ty[1];
-	o.n = n;
-	o.sx = av + bv, o.sxx = av + 3 * bv;
-	o.sy = va + vb, o.syy = va + 3 * vb;
-	o.sxy = sxy;
-	return o;
-}
-
-/* Whether tile rows [r0, r0 + nr) x columns [c0, c0 + nc) hold a requested pair: thread tid < nr
- * checks row r0 + tid, flag (shared) collects the answer. Every thread of the block calls it
- * (barriers) and gets the same answer, so a block may return on it without a thread missing a
- * later barrier. */
-__device__ __forceinline__ int ld_tile_any(int *flag, int tid, const int64_t *jlo, const int64_t *jhi, int64_t r0,
-                                           int nr, int nrows, int64_t c0, int nc)
-{
-	if (tid == 0) *flag = 0;
-	__syncthreads();
-	const int64_t r = r0 + tid;
-	if (tid < nr && r < nrows && jlo[r] < jhi[r] && jlo[r] < c0 + nc && jhi[r] > c0) *flag = 1; /* same value from every writer */
-	__syncthreads();
-	return *flag;
-}
-
-/* r or sign(r) r^2 from the counts on the device, with ld_value_genotype's operations one by one
- * in round-to-nearest intrinsics (never contracted into FMAs; sqrt and division correctly
- * rounded as on the host), so the doubles and floats are the host's bit for bit. */
-__device__ double ld_value_dev(const pg_ldcnt_t *c, int r2, int single)
-{
-	const int64_t n = c->n;
-	const int64_t cov = n * c->sxy - (int64_t)c->sx * c->sy;
-	const int64_t vx = n * c->sxx - (int64_t)c->sx * c->sx;
-	const int64_t vy = n * c->syy - (int64_t)c->sy * c->sy;
-	if (n == 0 || vx <= 0 || vy <= 0) return __longlong_as_double((long long)0xfff8000000000000ull);
-	if (!single) {
-		const double v = __dmul_rn(__ll2double_rn(vx), __ll2double_rn(vy)), cv = __ll2double_rn(cov);
-		return r2 ? __ddiv_rn(__dmul_rn(fabs(cv), cv), v) : __ddiv_rn(cv, __dsqrt_rn(v));
-	}
-	const int64_t tx = n - c->sx, ty = n - c->sy;
-	const int64_t txx = n - 2 * (int64_t)c->sx + c->sxx, tyy = n - 2 * (int64_t)c->sy + c->syy;
-	const int64_t txy = n - c->sx - c->sy + c->sxy;
-	const float nf = __ll2float_rn(n), fx = __ll2float_rn(tx), fy = __ll2float_rn(ty);
-	const float fcov = __fsub_rn(__fmul_rn(__ll2float_rn(txy), nf), __fmul_rn(fx, fy));
-	const float vxf = __fadd_rn(__fmul_rn(__ll2float_rn(-txx), nf), __fmul_rn(fx, fx));
-	const float vyf = __fadd_rn(__fmul_rn(__ll2float_rn(-tyy), nf), __fmul_rn(fy, fy));
-	const float v = __fmul_rn(vxf, vyf);
-	return (double)(r2 ? __fdiv_rn(__fmul_rn(fabsf(fcov), fcov), v) : __fdiv_rn(fcov, __fsqrt_rn(v)));
-}
-
-/* A pair's result: its counts, or (val set) r / sign(r) r^2 formed right here, so that only 8
- * bytes per pair leave the kernel instead of 24 read again by a second kernel. */
-__device__ __forceinline__ void ld_put(pg_ldcnt_t c, int64_t e, pg_ldcnt_t *out, double *val, int r2, int single)
-{
-	if (val) val[e] = ld_value_dev(&c, r2, single);
-	else out[e] = c;
-}
-
-/* R consecutive 32-bit words of shared memory in one vector load (R = 4 or 2). */
-template <int R>
-__device__ __forceinline__ void lds_words(uint32_t *r, const uint32_t *p)
-{
-	if (R == 4) {
-		const uint4 v = *(const uint4 *)p;
-		r[0] = v.x, r[1] = v.y, r[2] = v.z, r[3] = v.w;
-	} else {
-		const uint2 v = *(const uint2 *)p;
-		r[0] = v.x, r[1] = v.y;
-	}
-}
-
-/* CUDA cores: a block of LD_T x LD_T threads computes (LD_T RM) x (LD_T RN) pairs, each thread RM x
- * RN of them from registers, so that one shared-memory vector load feeds RN (or RM) pairs. Planes
- * are staged LD_KW 32-bit words at a time as [word][plane][SNP], so a thread's RM rows (RN
- * columns) of one plane are adjacent. The population count (16 per SM and cycle, issued through
- * the MIO queue like the shared-memory loads) is the limit, so sum(xy) is built to need few:
- * with e = A ^ B (x = 1) and f = C ^ D (y = 1), xy is 1 on e & f, 2 on (e & D) | (B & f)
- * (disjoint) and 4 on B & D; two words' masks are then added bit-sliced (half and full adders,
- * one LOP3 each, on the 64-per-cycle ALU) into weights 1, 2, 4, 8: four popcounts per two words
- * where the four plane products take eight. The V products (missing calls) stay as they are. */
-template <int FULL, int RM, int RN>
-__global__ void __launch_bounds__(LD_T * LD_T, FULL ? 3 : 2)
-	ld_count_kernel(ld_src_t src, int nw, int64_t i0, int nrows, int64_t cbase, int64_t width,
-	                const int64_t *__restrict__ jlo, const int64_t *__restrict__ jhi, int32_t nbits,
-	                pg_ldcnt_t *__restrict__ out, double *__restrict__ val, int r2, int single)
-{
-	enum { NP = FULL ? 2 : 3, TM = LD_T * RM, TN = LD_T * RN, PM = TM + 4, PN = TN + 4 };
-	__shared__ __align__(16) uint32_t xs[LD_KW * NP * PM];
-	__shared__ __align__(16) uint32_t ys[LD_KW * NP * PN];
-	__shared__ int any;
-	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * LD_T + tx;
-	const int64_t r0 = (int64_t)blockIdx.y * TM, c0 = cbase + (int64_t)blockIdx.x * TN;
-	if (!ld_tile_any(&any, tid, jlo, jhi, r0, TM, nrows, c0, TN)) return;
-	const uint32_t *wx = (const uint32_t *)src.wx, *wy = (const uint32_t *)src.wy;
-	const int64_t n32 = 2 * (int64_t)nw; /* a multiple of LD_KW: nw is of 8 */
-	int32_t s1[RM][RN], s2[RM][RN], n[RM][RN], av[RM][RN], bv[RM][RN], va[RM][RN], vb[RM][RN];
-#pragma unroll
-	for (int i = 0; i < RM; ++i)
-#pragma unroll
-		for (int j = 0; j < RN; ++j) s1[i][j] = s2[i][j] = n[i][j] = av[i][j] = bv[i][j] = va[i][j] = vb[i][j] = 0;
-	for (int64_t k0 = 0; k0 < n32; k0 += LD_KW) {
-		/* 16-byte global loads (4 words of one plane row), spread to the word-major layout */
-		for (int e = tid; e < (TM + TN) * NP * (LD_KW / 4); e += LD_T * LD_T) {
-			const int q = e % (LD_KW / 4), sp = e / (LD_KW / 4), p = sp % NP, s = sp / NP;
-			const int side = s >= TM, t = side ? s - TM : s;
-			const int64_t snp = side ? c0 + t : i0 + r0 + t;
-			const int ok = side ? c0 + t < cbase + width : r0 + t < nrows;
-			uint4 v = {0, 0, 0, 0};
-			if (ok) v = *(const uint4 *)((side ? wy + (snp - src.ybase) * 3 * n32 : wx + (snp - src.xbase) * 3 * n32) + p * n32 + k0 + 4 * q);
-			uint32_t *d = side ? ys + (4 * q * NP + p) * PN + t : xs + (4 * q * NP + p) * PM + t;
-			const int pitch = (side ? PN : PM) * NP;
-			d[0] = v.x, d[pitch] = v.y, d[2 * pitch] = v.z, d[3 * pitch] = v.w;
-		}
-		__syncthreads();
-#pragma unroll 1
-		for (int k = 0; k < LD_KW; k += 2) {
-			uint32_t a[2][RM], b[2][RM], v[2][RM], c[2][RN], d[2][RN], u[2][RN];
-#pragma unroll
-			for (int h = 0; h < 2; ++h) {
-				const uint32_t *x = xs + (k + h) * NP * PM + ty * RM, *y = ys + (k + h) * NP * PN + tx * RN;
-				lds_words<RM>(a[h], x), lds_words<RM>(b[h], x + PM);
-				lds_words<RN>(c[h], y), lds_words<RN>(d[h], y + PN);
-				if (!FULL) lds_words<RM>(v[h], x + 2 * PM), lds_words<RN>(u[h], y + 2 * PN);
-			}
-#pragma unroll
-			for (int i = 0; i < RM; ++i)
-#pragma unroll
-				for (int j = 0; j < RN; ++j) {
-					uint32_t m[2][3]; /* per word: the samples where xy = 1, 2, 4 */
-#pragma unroll
-					for (int h = 0; h < 2; ++h) {
-						const uint32_t e = a[h][i] ^ b[h][i], f = c[h][j] ^ d[h][j];
-						m[h][0] = e & f, m[h][1] = (e & d[h][j]) | (b[h][i] & f), m[h][2] = b[h][i] & d[h][j];
-					}
-					/* the two words' masks added bit-sliced: weights 1, 2, 4, 8 in four popcounts */
-					const uint32_t w1 = m[0][0] ^ m[1][0], k2 = m[0][0] & m[1][0];
-					const uint32_t w2 = m[0][1] ^ m[1][1] ^ k2, k4 = (m[0][1] & m[1][1]) | (k2 & (m[0][1] | m[1][1]));
-					const uint32_t w4 = m[0][2] ^ m[1][2] ^ k4, w8 = (m[0][2] & m[1][2]) | (k4 & (m[0][2] | m[1][2]));
-					s1[i][j] += __popc(w1) + 2 * __popc(w2);
-					s2[i][j] += __popc(w4) + 2 * __popc(w8);
-					if (!FULL) {
-#pragma unroll
-						for (int h = 0; h < 2; ++h) {
-							n[i][j] += __popc(v[h][i] & u[h][j]), av[i][j] += __popc(a[h][i] & u[h][j]);
-							bv[i][j] += __popc(b[h][i] & u[h][j]), va[i][j] += __popc(c[h][j] & v[h][i]);
-							vb[i][j] += __popc(d[h][j] & v[h][i]);
-						}
-					}
-				}
-		}
-		__syncthreads();
-	}
-#pragma unroll
-	for (int i = 0; i < RM; ++i) {
-		const int64_t row = r0 + ty * RM + i;
-		if (row >= nrows) break;
-		const int64_t lo = jlo[row], hi = jhi[row] < cbase + width ? jhi[row] : cbase + width, xi = i0 + row;
-#pragma unroll
-		for (int j = 0; j < RN; ++j) {
-			const int64_t col = c0 + tx * RN + j;
-			if (col < lo || col >= hi) continue;
-			ld_put(ld_assemble(FULL, s1[i][j] + 4 * s2[i][j], n[i][j], av[i][j], bv[i][j], va[i][j], vb[i][j],
-			                   src.totx + 2 * (xi - src.xbase), src.toty + 2 * (col - src.ybase), nbits),
-			       row * width + (col - cbase), out, val, r2, single);
-		}
-	}
-}
-
-/* D += popc(A AND B) on the tensor cores for one m16n8k256 tile; fragments as the PTX ISA gives
- * them for .b1 (g = lane / 4, t = lane % 4): a0 = row g, 32-bit word t of the 256-bit k chunk;
- * a1 = row g + 8, word t; a2, a3 = the same rows, word t + 4; b0 = column g, word t; b1 = word
- * t + 4; d0, d1 = row g, columns 2t, 2t + 1; d2, d3 = row g + 8. tests/snp/gpu_kernel_emu.cpp
- * supplies a CPU version of this one function (GVK_SNP_EMU_MMA). */
-#ifndef GVK_SNP_EMU_MMA
-__device__ __forceinline__ void bmma_and(int32_t *d, const uint32_t *a, const uint32_t *b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	asm volatile("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-	             "{%0,%1,%2,%3};\n"
-	             : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-	             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-	(void)d, (void)a, (void)b;
-	__trap(); /* never launched below sm_80: the host picks the CUDA-core path there */
-#endif
-}
-
-/* The same with XOR + popc (FastID identity scores). */
-__device__ __forceinline__ void bmma_xor(int32_t *d, const uint32_t *a, const uint32_t *b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	asm volatile("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-	             "{%0,%1,%2,%3};\n"
-	             : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-	             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-	(void)d, (void)a, (void)b;
-	__trap();
-#endif
-}
-#endif
-
-/* Tensor cores: a block takes MMA_S row SNPs x MMA_S column SNPs. Each SNP contributes NP plane
- * rows (A, B, V; FULL: A, B) to a bit matrix, so one AND-popcount GEMM of the (MMA_S NP) x
- * (MMA_S NP) plane rows over all sample bits gives every product at once. Four warps in 2 x 2 each
- * own a quarter of that matrix; operands are staged MMA_KW 64-bit words at a time with a pitch
- * of MMA_KW + 2 words (36 32-bit words: lanes g, t hit banks 4g + t, conflict free). The plane
- * products then go through shared memory to the threads that assemble the pairs. */
-template <int NP>
-__global__ void __launch_bounds__(MMA_THREADS) ld_mma_kernel(ld_src_t src, int nw, int64_t i0, int nrows, int64_t cbase,
-                                                             int64_t width, const int64_t *__restrict__ jlo,
-                                                             const int64_t *__restrict__ jhi, int32_t nbits,
-                                                             pg_ldcnt_t *__restrict__ out, double *__restrict__ val,
-                                                             int r2, int single)
-{
-	enum { R = MMA_S * NP, WR = R / 2, MF = WR / 16, NF = WR / 8, P = MMA_KW + 2 };
-	extern __shared__ uint64_t sm[];
-	__shared__ int any;
-	uint64_t *xs = sm, *ys = sm + R * P;
-	const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
-	const int wm = warp >> 1, wn = warp & 1;
-	const int64_t r0 = (int64_t)blockIdx.y * MMA_S, c0 = cbase + (int64_t)blockIdx.x * MMA_S;
-	if (!ld_tile_any(&any, tid, jlo, jhi, r0, MMA_S, nrows, c0, MMA_S)) return; /* MMA_S <= MMA_THREADS rows checked */
-	int32_t acc[MF][NF][4];
-#pragma unroll
-	for (int i = 0; i < MF; ++i)
-#pragma unroll
-		for (int j = 0; j < NF; ++j) acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0;
-	for (int w0 = 0; w0 < nw; w0 += MMA_KW) {
-		const int kn = nw - w0 < MMA_KW ? nw - w0 : MMA_KW; /* a multiple of 4 words (nw is of 8) */
-		for (int e = tid; e < R * kn; e += MMA_THREADS) {
-			const int row = e / kn, k = e % kn, s = row / NP, p = row % NP;
-			xs[row * P + k] = r0 + s < nrows ? src.wx[((i0 + r0 + s - src.xbase) * 3 + p) * nw + w0 + k] : 0;
-			ys[row * P + k] = c0 + s < cbase + width ? src.wy[((c0 + s - src.ybase) * 3 + p) * nw + w0 + k] : 0;
-		}
-		__syncthreads();
-		const uint32_t *x32 = (const uint32_t *)xs, *y32 = (const uint32_t *)ys;
-		for (int kc = 0; kc < kn / 4; ++kc) { /* one 256-bit chunk = 8 32-bit words */
-			uint32_t a[MF][4], b[NF][2];
-#pragma unroll
-			for (int i = 0; i < MF; ++i) {
-				const uint32_t *p0 = x32 + (wm * WR + i * 16 + g) * 2 * P + kc * 8 + t, *p1 = p0 + 8 * 2 * P;
-				a[i][0] = p0[0], a[i][1] = p1[0], a[i][2] = p0[4], a[i][3] = p1[4];
-			}
-#pragma unroll
-			for (int j = 0; j < NF; ++j) {
-				const uint32_t *q0 = y32 + (wn * WR + j * 8 + g) * 2 * P + kc * 8 + t;
-				b[j][0] = q0[0], b[j][1] = q0[4];
-			}
-#pragma unroll
-			for (int i = 0; i < MF; ++i)
-#pragma unroll
-				for (int j = 0; j < NF; ++j) bmma_and(acc[i][j], a[i], b[j]);
-		}
-		__syncthreads();
-	}
-	int32_t *cs = (int32_t *)sm; /* R x R plane products, reusing the staging buffer */
-#pragma unroll
-	for (int i = 0; i < MF; ++i)
-#pragma unroll
-		for (int j = 0; j < NF; ++j) {
-			const int row = wm * WR + i * 16 + g, col = wn * WR + j * 8 + 2 * t;
-			cs[row * R + col] = acc[i][j][0], cs[row * R + col + 1] = acc[i][j][1];
-			cs[(row + 8) * R + col] = acc[i][j][2], cs[(row + 8) * R + col + 1] = acc[i][j][3];
-		}
-	__syncthreads();
-	for (int e = tid; e < MMA_S * MMA_S; e += MMA_THREADS) {
-		const int x = e / MMA_S, y = e % MMA_S;
-		const int64_t row = r0 + x, col = c0 + y;
-		if (row >= nrows || col < jlo[row] || col >= jhi[row] || col >= cbase + width) continue;
-		const int32_t *cx = cs + x * NP * R + y * NP; /* cx[p * R + q] = plane p of x AND plane q of y */
-		const int v = NP == 3;
-		ld_put(ld_assemble(!v, cx[0] + cx[1] + cx[R] + cx[R + 1], v ? cx[2 * R + 2] : 0, v ? cx[2] : 0, v ? cx[R + 2] : 0,
-		                   v ? cx[2 * R] : 0, v ? cx[2 * R + 1] : 0, src.totx + 2 * (i0 + row - src.xbase),
-		                   src.toty + 2 * (col - src.ybase), nbits),
-		       row * width + (col - cbase), out, val, r2, single);
-	}
-}
-
-template <int OP>
-__device__ __forceinline__ uint64_t fid_op(uint64_t q, uint64_t d)
-{
-	return OP == PG_XOR ? q ^ d : OP == PG_ANDNOT ? d & ~q : d & q;
-}
-
-/* Block (part, group): QB queries held in shared memory against database profiles
- * part * per_part + tid, + FID_THREADS, ... Each database word is used for QB queries (FID_QB =
- * 32: the popcounts, not the scattered profile loads, bound the loop; FID_QB_LONG = 8 for
- * profiles too long for 32 in shared memory). Each thread keeps, per query,
- * its k best keys score << 32 | index (ascending = the CPU's order: score, then smaller index) in
- * a sorted list in top, entry r of thread t at [r * FID_THREADS + t], which the host fills with
- * ~0 beforehand (above every key). Scores <= thresh go to hits. */
-template <int OP, int QB>
-__global__ void fid_score_kernel(const uint64_t *__restrict__ q, int nq, const uint64_t *__restrict__ db, int64_t nd,
-                                 int stride, int64_t per_part, int nparts, int k, int64_t thresh,
-                                 uint64_t *__restrict__ top, dhit_t *__restrict__ hits,
-                                 unsigned long long *__restrict__ n_hits, unsigned long long hit_cap)
-{
-	extern __shared__ uint64_t qs[];
-	const int q0 = blockIdx.y * QB, qn = nq - q0 < QB ? nq - q0 : QB;
-	for (int e = threadIdx.x; e < qn * stride; e += blockDim.x) qs[e] = q[(size_t)q0 * stride + e];
-	__syncthreads();
-	const int part = blockIdx.x;
-	const int64_t d0 = (int64_t)part * per_part, d1 = d0 + per_part < nd ? d0 + per_part : nd;
-	uint64_t worst[QB];
-#pragma unroll
-	for (int x = 0; x < QB; ++x) worst[x] = ~0ull;
-	for (int64_t d = d0 + threadIdx.x; d < d1; d += FID_THREADS) {
-		const uint64_t *p = db + d * stride;
-		uint32_t s[QB];
-#pragma unroll
-		for (int x = 0; x < QB; ++x) s[x] = 0;
-		for (int w = 0; w < stride; ++w) {
-			const uint64_t pw = p[w];
-#pragma unroll
-			for (int x = 0; x < QB; ++x)
-				if (x < qn) s[x] += (uint32_t)__popcll(fid_op<OP>(qs[x * stride + w], pw));
-		}
-#pragma unroll
-		for (int x = 0; x < QB; ++x) {
-			if (x >= qn) continue;
-			if (thresh >= 0 && (int64_t)s[x] <= thresh) {
-				unsigned long long h = atomicAdd(n_hits, 1ull);
-				if (h < hit_cap) hits[h] = dhit_t{(uint32_t)(q0 + x), s[x], d};
-			}
-			const uint64_t key = (uint64_t)s[x] << 32 | (uint64_t)d;
-			if (k == 0 || key >= worst[x]) continue;
-			uint64_t *t = top + ((size_t)(q0 + x) * nparts + part) * (size_t)k * FID_THREADS + threadIdx.x;
-			int i = k - 1;
-			while (i > 0 && key < t[(size_t)(i - 1) * FID_THREADS]) {
-				t[(size_t)i * FID_THREADS] = t[(size_t)(i - 1) * FID_THREADS];
-				--i;
-			}
-			t[(size_t)i * FID_THREADS] = key;
-			worst[x] = t[(size_t)(k - 1) * FID_THREADS];
-		}
-	}
-}
-
-/* Tensor cores: block (group, part) scores its FMMA_QB queries (the B operand, 8 per fragment)
- * against profiles part * per_part.. (the A operand); each warp takes tiles of 16 FMMA_MF profiles
- * in turn. A popcount sum does not depend on the order of the k bits as long as A and B share it,
- * so lane t feeds 64-bit word 4c + t of 256-bit chunk c to the ISA's words t (low half) and t + 4
- * (high half): each profile row is one 32-byte sector per chunk, read straight from global memory.
- * The queries sit in shared memory already in fragment order (one conflict-free 64-bit load per
- * lane), zero past the profile length and the last query. Mixture: popc(p AND NOT q) = popc(p) -
- * popc(p AND q), popc(p) summed over the 4 lanes of a row. The accumulator holds rows g, g + 8
- * and queries 2t, 2t + 1 of each fragment, so lane (g, t) of warp w keeps top-k lists for its
- * queries, list w * 8 + g of FMMA_LISTS per part (entry r at [r * FMMA_LISTS + list]); rows reach
- * a list in ascending order, so a score beats the list only when strictly below its k-th. The
- * query group is blockIdx.x, so the blocks of all groups of a part run together and read its
- * profiles once from memory, the other times from L2. */
-template <int OP>
-__global__ void __launch_bounds__(FMMA_THREADS) fid_mma_kernel(const uint64_t *__restrict__ q, int nq,
-                                                               const uint64_t *__restrict__ db, int64_t nd, int stride,
-                                                               int64_t per_part, int nparts, int k, int64_t thresh,
-                                                               uint64_t *__restrict__ top, dhit_t *__restrict__ hits,
-                                                               unsigned long long *__restrict__ n_hits,
-                                                               unsigned long long hit_cap)
-{
-	enum { MF = FMMA_MF, NF = FMMA_NF, TR = 16 * FMMA_MF };
-	extern __shared__ uint64_t qf[];
-	const int nc = (stride + 3) / 4, q0 = blockIdx.x * FMMA_QB, qn = nq - q0 < FMMA_QB ? nq - q0 : FMMA_QB;
-	for (int e = threadIdx.x; e < nc * NF * 32; e += FMMA_THREADS) {
-		const int l = e % 32, col = (e / 32) % NF * 8 + l / 4, w = e / (32 * NF) * 4 + l % 4;
-		qf[e] = col < qn && w < stride ? q[(size_t)(q0 + col) * stride + w] : 0;
-	}
-	__syncthreads();
-	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
-	const int64_t d0 = (int64_t)blockIdx.y * per_part, d1 = d0 + per_part < nd ? d0 + per_part : nd;
-	uint32_t worst[NF][2];
-#pragma unroll
-	for (int j = 0; j < NF; ++j) worst[j][0] = worst[j][1] = ~0u;
-	for (int64_t r0 = d0 + warp * TR; r0 < d1; r0 += FMMA_WARPS * TR) {
-		int32_t acc[MF][NF][4];
-		uint32_t pc[MF][2];
-		const uint64_t *p[MF][2];
-#pragma unroll
-		for (int i = 0; i < MF; ++i) {
-#pragma unroll
-			for (int j = 0; j < NF; ++j) acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0;
-			for (int h = 0; h < 2; ++h) {
-				const int64_t row = r0 + i * 16 + h * 8 + g;
-				p[i][h] = row < d1 ? db + row * stride : NULL, pc[i][h] = 0;
-			}
-		}
-		uint64_t xn[MF][2]; /* chunk c + 1's profile words, loaded while chunk c is multiplied */
-#pragma unroll
-		for (int i = 0; i < MF; ++i)
-			for (int h = 0; h < 2; ++h) xn[i][h] = p[i][h] && t < stride ? p[i][h][t] : 0;
-#pragma unroll 1
-		for (int c = 0; c < nc; ++c) {
-			const int w = 4 * c + 4 + t;
-			uint32_t a[MF][4], b[NF][2];
-#pragma unroll
-			for (int i = 0; i < MF; ++i) {
-				const uint64_t x0 = xn[i][0], x1 = xn[i][1];
-				xn[i][0] = p[i][0] && w < stride ? p[i][0][w] : 0, xn[i][1] = p[i][1] && w < stride ? p[i][1][w] : 0;
-				a[i][0] = (uint32_t)x0, a[i][1] = (uint32_t)x1, a[i][2] = (uint32_t)(x0 >> 32), a[i][3] = (uint32_t)(x1 >> 32);
-				if (OP == PG_ANDNOT) pc[i][0] += (uint32_t)__popcll(x0), pc[i][1] += (uint32_t)__popcll(x1);
-			}
-#pragma unroll
-			for (int j = 0; j < NF; ++j) {
-				const uint64_t y = qf[(c * NF + j) * 32 + lane];
-				b[j][0] = (uint32_t)y, b[j][1] = (uint32_t)(y >> 32);
-			}
-#pragma unroll
-			for (int i = 0; i < MF; ++i)
-#pragma unroll
-				for (int j = 0; j < NF; ++j) {
-					if (OP == PG_XOR) bmma_xor(acc[i][j], a[i], b[j]);
-					else bmma_and(acc[i][j], a[i], b[j]);
-				}
-		}
-		if (OP == PG_ANDNOT)
-#pragma unroll
-			for (int i = 0; i < MF; ++i)
-				for (int h = 0; h < 2; ++h) {
-					pc[i][h] += __shfl_xor_sync(0xffffffffu, pc[i][h], 1);
-					pc[i][h] += __shfl_xor_sync(0xffffffffu, pc[i][h], 2);
-				}
-#pragma unroll
-		for (int i = 0; i < MF; ++i)
-#pragma unroll
-			for (int h = 0; h < 2; ++h) {
-				const int64_t row = r0 + i * 16 + h * 8 + g;
-				if (row >= d1) continue;
-#pragma unroll
-				for (int j = 0; j < NF; ++j)
-#pragma unroll
-					for (int u = 0; u < 2; ++u) {
-						const int x = j * 8 + 2 * t + u;
-						const uint32_t s = OP == PG_ANDNOT ? pc[i][h] - (uint32_t)acc[i][j][2 * h + u] : (uint32_t)acc[i][j][2 * h + u];
-						if (x >= qn) continue;
-						if (thresh >= 0 && (int64_t)s <= thresh) {
-							unsigned long long n = atomicAdd(n_hits, 1ull);
-							if (n < hit_cap) hits[n] = dhit_t{(uint32_t)(q0 + x), s, row};
-						}
-						if (k == 0 || s >= worst[j][u]) continue;
-						const uint64_t key = (uint64_t)s << 32 | (uint64_t)row;
-						uint64_t *tl = top + ((size_t)(q0 + x) * nparts + blockIdx.y) * (size_t)k * FMMA_LISTS + warp * 8 + g;
-						int r = k - 1;
-						while (r > 0 && key < tl[(size_t)(r - 1) * FMMA_LISTS]) {
-							tl[(size_t)r * FMMA_LISTS] = tl[(size_t)(r - 1) * FMMA_LISTS];
-							--r;
-						}
-						tl[(size_t)r * FMMA_LISTS] = key;
-						worst[j][u] = (uint32_t)(tl[(size_t)(k - 1) * FMMA_LISTS] >> 32);
-					}
-			}
-	}
-}
-
-/* One block per query: the kout smallest keys among its len list entries (unused entries hold
- * ~0), found one rank at a time as the smallest key above the previous one (keys are unique). */
-__global__ void fid_select_kernel(const uint64_t *__restrict__ top, size_t len, int kout, uint64_t *__restrict__ sel)
-{
-	__shared__ uint64_t red[SEL_THREADS];
-	const uint64_t *t = top + (size_t)blockIdx.x * len;
-	uint64_t last = 0;
-	for (int r = 0; r < kout; ++r) {
-		uint64_t m = ~0ull;
-		for (size_t e = threadIdx.x; e < len; e += SEL_THREADS) {
-			const uint64_t v = t[e];
-			if ((r == 0 || v > last) && v < m) m = v;
-		}
-		red[threadIdx.x] = m;
-		__syncthreads();
-		for (int h = SEL_THREADS / 2; h > 0; h >>= 1) {
-			if ((int)threadIdx.x < h && red[threadIdx.x + h] < red[threadIdx.x]) red[threadIdx.x] = red[threadIdx.x + h];
-			__syncthreads();
-		}
-		last = red[0];
-		if (threadIdx.x == 0) sel[(size_t)blockIdx.x * kout + r] = last;
-		__syncthreads();
-	}
-}
-
-
-/* Peak micro-benchmarks: independent chains of 64-bit AND + popcount + add (CUDA cores) and of
- * m16n8k256 AND-popc MMAs (tensor cores); sink keeps the results alive. */
-__global__ void peak_popc_kernel(int iters, uint64_t seed, unsigned long long *sink)
-{
-	uint64_t x[8], y = seed ^ threadIdx.x;
-	uint32_t s[8];
-#pragma unroll
-	for (int i = 0; i < 8; ++i) x[i] = seed * (uint64_t)(threadIdx.x + 8 * i + 1), s[i] = 0;
-	for (int it = 0; it < iters; ++it) {
-#pragma unroll
-		for (int i = 0; i < 8; ++i) s[i] += (uint32_t)__popcll(x[i] & y);
-		y += 0x9e3779b97f4a7c15ull;
-	}
-	uint32_t t = 0;
-#pragma unroll
-	for (int i = 0; i < 8; ++i) t += s[i];
-	if (t == 0xffffffffu) atomicAdd(sink, 1ull);
-}
-
-__global__ void peak_mma_kernel(int iters, uint32_t seed, unsigned long long *sink)
-{
-	uint32_t a[4] = {seed, seed ^ threadIdx.x, seed * 3u, seed + threadIdx.x}, b[2] = {seed * 7u, seed ^ 0x55u};
-	int32_t d[8][4];
-#pragma unroll
-	for (int j = 0; j < 8; ++j) d[j][0] = d[j][1] = d[j][2] = d[j][3] = 0;
-	for (int it = 0; it < iters; ++it)
-#pragma unroll
-		for (int j = 0; j < 8; ++j) bmma_and(d[j], a, b);
-	int32_t t = 0;
-#pragma unroll
-	for (int j = 0; j < 8; ++j) t += d[j][0] + d[j][1] + d[j][2] + d[j][3];
-	if (t == -1) atomicAdd(sink, 1ull);
-}
 
 /* ---- device set-up -------------------------------------------------------------------------- */
 
-static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
+static int gpu_init(snp_gpu_t *g, const snp_gpu_opt_t *o, gvk_err_t *err)
 {
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess || n == 0)
 		return gvk_err_set(err, GVK_ERR_GPU, "no usable CUDA GPU for the SNP engines: %s",
 		                   e != cudaSuccess ? cudaGetErrorString(e) : "none found");
-	g->dev = 0;
+	if (o->gpu < 0 || o->gpu >= n)
+		return gvk_err_set(err, GVK_ERR_GPU, "no usable CUDA GPU for the SNP engines: GPU %d asked for, %d visible",
+		                   o->gpu, n);
+	if (o->path < PATH_AUTO || o->path > PATH_MMA)
+		return gvk_err_set(err, GVK_ERR_ARG, "GPU count kernel %d is not auto, popc or mma", o->path);
+	g->dev = o->gpu;
 	cudaDeviceProp prop;
 	CK(cudaGetDeviceProperties(&prop, g->dev));
 	if (prop.major < 8)
@@ -628,16 +91,11 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	                                                                     : prop.sharedMemPerBlock;
 	size_t total = 0;
 	CK(cudaMemGetInfo(&g->mem_free, &total));
-	const char *s = getenv("GVK_SNP_GPU_DB_BLOCK");
-	g->db_block = s ? atoll(s) : 0;
-	s = getenv("GVK_SNP_GPU_QBATCH");
-	g->q_batch = s ? atoll(s) : 0;
-	s = getenv("GVK_SNP_GPU_MEM"); /* tests: pretend to have this little memory (stripes, blocks) */
-	if (s && atoll(s) > 0 && (size_t)atoll(s) < g->mem_free) g->mem_free = (size_t)atoll(s);
-	s = getenv("GVK_SNP_GPU_PATH");
-	g->path = !s || !*s || !strcmp(s, "auto") ? PATH_AUTO : !strcmp(s, "popc") ? PATH_POPC : !strcmp(s, "mma") ? PATH_MMA : -1;
-	if (g->path < 0)
-		return gvk_err_set(err, GVK_ERR_ARG, "GVK_SNP_GPU_PATH must be auto, popc or mma, not '%s'", s);
+	if (o->mem > 0 && o->mem < g->mem_free) g->mem_free = o->mem; /* tests: streaming and blocking with little memory */
+	g->db_block = o->db_block > 0 ? o->db_block : 0;
+	g->q_batch = o->q_batch > 0 ? o->q_batch : 0;
+	g->path = o->path;
+	g->log = o->log;
 	g->ld_path = g->path;
 	for (int i = 0; i < 3; ++i) CK(cudaStreamCreateWithFlags(&g->st[i], cudaStreamNonBlocking));
 	for (int i = 0; i < LD_NBUF; ++i) {
@@ -652,14 +110,16 @@ static int gpu_init(snp_gpu_t *g, gvk_err_t *err)
 	return 0;
 }
 
-extern "C" snp_gpu_t *snp_gpu_open(gvk_err_t *err)
+extern "C" snp_gpu_t *snp_gpu_open(const snp_gpu_opt_t *o, gvk_err_t *err)
 {
+	snp_gpu_opt_t def;
+	if (!o) memset(&def, 0, sizeof def), o = &def;
 	snp_gpu_t *g = (snp_gpu_t *)calloc(1, sizeof *g);
 	if (!g) {
 		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	if (gpu_init(g, err) < 0) {
+	if (gpu_init(g, o, err) < 0) {
 		snp_gpu_close(g);
 		return NULL;
 	}
@@ -689,6 +149,16 @@ extern "C" void snp_gpu_close(snp_gpu_t *g)
 			if (g->ev[i][j]) cudaEventDestroy(g->ev[i][j]);
 	gvk_cuda_free((void **)&g->h_cnt, &g->h_cnt_cap, GVK_MEM_PINNED);
 	free(g);
+}
+
+extern "C" int snp_gpu_probe(const snp_gpu_opt_t *o, char *name, size_t size, gvk_err_t *err)
+{
+	if (name && size) name[0] = 0;
+	snp_gpu_t *g = snp_gpu_open(o, err);
+	if (!g) return err ? err->code : GVK_ERR_GPU;
+	if (name && size) snprintf(name, size, "%s", g->name);
+	snp_gpu_close(g);
+	return 0;
 }
 
 extern "C" const char *snp_gpu_name(const snp_gpu_t *g) { return g->name; }
@@ -721,45 +191,6 @@ static int dev_reserve(void **p, size_t *cap, size_t need, const char *what, gvk
 static int pinned_reserve(void **p, size_t *cap, size_t need, const char *what, gvk_err_t *err)
 {
 	return gvk_cuda_reserve(p, cap, need, GVK_MEM_PINNED, GVK_GROW_EXACT, 0, what, err);
-}
-
-/* ---- peak ----------------------------------------------------------------------------------- */
-
-/* Seconds of one launch of a peak kernel over every SM (warm-up run first). */
-static int peak_time(snp_gpu_t *g, int mma, int iters, unsigned long long *sink, double *sec, gvk_err_t *err)
-{
-	const int threads = mma ? 128 : 256, blocks = g->sms * (g->max_threads_sm / threads);
-	for (int rep = 0; rep < 2; ++rep) {
-		CK(cudaEventRecord(g->ev[0][0], g->st[0]));
-		if (mma) peak_mma_kernel<<<blocks, threads, 0, g->st[0]>>>(iters, 12345u, sink);
-		else peak_popc_kernel<<<blocks, threads, 0, g->st[0]>>>(iters, 12345u, sink);
-		CK(cudaGetLastError());
-		CK(cudaEventRecord(g->ev[0][1], g->st[0]));
-		CK(cudaEventSynchronize(g->ev[0][1]));
-	}
-	float ms = 0;
-	CK(cudaEventElapsedTime(&ms, g->ev[0][0], g->ev[0][1]));
-	*sec = ms * 1e-3;
-	return 0;
-}
-
-extern "C" int snp_gpu_peak(snp_gpu_t *g, double *popc_bitops, double *mma_bitops, gvk_err_t *err)
-{
-	unsigned long long *sink = NULL;
-	size_t cap = 0;
-	int rc = dev_reserve((void **)&sink, &cap, sizeof *sink, "a counter", err);
-	double t = 0;
-	const int ip = 1 << 14, im = 1 << 12;
-	if (rc == 0 && (rc = peak_time(g, 0, ip, sink, &t, err)) == 0) {
-		const double blocks = (double)g->sms * (g->max_threads_sm / 256);
-		*popc_bitops = blocks * 256 * (double)ip * 8 * 64 / t;
-	}
-	if (rc == 0 && (rc = peak_time(g, 1, im, sink, &t, err)) == 0) {
-		const double warps = (double)g->sms * (g->max_threads_sm / 128) * 4;
-		*mma_bitops = warps * (double)im * 8 * 16 * 8 * 256 / t;
-	}
-	cudaFree(sink);
-	return rc;
 }
 
 /* ---- LD ------------------------------------------------------------------------------------- */
@@ -856,7 +287,7 @@ static int ld_count_launch(snp_gpu_t *g, cudaStream_t st, int path, int full, co
 	return 0;
 }
 
-/* GVK_SNP_GPU_PATH=auto: both count kernels on the first chunk, the faster one kept (they write
+/* Path auto: both count kernels on the first chunk, the faster one kept (they write
  * the same integers). */
 static int ld_pick_path(snp_gpu_t *g, int full, const snp_data_t *d, const ld_launch_t *L, const ld_opt_t *o,
                         gvk_err_t *err)
@@ -1275,7 +706,7 @@ static int fid_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int path
 	return 0;
 }
 
-/* GVK_SNP_GPU_PATH=auto: both kernels score the first batch against the first FID_TRIAL profiles
+/* Path auto: both kernels score the first batch against the first FID_TRIAL profiles
  * (at most) into a scratch result, each timed with its selection, and the faster is kept for the
  * whole search (they give the same results); then the batch is scored for real. */
 static int fid_pick_batch(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, int64_t q0, int nqb, int64_t nd,
@@ -1320,8 +751,8 @@ static int fid_run(snp_gpu_t *g, const fid_job_t *job, fid_bufs_t *b, fid_result
 	b->smem_mma = (size_t)((stride + 3) / 4) * FMMA_NF * 32 * sizeof(uint64_t);
 	b->path = b->smem_mma > g->smem_optin ? PATH_POPC : g->path;
 	if (g->path == PATH_MMA && b->path == PATH_POPC)
-		fprintf(stderr, "gvk: profiles of %u SNPs are too long for the tensor-core FastID kernel; using the CUDA cores\n",
-		        job->db->n_snp);
+		gvk_logf(&g->log, GVK_LOG_INFO, "profiles of %u SNPs are too long for the tensor-core FastID kernel; using the CUDA cores",
+		         job->db->n_snp);
 	if (b->path != PATH_POPC && b->smem_mma > g->smem_block && (rc = fid_allow_smem_mma(b->smem_mma, err)) < 0)
 		return rc;
 	if (nq == 0 || n == 0) return 0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal interface between the SNP engines and their GPU back end (snp_gpu.cu later, or the
+/* Internal interface between the SNP engines and their GPU back end (snp_gpu.cu, or the
  * stub in snp_nogpu.c when the build has no CUDA). A back end computes whole stripes / database
  * sweeps with the same contracts as the CPU tile loops, so output code is shared. */
 #ifndef GVK_SNP_GPU_H
@@ -9,11 +9,14 @@
 #include "snp_data.h"
 #include "ld_engine.h"
 #include "fastid_engine.h"
+#include "snp_gpu_opt.h"
 
 typedef struct snp_gpu_s snp_gpu_t;
 
-/* NULL with err filled when there is no usable GPU. */
-snp_gpu_t *snp_gpu_open(gvk_err_t *err);
+/* GPU o->gpu with the choices of o (NULL: every default); NULL with err filled when there is no
+ * usable GPU (GVK_ERR_GPU), the index is not a GPU's, or the build has no CUDA
+ * (GVK_ERR_UNSUPPORTED). */
+snp_gpu_t *snp_gpu_open(const snp_gpu_opt_t *o, gvk_err_t *err);
 void snp_gpu_close(snp_gpu_t *g);
 const char *snp_gpu_name(const snp_gpu_t *g);
 /* "gpu-NAME popc" or "gpu-NAME bmma": the GPU and the count kernel used last. */
@@ -24,9 +27,9 @@ double snp_gpu_kernel_seconds(const snp_gpu_t *g);
  * kernels); NULL when out of memory. */
 void *snp_gpu_host_alloc(snp_gpu_t *g, size_t bytes);
 void snp_gpu_host_free(snp_gpu_t *g, void *p);
-/* Measured peaks in AND-popcount bit operations per second: 64-bit __popcll chains on the CUDA
- * cores, m16n8k256 AND-popc MMAs on the tensor cores. */
-int snp_gpu_peak(snp_gpu_t *g, double *popc_bitops, double *mma_bitops, gvk_err_t *err);
+/* Opens and closes GPU o->gpu: 0 when it is usable, else the code and message of snp_gpu_open.
+ * name (size bytes, may be NULL) receives "gpu-NAME". */
+int snp_gpu_probe(const snp_gpu_opt_t *o, char *name, size_t size, gvk_err_t *err);
 
 /* Fills s->r (and s->d, s->dp when o->haplotype) for the rows and column ranges already set in s,
  * exactly as the CPU epilogue does from the same integer counts: ld_value_genotype(c, o->r2,

@@ -3,8 +3,9 @@
 #include "snp_gpu.h"
 #include "../common/err.h"
 
-snp_gpu_t *snp_gpu_open(gvk_err_t *err)
+snp_gpu_t *snp_gpu_open(const snp_gpu_opt_t *o, gvk_err_t *err)
 {
+	(void)o;
 	gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
 	return NULL;
 }
@@ -37,9 +38,10 @@ void *snp_gpu_host_alloc(snp_gpu_t *g, size_t bytes)
 
 void snp_gpu_host_free(snp_gpu_t *g, void *p) { (void)g, (void)p; }
 
-int snp_gpu_peak(snp_gpu_t *g, double *popc_bitops, double *mma_bitops, gvk_err_t *err)
+int snp_gpu_probe(const snp_gpu_opt_t *o, char *name, size_t size, gvk_err_t *err)
 {
-	(void)g, (void)popc_bitops, (void)mma_bitops;
+	(void)o;
+	if (name && size) name[0] = 0;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
 }
 

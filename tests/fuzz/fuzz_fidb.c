@@ -83,7 +83,7 @@ static void read_blocks(const char *path, const fid_file_t *whole)
 static void search_self(const fid_file_t *f)
 {
 	const fid_prof_t *p = &f->prof;
-	fid_job_t job = {p, p, PG_XOR, 3, 2, 1, 0, GVK_DEVICE_CPU, 0};
+	fid_job_t job = {p, p, PG_XOR, 3, 2, 1, 0, GVK_DEVICE_CPU, 0, {0}};
 	fid_result_t res;
 	memset(&res, 0, sizeof res);
 	gvk_err_t err = {0, ""};

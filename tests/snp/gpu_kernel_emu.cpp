@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The kernels of src/snp/snp_gpu.cu run on the CPU: each block's threads are POSIX threads,
- * __syncthreads a barrier, shared memory a per-block buffer. The binary MMA is emulated from the
+/* The kernels of the SNP GPU back end (src/snp/snp_gpu_*.cuh) run on the CPU: each block's
+ * threads are POSIX threads, __syncthreads a barrier, shared memory a per-block buffer. The binary MMA is emulated from the
  * PTX ISA's fragment layout (bmma_and below: every lane's registers gathered through a warp
  * barrier), so a fragment index mistake in the tensor-core kernel shows as wrong counts. LD
  * counts of both count kernels (all-samples and general variants) are compared with the CPU
  * kernel, the device r / r^2 arithmetic with ld_value_genotype bit for bit, and FastID with a
  * brute-force sort (top-k keys, threshold hit counts). Built and run by gpu_kernel_emu.sh, which
- * cuts the kernel section out of snp_gpu.cu into the file named by KERNELS. */
+ * joins snp_gpu_kernels.cuh and snp_gpu_mma.cuh (shapes, types, kernels) into the file named by
+ * KERNELS. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,10 +27,6 @@ static u3 blockIdx, blockDim;
 static void *emu_dyn;
 static pthread_barrier_t emu_bar, emu_wbar[32];
 #include "emu_device.h"
-enum { LD_T = 16, LD_KW = 16, FID_THREADS = 128, FID_QB = 32, FID_QB_LONG = 8, SEL_THREADS = 256 };
-enum { MMA_S = 32, MMA_KW = 16, MMA_THREADS = 128 };
-enum { FMMA_MF = 2, FMMA_NF = 4, FMMA_WARPS = 4, FMMA_THREADS = 32 * FMMA_WARPS, FMMA_QB = 8 * FMMA_NF, FMMA_LISTS = 8 * FMMA_WARPS };
-typedef struct { uint32_t q, score; int64_t d; } dhit_t;
 #include KERNELS
 
 template <typename F> static void launch(u3 grid, u3 block, size_t smem, F f)

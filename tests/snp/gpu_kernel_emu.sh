@@ -7,9 +7,9 @@ src=$1
 cxx=$(command -v c++ || command -v g++) || { echo "skipped: no C++ compiler"; exit 77; }
 cc=$(command -v cc || command -v gcc) || { echo "skipped: no C compiler"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-sed -n '/^\/\* ---- kernels/,/^\/\* ---- device set-up/p' "$src/src/snp/snp_gpu.cu" |
+cat "$src/src/snp/snp_gpu_kernels.cuh" "$src/src/snp/snp_gpu_mma.cuh" |
 	sed 's/extern __shared__ uint64_t \([a-z]*\)\[\];/uint64_t *\1 = (uint64_t *)emu_dyn;/' > "$tmp/kern.inc"
-grep -q emu_dyn "$tmp/kern.inc" || { echo "FAIL: kernel section of snp_gpu.cu not found"; exit 1; }
+grep -q emu_dyn "$tmp/kern.inc" || { echo "FAIL: kernels of snp_gpu_kernels.cuh / snp_gpu_mma.cuh not found"; exit 1; }
 "$cc" -O1 -c -I"$src/include" "$src/src/snp/popgemm_scalar.c" -o "$tmp/ps.o" &&
 	"$cc" -O1 -ffp-contract=off -c -I"$src/include" "$src/src/snp/ld_stats.c" -o "$tmp/st.o" &&
 	"$cxx" -O1 -ffp-contract=off -std=c++17 -Wno-unknown-pragmas -I"$src/src" -I"$src/include" -I"$src/tests/snp/emu_cuda" -DKERNELS="\"$tmp/kern.inc\"" \

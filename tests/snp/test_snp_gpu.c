@@ -77,30 +77,30 @@ static int collect(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
 	return 0;
 }
 
-/* The CPU against the GPU with its count kernel forced (GVK_SNP_GPU_PATH = path). */
-static void run_ld_path(const snp_data_t *d, const ld_opt_t *base, const char *what0, const char *path)
+static const char *path_name(int path) { return path == GVK_SNP_PATH_MMA ? "mma" : path == GVK_SNP_PATH_POPC ? "popc" : "auto"; }
+
+/* The CPU against the GPU with its count kernel forced (path: GVK_SNP_PATH_*). */
+static void run_ld_path(const snp_data_t *d, const ld_opt_t *base, const char *what0, int path)
 {
 	vals_t v[2] = {{0}, {0}};
 	char what[200];
-	snprintf(what, sizeof what, "%s [%s]", what0, path);
-	setenv("GVK_SNP_GPU_PATH", path, 1);
+	snprintf(what, sizeof what, "%s [%s]", what0, path_name(path));
 	for (int dev = 0; dev < 2; ++dev) {
 		ld_opt_t o = *base;
 		o.device = dev ? GVK_DEVICE_GPU : GVK_DEVICE_CPU;
+		o.gpu.path = path;
 		v[dev].hap = o.haplotype;
 		gvk_err_t err;
 		ld_report_t rep;
 		if (ld_run(d, &o, collect, &v[dev], &rep, &err) < 0) {
 			CHECK(0, "%s on %s: %s\n", what, dev ? "GPU" : "CPU", err.msg);
 			free(v[0].v), free(v[1].v);
-			unsetenv("GVK_SNP_GPU_PATH");
 			return;
 		}
 		/* the report names the kernel that ran: "... popc" / "... bmma" when a count kernel ran */
-		CHECK(!dev || rep.pairs == 0 || strstr(rep.kernel, strcmp(path, "mma") ? "popc" : "bmma"),
+		CHECK(!dev || rep.pairs == 0 || strstr(rep.kernel, path == GVK_SNP_PATH_MMA ? "bmma" : "popc"),
 		      "%s: kernel reported as '%s'\n", what, rep.kernel);
 	}
-	unsetenv("GVK_SNP_GPU_PATH");
 	CHECK(v[0].n == v[1].n, "%s: %zu values on the CPU, %zu on the GPU\n", what, v[0].n, v[1].n);
 	if (v[0].n == v[1].n) {
 		size_t bad = 0, first = 0;
@@ -115,8 +115,8 @@ static void run_ld_path(const snp_data_t *d, const ld_opt_t *base, const char *w
 
 static void run_ld(const snp_data_t *d, const ld_opt_t *base, const char *what)
 {
-	run_ld_path(d, base, what, "popc");
-	run_ld_path(d, base, what, "mma");
+	run_ld_path(d, base, what, GVK_SNP_PATH_POPC);
+	run_ld_path(d, base, what, GVK_SNP_PATH_MMA);
 }
 
 static void test_ld(int64_t m, int64_t n, double miss, int phased)
@@ -146,11 +146,8 @@ static void test_ld(int64_t m, int64_t n, double miss, int phased)
 	o.shape = LD_SQUARE, o.r2 = 1, o.threads = 2, o.stripe_cells = 1500, o.haplotype = phased;
 	char what[160];
 	snprintf(what, sizeof what, "ld %lld SNPs x %lld, square, planes beyond GPU memory", (long long)m, (long long)n);
-	char mem[32];
-	snprintf(mem, sizeof mem, "%lld", (long long)(m * SNP_PLANES * d.nw * 8 * 2 / 3)); /* a third of the SNPs at a time */
-	setenv("GVK_SNP_GPU_MEM", mem, 1);
+	o.gpu.mem = (size_t)(m * SNP_PLANES * d.nw * 8 * 2 / 3); /* a third of the SNPs at a time */
 	run_ld(&d, &o, what);
-	unsetenv("GVK_SNP_GPU_MEM");
 	snp_data_free(&d);
 }
 
@@ -171,18 +168,14 @@ static int same_hits(const fid_hit_t *a, const fid_hit_t *b, size_t n)
 }
 
 /* FastID XOR / AND-NOT / AND, several top-k and thresholds, on the CPU and on the GPU with its
- * kernel forced (GVK_SNP_GPU_PATH = path: popc, mma) or picked (auto). */
-static void test_fastid_path(int64_t nq, int64_t nd, uint32_t ns, const char *db_block, const char *q_batch,
-                             const char *path)
+ * kernel forced (path: GVK_SNP_PATH_POPC, _MMA) or picked (_AUTO); db_block and q_batch (0: automatic)
+ * force small device blocks and query batches. */
+static void test_fastid_path(int64_t nq, int64_t nd, uint32_t ns, int64_t db_block, int64_t q_batch, int path)
 {
 	fid_prof_t q, d;
 	random_profiles(&q, nq, ns, 0.3);
 	random_profiles(&d, nd, ns, 0.3);
-	if (db_block) setenv("GVK_SNP_GPU_DB_BLOCK", db_block, 1);
-	else unsetenv("GVK_SNP_GPU_DB_BLOCK");
-	if (q_batch) setenv("GVK_SNP_GPU_QBATCH", q_batch, 1);
-	else unsetenv("GVK_SNP_GPU_QBATCH");
-	setenv("GVK_SNP_GPU_PATH", path, 1);
+	snp_gpu_opt_t gpu = {.path = path, .db_block = db_block, .q_batch = q_batch};
 	static const int topks[] = {10, 1, 0, 257}; /* 257: lists no thread fills, and k > the 5-profile database */
 	for (int op = PG_XOR; op <= PG_AND; ++op)
 		for (int t = 0; t < 4; ++t) {
@@ -191,7 +184,7 @@ static void test_fastid_path(int64_t nq, int64_t nd, uint32_t ns, const char *db
 			int ok = 1;
 			for (int dev = 0; dev < 2; ++dev) {
 				fid_job_t job = {&q, &d, (pg_op_t)op, topks[t], thr, 2, GVK_ISA_AUTO,
-				                 dev ? GVK_DEVICE_GPU : GVK_DEVICE_CPU, 12345};
+				                 dev ? GVK_DEVICE_GPU : GVK_DEVICE_CPU, 12345, gpu};
 				gvk_err_t err;
 				if (fid_search(&job, &r[dev], &err) < 0) {
 					CHECK(0, "fastid on %s: %s\n", dev ? "GPU" : "CPU", err.msg);
@@ -201,7 +194,7 @@ static void test_fastid_path(int64_t nq, int64_t nd, uint32_t ns, const char *db
 			if (!ok) continue;
 			char what[200];
 			snprintf(what, sizeof what, "fastid %s op %d, %lld queries x %lld profiles x %u SNPs, top-%d, threshold %lld%s%s",
-			         path, op, (long long)nq, (long long)nd, ns, topks[t], (long long)thr, db_block ? " db blocks" : "",
+			         path_name(path), op, (long long)nq, (long long)nd, ns, topks[t], (long long)thr, db_block ? " db blocks" : "",
 			         q_batch ? " query batches" : "");
 			CHECK(r[0].k == r[1].k, "%s: k %d vs %d\n", what, r[0].k, r[1].k);
 			CHECK(r[0].pairs == r[1].pairs, "%s: pairs differ\n", what);
@@ -217,14 +210,13 @@ static void test_fastid_path(int64_t nq, int64_t nd, uint32_t ns, const char *db
 			fid_result_free(&r[0]);
 			fid_result_free(&r[1]);
 		}
-	unsetenv("GVK_SNP_GPU_PATH");
 	fid_prof_free(&q);
 	fid_prof_free(&d);
 }
 
-static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, const char *db_block, const char *q_batch)
+static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, int64_t db_block, int64_t q_batch)
 {
-	static const char *paths[] = {"popc", "mma", "auto"};
+	static const int paths[] = {GVK_SNP_PATH_POPC, GVK_SNP_PATH_MMA, GVK_SNP_PATH_AUTO};
 	for (int p = 0; p < 3; ++p) test_fastid_path(nq, nd, ns, db_block, q_batch, paths[p]);
 }
 
@@ -232,7 +224,7 @@ int main(int argc, char **argv)
 {
 	rng = 0x9e3779b97f4a7c15ull ^ (argc > 1 ? (uint64_t)atoll(argv[1]) * 0x2545f4914f6cdd1dull : 0);
 	gvk_err_t err;
-	snp_gpu_t *g = snp_gpu_open(&err);
+	snp_gpu_t *g = snp_gpu_open(NULL, &err);
 	if (!g) {
 		printf("skipped: %s\n", err.msg);
 		return 77;
@@ -244,22 +236,22 @@ int main(int argc, char **argv)
 		test_ld(21, 1001, 0.02, 0);
 		test_ld(18, 700, 0.0, 0);
 		test_ld(33, 515, 0.03, 1);
-		test_fastid(11, 503, 1000, NULL, NULL);
-		test_fastid(9, 211, 21, NULL, NULL);
-		test_fastid(13, 301, 200, "77", "5");
-		test_fastid(9, 5, 130, NULL, NULL);
+		test_fastid(11, 503, 1000, 0, 0);
+		test_fastid(9, 211, 21, 0, 0);
+		test_fastid(13, 301, 200, 77, 5);
+		test_fastid(9, 5, 130, 0, 0);
 	} else {
 		test_ld(203, 77, 0.05, 0);     /* one word of samples */
 		test_ld(131, 1001, 0.02, 0);   /* 16 words: several shared-memory stages on small GPUs */
 		test_ld(97, 4099, 0.0, 0);     /* no missing call: the CPU's plane-total shortcut */
 		test_ld(261, 2111, 0.0, 0);    /* no missing call, 33 words: several MMA stages and tiles */
 		test_ld(150, 515, 0.03, 1);    /* phased haplotypes */
-		test_fastid(37, 5003, 1000, NULL, NULL);
-		test_fastid(19, 2011, 21, NULL, NULL);       /* 21 SNPs: many ties */
-		test_fastid(29, 3001, 200, "777", "5");      /* database blocks and query batches */
-		test_fastid(9, 5, 130, NULL, NULL);          /* database smaller than k */
-		test_fastid(70, 4097, 65, NULL, NULL);       /* 2 words, 3 query groups, tiles cut at the end */
-		test_fastid(33, 1999, 333, "1000", "32");    /* 6 words: a partial 256-bit chunk */
+		test_fastid(37, 5003, 1000, 0, 0);
+		test_fastid(19, 2011, 21, 0, 0);         /* 21 SNPs: many ties */
+		test_fastid(29, 3001, 200, 777, 5);      /* database blocks and query batches */
+		test_fastid(9, 5, 130, 0, 0);            /* database smaller than k */
+		test_fastid(70, 4097, 65, 0, 0);         /* 2 words, 3 query groups, tiles cut at the end */
+		test_fastid(33, 1999, 333, 1000, 32);    /* 6 words: a partial 256-bit chunk */
 	}
 	printf("%ld values compared, %d failures\n", compared, fails);
 	return fails ? 1 : 0;

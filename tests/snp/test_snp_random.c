@@ -172,7 +172,7 @@ static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, int topk, int64_t t
 					CHECK(row[j] == all[i * nd + j].score, "%s fastid %lld,%lld\n", k->name, (long long)i, (long long)j);
 			}
 			for (int th = 1; th <= 3; th += 2) {
-				fid_job_t job = {&q, &d, o, topk, thr, th, isa, GVK_DEVICE_CPU, 0};
+				fid_job_t job = {&q, &d, o, topk, thr, th, isa, GVK_DEVICE_CPU, 0, {0}};
 				fid_result_t res;
 				if (fid_search(&job, &res, &err) < 0) {
 					CHECK(0, "fid_search: %s\n", err.msg);

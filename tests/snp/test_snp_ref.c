@@ -293,16 +293,22 @@ static int test_hap(const char *hap, const char *hapref, const char *vcor)
 	return fail;
 }
 
-/* gvk_ld_square against the text matrix, gvk_fastid_search against the top-10 list. */
+/* gvk_ld_matrix_bfile against the text matrix, gvk_fastid_search against the top-10 list. */
 static int test_api(const char *data)
 {
 	char p[4096], q[4096];
 	gvk_err_t err = {0, ""};
-	double *mat;
-	int64_t m;
 	int fails = 0;
 	snprintf(p, sizeof p, "%s/ld_edge/edge13x10", data);
-	if (gvk_ld_square(p, 0, 0, 2, &mat, &m, &err) < 0) return fprintf(stderr, "gvk_ld_square: %s\n", err.msg), 1;
+	gvk_ld_opts_t lo;
+	gvk_ld_opts_init(&lo);
+	lo.r2 = 0, lo.threads = 2, lo.device = GVK_DEVICE_CPU;
+	gvk_ld_t *le = gvk_ld_create(&lo, &err);
+	gvk_ld_matrix_t *lm = NULL;
+	if (!le || gvk_ld_matrix_bfile(le, p, &lm, &err) < 0) return fprintf(stderr, "gvk_ld_matrix_bfile: %s\n", err.msg), 1;
+	gvk_ld_destroy(le);
+	const double *mat = lm->r;
+	int64_t m = lm->m;
 	snprintf(q, sizeof q, "%s/ld_edge/edge13x10.r_square.ld", data);
 	FILE *fp = fopen(q, "r");
 	long checked = 0;
@@ -314,9 +320,9 @@ static int test_api(const char *data)
 		++checked;
 	}
 	if (fp) fclose(fp);
-	free(mat);
+	gvk_ld_matrix_free(lm);
 	fails += checked != 100;
-	printf("gvk_ld_square: %ld cells checked, %d failures\n", checked, fails);
+	printf("gvk_ld_matrix_bfile: %ld cells checked, %d failures\n", checked, fails);
 
 	fid_prof_t qs, db;
 	snprintf(p, sizeof p, "%s/fastid/fastid40x500x200.queries.fidb", data);
@@ -326,11 +332,16 @@ static int test_api(const char *data)
 	uint64_t *qw = malloc(sizeof *qw * (size_t)(qs.n * qs.nw)), *dw = malloc(sizeof *dw * (size_t)(db.n * db.nw));
 	for (int64_t i = 0; i < qs.n; ++i) memcpy(qw + i * qs.nw, qs.w + i * qs.stride, 8 * (size_t)qs.nw);
 	for (int64_t i = 0; i < db.n; ++i) memcpy(dw + i * db.nw, db.w + i * db.stride, 8 * (size_t)db.nw);
-	gvk_fastid_opt_t o = {1, 10, 2, 2, GVK_DEVICE_CPU};
-	gvk_fastid_hit_t *top, *hits;
-	size_t nh;
-	if (gvk_fastid_search(&o, qw, (size_t)qs.n, dw, (size_t)db.n, qs.n_snp, &top, &hits, &nh, &err) < 0)
+	gvk_fastid_opts_t o;
+	gvk_fastid_opts_init(&o);
+	o.mixture = 1, o.topk = 10, o.threshold = 2, o.threads = 2, o.device = GVK_DEVICE_CPU;
+	gvk_fastid_t *fe = gvk_fastid_create(&o, &err);
+	gvk_fastid_result_t *res = NULL;
+	if (!fe || gvk_fastid_search(fe, qw, (size_t)qs.n, dw, (size_t)db.n, qs.n_snp, &res, &err) < 0)
 		return fprintf(stderr, "gvk_fastid_search: %s\n", err.msg), 1;
+	gvk_fastid_destroy(fe);
+	const gvk_fastid_hit_t *top = res->top;
+	size_t nh = res->n_hits;
 	snprintf(p, sizeof p, "%s/fastid/fastid40x500x200.top10_mixture.tsv", data);
 	fp = fopen(p, "r");
 	char line[256];
@@ -346,7 +357,7 @@ static int test_api(const char *data)
 	if (fp) fclose(fp);
 	printf("gvk_fastid_search: %ld top-10 rows checked, %ld differ, %zu hits <= 2\n", rows, bad, nh);
 	fails += bad != 0 || rows != qs.n * 10 || nh != 952;
-	free(top), free(hits), free(qw), free(dw);
+	gvk_fastid_result_free(res), free(qw), free(dw);
 	fid_prof_free(&qs), fid_prof_free(&db);
 	return fails != 0;
 }

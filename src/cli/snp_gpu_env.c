@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snp_gpu_env.h"
+
+/* A count >= 0 from variable name into *v; 0 when unset or empty. */
+static int env_count(const char *cmd, const char *name, int64_t *v)
+{
+	const char *s = getenv(name);
+	if (!s || !*s) return 0;
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (errno || *end || x < 0)
+		return fprintf(stderr, "gvk %s: %s must be a whole number >= 0, not '%s'\n", cmd, name, s), -1;
+	*v = x;
+	return 0;
+}
+
+int snp_gpu_env(const char *cmd, snp_gpu_opt_t *o)
+{
+	gvk_log_default(&o->log);
+	const char *s = getenv("GVK_SNP_GPU_PATH");
+	if (s && *s) {
+		if (!strcmp(s, "auto")) o->path = GVK_SNP_PATH_AUTO;
+		else if (!strcmp(s, "popc")) o->path = GVK_SNP_PATH_POPC;
+		else if (!strcmp(s, "mma")) o->path = GVK_SNP_PATH_MMA;
+		else return fprintf(stderr, "gvk %s: GVK_SNP_GPU_PATH must be auto, popc or mma, not '%s'\n", cmd, s), -1;
+	}
+	int64_t mem = (int64_t)o->mem;
+	if (env_count(cmd, "GVK_SNP_GPU_MEM", &mem) < 0 || env_count(cmd, "GVK_SNP_GPU_DB_BLOCK", &o->db_block) < 0 ||
+	    env_count(cmd, "GVK_SNP_GPU_QBATCH", &o->q_batch) < 0)
+		return -1;
+	o->mem = (size_t)mem;
+	return 0;
+}

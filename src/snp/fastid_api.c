@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* The public FastID engine of gvk.h: options checked once; a search copies the caller's profiles
+ * into the engine's padded layout a database block at a time (so the copy stays bounded) and
+ * folds the blocks' results as gvk fastid does. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gvk.h"
+#include "fastid_engine.h"
+#include "snp_gpu.h"
+#include "../common/err.h"
+#include "../common/threads.h"
+
+/* Database profiles copied and searched at a time (gvk fastid's default --block). */
+enum { DB_BLOCK = 1 << 24 };
+
+struct gvk_fastid_s {
+	gvk_fastid_opts_t o;
+	int device; /* the device searches ask for: CPU after an AUTO probe found no GPU */
+	char name[300];
+};
+
+void gvk_fastid_opts_init(gvk_fastid_opts_t *o)
+{
+	memset(o, 0, sizeof *o);
+	o->topk = 10;
+	o->threshold = -1;
+	o->threads = 1;
+	o->device = GVK_DEVICE_AUTO;
+	o->isa = GVK_ISA_AUTO;
+	o->gpu_path = GVK_SNP_PATH_AUTO;
+	gvk_log_default(&o->log);
+}
+
+static int check_opts(const gvk_fastid_opts_t *o, gvk_err_t *err)
+{
+	if (o->mixture != 0 && o->mixture != 1)
+		return gvk_err_set(err, GVK_ERR_ARG, "mixture must be 0 (identity) or 1 (mixture), not %d", o->mixture);
+	if (o->topk < 0) return gvk_err_set(err, GVK_ERR_ARG, "topk must be >= 0, not %d", o->topk);
+	if (o->topk == 0 && o->threshold < 0)
+		return gvk_err_set(err, GVK_ERR_ARG, "topk 0 without a threshold asks for nothing");
+	if (o->threshold > UINT32_MAX)
+		return gvk_err_set(err, GVK_ERR_ARG, "threshold %lld is beyond any score", (long long)o->threshold);
+	if (o->threads < 0)
+		return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
+	if (o->device < GVK_DEVICE_AUTO || o->device > GVK_DEVICE_GPU)
+		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
+	if (o->isa != GVK_ISA_AUTO && o->isa != GVK_ISA_SCALAR && o->isa != GVK_ISA_AVX512)
+		return gvk_err_set(err, GVK_ERR_ARG, "isa %d is not GVK_ISA_AUTO, _SCALAR or _AVX512", o->isa);
+	if (o->gpu < 0) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be a device index >= 0, not %d", o->gpu);
+	if (o->gpu_path < GVK_SNP_PATH_AUTO || o->gpu_path > GVK_SNP_PATH_MMA)
+		return gvk_err_set(err, GVK_ERR_ARG, "gpu_path %d is not GVK_SNP_PATH_AUTO, _POPC or _MMA", o->gpu_path);
+	if (o->gpu_db_block < 0 || o->gpu_q_batch < 0)
+		return gvk_err_set(err, GVK_ERR_ARG, "gpu_db_block and gpu_q_batch must be >= 0 (0: automatic)");
+	return 0;
+}
+
+static snp_gpu_opt_t gpu_opt(const gvk_fastid_opts_t *o)
+{
+	snp_gpu_opt_t g = {o->gpu, o->gpu_path, o->gpu_mem, o->gpu_db_block, o->gpu_q_batch, o->log};
+	return g;
+}
+
+gvk_fastid_t *gvk_fastid_create(const gvk_fastid_opts_t *o, gvk_err_t *err)
+{
+	if (!o) {
+		gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_create: options are NULL (gvk_fastid_opts_init fills them)");
+		return NULL;
+	}
+	if (check_opts(o, err) < 0) return NULL;
+	const char *cpu = fid_device_name(o->isa);
+	if (!cpu) {
+		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
+		return NULL;
+	}
+	gvk_fastid_t *e = calloc(1, sizeof *e);
+	if (!e) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	e->o = *o;
+	e->device = o->device;
+	snprintf(e->name, sizeof e->name, "%s", cpu);
+	if (o->device != GVK_DEVICE_CPU) {
+		snp_gpu_opt_t g = gpu_opt(o);
+		gvk_err_t probe = {0, ""};
+		if (snp_gpu_probe(&g, e->name, sizeof e->name, &probe) < 0) {
+			if (o->device == GVK_DEVICE_GPU) {
+				if (err) *err = probe;
+				free(e);
+				return NULL;
+			}
+			e->device = GVK_DEVICE_CPU; /* auto: the CPU, silently */
+			snprintf(e->name, sizeof e->name, "%s", cpu);
+		}
+	}
+	return e;
+}
+
+void gvk_fastid_destroy(gvk_fastid_t *e) { free(e); }
+
+const char *gvk_fastid_device_name(const gvk_fastid_t *e) { return e ? e->name : "none"; }
+
+void gvk_fastid_result_free(gvk_fastid_result_t *r)
+{
+	if (!r) return;
+	free(r->top);
+	free(r->hits);
+	free(r);
+}
+
+/* Profiles n0 .. n0 + n of w (nw words each, unpadded) into p's padded rows; GVK_ERR_ARG when a
+ * bit past n_snp is set, since it would count in every score. */
+static int load(fid_prof_t *p, const uint64_t *w, size_t n0, size_t n, uint32_t n_snp, const char *what, gvk_err_t *err)
+{
+	int rc = fid_prof_alloc(p, (int64_t)n, n_snp, err);
+	const uint64_t tail = n_snp % 64 ? ~(((uint64_t)1 << (n_snp % 64)) - 1) : 0;
+	for (size_t i = 0; i < n && rc == 0; ++i) {
+		const uint64_t *src = w + (n0 + i) * (size_t)p->nw;
+		if (src[p->nw - 1] & tail)
+			rc = gvk_err_set(err, GVK_ERR_ARG, "%s profile %zu has bits set past SNP %u", what, n0 + i, n_snp);
+		else memcpy(p->w + i * (size_t)p->stride, src, sizeof *w * (size_t)p->nw);
+	}
+	if (rc < 0) fid_prof_free(p);
+	return rc;
+}
+
+static int check_search(const gvk_fastid_t *e, const uint64_t *queries, size_t n_q, const uint64_t *db, size_t n_db,
+                        uint32_t n_snp, gvk_err_t *err)
+{
+	if (!e) return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: the engine is NULL");
+	if (!queries || !db)
+		return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: %s is NULL", queries ? "db" : "queries");
+	if (n_q == 0 || n_db == 0 || n_snp == 0)
+		return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: n_q, n_db and n_snp must be >= 1 (got %zu, %zu, %u)",
+		                   n_q, n_db, n_snp);
+	if (n_q > UINT32_MAX)
+		return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: %zu queries (at most 2^32 - 1)", n_q);
+	if (n_db > INT64_MAX / 2) return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: %zu database profiles", n_db);
+	return 0;
+}
+
+/* The database a block at a time, each block's top-k lists and hits folded into acc. */
+static int search_blocks(const gvk_fastid_t *e, const fid_prof_t *q, const uint64_t *db, size_t n_db, uint32_t n_snp,
+                         fid_result_t *acc, gvk_err_t *err)
+{
+	const gvk_fastid_opts_t *o = &e->o;
+	int rc = 0;
+	for (size_t d0 = 0; d0 < n_db && rc == 0; d0 += DB_BLOCK) {
+		size_t nd = n_db - d0 < DB_BLOCK ? n_db - d0 : DB_BLOCK;
+		fid_prof_t d;
+		if ((rc = load(&d, db, d0, nd, n_snp, "database", err)) < 0) break;
+		fid_job_t job = {q, &d, o->mixture ? PG_ANDNOT : PG_XOR, o->topk, o->threshold,
+		                 o->threads > 0 ? o->threads : gvk_ncpu(), o->isa, e->device, (int64_t)d0, gpu_opt(o)};
+		fid_result_t blk;
+		rc = fid_search(&job, &blk, err);
+		if (rc == 0) {
+			rc = fid_result_merge(acc, &blk, q->n, o->topk, err);
+			fid_result_free(&blk);
+		}
+		fid_prof_free(&d);
+	}
+	if (rc == 0) fid_result_sort_hits(acc);
+	return rc;
+}
+
+static int export_result(const fid_result_t *res, size_t n_q, gvk_fastid_result_t **out, gvk_err_t *err)
+{
+	gvk_fastid_result_t *r = calloc(1, sizeof *r);
+	size_t nt = (size_t)res->k * n_q;
+	if (r && nt && !(r->top = malloc(sizeof *r->top * nt))) free(r), r = NULL;
+	if (r && res->n_hits && !(r->hits = malloc(sizeof *r->hits * res->n_hits))) gvk_fastid_result_free(r), r = NULL;
+	if (!r) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the search results");
+	for (size_t k = 0; k < nt; ++k) r->top[k] = (gvk_fastid_hit_t){res->top[k].db, res->top[k].q, res->top[k].score};
+	for (size_t k = 0; k < res->n_hits; ++k)
+		r->hits[k] = (gvk_fastid_hit_t){res->hits[k].db, res->hits[k].q, res->hits[k].score};
+	r->n_queries = n_q, r->k = res->k, r->n_hits = res->n_hits, r->pairs = res->pairs;
+	*out = r;
+	return 0;
+}
+
+int gvk_fastid_search(gvk_fastid_t *e, const uint64_t *queries, size_t n_q, const uint64_t *db, size_t n_db,
+                      uint32_t n_snp, gvk_fastid_result_t **out, gvk_err_t *err)
+{
+	if (!out) return gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_search: out is NULL");
+	*out = NULL;
+	int rc = check_search(e, queries, n_q, db, n_db, n_snp, err);
+	if (rc < 0) return rc;
+	fid_prof_t q;
+	if ((rc = load(&q, queries, 0, n_q, n_snp, "query", err)) < 0) return rc;
+	fid_result_t res = {0};
+	rc = search_blocks(e, &q, db, n_db, n_snp, &res, err);
+	if (rc == 0) rc = export_result(&res, n_q, out, err);
+	fid_result_free(&res);
+	fid_prof_free(&q);
+	return rc;
+}
