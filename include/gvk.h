@@ -443,7 +443,11 @@ GVK_EXPORT int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, si
                                gvk_align_result_t *out, gvk_err_t *err);
 
 /* ---------------------------------------------------------------------------------------------
- * CNV detection (cn.MOPS semantics, see docs/cnv.md)
+ * CNV detection (cn.MOPS semantics, see docs/cnv.md and docs/library.md "CNV")
+ *
+ * Counts (gvk_cnv_counts_t: from a file, from BAM/CRAM, or from arrays) go through an engine made
+ * from options (gvk_cnv_opts_t) and come back as a gvk_cnv_result_t. Every array named below is
+ * malloc'ed by the library and owned by the struct it is in; one free call per struct.
  * ------------------------------------------------------------------------------------------- */
 
 #define GVK_CNV_MAX_CLASSES 16
@@ -452,7 +456,7 @@ GVK_EXPORT int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, si
  * column-major order), regions grouped by reference sequence: the rows of sequence q are
  * seq_off[q] .. seq_off[q + 1] - 1. Coordinates are 1-based inclusive (a window that starts at 0
  * is kept as the package makes it). Everything is owned by the struct; free with
- * gvk_cnv_counts_free. */
+ * gvk_cnv_counts_free (which also zeroes it; a zeroed struct may be freed). */
 typedef struct {
 	int m, N, n_seqs;
 	char **samples;   /* N names */
@@ -474,6 +478,35 @@ GVK_EXPORT int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_coun
 GVK_EXPORT int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv_counts_t *c,
                                       gvk_err_t *err);
 
+/* Layout of the counts given to gvk_cnv_counts_from_arrays. */
+enum {
+	GVK_CNV_REGION_MAJOR = 0, /* x[r * N + s]: one row per region (a C-ordered m x N array, numpy's default) */
+	GVK_CNV_SAMPLE_MAJOR = 1  /* x[s * m + r]: one run per sample (a Fortran-ordered m x N array, and
+	                             gvk_cnv_counts_t's own layout) */
+};
+
+/* Counts held in memory by the caller, for gvk_cnv_counts_from_arrays. Nothing is kept: every
+ * array is read during the call and copied. */
+typedef struct {
+	int m, N;                     /* regions (>= 1) and samples (>= 2) */
+	const double *x;              /* m x N counts: finite, >= 0 (integers give the package's results; */
+	const int64_t *x_int;         /*   other values are modelled as they are); exactly one of x, x_int */
+	int layout;                   /* GVK_CNV_REGION_MAJOR (0) or GVK_CNV_SAMPLE_MAJOR */
+	const char *const *samples;   /* N non-empty names, or NULL: "S1" .. "SN" */
+	/* Coordinates: all three arrays (m entries each) or none. With them, the regions of one sequence
+	 * must be consecutive rows (sort by sequence), 0 <= start <= end, 1-based inclusive; without
+	 * them the counts are a plain matrix as cn.mops takes one (one sequence "undef", region i =
+	 * [i, i], is_matrix = 1). */
+	const char *const *seq_names; /* m names, the sequence of each region */
+	const int64_t *start, *end;
+} gvk_cnv_count_arrays_t;
+
+/* Builds *c (a copy, owned by c: gvk_cnv_counts_free) from in-memory arrays. Returns 0, or
+ * GVK_ERR_ARG with a message naming the bad value (NULL arrays, m < 1, N < 2, a negative, NaN or
+ * infinite count, an int64 count above 2^53, an empty name, bad or half-given coordinates, rows
+ * of a sequence not consecutive), or GVK_ERR_NOMEM; on error *c is zeroed. */
+GVK_EXPORT int gvk_cnv_counts_from_arrays(const gvk_cnv_count_arrays_t *a, gvk_cnv_counts_t *c, gvk_err_t *err);
+
 /* Read counting from BAM/CRAM (spec section 2). bed NULL: fixed windows of length wl over every
  * @SQ of the first file; otherwise the BED intervals (0-based half-open, converted to 1-based).
  * Sample names come from each file's @RG SM (the file name without .bam/.cram when it has none);
@@ -486,21 +519,22 @@ typedef struct {
 	int min_mapq;    /* keep reads with MAPQ >= this (default 1) */
 	int threads;
 	const char *reference; /* FASTA for CRAM, may be NULL */
-	/* The library prints nothing: notes (sample names from file names, absent BED contigs) and,
-	 * with progress set, progress updates go to msg (NULL: dropped) as text without a newline.
-	 * kind: GVK_MSG_NOTE, GVK_MSG_PROGRESS (replaces the last progress text) or
-	 * GVK_MSG_PROGRESS_END (the final progress text; the line is done). Called from the
-	 * counting threads, one call at a time. */
-	void (*msg)(void *arg, int kind, const char *text);
-	void *msg_arg;
-	int progress;    /* send progress updates to msg while counting */
-} gvk_cnv_bam_opt_t;
+	/* Notes go to log: GVK_LOG_INFO for sample names taken from file names and for BED contigs
+	 * absent from a header (their targets count 0). */
+	gvk_log_t log;
+	/* Progress while counting, when progress_fn is set: text without a newline, kind
+	 * GVK_PROGRESS_UPDATE (replaces the last progress text) or GVK_PROGRESS_END (the final text;
+	 * the line is done). Called from the counting threads, one call at a time. */
+	void (*progress_fn)(void *arg, int kind, const char *text);
+	void *progress_arg;
+} gvk_cnv_bam_opts_t;
 
-enum { GVK_MSG_NOTE = 0, GVK_MSG_PROGRESS = 1, GVK_MSG_PROGRESS_END = 2 };
+enum { GVK_PROGRESS_UPDATE = 1, GVK_PROGRESS_END = 2 };
 
-GVK_EXPORT void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o);
+/* Defaults: windows of 25000, MAPQ >= 1, 1 thread, no reference, the default log, no progress. */
+GVK_EXPORT void gvk_cnv_bam_opts_init(gvk_cnv_bam_opts_t *o);
 GVK_EXPORT int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed,
-                                  const gvk_cnv_bam_opt_t *o, gvk_cnv_counts_t *c, gvk_err_t *err);
+                                  const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c, gvk_err_t *err);
 GVK_EXPORT int gvk_cnv_have_bam(void);
 /* 1 when built with the GPU back end of the EM (a device may still be absent at run time). */
 GVK_EXPORT int gvk_cnv_have_gpu(void);
@@ -526,44 +560,78 @@ typedef struct {
 	double seg_cyber_weight;
 	int keep_posterior;            /* fill gvk_cnv_result_t.post */
 	int log_domain;                /* log-sum-exp E-step instead of the package's linear floor */
-	int threads;
-	int device;                    /* gvk_device_t */
+	int threads;                   /* CPU threads (< 1: 1) */
+	int device;                    /* gvk_device_t: where the EM runs. GPU: the GPU or an error (at
+	                                * gvk_cnv_create when none is usable); AUTO: the GPU for inputs of
+	                                * at least gpu_min_work counts when one is usable, else the CPU
+	                                * without a message */
 	int exact_ties;                /* after a GPU EM, recompute on the CPU the EM of every sequence whose
 	                                * segmentation meets a near tie (package-identical segments, slower) */
-} gvk_cnv_opt_t;
+	double gpu_min_work;           /* AUTO's threshold in counts (m x N); 0: the policy's (1e6,
+	                                * docs/library.md "Device choice") */
+	size_t gpu_chunk_regions;      /* regions per GPU EM chunk; 0: sized to the free device memory.
+	                                * The CLI sets it from GVK_CNV_GPU_CHUNK (tests of the streaming) */
+	int force_redo;                /* take the near-tie redo path after a CPU EM too (tests: nothing may
+	                                * change); the CLI sets it from GVK_CNV_FORCE_REDO */
+	gvk_log_t log;                 /* WARN: a GPU failure under AUTO (the EM reruns on the CPU); INFO: a
+	                                * smaller GPU chunk after an out-of-memory, near-tie redos; DEBUG:
+	                                * the device chosen */
+} gvk_cnv_opts_t;
 
-/* Defaults of cn.mops (exome = 0) or exomecn.mops (exome = 1). */
-GVK_EXPORT void gvk_cnv_opt_init(gvk_cnv_opt_t *o, int exome);
+/* Defaults of cn.mops (exome = 0) or exomecn.mops (exome = 1): 1 thread, device auto, the default
+ * log (gvk_log_default). */
+GVK_EXPORT void gvk_cnv_opts_init(gvk_cnv_opts_t *o, int exome);
 
+typedef struct gvk_cnv_s gvk_cnv_t;
+
+/* Checks the options and keeps a copy of them; NULL on failure (GVK_ERR_ARG: an option out of
+ * range; GVK_ERR_GPU: device GPU and no usable GPU; GVK_ERR_UNSUPPORTED: device GPU in a build
+ * without the GPU back end). Free with gvk_cnv_destroy. One engine must not be used by two
+ * threads at once; several engines may run at once. */
+GVK_EXPORT gvk_cnv_t *gvk_cnv_create(const gvk_cnv_opts_t *o, gvk_err_t *err);
+GVK_EXPORT void gvk_cnv_destroy(gvk_cnv_t *e);
+
+/* One final segment of one sample: a run of regions of one sequence with one call. */
 typedef struct {
-	int seq, sample;     /* indices */
-	int first, last;     /* region indices (global rows), inclusive */
-	double mean, median;
-	int cn;              /* class index */
-	int is_cnv;
+	int seq, sample;     /* index into counts.seq_names, counts.samples */
+	int first, last;     /* region rows (global: index into counts.start / end), inclusive */
+	double mean, median; /* of the segment's individual calls (sI/NI, log2 scale) */
+	int cn;              /* integer copy number: the class index, label CN<cn> */
+	int is_cnv;          /* 1 when called a CNV (mean or median beyond upper / lower, min_width long) */
 } gvk_cnv_seg_t;
 
+/* A CNV region: the union of overlapping CNVs of any samples on one sequence. */
 typedef struct {
-	int seq, first, last; /* global rows, inclusive */
-	int *cn;              /* N class indices */
+	int seq, first, last; /* sequence index, region rows (global), inclusive */
+	int *cn;              /* N copy numbers (class indices), one per sample: cn2 where the sample has no
+	                         CNV there; points into gvk_cnv_result_t.cnvr_cn */
 } gvk_cnv_region_t;
 
-/* Every array region-fastest with leading dimension m: (component c, region r) at c * m + r. */
+/* The pipeline's output. It refers to the counts by index (sequence, sample, region row) and
+ * holds no names: look them up in the gvk_cnv_counts_t that was run. m, N are the counts', n
+ * the classes. Per-region arrays are region-fastest with leading dimension m: (component c,
+ * region r) at c * m + r, i.e. one run of m values per sample (or class). Every pointer is owned
+ * by the result and freed by gvk_cnv_result_free; NULL only where said. */
 typedef struct {
 	int m, N, n;
 	double *norm;               /* N x m normalized counts */
-	double *cov;                /* N coverage factors */
-	double *lambda, *alpha;     /* n x m */
-	double *post;               /* (k * n + i) x m, only with keep_posterior */
-	double *sini, *ini;         /* N x m, m */
-	uint8_t *cls;               /* N x m most probable class */
+	double *cov;                /* N coverage factors (1 unless norm = 2) */
+	double *lambda, *alpha;     /* n x m: per region, the EM's Poisson means and mixture weights */
+	double *post;               /* (k * n + i) x m posteriors of sample k, class i; NULL unless keep_posterior */
+	double *sini, *ini;         /* N x m sI/NI (per-sample information), m I/NI (per-region) */
+	uint8_t *cls;               /* N x m most probable class per region and sample */
 	double *seg_stat, *call;    /* N x m segmentation statistic, individual call */
-	gvk_cnv_seg_t *segs;        /* every final segment: by sequence, sample, start */
+	/* The CNV table: every final segment, ordered by sequence, sample, first region; the CNVs
+	 * among them (is_cnv) are listed by cnvs, in the same order. */
+	gvk_cnv_seg_t *segs;
 	size_t n_segs;
-	size_t *cnvs;               /* indices into segs of the CNVs */
+	size_t *cnvs;               /* n_cnvs indices into segs */
 	size_t n_cnvs;
+	/* CNV regions, ordered by sequence, then first region; cnvr_cn is n_cnvr x N, row k the
+	 * copy numbers of region k (the same memory as cnvr[k].cn). */
 	gvk_cnv_region_t *cnvr;
 	size_t n_cnvr;
+	int *cnvr_cn;
 	/* normalization diagnostics per sequence q (and sample s at q * N + s) */
 	double *nf_size, *nf_before, *nf_final; /* n_seqs x N */
 	double *nf_u, *nf_bw, *nf_mode;         /* n_seqs */
@@ -572,13 +640,15 @@ typedef struct {
 	double *sp_eps, *sp_sd, *sp_q95;
 	int *sp_ninit;
 	double t_norm, t_em, t_seg, t_call;     /* seconds per stage */
-	char device_name[64];
+	char device_name[64];                   /* where the EM ran: "cpu" or "gpu" */
 } gvk_cnv_result_t;
 
-/* The whole pipeline (normalization, EM, segmentation, calls, integer copy numbers). *res is
- * allocated and owned by the caller (gvk_cnv_result_free). */
-GVK_EXPORT int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t **res,
-                           gvk_err_t *err);
+/* The whole pipeline (normalization, EM, segmentation, calls, integer copy numbers) on c, which is
+ * only read. *res is allocated for the caller (gvk_cnv_result_free), NULL on error. Errors:
+ * GVK_ERR_ARG (NULL arguments, fewer than 2 samples or no regions, an option the counts make
+ * invalid), GVK_ERR_FORMAT (a negative or non-finite count), GVK_ERR_NOMEM, GVK_ERR_GPU (device
+ * GPU and the GPU failed). */
+GVK_EXPORT int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **res, gvk_err_t *err);
 GVK_EXPORT void gvk_cnv_result_free(gvk_cnv_result_t *r);
 
 #ifdef __cplusplus

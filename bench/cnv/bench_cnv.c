@@ -242,19 +242,22 @@ static row_t run_cli(const char *gvk, const char *tsv, const char *dev, int thre
 /* The EM alone, in memory, on the normalized counts of a CPU run: best of three. */
 static double em_alone(const gvk_cnv_counts_t *c, int gpu, int threads)
 {
-	gvk_cnv_opt_t o;
-	gvk_cnv_opt_init(&o, 0);
+	gvk_cnv_opts_t o;
+	gvk_cnv_opts_init(&o, 0);
 	o.threads = threads, o.device = GVK_DEVICE_CPU;
 	gvk_cnv_result_t *r;
 	gvk_err_t err;
-	if (gvk_cnv_run(c, &o, &r, &err) < 0) return -1;
+	gvk_cnv_t *e = gvk_cnv_create(&o, &err);
+	int rc0 = e ? gvk_cnv_run(e, c, &r, &err) : -1;
+	gvk_cnv_destroy(e);
+	if (rc0 < 0) return -1;
 	cnv_em_par_t par;
 	cnv_em_par_init(&par, &o, c->N, r->cov);
 	cnv_em_job_t job = {(size_t)c->m, (size_t)c->m, r->norm, r->cov, r->lambda, r->alpha, NULL, r->sini, r->ini, r->cls};
 	double best = -1;
 	for (int k = 0; k < 3; ++k) {
 		double t0 = gvk_seconds();
-		int rc = gpu ? cnv_em_gpu(&par, &job, threads, &err) : cnv_em_cpu(&par, &job, threads, &err);
+		int rc = gpu ? cnv_em_gpu(&par, &job, threads, 0, &o.log, &err) : cnv_em_cpu(&par, &job, threads, &err);
 		double dt = gvk_seconds() - t0;
 		if (rc < 0) break;
 		if (best < 0 || dt < best) best = dt;

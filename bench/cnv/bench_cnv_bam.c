@@ -86,8 +86,8 @@ int main(int argc, char **argv)
 	printf("%d BAM files x %ld reads written and indexed in %.1f s\n", files, reads / 24 * 24, gvk_seconds() - t0);
 	printf("%-8s %10s %14s %10s\n", "threads", "seconds", "reads/s", "windows");
 	for (int k = 0; k < nt; ++k) {
-		gvk_cnv_bam_opt_t o;
-		gvk_cnv_bam_opt_init(&o);
+		gvk_cnv_bam_opts_t o;
+		gvk_cnv_bam_opts_init(&o);
 		o.threads = threads[k];
 		gvk_cnv_counts_t c;
 		gvk_err_t err;

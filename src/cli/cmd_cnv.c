@@ -19,8 +19,8 @@
 #include "../cnv/cnv_write.h"
 
 typedef struct {
-	gvk_cnv_opt_t o;
-	gvk_cnv_bam_opt_t b;
+	gvk_cnv_opts_t o;
+	gvk_cnv_bam_opts_t b;
 	cnv_plot_opt_t p;
 	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed, *vcf, *calls_bed, *seg;
 	int as_matrix, quiet, posterior, exome, count_only;
@@ -117,7 +117,7 @@ static int inum(const char *s, int *v, int min)
 
 #define BAD(...) return fprintf(stderr, "gvk cnv: " __VA_ARGS__), fputc('\n', stderr), -1
 
-static int parse_folds(const char *s, gvk_cnv_opt_t *o)
+static int parse_folds(const char *s, gvk_cnv_opts_t *o)
 {
 	int n = 0, h = -1;
 	char *dup = strdup(s), *save = NULL;
@@ -146,14 +146,22 @@ static int parse_plot_format(const char *s, cnv_plot_opt_t *p)
 	return 0;
 }
 
-/* The library's notes and progress text on stderr; progress is redrawn in place ('\r', padded so
- * that a shorter text hides a longer one). */
-static void print_msg(void *arg, int kind, const char *text)
+/* The library's progress text on stderr, redrawn in place ('\r', padded so that a shorter text
+ * hides a longer one). */
+static void print_progress(void *arg, int kind, const char *text)
 {
 	(void)arg;
-	if (kind == GVK_MSG_NOTE) fprintf(stderr, "gvk cnv: %s\n", text);
-	else fprintf(stderr, "\rgvk cnv: %s   %s", text, kind == GVK_MSG_PROGRESS_END ? "\n" : "");
+	fprintf(stderr, "\rgvk cnv: %s   %s", text, kind == GVK_PROGRESS_END ? "\n" : "");
 	fflush(stderr);
+}
+
+/* Documented variables for tests: GVK_CNV_GPU_CHUNK=R (GPU EM chunks of R regions),
+ * GVK_CNV_FORCE_REDO (the near-tie redo path after a CPU EM too). */
+static void env_opts(gvk_cnv_opts_t *o)
+{
+	const char *e = getenv("GVK_CNV_GPU_CHUNK");
+	if (e && atol(e) > 0) o->gpu_chunk_regions = (size_t)atol(e);
+	o->force_redo = getenv("GVK_CNV_FORCE_REDO") != NULL;
 }
 
 static int parse_args(int argc, char **argv, args_t *a)
@@ -186,8 +194,9 @@ static int parse_args(int argc, char **argv, args_t *a)
 	/* --exome changes defaults, so it is applied before every other option. */
 	for (int i = 1; i < argc; ++i)
 		if (!strcmp(argv[i], "--exome")) a->exome = 1;
-	gvk_cnv_opt_init(&a->o, a->exome);
-	gvk_cnv_bam_opt_init(&a->b);
+	gvk_cnv_opts_init(&a->o, a->exome);
+	env_opts(&a->o);
+	gvk_cnv_bam_opts_init(&a->b);
 	a->p = (cnv_plot_opt_t){NULL, 1, 0, CNV_PLOT_CONTIGS_CALLS, getenv("GVK_CNV_PLAIN_SVG") != NULL};
 	a->o.threads = a->b.threads = gvk_ncpu();
 	int c;
@@ -257,13 +266,16 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	if (a->posterior && !a->regions) BAD("--posterior needs --regions");
-	if (!a->quiet) a->b.msg = print_msg;
 	a->p.prefix = a->plot;
 	/* before any counting: a run of hours should not end in this */
 	if (a->plot && a->p.png && !cnv_have_cairo())
 		BAD("this gvk was built without cairo, so it cannot write PNG plots; use --plot-format svg or rebuild with "
 		    "cairo (Debian: libcairo2-dev)");
-	a->b.progress = !a->quiet && isatty(STDERR_FILENO);
+	if (!a->quiet && isatty(STDERR_FILENO)) a->b.progress_fn = print_progress;
+	/* the library's notes (INFO) are shown unless -q, as the summary line is */
+	gvk_cli_log_level(a->quiet ? GVK_LOG_WARN : GVK_LOG_INFO);
+	gvk_log_default(&a->o.log);
+	a->b.log = a->o.log;
 	a->o.keep_posterior = a->posterior;
 	return 0;
 }
@@ -279,7 +291,7 @@ static char *join(const char *prefix, const char *mid, const char *suffix)
 #define WERR(x) do { if ((x) < 0) { rc = GVK_ERR_IO; snprintf(err.msg, sizeof err.msg, "write error"); goto done; } } while (0)
 
 static int write_regions(gvk_outset_t *os, const char *prefix, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
-                         const gvk_cnv_opt_t *o, int posterior, gvk_err_t *err)
+                         const gvk_cnv_opts_t *o, int posterior, gvk_err_t *err)
 {
 	char lname[GVK_CNV_MAX_CLASSES][24], aname[GVK_CNV_MAX_CLASSES][24];
 	const char *ln[GVK_CNV_MAX_CLASSES], *an[GVK_CNV_MAX_CLASSES], *ini[1] = {"INI"};
@@ -331,11 +343,17 @@ int gvk_cmd_cnv(int argc, char **argv)
 	gvk_err_t err = {0, ""};
 	gvk_cnv_counts_t c = {0};
 	gvk_cnv_result_t *r = NULL;
+	gvk_cnv_t *e = NULL;
 	gvk_outset_t os;
 	gvk_outset_init(&os);
 	gvk_cli_signals_watch(&os);
 	double t0 = gvk_seconds();
-	int rc;
+	int rc = 0;
+	/* the engine first: a GPU asked for and missing should not wait for hours of counting */
+	if (!a.count_only && !(e = gvk_cnv_create(&a.o, &err))) {
+		rc = err.code < 0 ? err.code : GVK_ERR_ARG;
+		goto done;
+	}
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
 	else rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);
 	if (rc < 0) goto done;
@@ -359,7 +377,7 @@ int gvk_cmd_cnv(int argc, char **argv)
 			fprintf(stderr, "gvk cnv: counted %d regions x %d samples in %.3f s\n", c.m, c.N, t1 - t0);
 		goto done;
 	}
-	if ((rc = gvk_cnv_run(&c, &a.o, &r, &err)) < 0) goto done;
+	if ((rc = gvk_cnv_run(e, &c, &r, &err)) < 0) goto done;
 	if (!(fp = gvk_outset_open(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
 	WERR(cnv_write_segments(fp, &c, r, 1));
 	if (a.cnvr) {
@@ -401,6 +419,7 @@ done:
 		fprintf(stderr, "gvk cnv: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	}
 	gvk_cnv_result_free(r);
+	gvk_cnv_destroy(e);
 	gvk_cnv_counts_free(&c);
 	return rc < 0 ? 1 : 0;
 }

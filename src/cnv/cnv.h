@@ -16,7 +16,7 @@ double cnv_r_quantile7_sel(double *v, size_t n, double p);        /* the same, v
 void cnv_sort(double *x, size_t n);
 
 /* Normalization of one run (spec section 4): writes norm (N x m) and the diagnostics of res. */
-int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, gvk_err_t *err);
+int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, gvk_err_t *err);
 /* Coverage factors for norm = 2 (spec 4.2). */
 int cnv_coverage(const gvk_cnv_counts_t *c, double *cov, gvk_err_t *err);
 
@@ -64,7 +64,7 @@ typedef int (*cnv_redo_fn)(void *arg, int q, gvk_err_t *err);
  * (spec sections 7-9); res already holds norm, sini and the EM outputs. When redo is given (the EM
  * ran where its last bits differ from the CPU's), each sequence whose segmentation met a near tie
  * gets its EM redone by redo and is segmented again, so that ties fall as with the CPU EM. */
-int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
+int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
              void *redo_arg, gvk_err_t *err);
 
 /* Rows of read counting: one list of [start, end] (1-based inclusive) per sequence name. */

@@ -12,15 +12,15 @@
 #include "cnv_bamhdr.h"
 #include "cnv_progress.h"
 
-void gvk_cnv_bam_opt_init(gvk_cnv_bam_opt_t *o)
+void gvk_cnv_bam_opts_init(gvk_cnv_bam_opts_t *o)
 {
 	o->wl = 25000;
 	o->min_mapq = 1;
 	o->threads = 1;
 	o->reference = NULL;
-	o->msg = NULL;
-	o->msg_arg = NULL;
-	o->progress = 0;
+	gvk_log_default(&o->log);
+	o->progress_fn = NULL;
+	o->progress_arg = NULL;
 }
 
 #ifdef GVK_HAVE_HTSLIB
@@ -74,7 +74,7 @@ nomem:
 typedef struct {
 	const char *const *paths;
 	int n;
-	const gvk_cnv_bam_opt_t *o;
+	const gvk_cnv_bam_opts_t *o;
 	const cnv_layout_t *l;
 	const sam_hdr_t *h0;
 	double *x;                  /* N x m */
@@ -190,7 +190,7 @@ static void count_worker(void *arg, int tid)
 
 /* Every file's header before any counting, so that a wrong file fails at once: the same reference
  * dictionary as the first, and its sample name (@RG SM) into sm[f]. */
-static int header_pass(const char *const *paths, int n, const sam_hdr_t *h0, const gvk_cnv_bam_opt_t *o, char **sm,
+static int header_pass(const char *const *paths, int n, const sam_hdr_t *h0, const gvk_cnv_bam_opts_t *o, char **sm,
                        gvk_err_t *err)
 {
 	int rc = 0;
@@ -236,7 +236,7 @@ static double layout_span(const cnv_layout_t *l)
 	return t;
 }
 
-int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opt_t *o,
+int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
 {
 	memset(c, 0, sizeof *c);
@@ -254,7 +254,7 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 		return rc;
 	}
 	cnv_progress_t prog;
-	cnv_progress_init(&prog, o->progress ? o : NULL, "counting reads", layout_span(&l) * n_paths, n_paths);
+	cnv_progress_init(&prog, o, "counting reads", layout_span(&l) * n_paths, n_paths);
 	count_run_t run = {paths, n_paths, o, &l, h0, calloc((size_t)l.m * n_paths, sizeof(double)),
 	                   o->threads < 1 ? 1 : (o->threads > n_paths ? n_paths : o->threads),
 	                   calloc((size_t)n_paths, sizeof(gvk_err_t)), calloc((size_t)n_paths, sizeof(int)), &prog};
@@ -299,7 +299,7 @@ int gvk_cnv_have_bam(void)
 	return 0;
 }
 
-int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opt_t *o,
+int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
 {
 	(void)paths, (void)n_paths, (void)bed, (void)o;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/log.h"
 #include "cnv_bamhdr.h"
 
 char *cnv_path_sample(const char *path)
@@ -21,12 +22,12 @@ char *cnv_path_sample(const char *path)
 }
 
 /* The files without SM, listed in one note: a run over many files says it once. */
-static void note_file_names(char *const *sm, const char *const *paths, int n, const gvk_cnv_bam_opt_t *o)
+static void note_file_names(char *const *sm, const char *const *paths, int n, const gvk_cnv_bam_opts_t *o)
 {
 	int k = 0;
 	for (int f = 0; f < n; ++f)
 		if (!sm[f]) ++k;
-	if (k == 0 || !o->msg) return;
+	if (k == 0 || !gvk_log_on(&o->log, GVK_LOG_INFO)) return;
 	char text[1024];
 	size_t at = (size_t)snprintf(text, sizeof text, "no @RG SM in ");
 	for (int f = 0, shown = 0; f < n && at < sizeof text; ++f) {
@@ -39,10 +40,10 @@ static void note_file_names(char *const *sm, const char *const *paths, int n, co
 		++shown;
 	}
 	if (at < sizeof text) snprintf(text + at, sizeof text - at, "; sample names taken from the file name%s", k > 1 ? "s" : "");
-	o->msg(o->msg_arg, GVK_MSG_NOTE, text);
+	gvk_logf(&o->log, GVK_LOG_INFO, "%s", text);
 }
 
-int cnv_sample_names(char **sm, const char *const *paths, int n, const gvk_cnv_bam_opt_t *o, gvk_err_t *err)
+int cnv_sample_names(char **sm, const char *const *paths, int n, const gvk_cnv_bam_opts_t *o, gvk_err_t *err)
 {
 	note_file_names(sm, paths, n, o);
 	for (int f = 0; f < n; ++f)
@@ -107,7 +108,7 @@ static void header_names(const sam_hdr_t *h, char *buf, size_t len)
 }
 
 int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *bed_path, char *const *names, int n,
-                          const gvk_cnv_bam_opt_t *o, gvk_err_t *err)
+                          const gvk_cnv_bam_opts_t *o, gvk_err_t *err)
 {
 	char has[256], buf[256];
 	int found = 0;
@@ -130,12 +131,10 @@ int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *
 		                   "none of the contigs of %s (%s) is in %s's header (it has %s); rename the contigs to the "
 		                   "BAM's names", bed_path, first, bam_path, has);
 	}
-	for (int q = 0; q < n && o->msg; ++q)
-		if (sam_hdr_name2tid((sam_hdr_t *)h, names[q]) < 0) {
-			char text[512];
-			snprintf(text, sizeof text, "note: BED contig '%s' is not in %s's header; its targets count 0", names[q], bam_path);
-			o->msg(o->msg_arg, GVK_MSG_NOTE, text);
-		}
+	for (int q = 0; q < n; ++q)
+		if (sam_hdr_name2tid((sam_hdr_t *)h, names[q]) < 0)
+			gvk_logf(&o->log, GVK_LOG_INFO, "note: BED contig '%s' is not in %s's header; its targets count 0", names[q],
+			         bam_path);
 	return 0;
 }
 #endif

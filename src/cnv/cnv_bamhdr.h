@@ -10,9 +10,9 @@
 char *cnv_path_sample(const char *path);
 
 /* Final names of n files: sm[f] is file f's @RG SM (malloc'ed) or NULL, replaced here by the file
- * name; the files without SM are named in one note to o->msg. Two files of one name are an error
+ * name; the files without SM are named in one note to o->log (INFO). Two files of one name are an error
  * naming both. */
-int cnv_sample_names(char **sm, const char *const *paths, int n, const gvk_cnv_bam_opt_t *o, gvk_err_t *err);
+int cnv_sample_names(char **sm, const char *const *paths, int n, const gvk_cnv_bam_opts_t *o, gvk_err_t *err);
 
 #ifdef GVK_HAVE_HTSLIB
 #include <htslib/sam.h>
@@ -23,9 +23,9 @@ int cnv_hdr_sample(const sam_hdr_t *h, const char *path, char **sm, gvk_err_t *e
 
 /* The BED's contigs (names, n) against the header of the BAM `bam`: an error when one of them is
  * missing but the header has it under another spelling ('1' / 'chr1', 'MT' / 'chrM'), or when none
- * of them is in the header; a note to o->msg for the others that are missing. */
+ * of them is in the header; a note to o->log (INFO) for the others that are missing. */
 int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *bed_path, char *const *names, int n,
-                          const gvk_cnv_bam_opt_t *o, gvk_err_t *err);
+                          const gvk_cnv_bam_opts_t *o, gvk_err_t *err);
 #endif
 
 #endif

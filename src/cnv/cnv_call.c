@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/threads.h"
 #include "cnv.h"
 #include "cnv_em.h"
 
 typedef struct {
 	const gvk_cnv_counts_t *c;
-	const gvk_cnv_opt_t *o;
+	const gvk_cnv_opts_t *o;
 	gvk_cnv_result_t *res;
 	cnv_piece_t **pieces; /* per pair q * N + s */
 	int *n_pieces;
@@ -93,11 +94,13 @@ static void cn_worker(void *arg, int tid)
 	free(vec), free(tmp);
 }
 
-static int build_cnvr(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res)
+static int build_cnvr(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res)
 {
 	int N = c->N;
+	/* at most one region per CNV: the copy numbers of all regions fit one block */
 	res->cnvr = calloc(res->n_cnvs ? res->n_cnvs : 1, sizeof *res->cnvr);
-	if (!res->cnvr) return -1;
+	res->cnvr_cn = malloc((res->n_cnvs ? res->n_cnvs : 1) * (size_t)N * sizeof *res->cnvr_cn);
+	if (!res->cnvr || !res->cnvr_cn) return -1;
 	/* CNVs are ordered by sequence, so one sweep per sequence over sorted intervals suffices. */
 	size_t i = 0;
 	while (i < res->n_cnvs) {
@@ -126,7 +129,7 @@ static int build_cnvr(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv
 		free(fs);
 		for (size_t k = base; k < res->n_cnvr; ++k) {
 			gvk_cnv_region_t *g = &res->cnvr[k];
-			if (!(g->cn = malloc((size_t)N * sizeof *g->cn))) return -1;
+			g->cn = res->cnvr_cn + k * (size_t)N;
 			for (int s = 0; s < N; ++s) g->cn[s] = o->cn2;
 		}
 		/* The CNVs of a sequence come by sample, then start, and one sample's are disjoint; the
@@ -161,7 +164,8 @@ static int redo_near_ties(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, gvk_
 	for (int q = 0; q < c->n_seqs && rc == 0; ++q)
 		if (again[q]) rc = redo(redo_arg, q, err);
 	if (rc == 0 && n > 0) {
-		fprintf(stderr, "gvk cnv: %d sequence(s) met a near tie in the segmentation; their EM was recomputed on the CPU\n", n);
+		gvk_logf(&run->o->log, GVK_LOG_INFO,
+		         "%d sequence(s) met a near tie in the segmentation; their EM was recomputed on the CPU", n);
 		run->only = again;
 		gvk_parallel(run->nth, seg_worker, run);
 		run->only = NULL;
@@ -170,7 +174,7 @@ static int redo_near_ties(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, gvk_
 	return rc;
 }
 
-int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
+int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
              void *redo_arg, gvk_err_t *err)
 {
 	int N = c->N, m = c->m, pairs = c->n_seqs * N, rc = 0;

@@ -30,7 +30,7 @@ typedef struct {
 	uint8_t *cls;              /* N x ld */
 } cnv_em_job_t;
 
-void cnv_em_par_init(cnv_em_par_t *p, const gvk_cnv_opt_t *o, int N, const double *cov);
+void cnv_em_par_init(cnv_em_par_t *p, const gvk_cnv_opts_t *o, int N, const double *cov);
 
 /* 1 when every x of region r is <= minReadCount (the shortcut of spec 5.2). */
 int cnv_em_is_shortcut(const cnv_em_par_t *p, const cnv_em_job_t *j, size_t r);
@@ -44,9 +44,11 @@ int cnv_em_cpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *e
 /* GPU back end (cnv_em_gpu.cu; cnv_em_nogpu.c when built without CUDA). available() is 1 when a
  * device can be used (and creates its context). cnv_em_gpu runs every region on the device and
  * overwrites the shortcut rows on the host, which, like the packing of chunks, uses `threads`
- * host threads. GVK_CNV_GPU_CHUNK=R forces chunks of R regions (tests of the streaming). */
+ * host threads. chunk > 0 forces chunks of that many regions (tests of the streaming); 0 sizes
+ * them to the free device memory. A smaller chunk after an out-of-memory is reported to log. */
 int cnv_em_gpu_available(void);
-int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *err);
+int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, size_t chunk, const gvk_log_t *log,
+               gvk_err_t *err);
 /* The device's name ("none" without one), for benchmarks and messages. */
 void cnv_em_gpu_name(char *buf, size_t n);
 

@@ -15,7 +15,7 @@
 
 #define EM_FLOOR 1e-100
 
-void cnv_em_par_init(cnv_em_par_t *p, const gvk_cnv_opt_t *o, int N, const double *cov)
+void cnv_em_par_init(cnv_em_par_t *p, const gvk_cnv_opts_t *o, int N, const double *cov)
 {
 	memset(p, 0, sizeof *p);
 	p->n = o->n_classes, p->N = N, p->h = o->cn2, p->cyc = o->cyc;

@@ -20,6 +20,7 @@
 extern "C" {
 #include "cnv_em.h"
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/cuda_check.h"
 #include "../common/threads.h"
 }
@@ -56,6 +57,8 @@ typedef struct {
 	em_slot_t s[2];
 	double *cov;
 	size_t mc;   /* regions per chunk */
+	size_t forced_mc; /* chunk asked for by the caller, 0: sized here */
+	const gvk_log_t *log;
 	int nth;
 } em_gpu_t;
 
@@ -118,14 +121,13 @@ static size_t region_bytes(int n, int N)
 	return sizeof(double) * (3 * (size_t)N + (size_t)n * N + 2 * (size_t)n + 1) + (size_t)N;
 }
 
-/* Chunk size: GVK_CNV_GPU_CHUNK when set (tests force streaming with it), else what fits twice
+/* Chunk size: the caller's when given (tests force streaming with it), else what fits twice
  * into 70 % of the free device memory, at most 2^18 regions so that large inputs overlap. */
 static size_t chunk_size(const em_gpu_t *g)
 {
-	const char *e = getenv("GVK_CNV_GPU_CHUNK");
 	size_t m = g->j->m, mc = (size_t)1 << 18;
-	if (e && atol(e) > 0) {
-		mc = (size_t)atol(e);
+	if (g->forced_mc > 0) {
+		mc = g->forced_mc;
 	} else {
 		size_t fr = 0, tot = 0;
 		if (cudaMemGetInfo(&fr, &tot) == cudaSuccess) {
@@ -151,7 +153,7 @@ static int em_gpu_alloc(em_gpu_t *g, gvk_err_t *err)
 		slot_free(&g->s[0]), slot_free(&g->s[1]);
 		cudaGetLastError(); /* clear the allocation error */
 		if (rc != GVK_ERR_NOMEM || g->mc < 2) return rc;
-		fprintf(stderr, "gvk cnv: GPU memory short, EM chunks of %zu regions instead of %zu\n", g->mc / 2, g->mc);
+		gvk_logf(g->log, GVK_LOG_INFO, "GPU memory short, EM chunks of %zu regions instead of %zu", g->mc / 2, g->mc);
 	}
 }
 
@@ -260,13 +262,14 @@ static int em_gpu_run(em_gpu_t *g, gvk_err_t *err)
 	return chunk_finish(g, &g->s[(nc - 1) & 1], err);
 }
 
-int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *err)
+int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, size_t chunk, const gvk_log_t *log,
+               gvk_err_t *err)
 {
 	if (!cnv_em_gpu_available()) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no usable GPU (cnv EM)");
 	if (j->m == 0) return 0;
 	em_gpu_t g;
 	memset(&g, 0, sizeof g);
-	g.p = p, g.j = j, g.nth = threads < 1 ? 1 : threads;
+	g.p = p, g.j = j, g.nth = threads < 1 ? 1 : threads, g.forced_mc = chunk, g.log = log;
 	int rc = em_gpu_alloc(&g, err);
 	if (rc == 0) rc = em_gpu_run(&g, err);
 	if (rc < 0) cudaDeviceSynchronize(); /* nothing may still be writing into buffers freed below */

@@ -10,9 +10,10 @@ int cnv_em_gpu_available(void)
 	return 0;
 }
 
-int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *err)
+int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, size_t chunk, const gvk_log_t *log,
+               gvk_err_t *err)
 {
-	(void)p, (void)j, (void)threads;
+	(void)p, (void)j, (void)threads, (void)chunk, (void)log;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for this engine (cnv)");
 }
 

@@ -28,7 +28,7 @@ static double stat_mode(double *v, size_t n)
 
 typedef struct {
 	const gvk_cnv_counts_t *c;
-	const gvk_cnv_opt_t *o;
+	const gvk_cnv_opts_t *o;
 	gvk_cnv_result_t *res;
 	const double *global_sf;
 	uint8_t *empty;
@@ -161,7 +161,7 @@ static int norm_block(blk_t *b, int q, int *rows, gvk_err_t *err)
 
 typedef struct {
 	const gvk_cnv_counts_t *c;
-	const gvk_cnv_opt_t *o;
+	const gvk_cnv_opts_t *o;
 	gvk_cnv_result_t *res;
 	const double *gsf;
 	uint8_t *empty;
@@ -185,7 +185,7 @@ static void norm_worker(void *arg, int tid)
 	free(tmp), free(f), free(rows);
 }
 
-int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t *res, gvk_err_t *err)
+int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, gvk_err_t *err)
 {
 	int N = c->N, m = c->m, rc = 0;
 	size_t max_rows = 1;

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* gvk_cnv_run: the cn.mops pipeline from a count matrix to integer copy numbers. */
+/* The CNV engine (gvk_cnv_create / gvk_cnv_run): the cn.mops pipeline from a count matrix to
+ * integer copy numbers. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/device_policy.h"
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/threads.h"
 #include "cnv.h"
 #include "cnv_em.h"
 
-void gvk_cnv_opt_init(gvk_cnv_opt_t *o, int exome)
+void gvk_cnv_opts_init(gvk_cnv_opts_t *o, int exome)
 {
 	static const double I[9] = {0.025, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4};
 	memset(o, 0, sizeof *o);
@@ -30,7 +33,13 @@ void gvk_cnv_opt_init(gvk_cnv_opt_t *o, int exome)
 	o->seg_alpha = 0.05, o->seg_delta = 20, o->seg_max_int = 40, o->seg_cyber_weight = 50;
 	o->threads = 1;
 	o->device = GVK_DEVICE_AUTO;
+	gvk_log_default(&o->log);
 }
+
+struct gvk_cnv_s {
+	gvk_cnv_opts_t o;
+	int gpu; /* -1: not looked for yet, 0: none usable, 1: usable */
+};
 
 void gvk_cnv_counts_free(gvk_cnv_counts_t *c)
 {
@@ -46,19 +55,15 @@ void gvk_cnv_result_free(gvk_cnv_result_t *r)
 {
 	if (!r) return;
 	free(r->norm), free(r->cov), free(r->lambda), free(r->alpha), free(r->post), free(r->sini), free(r->ini);
-	free(r->cls), free(r->seg_stat), free(r->call), free(r->segs), free(r->cnvs);
-	for (size_t k = 0; k < r->n_cnvr; ++k) free(r->cnvr[k].cn);
-	free(r->cnvr);
+	free(r->cls), free(r->seg_stat), free(r->call), free(r->segs), free(r->cnvs), free(r->cnvr), free(r->cnvr_cn);
 	free(r->nf_size), free(r->nf_before), free(r->nf_final), free(r->nf_u), free(r->nf_bw), free(r->nf_mode);
 	free(r->nf_nuser), free(r->nf_excluded);
 	free(r->sp_eps), free(r->sp_sd), free(r->sp_q95), free(r->sp_ninit);
 	free(r);
 }
 
-static int check_opt(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_err_t *err)
+static int check_opts(const gvk_cnv_opts_t *o, gvk_err_t *err)
 {
-	if (c->N < 2) return gvk_err_set(err, GVK_ERR_ARG, "cn.mops needs at least two samples (got %d)", c->N);
-	if (c->m < 1) return gvk_err_set(err, GVK_ERR_ARG, "the count matrix has no regions");
 	if (o->n_classes < 2 || o->n_classes > GVK_CNV_MAX_CLASSES || o->cn2 < 0 || o->cn2 >= o->n_classes)
 		return gvk_err_set(err, GVK_ERR_ARG, "invalid classes (need 2..%d fold changes and CN2 among them)", GVK_CNV_MAX_CLASSES);
 	for (int i = 0; i < o->n_classes; ++i)
@@ -70,6 +75,18 @@ static int check_opt(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_err_
 		return gvk_err_set(err, GVK_ERR_ARG, "unknown normalization type");
 	if (!(o->prior_impact >= 0) || o->min_width < 1 || !(o->seg_alpha > 0))
 		return gvk_err_set(err, GVK_ERR_ARG, "invalid priorImpact, minWidth or segmentation alpha");
+	if (o->device != GVK_DEVICE_AUTO && o->device != GVK_DEVICE_CPU && o->device != GVK_DEVICE_GPU)
+		return gvk_err_set(err, GVK_ERR_ARG, "unknown device %d", o->device);
+	if (!(o->gpu_min_work >= 0)) return gvk_err_set(err, GVK_ERR_ARG, "gpu_min_work must be 0 (the default) or positive");
+	return 0;
+}
+
+static int check_counts(const gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	if (c->N < 2) return gvk_err_set(err, GVK_ERR_ARG, "cn.mops needs at least two samples (got %d)", c->N);
+	if (c->m < 1) return gvk_err_set(err, GVK_ERR_ARG, "the count matrix has no regions");
+	if (!c->x || !c->samples || !c->seq_off || c->n_seqs < 1 || c->seq_off[0] != 0 || c->seq_off[c->n_seqs] != c->m)
+		return gvk_err_set(err, GVK_ERR_ARG, "the counts are incomplete (no matrix, sample names or sequence offsets)");
 	for (size_t k = 0; k < (size_t)c->m * c->N; ++k)
 		if (!(c->x[k] >= 0) || !isfinite(c->x[k]))
 			return gvk_err_set(err, GVK_ERR_FORMAT, "count of sample %s, region %zu is negative or not finite",
@@ -77,7 +94,28 @@ static int check_opt(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_err_
 	return 0;
 }
 
-static gvk_cnv_result_t *result_alloc(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o)
+gvk_cnv_t *gvk_cnv_create(const gvk_cnv_opts_t *o, gvk_err_t *err)
+{
+	if (!o) return gvk_err_set(err, GVK_ERR_ARG, "gvk_cnv_create: no options"), NULL;
+	if (check_opts(o, err) < 0) return NULL;
+	gvk_cnv_t *e = calloc(1, sizeof *e);
+	if (!e) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), NULL;
+	e->o = *o, e->gpu = -1;
+	if (o->device == GVK_DEVICE_GPU && !(e->gpu = cnv_em_gpu_available())) {
+		if (gvk_cnv_have_gpu()) gvk_err_set(err, GVK_ERR_GPU, "device gpu: no usable GPU found (cnv)");
+		else gvk_err_set(err, GVK_ERR_UNSUPPORTED, "device gpu: built without GPU support for this engine (cnv)");
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void gvk_cnv_destroy(gvk_cnv_t *e)
+{
+	free(e);
+}
+
+static gvk_cnv_result_t *result_alloc(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o)
 {
 	gvk_cnv_result_t *r = calloc(1, sizeof *r);
 	if (!r) return NULL;
@@ -125,19 +163,31 @@ int gvk_cnv_have_gpu(void)
 #endif
 }
 
-/* The EM on the GPU when asked and possible; with --device auto a GPU failure (after the back end
- * has already tried smaller chunks) falls back to the CPU with a message. */
-static int run_em(const cnv_em_par_t *par, cnv_em_job_t *job, const gvk_cnv_opt_t *o, int use_gpu, char *name,
+/* Whether the EM goes to the GPU: always under device GPU (gvk_cnv_create found one), under AUTO
+ * when the policy's size is reached and a GPU is usable (looked for once per engine). */
+static int want_gpu(gvk_cnv_t *e, const gvk_cnv_counts_t *c)
+{
+	if (e->o.device == GVK_DEVICE_CPU) return 0;
+	if (e->o.device == GVK_DEVICE_AUTO && !gvk_policy_auto_gpu(GVK_ENGINE_CNV, (double)c->m * c->N, e->o.gpu_min_work))
+		return 0;
+	if (e->gpu < 0) e->gpu = cnv_em_gpu_available();
+	return e->gpu;
+}
+
+/* The EM on the GPU when chosen; under AUTO a GPU failure (after the back end has already tried
+ * smaller chunks) falls back to the CPU with a warning. */
+static int run_em(const cnv_em_par_t *par, cnv_em_job_t *job, const gvk_cnv_opts_t *o, int use_gpu, char *name,
                   size_t name_len, gvk_err_t *err)
 {
 	int threads = o->threads < 1 ? 1 : o->threads;
 	if (use_gpu) {
-		int rc = cnv_em_gpu(par, job, threads, err);
+		gvk_err_t gerr = {0, ""};
+		int rc = cnv_em_gpu(par, job, threads, o->gpu_chunk_regions, &o->log, &gerr);
 		if (rc == 0 || o->device == GVK_DEVICE_GPU) {
 			snprintf(name, name_len, "gpu");
-			return rc;
+			return rc < 0 ? gvk_err_set(err, rc, "%s", gerr.msg) : 0;
 		}
-		fprintf(stderr, "gvk cnv: the GPU EM failed (%s); running it on the CPU\n", err ? err->msg : "");
+		gvk_logf(&o->log, GVK_LOG_WARN, "the GPU EM failed (%s); running it on the CPU", gerr.msg);
 	}
 	snprintf(name, name_len, "cpu");
 	return cnv_em_cpu(par, job, threads, err);
@@ -163,15 +213,15 @@ static int em_redo_cpu(void *arg, int q, gvk_err_t *err)
 	return cnv_em_cpu(d->par, &j, d->threads, err);
 }
 
-int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_result_t **out, gvk_err_t *err)
+int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **out, gvk_err_t *err)
 {
-	*out = NULL;
-	int rc = check_opt(c, o, err);
+	if (out) *out = NULL;
+	if (!e || !c || !out) return gvk_err_set(err, GVK_ERR_ARG, "gvk_cnv_run: NULL engine, counts or result");
+	const gvk_cnv_opts_t *o = &e->o;
+	int rc = check_counts(c, err);
 	if (rc < 0) return rc;
-	int use_gpu = o->device != GVK_DEVICE_CPU && cnv_em_gpu_available();
-	if (o->device == GVK_DEVICE_GPU && !use_gpu)
-		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "--device gpu: %s",
-		                   gvk_cnv_have_gpu() ? "no usable GPU found (cnv)" : "built without GPU support for this engine (cnv)");
+	int use_gpu = want_gpu(e, c);
+	gvk_logf(&o->log, GVK_LOG_DEBUG, "EM of %d regions x %d samples on the %s", c->m, c->N, use_gpu ? "GPU" : "CPU");
 	gvk_cnv_result_t *r = result_alloc(c, o);
 	if (!r) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the results (%d regions x %d samples)", c->m, c->N);
 	size_t mN = (size_t)c->m * c->N;
@@ -193,9 +243,9 @@ int gvk_cnv_run(const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, gvk_cnv_resul
 	rc = run_em(&par, &job, o, use_gpu, r->device_name, sizeof r->device_name, err);
 	if (rc < 0) goto fail;
 	double t2 = gvk_seconds();
-	/* GVK_CNV_FORCE_REDO: take the redo path after a CPU EM too (tests: the result must not change). */
+	/* force_redo takes the redo path after a CPU EM too (tests: the result must not change). */
 	em_redo_t redo = {c, &par, &job, o->threads < 1 ? 1 : o->threads};
-	int need_redo = (o->exact_ties && !strcmp(r->device_name, "gpu")) || getenv("GVK_CNV_FORCE_REDO") != NULL;
+	int need_redo = (o->exact_ties && !strcmp(r->device_name, "gpu")) || o->force_redo;
 	rc = cnv_call(c, o, r, need_redo ? em_redo_cpu : NULL, &redo, err);
 	if (rc < 0) goto fail;
 	double t3 = gvk_seconds();

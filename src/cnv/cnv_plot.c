@@ -15,7 +15,7 @@
 typedef struct {
 	const gvk_cnv_counts_t *c;
 	const gvk_cnv_result_t *r;
-	const gvk_cnv_opt_t *o;
+	const gvk_cnv_opts_t *o;
 	double *med;    /* m: the cohort's median normalized count per region */
 	double *off;    /* n_seqs + 1: where each contig starts on the concatenated genome (bp) */
 	size_t *seg_at; /* n_seqs * N + 1: first segment of (contig q, sample s) at q * N + s */
@@ -106,7 +106,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int ctx_init(plot_ctx_t *p, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opt_t *o)
+static int ctx_init(plot_ctx_t *p, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o)
 {
 	memset(p, 0, sizeof *p);
 	p->c = c, p->r = r, p->o = o;
@@ -508,7 +508,7 @@ static int plot_sample(gvk_outset_t *os, const cnv_plot_opt_t *po, const plot_ct
 }
 
 int cnv_plot_write(gvk_outset_t *os, const cnv_plot_opt_t *po, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
-                   const gvk_cnv_opt_t *o, gvk_err_t *err)
+                   const gvk_cnv_opts_t *o, gvk_err_t *err)
 {
 	plot_ctx_t p;
 	if (ctx_init(&p, c, r, o) < 0) {

@@ -19,6 +19,6 @@ typedef struct {
 /* PREFIX.SAMPLE.genome.EXT, PREFIX.SAMPLE.CONTIG.EXT and PREFIX.cohort.EXT through the output set
  * (names with characters other than letters, digits, '.', '_' and '-' replaced by '_'). */
 int cnv_plot_write(gvk_outset_t *os, const cnv_plot_opt_t *po, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
-                   const gvk_cnv_opt_t *o, gvk_err_t *err);
+                   const gvk_cnv_opts_t *o, gvk_err_t *err);
 
 #endif

@@ -11,7 +11,7 @@
 
 typedef struct {
 	pthread_mutex_t lock;
-	const gvk_cnv_bam_opt_t *to; /* its msg receives the text; NULL: off */
+	const gvk_cnv_bam_opts_t *to; /* its progress_fn receives the text; NULL: off */
 	int files, files_done;
 	double total, done; /* units of work (bases of the layout, over all files) */
 	int64_t reads;
@@ -19,8 +19,8 @@ typedef struct {
 	const char *what;
 } cnv_progress_t;
 
-/* to NULL (or without msg) makes every call a no-op. */
-void cnv_progress_init(cnv_progress_t *p, const gvk_cnv_bam_opt_t *to, const char *what, double total, int files);
+/* to NULL (or without progress_fn) makes every call a no-op. */
+void cnv_progress_init(cnv_progress_t *p, const gvk_cnv_bam_opts_t *to, const char *what, double total, int files);
 /* done: more units finished; reads: more records read; file_done: 1 when a file is finished. */
 void cnv_progress_add(cnv_progress_t *p, double done, int64_t reads, int file_done);
 /* Sends the final state, if any state was sent; later calls do nothing. */

@@ -44,7 +44,7 @@ static long *region_carriers(const gvk_cnv_counts_t *c, const gvk_cnv_result_t *
 
 /* A carrier's change: -1 loss, +1 gain (a CNV whose integer copy number stayed at the normal
  * class is told by the sign of its mean). */
-static int change_of(const gvk_cnv_seg_t *g, const gvk_cnv_opt_t *o)
+static int change_of(const gvk_cnv_seg_t *g, const gvk_cnv_opts_t *o)
 {
 	double v = o->use_median ? g->median : g->mean;
 	if (g->cn != o->cn2) return g->cn < o->cn2 ? -1 : 1;
@@ -53,7 +53,7 @@ static int change_of(const gvk_cnv_seg_t *g, const gvk_cnv_opt_t *o)
 
 /* The value the calls use for sample s over region k: a carrier's own CNV mean (median with
  * --use-median), otherwise the mean over the region's rows of the sample's segment values. */
-static double region_value(const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opt_t *o,
+static double region_value(const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o,
                            const gvk_cnv_region_t *g, int s, long carrier)
 {
 	if (carrier != NONE) return o->use_median ? r->segs[carrier].median : r->segs[carrier].mean;
@@ -62,7 +62,7 @@ static double region_value(const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
 	return sum / (g->last - g->first + 1);
 }
 
-static void write_header(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_opt_t *o, const char *reference)
+static void write_header(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, const char *reference)
 {
 	fprintf(fp, "##fileformat=VCFv4.3\n##source=gvk cnv %s (cn.MOPS model)\n", GVK_VERSION);
 	if (reference) fprintf(fp, "##reference=file://%s\n", reference);
@@ -96,7 +96,7 @@ static void write_header(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_opt_
 }
 
 /* One record; carriers: the region's row of region_carriers. */
-static void write_record(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opt_t *o,
+static void write_record(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o,
                          const gvk_cnv_region_t *g, const long *carriers, char ref)
 {
 	int loss = 0, gain = 0;
@@ -132,7 +132,7 @@ static char ref_base(const faidx_t *fai, const char *chr, long long pos)
 }
 #endif
 
-int cnv_write_vcf(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opt_t *o,
+int cnv_write_vcf(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o,
                   const char *reference, gvk_err_t *err)
 {
 	long *carriers = region_carriers(c, r);
@@ -213,7 +213,7 @@ static int check_names(const gvk_cnv_counts_t *c, const char *path, gvk_err_t *e
 }
 
 int cnv_vcf_save(gvk_outset_t *os, const char *path, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
-                 const gvk_cnv_opt_t *o, const char *reference, int threads, gvk_err_t *err)
+                 const gvk_cnv_opts_t *o, const char *reference, int threads, gvk_err_t *err)
 {
 	if (check_names(c, path, err) < 0) return GVK_ERR_ARG;
 	if (!path || !ends_with(path, ".gz")) {

@@ -8,13 +8,13 @@
 #include "../common/outset.h"
 
 /* VCF text to fp. reference: FASTA whose base at POS becomes REF (NULL: REF is N). */
-int cnv_write_vcf(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opt_t *o,
+int cnv_write_vcf(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o,
                   const char *reference, gvk_err_t *err);
 
 /* The VCF at path through the output set: plain text, or when path ends in .gz bgzipped and
  * indexed beside it (path.tbi, or path.csi when a contig is too long for tabix), the index a
  * member of the set like the VCF. */
 int cnv_vcf_save(gvk_outset_t *os, const char *path, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
-                 const gvk_cnv_opt_t *o, const char *reference, int threads, gvk_err_t *err);
+                 const gvk_cnv_opts_t *o, const char *reference, int threads, gvk_err_t *err);
 
 #endif

@@ -122,7 +122,7 @@ static void list(FILE *fp, const double *v, int n)
 	for (int i = 0; i < n; ++i) fprintf(fp, "%s%.15g", i ? "," : "", v[i]);
 }
 
-int cnv_write_params(FILE *fp, const gvk_cnv_opt_t *o, const gvk_cnv_result_t *r)
+int cnv_write_params(FILE *fp, const gvk_cnv_opts_t *o, const gvk_cnv_result_t *r)
 {
 	static const char *types[] = {"mean", "median", "quant", "mode", "poisson"};
 	fprintf(fp, "name\tvalue\nmethod\tcn.mops\nI\t");

@@ -31,6 +31,6 @@ int cnv_write_norm_factors(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_re
 int cnv_write_seg_params(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r);
 
 /* The run's parameters as name/value rows, laid out like cn.mops' params() (version: gvk's). */
-int cnv_write_params(FILE *fp, const gvk_cnv_opt_t *o, const gvk_cnv_result_t *r);
+int cnv_write_params(FILE *fp, const gvk_cnv_opts_t *o, const gvk_cnv_result_t *r);
 
 #endif

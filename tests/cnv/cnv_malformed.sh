@@ -77,8 +77,16 @@ if "$gvk" cnv -q --counts "$good" -o "$tmp/out.tsv" --cnvr "$tmp/nodir/cnvr.tsv"
 for o in "-t 0" "--device tpu" "--norm 3" "--norm-type min" "--cyc 0" "--folds 0.5,2" "--min-width 0" "--posterior"; do
 	if "$gvk" cnv -q $o --counts "$good" > /dev/null 2>&1; then echo "FAIL: option '$o' accepted"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 done
-if "$gvk" cnv -q --device gpu --counts "$good" > /dev/null 2> "$tmp/err"; then pass=$((pass + 1));
-elif grep -qE "built without GPU support for this engine|no usable GPU found" "$tmp/err"; then pass=$((pass + 1));
-else echo "FAIL: --device gpu: $(cat "$tmp/err")"; fail=$((fail + 1)); fi
+# --device gpu: the GPU, or (none usable) exit status 1, one line saying why and no output file;
+# --device auto without a GPU says nothing at all.
+rm -f "$tmp/gpu.tsv"
+"$gvk" cnv -q --device gpu --counts "$good" -o "$tmp/gpu.tsv" 2> "$tmp/err"; rc=$?
+if [ $rc -eq 0 ]; then [ -s "$tmp/gpu.tsv" ] && pass=$((pass + 1)) || { echo "FAIL: --device gpu wrote nothing"; fail=$((fail + 1)); }
+elif [ $rc -eq 1 ] && [ ! -e "$tmp/gpu.tsv" ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+	grep -qE "^gvk cnv: device gpu: (built without GPU support for this engine|no usable GPU found) \(cnv\)$" "$tmp/err"; then
+	pass=$((pass + 1))
+	"$gvk" cnv -q --device auto --counts "$good" -o "$tmp/auto.tsv" 2> "$tmp/err" && [ ! -s "$tmp/err" ] && [ -s "$tmp/auto.tsv" ] &&
+		pass=$((pass + 1)) || { echo "FAIL: --device auto without a GPU: $(cat "$tmp/err")"; fail=$((fail + 1)); }
+else echo "FAIL: --device gpu: exit $rc: $(cat "$tmp/err")"; fail=$((fail + 1)); fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

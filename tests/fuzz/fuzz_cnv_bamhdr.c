@@ -21,8 +21,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* Notes are formatted as for the command line (so that their code is fuzzed too) and dropped. */
-static void drop_msg(void *arg, int kind, const char *text) { (void)arg, (void)kind, (void)text; }
-static const gvk_cnv_bam_opt_t notes = {25000, 1, 1, NULL, drop_msg, NULL, 0};
+static void drop_msg(void *arg, int level, const char *text) { (void)arg, (void)level, (void)text; }
+static const gvk_cnv_bam_opts_t notes = {25000, 1, 1, NULL, {drop_msg, NULL, GVK_LOG_DEBUG}, NULL, NULL};
 
 static void check_contigs(const sam_hdr_t *h, const char *sam, const char *bed, const cnv_layout_t *l)
 {
