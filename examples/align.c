@@ -32,6 +32,7 @@ int main(void)
 		fprintf(stderr, "align: %s\n", err.msg);
 		return 1;
 	}
+	/* The CIGARs stay the engine's until its next batch (gvk_align_batch_copy keeps them). */
 	gvk_align_result_t out[N];
 	int rc = gvk_align_batch(e, in, N, out, &err);
 	if (rc < 0) {

@@ -395,7 +395,8 @@ typedef struct {
 } gvk_align_pair_t;
 
 typedef struct {
-	const char *cigar; /* NUL-terminated; owned by the engine (see gvk_align_batch) */
+	const char *cigar; /* NUL-terminated; owned by the engine, valid until its next gvk_align_batch
+	                      or gvk_align_destroy (see gvk_align_batch) */
 	int32_t cigar_len; /* strlen(cigar) */
 	int32_t offset;    /* 0-based position in ref (negative possible under IGNORE) */
 	int32_t score;     /* H of the cell the traceback started from; len(alt) * match when the
@@ -408,39 +409,59 @@ typedef enum {
 	GVK_SW_JAVA = 1 /* GATK SmithWatermanJavaAligner */
 } gvk_sw_flavour_t;
 
+/* Largest gpu_chunk_mb accepted. */
+#define GVK_ALIGN_MAX_CHUNK_MB 65536
+
 typedef struct {
-	int flavour; /* gvk_sw_flavour_t */
-	int raw;     /* 1: the aligner alone (GKL's alignNative); 0: GATK's exact-substring shortcut
-	                first (SOFTCLIP and IGNORE), as GATK's align() does */
-	int threads; /* CPU worker threads (< 1: all processors) */
-	int device;  /* gvk_device_t */
-	int isa;     /* gvk_isa_t */
-	int verbose; /* messages about device choice on stderr */
+	int flavour;      /* gvk_sw_flavour_t */
+	int raw;          /* 1: the aligner alone (GKL's alignNative); 0: GATK's exact-substring shortcut
+	                     first (SOFTCLIP and IGNORE), as GATK's align() does */
+	int threads;      /* CPU worker threads (< 1: all processors); they also pack the GPU's input and
+	                     write the CIGAR text of its results */
+	int device;       /* gvk_device_t */
+	int isa;          /* gvk_isa_t */
+	int gpu_chunk_mb; /* GPU memory per chunk of a batch, MiB (0 = a quarter of the free memory, at
+	                     most 4 GiB; 1..GVK_ALIGN_MAX_CHUNK_MB): small values stream many chunks */
+	int gpu_emulate;  /* tests: without a usable GPU, device gpu or auto runs the GPU back end's
+	                     per-pair code and chunk pipeline on the CPU ("gpu-emulated") */
+	gvk_log_t log;    /* messages: a GPU that cannot be used (INFO), a GPU failure (WARN) */
 } gvk_align_opts_t;
 
 typedef struct gvk_align_s gvk_align_t;
 
-/* Defaults: GKL flavour, shortcut on, 1 thread, device auto, widest ISA. */
+/* Defaults: GKL flavour, shortcut on, 1 thread, device auto, widest ISA, automatic GPU chunks,
+ * the process's log (gvk_set_log). */
 GVK_EXPORT void gvk_align_opts_init(gvk_align_opts_t *opt);
-/* NULL on failure (err says why). One engine must not be used by two threads at once. */
+/* NULL on failure (err says why): GVK_ERR_ARG for an unknown flavour or device or a gpu_chunk_mb
+ * out of range, GVK_ERR_UNSUPPORTED for an ISA this CPU or build lacks, GVK_ERR_GPU (or
+ * GVK_ERR_UNSUPPORTED in a build without CUDA) for device gpu without a usable GPU. One engine
+ * must not be used by two threads at once. */
 GVK_EXPORT gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err);
 GVK_EXPORT void gvk_align_destroy(gvk_align_t *e);
 /* "cpu-avx512", "cpu-avx2", "cpu-scalar", or with a GPU "gpu-NAME (+cpu-ISA)" (device gpu) or
  * "auto: gpu-NAME (+cpu-ISA)" (device auto: batches of at least 2e7 cells go to the GPU). A
- * device gpu or auto engine without a usable GPU runs on the CPU (gpu says so on stderr); a GPU
- * failure during a batch moves that batch and the following ones to the CPU, saying so. */
+ * device auto engine without a usable GPU runs on the CPU; a GPU failure during a batch moves
+ * that batch and the following ones to the CPU, with a GVK_LOG_WARN message. */
 GVK_EXPORT const char *gvk_align_device_name(const gvk_align_t *e);
-/* GPU kernel time of the last gvk_align_batch call, seconds (0 when it ran on the CPU). */
+/* GPU kernel time of the last gvk_align_batch call, seconds (0 when it ran on the CPU; under
+ * gpu_emulate, the emulated kernels' CPU time). */
 GVK_EXPORT double gvk_align_gpu_kernel_seconds(const gvk_align_t *e);
 
 /* Checks one pair against the limits above; 0 or GVK_ERR_ARG with a message. */
 GVK_EXPORT int gvk_align_check_pair(const gvk_align_pair_t *p, gvk_err_t *err);
 
 /* Aligns n pairs; out[k] is the result of pairs[k]. The CIGAR strings live in memory owned by the
- * engine and stay valid until the next gvk_align_batch call on it or gvk_align_destroy. Returns 0,
- * or a negative code (an invalid pair: GVK_ERR_ARG naming its index; nothing is aligned). */
+ * engine and stay valid until the next gvk_align_batch call on it or gvk_align_destroy (no copy:
+ * the fast path; gvk_align_batch_copy keeps them). Returns 0, or a negative code (an invalid
+ * pair: GVK_ERR_ARG naming its index; nothing is aligned). */
 GVK_EXPORT int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n,
                                gvk_align_result_t *out, gvk_err_t *err);
+
+/* Copies the CIGARs of the n results of the last gvk_align_batch (out as it filled them) into
+ * the caller's buffer text of size bytes, one after the other, each NUL-terminated, and points
+ * out[k].cigar there. Needs sum(cigar_len + 1) bytes: returns that number, or, when size is too
+ * small, GVK_ERR_ARG with nothing changed. */
+GVK_EXPORT long gvk_align_batch_copy(gvk_align_result_t *out, size_t n, char *text, size_t size, gvk_err_t *err);
 
 /* ---------------------------------------------------------------------------------------------
  * CNV detection (cn.MOPS semantics, see docs/cnv.md and docs/library.md "CNV")

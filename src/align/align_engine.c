@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Alignment engine: validates a batch, answers GATK's substring shortcut, groups the other pairs
- * by shape so that the pairs sharing a vector fill have similar sizes, and spreads the groups over
- * threads. Each thread writes CIGAR text into its own arena; pointers are fixed up at the end. */
+/* Alignment engine: validates a batch, answers GATK's substring shortcut, sends the pairs the
+ * GPU takes through the chunk pipeline (align_gpu_pipe.c), groups the other pairs by shape so that
+ * the pairs sharing a vector fill have similar sizes, and spreads the groups over threads. Each
+ * thread writes CIGAR text into its own arena; pointers are fixed up at the end. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/threads.h"
 #include "align_engine.h"
-#include "align_gpu_plan.h"
 #include "align_kernel.h"
 
 typedef struct {
@@ -21,9 +22,8 @@ typedef struct {
 struct gvk_align_s {
 	gvk_align_opts_t opt;
 	const al_isa_t *isa;
-	al_gpu_t *gpu; /* NULL: CPU only */
-	al_elems_t gel; /* GPU results' CIGAR elements */
-	int emulate;   /* tests: the GPU back end's logic on the CPU (GVK_ALIGN_GPU_EMULATE set, no GPU) */
+	al_gpu_t *gpu; /* NULL: no GPU */
+	al_emu_t *emu; /* tests: the GPU back end's logic on the CPU (opt.gpu_emulate, no GPU) */
 	double gpu_kernel_s;
 	arena_t *arena; /* one per thread */
 	char name[400];
@@ -36,10 +36,29 @@ void gvk_align_opts_init(gvk_align_opts_t *opt)
 	opt->threads = 1;
 	opt->device = GVK_DEVICE_AUTO;
 	opt->isa = GVK_ISA_AUTO;
+	opt->gpu_chunk_mb = 0;
+	opt->gpu_emulate = 0;
+	gvk_log_default(&opt->log);
 }
+
+/* Default chunk of the emulation (the GPU's depends on its free memory). */
+#define EMU_CHUNK_BYTES ((size_t)256 << 20)
 
 gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 {
+	if (!opt) {
+		gvk_err_set(err, GVK_ERR_ARG, "align: no options");
+		return NULL;
+	}
+	if (opt->device != GVK_DEVICE_AUTO && opt->device != GVK_DEVICE_CPU && opt->device != GVK_DEVICE_GPU) {
+		gvk_err_set(err, GVK_ERR_ARG, "align: unknown device %d", opt->device);
+		return NULL;
+	}
+	if (opt->gpu_chunk_mb < 0 || opt->gpu_chunk_mb > GVK_ALIGN_MAX_CHUNK_MB) {
+		gvk_err_set(err, GVK_ERR_ARG, "align: gpu_chunk_mb %d is out of range (0 = automatic, 1..%d MiB)",
+		            opt->gpu_chunk_mb, GVK_ALIGN_MAX_CHUNK_MB);
+		return NULL;
+	}
 	if (opt->flavour != GVK_SW_GKL && opt->flavour != GVK_SW_JAVA) {
 		gvk_err_set(err, GVK_ERR_ARG, "unknown aligner flavour %d", opt->flavour);
 		return NULL;
@@ -66,15 +85,21 @@ gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 		if (e->gpu)
 			snprintf(e->name, sizeof e->name, "%s%s (+cpu-%s)", opt->device == GVK_DEVICE_AUTO ? "auto: " : "",
 			         al_gpu_name(e->gpu), isa->name);
-		else if ((e->emulate = getenv("GVK_ALIGN_GPU_EMULATE") != NULL))
+		else if (opt->gpu_emulate) {
+			if (!(e->emu = al_emu_open(nt))) {
+				gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+				gvk_align_destroy(e);
+				return NULL;
+			}
 			snprintf(e->name, sizeof e->name, "gpu-emulated (+cpu-%s)", isa->name);
-		else if (opt->device == GVK_DEVICE_GPU) {
-			/* --device gpu means the GPU or an error. */
+		} else if (opt->device == GVK_DEVICE_GPU) {
+			/* Device gpu means the GPU or an error. */
 			gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "no usable GPU for align (%s)", gerr.msg);
 			gvk_align_destroy(e);
 			return NULL;
-		} else if (opt->verbose && gerr.code != GVK_ERR_UNSUPPORTED)
-			fprintf(stderr, "gvk align: the GPU cannot be used (%s); aligning on the CPU\n", gerr.msg);
+		} else if (gerr.code != GVK_ERR_UNSUPPORTED) {
+			gvk_logf(&opt->log, GVK_LOG_INFO, "align: the GPU cannot be used (%s); aligning on the CPU", gerr.msg);
+		}
 	}
 	return e;
 }
@@ -83,7 +108,7 @@ void gvk_align_destroy(gvk_align_t *e)
 {
 	if (!e) return;
 	al_gpu_close(e->gpu);
-	free(e->gel.p);
+	al_emu_close(e->emu);
 	for (int t = 0; t < e->opt.threads; ++t) free(e->arena[t].p);
 	free(e->arena);
 	free(e);
@@ -314,78 +339,58 @@ static int text_out(gvk_align_t *e, int tid, size_t k, const al_job_t *jb, const
 	return 0;
 }
 
-/* CIGAR text of the GPU's results, spread over the threads (each into its own arena). */
+/* Where the GPU pipeline's results go: GPU job k is pair idx[k] of the batch. */
 typedef struct {
 	gvk_align_t *e;
-	const al_job_t *gj;
-	const size_t *idx, *el_at;
-	const int *ne;
-	const int32_t *off, *sc;
-	size_t cnt;
-	int nt;
+	const al_job_t *jobs;
+	const size_t *idx;
 	gvk_align_result_t *out;
 	size_t *text_at;
 	int16_t *text_tid;
-	atomic_int err;
-} gtext_t;
+} gemit_t;
 
-static void gtext_worker(void *arg, int tid)
+static int gpu_emit(void *arg, int tid, size_t k, const al_elem_t *el, int ne, int32_t offset, int32_t score)
 {
-	gtext_t *g = arg;
-	const size_t beg = g->cnt * (size_t)tid / (size_t)g->nt, end = g->cnt * (size_t)(tid + 1) / (size_t)g->nt;
-	for (size_t q = beg; q < end; ++q)
-		if (text_out(g->e, tid, g->idx[q], &g->gj[q], g->e->gel.p + g->el_at[q], g->ne[q], g->off[q], g->sc[q], g->out,
-		             g->text_at, g->text_tid) < 0) {
-			atomic_store(&g->err, GVK_ERR_NOMEM);
-			return;
-		}
+	const gemit_t *g = arg;
+	const size_t i = g->idx[k];
+	return text_out(g->e, tid, i, &g->jobs[i], el, ne, offset, score, g->out, g->text_at, g->text_tid);
 }
 
-/* The batch on the GPU: shortcut answers on the host, the pairs the GPU takes (ag_fits) in one
- * back-end call (which streams them in chunks); texts go to arena 0. On success their pos becomes
- * AL_DONE; larger pairs stay AL_TODO for the CPU. */
+/* The pairs the GPU takes (ag_fits, not answered by the shortcut) through the chunk pipeline,
+ * their text into the threads' arenas. On success their pos becomes AL_DONE; larger pairs and the
+ * shortcut's answers stay for the CPU path. */
 static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, gvk_align_result_t *out,
                      size_t *text_at, int16_t *text_tid, gvk_err_t *err)
 {
-	size_t *idx = malloc(n * sizeof *idx), *el_at = malloc(n * sizeof *el_at), cnt = 0;
+	size_t *idx = malloc(n * sizeof *idx), cnt = 0;
 	al_job_t *gj = malloc(n * sizeof *gj);
-	int *ne = malloc(n * sizeof *ne);
-	int32_t *off = malloc(n * sizeof *off), *sc = malloc(n * sizeof *sc);
 	int rc = 0;
-	e->gel.n = 0;
-	e->gpu_kernel_s = 0;
-	if (!idx || !el_at || !gj || !ne || !off || !sc) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	for (size_t k = 0; k < n && rc == 0; ++k) {
-		if (pos[k] < 0) {
-			if (ag_fits(&jobs[k])) idx[cnt] = k, gj[cnt++] = jobs[k];
-			continue;
-		}
-		al_elem_t m1 = {jobs[k].m, 'M'};
-		rc = text_out(e, 0, k, &jobs[k], &m1, 1, pos[k], jobs[k].m * jobs[k].match, out, text_at, text_tid);
-	}
+	if (!idx || !gj) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (size_t k = 0; k < n && rc == 0; ++k)
+		if (pos[k] == AL_TODO && ag_fits(&jobs[k])) idx[cnt] = k, gj[cnt++] = jobs[k];
 	if (rc == 0 && cnt > 0) {
 		const int java = e->opt.flavour == GVK_SW_JAVA;
-		rc = e->gpu ? al_gpu_align(e->gpu, gj, cnt, java, &e->gel, el_at, ne, off, sc, err)
-		            : al_gpu_emulate(gj, cnt, java, &e->gel, el_at, ne, off, sc, err);
-		e->gpu_kernel_s = al_gpu_kernel_seconds(e->gpu);
+		const ag_backend_t be = e->gpu ? al_gpu_backend(e->gpu) : al_emu_backend(e->emu);
+		const size_t budget = e->opt.gpu_chunk_mb > 0 ? (size_t)e->opt.gpu_chunk_mb << 20
+		                      : e->gpu                ? al_gpu_budget(e->gpu)
+		                                              : EMU_CHUNK_BYTES;
+		gemit_t g = {e, jobs, idx, out, text_at, text_tid};
+		ag_times_t tm = {0, 0, 0, 0, 0};
+		rc = ag_run(&be, gj, cnt, java, e->opt.threads, budget, gpu_emit, &g, &tm, err);
+		e->gpu_kernel_s = tm.kernel;
+		gvk_logf(&e->opt.log, GVK_LOG_DEBUG,
+		         "align: GPU part: %zu pairs in %zu chunks of at most %zu MiB; plan %.2f ms, pack and CIGAR text "
+		         "%.2f ms, waiting %.2f ms, kernels %.2f ms", cnt, tm.chunks, budget >> 20, tm.plan * 1e3,
+		         tm.host * 1e3, tm.wait * 1e3, tm.kernel * 1e3);
 	}
-	if (rc == 0 && cnt > 0) {
-		int nt = e->opt.threads;
-		if ((size_t)nt > cnt) nt = (int)cnt;
-		gtext_t g = {e, gj, idx, el_at, ne, off, sc, cnt, nt, out, text_at, text_tid, 0};
-		gvk_parallel(nt, gtext_worker, &g);
-		if ((rc = atomic_load(&g.err)) < 0) gvk_err_set(err, rc, "out of memory");
-	}
-	for (size_t k = 0; k < n && rc == 0; ++k)
-		if (pos[k] >= 0) pos[k] = AL_DONE;
 	for (size_t q = 0; q < cnt && rc == 0; ++q) pos[idx[q]] = AL_DONE;
-	free(idx), free(el_at), free(gj), free(ne), free(off), free(sc);
+	free(idx), free(gj);
 	return rc;
 }
 
 static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n)
 {
-	if (!e->gpu && !e->emulate) return 0;
+	if (!e->gpu && !e->emu) return 0;
 	if (e->opt.device == GVK_DEVICE_GPU) return 1;
 	double cells = 0;
 	for (size_t k = 0; k < n; ++k)
@@ -395,6 +400,8 @@ static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, 
 
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
 {
+	if (!e || (n > 0 && (!pairs || !out))) return gvk_err_set(err, GVK_ERR_ARG, "align: NULL engine, pairs or results");
+	const double t0 = gvk_seconds();
 	for (size_t k = 0; k < n; ++k) {
 		gvk_err_t perr = {0, ""};
 		if (gvk_align_check_pair(&pairs[k], &perr) < 0)
@@ -428,18 +435,21 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	}
 	for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
 	e->gpu_kernel_s = 0;
+	const double t1 = gvk_seconds();
 	if (want_gpu(e, jobs, pos, n)) {
 		gvk_err_t gerr = {0, ""};
 		if ((rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, &gerr)) < 0) {
 			/* Any GPU failure: this batch and the next ones on the CPU. */
-			fprintf(stderr, "gvk align: GPU failed (%s); falling back to the CPU\n", gerr.msg);
+			gvk_logf(&e->opt.log, GVK_LOG_WARN, "align: GPU failed (%s); falling back to the CPU", gerr.msg);
 			al_gpu_close(e->gpu);
-			e->gpu = NULL, e->emulate = 0;
+			al_emu_close(e->emu);
+			e->gpu = NULL, e->emu = NULL;
 			snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
-			e->arena[0].len = 0;
+			for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
 			rc = 0;
 		}
 	}
+	const double t2 = gvk_seconds();
 	size_t ni = plan_items(e, jobs, pos, n, order, items, keys);
 	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
 	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
@@ -447,8 +457,28 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		rc = gvk_err_set(err, rc, "out of memory in the align engine");
 		goto done;
 	}
+	const double t3 = gvk_seconds();
 	for (size_t k = 0; k < n; ++k) out[k].cigar = e->arena[text_tid[k]].p + text_at[k];
+	gvk_logf(&e->opt.log, GVK_LOG_DEBUG,
+	         "align: batch of %zu pairs on %s: checks and shortcut %.2f ms, GPU part %.2f ms, CPU part %.2f ms, "
+	         "results %.2f ms", n, e->name, (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3, (gvk_seconds() - t3) * 1e3);
 done:
 	free(jobs), free(pos), free(order), free(items), free(keys), free(text_at), free(text_tid);
 	return rc;
+}
+
+long gvk_align_batch_copy(gvk_align_result_t *out, size_t n, char *text, size_t size, gvk_err_t *err)
+{
+	if (n > 0 && !out) return gvk_err_set(err, GVK_ERR_ARG, "align: NULL results");
+	size_t need = 0;
+	for (size_t k = 0; k < n; ++k) need += (size_t)out[k].cigar_len + 1;
+	if (need > size || (need > 0 && !text))
+		return gvk_err_set(err, GVK_ERR_ARG, "align: the CIGARs need %zu bytes, the buffer has %zu", need, text ? size : 0);
+	size_t at = 0;
+	for (size_t k = 0; k < n; ++k) {
+		memcpy(text + at, out[k].cigar, (size_t)out[k].cigar_len + 1);
+		out[k].cigar = text + at;
+		at += (size_t)out[k].cigar_len + 1;
+	}
+	return (long)need;
 }

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "align_engine.h"
+#include "align_kernel.h"
 
 enum { AG_W = 16, AG_B = 64 };    /* columns per strip (16 x 4 move bits = one word); pairs per block */
 enum { AG_M, AG_I, AG_D, AG_S }; /* element op codes: element = len << 2 | op */
@@ -73,46 +73,53 @@ typedef struct {
 	ag_res_t *res;
 } ag_chunk_dev_t;
 
-/* Host plan of a chunk: pairs order[beg .. beg + n) of the batch. Input buffer = jobs, blocks and
+/* A block of the batch as the host plans it: pairs order[first .. first + cnt), its descriptor
+ * (offsets within its chunk's scratch) and where its sequences and elements start in its chunk. */
+typedef struct {
+	size_t first;
+	int32_t cnt;
+	ag_block_t dev;
+	uint64_t seq, el;
+	size_t seq_bytes, el_n; /* its pairs' sequence bytes and n + m + 2 elements */
+} ag_hblock_t;
+
+/* A chunk: blocks b0 .. b0 + nb, pairs order[beg .. beg + n). Input buffer = jobs, blocks and
  * sequences back to back (in_bytes); output = results then AG_CAP elements per pair (out_bytes);
  * device scratch = moves, carry, bottom rows, full elements (scratch_bytes, el_at within it). */
 typedef struct {
-	size_t beg, n, nb;
-	size_t seq_bytes, moves_words, carry_n, bottom_n, el_n;
+	size_t beg, n, b0, nb;
 	size_t jobs_at, blocks_at, seq_at, in_bytes;
 	size_t res_at, out_at, out_bytes;
 	size_t carry_at, bottom_at, el_at, scratch_bytes;
 } ag_plan_t;
 
+/* A batch cut into blocks and chunks. */
+typedef struct {
+	size_t n, nblk, nchunk;
+	size_t *order;      /* the pairs sorted for the GPU (similar strip counts and lengths together) */
+	ag_hblock_t *blk;
+	ag_plan_t *chunk;
+} ag_batch_t;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* order[0..n) = the batch's pairs sorted for the GPU (similar strip counts and lengths together). */
-void ag_sort(const al_job_t *jobs, size_t n, size_t *order);
+/* Sorts jobs[0..n), cuts them into blocks (the shape scan on nt threads) and the blocks into
+ * chunks of at most `budget` bytes of input, output and scratch each (at least one block).
+ * GVK_ERR_NOMEM or 0; free with ag_batch_free. */
+int ag_batch_plan(const al_job_t *jobs, size_t n, size_t budget, int nt, ag_batch_t *b);
+void ag_batch_free(ag_batch_t *b);
 
-/* Plans the largest chunk starting at order[beg] (at least one block) whose input, output and
- * scratch fit in `budget` bytes. */
-void ag_plan(const al_job_t *jobs, const size_t *order, size_t beg, size_t n, size_t budget, ag_plan_t *p);
-
-/* Writes the plan's input buffer (p->in_bytes) into `in`. */
-void ag_pack(const al_job_t *jobs, const size_t *order, const ag_plan_t *p, uint8_t *in);
-
-/* Copies the chunk's results from its output buffer into the caller's arrays (al_gpu_align's);
- * a pair of more than AG_CAP elements gets room in el (at el_at) for the caller to fill. Returns
- * the number of those pairs, or GVK_ERR_NOMEM. */
-long ag_unpack(const size_t *order, const ag_plan_t *p, const uint8_t *out, al_elems_t *el, size_t *el_at, int *ne,
-               int32_t *offset, int32_t *score);
+/* Writes block b's descriptor, its pairs' job headers and sequences into the input buffer `in`
+ * of its chunk p: the one place the per-pair headers are built. */
+void ag_pack_block(const al_job_t *jobs, const ag_batch_t *bt, const ag_plan_t *p, size_t b, uint8_t *in);
 
 /* Converts count packed elements into el. */
 void ag_decode(const uint32_t *ev, int count, al_elem_t *el);
 
 /* The chunk's view over host or device buffers holding its input, output and scratch. */
 ag_chunk_dev_t ag_view(const ag_plan_t *p, uint8_t *in, uint8_t *out, uint8_t *scr);
-
-/* The GPU back end's logic run on the CPU, thread by thread (al_gpu_align's contract): for tests. */
-int al_gpu_emulate(const al_job_t *jobs, size_t n, int java, al_elems_t *el, size_t *el_at, int *ne, int32_t *offset,
-                   int32_t *score, gvk_err_t *err);
 
 #ifdef __cplusplus
 }

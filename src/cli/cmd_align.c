@@ -39,7 +39,7 @@ static void usage(FILE *fp)
 	        "  -o FILE             write to FILE (default standard output); nothing is left on failure\n"
 	        "  -t, --threads N     CPU threads (default: all processors)\n"
 	        "      --device D      cpu, gpu or auto (default auto: the GPU for batches of 2e7 cells or\n"
-	        "                      more when one is usable; gpu without one runs on the CPU, saying so)\n"
+	        "                      more when one is usable; gpu without one is an error)\n"
 	        "  -p, --preset NAME   scores of a GATK preset for every line: ORIGINAL_DEFAULT,\n"
 	        "                      STANDARD_NGS, NEW_SW_PARAMETERS (default for 2-field lines),\n"
 	        "                      ALIGNMENT_TO_BEST_HAPLOTYPE_SW_PARAMETERS\n"
@@ -53,7 +53,12 @@ static void usage(FILE *fp)
 	        "                      this CPU runs)\n"
 	        "      --chunk N       pairs per batch (default 65536); bounds memory use\n"
 	        "  -q, --quiet         no progress and no summary line\n"
-	        "  -h, --help          this text\n");
+	        "  -h, --help          this text\n\n"
+	        "Environment:\n"
+	        "  GVK_ALIGN_GPU_CHUNK_MB=N  GPU memory per chunk of a batch in MiB (default: a quarter of\n"
+	        "                      the free memory, at most 4096); small values stream many chunks\n"
+	        "  GVK_ALIGN_GPU_EMULATE=1   tests: without a usable GPU, --device gpu runs the GPU code\n"
+	        "                      path on the CPU\n");
 }
 
 static int parse_scores(const char *s, gvk_sw_params_t *p)
@@ -130,7 +135,17 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	a->in = argv[optind];
-	a->eng.verbose = !a->quiet;
+	/* The library's notes (a GPU that cannot be used) unless -q; warnings always. */
+	a->eng.log.level = a->quiet ? GVK_LOG_WARN : GVK_LOG_INFO;
+	const char *env = getenv("GVK_ALIGN_GPU_CHUNK_MB");
+	if (env && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+		if (*end || v < 0 || v > GVK_ALIGN_MAX_CHUNK_MB)
+			return fprintf(stderr, "gvk align: GVK_ALIGN_GPU_CHUNK_MB must be 0..%d (MiB)\n", GVK_ALIGN_MAX_CHUNK_MB), -1;
+		a->eng.gpu_chunk_mb = (int)v;
+	}
+	a->eng.gpu_emulate = getenv("GVK_ALIGN_GPU_EMULATE") != NULL;
 	return 0;
 }
 

@@ -3,9 +3,13 @@
  * and without the substring shortcut, every preset and strategy (random_pairs.h), plus pairs of
  * 1 and of up to 1000+ bases, a few longer than the device output's element cap and one above the
  * GPU's pair size (aligned by the CPU engine within the same GPU batch).
- * Usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED]
+ * Usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED] [THREADS] [CHUNK_MB]
  *   gpu: the CUDA back end (exit 77 when there is no usable GPU);
- *   emu: its per-thread logic run on the CPU (align_gpu_pair.h through GVK_ALIGN_GPU_EMULATE).
+ *   emu: its per-thread logic and the chunk pipeline run on the CPU (opts.gpu_emulate);
+ *   THREADS: the GPU engine's threads, which pack and format the chunks (default all processors);
+ *   CHUNK_MB: opts.gpu_chunk_mb (default GVK_ALIGN_GPU_CHUNK_MB, else automatic); at 1 MiB a
+ *   block of 64 pairs of a few hundred bases needs more than a chunk's budget, so nearly every
+ *   block is a chunk of its own and all slots of the pipeline cycle many times.
  * The reference is the CPU engine's widest kernel (itself checked against scalar by
  * test_align_random) on all processors. */
 #include <stdio.h>
@@ -13,27 +17,33 @@
 #include <string.h>
 
 #include "gvk.h"
+#include "gpu_env.h"
 #include "random_pairs.h"
+
+static int g_emu, g_threads, g_chunk_mb;
 
 static gvk_align_t *engine(int device, int flavour, int raw)
 {
 	gvk_align_opts_t o;
 	gvk_align_opts_init(&o);
-	o.flavour = flavour, o.raw = raw, o.threads = 0, o.device = device;
+	o.flavour = flavour, o.raw = raw, o.threads = device == GVK_DEVICE_GPU ? g_threads : 0, o.device = device;
+	gpu_env(&o, g_emu);
+	if (g_chunk_mb > 0) o.gpu_chunk_mb = g_chunk_mb;
 	return gvk_align_create(&o, NULL);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2 || (strcmp(argv[1], "gpu") && strcmp(argv[1], "emu"))) {
-		fprintf(stderr, "usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED]\n");
+		fprintf(stderr, "usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED] [THREADS] [CHUNK_MB]\n");
 		return 2;
 	}
-	const int emu = !strcmp(argv[1], "emu");
+	g_emu = !strcmp(argv[1], "emu");
 	size_t n = argc > 2 ? (size_t)atol(argv[2]) : 20000;
 	int maxlen = argc > 3 ? atoi(argv[3]) : 1000;
 	uint64_t s = (argc > 4 ? strtoull(argv[4], NULL, 10) : 4242) | 1;
-	if (emu) setenv("GVK_ALIGN_GPU_EMULATE", "1", 1);
+	g_threads = argc > 5 ? atoi(argv[5]) : 0;
+	g_chunk_mb = argc > 6 ? atoi(argv[6]) : 0;
 	gvk_align_t *probe = engine(GVK_DEVICE_GPU, GVK_SW_GKL, 1);
 	if (!probe || strncmp(gvk_align_device_name(probe), "gpu-", 4)) {
 		printf("SKIP: no usable GPU for the align engine\n");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gvk.h"
+#include "gpu_env.h"
 #include "common/lineio.h"
 
 typedef struct {
@@ -69,11 +70,12 @@ int main(int argc, char **argv)
 	                                           : GVK_ISA_AUTO;
 	/* gpu: the CUDA back end (77 without one); emu: its logic emulated on the CPU. */
 	const int gpu = !strncmp(argv[2], "gpu", 3) || !strncmp(argv[2], "emu", 3);
-	if (!strncmp(argv[2], "emu", 3)) setenv("GVK_ALIGN_GPU_EMULATE", "1", 1);
+	const int emu = !strncmp(argv[2], "emu", 3);
 	if (gpu) { /* skip before allocating anything (LeakSanitizer reports what a skip leaves) */
 		gvk_align_opts_t o;
 		gvk_align_opts_init(&o);
 		o.device = GVK_DEVICE_GPU;
+		gpu_env(&o, emu);
 		gvk_err_t e0 = {0, ""};
 		gvk_align_t *probe = gvk_align_create(&o, &e0);
 		int usable = probe && !strncmp(gvk_align_device_name(probe), "gpu-", 4);
@@ -133,6 +135,7 @@ int main(int argc, char **argv)
 		gvk_align_opts_init(&opt);
 		opt.flavour = cfg[c].flavour, opt.raw = cfg[c].raw, opt.isa = isa, opt.threads = 2;
 		opt.device = gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU;
+		gpu_env(&opt, emu);
 		gvk_err_t err = {0, ""};
 		gvk_align_t *e = gvk_align_create(&opt, &err);
 		if (!e || (gpu && strncmp(gvk_align_device_name(e), "gpu-", 4))) {
