@@ -364,3 +364,24 @@ def test_cnv_bad_arguments(data):
 		gvk.cnv(x, flavour=1)
 	with pytest.raises(RuntimeError, match="missing.tsv"):
 		gvk.cnv_counts_file(os.path.join(data, "missing.tsv"))
+
+
+# ---------------------------------------------------------------------------------------------- GIL
+def test_gil_released_during_compute():
+	"""While a thread runs a long library call, this thread keeps running (no gap as long as the call)."""
+	import threading
+	import time
+	g = np.random.default_rng(5).integers(0, 3, (4000, 1000), dtype=np.int8)
+	out = []
+	t0 = time.perf_counter()
+	gvk.ld(g, device="cpu", threads=1)
+	alone = time.perf_counter() - t0
+	th = threading.Thread(target=lambda: out.append(gvk.ld(g, device="cpu", threads=1).r[0, 1]))
+	last, gap = time.perf_counter(), 0.0
+	th.start()
+	while th.is_alive():
+		now = time.perf_counter()
+		gap, last = max(gap, now - last), now
+	th.join()
+	assert len(out) == 1
+	assert gap < max(0.5 * alone, 0.05), (gap, alone)
