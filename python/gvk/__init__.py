@@ -5,6 +5,7 @@ numpy arrays go to the C library by pointer (no copies: give C-contiguous arrays
 call names), results come back as numpy arrays over the library's memory, and the GIL is released
 while the library computes (ctypes does so around every foreign call)."""
 import ctypes
+import os
 
 import numpy as np
 
@@ -375,7 +376,6 @@ def ld(source, *, table=False, layout="snp_major", chrom=None, bp=None, **opts):
 	keep = []
 	with _Engine("gvk_ld", o) as e:
 		if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
-			import os
 			prefix = os.fsencode(source)
 			if table:
 				p = ctypes.POINTER(_lib.LdTable)()
@@ -577,7 +577,6 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 	res = CnvResult()
 	res.samples = _strings(c.samples, N)
 	res.seq_names = _strings(c.seq_names, c.n_seqs)
-	seq_off = np.ctypeslib.as_array(c.seq_off, (c.n_seqs + 1,)).copy()
 	res.start = _view(cown, c.start, np.int64, (m,))
 	res.end = _view(cown, c.end, np.int64, (m,))
 	res.device = r.device_name.decode()
@@ -585,7 +584,6 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 		setattr(res, k, _view(owner, getattr(r, k), np.float64, (N, m)))
 	res.cls = _view(owner, r.cls, np.uint8, (N, m))
 	res.ini, res.cov = _view(owner, r.ini, np.float64, (m,)), _view(owner, r.cov, np.float64, (N,))
-	seq_of_row = np.repeat(np.arange(c.n_seqs), np.diff(seq_off))
 	segs = _view(owner, r.segs, _SEG, (r.n_segs,))
 	cnv_idx = _view(owner, r.cnvs, np.uintp, (r.n_cnvs,))
 	names = np.array(res.seq_names, object)
@@ -607,5 +605,4 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 	for k, s in enumerate(res.samples):
 		t[s] = res.cnvr_cn[:, k]
 	res.cnvr = _frame(t)
-	del seq_of_row
 	return res
