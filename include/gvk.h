@@ -191,6 +191,22 @@ GVK_EXPORT void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *s
  * engine a GPU of its own (gvk_pairhmm_opts_t.gpu). */
 GVK_EXPORT int gvk_pairhmm_gpu_count(void);
 
+/* Every pair of a Pair-HMM input file (the formats gvk pairhmm reads: gkl, group or hex, detected;
+ * plain or gzip), computed on e. Per pair, in input order: log10, used_double, and its group
+ * (0-based record number) with the read and haplotype index inside the group. *out is allocated
+ * for the caller (gvk_pairhmm_file_result_free), NULL after an error; errors name file and line. */
+typedef struct {
+	size_t n;
+	double *log10;
+	uint8_t *used_double;
+	uint64_t *group;
+	int32_t *read, *hap;
+} gvk_pairhmm_file_result_t;
+
+GVK_EXPORT int gvk_pairhmm_file(gvk_pairhmm_t *e, const char *path, gvk_pairhmm_file_result_t **out, gvk_err_t *err);
+/* Frees a result; NULL is allowed. */
+GVK_EXPORT void gvk_pairhmm_file_result_free(gvk_pairhmm_file_result_t *r);
+
 /* ---------------------------------------------------------------------------------------------
  * SNP comparisons as popcount matrix products: PLINK 1.9 LD and FastID (see docs/snp.md)
  * ------------------------------------------------------------------------------------------- */

@@ -253,9 +253,8 @@ static size_t key_run_end(const order_t *ord, size_t lo, size_t hi, int shift, u
  * bin is a run; only the largest (tiled) variant needs scratch. A variant's pairs that may share
  * the gap-open product follow the others (bin 2v + 1 after 2v) and get a launch of their own only
  * when they are at least half of the variant's; otherwise they run with the others. A small extra
- * launch per variant, with its own tail, costs more than the sharing saves: on 2 M
- * HaplotypeCaller-shaped pairs, where a few short reads qualify, 2.05 TCUPS with a launch for
- * every share bin, 2.13 with them merged this way, 2.19 without share keys (phmm_pass_mostly_shares). */
+ * launch per variant, with its own tail, costs more than the sharing saves (on
+ * HaplotypeCaller-shaped pairs, where a few short reads qualify; see phmm_pass_mostly_shares). */
 void phmm_pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff, layout_t *L)
 {
 	const uint32_t largest = (uint32_t)var_count(c->dbl) - 1;

@@ -1,0 +1,608 @@
+# SPDX-License-Identifier: MIT
+"""gvk: GPU variant kernels (Pair-HMM, Smith-Waterman alignment, LD, FastID, CNV) from Python.
+
+numpy arrays go to the C library by pointer (no copies: give C-contiguous arrays of the dtype each
+call names), results come back as numpy arrays over the library's memory, and the GIL is released
+while the library computes (ctypes does so around every foreign call)."""
+import ctypes
+import os
+
+import numpy as np
+
+from . import _lib
+
+_L, library_path = _lib.load()
+
+__all__ = ["GvkError", "GvkArgError", "version", "features", "library_path", "pairhmm", "pairhmm_file", "align",
+           "ld", "fastid", "cnv", "cnv_counts_file"]
+
+GVK_ERR_ARG = -4
+
+
+class GvkError(RuntimeError):
+	"""A failure the library reported: .code is the GVK_ERR_* code, the message the library's."""
+
+	def __init__(self, code, msg):
+		super().__init__(msg)
+		self.code = code
+
+
+class GvkArgError(GvkError, ValueError):
+	"""The library rejected an argument or option (GVK_ERR_ARG); also a ValueError."""
+
+
+def _raise(err, rc=None):
+	code = err.code if err.code else (rc if rc is not None else -1)
+	msg = err.msg.decode("utf-8", "replace") or _L.gvk_strerror(code).decode()
+	raise (GvkArgError if code == GVK_ERR_ARG else GvkError)(code, msg)
+
+
+def version():
+	"""The library's version string."""
+	return _L.gvk_version().decode()
+
+
+def features():
+	"""What this build of the library can use, as a dict of its "key: value" lines."""
+	n = _L.gvk_features(None, 0)
+	buf = ctypes.create_string_buffer(n + 1)
+	_L.gvk_features(buf, n + 1)
+	out = {}
+	for line in buf.value.decode().splitlines():
+		k, sep, v = line.partition(":")
+		if sep:
+			out[k.strip()] = v.strip()
+	return out
+
+
+# ---------------------------------------------------------------------------------------------- options
+_DEVICE = {"auto": 0, "cpu": 1, "gpu": 2}
+_ISA = {"auto": 0, "scalar": 1, "avx512": 2, "avx2": 3}
+
+
+def _choice(name, value, table):
+	if isinstance(value, str) and value.lower() in table:
+		return table[value.lower()]
+	raise ValueError("%s must be one of %s, not %r" % (name, ", ".join(table), value))
+
+
+def _set_opts(o, kw, special=None):
+	"""Keyword arguments onto an options struct: device/isa by name, other fields as numbers."""
+	fields = dict((f[0], f[1]) for f in o._fields_)
+	for k, v in kw.items():
+		if special and k in special:
+			special[k](o, v)
+			continue
+		if k not in fields or k == "log":
+			raise TypeError("unknown option %r (options: %s)" % (k, ", ".join(sorted(
+				[f for f in fields if f != "log"] + list(special or ())))))
+		if k == "device":
+			v = _choice("device", v, _DEVICE)
+		elif k == "isa":
+			v = _choice("isa", v, _ISA)
+		if isinstance(v, bool):
+			v = int(v)
+		if not isinstance(v, (int, float, np.integer, np.floating)):
+			raise TypeError("option %s must be a number, not %s" % (k, type(v).__name__))
+		t = fields[k]
+		if issubclass(t, ctypes.c_double):
+			setattr(o, k, float(v))
+		else:
+			if isinstance(v, (float, np.floating)) and v != int(v):
+				raise ValueError("option %s must be an integer, not %r" % (k, v))
+			v = int(v)
+			if issubclass(t, (ctypes.c_size_t, ctypes.c_uint32, ctypes.c_uint64)) and v < 0:
+				raise ValueError("option %s must not be negative" % k)
+			if v != t(v).value:
+				raise ValueError("option %s = %d is out of range" % (k, v))
+			setattr(o, k, v)
+	return o
+
+
+class _Engine:
+	"""An engine of the library for one call, destroyed when it returns."""
+
+	def __init__(self, prefix, opts):
+		self._destroy = getattr(_L, prefix + "_destroy")
+		err = _lib.Err()
+		self.e = getattr(_L, prefix + "_create")(ctypes.byref(opts), ctypes.byref(err))
+		if not self.e:
+			_raise(err)
+		name = getattr(_L, prefix + "_device_name", None)
+		self.device = name(self.e).decode() if name else None
+
+	def __enter__(self):
+		return self
+
+	def __exit__(self, *a):
+		self._destroy(self.e)
+
+
+def _call(fn, *args):
+	err = _lib.Err()
+	rc = fn(*args, ctypes.byref(err))
+	if rc < 0:
+		_raise(err, rc)
+	return rc
+
+
+# ---------------------------------------------------------------------------------------------- arrays
+def _array(name, a, dtype, ndim=None, shape=None):
+	"""a as it is, if it is a C-contiguous numpy array of dtype (else TypeError / ValueError)."""
+	if a is None:
+		raise TypeError("%s is required (got None)" % name)
+	if not isinstance(a, np.ndarray):
+		raise TypeError("%s must be a numpy array of %s, not %s" % (name, np.dtype(dtype).name, type(a).__name__))
+	if a.dtype != np.dtype(dtype):
+		raise TypeError("%s must have dtype %s, not %s" % (name, np.dtype(dtype).name, a.dtype))
+	if ndim is not None and a.ndim != ndim:
+		raise ValueError("%s must have %d dimensions, not %d (shape %s)" % (name, ndim, a.ndim, a.shape))
+	if shape is not None and a.shape != tuple(shape):
+		raise ValueError("%s must have shape %s, not %s" % (name, tuple(shape), a.shape))
+	if not a.flags.c_contiguous:
+		raise ValueError("%s must be C-contiguous (np.ascontiguousarray)" % name)
+	return a
+
+
+def _bytes(name, s):
+	"""A sequence as bytes without copying bytes or uint8 arrays (str is encoded, as ASCII)."""
+	if isinstance(s, (bytes, bytearray)):
+		return s
+	if isinstance(s, str):
+		try:
+			return s.encode("ascii")
+		except UnicodeEncodeError:
+			raise ValueError("%s must be ASCII" % name) from None
+	if isinstance(s, np.ndarray):
+		return _array(name, s, np.uint8, 1)
+	if s is None:
+		raise TypeError("%s is required (got None)" % name)
+	raise TypeError("%s must be str, bytes or a uint8 array, not %s" % (name, type(s).__name__))
+
+
+def _addr(b):
+	if isinstance(b, np.ndarray):
+		return b.ctypes.data
+	if isinstance(b, bytearray):
+		return ctypes.addressof((ctypes.c_char * len(b)).from_buffer(b)) if len(b) else 0
+	return ctypes.cast(ctypes.c_char_p(b), ctypes.c_void_p).value
+
+
+class _Owner:
+	"""Frees a library result when the last array over its memory goes."""
+
+	def __init__(self, ptr, free):
+		self.ptr, self.free = ptr, free
+
+	def __del__(self):
+		if self.ptr:
+			self.free(self.ptr)
+			self.ptr = None
+
+
+def _view(owner, ptr, dtype, shape):
+	"""A numpy array over n items of library memory at ptr, keeping owner alive (no copy)."""
+	dtype = np.dtype(dtype)
+	n = int(np.prod(shape)) if len(shape) else 1
+	addr = ctypes.cast(ptr, ctypes.c_void_p).value if not isinstance(ptr, int) else ptr
+	if n == 0 or not addr:
+		return np.zeros(shape, dtype)
+	buf = (ctypes.c_char * (n * dtype.itemsize)).from_address(addr)
+	buf._gvk_owner = owner
+	a = np.frombuffer(buf, dtype).reshape(shape)
+	a.flags.writeable = True
+	return a
+
+
+def _strings(ptrs, n):
+	if not ptrs or n == 0:
+		return None
+	return [ptrs[i].decode() for i in range(n)]
+
+
+def _frame(rec):
+	"""A pandas DataFrame of a record array when pandas is there, else the record array."""
+	try:
+		import pandas
+	except ImportError:
+		return rec
+	return pandas.DataFrame({k: rec[k] for k in rec.dtype.names})
+
+
+# ---------------------------------------------------------------------------------------------- Pair-HMM
+_FLAVOUR = {"fma": 0, "avx512": 0, "nofma": 1, "avx2": 1}
+
+
+def _pairhmm_opts(kw):
+	o = _lib.PairhmmOpts()
+	_L.gvk_pairhmm_opts_init(ctypes.byref(o))
+	o.threads = 0
+	return _set_opts(o, kw, {"flavour": lambda o, v: setattr(o, "flavour", _choice("flavour", v, _FLAVOUR)),
+	                         "double": lambda o, v: setattr(o, "force_double", int(bool(v)))})
+
+
+def pairhmm(reads, quals, ins, dels, gcp, haplotypes, **opts):
+	"""log10 P(read | haplotype) of every read against every haplotype, an R x H float64 array.
+
+	reads: R sequences (str, bytes or uint8 arrays); quals, ins, dels, gcp: R uint8 arrays each (raw
+	Phred values, not +33), one per read of its length; haplotypes: H sequences. Options: device
+	('auto', 'cpu', 'gpu'), threads (0 = all processors, the default), flavour ('fma' / 'avx512' or
+	'nofma' / 'avx2'), double (True: double precision for every pair), isa, gpu and the other fields of
+	gvk_pairhmm_opts_t."""
+	for name, v in (("reads", reads), ("quals", quals), ("ins", ins), ("dels", dels), ("gcp", gcp),
+	                ("haplotypes", haplotypes)):
+		if v is None:
+			raise TypeError("%s is required (got None)" % name)
+	nr, nh = len(reads), len(haplotypes)
+	for name, v in (("quals", quals), ("ins", ins), ("dels", dels), ("gcp", gcp)):
+		if len(v) != nr:
+			raise ValueError("%s has %d entries for %d reads" % (name, len(v), nr))
+	if nr == 0 or nh == 0:
+		raise ValueError("pairhmm needs at least one read and one haplotype")
+	keep = []
+	rs = (_lib.Read * nr)()
+	for i in range(nr):
+		b = _bytes("reads[%d]" % i, reads[i])
+		n = len(b)
+		arrs = [_array("%s[%d]" % (nm, i), q[i], np.uint8, 1, (n,)) for nm, q in
+		        (("quals", quals), ("ins", ins), ("dels", dels), ("gcp", gcp))]
+		keep.append(b)
+		r = rs[i]
+		r.len, r.bases = n, _addr(b)
+		r.qual, r.ins, r.del_, r.gcp = (a.ctypes.data for a in arrs)
+	hs = (_lib.Hap * nh)()
+	for j in range(nh):
+		b = _bytes("haplotypes[%d]" % j, haplotypes[j])
+		keep.append(b)
+		hs[j].len, hs[j].bases = len(b), _addr(b)
+	out = np.empty((nr, nh), np.float64)
+	with _Engine("gvk_pairhmm", _pairhmm_opts(opts)) as e:
+		_call(_L.gvk_pairhmm_batch, e.e, rs, nr, hs, nh, out.ctypes.data)
+	return out
+
+
+def pairhmm_file(path, **opts):
+	"""Every pair of a Pair-HMM input file (gkl, group or hex format, plain or gzip), in input order:
+	a record array of log10 (float64), used_double (uint8), group (uint64), read and hap (int32, the
+	indices inside the group). Options as for pairhmm."""
+	if path is None:
+		raise TypeError("path is required (got None)")
+	p = ctypes.POINTER(_lib.PairhmmFileResult)()
+	with _Engine("gvk_pairhmm", _pairhmm_opts(opts)) as e:
+		_call(_L.gvk_pairhmm_file, e.e, str(path).encode(), ctypes.byref(p))
+	owner = _Owner(p, _L.gvk_pairhmm_file_result_free)
+	r = p.contents
+	n = r.n
+	out = np.empty(n, [("log10", "f8"), ("used_double", "u1"), ("group", "u8"), ("read", "i4"), ("hap", "i4")])
+	for k, dt in (("log10", "f8"), ("used_double", "u1"), ("group", "u8"), ("read", "i4"), ("hap", "i4")):
+		out[k] = _view(owner, getattr(r, k), dt, (n,))
+	return out
+
+
+# ---------------------------------------------------------------------------------------------- align
+def align(refs, alts, *, match=None, mismatch=None, gap_open=None, gap_extend=None, preset="NEW_SW_PARAMETERS",
+          overhang="SOFTCLIP", java=False, **opts):
+	"""GATK's Smith-Waterman of every (ref, alt) pair: (cigars, offsets, scores), a list of str and two
+	int32 arrays. Scores: a GATK preset, or match / mismatch / gap_open / gap_extend (all four, each
+	a number or one per pair); overhang: SOFTCLIP, INDEL, LEADING_INDEL or IGNORE (or one per pair).
+	Options: raw, java, device, threads (0 = all processors, the default), isa, gpu_chunk_mb."""
+	if refs is None or alts is None:
+		raise TypeError("refs and alts are required (got None)")
+	n = len(refs)
+	if len(alts) != n:
+		raise ValueError("refs has %d entries, alts %d" % (n, len(alts)))
+	o = _lib.AlignOpts()
+	_L.gvk_align_opts_init(ctypes.byref(o))
+	o.threads = 0
+	o.flavour = 1 if java else 0
+	_set_opts(o, opts)
+	scores = (match, mismatch, gap_open, gap_extend)
+	if all(s is None for s in scores):
+		par = _lib.SwParams()
+		if _L.gvk_sw_preset(str(preset).encode(), ctypes.byref(par)) < 0:
+			raise ValueError("unknown preset %r" % (preset,))
+		scores = (par.match, par.mismatch, par.gap_open, par.gap_extend)
+	elif any(s is None for s in scores):
+		raise TypeError("give all of match, mismatch, gap_open, gap_extend, or none (a preset)")
+	cols = []
+	for name, s in zip(("match", "mismatch", "gap_open", "gap_extend"), scores):
+		a = np.asarray(s)
+		if a.ndim == 0:
+			a = np.full(n, a)
+		if a.shape != (n,) or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
+			raise ValueError("%s must be an integer or %d integers" % (name, n))
+		cols.append(a)
+	if isinstance(overhang, (str, int)):
+		overhang = [overhang] * n
+	if len(overhang) != n:
+		raise ValueError("overhang must be one strategy or %d" % n)
+	codes = {}
+	pairs = (_lib.AlignPair * n)()
+	keep = []
+	for k in range(n):
+		rb, ab = _bytes("refs[%d]" % k, refs[k]), _bytes("alts[%d]" % k, alts[k])
+		keep += (rb, ab)
+		p = pairs[k]
+		p.ref, p.alt, p.ref_len, p.alt_len = _addr(rb), _addr(ab), len(rb), len(ab)
+		p.par.match, p.par.mismatch, p.par.gap_open, p.par.gap_extend = (int(c[k]) for c in cols)
+		ov = overhang[k]
+		if ov not in codes:
+			c = _L.gvk_overhang_parse(str(ov).encode())
+			if c < 0:
+				raise ValueError("unknown overhang strategy %r" % (ov,))
+			codes[ov] = c
+		p.overhang = codes[ov]
+	res = (_lib.AlignResult * max(n, 1))()
+	with _Engine("gvk_align", o) as e:
+		if n:
+			_call(_L.gvk_align_batch, e.e, pairs, n, res)
+		cigars = [ctypes.string_at(res[k].cigar, res[k].cigar_len).decode() for k in range(n)]
+	offsets = np.fromiter((res[k].offset for k in range(n)), np.int32, n)
+	scores_out = np.fromiter((res[k].score for k in range(n)), np.int32, n)
+	return cigars, offsets, scores_out
+
+
+# ---------------------------------------------------------------------------------------------- LD
+_LAYOUT = {"snp_major": 0, "sample_major": 1}
+
+
+class LdResult:
+	"""r: the m x m matrix (r^2 or signed r, NaN where undefined; a view of the library's memory),
+	n_samples, r2, and for a PLINK fileset the SNPs (chrom, id, a1, a2 lists, bp, cm arrays)."""
+
+
+def _snps(owner, s, m):
+	if not s.id:
+		return None
+	return {"chrom": _strings(s.chrom, m), "id": _strings(s.id, m), "a1": _strings(s.a1, m),
+	        "a2": _strings(s.a2, m), "bp": _view(owner, s.bp, np.int64, (m,)).copy(),
+	        "cm": _view(owner, s.cm, np.float64, (m,)).copy()}
+
+
+def ld(source, *, table=False, layout="snp_major", chrom=None, bp=None, **opts):
+	"""PLINK 1.9 LD. source: a PLINK prefix (str: prefix.bed/.bim/.fam) or a genotype matrix (int8
+	0/1/2 copies of A1, -1 missing; n_snps x n_samples for layout 'snp_major', the transpose for
+	'sample_major'). table=False: an LdResult with the full matrix; True: the window table, a record
+	array (pandas DataFrame when pandas is there) of snp_a, snp_b, r (and the SNPs' chrom, id, bp for a
+	fileset). chrom / bp place the SNPs of a matrix for the windows. Options: r2 (default True),
+	keep_allele_order, window_snps, window_kb, window_cm, window_r2, inter_chr, device, threads
+	(0 = all processors, the default), isa, gpu, gpu_path, gpu_mem."""
+	if source is None:
+		raise TypeError("source is required: a PLINK prefix or an int8 genotype matrix (got None)")
+	o = _lib.LdOpts()
+	_L.gvk_ld_opts_init(ctypes.byref(o))
+	o.threads = 0
+	_set_opts(o, opts)
+	keep = []
+	with _Engine("gvk_ld", o) as e:
+		if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
+			prefix = os.fsencode(source)
+			if table:
+				p = ctypes.POINTER(_lib.LdTable)()
+				_call(_L.gvk_ld_table_bfile, e.e, prefix, ctypes.byref(p))
+			else:
+				p = ctypes.POINTER(_lib.LdMatrix)()
+				_call(_L.gvk_ld_matrix_bfile, e.e, prefix, ctypes.byref(p))
+		else:
+			g = _array("genotypes", source, np.int8, 2)
+			lay = _choice("layout", layout, _LAYOUT)
+			ns, nsam = (g.shape[0], g.shape[1]) if lay == 0 else (g.shape[1], g.shape[0])
+			if table:
+				cp = bpp = None
+				if chrom is not None:
+					if len(chrom) != ns:
+						raise ValueError("chrom has %d names for %d SNPs" % (len(chrom), ns))
+					names = [_bytes("chrom[%d]" % i, str(c)) for i, c in enumerate(chrom)]
+					cp = (ctypes.c_char_p * ns)(*names)
+					keep.append(cp)
+				if bp is not None:
+					bpp = _array("bp", bp, np.int64, 1, (ns,)).ctypes.data
+				p = ctypes.POINTER(_lib.LdTable)()
+				_call(_L.gvk_ld_table_geno, e.e, g.ctypes.data, ns, nsam, lay, cp, bpp, ctypes.byref(p))
+			else:
+				p = ctypes.POINTER(_lib.LdMatrix)()
+				_call(_L.gvk_ld_matrix_geno, e.e, g.ctypes.data, ns, nsam, lay, ctypes.byref(p))
+		device = e.device
+	r = p.contents
+	if table:
+		owner = _Owner(p, _L.gvk_ld_table_free)
+		n = r.n
+		snps = _snps(owner, r.snps, r.m)
+		cols = [("snp_a", "i8"), ("snp_b", "i8"), ("r2" if r.r2 else "r", "f8")]
+		a, b = _view(owner, r.snp_a, np.int64, (n,)), _view(owner, r.snp_b, np.int64, (n,))
+		if snps:
+			cols = [("chr_a", object), ("bp_a", "i8"), ("snp_a_id", object), ("chr_b", object), ("bp_b", "i8"),
+			        ("snp_b_id", object)] + cols
+		rec = np.empty(n, cols)
+		rec["snp_a"], rec["snp_b"] = a, b
+		rec[cols[-1][0]] = _view(owner, r.r, np.float64, (n,))
+		if snps:
+			ch, ids = np.array(snps["chrom"], object), np.array(snps["id"], object)
+			rec["chr_a"], rec["bp_a"], rec["snp_a_id"] = ch[a], snps["bp"][a], ids[a]
+			rec["chr_b"], rec["bp_b"], rec["snp_b_id"] = ch[b], snps["bp"][b], ids[b]
+		return _frame(rec)
+	owner = _Owner(p, _L.gvk_ld_matrix_free)
+	res = LdResult()
+	res.r = _view(owner, r.r, np.float64, (r.m, r.m))
+	res.n_samples, res.r2, res.device = r.n_samples, bool(r.r2), device
+	res.snps = _snps(owner, r.snps, r.m)
+	return res
+
+
+# ---------------------------------------------------------------------------------------------- FastID
+_HIT = np.dtype([("db", "i8"), ("query", "u4"), ("score", "u4")], align=True)
+
+
+class FastidResult:
+	"""top: n_queries x k record array (db, query, score), ascending score per query; hits: the
+	threshold hits (db, query, score) ordered by query, score, db; pairs: scores computed."""
+
+
+def fastid(queries, db, n_snp, *, topk=10, mixture=False, threshold=None, **opts):
+	"""FastID search. queries (n_q x W) and db (n_db x W): uint64 arrays of bit-packed profiles, bit
+	j of a profile in word j // 64 at bit j % 64, W = ceil(n_snp / 64). topk: the topk smallest scores
+	per query; threshold: also every pair with score <= threshold. mixture: the mixture score
+	pc(d AND NOT q) instead of identity pc(q XOR d). Options: device, threads (0 = all, the default),
+	isa, gpu, gpu_path, gpu_mem, gpu_db_block, gpu_q_batch."""
+	if n_snp is None:
+		raise TypeError("n_snp is required (got None)")
+	n_snp = int(n_snp)
+	if n_snp < 1:
+		raise ValueError("n_snp must be at least 1")
+	w = (n_snp + 63) // 64
+	q = _array("queries", queries, np.uint64, 2)
+	d = _array("db", db, np.uint64, 2)
+	if q.shape[1] != w or d.shape[1] != w:
+		raise ValueError("profiles of %d SNPs need %d words: queries %s, db %s" % (n_snp, w, q.shape, d.shape))
+	o = _lib.FastidOpts()
+	_L.gvk_fastid_opts_init(ctypes.byref(o))
+	o.threads = 0
+	_set_opts(o, dict(opts, topk=topk, mixture=bool(mixture), threshold=-1 if threshold is None else threshold))
+	p = ctypes.POINTER(_lib.FastidResult)()
+	with _Engine("gvk_fastid", o) as e:
+		_call(_L.gvk_fastid_search, e.e, q.ctypes.data, q.shape[0], d.ctypes.data, d.shape[0], n_snp,
+		      ctypes.byref(p))
+		device = e.device
+	owner = _Owner(p, _L.gvk_fastid_result_free)
+	r = p.contents
+	res = FastidResult()
+	res.top = _view(owner, r.top, _HIT, (r.n_queries, r.k))
+	res.hits = _view(owner, r.hits, _HIT, (r.n_hits,))
+	res.pairs, res.device = r.pairs, device
+	return res
+
+
+# ---------------------------------------------------------------------------------------------- CNV
+_SEG = np.dtype([("seq", "i4"), ("sample", "i4"), ("first", "i4"), ("last", "i4"), ("mean", "f8"),
+                 ("median", "f8"), ("cn", "i4"), ("is_cnv", "i4")], align=True)
+_REGION = np.dtype([("seq", "i4"), ("first", "i4"), ("last", "i4"), ("cn", "u8")], align=True)
+_NORM = {"mean": 0, "median": 1, "quant": 2, "mode": 3, "poisson": 4}
+
+
+class CnvResult:
+	"""cnvs, segments: tables (sample, chr, start, end, mean, median, CN); cnvr: CNV regions (chr,
+	start, end and one copy-number column per sample); cnvr_cn: n_cnvr x N copy numbers; samples,
+	seq_names, start, end of the counts; norm, sini, call, cls (N x m) and ini, cov as arrays over the
+	library's memory. Tables are record arrays, or pandas DataFrames when pandas is there."""
+
+
+def _counts_owner(c):
+	return _Owner(c, lambda c: _L.gvk_cnv_counts_free(ctypes.byref(c)))
+
+
+def cnv_counts_file(path, as_matrix=False, threads=1):
+	"""Reads a count matrix file as gvk cnv --counts does; returns an opaque counts object for cnv()."""
+	if path is None:
+		raise TypeError("path is required (got None)")
+	c = _lib.CnvCounts()
+	_call(_L.gvk_cnv_counts_read_mt, str(path).encode(), int(bool(as_matrix)), int(threads), ctypes.byref(c))
+	return _counts_owner(c)
+
+
+def _cnv_opts(exome, kw):
+	o = _lib.CnvOpts()
+	_L.gvk_cnv_opts_init(ctypes.byref(o), int(bool(exome)))
+	o.threads = 1
+
+	def folds(o, v):
+		v = [float(x) for x in v]
+		if not 2 <= len(v) <= 16 or 1.0 not in v:
+			raise ValueError("folds must be 2..16 fold changes, one of them 1 (CN2)")
+		o.n_classes, o.cn2 = len(v), v.index(1.0)
+		for i, x in enumerate(v):
+			o.I[i] = x
+	return _set_opts(o, kw, {"folds": folds,
+	                         "norm_type": lambda o, v: setattr(o, "norm_type", _choice("norm_type", v, _NORM)),
+	                         "size_factor": lambda o, v: setattr(o, "size_factor", _choice("size_factor", v, _NORM))})
+
+
+def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=False, **opts):
+	"""CNV calling with the cn.MOPS model. counts: an m x N (regions x samples) float64 or int64 array,
+	C-ordered (region rows) or Fortran-ordered (sample runs), or what cnv_counts_file returned.
+	samples: N names; seq_names (m names), start, end (int64, 1-based inclusive): the regions'
+	coordinates, all three or none (a plain matrix). exome: exomecn.mops defaults. Options: the fields
+	of gvk_cnv_opts_t (prior_impact, cyc, norm, norm_type, size_factor, upper, lower, min_width,
+	min_read_count, use_median, seg_alpha, ..., device, threads), folds (a list of fold changes)."""
+	if counts is None:
+		raise TypeError("counts is required (got None)")
+	keep = []
+	if isinstance(counts, _Owner):
+		cown = counts
+	else:
+		if not isinstance(counts, np.ndarray):
+			raise TypeError("counts must be a numpy array, not %s" % type(counts).__name__)
+		if counts.dtype not in (np.dtype(np.float64), np.dtype(np.int64)):
+			raise TypeError("counts must have dtype float64 or int64, not %s" % counts.dtype)
+		if counts.ndim != 2:
+			raise ValueError("counts must be 2-dimensional (regions x samples), not shape %s" % (counts.shape,))
+		if counts.flags.c_contiguous:
+			layout = 0
+		elif counts.flags.f_contiguous:
+			layout = 1
+		else:
+			raise ValueError("counts must be C- or Fortran-contiguous")
+		m, N = counts.shape
+		a = _lib.CnvCountArrays()
+		a.m, a.N, a.layout = m, N, layout
+		if counts.dtype == np.float64:
+			a.x = counts.ctypes.data
+		else:
+			a.x_int = counts.ctypes.data
+		if samples is not None:
+			if len(samples) != N:
+				raise ValueError("samples has %d names for %d samples" % (len(samples), N))
+			sp = (ctypes.c_char_p * N)(*[_bytes("samples", str(s)) for s in samples])
+			keep.append(sp)
+			a.samples = ctypes.addressof(sp)
+		given = [x is not None for x in (seq_names, start, end)]
+		if any(given) and not all(given):
+			raise ValueError("give seq_names, start and end together, or none of them")
+		if all(given):
+			if len(seq_names) != m:
+				raise ValueError("seq_names has %d names for %d regions" % (len(seq_names), m))
+			qp = (ctypes.c_char_p * m)(*[_bytes("seq_names", str(s)) for s in seq_names])
+			st, en = _array("start", start, np.int64, 1, (m,)), _array("end", end, np.int64, 1, (m,))
+			keep += [qp, st, en]
+			a.seq_names, a.start, a.end = ctypes.addressof(qp), st.ctypes.data, en.ctypes.data
+		c = _lib.CnvCounts()
+		_call(_L.gvk_cnv_counts_from_arrays, ctypes.byref(a), ctypes.byref(c))
+		cown = _counts_owner(c)
+	c = cown.ptr
+	p = ctypes.POINTER(_lib.CnvResult)()
+	with _Engine("gvk_cnv", _cnv_opts(exome, opts)) as e:
+		_call(_L.gvk_cnv_run, e.e, ctypes.byref(c), ctypes.byref(p))
+	owner = _Owner(p, _L.gvk_cnv_result_free)
+	r = p.contents
+	m, N = r.m, r.N
+	res = CnvResult()
+	res.samples = _strings(c.samples, N)
+	res.seq_names = _strings(c.seq_names, c.n_seqs)
+	res.start = _view(cown, c.start, np.int64, (m,))
+	res.end = _view(cown, c.end, np.int64, (m,))
+	res.device = r.device_name.decode()
+	for k in ("norm", "sini", "seg_stat", "call"):
+		setattr(res, k, _view(owner, getattr(r, k), np.float64, (N, m)))
+	res.cls = _view(owner, r.cls, np.uint8, (N, m))
+	res.ini, res.cov = _view(owner, r.ini, np.float64, (m,)), _view(owner, r.cov, np.float64, (N,))
+	segs = _view(owner, r.segs, _SEG, (r.n_segs,))
+	cnv_idx = _view(owner, r.cnvs, np.uintp, (r.n_cnvs,))
+	names = np.array(res.seq_names, object)
+	sams = np.array(res.samples, object)
+
+	def seg_table(s):
+		t = np.empty(len(s), [("sample", object), ("chr", object), ("start", "i8"), ("end", "i8"), ("mean", "f8"),
+		                      ("median", "f8"), ("CN", "i4")])
+		t["sample"], t["chr"] = sams[s["sample"]], names[s["seq"]]
+		t["start"], t["end"] = res.start[s["first"]], res.end[s["last"]]
+		t["mean"], t["median"], t["CN"] = s["mean"], s["median"], s["cn"]
+		return _frame(t)
+	res.segments = seg_table(segs)
+	res.cnvs = seg_table(segs[cnv_idx])
+	reg = _view(owner, r.cnvr, _REGION, (r.n_cnvr,))
+	res.cnvr_cn = _view(owner, r.cnvr_cn, np.int32, (r.n_cnvr, N))
+	t = np.empty(len(reg), [("chr", object), ("start", "i8"), ("end", "i8")] + [(s, "i4") for s in res.samples])
+	t["chr"], t["start"], t["end"] = names[reg["seq"]], res.start[reg["first"]], res.end[reg["last"]]
+	for k, s in enumerate(res.samples):
+		t[s] = res.cnvr_cn[:, k]
+	res.cnvr = _frame(t)
+	return res

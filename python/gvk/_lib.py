@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: MIT
+"""Finding and loading libgvk.so, and the C declarations of include/gvk.h as ctypes types."""
+import ctypes
+import ctypes.util
+import os
+
+c_int, c_int32, c_int64, c_uint32, c_uint64 = ctypes.c_int, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32, ctypes.c_uint64
+c_double, c_float, c_size_t, c_void_p, c_char_p = ctypes.c_double, ctypes.c_float, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p
+P = ctypes.POINTER
+
+
+class Err(ctypes.Structure):
+	_fields_ = [("code", c_int), ("msg", ctypes.c_char * 512)]
+
+
+class Log(ctypes.Structure):
+	_fields_ = [("fn", c_void_p), ("arg", c_void_p), ("level", c_int)]
+
+
+class PairhmmOpts(ctypes.Structure):
+	_fields_ = [(n, c_int) for n in ("flavour", "force_double", "threads", "device", "isa", "gpu", "shared",
+	                                 "merge_wait_us", "merge_max_pairs", "merge_contexts", "gpu_profile",
+	                                 "gpu_gap_share")] + [("log", Log)]
+
+
+class Read(ctypes.Structure):
+	_fields_ = [("len", c_int), ("bases", c_void_p), ("qual", c_void_p), ("ins", c_void_p), ("del_", c_void_p),
+	            ("gcp", c_void_p)]
+
+
+class Hap(ctypes.Structure):
+	_fields_ = [("len", c_int), ("bases", c_void_p)]
+
+
+class PairhmmFileResult(ctypes.Structure):
+	_fields_ = [("n", c_size_t), ("log10", P(c_double)), ("used_double", P(ctypes.c_uint8)), ("group", P(c_uint64)),
+	            ("read", P(c_int32)), ("hap", P(c_int32))]
+
+
+class LdOpts(ctypes.Structure):
+	_fields_ = [(n, c_int) for n in ("r2", "keep_allele_order", "threads", "device", "isa", "gpu", "gpu_path")] + [
+		("gpu_mem", c_size_t), ("window_snps", c_int64), ("window_kb", c_double), ("window_cm", c_double),
+		("window_r2", c_double), ("inter_chr", c_int), ("log", Log)]
+
+
+class LdSnps(ctypes.Structure):
+	_fields_ = [("chrom", P(c_char_p)), ("id", P(c_char_p)), ("a1", P(c_char_p)), ("a2", P(c_char_p)),
+	            ("bp", P(c_int64)), ("cm", P(c_double))]
+
+
+class LdMatrix(ctypes.Structure):
+	_fields_ = [("m", c_int64), ("n_samples", c_int64), ("r2", c_int), ("r", P(c_double)), ("snps", LdSnps)]
+
+
+class LdTable(ctypes.Structure):
+	_fields_ = [("n", c_size_t), ("snp_a", P(c_int64)), ("snp_b", P(c_int64)), ("r", P(c_double)), ("r2", c_int),
+	            ("m", c_int64), ("n_samples", c_int64), ("snps", LdSnps)]
+
+
+class FastidOpts(ctypes.Structure):
+	_fields_ = [("mixture", c_int), ("topk", c_int), ("threshold", c_int64), ("threads", c_int), ("device", c_int),
+	            ("isa", c_int), ("gpu", c_int), ("gpu_path", c_int), ("gpu_mem", c_size_t), ("gpu_db_block", c_int64),
+	            ("gpu_q_batch", c_int64), ("log", Log)]
+
+
+class FastidResult(ctypes.Structure):
+	_fields_ = [("n_queries", c_size_t), ("k", c_int), ("top", c_void_p), ("hits", c_void_p), ("n_hits", c_size_t),
+	            ("pairs", c_uint64)]
+
+
+class SwParams(ctypes.Structure):
+	_fields_ = [("match", c_int32), ("mismatch", c_int32), ("gap_open", c_int32), ("gap_extend", c_int32)]
+
+
+class AlignOpts(ctypes.Structure):
+	_fields_ = [(n, c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu_chunk_mb", "gpu_emulate")] + [
+		("log", Log)]
+
+
+class AlignPair(ctypes.Structure):
+	_fields_ = [("ref", c_void_p), ("alt", c_void_p), ("ref_len", c_int32), ("alt_len", c_int32), ("par", SwParams),
+	            ("overhang", c_int32)]
+
+
+class AlignResult(ctypes.Structure):
+	_fields_ = [("cigar", c_void_p), ("cigar_len", c_int32), ("offset", c_int32), ("score", c_int32)]
+
+
+class CnvOpts(ctypes.Structure):
+	_fields_ = [("n_classes", c_int), ("I", c_double * 16), ("cn2", c_int), ("prior_impact", c_double), ("cyc", c_int),
+	            ("norm", c_int), ("norm_type", c_int), ("size_factor", c_int), ("norm_qu", c_double),
+	            ("qu_size_factor", c_double), ("upper", c_double), ("lower", c_double), ("min_width", c_int),
+	            ("min_read_count", c_double), ("use_median", c_int), ("seg_alpha", c_double), ("seg_delta", c_int),
+	            ("seg_max_int", c_int), ("seg_cyber_weight", c_double), ("keep_posterior", c_int),
+	            ("log_domain", c_int), ("threads", c_int), ("device", c_int), ("exact_ties", c_int),
+	            ("gpu_min_work", c_double), ("gpu_chunk_regions", c_size_t), ("force_redo", c_int), ("log", Log)]
+
+
+class CnvCounts(ctypes.Structure):
+	_fields_ = [("m", c_int), ("N", c_int), ("n_seqs", c_int), ("samples", P(c_char_p)), ("seq_names", P(c_char_p)),
+	            ("seq_off", P(c_int)), ("start", P(c_int64)), ("end", P(c_int64)), ("x", P(c_double)),
+	            ("is_matrix", c_int), ("seq_len", P(c_int64))]
+
+
+class CnvCountArrays(ctypes.Structure):
+	_fields_ = [("m", c_int), ("N", c_int), ("x", c_void_p), ("x_int", c_void_p), ("layout", c_int),
+	            ("samples", c_void_p), ("seq_names", c_void_p), ("start", c_void_p), ("end", c_void_p)]
+
+
+_CNV_D = ("norm", "cov", "lambda_", "alpha", "post", "sini", "ini")
+
+
+class CnvResult(ctypes.Structure):
+	_fields_ = [("m", c_int), ("N", c_int), ("n", c_int)] + [(n, P(c_double)) for n in _CNV_D] + [
+		("cls", P(ctypes.c_uint8)), ("seg_stat", P(c_double)), ("call", P(c_double)), ("segs", c_void_p),
+		("n_segs", c_size_t), ("cnvs", P(c_size_t)), ("n_cnvs", c_size_t), ("cnvr", c_void_p), ("n_cnvr", c_size_t),
+		("cnvr_cn", P(c_int))] + [(n, P(c_double)) for n in ("nf_size", "nf_before", "nf_final", "nf_u", "nf_bw",
+	                                                         "nf_mode")] + [
+		("nf_nuser", P(c_int)), ("nf_excluded", P(c_int)), ("sp_eps", P(c_double)), ("sp_sd", P(c_double)),
+		("sp_q95", P(c_double)), ("sp_ninit", P(c_int)), ("t_norm", c_double), ("t_em", c_double),
+		("t_seg", c_double), ("t_call", c_double), ("device_name", ctypes.c_char * 64)]
+
+
+def _candidates():
+	env = os.environ.get("GVK_LIBRARY")
+	if env:
+		return [env]  # an explicit choice: nothing else is tried
+	here = os.path.dirname(os.path.abspath(__file__))
+	out = [os.path.join(here, "..", "..", "build", "src", "libgvk.so")]  # python/gvk in the source tree
+	try:
+		from . import _install_path  # written by the wheel build: the build tree it saw
+		out += list(_install_path.LIBRARIES)
+	except ImportError:
+		pass
+	found = ctypes.util.find_library("gvk")
+	if found:
+		out.append(found)
+	for d in ("/usr/local/lib", "/usr/local/lib64", "/usr/lib", "/usr/lib64", "/usr/lib/x86_64-linux-gnu"):
+		out.append(os.path.join(d, "libgvk.so"))
+	return out
+
+
+def load():
+	tried = []
+	for path in _candidates():
+		if os.sep in path and not os.path.exists(path):
+			tried.append(path + " (missing)")
+			continue
+		try:
+			lib = ctypes.CDLL(path)
+		except OSError as e:
+			tried.append("%s (%s)" % (path, e))
+			continue
+		_declare(lib)
+		return lib, os.path.realpath(path) if os.sep in path else path
+	raise ImportError("gvk: libgvk.so not found; set GVK_LIBRARY to its path. Tried: " + "; ".join(tried))
+
+
+def _declare(lib):
+	E = P(Err)
+	sig = {
+		"gvk_version": (c_char_p, []), "gvk_features": (c_int, [c_char_p, c_size_t]),
+		"gvk_strerror": (c_char_p, [c_int]),
+		"gvk_pairhmm_opts_init": (None, [P(PairhmmOpts)]), "gvk_pairhmm_create": (c_void_p, [P(PairhmmOpts), E]),
+		"gvk_pairhmm_destroy": (None, [c_void_p]), "gvk_pairhmm_device_name": (c_char_p, [c_void_p]),
+		"gvk_pairhmm_batch": (c_int, [c_void_p, c_void_p, c_int, c_void_p, c_int, c_void_p, E]),
+		"gvk_pairhmm_file": (c_int, [c_void_p, c_char_p, P(P(PairhmmFileResult)), E]),
+		"gvk_pairhmm_file_result_free": (None, [P(PairhmmFileResult)]),
+		"gvk_ld_opts_init": (None, [P(LdOpts)]), "gvk_ld_create": (c_void_p, [P(LdOpts), E]),
+		"gvk_ld_destroy": (None, [c_void_p]), "gvk_ld_device_name": (c_char_p, [c_void_p]),
+		"gvk_ld_matrix_bfile": (c_int, [c_void_p, c_char_p, P(P(LdMatrix)), E]),
+		"gvk_ld_table_bfile": (c_int, [c_void_p, c_char_p, P(P(LdTable)), E]),
+		"gvk_ld_matrix_geno": (c_int, [c_void_p, c_void_p, c_int64, c_int64, c_int, P(P(LdMatrix)), E]),
+		"gvk_ld_table_geno": (c_int, [c_void_p, c_void_p, c_int64, c_int64, c_int, c_void_p, c_void_p,
+		                              P(P(LdTable)), E]),
+		"gvk_ld_matrix_free": (None, [P(LdMatrix)]), "gvk_ld_table_free": (None, [P(LdTable)]),
+		"gvk_fastid_opts_init": (None, [P(FastidOpts)]), "gvk_fastid_create": (c_void_p, [P(FastidOpts), E]),
+		"gvk_fastid_destroy": (None, [c_void_p]), "gvk_fastid_device_name": (c_char_p, [c_void_p]),
+		"gvk_fastid_search": (c_int, [c_void_p, c_void_p, c_size_t, c_void_p, c_size_t, c_uint32,
+		                              P(P(FastidResult)), E]),
+		"gvk_fastid_result_free": (None, [P(FastidResult)]),
+		"gvk_sw_preset": (c_int, [c_char_p, P(SwParams)]), "gvk_overhang_parse": (c_int, [c_char_p]),
+		"gvk_align_opts_init": (None, [P(AlignOpts)]), "gvk_align_create": (c_void_p, [P(AlignOpts), E]),
+		"gvk_align_destroy": (None, [c_void_p]), "gvk_align_device_name": (c_char_p, [c_void_p]),
+		"gvk_align_batch": (c_int, [c_void_p, c_void_p, c_size_t, c_void_p, E]),
+		"gvk_cnv_opts_init": (None, [P(CnvOpts), c_int]), "gvk_cnv_create": (c_void_p, [P(CnvOpts), E]),
+		"gvk_cnv_destroy": (None, [c_void_p]),
+		"gvk_cnv_counts_read_mt": (c_int, [c_char_p, c_int, c_int, P(CnvCounts), E]),
+		"gvk_cnv_counts_from_arrays": (c_int, [P(CnvCountArrays), P(CnvCounts), E]),
+		"gvk_cnv_counts_free": (None, [P(CnvCounts)]),
+		"gvk_cnv_run": (c_int, [c_void_p, P(CnvCounts), P(P(CnvResult)), E]),
+		"gvk_cnv_result_free": (None, [P(CnvResult)]),
+	}
+	for name, (res, args) in sig.items():
+		f = getattr(lib, name)
+		f.restype, f.argtypes = res, args

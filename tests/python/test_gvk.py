@@ -1,0 +1,387 @@
+# SPDX-License-Identifier: MIT
+"""The Python package against the CLI on the bundled data, and its answers to bad arguments."""
+import gzip
+import math
+import os
+
+import numpy as np
+import pytest
+
+import gvk
+
+
+def lines(text):
+	return [l for l in text.splitlines() if l.strip()]
+
+
+def close_printed(a, b):
+	"""a (computed) equals b as printed with 6 significant digits (%g); NaN as nan."""
+	if math.isnan(a) or math.isnan(b):
+		return math.isnan(a) and math.isnan(b)
+	return abs(a - b) <= 5e-6 * abs(b) + 1e-300
+
+
+# ---------------------------------------------------------------------------------------------- library
+def test_version_features(cli):
+	assert cli("--version").split()[1] == gvk.version()
+	f = gvk.features()
+	assert "commit" in f and "CPU kernels" in f
+	assert os.path.exists(gvk.library_path)
+
+
+# ---------------------------------------------------------------------------------------------- Pair-HMM
+@pytest.mark.parametrize("name", ["carneiro_tiny.in", "gkl_pairhmm-testdata.txt", "edge.hex.gz",
+                                  "gpupairhmm_readme_example.in"])
+@pytest.mark.parametrize("flavour", ["avx512", "avx2"])
+def test_pairhmm_file_equals_cli(cli, data, name, flavour):
+	path = os.path.join(data, "pairhmm", "inputs", name)
+	want = lines(cli("pairhmm", "-q", "--device", "cpu", "--flavour", flavour, "--tsv", path))
+	got = gvk.pairhmm_file(path, device="cpu", flavour=flavour)
+	assert len(got) == len(want) > 0
+	for row, w in zip(got, want):
+		g, r, h, v, d = w.split()
+		assert (row["group"], row["read"], row["hap"], row["used_double"]) == (int(g), int(r), int(h), int(d))
+		assert row["log10"] == float(v)  # printed with %.17g: exact
+
+
+def read_groups(path):
+	"""The group format: 'R H', R read lines (bases quals ins del gcp, Phred+33), H haplotypes."""
+	with open(path) as f:
+		toks = [l.split() for l in f if l.strip()]
+	k, out = 0, []
+	while k < len(toks):
+		R, H = map(int, toks[k])
+		reads = toks[k + 1:k + 1 + R]
+		haps = [t[0] for t in toks[k + 1 + R:k + 1 + R + H]]
+		q = [[np.frombuffer(r[i].encode(), np.uint8) - np.uint8(33) for r in reads] for i in range(1, 5)]
+		out.append(([r[0] for r in reads], q, haps))
+		k += 1 + R + H
+	return out
+
+
+def test_pairhmm_arrays_equal_cli(cli, data):
+	path = os.path.join(data, "pairhmm", "inputs", "carneiro_tiny.in")
+	want = np.array([float(x) for x in lines(cli("pairhmm", "-q", "--device", "cpu", path))])
+	got = []
+	for reads, (qual, ins, dels, gcp), haps in read_groups(path):
+		out = gvk.pairhmm(reads, qual, ins, dels, gcp, haps, device="cpu", threads=2)
+		assert out.shape == (len(reads), len(haps)) and out.dtype == np.float64
+		got.append(out.ravel())  # read-major, as the CLI prints a group
+	got = np.concatenate(got)
+	assert np.array_equal(got, want)
+	# bytes and uint8 arrays as sequences give the same
+	reads, (qual, ins, dels, gcp), haps = read_groups(path)[0]
+	alt = gvk.pairhmm([np.frombuffer(r.encode(), np.uint8) for r in reads], qual, ins, dels, gcp,
+	                  [h.encode() for h in haps], device="cpu", double=True)
+	assert alt.shape == (len(reads), len(haps)) and np.all(np.abs(alt - got[:alt.size].reshape(alt.shape)) < 1e-3)
+
+
+def test_pairhmm_bad_arguments(data):
+	q = np.full(4, 30, np.uint8)
+	ok = dict(reads=["ACGT"], quals=[q], ins=[q], dels=[q], gcp=[q], haplotypes=["ACGTT"])
+	assert gvk.pairhmm(**ok, device="cpu").shape == (1, 1)
+	with pytest.raises(TypeError, match="dtype uint8"):
+		gvk.pairhmm(**dict(ok, quals=[q.astype(np.int32)]))
+	with pytest.raises(ValueError, match="shape"):
+		gvk.pairhmm(**dict(ok, ins=[q[:3]]))
+	with pytest.raises(ValueError, match="C-contiguous"):
+		gvk.pairhmm(**dict(ok, gcp=[np.full(8, 30, np.uint8)[::2]]))
+	with pytest.raises(TypeError, match="required"):
+		gvk.pairhmm(**dict(ok, haplotypes=None))
+	with pytest.raises(TypeError, match="numpy array"):
+		gvk.pairhmm(**dict(ok, quals=[[30, 30, 30, 30]]))
+	with pytest.raises(ValueError, match="1 reads"):
+		gvk.pairhmm(**dict(ok, dels=[q, q]))
+	with pytest.raises(ValueError, match="device"):
+		gvk.pairhmm(**ok, device="tpu")
+	with pytest.raises(TypeError, match="unknown option"):
+		gvk.pairhmm(**ok, colour=1)
+	with pytest.raises(gvk.GvkError) as e:  # the library's own check: a haplotype of length 0
+		gvk.pairhmm(**dict(ok, haplotypes=[""]), device="cpu")
+	assert isinstance(e.value, RuntimeError) and e.value.code == -4 and str(e.value)
+	with pytest.raises(RuntimeError, match="nonexistent"):
+		gvk.pairhmm_file(os.path.join(data, "nonexistent.in"), device="cpu")
+	if not gvk._L.gvk_pairhmm_gpu_count():
+		with pytest.raises(RuntimeError):
+			gvk.pairhmm(**ok, device="gpu")
+
+
+# ---------------------------------------------------------------------------------------------- align
+def test_align_equals_cli(cli, data, tmp_path):
+	rows = []
+	with open(os.path.join(data, "align", "unit_tests.tsv")) as f:
+		next(f)
+		rows += [l.rstrip("\n").split("\t")[2:9] for l in f if l.strip()]
+	with gzip.open(os.path.join(data, "align", "random_vectors.tsv.gz"), "rt") as f:
+		next(f)
+		rows += [l.rstrip("\n").split("\t")[2:9] for l in f if l.strip()]
+	inp = tmp_path / "pairs.tsv"
+	inp.write_text("".join("\t".join(r) + "\n" for r in rows))
+	want = [l.split("\t") for l in lines(cli("align", "-q", "--device", "cpu", inp))]
+	cols = list(zip(*rows))
+	cig, off, sc = gvk.align(cols[0], cols[1], match=np.array(cols[2], np.int64), mismatch=np.array(cols[3], int),
+	                         gap_open=np.array(cols[4], int), gap_extend=np.array(cols[5], int), overhang=cols[6],
+	                         device="cpu")
+	assert len(cig) == len(want) == len(rows) > 1000
+	assert off.dtype == np.int32 and sc.dtype == np.int32
+	for k, w in enumerate(want):
+		assert (cig[k], int(off[k]), int(sc[k])) == (w[0], int(w[1]), int(w[2])), rows[k]
+	# a preset and one strategy for every pair, the Java flavour and the raw aligner
+	for extra, flags in (({}, []), ({"java": True}, ["--java"]), ({"raw": True}, ["--raw"])):
+		two = tmp_path / "two.tsv"
+		two.write_text("".join("%s\t%s\n" % (r[0], r[1]) for r in rows[:200]))
+		want = [l.split("\t") for l in lines(cli("align", "-q", "--device", "cpu", "--preset", "STANDARD_NGS",
+		                                         "--overhang", "INDEL", *flags, two))]
+		cig, off, sc = gvk.align(cols[0][:200], cols[1][:200], preset="STANDARD_NGS", overhang="INDEL", **extra)
+		assert [(c, int(o), int(s)) for c, o, s in zip(cig, off, sc)] == [(w[0], int(w[1]), int(w[2])) for w in want]
+
+
+def test_align_bad_arguments():
+	with pytest.raises(ValueError, match="refs has 2"):
+		gvk.align(["A", "C"], ["A"])
+	with pytest.raises(ValueError, match="preset"):
+		gvk.align(["A"], ["A"], preset="NOPE")
+	with pytest.raises(ValueError, match="overhang"):
+		gvk.align(["A"], ["A"], overhang="SIDEWAYS")
+	with pytest.raises(TypeError, match="all of"):
+		gvk.align(["A"], ["A"], match=1)
+	with pytest.raises(TypeError, match="required"):
+		gvk.align(None, ["A"])
+	with pytest.raises(TypeError, match="str, bytes"):
+		gvk.align([1], ["A"])
+	with pytest.raises(gvk.GvkArgError) as e:  # the library's limits: an empty sequence
+		gvk.align(["ACGT"], [""], device="cpu")
+	assert isinstance(e.value, ValueError) and "0" in str(e.value)
+	with pytest.raises(ValueError):
+		gvk.align(["A"], ["A"], match=1, mismatch=1, gap_open=0, gap_extend=0)  # mismatch > 0
+	with pytest.raises(ValueError, match="isa"):
+		gvk.align(["A"], ["A"], isa="sse9")
+
+
+# ---------------------------------------------------------------------------------------------- LD
+def read_bed(prefix):
+	"""A SNP-major .bed as an int8 n_snps x n_samples matrix of A1 copies (-1 missing)."""
+	with open(prefix + ".fam") as f:
+		n = sum(1 for l in f if l.strip())
+	with open(prefix + ".bed", "rb") as f:
+		raw = np.frombuffer(f.read(), np.uint8)[3:]
+	per = (n + 3) // 4
+	raw = raw.reshape(-1, per)
+	codes = np.stack([(raw >> (2 * k)) & 3 for k in range(4)], axis=2).reshape(raw.shape[0], -1)[:, :n]
+	return np.choose(codes, np.array([2, -1, 1, 0], np.int8)).astype(np.int8)
+
+
+def test_ld_matrix_equals_cli(cli, data):
+	prefix = os.path.join(data, "snp", "ld_dummy", "dummy203x400_nomiss")
+	for stat, r2 in (("--r2", True), ("--r", False)):
+		want = [[float(x) for x in l.split()] for l in lines(cli("ld", "--bfile", prefix, stat, "square", "-o", "-",
+		                                                         "-q", "--device", "cpu"))]
+		res = gvk.ld(prefix, r2=r2, device="cpu")
+		assert res.r.shape == (len(want), len(want)) and res.r2 == r2 and res.n_samples == 203
+		assert all(close_printed(res.r[i, j], w) for i, row in enumerate(want) for j, w in enumerate(row))
+		assert res.snps["id"][:2] == ["snp0", "snp1"] and res.snps["bp"].dtype == np.int64
+	# the same genotypes as a matrix (every sample a founder here): r^2 does not depend on A1
+	g = read_bed(prefix)
+	m = gvk.ld(g, device="cpu", threads=2)
+	assert m.snps is None and np.array_equal(m.r, res_r2(prefix))
+	t = gvk.ld(np.ascontiguousarray(g.T), layout="sample_major", device="cpu")
+	assert np.array_equal(t.r, m.r)
+
+
+def res_r2(prefix):
+	return gvk.ld(prefix, device="cpu").r
+
+
+def ld_table_rows(text):
+	out = lines(text)[1:]
+	return [l.split() for l in out]
+
+
+def test_ld_table_equals_cli(cli, data):
+	prefix = os.path.join(data, "snp", "ld_dummy", "dummy203x800")
+	for stat, r2 in (("--r", False), ("--r2", True)):
+		want = ld_table_rows(cli("ld", "--bfile", prefix, stat, "--ld-window-r2", "0", "--ld-window", "5", "-o",
+		                         "-", "-q", "--device", "cpu"))
+		got = gvk.ld(prefix, table=True, r2=r2, window_r2=0, window_snps=5, device="cpu")
+		assert len(got) == len(want) > 100
+		for k, w in enumerate(want):
+			assert (str(got["chr_a"][k]), int(got["bp_a"][k]), str(got["snp_a_id"][k])) == (w[0], int(w[1]), w[2])
+			assert (str(got["chr_b"][k]), int(got["bp_b"][k]), str(got["snp_b_id"][k])) == (w[3], int(w[4]), w[5])
+			assert close_printed(float(got["r2" if r2 else "r"][k]), float(w[6]))
+	# a genotype matrix with positions: the same pairs as the r^2 matrix of the same data
+	g = read_bed(os.path.join(data, "snp", "ld_dummy", "dummy203x400_nomiss"))
+	full = gvk.ld(g, device="cpu").r
+	tab = gvk.ld(g, table=True, window_r2=0.0, window_snps=3, bp=np.arange(len(g), dtype=np.int64) * 10,
+	             chrom=["1"] * len(g), device="cpu")
+	assert len(tab) == 2 * len(g) - 3
+	assert np.array_equal(np.asarray(tab["r2"]), full[np.asarray(tab["snp_a"]), np.asarray(tab["snp_b"])])
+
+
+def test_ld_bad_arguments(data):
+	g = np.zeros((3, 4), np.int8)
+	with pytest.raises(TypeError, match="int8"):
+		gvk.ld(g.astype(np.int16))
+	with pytest.raises(ValueError, match="2 dimensions"):
+		gvk.ld(np.zeros(4, np.int8))
+	with pytest.raises(ValueError, match="C-contiguous"):
+		gvk.ld(np.zeros((4, 6), np.int8)[:, ::2])
+	with pytest.raises(TypeError, match="None"):
+		gvk.ld(None)
+	with pytest.raises(gvk.GvkArgError, match="SNP"):
+		gvk.ld(np.full((3, 4), 3, np.int8), device="cpu")  # the library names the bad value
+	with pytest.raises(ValueError, match="window_snps"):
+		gvk.ld(g, window_snps=1)
+	with pytest.raises(ValueError, match="layout"):
+		gvk.ld(g, layout="diagonal")
+	with pytest.raises(ValueError, match="bp"):
+		gvk.ld(g, table=True, bp=np.arange(2, dtype=np.int64))
+	with pytest.raises(RuntimeError, match="nothing_here"):
+		gvk.ld(os.path.join(data, "nothing_here"))
+
+
+# ---------------------------------------------------------------------------------------------- FastID
+def read_fidb(path):
+	"""Version 1 .fidb: 'FIDB', n profiles, n_snp, words per profile (uint32 each), then the profiles."""
+	raw = open(path, "rb").read()
+	assert raw[:4] == b"FIDB"
+	n, n_snp, w = np.frombuffer(raw[4:16], np.uint32)
+	prof = np.frombuffer(raw, np.uint64, count=int(n) * int(w), offset=16).reshape(int(n), int(w))
+	return prof, int(n_snp)
+
+
+@pytest.mark.parametrize("mode", ["identity", "mixture"])
+def test_fastid_equals_cli(cli, data, mode):
+	base = os.path.join(data, "snp", "fastid", "fastid40x500x200")
+	db, n_snp = read_fidb(base + ".db.fidb")
+	q, n_snp_q = read_fidb(base + ".queries.fidb")
+	assert n_snp == n_snp_q
+	thr = 8 if mode == "identity" else 2
+	out = lines(cli("fastid", "-q", "--device", "cpu", "--" + mode, "-k", 7, "-T", thr, base + ".db.fidb",
+	                base + ".queries.fidb"))
+	top = [l.split("\t") for l in out if l.count("\t") == 5 and not l.startswith("query_id")]
+	hits = [l.split("\t") for l in out if l.count("\t") == 4 and not l.startswith("query_id")]
+	res = gvk.fastid(q, db, n_snp, topk=7, threshold=thr, mixture=mode == "mixture", device="cpu")
+	assert res.top.shape == (len(q), 7) and res.pairs == len(q) * len(db)
+	got = [(int(h["query"]), rank, int(h["db"]), int(h["score"])) for row in res.top for rank, h in enumerate(row)]
+	assert got == [(int(t[1]), int(t[2]), int(t[4]), int(t[5])) for t in top]
+	assert [(int(h["query"]), int(h["db"]), int(h["score"])) for h in res.hits] == \
+		[(int(t[1]), int(t[3]), int(t[4])) for t in hits]
+	assert len(hits) > 0
+
+
+def test_fastid_bad_arguments():
+	q = np.zeros((2, 1), np.uint64)
+	with pytest.raises(TypeError, match="uint64"):
+		gvk.fastid(q.astype(np.int64), q, 10)
+	with pytest.raises(ValueError, match="words"):
+		gvk.fastid(np.zeros((2, 2), np.uint64), q, 10)
+	with pytest.raises(TypeError, match="None"):
+		gvk.fastid(q, None, 10)
+	with pytest.raises(gvk.GvkArgError, match="profile"):
+		gvk.fastid(q, np.full((2, 1), 1 << 40, np.uint64), 10, device="cpu")  # bits past n_snp
+	with pytest.raises(gvk.GvkArgError):
+		gvk.fastid(q, q, 10, topk=0)  # neither a top list nor a threshold
+	with pytest.raises(ValueError, match="n_snp"):
+		gvk.fastid(q, q, 0)
+
+
+# ---------------------------------------------------------------------------------------------- CNV
+def rows_of(table, cols):
+	return [tuple(table[c][k] for c in cols) for k in range(len(table[cols[0]]))]
+
+
+def cli_table(text):
+	ls = lines(text)
+	return ls[0].split("\t"), [l.split("\t") for l in ls[1:]]
+
+
+def check_cnv(res, cnvs, cnvr, segs):
+	for table, (head, want) in ((res.cnvs, cnvs), (res.segments, segs)):
+		assert head == ["sample", "chr", "start", "end", "mean", "median", "CN"]
+		got = sorted(rows_of(table, head))
+		want = sorted((w[0], w[1], int(w[2]), int(w[3]), float(w[4]), float(w[5]), int(w[6])) for w in want)
+		assert got == want and len(got) > 0  # %.17g: exact
+	head, want = cnvr
+	assert head[:3] == ["chr", "start", "end"] and head[3:] == res.samples
+	assert rows_of(res.cnvr, head) == [(w[0], int(w[1]), int(w[2])) + tuple(int(x) for x in w[3:]) for w in want]
+
+
+def test_cnv_equals_cli(cli, data, tmp_path):
+	path = os.path.join(data, "cnv", "small", "input_counts.tsv.gz")
+	for exome, flags in ((False, []), (True, ["--exome"])):
+		cnvr, segs = tmp_path / "cnvr.tsv", tmp_path / "segs.tsv"
+		cnvs = cli_table(cli("cnv", "-q", "--device", "cpu", "--counts", path, "--cnvr", cnvr, "--segments", segs,
+		                     *flags))
+		want = (cnvs, cli_table(cnvr.read_text()), cli_table(segs.read_text()))
+		res = gvk.cnv(gvk.cnv_counts_file(path), exome=exome, device="cpu")
+		check_cnv(res, want[0], want[1], want[2])
+		# the same counts as arrays, region rows (int64) and sample runs (float64)
+		with gzip.open(path, "rt") as f:
+			head = f.readline().split()
+			rows = [l.split() for l in f]
+		x = np.array([[int(v) for v in r[3:]] for r in rows], np.int64)
+		kw = dict(samples=head[3:], seq_names=[r[0] for r in rows], start=np.array([int(r[1]) for r in rows]),
+		          end=np.array([int(r[2]) for r in rows]), exome=exome, device="cpu")
+		check_cnv(gvk.cnv(x, **kw), want[0], want[1], want[2])
+		res2 = gvk.cnv(np.asfortranarray(x, dtype=np.float64), **kw)
+		check_cnv(res2, want[0], want[1], want[2])
+		assert res2.norm.shape == (x.shape[1], x.shape[0]) and res2.cnvr_cn.shape[1] == x.shape[1]
+
+
+def test_cnv_options_equal_cli(cli, data):
+	path = os.path.join(data, "cnv", "small", "input_counts.tsv.gz")
+	head, want = cli_table(cli("cnv", "-q", "--device", "cpu", "--counts", path, "--min-width", 2, "--upper", 0.4,
+	                           "--norm-type", "mean", "--folds", "0.025,0.5,1,1.5,2,2.5"))
+	res = gvk.cnv(gvk.cnv_counts_file(path), min_width=2, upper=0.4, norm_type="mean",
+	              folds=[0.025, 0.5, 1, 1.5, 2, 2.5], device="cpu")
+	assert sorted(rows_of(res.cnvs, head)) == sorted(
+		(w[0], w[1], int(w[2]), int(w[3]), float(w[4]), float(w[5]), int(w[6])) for w in want)
+
+
+def test_cnv_bad_arguments(data):
+	x = np.ones((20, 3), np.float64)
+	with pytest.raises(TypeError, match="float64 or int64"):
+		gvk.cnv(x.astype(np.float32))
+	with pytest.raises(ValueError, match="2-dimensional"):
+		gvk.cnv(np.ones(5))
+	with pytest.raises(ValueError, match="contiguous"):
+		gvk.cnv(np.ones((20, 6))[:, ::2])
+	with pytest.raises(TypeError, match="None"):
+		gvk.cnv(None)
+	with pytest.raises(gvk.GvkArgError, match="negative"):
+		gvk.cnv(-x)
+	with pytest.raises(gvk.GvkArgError):
+		gvk.cnv(np.ones((20, 1)))  # one sample
+	with pytest.raises(ValueError, match="together"):
+		gvk.cnv(x, start=np.arange(20, dtype=np.int64))
+	with pytest.raises(ValueError, match="samples"):
+		gvk.cnv(x, samples=["a"])
+	with pytest.raises(gvk.GvkArgError):
+		gvk.cnv(x, cyc=0)
+	with pytest.raises(ValueError, match="norm_type"):
+		gvk.cnv(x, norm_type="weird")
+	with pytest.raises(TypeError, match="unknown option"):
+		gvk.cnv(x, flavour=1)
+	with pytest.raises(RuntimeError, match="missing.tsv"):
+		gvk.cnv_counts_file(os.path.join(data, "missing.tsv"))
+
+
+# ---------------------------------------------------------------------------------------------- GIL
+def test_gil_released_during_compute():
+	"""While a thread runs a long library call, this thread keeps running (no gap as long as the call)."""
+	import threading
+	import time
+	g = np.random.default_rng(5).integers(0, 3, (4000, 1000), dtype=np.int8)
+	out = []
+	t0 = time.perf_counter()
+	gvk.ld(g, device="cpu", threads=1)
+	alone = time.perf_counter() - t0
+	th = threading.Thread(target=lambda: out.append(gvk.ld(g, device="cpu", threads=1).r[0, 1]))
+	last, gap = time.perf_counter(), 0.0
+	th.start()
+	while th.is_alive():
+		now = time.perf_counter()
+		gap, last = max(gap, now - last), now
+	th.join()
+	assert len(out) == 1
+	assert gap < max(0.5 * alone, 0.05), (gap, alone)
