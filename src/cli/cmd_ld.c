@@ -72,6 +72,17 @@ typedef struct {
 	double t0;
 } run_t;
 
+/* The .log file of a run, added to the output set. */
+static int write_log(run_t *r)
+{
+	ld_args_t *a = &r->a;
+	log_run(a, &r->d, a->out ? a->out : r->path, &r->log);
+	ld_log_printf(&r->log, "%llu pairs computed, %llu values written.\n", (unsigned long long)r->rep.pairs,
+	              (unsigned long long)r->w.written);
+	FILE *lf = gvk_outset_open(&r->os, r->log_path, &r->err);
+	return lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
+}
+
 #ifdef GVK_MPI
 /* Under MPI: each rank its rows, rank 0 the joined output, the log and the commit. */
 static int write_outputs_mpi(run_t *r)
@@ -84,13 +95,7 @@ static int write_outputs_mpi(run_t *r)
 	int rc = gvk_mpi_ld(&r->os, a->out ? a->out : r->path, &r->w, &r->d, &a->ld, &r->rep, &writes, &r->err);
 	if (!writes) a->quiet = 1;
 	if (rc < 0 || !writes) return rc;
-	if (r->log_path) {
-		log_run(a, &r->d, a->out ? a->out : r->path, &r->log);
-		ld_log_printf(&r->log, "%llu pairs computed, %llu values written.\n", (unsigned long long)r->rep.pairs,
-		              (unsigned long long)r->w.written);
-		FILE *lf = gvk_outset_open(&r->os, r->log_path, &r->err);
-		rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
-	}
+	if (r->log_path) rc = write_log(r);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;
 }
@@ -113,13 +118,7 @@ static int write_outputs(run_t *r)
 	if (rc == 0) rc = ld_run(&r->d, &a->ld, sink, &sc, &r->rep, &r->err);
 	if (sc.progress) fputc('\n', stderr);
 	if (rc == 0) rc = ld_writer_finish(&r->w, &r->err);
-	if (rc == 0 && r->log_path) {
-		log_run(a, &r->d, a->out ? a->out : r->path, &r->log);
-		ld_log_printf(&r->log, "%llu pairs computed, %llu values written.\n", (unsigned long long)r->rep.pairs,
-		              (unsigned long long)r->w.written);
-		FILE *lf = gvk_outset_open(&r->os, r->log_path, &r->err);
-		rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
-	}
+	if (rc == 0 && r->log_path) rc = write_log(r);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;
 }

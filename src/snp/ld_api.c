@@ -82,20 +82,10 @@ gvk_ld_t *gvk_ld_create(const gvk_ld_opts_t *o, gvk_err_t *err)
 		return NULL;
 	}
 	e->o = *o;
-	e->device = o->device;
-	snprintf(e->name, sizeof e->name, "%s", cpu);
-	if (o->device != GVK_DEVICE_CPU) {
-		snp_gpu_opt_t g = gpu_opt(o);
-		gvk_err_t probe = {0, ""};
-		if (snp_gpu_probe(&g, e->name, sizeof e->name, &probe) < 0) {
-			if (o->device == GVK_DEVICE_GPU) {
-				if (err) *err = probe;
-				free(e);
-				return NULL;
-			}
-			e->device = GVK_DEVICE_CPU; /* auto: the CPU, silently */
-			snprintf(e->name, sizeof e->name, "%s", cpu);
-		}
+	snp_gpu_opt_t g = gpu_opt(o);
+	if ((e->device = snp_choose_device(&g, o->device, cpu, e->name, sizeof e->name, err)) < 0) {
+		free(e);
+		return NULL;
 	}
 	return e;
 }
