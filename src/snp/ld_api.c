@@ -71,22 +71,15 @@ gvk_ld_t *gvk_ld_create(const gvk_ld_opts_t *o, gvk_err_t *err)
 		return NULL;
 	}
 	if (check_opts(o, err) < 0) return NULL;
-	const char *cpu = ld_device_name(&(ld_opt_t){.isa = o->isa});
-	if (!cpu) {
-		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
-		return NULL;
-	}
-	gvk_ld_t *e = calloc(1, sizeof *e);
-	if (!e) {
+	const snp_gpu_opt_t g = gpu_opt(o);
+	char name[sizeof((gvk_ld_t){0}.name)];
+	const int device = snp_choose_device(&g, o->device, ld_device_name(&(ld_opt_t){.isa = o->isa}), name, sizeof name, err);
+	gvk_ld_t *e = device < 0 ? NULL : calloc(1, sizeof *e);
+	if (e) {
+		e->o = *o, e->device = device;
+		memcpy(e->name, name, sizeof name);
+	} else if (device >= 0)
 		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	e->o = *o;
-	snp_gpu_opt_t g = gpu_opt(o);
-	if ((e->device = snp_choose_device(&g, o->device, cpu, e->name, sizeof e->name, err)) < 0) {
-		free(e);
-		return NULL;
-	}
 	return e;
 }
 

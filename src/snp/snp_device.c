@@ -2,10 +2,13 @@
 /* The device choice the public LD and FastID engines share (snp_gpu.h). */
 #include <stdio.h>
 
+#include "../common/err.h"
+
 #include "snp_gpu.h"
 
 int snp_choose_device(const snp_gpu_opt_t *g, int device, const char *cpu, char *name, size_t size, gvk_err_t *err)
 {
+	if (!cpu) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
 	snprintf(name, size, "%s", cpu);
 	if (device == GVK_DEVICE_CPU) return GVK_DEVICE_CPU;
 	gvk_err_t probe = {0, ""};

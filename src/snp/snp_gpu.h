@@ -33,7 +33,7 @@ int snp_gpu_probe(const snp_gpu_opt_t *o, char *name, size_t size, gvk_err_t *er
 
 /* The device an LD or FastID engine computes on: the CPU for device cpu, the GPU when one answers
  * the probe, otherwise an error for device gpu and the CPU, silently, for auto. name receives the
- * device's name (cpu: the CPU kernel's). Returns GVK_DEVICE_CPU / _GPU or a negative code. */
+ * device's name (cpu: the CPU kernel's; NULL: that kernel is not available). Returns GVK_DEVICE_CPU / _GPU or a negative code. */
 int snp_choose_device(const snp_gpu_opt_t *g, int device, const char *cpu, char *name, size_t size, gvk_err_t *err);
 
 /* Fills s->r (and s->d, s->dp when o->haplotype) for the rows and column ranges already set in s,
