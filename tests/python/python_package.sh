@@ -21,6 +21,14 @@ export PYTHONDONTWRITEBYTECODE=1 PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 # Run from outside the source tree, so that the installed package is the one imported.
 cd "$build"
 export GVK_LIBRARY=$lib GVK_CLI=$cli GVK_DATA=$src/tests/data
+# A sanitizer build's library needs its runtime loaded before the interpreter's own libraries;
+# Python's allocations are not ours to leak-check.
+if ldd "$lib" 2> /dev/null | grep -q libasan; then
+	asan=$(${CC:-cc} -print-file-name=libasan.so)
+	[ -f "$asan" ] || { echo "SKIP: libgvk.so is built with ASan and libasan.so was not found"; exit 77; }
+	ubsan=$(${CC:-cc} -print-file-name=libubsan.so); [ -f "$ubsan" ] || ubsan=
+	export LD_PRELOAD="$asan${ubsan:+ $ubsan}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+fi
 "$venv/bin/python" - <<'PY'
 import gvk, os, sys
 assert "site-packages" in gvk.__file__, gvk.__file__
