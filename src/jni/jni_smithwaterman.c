@@ -12,13 +12,6 @@
 
 static void engine_destroy(void *p) { gvk_align_destroy(p); }
 
-/* GVK_VERBOSE: the library's messages on stderr, as the CLI prints them. */
-static void log_stderr(void *arg, int level, const char *msg)
-{
-	(void)arg, (void)level;
-	fprintf(stderr, "gvk smithwaterman: %s\n", msg);
-}
-
 /* alignNative is static and one call is one pair: engines are borrowed from a shared pool. */
 static jni_pool_t g_pool = JNI_POOL_INIT(engine_destroy);
 
@@ -32,11 +25,7 @@ static gvk_align_t *engine_get(gvk_err_t *err)
 	opt.raw = 1;      /* alignNative's answer: no substring shortcut (GATK does that in Java) */
 	opt.threads = 1;  /* one pair per call */
 	opt.device = GVK_DEVICE_CPU; /* a single pair is never worth a GPU round trip */
-	if (getenv("GVK_VERBOSE")) {
-		opt.log.fn = log_stderr;
-		opt.log.arg = NULL;
-		opt.log.level = GVK_LOG_INFO;
-	}
+	jni_log_setup(&opt.log);
 	return gvk_align_create(&opt, err);
 }
 

@@ -33,7 +33,7 @@ typedef struct {
 	gvk_pair_t *mp;
 	double *ml;
 	uint8_t *mu;
-	size_t cap_r, cap_h, cap_p;
+	size_t cap_r, cap_h, cap_p, cap_l, cap_u;
 } phmm_ctx_t;
 
 /* Contexts of a shared engine: while some batches are on the GPU, the next one is packed. */
@@ -465,13 +465,8 @@ static int merge_inputs(phmm_ctx_t *c, phmm_req_t *batch, size_t *np_out, int *w
 		nr += rr, nh += hh, np += r->n;
 		*want_used |= r->out->used_double != NULL;
 	}
-	size_t cap_l = c->cap_p; /* the results follow the pairs' capacity */
-	double *ml = realloc(c->ml, cap_l * sizeof *ml);
-	if (!ml) return -1;
-	c->ml = ml;
-	uint8_t *mu = realloc(c->mu, cap_l);
-	if (!mu) return -1;
-	c->mu = mu;
+	if (grow((void **)&c->ml, &c->cap_l, np, sizeof *c->ml) || grow((void **)&c->mu, &c->cap_u, np, sizeof *c->mu))
+		return -1;
 	*np_out = np;
 	return 0;
 }
