@@ -48,6 +48,8 @@ void gvk_parallel(int n, gvk_worker_fn fn, void *arg)
 	}
 	if (pa) pthread_attr_destroy(pa);
 	fn(arg, 0);
+	/* Shares whose thread could not start run here: a worker's share is fixed by its tid. */
+	for (int i = started; i < n; ++i) fn(arg, i);
 	for (int i = 1; i < started; ++i) pthread_join(th[i], NULL);
 	free(th);
 	free(w);

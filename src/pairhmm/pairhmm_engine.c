@@ -50,6 +50,7 @@ struct gvk_pairhmm_s {
 	gvk_pairhmm_stats_t st;
 	double gpu_s_closed; /* kernel time of a GPU back end closed after a failure */
 	int gpu_tried;       /* auto mode: the GPU was opened, or found missing, already */
+	gvk_pool_t *pool;    /* CPU workers kept between calls (NULL: one thread, or GPU only) */
 };
 
 
@@ -137,6 +138,9 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 		e->gpu_tried = 1;
 	}
 	e->gpu_tried |= opt->device == GVK_DEVICE_CPU;
+	/* GATK sends one small batch per call: starting the threads anew for each cost more than
+	 * the batch itself on many cores. */
+	if (opt->device != GVK_DEVICE_GPU && e->opt.threads > 1) e->pool = gvk_pool_create(e->opt.threads);
 	if (opt->shared && !(e->merge = phmm_merge_create(e->nctx, opt->merge_wait_us, (size_t)opt->merge_max_pairs,
 	                                                  merged_batch, e))) {
 		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -160,6 +164,7 @@ void gvk_pairhmm_destroy(gvk_pairhmm_t *e)
 	if (!e) return;
 	for (int c = 0; c < e->nctx; ++c) ctx_free(&e->ctx[c]);
 	phmm_merge_destroy(e->merge);
+	gvk_pool_destroy(e->pool);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }
@@ -261,7 +266,7 @@ static int cpu_pass(const gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_h
 	int nt = e->opt.threads;
 	size_t lanes = (size_t)(dbl ? e->isa->lanes_d : e->isa->lanes_f);
 	if ((size_t)nt > (n + lanes - 1) / lanes) nt = (int)((n + lanes - 1) / lanes);
-	gvk_parallel(nt, pass_worker, &p);
+	gvk_pool_run(e->pool, nt, pass_worker, &p);
 	free(jobs);
 	free(idx);
 	return atomic_load(&p.err);
@@ -301,7 +306,7 @@ static int check_pairs(const gvk_pairhmm_t *e, const gvk_read_t *reads, const gv
 {
 	check_job_t j = {reads, haps, pairs, n, {0}, n < 65536 ? 1 : e->opt.threads};
 	if (j.nt > CHECK_MAX_THREADS) j.nt = CHECK_MAX_THREADS;
-	gvk_parallel(j.nt, check_worker, &j);
+	gvk_pool_run(e->pool, j.nt, check_worker, &j);
 	size_t k = n;
 	for (int t = 0; t < j.nt; ++t) k = j.bad[t] < k ? j.bad[t] : k;
 	if (k == n) return 0;
@@ -416,7 +421,7 @@ static int compute(gvk_pairhmm_t *e, phmm_ctx_t *c, const gvk_read_t *reads, con
 	if ((rc = run_pass(e, c, reads, haps, pairs, sel, nd, 1, NULL, dsum, err)) < 0) return rc;
 	final_job_t fj = {e, reads, haps, pairs, n, fsum, dsum, out, n < 65536 ? 1 : e->opt.threads, {0}, {0}};
 	if (fj.nt > FINAL_MAX_THREADS) fj.nt = FINAL_MAX_THREADS;
-	gvk_parallel(fj.nt, final_worker, &fj);
+	gvk_pool_run(e->pool, fj.nt, final_worker, &fj);
 	uint64_t cells = 0, ndbl = 0;
 	for (int t = 0; t < fj.nt; ++t) cells += fj.cells[t], ndbl += fj.ndouble[t];
 	pthread_mutex_lock(&e->lock);
