@@ -13,7 +13,8 @@ the fence marks a block that needs what a test machine may lack (a GPU, MPI, Jav
 is listed with its reason. `<!-- needs: htslib -->` runs the block only where `gvk --version`
 reports htslib, and lists it otherwise.
 
-Commands run with bash in a fresh directory per page, in page order, where `tests` links to the
+Each command runs in a shell of its own (`bash -eu`: files persist between the commands of a page,
+variables do not, and an unset one is an error), in a fresh directory per page, in page order, where `tests` links to the
 source tree's tests/ (the bundled data) and the directory of GVK_BINARY comes first in PATH, so
 `gvk` is the binary under test. A command that exits non-zero, or whose output differs, fails the
 test; so does a page without any example when named on the command line. Commands run with
@@ -108,7 +109,7 @@ def main():
                     continue
                 for cmd, exp in commands(body):
                     ran += 1
-                    r = subprocess.run(["bash", "-e", "-c", cmd], cwd=work, env=env,
+                    r = subprocess.run(["bash", "-eu", "-c", cmd], cwd=work, env=env,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
                     got = r.stdout.split("\n")
                     if got and got[-1] == "":
