@@ -17,7 +17,8 @@ Each command runs in a shell of its own (`bash -eu`: files persist between the c
 variables do not, and an unset one is an error), in a fresh directory per page, in page order, where `tests` links to the
 source tree's tests/ (the bundled data) and the directory of GVK_BINARY comes first in PATH, so
 `gvk` is the binary under test. A command that exits non-zero, or whose output differs, fails the
-test; so does a page without any example when named on the command line. Commands run with
+test; so does a page without any example when named on the command line, and a ```sh block (whose
+commands would escape the test). Commands run with
 `bash -e`, without pipefail, so `gvk ... | head` is not failed by the broken pipe; a failing gvk
 there still changes the output."""
 import difflib
@@ -98,6 +99,10 @@ def main():
         with tempfile.TemporaryDirectory(prefix="gvk-docs-") as work:
             os.symlink(os.path.join(src, "tests"), os.path.join(work, "tests"))
             for lineno, info, reason, needs, body in blocks(open(path, encoding="utf-8").read()):
+                if info in ("sh", "bash", "shell"):
+                    failed += 1
+                    print(f"FAIL {page}:{lineno}: a ```{info} block: commands go in ```console blocks, run or not-run")
+                    continue
                 if info != "console":
                     continue
                 found += 1
