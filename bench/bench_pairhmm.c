@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Pair-HMM benchmark: HaplotypeCaller-shaped work (and optionally equal-length batches) through
  * gvk's CPU engine on 1 and all threads, the GPU engine when present, and Intel GKL's own kernel
- * (gklbench, one thread) on the same input; prints a table and appends it to bench/RESULTS.md. */
+ * (gklbench, one thread) on the same input; prints a table, and appends it to a results file with --results. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdio.h>
@@ -131,12 +131,12 @@ static void usage(void)
 	        "Usage: bench_pairhmm [options]\n"
 	        "  -n N            pairs of HaplotypeCaller shape (default 200000)\n"
 	        "  -t N            threads for the all-threads run (default: all processors)\n"
-	        "  --gkl PATH      also time Intel GKL's kernel through gklbench (shared/tools/gkl)\n"
+	        "  --gkl PATH      also time Intel GKL's kernel through gklbench, a driver built with GKL\n"
 	        "  --device D      cpu, gpu or auto: which engines to time besides the CPU (default auto)\n"
 	        "  --sweep[=CELLS] equal-length batches, read = haplotype length 16..1024, CELLS cells each (1e10)\n"
 	        "  --length L      the sweep's batch of length L alone (with --write: write that batch)\n"
 	        "  --flavour F     avx512 (default) or avx2\n"
-	        "  --results FILE  append the table to FILE (default bench/RESULTS.md; '-' = none)\n"
+	        "  --results FILE  also append the table to FILE, e.g. bench/history/2026-11.md (default '-': print only)\n"
 	        "  --note TEXT     a line to record with the figures\n"
 	        "  --write FILE    only write the HaplotypeCaller-shaped work to FILE (group format) and exit\n"
 	        "  --gpu-only      skip the single-thread CPU and the CPU sweep rows (GPU tuning)\n"
@@ -157,7 +157,7 @@ int main(int argc, char **argv)
 	double sweep_cells = 1e10;
 	int gpu_only = 0, wflags = 0, only_len = 0;
 	int threads = gvk_ncpu(), sweep = 0, flavour = GVK_PHMM_FMA, device = GVK_DEVICE_AUTO;
-	const char *gkl = NULL, *results = "bench/RESULTS.md", *note = "", *write_to = NULL;
+	const char *gkl = NULL, *results = "-", *note = "", *write_to = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "n:t:h", lo, NULL)) != -1) {
 		if (c == 'n') npairs = (size_t)atol(optarg);

@@ -2,13 +2,19 @@
 # SPDX-License-Identifier: MIT
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [all|test|sanitize|random|e2e|align|snp|cnv|jni|profile|bench|peers|mpi] ...
-# (default all; profile, peers and mpi only when named)
+# Usage: scripts/gpu-check.sh [--record] [all|test|sanitize|random|e2e|align|snp|cnv|jni|profile|bench|peers|mpi] ...
+# (default all; profile, peers and mpi only when named). Benchmark tables are printed (and kept in $OUT);
+# --record also appends them to the month's history, bench/history/YYYY-MM.md. bench/RESULTS.md, the
+# current table of each engine, is edited by hand.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
 out=${OUT:-/tmp/gvk-gpu-check}; mkdir -p "$out"
-stages=${*:-all}
+record=(); args=()
+for a in "$@"; do
+	if [ "$a" = --record ]; then record=(--results "bench/history/$(date -u +%Y-%m).md"); else args+=("$a"); fi
+done
+stages=${args[*]:-all}
 has() { [[ " $stages " == *" all "* || " $stages " == *" $1 "* ]]; }
 summary=()
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
@@ -120,7 +126,7 @@ if has align; then
 	timeout 400 build-gpu/tests/align/test_align_gpu gpu ${GVK_ALIGN_PAIRS:-1000000} 1000 2026 > "$out/align-random.txt" 2>&1
 	rc=$?
 	summary+=("align random GPU=CPU ${GVK_ALIGN_PAIRS:-1000000} pairs: rc=$rc, $(grep -c ' 0 differences' "$out/align-random.txt")/4 configs exact, $(( $(date +%s) - t0 )) s")
-	timeout 300 build-gpu/bench/align/bench_align --quick -n 500000 -m 20000 --results bench/RESULTS.md > "$out/align-bench.txt" 2>&1
+	timeout 300 build-gpu/bench/align/bench_align --quick -n 500000 -m 20000 "${record[@]}" > "$out/align-bench.txt" 2>&1
 	summary+=("align bench: rc=$?; $(grep 'gpu (whole call)' "$out/align-bench.txt" | head -1)")
 	cat "$out/align-bench.txt" "$out/align-random.txt" | tail -30
 fi
@@ -132,7 +138,7 @@ if has snp; then
 		summary+=("snp ctest: rc=$?, $(grep -E 'tests passed' "$out/snp-ctest.log"), $(grep -c '(Skipped)' "$out/snp-ctest.log") skipped, $(( $(date +%s) - t0 )) s")
 		grep -E "Failed|\*\*\*" "$out/snp-ctest.log" | head
 	fi
-	timeout 400 build-gpu/bench/snp/bench_snp --results --note "gpu-check: popc/bmma count kernels forced in turn" > "$out/bench_snp.log" 2>&1
+	timeout 400 build-gpu/bench/snp/bench_snp "${record[@]}" --note "gpu-check: popc/bmma count kernels forced in turn" > "$out/bench_snp.log" 2>&1
 	summary+=("snp bench: rc=$?")
 	tail -30 "$out/bench_snp.log"
 fi
@@ -143,7 +149,7 @@ if has cnv; then
 	(cd build-gpu && ctest -R '^cnv_' --timeout 300 --output-on-failure) > "$out/cnv-ctest.log" 2>&1
 	summary+=("cnv ctest: rc=$?, $(grep -E 'tests passed' "$out/cnv-ctest.log"), $(grep -c '(Skipped)' "$out/cnv-ctest.log") skipped, $(( $(date +%s) - t0 )) s")
 	grep -hE "Failed|\*\*\*|max relative" "$out/cnv-ctest.log" | head
-	timeout 420 build-gpu/bench/cnv/bench_cnv both --results bench/RESULTS.md > "$out/bench_cnv.txt" 2>&1
+	timeout 420 build-gpu/bench/cnv/bench_cnv both "${record[@]}" > "$out/bench_cnv.txt" 2>&1
 	summary+=("cnv bench: rc=$?; $(grep -c 'identical' "$out/bench_cnv.txt") identity lines")
 	tail -25 "$out/bench_cnv.txt"
 	if [ -x build-gpu/bench/cnv/bench_cnv_bam ]; then
@@ -272,7 +278,7 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 			extra=(--device gpu --gpu-per-caller)
 		fi
 		timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk -n ${GVK_PEERS_GATK_PAIRS:-2000000} --callers 16,64 "${extra[@]}" \
-			--results bench/RESULTS.md --note "scripts/gpu-check.sh peers" > "$out/peers-gatk-$v.txt" 2>&1
+			"${record[@]}" --note "scripts/gpu-check.sh peers" > "$out/peers-gatk-$v.txt" 2>&1
 		rc=$?
 		tail -12 "$out/peers-gatk-$v.txt"
 		summary+=("bench_pairhmm_gatk ${extra[*]} --callers 16,64: rc=$rc; $(grep -hE '^(GPU vs CPU: |note: )' "$out/peers-gatk-$v.txt" | tr '\n' ' ')")
@@ -280,20 +286,18 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 		while IFS= read -r l; do summary+=("  $l"); done < <(awk -F'|' '/^\|---/ { t = 1; next }
 			t && /^\|/ { gsub(/^ +| +$/, "", $2); gsub(/ /, "", $13); printf "%s, %d callers: %.2f GCUPS, %.0f regions/s, call p50 %.3f ms, p99 %.3f ms, max %.3f ms, %s vs CPU on all cores\n", $2, $3, $7, $8, $9, $10, $11, $13 }' "$out/peers-gatk-$v.txt")
 	done
-	cp bench/RESULTS.md "$out/RESULTS.md"
 fi
 if has bench; then
 	gkl=(); [ -x .carry/gkl/gklbench ] && [ "${GVK_BENCH_GKL:-1}" != 0 ] && gkl=(--gkl .carry/gkl/gklbench)
 	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep "${gkl[@]}" --note "scripts/gpu-check.sh" \
-		--results bench/RESULTS.md 2>&1 | tee "$out/bench.txt" | tail -25
+		"${record[@]}" 2>&1 | tee "$out/bench.txt" | tail -25
 	# The same shapes with GATK4's default indel qualities (45 at every base), where the float
 	# kernels share the gap-open product.
 	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep --indel45 --note "scripts/gpu-check.sh" \
-		--results bench/RESULTS.md 2>&1 | tee "$out/bench45.txt" | tail -12
+		"${record[@]}" 2>&1 | tee "$out/bench45.txt" | tail -12
 	for f in bench bench45; do
 		summary+=("pairhmm $f: $(grep 'gpu (kernel time)' "$out/$f.txt" | awk -F'|' '{gsub(/ +/, " "); printf "%s%s GCUPS;", $2, $8}')")
 	done
-	cp bench/RESULTS.md "$out/RESULTS.md"
 fi
 if [[ " $stages " == *" mpi "* ]]; then  # not part of "all": the 2-GPU machine
 	# gvk under MPI (issue 24), 2 ranks x 1 GPU against one process on the same GPUs: outputs
@@ -347,6 +351,6 @@ WRAP
 		cmp -s "$md/cnv-np1.cnvs" "$md/cnv-np2.cnvs" && summary+=("mpi cnv: CNV lists identical (wall s is column 4)") || summary+=("mpi cnv: CNV lists DIFFER")
 	fi
 fi
-cp bench/RESULTS.md "$out/RESULTS.md" 2>/dev/null
+[ ${#record[@]} -gt 0 ] && cp "${record[1]}" "$out/" 2>/dev/null
 echo; echo "== gpu-check summary ($(cat "$out/gpu.txt"), commit $GVK_COMMIT)"
 printf '  %s\n' "${summary[@]}"

@@ -15,7 +15,7 @@ else
 fi
 dir=${GVK_BUILD_DIR:-build}
 rc=0
-(cd "$dir" && ctest --output-on-failure -j "$(nproc)") || rc=$?
+(cd "$dir" && ctest --output-on-failure -j "$(nproc)") 2>&1 | tee "$dir/ctest-output.txt" || rc=$?
 # ctest lists skipped tests by name only; their reasons are in the log.
-python3 scripts/skip-summary.py "$dir" || true
+python3 scripts/skip-summary.py "$dir" "$dir/ctest-output.txt" || true
 exit $rc

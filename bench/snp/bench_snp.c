@@ -265,7 +265,7 @@ static void usage(void)
 	       "  -t N               CPU threads of the CPU rows (all processors)\n"
 	       "  --single           also CPU rows on one thread\n"
 	       "  --cpu-only         no GPU rows even when a GPU is usable\n"
-	       "  --results[=FILE]   append the table to FILE (bench/RESULTS.md)\n"
+	       "  --results FILE     also append the table to FILE, e.g. bench/history/2026-11.md\n"
 	       "  --note TEXT        a line for the results entry\n");
 }
 
@@ -280,7 +280,7 @@ int main(int argc, char **argv)
 	                                   {"missing", required_argument, NULL, 3},    {"queries", required_argument, NULL, 4},
 	                                   {"profiles", required_argument, NULL, 5},   {"profile-snps", required_argument, NULL, 6},
 	                                   {"single", no_argument, NULL, 7},           {"cpu-only", no_argument, NULL, 8},
-	                                   {"results", optional_argument, NULL, 9},    {"note", required_argument, NULL, 10},
+	                                   {"results", required_argument, NULL, 9},    {"note", required_argument, NULL, 10},
 	                                   {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
 	for (int c; (c = getopt_long(argc, argv, "t:h", lo, NULL)) != -1;) {
 		switch (c) {
@@ -292,7 +292,7 @@ int main(int argc, char **argv)
 		case 6: ns = (uint32_t)atol(optarg); break;
 		case 7: single = 1; break;
 		case 8: cpu_only = 1; break;
-		case 9: results = optarg ? optarg : "bench/RESULTS.md"; break;
+		case 9: results = optarg; break;
 		case 10: note = optarg; break;
 		case 't': all = atoi(optarg); break;
 		case 'h': usage(); return 0;

@@ -39,8 +39,8 @@ struct gvk_lr_s {
 enum { LR_BLOCK = 1 << 16 };
 
 /* A regular file that does not start with the gzip magic: read with pread, so that a large
- * block is copied out of the page cache by several threads (one thread's copy of a 2 GB input
- * took longer than the GPU's work on it). Returns the descriptor, or -1. */
+ * block is copied out of the page cache by several threads (one thread's copy of a large input
+ * would set the pace of the GPU commands). Returns the descriptor, or -1. */
 static int lr_open_plain(const char *path)
 {
 	int fd = open(path, O_RDONLY);
@@ -124,7 +124,7 @@ static int lr_read_exact(gvk_lr_t *lr, size_t size)
 #endif
 
 /* A plain file is mapped whole when it can be: blocks are then pointers into the page cache, not
- * copies of it (copying a 2 GB input took a third of the parser's time), and the kernel is asked
+ * copies of it (copying would be a large share of the parser's work), and the kernel is asked
  * to read ahead. Private and writable, so that a parser that edits its block copies only the
  * pages it touches. Falls back to pread (empty files, no address space). A file truncated by
  * another process while it is read ends this one with SIGBUS, where pread saw a short read. */

@@ -26,6 +26,23 @@ for f in bin/gvk "$libdir/libgvk.so" "$libdir/libgvk.so.${version%%.*}" "$libdir
 	[ -e "$p/$f" ] || bad "not installed: $f"
 done
 [ "$fail" = 0 ] || exit 1
+# Manual pages (built when CMake found help2man): installed, found by man through MANPATH, rendered
+# without warnings, each naming its command.
+if grep -q '^GVK_HELP2MAN:FILEPATH=/' "$build/CMakeCache.txt"; then
+	for page in gvk gvk-pairhmm gvk-align gvk-cnv gvk-ld gvk-fastid; do
+		f=$p/share/man/man1/$page.1
+		[ -e "$f" ] || { bad "not installed: share/man/man1/$page.1"; continue; }
+		command -v man > /dev/null || continue
+		MANWIDTH=100 man --warnings -l "$f" > "$tmp/man.txt" 2> "$tmp/man.err" || bad "man -l $page.1 failed"
+		[ -s "$tmp/man.err" ] && bad "man -l $page.1 warns: $(head -n 3 "$tmp/man.err")"
+		cmd=${page#gvk}; cmd=${cmd#-}
+		grep -q "^ *gvk ${cmd:+$cmd }" "$tmp/man.txt" || bad "$page.1 has no 'gvk $cmd' synopsis"
+		MANPATH=$p/share/man man -w "$page" > /dev/null 2>&1 || bad "man $page does not find the installed page"
+	done
+	echo "manual pages: $(ls "$p/share/man/man1" | wc -l) installed"
+else
+	echo "help2man not found at configure time: no manual pages to check"
+fi
 soname=libgvk.so.${version%%.*}
 [ "$(readelf -d "$lib/libgvk.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" = "$soname" ] || bad "SONAME is not $soname"
 "$p/bin/gvk" --version | grep -qx "gvk $version" || bad "installed gvk --version is not $version"
