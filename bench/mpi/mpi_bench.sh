@@ -12,6 +12,7 @@
 #              GVK_MPI_LD_MATRIX_SNPS SNPs of the square bin4 matrix (default 50000: 10 GB written)
 #              GVK_MPI_DEVICE  --device of every run (default gpu; cpu to try the script without GPUs)
 #              GVK_MPI_LD_SNPS SNPs of the window-table fileset (default 200000)
+#              GVK_MPI_RESULTS  file the table is appended to (default bench/RESULTS.md; 0: none)
 #              GVK_MPI_CNV_REGIONS, GVK_MPI_CNV_SAMPLES the CNV cohort (default 3000000 x 100)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -42,16 +43,17 @@ left() { echo $(( budget - ($(date +%s) - t_start) )); }
 # room NEED NAME: enough of the budget left for a part that takes about NEED seconds?
 room() {
 	if [ "$(left)" -lt "$1" ]; then
-		rows+=("| $2 | skipped: $(left) s of the budget left, about $1 s needed; rerun: bench/mpi/mpi_bench.sh $g ${3:-} |")
+		rows+=("| $2 | skipped: $(left) s of the budget left, about $1 s needed; rerun: bench/mpi/mpi_bench.sh $g ${3:-} | | | | | | |")
 		return 1
 	fi
 }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
-# timed NAME OUTS -- ARGS: gvk ARGS once as 1 rank (all cores) and once as 2 ranks (half the
-# cores each), in two directories; every named output compared, wall times and speed-up.
+# timed NAME NOTE OUTS -- ARGS: gvk ARGS once as 1 rank (all cores) and once as 2 ranks (half
+# the cores each), in two directories; every named output compared, wall times and speed-up;
+# NOTE says what bounds the run (what to expect of the speed-up).
 timed() {
-	local name=$1; shift
+	local name=$1 note=$2; shift 2
 	local outs=()
 	while [ "$1" != -- ]; do outs+=("$1"); shift; done
 	shift
@@ -70,10 +72,23 @@ timed() {
 	done
 	local w1 w2; w1=$(secs "$s0" "$s1"); w2=$(secs "$s1" "$s2")
 	local sp; sp=$(awk -v a="$w1" -v b="$w2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-	rows+=("| $name | $r1 | $w1 | $r2 | $w2 | ${sp}x | $same |")
+	rows+=("| $name | $r1 | $w1 | $r2 | $w2 | ${sp}x | $same | $note |")
+	write_table
 	echo "  $name: 1 rank rc=$r1 $w1 s, 2 ranks rc=$r2 $w2 s, ${sp}x, outputs $same"
 	[ $r2 -eq 0 ] || tail -5 "$logs/$tag.np2.log"
 	rm -rf "$md/r1" "$md/r2"
+}
+
+# The table so far, rewritten after every row: a call cut short still brings back what ran.
+write_table() {
+	{
+		echo "## gvk under MPI (bench/mpi/mpi_bench.sh), $(date -u '+%Y-%m-%d %H:%M UTC'), $(hostname), $(nvidia-smi --query-gpu=name --format=csv,noheader 2> /dev/null | sort | uniq -c | tr -s ' ' | paste -sd,), $ncpu cores, commit ${GVK_COMMIT:-$(git rev-parse --short HEAD 2> /dev/null)}"
+		echo "1 rank: -t $ncpu on GPU 0; 2 ranks: mpirun -np 2, -t $half each, one GPU each. Wall seconds of the whole command."
+		echo
+		echo "| run | 1 rank rc | 1 rank s | 2 ranks rc | 2 ranks s | speed-up | outputs | bound by |"
+		echo "|---|---|---|---|---|---|---|---|"
+		printf '%s\n' "${rows[@]}"
+	} > "$table"
 }
 
 if [[ "$parts" == *" gen "* ]]; then
@@ -91,34 +106,33 @@ if [[ "$parts" == *" gen "* ]]; then
 		chmod +x "$md/keep-counts"
 		timeout 400 "$bcnv" realistic --windows "$cm" --samples "$cn" --device "$dev" --gvk "$md/keep-counts" > "$logs/cnv-gen.log" 2>&1
 	fi
-	rows+=("| inputs (generated once, kept in $md) | | $(( $(date +%s) - t0 )) s | | | | $(du -sh "$md" | cut -f1) |")
+	rows+=("| inputs (generated once, kept in $md) | | $(( $(date +%s) - t0 )) s | | | | $(du -sh "$md" | cut -f1) | |")
+	write_table
 fi
 
 if [[ "$parts" == *" ld "* ]]; then
 	if [ -s "$md/ld$lsnp.bed" ] && room 60 "ld window table" ld; then
-		timed "ld window table, 2000 x $lsnp (--r2 --ld-window-r2 0)" t.ld -- ld --device "$dev" --bfile "$md/ld$lsnp" --r2 --ld-window-r2 0 --out t
+		timed "ld window table, 2000 x $lsnp (--r2 --ld-window-r2 0)" "loading: every rank reads and decodes the whole fileset; the pairs are few" t.ld -- ld --device "$dev" --bfile "$md/ld$lsnp" --r2 --ld-window-r2 0 --out t
 	fi
 	if [ -s "$md/ldm$msnp.bed" ] && room 90 "ld square bin4" ld; then
-		timed "ld square bin4, 2000 x $msnp" m.ld.bin -- ld --device "$dev" --bfile "$md/ldm$msnp" --r square bin4 --out m
-		timed "ld triangle bin4, 2000 x $msnp" m.ld.bin -- ld --device "$dev" --bfile "$md/ldm$msnp" --r triangle bin4 --out m
+		timed "ld square bin4, 2000 x $msnp" "output: 4 bytes per pair at the host's write bandwidth, shared by the ranks" m.ld.bin -- ld --device "$dev" --bfile "$md/ldm$msnp" --r square bin4 --out m
+		timed "ld triangle bin4, 2000 x $msnp" "as square bin4, half the pairs and bytes" m.ld.bin -- ld --device "$dev" --bfile "$md/ldm$msnp" --r triangle bin4 --out m
 	fi
 fi
 
 if [[ "$parts" == *" fastid "* ]] && [ -s "$md/db$nprof.fidb" ] && room 90 "fastid" fastid; then
 	# the database read once beforehand, so that both runs find it in the page cache
 	cat "$md/db$nprof.fidb" > /dev/null
-	timed "fastid 1000 x $nprof x 1024 SNPs, top-10" top.tsv -- fastid --device "$dev" -o top.tsv "$md/db$nprof.fidb" "$md/q1000.fidb"
+	timed "fastid 1000 x $nprof x 1024 SNPs, top-10" "compute and the slice's read both halve; queries and start-up do not" top.tsv -- fastid --device "$dev" -o top.tsv "$md/db$nprof.fidb" "$md/q1000.fidb"
 fi
 
 if [[ "$parts" == *" cnv "* ]] && [ -s "$md/cnv${cm}x$cn.tsv" ] && room 200 "cnv" cnv; then
-	timed "cnv $cm x $cn (EM on $dev)" cnv.tsv cnvr.tsv seg.tsv -- cnv -q --device "$dev" --counts "$md/cnv${cm}x$cn.tsv" -o cnv.tsv --cnvr cnvr.tsv --segments seg.tsv
+	timed "cnv $cm x $cn (EM on $dev)" "segmentation on the CPU: the 2 ranks share the host's cores; every rank parses the matrix" cnv.tsv cnvr.tsv seg.tsv -- cnv -q --device "$dev" --counts "$md/cnv${cm}x$cn.tsv" -o cnv.tsv --cnvr cnvr.tsv --segments seg.tsv
 fi
 
-{
-	echo "gvk under MPI, $(hostname), $(nvidia-smi --query-gpu=name --format=csv,noheader 2> /dev/null | sort | uniq -c | tr -s ' ' | paste -sd,), $ncpu cores, commit ${GVK_COMMIT:-$(git rev-parse --short HEAD 2> /dev/null)}"
-	echo "1 rank: -t $ncpu on GPU 0; 2 ranks: mpirun -np 2, -t $half each, one GPU each. Wall seconds of the whole command."
-	echo
-	echo "| run | 1 rank rc | 1 rank s | 2 ranks rc | 2 ranks s | speed-up | outputs |"
-	echo "|---|---|---|---|---|---|---|"
-	printf '%s\n' "${rows[@]}"
-} | tee "$table"
+write_table
+cat "$table"
+# appended to the results file (GVK_MPI_RESULTS=0: not), which scripts/gpu-check.sh brings back
+res=${GVK_MPI_RESULTS:-bench/RESULTS.md}
+[ "$res" != 0 ] && [ -f "$res" ] && { echo; cat "$table"; } >> "$res"
+exit 0

@@ -262,6 +262,8 @@ int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp
 	/* force_redo takes the redo path after a CPU EM too (tests: the result must not change). */
 	em_redo_t redo = {c, &par, &job, o->threads < 1 ? 1 : o->threads};
 	int need_redo = (o->exact_ties && !strcmp(r->device_name, "gpu")) || o->force_redo;
+	/* spread over processes, all of them take the same path (they join in it), as chosen */
+	if (sp) need_redo = (o->exact_ties && use_gpu) || o->force_redo;
 	rc = cnv_call_split(c, o, r, need_redo ? em_redo_cpu : NULL, &redo, sp, err);
 	if (rc < 0) goto fail;
 	double t3 = gvk_seconds();

@@ -226,6 +226,7 @@ static int place_tiles(tile_t *t, int rc, gvk_err_t *err)
 	if (!tot) rc = rc ? rc : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	int ok = len && before && tot;
 	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, t->w.comm);
+	if (!ok && rc == 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "stopped: a rank ran out of memory");
 	if (ok) {
 		MPI_Exscan(l, bf, (int)nr, MPI_LONG_LONG, MPI_SUM, row);
 		if (t->b == 0) memset(bf, 0, sizeof *bf * (size_t)nr);

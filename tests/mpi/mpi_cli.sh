@@ -114,6 +114,9 @@ for db in "$F.db.fidb $F.queries.fidb" "$tmp/db.fidb $tmp/q.fidb"; do
 	same "fastid -k 0 stdout" - -- fastid -k 0 -T 105 $db
 done
 
+# fastid --make-fidb: one conversion, by rank 0 (a PLINK fileset)
+same "fastid --make-fidb" m.fidb -- fastid --make-fidb "$tmp/t" -o m.fidb
+
 # pairhmm: every bundled input (plain ones are cut, gzip ones run whole on rank 0) and a larger one
 for f in "$data"/pairhmm/inputs/*.in "$data"/pairhmm/inputs/*.txt "$data"/pairhmm/inputs/*.gz "$tmp/ph.in"; do
 	same "pairhmm $(basename "$f")" out.txt -- pairhmm -o out.txt "$f"
