@@ -86,7 +86,7 @@ for b in "$data/snp/ld_dummy/dummy203x800" "$data/snp/ld_edge/edge13x10" "$tmp/t
 	for tiles in "1x$np"; do
 		export GVK_MPI_TILES=$tiles
 		shapes=(square square0 triangle "triangle spaces" "square0 spaces" "square bin4" "triangle bin4" "square0 bin" "triangle bin" "r2 triangle gz")
-		[ "$b" = "$tmp/t" ] && shapes=(triangle "square0 spaces" "r2 square bin4" "triangle bin")
+		[ "$b" != "$data/snp/ld_dummy/dummy203x800" ] && shapes=(triangle "square0 spaces" "r2 square bin4" "triangle bin")
 		for shape in "${shapes[@]}"; do
 			r=--r; [[ $shape == r2* ]] && r=--r2 && shape=${shape#r2 }
 			ext=.ld; [[ $shape == *bin* ]] && ext=.ld.bin; [[ $shape == *gz ]] && ext=.ld.gz
