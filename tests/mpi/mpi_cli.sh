@@ -76,6 +76,8 @@ for b in "$data/snp/ld_dummy/dummy203x800" "$data/snp/ld_edge/edge13x10" "$tmp/g
 	done
 	same "ld $k -o" o.ld -- ld --bfile "$b" --r2 square -o o.ld
 done
+same "ld --ld-snps (rows of a few variants, windows on both sides)" out.ld -- ld --bfile "$tmp/g" --r2 --ld-snps rs5-rs40,rs2000,rs3990-rs3999 --ld-window 30 --ld-window-r2 0 --out out
+same "ld --ld-window-kb, --maf, --geno" out.ld out.log -- ld --bfile "$tmp/g" --r --ld-window 99999 --ld-window-kb 30 --ld-window-r2 0.05 --maf 0.3 --geno 0.2 --out out
 same "ld phased" out.ld -- ld --bfile "$data/snp/ld_phased/phased257x200_miss0.02" --r2 --ld-window-r2 0 --out out
 
 # ld matrices as 2-D tiles: one row block of NP column blocks (each row's pieces placed by
