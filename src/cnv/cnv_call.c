@@ -180,7 +180,8 @@ static int redo_near_ties(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, cons
 }
 
 /* redo_near_ties after a failure too where processes join (the failure is then only agreed). */
-static int redo_near_ties_rc(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, const cnv_split_t *sp, int rc, gvk_err_t *err)
+static int redo_near_ties_rc(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, const cnv_split_t *sp, int rc,
+                             gvk_err_t *err)
 {
 	if (rc == 0) return redo_near_ties(run, redo, redo_arg, sp, err);
 	uint8_t none = 0;
@@ -205,7 +206,8 @@ int cnv_call_split(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_r
 	                 calloc((size_t)pairs, sizeof(int)), NULL, o->threads < 1 ? 1 : o->threads, 0,
 	                 sp ? sp->p0 : 0, sp ? sp->p1 : pairs};
 	double *ones = malloc((size_t)N * sizeof *ones);
-	if (!run.pieces || !run.n_pieces || !run.near || !ones) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
+	if (!run.pieces || !run.n_pieces || !run.near || !ones)
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
 	if (rc == 0) gvk_parallel(run.nth, seg_worker, &run);
 	if (rc == 0 && run.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
 	/* a process that failed still joins, so that the others are not left waiting */

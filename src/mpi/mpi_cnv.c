@@ -200,7 +200,8 @@ int gvk_mpi_cnv_share(gvk_cnv_counts_t *c, gvk_err_t *err)
 			/* the sequence names follow the N sample names */
 			const char *p = names;
 			for (size_t k = 0; k < N; ++k) p += strlen(p) + 1;
-			if (unpack_names(names, (int)N, &c->samples) < 0 || unpack_names(p, (int)Q, &c->seq_names) < 0) rc = GVK_ERR_NOMEM;
+			if (unpack_names(names, (int)N, &c->samples) < 0 || unpack_names(p, (int)Q, &c->seq_names) < 0)
+				rc = GVK_ERR_NOMEM;
 		}
 	} else {
 		rc = GVK_ERR_NOMEM;

@@ -69,7 +69,8 @@ static int choose_grid(tile_t *t, int matrix, gvk_err_t *err)
 	if (v && *v) {
 		int r = 0, c = 0;
 		if (sscanf(v, "%dx%d", &r, &c) != 2 || r < 1 || c < 1 || r * c != P)
-			return gvk_err_set(err, GVK_ERR_ARG, "GVK_MPI_TILES=%s: give ROWSxCOLUMNS with a product of %d (the ranks)", v, P);
+			return gvk_err_set(err, GVK_ERR_ARG, "GVK_MPI_TILES=%s: give ROWSxCOLUMNS with a product of %d (the ranks)",
+			                   v, P);
 		t->pr = r, t->pc = c;
 		return 0;
 	}
@@ -93,7 +94,8 @@ static int io_write(tile_t *t, long long off, const char *p, size_t n)
 {
 	for (size_t o = 0; o < n && !t->io_bad; o += MAX_IO) {
 		int k = (int)(n - o < MAX_IO ? n - o : MAX_IO);
-		if (MPI_File_write_at(t->fh, (MPI_Offset)(off + (long long)o), p + o, k, MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		MPI_Offset at = (MPI_Offset)(off + (long long)o);
+		if (MPI_File_write_at(t->fh, at, p + o, k, MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 			t->io_bad = 1;
 	}
 	return t->io_bad ? -1 : 0;
@@ -101,7 +103,8 @@ static int io_write(tile_t *t, long long off, const char *p, size_t n)
 
 static int bin_flush(tile_t *t, gvk_err_t *err)
 {
-	if (t->len && io_write(t, t->run_off, t->buf, t->len) < 0) return gvk_err_set(err, GVK_ERR_IO, "MPI-IO write error");
+	if (t->len && io_write(t, t->run_off, t->buf, t->len) < 0)
+		return gvk_err_set(err, GVK_ERR_IO, "MPI-IO write error");
 	t->run_off += (long long)t->len;
 	t->len = 0;
 	return 0;
@@ -176,7 +179,8 @@ static int sink_text_tile(tile_t *t, const ld_stripe_t *s, gvk_err_t *err)
 			if (t->wr->spaces || j + 1 < ncol) t->buf[t->len++] = sep;
 		}
 		if (t->c0 + n == ncol) t->buf[t->len++] = '\n';
-		if (fwrite(t->buf, 1, t->len, t->part) != t->len) return gvk_err_set(err, GVK_ERR_IO, "cannot write this rank's part");
+		if (fwrite(t->buf, 1, t->len, t->part) != t->len)
+			return gvk_err_set(err, GVK_ERR_IO, "cannot write this rank's part");
 		t->seg[i - t->r0] = (int64_t)t->len;
 	}
 	t->len = 0;
@@ -195,7 +199,8 @@ static int sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
 /* Copies n bytes of the part, from its start, to the file at off. */
 static int copy_part(tile_t *t, long long off, gvk_err_t *err)
 {
-	if (fflush(t->part) != 0 || fseeko(t->part, 0, SEEK_SET) != 0) return gvk_err_set(err, GVK_ERR_IO, "cannot read back this rank's part");
+	if (fflush(t->part) != 0 || fseeko(t->part, 0, SEEK_SET) != 0)
+		return gvk_err_set(err, GVK_ERR_IO, "cannot read back this rank's part");
 	if (reserve(t, CHUNK, err) < 0) return GVK_ERR_NOMEM;
 	for (size_t n; (n = fread(t->buf, 1, CHUNK, t->part)) > 0; off += (long long)n)
 		if (io_write(t, off, t->buf, n) < 0) return gvk_err_set(err, GVK_ERR_IO, "MPI-IO write error");
@@ -246,7 +251,8 @@ static int place_tiles(tile_t *t, int rc, gvk_err_t *err)
 		if (n == 0) continue;
 		t->len = 0;
 		if (reserve(t, n, err) < 0) rc = GVK_ERR_NOMEM;
-		else if (fread(t->buf, 1, n, t->part) != n) rc = gvk_err_set(err, GVK_ERR_IO, "cannot read back this rank's part");
+		else if (fread(t->buf, 1, n, t->part) != n)
+			rc = gvk_err_set(err, GVK_ERR_IO, "cannot read back this rank's part");
 		else if (io_write(t, off + before[k], t->buf, n) < 0) rc = gvk_err_set(err, GVK_ERR_IO, "MPI-IO write error");
 	}
 	t->len = 0;
@@ -307,7 +313,8 @@ static int run_shared(tile_t *t, const snp_data_t *d, const ld_opt_t *o, ld_repo
 	if (rc == 0 && t->wr->bin) rc = bin_flush(t, err);
 	else if (rc == 0 && !t->seg) rc = ld_writer_finish(t->wr, err);
 	if (!t->wr->bin) rc = t->seg ? place_tiles(t, rc, err) : place_part(t, rc, err);
-	if (MPI_File_close(&t->fh) != MPI_SUCCESS && rc == 0) rc = gvk_err_set(err, GVK_ERR_IO, "MPI-IO: cannot close the output");
+	if (MPI_File_close(&t->fh) != MPI_SUCCESS && rc == 0)
+		rc = gvk_err_set(err, GVK_ERR_IO, "MPI-IO: cannot close the output");
 	return gvk_mpi_agree(&t->w, rc, err);
 }
 
@@ -343,7 +350,8 @@ int gvk_mpi_ld(struct gvk_outset_s *os, const char *path, void *wrp, const void 
 		o->row0 = t.r0, o->row1 = t.r1, o->col0 = t.c0, o->col1 = t.c1;
 		/* the parts are plain text; rank 0 compresses them as one stream */
 		wr->gz = 0;
-		if ((!shared || !wr->bin) && !(t.part = tmpfile())) rc = gvk_err_set(err, GVK_ERR_IO, "cannot make a temporary file for this rank's part");
+		if ((!shared || !wr->bin) && !(t.part = tmpfile()))
+			rc = gvk_err_set(err, GVK_ERR_IO, "cannot make a temporary file for this rank's part");
 		if (rc == 0 && !wr->bin && t.pc > 1 && !(t.seg = calloc((size_t)(t.r1 - t.r0) + 1, sizeof *t.seg)))
 			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		wr->fp = t.part;
