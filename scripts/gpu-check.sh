@@ -30,6 +30,8 @@ fi
 # The full SNP reference set where it was carried: cp -r ../shared/data/snp .carry/snpref (18 MB;
 # leave .carry/jre out of that call, the carried tree is limited to 64 MiB).
 [ -d .carry/snpref ] && hts+=(-DGVK_SNP_SHARED_DATA=$PWD/.carry/snpref)
+# OpenMPI where it was carried (scripts/carry-mpi.sh): the mpi stage's mpirun and CMake's MPI.
+if [ -f .carry/openmpi/env.sh ]; then source .carry/openmpi/env.sh; hts+=($GVK_MPI_CMAKE); fi
 jni=(); [ -f .carry/jdk-include/jni.h ] && jni=(-DJAVA_INCLUDE_PATH=$PWD/.carry/jdk-include -DJAVA_INCLUDE_PATH2=$PWD/.carry/jdk-include/linux)
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${jni[@]}" "${hts[@]}" > "$out/cmake.log" 2>&1 &&
 	cmake --build build-gpu -j "$(nproc)" > "$out/build.log" 2>&1
@@ -300,55 +302,20 @@ if has bench; then
 	done
 fi
 if [[ " $stages " == *" mpi "* ]]; then  # not part of "all": the 2-GPU machine
-	# gvk under MPI (issue 24), 2 ranks x 1 GPU against one process on the same GPUs: outputs
-	# identical, wall times and speed-ups. Inputs are generated under GVK_MPI_DIR (about 7 GB).
+	# gvk under MPI (issue 24), 2 ranks x 1 GPU against one process on the same host: outputs
+	# identical, wall times and speed-ups (bench/mpi/mpi_bench.sh; inputs generated under
+	# GVK_MPI_DIR, about 20 GB, and kept: a rerun on a warm machine goes straight to the timings).
+	# GVK_MPI_PARTS picks parts (gen ld fastid cnv) when one call cannot hold them all.
 	if ! command -v mpirun > /dev/null; then
-		summary+=("mpi: skipped, no mpirun on this host (OpenMPI is not installed; the host has no package registry)")
+		summary+=("mpi: skipped, no mpirun on this host (carry OpenMPI: scripts/carry-mpi.sh, see docs/mpi.md)")
 	elif ! grep -q "^GVK_MPI:BOOL=ON" build-gpu/CMakeCache.txt; then
 		summary+=("mpi: skipped, gvk was built without MPI (no MPI development files found by CMake)")
 	else
-		md=${GVK_MPI_DIR:-/tmp/gvk-mpi}; mkdir -p "$md"
-		g=$PWD/build-gpu/src/gvk gen=tests/mpi/gen_data.py
-		mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2)
-		# mtime NAME OUT -- ARGS: gvk ARGS as one process, then on 2 ranks; OUT compared, times kept.
-		mtime() {
-			local name=$1 o=$2; shift 3
-			local s0 s1 s2 r1 r2
-			s0=$(date +%s.%N); (cd "$md" && timeout 600 "$g" "$@" > "$md/np1.log" 2>&1); r1=$?
-			mv "$md/$o" "$md/$o.np1" 2> /dev/null
-			s1=$(date +%s.%N); (cd "$md" && timeout 600 "${mpi[@]}" "$g" "$@" > "$md/np2.log" 2>&1); r2=$?
-			s2=$(date +%s.%N)
-			local same=DIFFER; cmp -s "$md/$o.np1" "$md/$o" && same=identical
-			summary+=("mpi $name: 1 rank rc=$r1 $(awk "BEGIN{printf \"%.2f\", $s1 - $s0}") s, 2 ranks rc=$r2 $(awk "BEGIN{printf \"%.2f\", $s2 - $s1}") s, speed-up $(awk "BEGIN{printf \"%.2f\", ($s1 - $s0) / ($s2 - $s1)}")x, outputs $same")
-			tail -2 "$md/np2.log"
-			rm -f "$md/$o.np1" "$md/$o"
-		}
 		t0=$(date +%s)
-		[ -s "$md/ld200k.bed" ] || python3 $gen plink "$md/ld200k" 2000 200000 1
-		# square bin4 of 200,000 SNPs would be 160 GB: the matrix runs on 20,000 SNPs (1.6 GB)
-		[ -s "$md/ld20k.bed" ] || python3 $gen plink "$md/ld20k" 2000 20000 2
-		# FastID at 50 M profiles x 1024 SNPs is a 6.4 GB database (GVK_MPI_PROFILES scales it)
-		np=${GVK_MPI_PROFILES:-50000000}
-		[ -s "$md/db$np.fidb" ] || python3 $gen fidb "$md/db$np.fidb" $np 1024 3
-		[ -s "$md/q1000.fidb" ] || python3 $gen fidb "$md/q1000.fidb" 1000 1024 4
-		summary+=("mpi inputs: $(( $(date +%s) - t0 )) s")
-		mtime "ld window table 2000 x 200000 (--r2 --ld-window-r2 0)" t.ld -- ld --device gpu --bfile ld200k --r2 --ld-window-r2 0 --out t
-		mtime "ld square bin4 2000 x 20000" m.ld.bin -- ld --device gpu --bfile ld20k --r square bin4 --out m
-		mtime "fastid 1000 x $np x 1024 top-10" top.tsv -- fastid --device gpu -o top.tsv "db$np.fidb" q1000.fidb
-		# CNV through bench_cnv's gvk runs (3,000,000 regions x 100 samples), once plainly and once
-		# through a wrapper that starts 2 ranks; the wrapper keeps both runs' CNV lists.
-		for n in 1 2; do
-			cat > "$md/gvk-np$n" << WRAP
-#!/bin/bash
-o=; prev=; for a in "\$@"; do [ "\$prev" = -o ] && o=\$a; prev=\$a; done
-if [ $n = 1 ]; then "$g" "\$@"; else ${mpi[*]} "$g" "\$@"; fi
-rc=\$?; [ -n "\$o" ] && cp "\$o" "$md/cnv-np$n.cnvs"; exit \$rc
-WRAP
-			chmod +x "$md/gvk-np$n"
-			timeout 900 build-gpu/bench/cnv/bench_cnv 3000000 100 --device gpu --gvk "$md/gvk-np$n" > "$md/cnv-np$n.txt" 2>&1
-			summary+=("mpi cnv 3000000 x 100, $n rank(s): rc=$?, $(grep -m1 -E '^\| [0-9]+ x [0-9]+ \| gpu' "$md/cnv-np$n.txt" | tr -s ' ')")
-		done
-		cmp -s "$md/cnv-np1.cnvs" "$md/cnv-np2.cnvs" && summary+=("mpi cnv: CNV lists identical (wall s is column 4)") || summary+=("mpi cnv: CNV lists DIFFER")
+		# the device call is limited to 10 minutes: the budget is what this script has left of it
+		GVK_MPI_BUDGET=${GVK_MPI_BUDGET:-$(( 570 - SECONDS ))} OUT=$out bench/mpi/mpi_bench.sh "$PWD/build-gpu/src/gvk" ${GVK_MPI_PARTS:-gen ld fastid cnv} 2>&1 | tee "$out/mpi-bench.txt" | grep -E '^  |WARNING'
+		while IFS= read -r l; do summary+=("mpi $l"); done < <(grep -E '^\| (ld|fastid|cnv|inputs)' "$out/mpi-bench.md" 2> /dev/null)
+		summary+=("mpi: $(( $(date +%s) - t0 )) s, table in $out/mpi-bench.md")
 	fi
 fi
 [ ${#record[@]} -gt 0 ] && cp "${record[1]}" "$out/" 2>/dev/null

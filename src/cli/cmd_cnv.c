@@ -363,7 +363,9 @@ int gvk_cmd_cnv(int argc, char **argv)
 	if (gvk_mpi_several()) {
 		counted = !a.counts;
 		rc = counted ? gvk_mpi_cnv_count(a.bams, a.n_bams, a.bed, &a.b, &c, &err) : 0;
-		if (rc < 0 || gvk_mpi_rank() > 0) goto done;
+		if (rc < 0 || (a.count_only && gvk_mpi_rank() > 0)) goto done;
+		/* the model runs on every rank (EM by regions, segmentation by sample and sequence) */
+		if (counted && !a.count_only && (rc = gvk_mpi_cnv_share(&c, &err)) < 0) goto done;
 	}
 #endif
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
@@ -389,6 +391,12 @@ int gvk_cmd_cnv(int argc, char **argv)
 			fprintf(stderr, "gvk cnv: counted %d regions x %d samples in %.3f s\n", c.m, c.N, t1 - t0);
 		goto done;
 	}
+#ifdef GVK_MPI
+	if (gvk_mpi_several()) {
+		int writes = 0;
+		if ((rc = gvk_mpi_cnv_run(e, &c, &r, &writes, &err)) < 0 || !writes) goto done;
+	} else
+#endif
 	if ((rc = gvk_cnv_run(e, &c, &r, &err)) < 0) goto done;
 	if (!(fp = gvk_outset_open(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
 	WERR(cnv_write_segments(fp, &c, r, 1));

@@ -287,6 +287,10 @@ int gvk_cmd_fastid(int argc, char **argv)
 {
 	args_t a = {0};
 	if (parse_args(argc, argv, &a) < 0) return 1;
+#ifdef GVK_MPI
+	/* a conversion has nothing to split: rank 0 makes the database, the other ranks nothing */
+	if (a.make_fidb && gvk_mpi_rank() > 0) return 0;
+#endif
 	if (a.make_fidb) return make_fidb(&a);
 	gvk_err_t err = {0, ""};
 	/* --device gpu: the GPU or an error, before any input is read */

@@ -67,6 +67,32 @@ typedef int (*cnv_redo_fn)(void *arg, int q, gvk_err_t *err);
 int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
              void *redo_arg, gvk_err_t *err);
 
+/* gvk_cnv_run spread over processes (the CLI's MPI driver; the library itself has no MPI): each
+ * process holds the whole counts and result arrays, runs the EM of its regions [r0, r1) and the
+ * segmentation of its (sequence, sample) pairs [p0, p1) (pair q * N + s), and the hooks join what
+ * the processes computed. Every hook is called on every process with its status so far and
+ * returns the status agreed by all. */
+typedef struct {
+	int r0, r1, p0, p1;
+	void *ctx;
+	/* after the EM: every region's EM outputs (lambda, alpha, post, sini, ini, cls) on every process */
+	int (*em_join)(void *ctx, const gvk_cnv_counts_t *c, gvk_cnv_result_t *r, int rc, gvk_err_t *err);
+	/* after the segmentation: again[q] (one per sequence) set wherever any process set it */
+	int (*near_join)(void *ctx, uint8_t *again, int n_seqs, int rc, gvk_err_t *err);
+	/* after the segmentation: every pair's pieces, scores, calls and diagnostics on the process
+	 * that calls (*calls = 1 there, 0 elsewhere); pieces belong to the caller (malloc'ed) */
+	int (*seg_join)(void *ctx, const gvk_cnv_counts_t *c, gvk_cnv_result_t *r, cnv_piece_t **pieces, int *n_pieces,
+	                int rc, int *calls, gvk_err_t *err);
+} cnv_split_t;
+
+/* cnv_call with the segmentation spread as sp says (NULL: cnv_call). On a process where
+ * seg_join says another one calls, res holds the segmentation of its own pairs only. */
+int cnv_call_split(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
+                   void *redo_arg, const cnv_split_t *sp, gvk_err_t *err);
+/* gvk_cnv_run with the EM and the segmentation spread as sp says (NULL: gvk_cnv_run). */
+int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp, gvk_cnv_result_t **out,
+                  gvk_err_t *err);
+
 /* Rows of read counting: one list of [start, end] (1-based inclusive) per sequence name. */
 typedef struct {
 	int n_seqs, m;

@@ -22,6 +22,7 @@ typedef struct {
 	int *near;             /* per pair: a near tie met (see cnv_segment) */
 	const uint8_t *only;   /* per sequence, or NULL for all: the sequences to segment */
 	int nth, failed;
+	int p0, p1;            /* the pairs of this process */
 } seg_run_t;
 
 static void seg_worker(void *arg, int tid)
@@ -32,7 +33,8 @@ static void seg_worker(void *arg, int tid)
 	int N = c->N, m = c->m, pairs = c->n_seqs * N;
 	cnv_seg_par_t par = {run->o->min_width, run->o->seg_delta, run->o->seg_max_int, run->o->seg_alpha,
 	                     run->o->seg_cyber_weight};
-	for (int pi = tid; pi < pairs; pi += run->nth) {
+	(void)pairs;
+	for (int pi = run->p0 + tid; pi < run->p1; pi += run->nth) {
 		int q = pi / N, s = pi % N, r0 = c->seq_off[q], len = c->seq_off[q + 1] - r0;
 		if (run->only && !run->only[q]) continue;
 		double diag[3];
@@ -153,14 +155,17 @@ static int build_cnvr(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cn
 
 /* Sequences whose segmentation met a near tie get their EM redone by redo and are segmented
  * again (see cnv_call). */
-static int redo_near_ties(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, gvk_err_t *err)
+static int redo_near_ties(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, const cnv_split_t *sp, gvk_err_t *err)
 {
 	const gvk_cnv_counts_t *c = run->c;
 	uint8_t *again = calloc((size_t)c->n_seqs, 1);
-	if (!again) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
-	int n = 0, rc = 0;
-	for (int pi = 0; pi < c->n_seqs * c->N; ++pi)
-		if (run->near[pi] && !again[pi / c->N]) again[pi / c->N] = 1, ++n;
+	int n = 0, rc = again ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
+	for (int pi = run->p0; pi < run->p1 && again; ++pi)
+		if (run->near[pi]) again[pi / c->N] = 1;
+	/* every process redoes the same sequences, so that their EM outputs stay the same everywhere */
+	if (sp) rc = sp->near_join(sp->ctx, again, c->n_seqs, rc, err);
+	if (rc < 0) return free(again), rc;
+	for (int q = 0; q < c->n_seqs; ++q) n += again[q];
 	for (int q = 0; q < c->n_seqs && rc == 0; ++q)
 		if (again[q]) rc = redo(redo_arg, q, err);
 	if (rc == 0 && n > 0) {
@@ -174,8 +179,23 @@ static int redo_near_ties(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, gvk_
 	return rc;
 }
 
+/* redo_near_ties after a failure too where processes join (the failure is then only agreed). */
+static int redo_near_ties_rc(seg_run_t *run, cnv_redo_fn redo, void *redo_arg, const cnv_split_t *sp, int rc,
+                             gvk_err_t *err)
+{
+	if (rc == 0) return redo_near_ties(run, redo, redo_arg, sp, err);
+	uint8_t none = 0;
+	return sp->near_join(sp->ctx, &none, 0, rc, err);
+}
+
 int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
              void *redo_arg, gvk_err_t *err)
+{
+	return cnv_call_split(c, o, res, redo, redo_arg, NULL, err);
+}
+
+int cnv_call_split(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
+                   void *redo_arg, const cnv_split_t *sp, gvk_err_t *err)
 {
 	int N = c->N, m = c->m, pairs = c->n_seqs * N, rc = 0;
 	if (m <= 5) { /* the package segments only more than five regions */
@@ -183,18 +203,22 @@ int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_
 		return 0;
 	}
 	seg_run_t run = {c, o, res, calloc((size_t)pairs, sizeof(cnv_piece_t *)), calloc((size_t)pairs, sizeof(int)),
-	                 calloc((size_t)pairs, sizeof(int)), NULL, o->threads < 1 ? 1 : o->threads, 0};
+	                 calloc((size_t)pairs, sizeof(int)), NULL, o->threads < 1 ? 1 : o->threads, 0,
+	                 sp ? sp->p0 : 0, sp ? sp->p1 : pairs};
 	double *ones = malloc((size_t)N * sizeof *ones);
-	if (!run.pieces || !run.n_pieces || !run.near || !ones) {
+	if (!run.pieces || !run.n_pieces || !run.near || !ones)
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
-		goto out;
+	if (rc == 0) gvk_parallel(run.nth, seg_worker, &run);
+	if (rc == 0 && run.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
+	/* a process that failed still joins, so that the others are not left waiting */
+	if (redo && (rc == 0 || sp) && (rc = redo_near_ties_rc(&run, redo, redo_arg, sp, rc, err)) < 0) goto out;
+	if (rc == 0 && run.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
+	if (sp) {
+		int calls = 0;
+		rc = sp->seg_join(sp->ctx, c, res, run.pieces, run.n_pieces, rc, &calls, err);
+		if (rc < 0 || !calls) goto out;
 	}
-	gvk_parallel(run.nth, seg_worker, &run);
-	if (!run.failed && redo && (rc = redo_near_ties(&run, redo, redo_arg, err)) < 0) goto out;
-	if (run.failed) {
-		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory in segmentation");
-		goto out;
-	}
+	if (rc < 0) goto out;
 	size_t total = 0;
 	for (int pi = 0; pi < pairs; ++pi) total += (size_t)run.n_pieces[pi];
 	res->segs = malloc((total ? total : 1) * sizeof *res->segs);

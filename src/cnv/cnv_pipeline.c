@@ -215,6 +215,12 @@ static int em_redo_cpu(void *arg, int q, gvk_err_t *err)
 
 int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **out, gvk_err_t *err)
 {
+	return cnv_run_split(e, c, NULL, out, err);
+}
+
+int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp, gvk_cnv_result_t **out,
+                  gvk_err_t *err)
+{
 	if (out) *out = NULL;
 	if (!e || !c || !out) return gvk_err_set(err, GVK_ERR_ARG, "gvk_cnv_run: NULL engine, counts or result");
 	const gvk_cnv_opts_t *o = &e->o;
@@ -240,13 +246,25 @@ int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **out,
 	cnv_em_par_init(&par, o, c->N, r->cov);
 	cnv_em_job_t job = {(size_t)c->m, (size_t)c->m, o->norm == 2 ? c->x : r->norm, r->cov, r->lambda, r->alpha,
 	                    r->post, r->sini, r->ini, r->cls};
-	rc = run_em(&par, &job, o, use_gpu, r->device_name, sizeof r->device_name, err);
+	if (sp) {
+		/* this process's regions only (as em_redo_cpu cuts a sequence), then every region's outputs */
+		size_t r0 = (size_t)sp->r0, len = (size_t)(sp->r1 - sp->r0);
+		cnv_em_job_t part = {len,         job.ld,       job.x + r0,   job.cov,      job.lambda + r0, job.alpha + r0,
+		                     job.post ? job.post + r0 : NULL, job.sini + r0, job.ini + r0, job.cls + r0};
+		snprintf(r->device_name, sizeof r->device_name, "%s", use_gpu ? "gpu" : "cpu");
+		if (len > 0) rc = run_em(&par, &part, o, use_gpu, r->device_name, sizeof r->device_name, err);
+		rc = sp->em_join(sp->ctx, c, r, rc, err);
+	} else {
+		rc = run_em(&par, &job, o, use_gpu, r->device_name, sizeof r->device_name, err);
+	}
 	if (rc < 0) goto fail;
 	double t2 = gvk_seconds();
 	/* force_redo takes the redo path after a CPU EM too (tests: the result must not change). */
 	em_redo_t redo = {c, &par, &job, o->threads < 1 ? 1 : o->threads};
 	int need_redo = (o->exact_ties && !strcmp(r->device_name, "gpu")) || o->force_redo;
-	rc = cnv_call(c, o, r, need_redo ? em_redo_cpu : NULL, &redo, err);
+	/* spread over processes, all of them take the same path (they join in it), as chosen */
+	if (sp) need_redo = (o->exact_ties && use_gpu) || o->force_redo;
+	rc = cnv_call_split(c, o, r, need_redo ? em_redo_cpu : NULL, &redo, sp, err);
 	if (rc < 0) goto fail;
 	double t3 = gvk_seconds();
 	r->t_norm = t1 - t0, r->t_em = t2 - t1, r->t_call = t3 - t2;

@@ -42,4 +42,10 @@ int gvk_mpi_rank(void);
  * agreed status. */
 int gvk_mpi_cnv_count(char **paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c,
                       gvk_err_t *err);
+/* cnv: rank 0's counts (joined from the ranks' files) copied to every rank, for the model. */
+int gvk_mpi_cnv_share(gvk_cnv_counts_t *c, gvk_err_t *err);
+/* cnv: gvk_cnv_run with the EM by blocks of regions and the segmentation by (sequence, sample)
+ * pairs spread over the ranks (every rank holds the counts); *out is complete on the rank that
+ * writes (*writes = 1), rank 0. */
+int gvk_mpi_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **out, int *writes, gvk_err_t *err);
 #endif

@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* gvk ld over MPI ranks: every output is row-major (table rows by SNP A, matrix rows), so a
- * contiguous range of rows per rank, each written as one process writes it, joined in rank order
- * gives the one-process bytes. Ranges are balanced by pairs: equal rows for tables (windows of
- * about equal size) and square matrices, equal areas for triangles. */
+/* gvk ld over MPI ranks. Tables are cut into contiguous SNP rows (the window runs into the next
+ * rank's rows), matrices into a grid of tiles (row blocks x column blocks) of equal pairs: equal
+ * rows and columns for square, equal areas for triangle and square0. Each rank writes its bytes at
+ * their offsets of one shared temporary with MPI-IO: binary matrices directly (offsets follow
+ * from the shape), text from a local part once the byte counts are known (MPI_Exscan); rank 0
+ * renames the temporary into place after every rank succeeded. gzip output (one deflate stream)
+ * and outputs that are not regular files go through rank 0 in order instead. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mpi_drivers.h"
@@ -12,10 +19,303 @@
 #include "../common/outset.h"
 #include "../snp/ld_write.h"
 
+enum { CHUNK = 4 << 20, MAX_IO = 1 << 30 };
+
+typedef struct {
+	gvk_mpi_world_t w;
+	int pr, pc, a, b;       /* the grid and this rank's tile in it (rank = a * pc + b) */
+	int64_t r0, r1, c0, c1; /* the tile's rows and columns */
+	int64_t m;
+	ld_writer_t *wr;
+	MPI_File fh;
+	int shared;             /* MPI-IO into one temporary (else through rank 0) */
+	int io_bad;             /* an MPI-IO write failed */
+	FILE *part;             /* text: this rank's bytes in order */
+	int64_t *seg;           /* text tiles of a row block shared by several ranks: bytes per row */
+	char *buf;              /* binary: one contiguous run of the file */
+	size_t len, cap;
+	long long run_off;
+	const ld_opt_t *o;
+} tile_t;
+
+typedef struct {
+	int64_t r0, r1, m;
+	int tri;
+} colwork_t;
+
 static double triangle(int64_t i, const void *arg)
 {
 	(void)arg;
 	return (double)i * (double)(i + 1) / 2.0;
+}
+
+/* Pairs of the row block in columns [0, c). */
+static double col_work(int64_t c, const void *arg)
+{
+	const colwork_t *k = arg;
+	double s = 0.0;
+	for (int64_t i = k->r0; i < k->r1; ++i) s += (double)(k->tri ? (c < i + 1 ? c : i + 1) : c);
+	return s;
+}
+
+/* The grid: GVK_MPI_TILES=RxC when given (R * C must be the ranks), else rows only up to 3
+ * ranks (a row-major output then takes one write per rank) and the squarest grid above. */
+static int choose_grid(tile_t *t, int matrix, gvk_err_t *err)
+{
+	int P = t->w.size;
+	t->pr = P, t->pc = 1;
+	const char *v = getenv("GVK_MPI_TILES");
+	if (!matrix) return 0;
+	if (v && *v) {
+		int r = 0, c = 0;
+		if (sscanf(v, "%dx%d", &r, &c) != 2 || r < 1 || c < 1 || r * c != P)
+			return gvk_err_set(err, GVK_ERR_ARG, "GVK_MPI_TILES=%s: give ROWSxCOLUMNS with a product of %d (the ranks)",
+			                   v, P);
+		t->pr = r, t->pc = c;
+		return 0;
+	}
+	for (int c = 1; c * c <= P; ++c)
+		if (P % c == 0 && P >= 4) t->pc = c, t->pr = P / c;
+	return 0;
+}
+
+static void plan_tile(tile_t *t, int shape, int64_t m)
+{
+	int tri = shape == LD_TRIANGLE || shape == LD_SQUARE0;
+	t->a = t->w.rank / t->pc, t->b = t->w.rank % t->pc;
+	t->m = m;
+	gvk_mpi_split(m, t->pr, t->a, tri ? triangle : NULL, NULL, &t->r0, &t->r1);
+	colwork_t k = {t->r0, t->r1, m, tri};
+	t->c0 = 0, t->c1 = m;
+	if (t->pc > 1) gvk_mpi_split(m, t->pc, t->b, col_work, &k, &t->c0, &t->c1);
+}
+
+static int io_write(tile_t *t, long long off, const char *p, size_t n)
+{
+	for (size_t o = 0; o < n && !t->io_bad; o += MAX_IO) {
+		int k = (int)(n - o < MAX_IO ? n - o : MAX_IO);
+		MPI_Offset at = (MPI_Offset)(off + (long long)o);
+		if (MPI_File_write_at(t->fh, at, p + o, k, MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			t->io_bad = 1;
+	}
+	return t->io_bad ? -1 : 0;
+}
+
+static int bin_flush(tile_t *t, gvk_err_t *err)
+{
+	if (t->len && io_write(t, t->run_off, t->buf, t->len) < 0)
+		return gvk_err_set(err, GVK_ERR_IO, "MPI-IO write error");
+	t->run_off += (long long)t->len;
+	t->len = 0;
+	return 0;
+}
+
+static int reserve(tile_t *t, size_t more, gvk_err_t *err)
+{
+	if (t->len + more <= t->cap) return 0;
+	size_t cap = (t->len + more) * 2;
+	char *b = realloc(t->buf, cap);
+	if (!b) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	t->buf = b, t->cap = cap;
+	return 0;
+}
+
+/* Row i's columns of this tile, as write_matrix (ld_write.c) formats them. */
+static int64_t row_cols(const tile_t *t, int64_t i, int64_t *ncol)
+{
+	*ncol = t->wr->shape == LD_TRIANGLE ? i + 1 : t->m;
+	int64_t e = t->c1 < *ncol ? t->c1 : *ncol;
+	return e > t->c0 ? e - t->c0 : 0;
+}
+
+static double value(const tile_t *t, const ld_stripe_t *s, int64_t i, int64_t j)
+{
+	if (t->wr->shape == LD_SQUARE0 && j > i) return 0.0;
+	double v = s->r[(size_t)(i - s->i0) * (size_t)s->width + (size_t)(j - s->cbase)];
+	return t->wr->r2 && !isnan(v) ? fabs(v) : v;
+}
+
+/* Binary tile rows straight to their offsets; rows that follow each other in the file are
+ * written as one run. */
+static int sink_bin(tile_t *t, const ld_stripe_t *s, gvk_err_t *err)
+{
+	int bs = t->wr->bin;
+	for (int64_t i = s->i0; i < s->i1; ++i) {
+		int64_t ncol, n = row_cols(t, i, &ncol);
+		t->wr->written += (uint64_t)n;
+		if (n == 0) continue;
+		long long start = t->wr->shape == LD_TRIANGLE ? (long long)i * (i + 1) / 2 : (long long)i * t->m;
+		long long off = (start + t->c0) * bs;
+		if (off != t->run_off + (long long)t->len && bin_flush(t, err) < 0) return GVK_ERR_IO;
+		if (t->len == 0) t->run_off = off;
+		if (reserve(t, (size_t)n * 8, err) < 0) return GVK_ERR_NOMEM;
+		for (int64_t j = t->c0; j < t->c0 + n; ++j) {
+			double v = value(t, s, i, j);
+			if (bs == 8) {
+				memcpy(t->buf + t->len, &v, 8);
+			} else {
+				float f = (float)v;
+				memcpy(t->buf + t->len, &f, 4);
+			}
+			t->len += (size_t)bs;
+		}
+		if (t->len >= CHUNK && bin_flush(t, err) < 0) return GVK_ERR_IO;
+	}
+	return 0;
+}
+
+/* Text tile rows (a row block of several column blocks) to the part, with each row's bytes. */
+static int sink_text_tile(tile_t *t, const ld_stripe_t *s, gvk_err_t *err)
+{
+	char sep = t->wr->spaces ? ' ' : '\t';
+	for (int64_t i = s->i0; i < s->i1; ++i) {
+		int64_t ncol, n = row_cols(t, i, &ncol);
+		t->wr->written += (uint64_t)n;
+		if (n == 0) continue;
+		t->len = 0;
+		if (reserve(t, (size_t)n * 16 + 2, err) < 0) return GVK_ERR_NOMEM;
+		for (int64_t j = t->c0; j < t->c0 + n; ++j) {
+			t->len += (size_t)ld_fmt_g(t->buf + t->len, value(t, s, i, j));
+			if (t->wr->spaces || j + 1 < ncol) t->buf[t->len++] = sep;
+		}
+		if (t->c0 + n == ncol) t->buf[t->len++] = '\n';
+		if (fwrite(t->buf, 1, t->len, t->part) != t->len)
+			return gvk_err_set(err, GVK_ERR_IO, "cannot write this rank's part");
+		t->seg[i - t->r0] = (int64_t)t->len;
+	}
+	t->len = 0;
+	return 0;
+}
+
+static int sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
+{
+	tile_t *t = ctx;
+	if (!t->shared) return ld_writer_sink(t->wr, s, err);
+	if (t->wr->bin) return sink_bin(t, s, err);
+	if (t->seg) return sink_text_tile(t, s, err);
+	return ld_writer_sink(t->wr, s, err);
+}
+
+/* Copies n bytes of the part, from its start, to the file at off. */
+static int copy_part(tile_t *t, long long off, gvk_err_t *err)
+{
+	if (fflush(t->part) != 0 || fseeko(t->part, 0, SEEK_SET) != 0)
+		return gvk_err_set(err, GVK_ERR_IO, "cannot read back this rank's part");
+	if (reserve(t, CHUNK, err) < 0) return GVK_ERR_NOMEM;
+	for (size_t n; (n = fread(t->buf, 1, CHUNK, t->part)) > 0; off += (long long)n)
+		if (io_write(t, off, t->buf, n) < 0) return gvk_err_set(err, GVK_ERR_IO, "MPI-IO write error");
+	return ferror(t->part) ? gvk_err_set(err, GVK_ERR_IO, "cannot read back this rank's part") : 0;
+}
+
+/* A contiguous text part (one column block): its offset is the bytes of the ranks before. */
+static int place_part(tile_t *t, int rc, gvk_err_t *err)
+{
+	long long mine = rc == 0 ? (long long)ftello(t->part) : 0, off = 0;
+	MPI_Exscan(&mine, &off, 1, MPI_LONG_LONG, MPI_SUM, t->w.comm);
+	if (t->w.rank == 0) off = 0;
+	return rc == 0 ? copy_part(t, off, err) : rc;
+}
+
+/* Text tiles of a row block shared by pc ranks: a row's pieces follow each other in column
+ * order (MPI_Exscan in the row block), the rows in row order, the row blocks in rank order. */
+static int place_tiles(tile_t *t, int rc, gvk_err_t *err)
+{
+	int64_t nr = t->r1 - t->r0;
+	MPI_Comm row;
+	MPI_Comm_split(t->w.comm, t->a, t->b, &row);
+	long long *len = calloc((size_t)nr + 1, sizeof *len), *before = calloc((size_t)nr + 1, sizeof *before);
+	if (!len || !before) rc = rc ? rc : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t k = 0; k < nr && len; ++k) len[k] = t->seg[k];
+	/* every rank takes part in the collectives, also after a failure, so that none waits */
+	long long *tot = calloc((size_t)nr + 1, sizeof *tot), *l = len ? len : tot, *bf = before ? before : tot;
+	if (!tot) rc = rc ? rc : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int ok = len && before && tot;
+	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, t->w.comm);
+	if (!ok && rc == 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "stopped: a rank ran out of memory");
+	if (ok) {
+		MPI_Exscan(l, bf, (int)nr, MPI_LONG_LONG, MPI_SUM, row);
+		if (t->b == 0) memset(bf, 0, sizeof *bf * (size_t)nr);
+		MPI_Allreduce(l, tot, (int)nr, MPI_LONG_LONG, MPI_SUM, row);
+	}
+	long long block = 0, start = 0;
+	for (int64_t k = 0; ok && k < nr; ++k) block += tot[k];
+	long long mine = t->b == t->pc - 1 ? block : 0; /* counted once per row block, after its ranks */
+	MPI_Exscan(&mine, &start, 1, MPI_LONG_LONG, MPI_SUM, t->w.comm);
+	if (t->w.rank == 0) start = 0;
+	MPI_Comm_free(&row);
+	if (rc == 0 && (fflush(t->part) != 0 || fseeko(t->part, 0, SEEK_SET) != 0))
+		rc = gvk_err_set(err, GVK_ERR_IO, "cannot read back this rank's part");
+	long long off = start;
+	for (int64_t k = 0; rc == 0 && k < nr; off += tot[k], ++k) {
+		size_t n = (size_t)len[k];
+		if (n == 0) continue;
+		t->len = 0;
+		if (reserve(t, n, err) < 0) rc = GVK_ERR_NOMEM;
+		else if (fread(t->buf, 1, n, t->part) != n)
+			rc = gvk_err_set(err, GVK_ERR_IO, "cannot read back this rank's part");
+		else if (io_write(t, off + before[k], t->buf, n) < 0) rc = gvk_err_set(err, GVK_ERR_IO, "MPI-IO write error");
+	}
+	t->len = 0;
+	free(len), free(before), free(tot);
+	return rc;
+}
+
+/* Where the output goes: 1 for MPI-IO into a temporary, 0 through rank 0 (gzip, standard
+ * output, a device or fifo). Decided on rank 0, the temporary's name sent to all. */
+static int open_shared(tile_t *t, gvk_outset_t *os, const char *path, int gz, char *tmp, size_t tmp_len, int *rc,
+                       gvk_err_t *err)
+{
+	int mode = 0;
+	if (t->w.rank == 0) {
+		struct stat sb;
+		mode = !gz && path && strcmp(path, "-") && !(stat(path, &sb) == 0 && !S_ISREG(sb.st_mode));
+		const char *name = mode && *rc == 0 ? gvk_outset_path(os, path, err) : NULL;
+		if (mode && *rc == 0 && !name) *rc = GVK_ERR_IO;
+		snprintf(tmp, tmp_len, "%s", name ? name : "");
+	}
+	MPI_Bcast(&mode, 1, MPI_INT, 0, t->w.comm);
+	MPI_Bcast(tmp, (int)tmp_len, MPI_CHAR, 0, t->w.comm);
+	*rc = gvk_mpi_agree(&t->w, *rc, err);
+	if (!mode || *rc < 0) return mode;
+	int e = MPI_File_open(t->w.comm, tmp, MPI_MODE_WRONLY, MPI_INFO_NULL, &t->fh);
+	if (e != MPI_SUCCESS) {
+		char msg[MPI_MAX_ERROR_STRING];
+		int n = 0;
+		MPI_Error_string(e, msg, &n);
+		*rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open with MPI-IO: %s", path, msg);
+		t->fh = MPI_FILE_NULL;
+	}
+	*rc = gvk_mpi_agree(&t->w, *rc, err);
+	return mode;
+}
+
+/* The run through rank 0 (gzip, standard output, devices): the rows of this rank to a part,
+ * the parts joined on rank 0. */
+static int run_funnel(tile_t *t, gvk_outset_t *os, const char *path, const snp_data_t *d, const ld_opt_t *o,
+                      ld_report_t *rep, int gz, gvk_err_t *err)
+{
+	int rc = 0;
+	if (t->r1 > t->r0) rc = ld_run(d, o, sink, t, rep, err);
+	if (rc == 0) rc = ld_writer_finish(t->wr, err);
+	rc = gvk_mpi_agree(&t->w, rc, err);
+	FILE *out = NULL;
+	if (rc == 0 && t->w.rank == 0 && !(out = gvk_outset_open(os, path, err))) rc = GVK_ERR_IO;
+	rc = gvk_mpi_agree(&t->w, rc, err);
+	if (rc == 0) rc = gvk_mpi_gather_ordered(&t->w, t->part, out, gz, err);
+	t->wr->fp = out;
+	return rc;
+}
+
+static int run_shared(tile_t *t, const snp_data_t *d, const ld_opt_t *o, ld_report_t *rep, gvk_err_t *err)
+{
+	int rc = 0;
+	if (t->r1 > t->r0 && t->c1 > t->c0) rc = ld_run(d, o, sink, t, rep, err);
+	if (rc == 0 && t->wr->bin) rc = bin_flush(t, err);
+	else if (rc == 0 && !t->seg) rc = ld_writer_finish(t->wr, err);
+	if (!t->wr->bin) rc = t->seg ? place_tiles(t, rc, err) : place_part(t, rc, err);
+	if (MPI_File_close(&t->fh) != MPI_SUCCESS && rc == 0)
+		rc = gvk_err_set(err, GVK_ERR_IO, "MPI-IO: cannot close the output");
+	return gvk_mpi_agree(&t->w, rc, err);
 }
 
 /* Leaves the part empty: the table's header belongs to rank 0's part alone. */
@@ -32,35 +332,47 @@ int gvk_mpi_ld(struct gvk_outset_s *os, const char *path, void *wrp, const void 
 	const snp_data_t *d = dp;
 	ld_opt_t *o = ldopt;
 	ld_report_t *rep = repp;
-	gvk_mpi_world_t w;
-	gvk_mpi_world_get(&w);
-	*writes = w.rank == 0;
-	int64_t lo, hi;
-	int tri = o->shape == LD_TRIANGLE || o->shape == LD_SQUARE0;
-	gvk_mpi_split(d->n_snp, w.size, w.rank, tri ? triangle : NULL, NULL, &lo, &hi);
-	o->row0 = lo, o->row1 = hi;
-	/* The parts are plain text; rank 0 compresses them as one stream. */
-	int gz = wr->gz;
-	wr->gz = 0;
-	FILE *part = tmpfile();
-	int rc = part ? 0 : gvk_err_set(err, GVK_ERR_IO, "cannot make a temporary file for this rank's part");
-	wr->fp = part;
-	if (rc == 0) rc = ld_writer_init(wr, err);
-	if (rc == 0 && w.rank > 0 && drop_header(part, wr) < 0) rc = gvk_err_set(err, GVK_ERR_IO, "cannot reset this rank's part");
-	if (rc == 0 && hi > lo) rc = ld_run(d, o, ld_writer_sink, wr, rep, err);
-	if (rc == 0) rc = ld_writer_finish(wr, err);
-	rc = gvk_mpi_agree(&w, rc, err);
-	FILE *out = NULL;
-	if (rc == 0 && w.rank == 0 && !(out = gvk_outset_open(os, path, err))) rc = GVK_ERR_IO;
-	rc = gvk_mpi_agree(&w, rc, err);
-	if (rc == 0) rc = gvk_mpi_gather_ordered(&w, part, out, gz, err);
+	tile_t t = {.wr = wr, .o = o, .fh = MPI_FILE_NULL};
+	gvk_mpi_world_get(&t.w);
+	*writes = t.w.rank == 0;
+	int gz = wr->gz, rc = 0;
+	char tmp[4096] = "";
+	int shared = open_shared(&t, os, path, gz, tmp, sizeof tmp, &rc, err);
+	if (rc < 0) {
+		if (t.fh != MPI_FILE_NULL) MPI_File_close(&t.fh);
+		return rc;
+	}
+	t.shared = shared;
+	rc = choose_grid(&t, shared && o->shape != LD_TABLE, err);
+	rc = gvk_mpi_agree(&t.w, rc, err);
+	if (rc == 0) {
+		plan_tile(&t, o->shape, d->n_snp);
+		o->row0 = t.r0, o->row1 = t.r1, o->col0 = t.c0, o->col1 = t.c1;
+		/* the parts are plain text; rank 0 compresses them as one stream */
+		wr->gz = 0;
+		if ((!shared || !wr->bin) && !(t.part = tmpfile()))
+			rc = gvk_err_set(err, GVK_ERR_IO, "cannot make a temporary file for this rank's part");
+		if (rc == 0 && !wr->bin && t.pc > 1 && !(t.seg = calloc((size_t)(t.r1 - t.r0) + 1, sizeof *t.seg)))
+			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		wr->fp = t.part;
+		if (rc == 0) rc = ld_writer_init(wr, err);
+		if (rc == 0 && t.part && t.w.rank > 0 && drop_header(t.part, wr) < 0)
+			rc = gvk_err_set(err, GVK_ERR_IO, "cannot reset this rank's part");
+		if (rc == 0 && t.seg) wr->written = 0; /* the tile rows come from sink_text_tile */
+		if (shared) rc = run_shared(&t, d, o, rep, err);
+		else rc = run_funnel(&t, os, path, d, o, rep, gz, err);
+	} else if (shared) {
+		MPI_File_close(&t.fh);
+	}
 	if (rc == 0) {
 		unsigned long long v[2] = {rep->pairs, wr->written}, s[2];
-		MPI_Allreduce(v, s, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, w.comm);
+		MPI_Allreduce(v, s, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, t.w.comm);
 		rep->pairs = s[0], wr->written = s[1];
 	}
 	wr->gz = gz;
-	wr->fp = out;
-	if (part) fclose(part);
+	if (shared) wr->fp = NULL;
+	if (t.part) fclose(t.part);
+	free(t.seg);
+	free(t.buf);
 	return rc;
 }

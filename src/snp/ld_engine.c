@@ -101,11 +101,19 @@ static int64_t *em_cm_ends(const snp_data_t *d, const ld_opt_t *o)
 static void row_range(const snp_data_t *d, const ld_opt_t *o, const int64_t *cm_end, int64_t i, int64_t *lo, int64_t *hi)
 {
 	int64_t m = d->n_snp;
+	*lo = *hi = 0;
 	switch (o->shape) {
-	case LD_SQUARE: *lo = 0, *hi = m; return;
+	case LD_SQUARE: *lo = 0, *hi = m; break;
 	case LD_SQUARE0:
-	case LD_TRIANGLE: *lo = 0, *hi = i + 1; return;
+	case LD_TRIANGLE: *lo = 0, *hi = i + 1; break;
 	default: break;
+	}
+	if (o->shape != LD_TABLE) {
+		/* a tile of the matrix (one MPI rank's share): its columns only */
+		if (o->col1 > 0 && *hi > o->col1) *hi = o->col1;
+		if (*lo < o->col0) *lo = o->col0;
+		if (*hi < *lo) *hi = *lo;
+		return;
 	}
 	int64_t fwd = o->inter_chr ? m - 1 : cm_end ? cm_end[i] : window_fwd(d, o, i);
 	if (o->idx1) {

@@ -27,6 +27,7 @@ typedef struct {
 	int single;        /* genotype values rounded as PLINK's float (bin4) path */
 	size_t stripe_cells; /* pairs held per stripe; 0 = default (4 M) */
 	int64_t row0, row1;  /* only rows [row0, row1) (one MPI rank's share); row1 <= 0: to the last */
+	int64_t col0, col1;  /* matrices: only columns [col0, col1) (one MPI rank's tile); col1 <= 0: to the last */
 	snp_gpu_opt_t gpu; /* the GPU and its knobs (device gpu or auto) */
 } ld_opt_t;
 

@@ -6,6 +6,7 @@
   gen_data.py fidb FILE PROFILES SNPS SEED      version 1 .fidb (SNPS a multiple of 64)
   gen_data.py align FILE PAIRS SEED             gvk align table with a header, 2- and 7-field lines
   gen_data.py phmm FILE GROUPS SEED             pairhmm group format
+  gen_data.py cnv FILE REGIONS SAMPLES SEED     cnv count matrix (5 sequences, gains and losses)
 """
 import random
 import struct
@@ -89,6 +90,32 @@ def phmm(path, groups, seed):
                 f.write("".join(rng.choice("ACGT") for _ in range(rng.randint(10, 90))) + "\n")
 
 
+def cnv(path, m, n, seed):
+    rng = random.Random(seed)
+    per = max(1, m // 5)
+    # a few samples carry a loss or a gain of 20 to 120 windows somewhere
+    events = []
+    for s in range(n):
+        if s % 3 == 0:
+            a = rng.randrange(m)
+            events.append((s, a, a + rng.randint(20, 120), rng.choice((0.05, 0.5, 1.5, 2.0))))
+    with open(path, "w") as f:
+        f.write("chr\tstart\tend\t" + "\t".join(f"S{s:03d}" for s in range(n)) + "\n")
+        for r in range(m):
+            q, k = r // per if r // per < 5 else 4, r - (r // per if r // per < 5 else 4) * per
+            base = 40 + 30 * ((r * 7919) % 13) / 13
+            row = []
+            for s in range(n):
+                mu = base * (0.8 + 0.05 * (s % 9))
+                for (es, a, b, fold) in events:
+                    if es == s and a <= r < b:
+                        mu *= fold
+                # Poisson by a normal approximation, enough for a test input
+                v = int(max(0.0, rng.gauss(mu, mu ** 0.5)) + 0.5)
+                row.append(str(v))
+            f.write(f"chr{q + 1}\t{k * 25000 + 1}\t{(k + 1) * 25000}\t" + "\t".join(row) + "\n")
+
+
 def main(a):
     if len(a) < 2:
         sys.exit(__doc__)
@@ -101,6 +128,8 @@ def main(a):
         align(rest[0], int(rest[1]), int(rest[2]))
     elif kind == "phmm":
         phmm(rest[0], int(rest[1]), int(rest[2]))
+    elif kind == "cnv":
+        cnv(rest[0], int(rest[1]), int(rest[2]), int(rest[3]))
     else:
         sys.exit(__doc__)
 

@@ -37,21 +37,28 @@ same() {
 	done
 }
 
-# fails NAME OUT PATTERN -- ARGS: under mpirun the command fails with PATTERN on stderr and OUT absent.
+# fails NAME OUT PATTERN -- ARGS: under mpirun the command fails with PATTERN on stderr and OUT absent;
+# with KEEP=1, OUT exists before and is left as it was.
 fails() {
 	local name=$1 out=$2 pat=$3; shift 4
 	n=$((n + 1))
 	rm -rf "$tmp/F"; mkdir "$tmp/F"
+	[ "${KEEP:-0}" = 1 ] && echo "an earlier result" > "$tmp/F/$out"
 	if (cd "$tmp/F" && "${mpi[@]}" "$gvk" "$@" > stdout 2> stderr); then bad "$name: accepted under $np ranks"; return; fi
 	grep -q -- "$pat" "$tmp/F/stderr" || bad "$name: no '$pat' in: $(head -3 "$tmp/F/stderr")"
-	[ ! -e "$tmp/F/$out" ] || bad "$name: $out left behind"
-	ls "$tmp/F" | grep -q '\.tmp\|gvk-mpi' && bad "$name: temporaries left: $(ls "$tmp/F")"
+	if [ "${KEEP:-0}" = 1 ]; then
+		[ "$(cat "$tmp/F/$out" 2> /dev/null)" = "an earlier result" ] || bad "$name: the existing $out was touched"
+	else
+		[ ! -e "$tmp/F/$out" ] || bad "$name: $out left behind"
+	fi
+	ls -a "$tmp/F" | grep -q '\.tmp\|gvk-mpi\|^\.o' && bad "$name: temporaries left: $(ls -a "$tmp/F")"
 }
 
 gen=$here/gen_data.py
 python3 "$gen" plink "$tmp/g" 301 4000 1 && python3 "$gen" fidb "$tmp/db.fidb" 7001 256 2 &&
 	python3 "$gen" fidb "$tmp/q.fidb" 37 256 3 && python3 "$gen" align "$tmp/al.tsv" 4000 4 &&
-	python3 "$gen" phmm "$tmp/ph.in" 3000 5 || { echo "FAIL: generating inputs"; exit 1; }
+	python3 "$gen" phmm "$tmp/ph.in" 3000 5 && python3 "$gen" plink "$tmp/t" 150 1500 7 &&
+	python3 "$gen" cnv "$tmp/cnv.tsv" 6000 24 6 || { echo "FAIL: generating inputs"; exit 1; }
 
 # ld: tables (windows, inter-chr, filters, extra columns, gzip), matrices and binary matrices
 for b in "$data/snp/ld_dummy/dummy203x800" "$data/snp/ld_edge/edge13x10" "$tmp/g"; do
@@ -69,7 +76,36 @@ for b in "$data/snp/ld_dummy/dummy203x800" "$data/snp/ld_edge/edge13x10" "$tmp/g
 	done
 	same "ld $k -o" o.ld -- ld --bfile "$b" --r2 square -o o.ld
 done
+same "ld --ld-snps (rows of a few variants, windows on both sides)" out.ld -- ld --bfile "$tmp/g" --r2 --ld-snps rs5-rs40,rs2000,rs3990-rs3999 --ld-window 30 --ld-window-r2 0 --out out
+same "ld --ld-window-kb, --maf, --geno" out.ld out.log -- ld --bfile "$tmp/g" --r --ld-window 99999 --ld-window-kb 30 --ld-window-r2 0.05 --maf 0.3 --geno 0.2 --out out
 same "ld phased" out.ld -- ld --bfile "$data/snp/ld_phased/phased257x200_miss0.02" --r2 --ld-window-r2 0 --out out
+
+# ld matrices as 2-D tiles: one row block of NP column blocks (each row's pieces placed by
+# MPI_Exscan), on text, spaced, binary and gzip (through rank 0) shapes; NP row blocks are the
+# default below 4 ranks (above)
+for b in "$data/snp/ld_dummy/dummy203x800" "$data/snp/ld_edge/edge13x10" "$tmp/t"; do
+	k=$(basename "$b")
+	for tiles in "1x$np"; do
+		export GVK_MPI_TILES=$tiles
+		shapes=(square square0 triangle "triangle spaces" "square0 spaces" "square bin4" "triangle bin4" "square0 bin" "triangle bin" "r2 triangle gz")
+		[ "$b" != "$data/snp/ld_dummy/dummy203x800" ] && shapes=(triangle "square0 spaces" "r2 square bin4" "triangle bin")
+		for shape in "${shapes[@]}"; do
+			r=--r; [[ $shape == r2* ]] && r=--r2 && shape=${shape#r2 }
+			ext=.ld; [[ $shape == *bin* ]] && ext=.ld.bin; [[ $shape == *gz ]] && ext=.ld.gz
+			same "ld $k $r $shape tiles $tiles" out$ext out.log -- ld --bfile "$b" $r $shape --out out
+		done
+	done
+	unset GVK_MPI_TILES
+done
+# outputs that are not a regular file go through rank 0; an existing output is replaced whole
+same "ld -o - (standard output)" - -- ld --bfile "$tmp/t" --r2 triangle -o -
+same "ld table -o - " - -- ld --bfile "$tmp/t" --r2 --ld-window 20 --ld-window-r2 0 -o -
+for d in 1 N; do mkdir -p "$tmp/$d"; done
+head -c 5000000 /dev/urandom > "$tmp/old.bin"
+n=$((n + 1)); rm -rf "$tmp/1" "$tmp/N"; mkdir "$tmp/1" "$tmp/N"; cp "$tmp/old.bin" "$tmp/N/o.bin"
+(cd "$tmp/1" && "$gvk" ld -q --bfile "$tmp/t" --r2 square0 bin4 -o o.bin) &&
+	(cd "$tmp/N" && "${mpi[@]}" "$gvk" ld -q --bfile "$tmp/t" --r2 square0 bin4 -o o.bin) &&
+	cmp -s "$tmp/1/o.bin" "$tmp/N/o.bin" || bad "ld -o over a longer existing file: differs"
 
 # fastid: top-k, mixture, threshold hits to their own file and after the list, small blocks
 F=$data/snp/fastid/fastid40x500x200
@@ -79,6 +115,9 @@ for db in "$F.db.fidb $F.queries.fidb" "$tmp/db.fidb $tmp/q.fidb"; do
 	same "fastid -H" top.tsv hits.tsv -- fastid -k 5 -T 110 -H hits.tsv -o top.tsv --block 333 $db
 	same "fastid -k 0 stdout" - -- fastid -k 0 -T 105 $db
 done
+
+# fastid --make-fidb: one conversion, by rank 0 (a PLINK fileset)
+same "fastid --make-fidb" m.fidb -- fastid --make-fidb "$tmp/t" -o m.fidb
 
 # pairhmm: every bundled input (plain ones are cut, gzip ones run whole on rank 0) and a larger one
 for f in "$data"/pairhmm/inputs/*.in "$data"/pairhmm/inputs/*.txt "$data"/pairhmm/inputs/*.gz "$tmp/ph.in"; do
@@ -102,6 +141,14 @@ B=$data/cnv/bam
 same "cnv count-only" c.tsv -- cnv --count-only -q -w 5000 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o c.tsv
 same "cnv bams" cnv.tsv seg.tsv cnvr.tsv -- cnv -q -w 5000 --min-width 1 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o cnv.tsv --segments seg.tsv --cnvr cnvr.tsv
 same "cnv counts" cnv.tsv cnvr.tsv r.lambda.tsv r.params.tsv -- cnv -q --counts "$data/cnv/small/input_counts.tsv.gz" -o cnv.tsv --cnvr cnvr.tsv --regions r
+# cnv: the EM by blocks of regions and the segmentation by (sequence, sample) on a generated
+# cohort of 5 sequences, with every table the model gives
+R="r.normalized.tsv r.INI.tsv r.sINI.tsv r.region_CN.tsv r.lambda.tsv r.alpha.tsv r.seg_stat.tsv r.individualCall.tsv r.normalization_factors.tsv r.seg_params.tsv r.params.tsv"
+same "cnv generated, every output" cnv.tsv cnvr.tsv seg.tsv calls.bed s.seg $R r.posterior.tsv -- cnv -q --counts "$tmp/cnv.tsv" -o cnv.tsv --cnvr cnvr.tsv --segments seg.tsv --calls-bed calls.bed --seg s.seg --regions r --posterior
+same "cnv generated --exome --norm 2" cnv.tsv cnvr.tsv r.sINI.tsv r.seg_stat.tsv -- cnv -q --exome --norm 2 --counts "$tmp/cnv.tsv" -o cnv.tsv --cnvr cnvr.tsv --regions r
+same "cnv generated --matrix --use-median -t 1" cnv.tsv seg.tsv -- cnv -q --matrix --use-median -t 1 --counts "$tmp/cnv.tsv" -o cnv.tsv --segments seg.tsv
+same "cnv small --exome" cnv.tsv seg.tsv -- cnv -q --exome --counts "$data/cnv/small/input_counts.tsv.gz" -o cnv.tsv --segments seg.tsv
+same "cnv bams --counts-out --regions" cnv.tsv c.tsv r.sINI.tsv r.lambda.tsv -- cnv -q -w 5000 --min-width 1 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o cnv.tsv --counts-out c.tsv --regions r
 
 # failures: bad input in the last rank's share, a missing file, a bad database
 cp "$tmp/al.tsv" "$tmp/bad.tsv"; printf 'ACGT\tACGT\t1\n' >> "$tmp/bad.tsv"
@@ -112,6 +159,18 @@ fails "ld missing fileset" out.ld "gvk ld" -- ld --bfile "$tmp/nothere" --r2 --o
 head -c 100000 "$tmp/db.fidb" > "$tmp/short.fidb"
 fails "fastid short database" top.tsv "gvk fastid" -- fastid -o top.tsv "$tmp/short.fidb" "$tmp/q.fidb"
 fails "cnv missing bam" c.tsv "gvk cnv" -- cnv --count-only -w 5000 "$B/T1.bam" "$B/T2.bam" "$tmp/none.bam" -o c.tsv
+
+# the same failures over an existing output, which must stay as it was
+KEEP=1 fails "align bad last line, existing output" out.tsv "expected 2 or 7" -- align -o out.tsv "$tmp/bad.tsv"
+KEEP=1 fails "fastid short database, existing output" top.tsv "gvk fastid" -- fastid -o top.tsv "$tmp/short.fidb" "$tmp/q.fidb"
+KEEP=1 fails "cnv missing bam, existing output" cnv.tsv "gvk cnv" -- cnv -w 5000 "$B/T1.bam" "$B/T2.bam" "$tmp/none.bam" -o cnv.tsv
+# ld: a fileset whose .bed is cut short fails on every rank; an output directory that does not exist
+head -c 1000 "$tmp/t.bed" > "$tmp/short.bed"; cp "$tmp/t.bim" "$tmp/short.bim"; cp "$tmp/t.fam" "$tmp/short.fam"
+KEEP=1 fails "ld short .bed, existing output" out.ld.bin "gvk ld" -- ld --bfile "$tmp/short" --r square bin4 --out out
+fails "ld output directory missing" out.ld "gvk ld" -- ld --bfile "$tmp/t" --r2 triangle --out nodir/out
+# a bad count matrix row only the ranks reading it would see; every rank reads the matrix
+cp "$tmp/cnv.tsv" "$tmp/badc.tsv"; printf 'chr5\t1\t2\tx\n' >> "$tmp/badc.tsv"
+KEEP=1 fails "cnv bad count matrix, existing output" cnv.tsv "gvk cnv" -- cnv --counts "$tmp/badc.tsv" -o cnv.tsv
 
 echo "$n checks under $np ranks, $fail failed"
 [ $fail -eq 0 ]
