@@ -17,10 +17,12 @@
  * GVK_GPU_EMU: tests/hip/warp_emu.h has defined all of this for a simulated warp on the CPU
  * before including the kernels; nothing here is used then.
  *
- * Exactness: the flags that make GKL's arithmetic (flush to zero, no contraction, IEEE division)
- * are set per compiler in CMake (src/CMakeLists.txt: -ftz=true -fmad=false for nvcc,
- * -fgpu-flush-denormals-to-zero -ffp-contract=off for hipcc); the kernels also spell every rounded
- * operation as __fmul_rn / __fmaf_rn etc., which both compilers honour. */
+ * Exactness: the flags that make GKL's arithmetic (flush to zero where GKL has it, no contraction,
+ * IEEE division and square root) are stated per compiler in CMake: -ftz -fmad -prec-div
+ * -prec-sqrt for nvcc (src/CMakeLists.txt, src/cnv/cnv.cmake), -fgpu-flush-denormals-to-zero
+ * -ffp-contract=off -fhip-fp32-correctly-rounded-divide-sqrt for hipcc (cmake/gvk_hip.cmake).
+ * The kernels also spell every rounded operation as __fmul_rn / __fmaf_rn etc., which both
+ * compilers honour. */
 #ifndef GVK_COMMON_GPU_PORT_H
 #define GVK_COMMON_GPU_PORT_H
 
@@ -31,6 +33,10 @@
 
 #elif defined(__HIP__) || defined(__HIPCC__)
 #include <hip/hip_runtime.h>
+/* Host code's isnan: clang's HIP headers declare device overloads that hide the C library's
+ * for unqualified calls (cuda_runtime.h brings the host ones in). */
+#include <cmath>
+using std::isnan;
 
 #define GVK_GPU_HIP 1
 #define GVK_GPU_API "HIP"
@@ -100,6 +106,15 @@ template <typename F> static inline hipError_t cudaFuncSetAttribute(F *f, hipFun
 /* No tensor-core binary MMA on AMD: the SNP engine's popcount kernels serve every request. */
 #define GPU_HAVE_BMMA 0
 
+/* Tables of host function pointers (kernel launchers): clang emits const globals on the device
+ * side as well, where host functions do not exist and the device code would not link. */
+#define GPU_HOST_TABLE
+
+/* clang's HIP headers make __fsqrt_rn the hardware's approximate square root (1 ulp); sqrtf under
+ * -fhip-fp32-correctly-rounded-divide-sqrt (cmake/gvk_hip.cmake) is the correctly rounded one that
+ * CUDA's __fsqrt_rn is. Division (__fdiv_rn is a / b there) is correctly rounded under that flag. */
+#define __fsqrt_rn(x) sqrtf(x)
+
 #define __grid_constant__
 #define __trap() __builtin_trap()
 
@@ -153,6 +168,7 @@ __device__ __forceinline__ void gpu_lds(uint32_t a, double2 &v)
 #include <cuda_runtime.h>
 
 #define GVK_GPU_API "CUDA"
+#define GPU_HOST_TABLE const
 #define GPU_PROP_SMEM_OPTIN(p) ((p).sharedMemPerBlockOptin)
 #define GPU_HAVE_BMMA 1
 #define GPU_LAUNCH_BOUNDS(...) __launch_bounds__(__VA_ARGS__)
@@ -168,6 +184,8 @@ typedef uint32_t gpu_lanemask_t;
 #define gpu_syncwarp() __syncwarp()
 
 #define gpu_smem_addr(p) ((uint32_t)__cvta_generic_to_shared(p))
+/* Only nvcc sees PTX: the tests' CPU stand-ins for cuda_runtime.h compile the host code alone. */
+#ifdef __CUDACC__
 __device__ __forceinline__ void gpu_lds(uint32_t a, float4 &v)
 {
 	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(a));
@@ -176,6 +194,7 @@ __device__ __forceinline__ void gpu_lds(uint32_t a, double2 &v)
 {
 	asm volatile("ld.shared.v2.f64 {%0, %1}, [%2];" : "=d"(v.x), "=d"(v.y) : "r"(a));
 }
+#endif
 #endif
 
 #endif
