@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA back end of the align engine: one thread per pair (fill, end cell and traceback all on the
+/* GPU back end of the align engine (CUDA or HIP through gpu_port.h): one thread per pair (fill, end cell and traceback all on the
  * GPU; only CIGAR elements, offsets and scores come back), pairs sorted by shape into blocks of
  * AG_B. The chunk pipeline (align_gpu_pipe.c) drives it through host slots of pinned buffers and
  * two streams with their own device buffers, so that the copies and kernel of one chunk overlap
@@ -18,7 +18,7 @@ extern "C" {
 #define AL_HD static __device__ __forceinline__
 #include "align_gpu_pair.h"
 
-__global__ void __launch_bounds__(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, int java)
+__global__ void GPU_LAUNCH_BOUNDS(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, int java)
 {
 	const size_t k = (size_t)blockIdx.x * AG_B + threadIdx.x;
 	if (k < n) ag_pair(&c, k, java);
