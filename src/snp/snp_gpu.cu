@@ -23,11 +23,13 @@ extern "C" {
 #include "../common/threads.h"
 }
 
-#include "snp_gpu_kernels.cuh"
 /* The tensor-core kernels are NVIDIA's alone (binary MMA in PTX, 32-lane fragments): under HIP
  * they are not compiled, and gpu_init sends every request to the popcount kernels. */
 #if GPU_HAVE_BMMA
 #include "snp_gpu_bmma.cuh"
+#endif
+#include "snp_gpu_kernels.cuh"
+#if GPU_HAVE_BMMA
 #include "snp_gpu_mma.cuh"
 #endif
 
