@@ -144,7 +144,7 @@ static int em_gpu_alloc(em_gpu_t *g, gvk_err_t *err)
 {
 	int N = g->p->N, n = g->p->n, post = g->j->post != NULL, rc;
 	if ((rc = cudaMalloc(&g->cov, N * sizeof(double))) != cudaSuccess)
-		return gvk_err_set(err, GVK_ERR_GPU, "CUDA: %s", cudaGetErrorString((cudaError_t)rc));
+		return gvk_err_set(err, GVK_ERR_GPU, GVK_GPU_API ": %s", cudaGetErrorString((cudaError_t)rc));
 	CK(cudaMemcpy(g->cov, g->j->cov, N * sizeof(double), cudaMemcpyHostToDevice));
 	for (g->mc = chunk_size(g);; g->mc /= 2) {
 		rc = slot_alloc(&g->s[0], g->mc, n, N, post, err);

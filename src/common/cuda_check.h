@@ -13,7 +13,8 @@
 		cudaError_t e_ = (call);                                                             \
 		if (e_ != cudaSuccess)                                                               \
 			return gvk_err_set(err, e_ == cudaErrorMemoryAllocation ? GVK_ERR_NOMEM : GVK_ERR_GPU, \
-			                   GVK_GPU_API ": %s: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__, __LINE__); \
+			                   GVK_GPU_API ": %s: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__,   \
+			                   __LINE__);                                                        \
 	} while (0)
 
 #endif

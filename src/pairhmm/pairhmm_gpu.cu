@@ -241,7 +241,8 @@ extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opts_t *opt, gvk_err_t *e
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess || n == 0) {
 		/* No GPU or no driver: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
-		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no " GVK_GPU_API " GPU: %s",
+		            e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 		return NULL;
 	}
 	if (opt->gpu >= n) {

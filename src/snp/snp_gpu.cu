@@ -71,10 +71,11 @@ static int gpu_init(snp_gpu_t *g, const snp_gpu_opt_t *o, gvk_err_t *err)
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess || n == 0)
-		return gvk_err_set(err, GVK_ERR_GPU, "no usable CUDA GPU for the SNP engines: %s",
+		return gvk_err_set(err, GVK_ERR_GPU, "no usable " GVK_GPU_API " GPU for the SNP engines: %s",
 		                   e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 	if (o->gpu < 0 || o->gpu >= n)
-		return gvk_err_set(err, GVK_ERR_GPU, "no usable CUDA GPU for the SNP engines: GPU %d asked for, %d visible",
+		return gvk_err_set(err, GVK_ERR_GPU,
+		                   "no usable " GVK_GPU_API " GPU for the SNP engines: GPU %d asked for, %d visible",
 		                   o->gpu, n);
 	if (o->path < PATH_AUTO || o->path > PATH_MMA)
 		return gvk_err_set(err, GVK_ERR_ARG, "GPU count kernel %d is not auto, popc or mma", o->path);
