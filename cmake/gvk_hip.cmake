@@ -23,8 +23,14 @@ set(GVK_HIP_FTZ -fgpu-flush-denormals-to-zero)
 # float denormals kept except in GVK_HIP_FTZ_SOURCES. Wave size: gfx90a runs 64 lanes, gfx1030 its
 # default 32; kernels take it from __AMDGCN_WAVEFRONT_SIZE (gpu_port.h). A Pair-HMM block is 64
 # threads, a whole number of wavefronts on both.
+#
+# -fno-slp-vectorize: on gfx90a (packed FP32) clang's SLP vectorizer takes over 14 CPU minutes on
+# the unrolled Pair-HMM kernels instead of under half a minute without it. It cannot change
+# results (packed operations round each lane as the scalar ones do, and nothing is contracted);
+# whether the packed code would be faster is not known without an MI200 to measure on. It must come
+# after the -O level: hipcc lets a later -O3 turn the vectorizer back on.
 set(GVK_HIP_FLAGS -std=c++17 -fPIC -fvisibility=hidden -ffp-contract=off -fno-gpu-flush-denormals-to-zero
-    -fhip-fp32-correctly-rounded-divide-sqrt -DPHMM_GPU_BLOCK=64)
+    -fhip-fp32-correctly-rounded-divide-sqrt -fno-slp-vectorize -DPHMM_GPU_BLOCK=64)
 # Warnings as for the C code. Not taken: HIP marks hipError_t [[nodiscard]] where CUDA does not
 # (clean-up paths drop errors on purpose); clang flags `#pragma unroll (expr)`, which nvcc
 # documents, as a CUDA-compatibility matter; and an unroll request the AMD back end cannot
@@ -68,7 +74,7 @@ function(gvk_hip_objects out_var defs incs)
       set(ftz ${GVK_HIP_FTZ})
     endif()
     add_custom_command(OUTPUT ${obj}
-      COMMAND ${GVK_HIPCC} -x hip ${args} ${GVK_HIP_FLAGS} ${ftz} ${GVK_HIP_WARN} ${opt} -MD -MF ${obj}.d
+      COMMAND ${GVK_HIPCC} -x hip ${args} ${opt} ${GVK_HIP_FLAGS} ${ftz} ${GVK_HIP_WARN} -MD -MF ${obj}.d
               -c ${CMAKE_CURRENT_SOURCE_DIR}/${src} -o ${obj}
       DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${src} DEPFILE ${obj}.d
       COMMENT "hipcc ${src} (${GVK_HIP_ARCHS})" VERBATIM)

@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The AMD (HIP) build of every engine's GPU code compiles, warning-free, for each target of
 # GVK_HIP_ARCHS, with the flags of cmake/gvk_hip.cmake (no GPU needed: device code is compiled,
-# not run). Skips when hipcc is absent. At -O1: the whole front end and the AMD back end's
-# instruction selection run as at -O3, in minutes instead of the quarter of an hour that -O3 takes
-# for the Pair-HMM kernels' gfx90a code on two cores.
+# not run), at -O3 as the build compiles them (the level first: hipcc lets a later -O3 turn the SLP
+# vectorizer back on). Skips when hipcc is absent.
 # Usage: hip_compile.sh SRC_DIR "ARCHS" "FLAGS" "FTZ_FLAGS" SOURCE...  (SOURCE relative to SRC_DIR/src;
 # ftz:SOURCE also gets FTZ_FLAGS)
 src=$1 archs=$2 flags=$3 ftzflags=$4
@@ -20,7 +19,7 @@ for f in "$@"; do
 	case $f in ftz:*) f=${f#ftz:} extra=$ftzflags ;; esac
 	o="$tmp/$(basename "$f" .cu).o"
 	# shellcheck disable=SC2086 # flag lists split on purpose
-	if ! hipcc -x hip $targets $flags $extra -Werror -O1 -I"$src/include" -I"$src/src" -c "$src/src/$f" -o "$o" \
+	if ! hipcc -x hip $targets -O3 $flags $extra -Werror -I"$src/include" -I"$src/src" -c "$src/src/$f" -o "$o" \
 		> "$tmp/log" 2>&1; then
 		echo "FAIL: $f does not compile for$targets"
 		cat "$tmp/log"
