@@ -8,7 +8,8 @@ command -v cmake >/dev/null || need+=(cmake)
 command -v python3 >/dev/null || need+=(python3)
 command -v gzip >/dev/null || need+=(gzip)
 # clang (with libFuzzer) builds the fuzz targets of tests/fuzz; without it their tests skip.
-for pkg in clang help2man man-db zlib1g-dev libhts-dev pkg-config samtools bcftools tabix libcairo2-dev plink1.9 default-jdk-headless libgkl-java libgkl-jni libhtsjdk-java libgatk-native-bindings-java libcommons-logging-java libopenmpi-dev openmpi-bin python3-numpy python3-pytest python3-venv python3-pip; do
+# hipcc and libamdhip64-dev: the AMD (HIP) compile test of tests/hip (docs/hip.md).
+for pkg in clang help2man man-db hipcc libamdhip64-dev zlib1g-dev libhts-dev pkg-config samtools bcftools tabix libcairo2-dev plink1.9 default-jdk-headless libgkl-java libgkl-jni libhtsjdk-java libgatk-native-bindings-java libcommons-logging-java libopenmpi-dev openmpi-bin python3-numpy python3-pytest python3-venv python3-pip; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

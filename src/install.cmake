@@ -18,6 +18,8 @@ if(GVK_HAVE_CUDA)
   get_target_property(gvk_cudart CUDA::cudart_static IMPORTED_LOCATION)
   # The host code of the .cu files is C++ (static guards, exception personality).
   list(APPEND gvk_static_deps ${gvk_cudart} ${CMAKE_DL_LIBS} ${CUDAToolkit_rt_LIBRARY} stdc++)
+elseif(GVK_HAVE_HIP)
+  list(APPEND gvk_static_deps ${GVK_AMDHIP64} stdc++)
 endif()
 list(APPEND gvk_static_deps pthread m)
 list(REMOVE_DUPLICATES gvk_static_deps)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* CUDA back end of the align engine: one thread per pair (fill, end cell and traceback all on the
- * GPU; only CIGAR elements, offsets and scores come back), pairs sorted by shape into blocks of
- * AG_B. The chunk pipeline (align_gpu_pipe.c) drives it through host slots of pinned buffers and
+/* GPU back end of the align engine (CUDA, or HIP through gpu_port.h): one thread per pair (fill,
+ * end cell and traceback all on the GPU; only CIGAR elements, offsets and scores come back), pairs
+ * sorted by shape into blocks of AG_B. The chunk pipeline (align_gpu_pipe.c) drives it through host slots of pinned buffers and
  * two streams with their own device buffers, so that the copies and kernel of one chunk overlap
  * the other's. The per-pair logic is align_gpu_pair.h, shared with the emulation. */
 #include <stdio.h>
@@ -18,7 +18,7 @@ extern "C" {
 #define AL_HD static __device__ __forceinline__
 #include "align_gpu_pair.h"
 
-__global__ void __launch_bounds__(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, int java)
+__global__ void GPU_LAUNCH_BOUNDS(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, int java)
 {
 	const size_t k = (size_t)blockIdx.x * AG_B + threadIdx.x;
 	if (k < n) ag_pair(&c, k, java);
@@ -55,7 +55,8 @@ static int gpu_init(al_gpu_t *g, const gvk_align_opts_t *opt, gvk_err_t *err)
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess || n == 0)
 		/* No GPU or no driver: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
-		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no " GVK_GPU_API " GPU: %s",
+		                   e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 	cudaDeviceProp prop;
 	CK(cudaGetDeviceProperties(&prop, 0));
 	if (prop.major < 7)
@@ -136,7 +137,7 @@ static int gpu_submit(void *ctx, int s, const ag_plan_t *p, int java, gvk_err_t 
 	g->next = (d + 1) % NDEV;
 	h->dev = d;
 	int rc;
-	if (cudaSetDevice(g->dev) != cudaSuccess) return gvk_err_set(err, GVK_ERR_GPU, "CUDA: cannot select the GPU");
+	if (cudaSetDevice(g->dev) != cudaSuccess) return gvk_err_set(err, GVK_ERR_GPU, GVK_GPU_API ": cannot select the GPU");
 	if ((rc = grow(&q->din, &q->cdin, p->in_bytes, GVK_MEM_DEVICE, "a batch's pairs", err)) < 0) return rc;
 	if ((rc = grow(&q->dout, &q->cdout, p->out_bytes, GVK_MEM_DEVICE, "a batch's results", err)) < 0) return rc;
 	if ((rc = grow(&q->scr, &q->cscr, p->scratch_bytes, GVK_MEM_DEVICE, "a batch's traceback scratch", err)) < 0) return rc;
@@ -168,7 +169,8 @@ static int gpu_fetch(void *ctx, int s, uint64_t el, int count, uint32_t *dst, gv
 	const dset_t *q = &g->d[g->h[s].dev];
 	/* Rare long CIGARs: fetched one by one from the device scratch. */
 	const cudaError_t e = cudaMemcpy(dst, (const uint32_t *)(q->scr + q->el_at) + el, (size_t)count * 4, cudaMemcpyDeviceToHost);
-	if (e != cudaSuccess) return gvk_err_set(err, GVK_ERR_GPU, "CUDA: copying a CIGAR back: %s", cudaGetErrorString(e));
+	if (e != cudaSuccess)
+		return gvk_err_set(err, GVK_ERR_GPU, GVK_GPU_API ": copying a CIGAR back: %s", cudaGetErrorString(e));
 	return 0;
 }
 

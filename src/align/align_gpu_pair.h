@@ -45,7 +45,7 @@ AL_HD void ag_strip(const ag_sc_t *c, const uint8_t *ref, const uint8_t *alt, in
 		int32_t hleft = cin.x, E = cin.y, hdiag = hcorner;
 		hcorner = hleft;
 		uint64_t word = 0;
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) /* device code */
 #pragma unroll
 #endif
 		for (int w = 0; w < AG_W; ++w) {

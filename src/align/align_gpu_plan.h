@@ -33,7 +33,7 @@ typedef struct {
 } ag_int2_t;
 
 static inline
-#ifdef __CUDACC__
+#if defined(__CUDACC__) || defined(__HIP__) /* nvcc or hipcc */
 __host__ __device__
 #endif
 ag_int2_t ag_int2(int32_t x, int32_t y)

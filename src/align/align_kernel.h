@@ -24,7 +24,7 @@ typedef struct {
  * set), bit 2 E came from extension, bit 3 F came from extension. */
 enum { AL_INS = 1, AL_DEL = 2, AL_EEXT = 4, AL_FEXT = 8 };
 
-#ifdef __CUDACC__
+#if defined(__CUDACC__) || defined(__HIP__) /* nvcc or hipcc */
 #define AL_CELL_FN static inline __host__ __device__
 #else
 #define AL_CELL_FN static inline

@@ -6,7 +6,7 @@ list(APPEND GVK_SOURCES cnv/cnv_rstat.c cnv/cnv_counts.c cnv/cnv_arrays.c cnv/cn
      cnv/cnv_canvas_cairo.c)
 # The EM on the GPU when CUDA is there: no contracted multiply-adds (the CPU side is built with
 # -ffp-contract=off), IEEE division and square root, no flush to zero.
-if(GVK_HAVE_CUDA)
+if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
   list(APPEND GVK_SOURCES cnv/cnv_em_gpu.cu)
   set_source_files_properties(cnv/cnv_em_gpu.cu PROPERTIES
     COMPILE_OPTIONS "-fmad=false;-prec-div=true;-prec-sqrt=true;-ftz=false")

@@ -10,7 +10,7 @@
  * processed in chunks sized to the free device memory, two chunk slots with pinned staging buffers
  * on two streams: while the device computes chunk c, the host unpacks chunk c - 1 (and overwrites
  * its minReadCount-shortcut rows) and packs chunk c + 1. */
-#include <cuda_runtime.h>
+#include "../common/gpu_port.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,7 +32,7 @@ enum { EM_BLOCK = 64 };
 
 /* NC > 0 fixes the number of classes so that the per-class arrays live in registers. */
 template <int NC>
-__global__ void __launch_bounds__(EM_BLOCK) em_kernel(const __grid_constant__ cnv_em_par_t p, size_t len,
+__global__ void GPU_LAUNCH_BOUNDS(EM_BLOCK) em_kernel(const __grid_constant__ cnv_em_par_t p, size_t len,
                                                       const double *__restrict__ x, const double *__restrict__ cov,
                                                       double *lg, double *P, double *lam, double *alp, double *sini,
                                                       double *ini, uint8_t *cls)
@@ -144,7 +144,7 @@ static int em_gpu_alloc(em_gpu_t *g, gvk_err_t *err)
 {
 	int N = g->p->N, n = g->p->n, post = g->j->post != NULL, rc;
 	if ((rc = cudaMalloc(&g->cov, N * sizeof(double))) != cudaSuccess)
-		return gvk_err_set(err, GVK_ERR_GPU, "CUDA: %s", cudaGetErrorString((cudaError_t)rc));
+		return gvk_err_set(err, GVK_ERR_GPU, GVK_GPU_API ": %s", cudaGetErrorString((cudaError_t)rc));
 	CK(cudaMemcpy(g->cov, g->j->cov, N * sizeof(double), cudaMemcpyHostToDevice));
 	for (g->mc = chunk_size(g);; g->mc /= 2) {
 		rc = slot_alloc(&g->s[0], g->mc, n, N, post, err);

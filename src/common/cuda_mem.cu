@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Growable device and pinned host buffers (see cuda_mem.h). */
-#include <cuda_runtime.h>
 #include <stdint.h>
 #include <sys/mman.h>
 
 #include "gvk.h"
 #include "cuda_mem.h"
+#include "gpu_port.h"
 
 enum { HUGE_PAGE = 2 << 20 };
 
@@ -52,7 +52,7 @@ extern "C" int gvk_cuda_reserve(void **p, size_t *cap, size_t need, gvk_mem_t ki
 	if (e != cudaSuccess) {
 		*p = NULL;
 		return gvk_err_set(err, e == cudaErrorMemoryAllocation ? GVK_ERR_NOMEM : GVK_ERR_GPU,
-		                   "CUDA: cannot allocate %zu bytes of %s memory for %s: %s", sz,
+		                   GVK_GPU_API ": cannot allocate %zu bytes of %s memory for %s: %s", sz,
 		                   kind == GVK_MEM_PINNED ? "pinned host" : "GPU", what, cudaGetErrorString(e));
 	}
 	*cap = sz;

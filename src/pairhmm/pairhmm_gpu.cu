@@ -8,7 +8,7 @@
  * the kernels), the split of a pass over several GPUs and the extern "C" entry points; a pass's
  * sort and packing are in pairhmm_gpu_pack.cu, its launches and results in pairhmm_gpu_pass.cu,
  * what they share in pairhmm_gpu_dev.cuh. */
-#include <cuda_runtime.h>
+#include "../common/gpu_port.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +73,7 @@ template <typename T, int P, int K, bool F, bool S, bool FTZ = false> static cud
 	 {{load_tiled<T, P, K, false, false, FTZ>, load_tiled<T, P, K, true, false, FTZ>},              \
 	  {load_tiled<T, P, K, false, true, FTZ>, load_tiled<T, P, K, true, true, FTZ>}}}
 
-const variant_t phmm_variants_f[] = {
+GPU_HOST_TABLE variant_t phmm_variants_f[] = {
 	V(float, 1, 4),   V(float, 1, 8),   V(float, 1, 10),  V(float, 1, 12),  V(float, 1, 14),  V(float, 1, 16),
 	V(float, 2, 10),  V(float, 2, 12),  V(float, 2, 14),  V(float, 2, 16),  V(float, 4, 9),   V(float, 4, 10),
 	V(float, 4, 11),  V(float, 4, 12),  V(float, 4, 13),  V(float, 4, 14),  V(float, 4, 15),  V(float, 4, 16),
@@ -86,9 +86,9 @@ const variant_t phmm_variants_f[] = {
  * flag the pairs where it could matter (phmm_trip), which then run again on the tiled variant;
  * that one always flushes, since in reads longer than 256 bases most pairs would be flagged (on
  * random pairs of 1-2000 bases, 87 % of those in double). */
-const variant_t phmm_variants_d[] = {V(double, 4, 4),   V(double, 4, 8),  V(double, 8, 8),
-                                       V(double, 16, 8),  V(double, 16, 9), V(double, 16, 10),
-                                       V(double, 32, 8),  VT(double, 32, 8, true)};
+GPU_HOST_TABLE variant_t phmm_variants_d[] = {V(double, 4, 4),   V(double, 4, 8),  V(double, 8, 8),
+                                                V(double, 16, 8),  V(double, 16, 9), V(double, 16, 10),
+                                                V(double, 32, 8),  VT(double, 32, 8, true)};
 #undef V
 #undef VT
 #define NVAR_F (int)(sizeof phmm_variants_f / sizeof phmm_variants_f[0])
@@ -241,7 +241,8 @@ extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opts_t *opt, gvk_err_t *e
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess || n == 0) {
 		/* No GPU or no driver: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
-		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no CUDA GPU: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no " GVK_GPU_API " GPU: %s",
+		            e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 		return NULL;
 	}
 	if (opt->gpu >= n) {

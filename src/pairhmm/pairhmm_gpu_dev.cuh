@@ -11,7 +11,7 @@
 #ifndef GVK_PAIRHMM_GPU_DEV_CUH
 #define GVK_PAIRHMM_GPU_DEV_CUH
 
-#include <cuda_runtime.h>
+#include "../common/gpu_port.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -94,7 +94,7 @@ typedef struct {
 } variant_t;
 
 /* The variant tables (pairhmm_gpu.cu) and their lengths. */
-extern const variant_t phmm_variants_f[], phmm_variants_d[];
+extern GPU_HOST_TABLE variant_t phmm_variants_f[], phmm_variants_d[];
 extern const int phmm_nvar_f, phmm_nvar_d;
 
 /* A pass's precision: float, double, or double with FTZ (PASS_FTZ, the flagged pairs again). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Pair-HMM forward kernels for NVIDIA GPUs, bit-identical to Intel GKL (docs/pairhmm.md,
+/* Pair-HMM forward kernels for NVIDIA and AMD GPUs (gpu_port.h), bit-identical to Intel GKL (docs/pairhmm.md,
  * Semantics 5-9).
  *
  * Design (after gpuPairHMM, Schmidt et al. 2024): one pair per sub-warp of P threads. Thread t
@@ -27,6 +27,7 @@
 #include <float.h>
 #include <stdint.h>
 
+#include "../common/gpu_port.h"
 #include "pairhmm_gpu_pair.h"
 
 template <typename T> struct phmm_ops;
@@ -95,8 +96,8 @@ __device__ __forceinline__ void phmm_trip(const float (&)[K], const float (&)[K]
 /* Whether any thread of this thread's sub-warp tripped. */
 template <int P> __device__ __forceinline__ bool phmm_sub_any(bool t)
 {
-	const uint32_t b = __ballot_sync(0xffffffffu, t);
-	return P == 32 ? b != 0 : (b >> (threadIdx.x % 32 / P * P) & ((1u << P) - 1)) != 0;
+	const gpu_lanemask_t b = gpu_ballot(t);
+	return P == GPU_WARP ? b != 0 : (b >> (threadIdx.x % GPU_WARP / P * P) & (((gpu_lanemask_t)1 << P) - 1)) != 0;
 }
 
 __device__ __forceinline__ int phmm_gpu_mm_index(int qi, int qd)
@@ -165,23 +166,13 @@ template <typename T, int P, int K> struct phmm_table {
 };
 
 /* A thread's priors of class c: its rows' 32-bit shared-memory address plus c * CB, one
- * instruction per step. phmm_lds loads through that 32-bit address in PTX: from a generic
- * pointer the compiler folds the thread's offset into the class term and pays two instructions
- * per step. */
+ * instruction per step. gpu_lds (gpu_port.h) loads through that 32-bit address (in PTX on NVIDIA):
+ * from a generic pointer the compiler folds the thread's offset into the class term and pays two
+ * instructions per step. */
 template <typename T, int P, int K>
 __device__ __forceinline__ uint32_t phmm_class_addr(uint32_t tabl, uint32_t c)
 {
 	return tabl + c * (uint32_t)phmm_table<T, P, K>::CB;
-}
-
-__device__ __forceinline__ void phmm_lds(uint32_t a, float4 &v)
-{
-	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(a));
-}
-
-__device__ __forceinline__ void phmm_lds(uint32_t a, double2 &v)
-{
-	asm volatile("ld.shared.v2.f64 {%0, %1}, [%2];" : "=d"(v.x), "=d"(v.y) : "r"(a));
 }
 
 /* Loads a thread's K priors of one class from shared address a. */
@@ -192,7 +183,7 @@ __device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
 #pragma unroll
 		for (int r = 0; r < K; r += 4) {
 			float4 v;
-			phmm_lds(a + 4 * r, v);
+			gpu_lds(a + 4 * r, v);
 			pr[r] = v.x;
 			if (r + 1 < K) pr[r + 1] = v.y;
 			if (r + 2 < K) pr[r + 2] = v.z;
@@ -202,7 +193,7 @@ __device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
 #pragma unroll
 		for (int r = 0; r < K; r += 2) {
 			double2 v;
-			phmm_lds(a + 8 * r, v);
+			gpu_lds(a + 8 * r, v);
 			pr[r] = v.x;
 			if (r + 1 < K) pr[r + 1] = v.y;
 		}
@@ -384,9 +375,9 @@ __device__ __forceinline__ void phmm_from_above(T m, T i, T d, int lane, T init,
 		return;
 	}
 	/* Shuffled, then overwritten on thread 0: one predicated move per value, not a select. */
-	uM = __shfl_up_sync(0xffffffffu, m, 1, P);
-	uI = __shfl_up_sync(0xffffffffu, i, 1, P);
-	uD = __shfl_up_sync(0xffffffffu, d, 1, P);
+	uM = gpu_shfl_up(m, 1, P);
+	uI = gpu_shfl_up(i, 1, P);
+	uD = gpu_shfl_up(d, 1, P);
 	if (lane == 0) uM = 0, uI = 0, uD = init;
 }
 
@@ -405,7 +396,7 @@ template <typename T, int K, bool SHARE> constexpr int phmm_min_blocks()
  * without a bounds check; past its own H a pair reads the next haplotype's classes, and the
  * columns they feed are never used. */
 template <typename T, int P, int K, bool FUSED, bool SHARE>
-__global__ void __launch_bounds__(PHMM_GPU_BLOCK, (phmm_min_blocks<T, K, SHARE>()))
+__global__ void GPU_LAUNCH_BOUNDS(PHMM_GPU_BLOCK, (phmm_min_blocks<T, K, SHARE>()))
 phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
                       const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
                       T *__restrict__ out)
@@ -419,7 +410,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	const phmm_gpu_pair_t pp = me.pp;
 	const uint8_t *rb = rblob + pp.roff;
 	const int R = pp.R, H = pp.H;
-	const int hmax = __reduce_max_sync(0xffffffffu, H);
+	const int hmax = gpu_reduce_max(H);
 	const int row0 = R - ROWS; /* virtual rows fill the top of the tile */
 	const T init = op::div(op::init(), (T)H);
 	T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
@@ -427,7 +418,7 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	T pM = 0, pI = 0, pD = row0 + lane * K - 1 < 0 ? init : (T)0;
 	/* Class of column j + 1 for this thread at step s is hq[s]. */
 	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
-	const uint32_t tabl = (uint32_t)__cvta_generic_to_shared(tab + lane * KS);
+	const uint32_t tabl = gpu_smem_addr(tab + lane * KS);
 	T pr[K];
 	phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
 	T sm = 0, si = 0;
@@ -489,7 +480,7 @@ __device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chu
  * kernel, so the main loop has no bounds checks. FTZ (double only): x86's flush after every
  * operation, unchecked; this variant also takes the short kernels' flagged pairs, any length. */
 template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ>
-__global__ void __launch_bounds__(PHMM_GPU_BLOCK)
+__global__ void GPU_LAUNCH_BOUNDS(PHMM_GPU_BLOCK)
 phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
                 const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
                 T *__restrict__ scratch, const uint64_t *__restrict__ scratch_off, T *__restrict__ out)
@@ -507,13 +498,13 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	const int R = pp.R, H = pp.H;
 	/* Every sub-warp of the warp runs the same number of steps so that shuffles stay converged;
 	 * columns past a pair's own H are computed but never used. */
-	const int hmax = __reduce_max_sync(0xffffffffu, H);
+	const int hmax = gpu_reduce_max(H);
 	const int ntiles = (R + ROWS - 1) / ROWS;
 	const int pad = ntiles * ROWS - R;
 	const T init = op::div(op::init(), (T)H);
 	T *scr = scratch + scratch_off[live ? sub : npairs - 1];
 	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
-	const uint32_t tabl = (uint32_t)__cvta_generic_to_shared(tab + lane * KS);
+	const uint32_t tabl = gpu_smem_addr(tab + lane * KS);
 	const bool last = lane == P - 1;
 	const int steps = hmax + P - 1;
 	T sm = 0, si = 0;
@@ -536,12 +527,12 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			const int j = s - lane + 1;
 			const uint32_t hcn = hq[s];
 			const int x = s % P;
-			T uM = __shfl_up_sync(0xffffffffu, M[K - 1], 1, P);
-			T uI = __shfl_up_sync(0xffffffffu, I[K - 1], 1, P);
-			T uD = __shfl_up_sync(0xffffffffu, D[K - 1], 1, P);
-			const T tM = __shfl_sync(0xffffffffu, b.M, x, P);
-			const T tI = __shfl_sync(0xffffffffu, b.I, x, P);
-			const T tD = __shfl_sync(0xffffffffu, b.D, x, P);
+			T uM = gpu_shfl_up(M[K - 1], 1, P);
+			T uI = gpu_shfl_up(I[K - 1], 1, P);
+			T uD = gpu_shfl_up(D[K - 1], 1, P);
+			const T tM = gpu_shfl(b.M, x, P);
+			const T tI = gpu_shfl(b.I, x, P);
+			const T tD = gpu_shfl(b.D, x, P);
 			if (lane == 0) uM = above ? tM : (T)0, uI = above ? tI : (T)0, uD = above ? tD : init;
 			if (j >= 1) {
 				phmm_rows<T, K, FUSED, SHARE, FTZ>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
@@ -556,7 +547,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
 			if (x == P - 1) b = nb, nb = phmm_load_bound<T, P>(scr, s / P + 2, lane, H, above);
 		}
-		__syncwarp();
+		gpu_syncwarp();
 	}
 	if (live && last) out[pp.out] = op::add(sm, si);
 }

@@ -5,7 +5,7 @@
  * offsets known in advance, sparse ones through the read and haplotype maps). Split from
  * pairhmm_gpu.cu, which keeps the device set-up and the entry points; pairhmm_gpu_pass.cu runs
  * what this file packs. */
-#include <cuda_runtime.h>
+#include "../common/gpu_port.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

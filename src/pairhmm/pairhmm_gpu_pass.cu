@@ -4,7 +4,7 @@
  * pairs' own indices; the double pass that reuses the float pass's blobs on the device; the
  * gpu_profile reports. Split from pairhmm_gpu.cu, which keeps the device set-up, the kernel
  * variants and the entry points that call phmm_dev_pass. */
-#include <cuda_runtime.h>
+#include "../common/gpu_port.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

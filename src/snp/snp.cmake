@@ -6,8 +6,8 @@ list(APPEND GVK_SOURCES
   snp/ld_engine.c snp/ld_write.c snp/ld_fmt.c
   snp/fastid_engine.c snp/fastid_write.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/vcf_io.c snp/ld_api.c
   snp/fastid_api.c snp/snp_device.c)
-# The GPU back end when CUDA is there, else the stub that reports its absence.
-if(GVK_HAVE_CUDA)
+# The GPU back end when CUDA or HIP is there, else the stub that reports its absence.
+if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
   list(APPEND GVK_SOURCES snp/snp_gpu.cu)
 else()
   list(APPEND GVK_SOURCES snp/snp_nogpu.c)

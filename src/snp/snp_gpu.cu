@@ -7,7 +7,7 @@
  * device with the host's exact operations and copied back while the next chunk is computed.
  * FastID keeps per-thread top-k lists of (score, index) keys on the device and reduces them
  * there, so no score matrix is stored. Every CUDA call is checked. */
-#include <cuda_runtime.h>
+#include "../common/gpu_port.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,9 +23,15 @@ extern "C" {
 #include "../common/threads.h"
 }
 
+/* The tensor-core kernels are NVIDIA's alone (binary MMA in PTX, 32-lane fragments): under HIP
+ * they are not compiled, and gpu_init sends every request to the popcount kernels. */
+#if GPU_HAVE_BMMA
 #include "snp_gpu_bmma.cuh"
+#endif
 #include "snp_gpu_kernels.cuh"
+#if GPU_HAVE_BMMA
 #include "snp_gpu_mma.cuh"
+#endif
 
 enum { LD_CHUNKS = 4, LD_NBUF = 4, LD_EVENTS = 64 }; /* chunks per stripe (at least), result buffers, timing events */
 enum { PATH_AUTO = GVK_SNP_PATH_AUTO, PATH_POPC = GVK_SNP_PATH_POPC, PATH_MMA = GVK_SNP_PATH_MMA };
@@ -65,10 +71,11 @@ static int gpu_init(snp_gpu_t *g, const snp_gpu_opt_t *o, gvk_err_t *err)
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess || n == 0)
-		return gvk_err_set(err, GVK_ERR_GPU, "no usable CUDA GPU for the SNP engines: %s",
+		return gvk_err_set(err, GVK_ERR_GPU, "no usable " GVK_GPU_API " GPU for the SNP engines: %s",
 		                   e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 	if (o->gpu < 0 || o->gpu >= n)
-		return gvk_err_set(err, GVK_ERR_GPU, "no usable CUDA GPU for the SNP engines: GPU %d asked for, %d visible",
+		return gvk_err_set(err, GVK_ERR_GPU,
+		                   "no usable " GVK_GPU_API " GPU for the SNP engines: GPU %d asked for, %d visible",
 		                   o->gpu, n);
 	if (o->path < PATH_AUTO || o->path > PATH_MMA)
 		return gvk_err_set(err, GVK_ERR_ARG, "GPU count kernel %d is not auto, popc or mma", o->path);
@@ -87,14 +94,19 @@ static int gpu_init(snp_gpu_t *g, const snp_gpu_opt_t *o, gvk_err_t *err)
 	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->ld_bps[0], ld_count_kernel<0, 4, 2>, LD_T * LD_T, 0));
 	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->ld_bps[1], ld_count_kernel<1, 4, 4>, LD_T * LD_T, 0));
 	g->smem_block = prop.sharedMemPerBlock;
-	g->smem_optin = prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock ? prop.sharedMemPerBlockOptin
-	                                                                     : prop.sharedMemPerBlock;
+	g->smem_optin = GPU_PROP_SMEM_OPTIN(prop) > prop.sharedMemPerBlock ? GPU_PROP_SMEM_OPTIN(prop)
+	                                                                   : prop.sharedMemPerBlock;
 	size_t total = 0;
 	CK(cudaMemGetInfo(&g->mem_free, &total));
 	if (o->mem > 0 && o->mem < g->mem_free) g->mem_free = o->mem; /* tests: streaming and blocking with little memory */
 	g->db_block = o->db_block > 0 ? o->db_block : 0;
 	g->q_batch = o->q_batch > 0 ? o->q_batch : 0;
 	g->path = o->path;
+#if !GPU_HAVE_BMMA
+	if (g->path == PATH_MMA)
+		gvk_logf(&o->log, GVK_LOG_INFO, "no tensor-core count kernel on %s GPUs; using the popcount kernels", GVK_GPU_API);
+	g->path = PATH_POPC;
+#endif
 	g->log = o->log;
 	g->ld_path = g->path;
 	for (int i = 0; i < 3; ++i) CK(cudaStreamCreateWithFlags(&g->st[i], cudaStreamNonBlocking));
@@ -251,6 +263,7 @@ static int ld_count_launch(snp_gpu_t *g, cudaStream_t st, int path, int full, co
                            const ld_opt_t *o, gvk_err_t *err)
 {
 	const int32_t nbits = (int32_t)d->n_bits;
+#if GPU_HAVE_BMMA
 	if (path == PATH_MMA) {
 		const int r = MMA_S * (full ? 2 : 3);
 		const size_t stage = 2 * (size_t)r * (MMA_KW + 2) * sizeof(uint64_t), ctile = (size_t)r * r * sizeof(int32_t);
@@ -262,7 +275,9 @@ static int ld_count_launch(snp_gpu_t *g, cudaStream_t st, int path, int full, co
 		else
 			ld_mma_kernel<3><<<grid, MMA_THREADS, smem, st>>>(L->src, d->nw, L->i0, L->nrows, L->cbase, L->width, L->jlo,
 			                                                  L->jhi, nbits, L->out, L->val, o->r2, o->single);
-	} else {
+	} else
+#endif
+	{
 		/* Register tiles: 4 x 4 pairs per thread with 2 planes, 4 x 2 with 3 (7 sums per pair); 2 x 2
 		 * when the large tiles would not fill every SM's resident blocks (narrow windows, small
 		 * stripes), trading operand reuse for parallelism. */
@@ -576,6 +591,7 @@ static int fid_launch_qb(int op, dim3 grid, size_t smem, const fid_bufs_t *b, co
 static int fid_launch_mma(int op, dim3 grid, size_t smem, const fid_bufs_t *b, const uint64_t *q, int nq, int64_t nd,
                           int stride, int64_t per_part, int nparts, int k, int64_t thresh, gvk_err_t *err)
 {
+#if GPU_HAVE_BMMA
 	if (op == PG_XOR)
 		fid_mma_kernel<PG_XOR><<<grid, FMMA_THREADS, smem>>>(q, nq, b->db, nd, stride, per_part, nparts, k, thresh, b->top,
 		                                                     b->hits, b->n_hits, b->hit_cap);
@@ -587,6 +603,9 @@ static int fid_launch_mma(int op, dim3 grid, size_t smem, const fid_bufs_t *b, c
 		                                                     b->hits, b->n_hits, b->hit_cap);
 	CK(cudaGetLastError());
 	return 0;
+#else
+	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no tensor-core FastID kernel on %s GPUs", GVK_GPU_API);
+#endif
 }
 
 static int fid_launch(int op, int path, int qb, int blocks_x, int blocks_y, size_t smem, const fid_bufs_t *b,
@@ -611,9 +630,11 @@ static int fid_allow_smem(size_t smem, gvk_err_t *err)
 
 static int fid_allow_smem_mma(size_t smem, gvk_err_t *err)
 {
+#if GPU_HAVE_BMMA
 	CK(cudaFuncSetAttribute(fid_mma_kernel<PG_XOR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
 	CK(cudaFuncSetAttribute(fid_mma_kernel<PG_ANDNOT>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
 	CK(cudaFuncSetAttribute(fid_mma_kernel<PG_AND>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+#endif
 	return 0;
 }
 

@@ -101,6 +101,7 @@ ld extrachr "extrachr.bim:2: 'scaffold_9' is not a PLINK chromosome code (--allo
 nogpu=""
 if ! "$gvk" ld -q --bfile "$E" --r2 --device gpu --out "$tmp/probe" 2> "$tmp/probe.err"; then
 	if grep -qF "built without GPU support" "$tmp/probe.err"; then nogpu="built without GPU support"
+	elif grep -qF "no usable HIP GPU" "$tmp/probe.err"; then nogpu="no usable HIP GPU for the SNP engines"
 	else nogpu="no usable CUDA GPU for the SNP engines"; fi
 fi
 rm -f "$tmp"/probe*
