@@ -6,7 +6,7 @@ set -u
 gvk=$1 fail=0 pass=0
 for cmd in "" pairhmm align cnv ld fastid; do
 	out=$("$gvk" $cmd --version) || { echo "FAIL: gvk $cmd --version: exit status"; fail=$((fail + 1)); continue; }
-	for key in "^gvk [0-9]+\.[0-9]+\.[0-9]+$" "^commit: [0-9a-f]" "^CUDA architectures: " "^htslib: " "^CPU kernels: " "^this CPU: "; do
+	for key in "^gvk [0-9]+\.[0-9]+\.[0-9]+$" "^commit: [0-9a-f]" "^GPU architectures: " "^htslib: " "^CPU kernels: " "^this CPU: "; do
 		if grep -qE "$key" <<< "$out"; then pass=$((pass + 1)); else echo "FAIL: gvk $cmd --version lacks /$key/"; fail=$((fail + 1)); fi
 	done
 done

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What this build of gvk is: its version, the commit it was built from, and what it can use
- * (CUDA architectures compiled in, htslib, CPU instruction sets compiled and present). */
+ * (GPU architectures compiled in, htslib, CPU instruction sets compiled and present). */
 #include <stdio.h>
 #include <string.h>
 
@@ -43,8 +43,8 @@ int gvk_features(char *buf, size_t size)
 #ifdef GVK_HAVE_HTSLIB
 	hts = hts_version();
 #endif
-	int n = snprintf(buf, size, "commit: %s\nCUDA architectures: %s\nhtslib: %s\nCPU kernels: %s\nthis CPU: %s\n",
-	                 GVK_COMMIT, GVK_CUDA_ARCHS[0] ? GVK_CUDA_ARCHS : "none (built without CUDA)", hts,
+	int n = snprintf(buf, size, "commit: %s\nGPU architectures: %s\nhtslib: %s\nCPU kernels: %s\nthis CPU: %s\n",
+	                 GVK_COMMIT, GVK_CUDA_ARCHS[0] ? GVK_CUDA_ARCHS : "none (built without a GPU back end)", hts,
 #ifdef __x86_64__
 	                 "avx512, avx2, scalar",
 #else
