@@ -123,6 +123,10 @@ static inline size_t pair_bytes(int R, int H, int dbl)
  * and every host pass over the sort keys adds to each caller's wait, so they use fewer, coarser
  * bins and a comparison sort. Any variant with enough rows gives the same bits. */
 enum { SMALL_PASS = 4096 };
+/* Passes of fewer pairs than this (one to a few GATK regions) leave the GPU mostly idle: their
+ * pairs all take full-warp variants, for the shortest sweeps (warp_variant). */
+enum { WARP_PASS = 2048 };
+enum { BINS_FINE = 0, BINS_COARSE = 1, BINS_WARP = 2 };
 
 /* ---- one pass ------------------------------------------------------------------------------- */
 
@@ -145,7 +149,7 @@ typedef struct {
 	const size_t *sel;
 	size_t n;
 	int dbl, nt, share; /* share: look for reads that allow the shared gap-open product */
-	int coarse;         /* a small pass (SMALL_PASS) */
+	int coarse;         /* BINS_COARSE: a small pass (SMALL_PASS); BINS_WARP: smaller (WARP_PASS) */
 	order_t *ord;
 	uint32_t (*hist)[ORDER_KEYS];
 	int32_t maxr[MAX_SCAN_THREADS], maxh[MAX_SCAN_THREADS];

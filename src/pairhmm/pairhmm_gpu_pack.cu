@@ -72,6 +72,17 @@ static int coarse_variant(int v, int dbl)
 	return v;
 }
 
+/* The first full-warp variant (P = 32) from v on, or the tiled one. In the smallest passes the
+ * GPU is idle but for a few warps and a bin's time is its sweep's latency, H + P - 1 dependent
+ * steps of K rows each: full-warp variants have the fewest rows a thread (K) for a read length,
+ * and with one or two bins for the whole pass nothing waits for a second wave of launches. */
+static int warp_variant(int v, int dbl)
+{
+	const variant_t *t = var_table(dbl);
+	for (; v < var_count(dbl) - 1 && t[v].P < 32; ++v) {}
+	return v;
+}
+
 /* A pass's bin is 2 * variant + share; within a bin, longer haplotypes first, in buckets of 4
  * columns up to 512 and of 16 after that (up to 2,544), since every sub-warp of a warp runs as
  * many steps as the warp's longest haplotype. */
@@ -79,7 +90,7 @@ static uint32_t order_key(int R, int H, int dbl, int share, int coarse)
 {
 	uint32_t hb = H < 512 ? (uint32_t)H / 4 : 128u + (uint32_t)(H - 512) / 16;
 	int v = pick_variant(R, dbl);
-	if (coarse) v = coarse_variant(v, dbl);
+	if (coarse) v = coarse == BINS_WARP ? warp_variant(v, dbl) : coarse_variant(v, dbl);
 	return (uint32_t)(2 * v + share) << 8 | (255u - (hb < 255u ? hb : 255u));
 }
 

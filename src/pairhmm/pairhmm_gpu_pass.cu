@@ -264,7 +264,7 @@ int phmm_dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, 
 	sj.reads = reads, sj.haps = haps, sj.pairs = pairs, sj.sel = sel, sj.n = n, sj.dbl = dbl;
 	sj.share = g->share && phmm_pass_mostly_shares(reads, pairs, sel, n);
 	sj.nt = n < 65536 ? 1 : g->threads < MAX_SCAN_THREADS ? g->threads : MAX_SCAN_THREADS;
-	sj.coarse = n < SMALL_PASS;
+	sj.coarse = n < WARP_PASS ? BINS_WARP : n < SMALL_PASS ? BINS_COARSE : BINS_FINE;
 	order_t *ord = NULL;
 	int rc = phmm_order_pairs(g, &sj, &ord);
 	g->t_sort += gvk_seconds() - t0;
