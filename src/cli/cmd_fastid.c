@@ -235,14 +235,7 @@ static int search_blocks(const args_t *a, const fid_prof_t *q, fidb_reader_t *rd
 		if ((rc = fidb_read_block(rd, a->block, &db, err)) < 0) break;
 		fid_job_t job = {q, &db, a->mixture ? PG_ANDNOT : PG_XOR, a->topk, a->thresh, a->threads, a->isa,
 		                 a->device, off, a->gpu};
-		fid_result_t blk;
-		double t1 = gvk_seconds();
-		rc = fid_search(&job, &blk, err);
-		*tk += gvk_seconds() - t1;
-		if (rc == 0) {
-			rc = fid_result_merge(res, &blk, q->n, a->topk, err);
-			fid_result_free(&blk);
-		}
+		rc = fid_search_block(&job, res, tk, err);
 		fid_prof_free(&db);
 	}
 	if (rc == 0) fid_result_sort_hits(res);

@@ -136,12 +136,7 @@ static int search_blocks(const gvk_fastid_t *e, const fid_prof_t *q, const uint6
 		if ((rc = load(&d, db, d0, nd, n_snp, "database", err)) < 0) break;
 		fid_job_t job = {q, &d, o->mixture ? PG_ANDNOT : PG_XOR, o->topk, o->threshold,
 		                 o->threads > 0 ? o->threads : gvk_ncpu(), o->isa, e->device, (int64_t)d0, gpu_opt(o)};
-		fid_result_t blk;
-		rc = fid_search(&job, &blk, err);
-		if (rc == 0) {
-			rc = fid_result_merge(acc, &blk, q->n, o->topk, err);
-			fid_result_free(&blk);
-		}
+		rc = fid_search_block(&job, acc, NULL, err);
 		fid_prof_free(&d);
 	}
 	if (rc == 0) fid_result_sort_hits(acc);

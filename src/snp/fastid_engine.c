@@ -244,3 +244,15 @@ void fid_result_sort_hits(fid_result_t *res)
 {
 	if (res->n_hits) qsort(res->hits, res->n_hits, sizeof *res->hits, hit_cmp);
 }
+
+int fid_search_block(const fid_job_t *job, fid_result_t *acc, double *search_s, gvk_err_t *err)
+{
+	fid_result_t blk;
+	const double t0 = gvk_seconds();
+	int rc = fid_search(job, &blk, err);
+	if (search_s) *search_s += gvk_seconds() - t0;
+	if (rc < 0) return rc;
+	rc = fid_result_merge(acc, &blk, job->q->n, job->topk, err);
+	fid_result_free(&blk);
+	return rc;
+}

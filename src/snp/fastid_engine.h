@@ -42,6 +42,10 @@ void fid_result_free(fid_result_t *res);
 int fid_result_merge(fid_result_t *acc, const fid_result_t *blk, int64_t n_queries, int topk, gvk_err_t *err);
 void fid_result_sort_hits(fid_result_t *res);
 
+/* One database block of a blockwise search: fid_search of job, folded into acc with
+ * fid_result_merge. search_s, when not NULL, gains the search's seconds (not the merge's). */
+int fid_search_block(const fid_job_t *job, fid_result_t *acc, double *search_s, gvk_err_t *err);
+
 /* Name of the kernel set for isa, NULL when unavailable. */
 const char *fid_device_name(int isa);
 
