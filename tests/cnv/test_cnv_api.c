@@ -10,6 +10,7 @@
 
 #include "gvk.h"
 #include "common/device_policy.h"
+#include "cnv_run_once.h"
 
 static int n_checks, n_failed;
 
@@ -30,16 +31,6 @@ static void keep_log(void *arg, int level, const char *msg)
 	seen_t *s = arg;
 	if (level >= 1 && level <= 4) ++s->at[level];
 	if (level == GVK_LOG_INFO) snprintf(s->info, sizeof s->info, "%s", msg);
-}
-
-static int run_once(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t **r, gvk_err_t *err)
-{
-	*r = NULL;
-	gvk_cnv_t *e = gvk_cnv_create(o, err);
-	if (!e) return err->code;
-	int rc = gvk_cnv_run(e, c, r, err);
-	gvk_cnv_destroy(e);
-	return rc;
 }
 
 static int same_counts(const gvk_cnv_counts_t *a, const gvk_cnv_counts_t *b)

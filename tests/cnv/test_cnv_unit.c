@@ -15,6 +15,7 @@
 #include "cnv/cnv.h"
 #include "cnv/cnv_em.h"
 #include "cnv/cnv_fft.h"
+#include "cnv_run_once.h"
 
 static long n_checked, n_failed;
 
@@ -215,17 +216,6 @@ static void check_selection(void)
 		for (size_t i = 1; i < n; ++i)
 			if (b[i - 1] > b[i]) check_val("sort", "order", (int)i, b[i - 1], b[i], 1);
 	}
-}
-
-/* One run through a fresh engine, as a program that runs once would. */
-static int run_once(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t **r, gvk_err_t *err)
-{
-	*r = NULL;
-	gvk_cnv_t *e = gvk_cnv_create(o, err);
-	if (!e) return err->code;
-	int rc = gvk_cnv_run(e, c, r, err);
-	gvk_cnv_destroy(e);
-	return rc;
 }
 
 static int run_misc(void)
