@@ -45,6 +45,29 @@ typedef struct {
 	double cells, sec, p50, p99, max, kernel_s;
 } row_t;
 
+/* --profile: the GPU engine's pass lines (gpu_profile 1) summed: passes, then milliseconds of sort,
+ * prepare, pack, wait, scatter and kernels. */
+typedef struct {
+	pthread_mutex_t lock;
+	double passes, ms[6];
+} profile_t;
+
+static void profile_log(void *arg, int level, const char *msg)
+{
+	profile_t *p = arg;
+	double v[6];
+	(void)level;
+	const char *at = strstr(msg, "GPU pass of ");
+	if (!at || !(at = strstr(at, "s: sort ")) ||
+	    sscanf(at, "s: sort %lf ms, prepare %lf, pack %lf, wait %lf, scatter %lf, kernels %lf", &v[0], &v[1], &v[2], &v[3],
+	           &v[4], &v[5]) != 6)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->passes += 1;
+	for (int k = 0; k < 6; ++k) p->ms[k] += v[k];
+	pthread_mutex_unlock(&p->lock);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -219,6 +242,10 @@ static void usage(FILE *fp)
 	        "  --gpu-threads N    host threads of each GPU engine (default: the library's)\n"
 	        "  --flavour F        avx512 (default) or avx2\n"
 	        "  --indel45          insertion and deletion qualities 45 at every base\n"
+	        "  --input FILE       regions from a Pair-HMM input file instead: its groups (GATK's batches),\n"
+	        "                     repeated to at least -n pairs\n"
+	        "  --cpu-threads N    threads of each CPU engine in the rows after the baseline (default 1)\n"
+	        "  --profile          the GPU engine's host and kernel time per call, by phase\n"
 	        "  --results FILE     append the table to FILE (default '-': none)\n"
 	        "  --note TEXT        a line to record with the figures\n"
 	        "CPU rows: one engine of 1 thread per caller, and as many callers as host cores (the\n"
@@ -255,11 +282,13 @@ int main(int argc, char **argv)
 	                                   {"flavour", required_argument, NULL, 5},    {"indel45", no_argument, NULL, 6},
 	                                   {"results", required_argument, NULL, 7},    {"note", required_argument, NULL, 8},
 	                                   {"gpu-threads", required_argument, NULL, 9}, {"help", no_argument, NULL, 'h'},
-	                                   {"contexts", required_argument, NULL, 10},
+	                                   {"contexts", required_argument, NULL, 10}, {"input", required_argument, NULL, 11},
+	                                   {"cpu-threads", required_argument, NULL, 12}, {"profile", no_argument, NULL, 13},
 	                                   {NULL, 0, NULL, 0}};
 	size_t npairs = 2000000;
 	int callers[MAX_CALLER_COUNTS] = {16}, ncallers = 1, do_cpu = 1, do_gpu = 1, per_caller = 0, wflags = 0;
-	int flavour = GVK_PHMM_FMA, gpu_threads = 0, contexts = 0;
+	int flavour = GVK_PHMM_FMA, gpu_threads = 0, contexts = 0, cpu_threads = 1, profile = 0;
+	const char *input = NULL;
 	long merge_wait = -1;
 	const char *results = "-", *note = "";
 	int c;
@@ -282,9 +311,12 @@ int main(int argc, char **argv)
 		else if (c == 8) note = optarg;
 		else if (c == 9) gpu_threads = atoi(optarg);
 		else if (c == 10) contexts = atoi(optarg);
+		else if (c == 11) input = optarg;
+		else if (c == 12) cpu_threads = atoi(optarg);
+		else if (c == 13) profile = 1;
 		else return usage(c == 'h' ? stdout : stderr), c != 'h';
 	}
-	if (npairs < 1 || merge_wait < -1 || gpu_threads < 0)
+	if (npairs < 1 || merge_wait < -1 || gpu_threads < 0 || cpu_threads < 1)
 		return fprintf(stderr, "bench_pairhmm_gatk: -n, --merge-wait and --gpu-threads need positive numbers\n"), 1;
 #ifndef GVK_PAIRHMM_HAS_SHARED
 	/* A library without the shared engine: each caller gets a GPU engine of its own. */
@@ -295,8 +327,10 @@ int main(int argc, char **argv)
 #endif
 	phmm_workload_t w;
 	regions_t rg;
-	if (phmm_workload_hc(&w, npairs, 1, wflags) < 0 || regions_index(&rg, &w) < 0)
-		return fprintf(stderr, "bench_pairhmm_gatk: out of memory\n"), 1;
+	char msg[300] = "out of memory";
+	if ((input ? phmm_workload_read(&w, input, npairs, msg, sizeof msg) : phmm_workload_hc(&w, npairs, 1, wflags)) < 0 ||
+	    regions_index(&rg, &w) < 0)
+		return fprintf(stderr, "bench_pairhmm_gatk: %s%s%s\n", input ? input : "", input ? ": " : "", msg), 1;
 	double *ref = malloc(w.n_pairs * sizeof *ref), *out = malloc(w.n_pairs * sizeof *out);
 	if (!ref || !out) return fprintf(stderr, "bench_pairhmm_gatk: out of memory\n"), 1;
 	const int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN) > 0 ? (int)sysconf(_SC_NPROCESSORS_ONLN) : 1;
@@ -318,9 +352,12 @@ int main(int argc, char **argv)
 		if (run_pass(&rg, &opt, ncpu, 0, ref, "cpu (all host cores)", &rows[nrows]) < 0) return 1;
 		base = rows[nrows].cells * 1e-9 / rows[nrows].sec;
 		print_row(stdout, &rows[nrows++], base);
+		opt.threads = cpu_threads;
+		char cmode[48];
+		snprintf(cmode, sizeof cmode, "cpu (%d thread%s per engine)", cpu_threads, cpu_threads > 1 ? "s" : "");
 		for (int i = 0; i < ncallers; ++i) {
-			if (callers[i] == ncpu) continue;
-			if (run_pass(&rg, &opt, callers[i], 0, out, "cpu", &rows[nrows]) < 0) return 1;
+			if (callers[i] == ncpu && cpu_threads == 1) continue;
+			if (run_pass(&rg, &opt, callers[i], 0, out, cmode, &rows[nrows]) < 0) return 1;
 			print_row(stdout, &rows[nrows++], base);
 			/* Every caller count computes the same values. */
 			if (count_diff(out, ref, w.n_pairs))
@@ -331,6 +368,8 @@ int main(int argc, char **argv)
 		gvk_pairhmm_opts_init(&opt);
 		opt.flavour = flavour, opt.device = GVK_DEVICE_GPU;
 		if (gpu_threads > 0) opt.threads = gpu_threads;
+		static profile_t prof = {PTHREAD_MUTEX_INITIALIZER, 0, {0}};
+		if (profile) opt.gpu_profile = 1, opt.log = (gvk_log_t){profile_log, &prof, GVK_LOG_INFO};
 #ifdef GVK_PAIRHMM_HAS_SHARED
 		opt.shared = !per_caller;
 		if (merge_wait >= 0) opt.merge_wait_us = (int)merge_wait;
@@ -346,8 +385,17 @@ int main(int argc, char **argv)
 		gvk_pairhmm_destroy(probe);
 		const char *mode = per_caller ? "gpu (engine per caller)" : "gpu (shared engine)";
 		for (int i = 0; i < ncallers; ++i) {
+			prof.passes = 0, memset(prof.ms, 0, sizeof prof.ms);
 			if (run_pass(&rg, &opt, callers[i], !per_caller, out, mode, &rows[nrows]) < 0) return 1;
 			print_row(stdout, &rows[nrows++], base);
+			if (profile && prof.passes > 0) {
+				/* Per call: the warm-up call's passes are in the sums too. */
+				const double calls = (double)w.n_regions + 1, us = 1e3 / calls;
+				printf("GPU phases per call, %d callers (%.2f passes per call), us: sort %.1f, prepare %.1f, pack %.1f, "
+				       "wait %.1f, scatter %.1f, kernels %.1f; call p50 %.1f\n", callers[i], prof.passes / calls,
+				       us * prof.ms[0], us * prof.ms[1], us * prof.ms[2], us * prof.ms[3], us * prof.ms[4], us * prof.ms[5],
+				       1e3 * rows[nrows - 1].p50);
+			}
 			if (do_cpu) {
 				size_t bad = count_diff(out, ref, w.n_pairs);
 				bad_total += bad;

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "phmm_workload.h"
+#include "pairhmm/pairhmm_io.h"
 
 static unsigned long long next(unsigned long long *s)
 {
@@ -131,6 +134,107 @@ int phmm_workload_equal(phmm_workload_t *w, size_t min_pairs, int rlen, int hlen
 		for (int h = 0; h < 16; ++h) rg[k].hlen[h] = hlen, rg[k].rlen[h] = rlen;
 	}
 	return build(w, rg, n, seed * 0x9E3779B97F4A7C15ULL + 1, 1, flags);
+}
+
+/* One group of a parsed chunk: its first pair, reads and haplotypes. */
+typedef struct {
+	size_t p0, r0, h0;
+	int nr, nh;
+} group_t;
+
+/* The chunk's groups; -1 when one is not a full read-major read x haplotype product. */
+static long chunk_groups(const phmm_chunk_t *c, group_t *g)
+{
+	long n = 0;
+	for (size_t k = 0; k < c->n_pairs;) {
+		size_t e = k;
+		int nr = 0, nh = 0;
+		while (e < c->n_pairs && c->group[e] == c->group[k]) {
+			nr = c->rin[e] + 1 > nr ? c->rin[e] + 1 : nr, nh = c->hin[e] + 1 > nh ? c->hin[e] + 1 : nh;
+			++e;
+		}
+		if ((size_t)nr * (size_t)nh != e - k) return -1;
+		for (size_t j = k; j < e; ++j)
+			if (c->rin[j] != (int32_t)((j - k) / (size_t)nh) || c->hin[j] != (int32_t)((j - k) % (size_t)nh) ||
+			    c->pairs[j].read != c->pairs[k].read + c->rin[j] || c->pairs[j].hap != c->pairs[k].hap + c->hin[j])
+				return -1;
+		g[n++] = (group_t){k, (size_t)c->pairs[k].read, (size_t)c->pairs[k].hap, nr, nh};
+		k = e;
+	}
+	return n;
+}
+
+/* Copies the chunk's reads and haplotypes into w->mem, then lists its groups as regions, repeated
+ * until min_pairs, every repeat pointing at the same bytes. */
+static int workload_from_chunk(phmm_workload_t *w, const phmm_chunk_t *c, const group_t *g, long ng, size_t min_pairs)
+{
+	size_t bytes = 1, np = 0, nrep;
+	for (size_t i = 0; i < c->n_reads; ++i) bytes += 5 * (size_t)c->reads[i].len;
+	for (size_t i = 0; i < c->n_haps; ++i) bytes += (size_t)c->haps[i].len;
+	nrep = (min_pairs + c->n_pairs - 1) / c->n_pairs;
+	if (nrep < 1) nrep = 1;
+	memset(w, 0, sizeof *w);
+	w->mem = malloc(bytes);
+	w->reads = malloc((nrep + 1) * c->n_reads * sizeof *w->reads);
+	w->haps = malloc((nrep + 1) * c->n_haps * sizeof *w->haps);
+	w->pairs = malloc(nrep * c->n_pairs * sizeof *w->pairs);
+	w->region_reads = malloc(nrep * (size_t)ng * sizeof(int));
+	w->region_haps = malloc(nrep * (size_t)ng * sizeof(int));
+	if (!w->mem || !w->reads || !w->haps || !w->pairs || !w->region_reads || !w->region_haps) return GVK_ERR_NOMEM;
+	char *p = w->mem;
+	for (size_t i = 0; i < c->n_reads; ++i) {
+		const gvk_read_t *r = &c->reads[i];
+		const size_t R = (size_t)r->len;
+		uint8_t *q = (uint8_t *)p + R;
+		memcpy(p, r->bases, R), memcpy(q, r->qual, R), memcpy(q + R, r->ins, R);
+		memcpy(q + 2 * R, r->del, R), memcpy(q + 3 * R, r->gcp, R);
+		w->reads[i] = (gvk_read_t){r->len, p, q, q + R, q + 2 * R, q + 3 * R};
+		p += 5 * R;
+	}
+	for (size_t i = 0; i < c->n_haps; ++i) {
+		memcpy(p, c->haps[i].bases, (size_t)c->haps[i].len);
+		w->haps[i] = (gvk_hap_t){c->haps[i].len, p};
+		p += c->haps[i].len;
+	}
+	/* The copies above are the originals; the regions list theirs after them. */
+	w->n_reads = c->n_reads, w->n_haps = c->n_haps;
+	for (size_t rep = 0; rep < nrep && np < min_pairs; ++rep)
+		for (long k = 0; k < ng && (np < min_pairs || rep == 0); ++k) {
+			const size_t r0 = w->n_reads, h0 = w->n_haps;
+			for (int i = 0; i < g[k].nr; ++i) w->reads[w->n_reads++] = w->reads[g[k].r0 + (size_t)i];
+			for (int i = 0; i < g[k].nh; ++i) w->haps[w->n_haps++] = w->haps[g[k].h0 + (size_t)i];
+			for (int i = 0; i < g[k].nr; ++i)
+				for (int j = 0; j < g[k].nh; ++j) {
+					w->pairs[w->n_pairs++] = (gvk_pair_t){(int32_t)(r0 + (size_t)i), (int32_t)(h0 + (size_t)j)};
+					w->cells += (double)w->reads[r0 + (size_t)i].len * w->haps[h0 + (size_t)j].len;
+				}
+			w->region_reads[w->n_regions] = g[k].nr, w->region_haps[w->n_regions++] = g[k].nh;
+			np += (size_t)g[k].nr * (size_t)g[k].nh;
+		}
+	return 0;
+}
+
+int phmm_workload_read(phmm_workload_t *w, const char *path, size_t min_pairs, char *msg, size_t msg_len)
+{
+	gvk_err_t err = {0, ""};
+	phmm_chunk_t c;
+	memset(&c, 0, sizeof c);
+	memset(w, 0, sizeof *w);
+	phmm_reader_t *rd = phmm_reader_open(path, PHMM_FMT_AUTO, &err);
+	long n = rd ? phmm_reader_next(rd, &c, SIZE_MAX / 2, &err) : -1;
+	phmm_reader_close(rd);
+	if (n <= 0) {
+		snprintf(msg, msg_len, "%s", n == 0 ? "no pairs in the file" : err.msg);
+		phmm_chunk_free(&c);
+		return n == 0 ? GVK_ERR_ARG : err.code ? err.code : GVK_ERR_IO;
+	}
+	group_t *g = malloc(c.n_pairs * sizeof *g);
+	long ng = g ? chunk_groups(&c, g) : 0;
+	int rc = !g ? GVK_ERR_NOMEM : ng < 0 ? GVK_ERR_ARG : workload_from_chunk(w, &c, g, ng, min_pairs);
+	if (rc < 0) snprintf(msg, msg_len, "%s", rc == GVK_ERR_NOMEM ? "out of memory" : "a group is not every read x haplotype");
+	free(g);
+	phmm_chunk_free(&c);
+	return rc;
 }
 
 int phmm_workload_write(const phmm_workload_t *w, FILE *fp)

@@ -27,6 +27,10 @@ enum { PHMM_WL_INDEL45 = 1 };
 int phmm_workload_hc(phmm_workload_t *w, size_t min_pairs, unsigned long long seed, int flags);
 /* Groups of 16 reads x 16 haplotypes, every read of length rlen and haplotype of length hlen. */
 int phmm_workload_equal(phmm_workload_t *w, size_t min_pairs, int rlen, int hlen, unsigned long long seed, int flags);
+/* At least min_pairs pairs from a Pair-HMM input file (any format gvk pairhmm reads), its groups
+ * as the regions, repeated in file order; each group must hold every read x haplotype pair,
+ * read-major, as GATK's batches do. On failure msg says why. */
+int phmm_workload_read(phmm_workload_t *w, const char *path, size_t min_pairs, char *msg, size_t msg_len);
 /* Writes the work in the group format ("R H", reads, haplotypes; qualities Phred+33). */
 int phmm_workload_write(const phmm_workload_t *w, FILE *fp);
 void phmm_workload_free(phmm_workload_t *w);

@@ -16,18 +16,37 @@
 
 /* initNative is static and computeLikelihoodsNative carries no handle of ours, so the field IDs
  * and the settings live in the library, as in GKL. gen counts initNative calls: an engine made
- * under older settings is dropped when it comes back from the pool. A slot holds a CPU engine and,
- * opened at the first batch big enough, a GPU engine. */
+ * under older settings is dropped when it comes back from the pool. A slot holds a CPU engine and
+ * the buffers a call copies the Java arrays into, kept from call to call. */
 typedef struct {
 	gvk_pairhmm_t *cpu;
 	int gen;
+	gvk_read_t *reads;
+	gvk_hap_t *haps;
+	jbyteArray *arr; /* the call's arrays: five per read, then one per haplotype */
+	jsize *len;
+	uint8_t *bytes;  /* their copies: each read's five arrays back to back, then the haplotypes */
+	double *out;
+	size_t cap_reads, cap_haps, cap_arr, cap_len, cap_bytes, cap_out;
 } phmm_slot_t;
 
 static void slot_destroy(void *p)
 {
 	phmm_slot_t *s = p;
 	if (s->cpu) gvk_pairhmm_destroy(s->cpu);
+	free(s->reads), free(s->haps), free(s->arr), free(s->len), free(s->bytes), free(s->out);
 	free(s);
+}
+
+/* Grows *p to n elements of size sz; 0, or -1 out of memory (*p unchanged). */
+static int reserve(void **p, size_t *cap, size_t n, size_t sz)
+{
+	void *q;
+	if (n <= *cap) return 0;
+	n += n / 2 + 16;
+	if (!(q = realloc(*p, n * sz))) return -1;
+	*p = q, *cap = n;
+	return 0;
 }
 
 /* Batches of fewer cells (read length x haplotype length summed over the pairs) stay on the CPU in
@@ -101,29 +120,6 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 	jni_pool_clear(&g_pool);
 }
 
-/* One pinned Java byte array. */
-typedef struct {
-	jbyteArray arr;
-	jbyte *p;
-	jsize len;
-} pin_t;
-
-static int pin(JNIEnv *env, jobject holder, jfieldID f, pin_t *x)
-{
-	x->arr = (*env)->GetObjectField(env, holder, f);
-	x->p = NULL;
-	if (!x->arr) return -1;
-	x->len = (*env)->GetArrayLength(env, x->arr);
-	x->p = (*env)->GetByteArrayElements(env, x->arr, NULL);
-	return x->p ? 0 : -2;
-}
-
-static void unpin(JNIEnv *env, pin_t *x)
-{
-	if (x->p) (*env)->ReleaseByteArrayElements(env, x->arr, x->p, 0);
-	if (x->arr) (*env)->DeleteLocalRef(env, x->arr);
-}
-
 static phmm_slot_t *slot_get(gvk_err_t *err)
 {
 	phmm_slot_t *s;
@@ -164,62 +160,100 @@ static gvk_pairhmm_t *slot_engine(phmm_slot_t *s, double cells, gvk_err_t *err)
 	return e;
 }
 
-/* Pins the five arrays of every read and the bases of every haplotype, computes, unpins. */
-static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh, pin_t *pins, double *out,
-                   const char **why)
+/* The byte arrays of the call's holders (local references, with their lengths) into s->arr and
+ * s->len; returns the bytes their copies take, or -1 with why set. */
+static long long take_arrays(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh, phmm_slot_t *s, const char **why)
 {
-	gvk_read_t *reads = calloc(nr ? nr : 1, sizeof(*reads));
-	gvk_hap_t *haps = calloc(nh ? nh : 1, sizeof(*haps));
 	jfieldID rf[5] = { g_phmm.read_bases, g_phmm.read_quals, g_phmm.ins_gop, g_phmm.del_gop, g_phmm.gcp };
-	int i, k, np = 0, rc = 0;
-	gvk_err_t err = { 0, "" };
-	phmm_slot_t *s;
-	if (!reads || !haps) rc = -2;
-	else if ((*env)->EnsureLocalCapacity(env, 5 * nr + nh + 16) != 0) rc = -2;
-	for (i = 0; rc == 0 && i < nr; ++i) {
+	long long bytes = 0;
+	int i, k, na = 0;
+	for (i = 0; i < nr; ++i) {
 		jobject h = (*env)->GetObjectArrayElement(env, rd, i);
-		pin_t *x = pins + 5 * i;
-		if (!h) { rc = -1, *why = "null read holder"; break; }
-		for (k = 0; k < 5 && rc == 0; ++k, ++np) rc = pin(env, h, rf[k], x + k);
+		if (!h) return *why = "null read holder", -1;
+		for (k = 0; k < 5; ++k, ++na) {
+			s->arr[na] = (*env)->GetObjectField(env, h, rf[k]);
+			s->len[na] = s->arr[na] ? (*env)->GetArrayLength(env, s->arr[na]) : 0;
+			if (!s->arr[na]) {
+				(*env)->DeleteLocalRef(env, h);
+				return *why = "null array in a read holder", -1;
+			}
+		}
 		(*env)->DeleteLocalRef(env, h);
-		if (rc == -1) *why = "null array in a read holder";
-		else if (rc == 0 && (x[1].len < x[0].len || x[2].len < x[0].len || x[3].len < x[0].len || x[4].len < x[0].len))
-			rc = -1, *why = "read quality array shorter than the read";
-		if (rc) break;
-		reads[i].len = x[0].len, reads[i].bases = (const char *)x[0].p;
-		reads[i].qual = (const uint8_t *)x[1].p, reads[i].ins = (const uint8_t *)x[2].p;
-		reads[i].del = (const uint8_t *)x[3].p, reads[i].gcp = (const uint8_t *)x[4].p;
+		for (k = 1; k < 5; ++k)
+			if (s->len[na - 5 + k] < s->len[na - 5]) return *why = "read quality array shorter than the read", -1;
+		bytes += 5 * (long long)s->len[na - 5];
 	}
-	for (i = 0; rc == 0 && i < nh; ++i, ++np) {
+	for (i = 0; i < nh; ++i, ++na) {
 		jobject h = (*env)->GetObjectArrayElement(env, hd, i);
-		pin_t *x = pins + 5 * nr + i;
-		if (!h) { rc = -1, *why = "null haplotype holder"; break; }
-		rc = pin(env, h, g_phmm.hap_bases, x);
+		if (!h) return *why = "null haplotype holder", -1;
+		s->arr[na] = (*env)->GetObjectField(env, h, g_phmm.hap_bases);
+		s->len[na] = s->arr[na] ? (*env)->GetArrayLength(env, s->arr[na]) : 0;
 		(*env)->DeleteLocalRef(env, h);
-		if (rc == -1) *why = "null haplotype bases";
-		haps[i].len = x->len, haps[i].bases = (const char *)x->p;
+		if (!s->arr[na]) return *why = "null haplotype bases", -1;
+		bytes += s->len[na];
 	}
+	return bytes;
+}
+
+/* Copies the arrays into s->bytes as the engine reads them best: each read's five arrays back to
+ * back (R bytes each, so longer quality arrays are cut to the read), the reads one after another,
+ * then the haplotypes. A copy by region costs the JVM no allocation and no copy back, which
+ * pinning each array (GetByteArrayElements copies on HotSpot) did. */
+static void copy_arrays(JNIEnv *env, int nr, int nh, phmm_slot_t *s)
+{
+	uint8_t *p = s->bytes;
+	int i, k, na = 0;
+	for (i = 0; i < nr; ++i, na += 5) {
+		const jsize R = s->len[na];
+		for (k = 0; k < 5; ++k) (*env)->GetByteArrayRegion(env, s->arr[na + k], 0, R, (jbyte *)p + (size_t)k * R);
+		s->reads[i].len = R, s->reads[i].bases = (const char *)p;
+		s->reads[i].qual = p + R, s->reads[i].ins = p + 2 * (size_t)R;
+		s->reads[i].del = p + 3 * (size_t)R, s->reads[i].gcp = p + 4 * (size_t)R;
+		p += 5 * (size_t)R;
+	}
+	for (i = 0; i < nh; ++i, ++na) {
+		(*env)->GetByteArrayRegion(env, s->arr[na], 0, s->len[na], (jbyte *)p);
+		s->haps[i].len = s->len[na], s->haps[i].bases = (const char *)p;
+		p += s->len[na];
+	}
+}
+
+/* Copies every read's five arrays and every haplotype's bases, computes into s->out. */
+static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh, phmm_slot_t *s, const char **why)
+{
+	const size_t na_max = 5 * (size_t)nr + (size_t)nh;
+	size_t na = 0;
+	long long bytes;
+	int i, rc = 0;
+	gvk_err_t err = { 0, "" };
+	if (reserve((void **)&s->reads, &s->cap_reads, (size_t)nr, sizeof(*s->reads)) ||
+	    reserve((void **)&s->haps, &s->cap_haps, (size_t)nh, sizeof(*s->haps)) ||
+	    reserve((void **)&s->arr, &s->cap_arr, na_max, sizeof(*s->arr)) ||
+	    reserve((void **)&s->len, &s->cap_len, na_max, sizeof(*s->len)) ||
+	    reserve((void **)&s->out, &s->cap_out, (size_t)nr * (size_t)nh, sizeof(*s->out)))
+		return -2;
+	if ((*env)->EnsureLocalCapacity(env, (jint)na_max + 16) != 0) return -2;
+	memset(s->arr, 0, na_max * sizeof(*s->arr));
+	bytes = take_arrays(env, rd, hd, nr, nh, s, why);
+	if (bytes < 0) rc = -1;
+	else if (reserve((void **)&s->bytes, &s->cap_bytes, (size_t)bytes + 1, 1)) rc = -2;
+	if (rc == 0) copy_arrays(env, nr, nh, s);
+	for (na = 0; na < na_max; ++na)
+		if (s->arr[na]) (*env)->DeleteLocalRef(env, s->arr[na]);
 	if (rc == 0 && nr > 0 && nh > 0) {
 		double rl = 0, hl = 0;
 		gvk_pairhmm_t *e;
-		for (i = 0; i < nr; ++i) rl += reads[i].len;
-		for (i = 0; i < nh; ++i) hl += haps[i].len;
-		if (!(s = slot_get(&err))) rc = err.code == GVK_ERR_NOMEM || err.code == 0 ? -2 : -3;
-		else {
-			e = slot_engine(s, rl * hl, &err);
-			rc = e ? gvk_pairhmm_batch(e, reads, nr, haps, nh, out, &err) : err.code ? err.code : GVK_ERR_GPU;
-			if (rc) rc = rc == GVK_ERR_NOMEM ? -2 : rc == GVK_ERR_ARG ? -1 : -3;
-			jni_pool_give(&g_pool, s);
-		}
+		for (i = 0; i < nr; ++i) rl += s->reads[i].len;
+		for (i = 0; i < nh; ++i) hl += s->haps[i].len;
+		e = slot_engine(s, rl * hl, &err);
+		rc = e ? gvk_pairhmm_batch(e, s->reads, nr, s->haps, nh, s->out, &err) : err.code ? err.code : GVK_ERR_GPU;
+		if (rc) rc = rc == GVK_ERR_NOMEM ? -2 : rc == GVK_ERR_ARG ? -1 : -3;
 		if (rc == -1 || rc == -3) {
 			static __thread char msg[sizeof(err.msg) + 8];
 			snprintf(msg, sizeof(msg), "gvk: %s", err.msg);
 			*why = msg;
 		}
 	}
-	for (i = 0; i < np; ++i) unpin(env, pins + i); /* reads' pins then haplotypes', contiguous */
-	free(reads);
-	free(haps);
 	return rc;
 }
 
@@ -229,8 +263,8 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_computeLikelihood
                                                                                          jdoubleArray lk)
 {
 	int nr, nh, rc;
-	pin_t *pins;
-	double *out;
+	phmm_slot_t *s;
+	gvk_err_t err = { 0, "" };
 	const char *why = "";
 	(void)self;
 	if (!rd || !hd || !lk) {
@@ -247,15 +281,19 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_computeLikelihood
 		jni_throw(env, "java/lang/IllegalArgumentException", "likelihood array shorter than reads x haplotypes");
 		return;
 	}
-	pins = calloc(5 * (size_t)nr + nh + 1, sizeof(*pins));
-	out = malloc(((size_t)nr * nh + 1) * sizeof(*out));
-	rc = pins && out ? compute(env, rd, hd, nr, nh, pins, out, &why) : -2;
-	if (rc == 0) (*env)->SetDoubleArrayRegion(env, lk, 0, nr * nh, out);
-	else if (rc == -2) jni_throw(env, "java/lang/OutOfMemoryError", "Memory allocation issue");
+	if (!(s = slot_get(&err))) {
+		static __thread char msg[sizeof(err.msg) + 8];
+		rc = err.code == GVK_ERR_NOMEM || err.code == 0 ? -2 : -3;
+		snprintf(msg, sizeof(msg), "gvk: %s", err.msg);
+		why = msg;
+	} else {
+		rc = compute(env, rd, hd, nr, nh, s, &why);
+		if (rc == 0 && nr > 0 && nh > 0) (*env)->SetDoubleArrayRegion(env, lk, 0, nr * nh, s->out);
+		jni_pool_give(&g_pool, s);
+	}
+	if (rc == -2) jni_throw(env, "java/lang/OutOfMemoryError", "Memory allocation issue");
 	else if (rc == -1) jni_throw(env, "java/lang/IllegalArgumentException", why);
-	else jni_throw(env, "java/lang/RuntimeException", why);
-	free(pins);
-	free(out);
+	else if (rc != 0) jni_throw(env, "java/lang/RuntimeException", why);
 }
 
 JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_doneNative(JNIEnv *env, jobject self)

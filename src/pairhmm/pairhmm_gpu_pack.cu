@@ -128,22 +128,31 @@ static void order_scatter_worker(void *arg, int t)
 	for (size_t k = b; k < e; ++k) j->out[pos[s->ord[k].key]++] = (order_t){s->ord[k].key, (uint32_t)k};
 }
 
-static int cmp_order(const void *a, const void *b)
+/* One stable counting pass of src into dst on the key's byte at shift. */
+static void radix_pass(const order_t *src, order_t *dst, size_t n, int shift)
 {
-	const order_t *x = (const order_t *)a, *y = (const order_t *)b;
-	return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->k < y->k ? -1 : x->k > y->k);
+	uint32_t pos[256] = {0}, sum = 0;
+	for (size_t k = 0; k < n; ++k) pos[(src[k].key >> shift) & 255]++;
+	for (int b = 0; b < 256; ++b) {
+		const uint32_t c = pos[b];
+		pos[b] = sum, sum += c;
+	}
+	for (size_t k = 0; k < n; ++k) dst[pos[(src[k].key >> shift) & 255]++] = src[k];
 }
 
-/* A small pass's order: keys on one thread, then a comparison sort on (key, position), which is
- * the counting sort's stable order without its passes over every possible key. */
+/* A small pass's order: keys on one thread, then two byte-wide counting passes (the keys have 16
+ * bits), which give the counting sort's stable order without its passes over every possible key
+ * and at a fraction of a comparison sort's cost: this runs once per GATK region. */
 static int order_small(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 {
-	order_t *ord = (order_t *)scratch(g, SCR_ORD, s->n * sizeof *ord);
-	if (!ord) return GVK_ERR_NOMEM;
+	static_assert(ORDER_KEYS <= 1 << 16, "order keys fit in two bytes");
+	order_t *ord = (order_t *)scratch(g, SCR_ORD, s->n * sizeof *ord), *tmp = (order_t *)scratch(g, SCR_TMP, s->n * sizeof *tmp);
+	if (!ord || !tmp) return GVK_ERR_NOMEM;
 	s->ord = ord, s->hist = NULL, s->nt = 1;
 	scan_worker(s, 0);
 	for (size_t k = 0; k < s->n; ++k) ord[k].k = (uint32_t)k;
-	qsort(ord, s->n, sizeof *ord, cmp_order);
+	radix_pass(ord, tmp, s->n, 0);
+	radix_pass(tmp, ord, s->n, 8);
 	s->ord = NULL;
 	*ordp = ord;
 	return 0;
@@ -191,6 +200,14 @@ int phmm_ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, co
 int phmm_ensure_dev(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err)
 {
 	return gvk_cuda_reserve((void **)p, cap, need, GVK_MEM_DEVICE, GVK_GROW_POW2, (size_t)64 << 20, "a sub-batch", err);
+}
+
+/* Threads for copying `bytes` into staging: one below a MiB, where starting the engine's threads
+ * (gvk_parallel starts them per call) costs more than the copy; GATK's regions, a few hundred
+ * kilobytes at most, are packed on the caller's thread. */
+static int pack_threads(const gpu_dev_t *g, size_t bytes)
+{
+	return bytes < ((size_t)1 << 20) ? 1 : g->threads;
 }
 
 typedef struct {
@@ -303,8 +320,8 @@ static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, 
 	uint8_t *hb = sl->host + L->off_hb;
 	memset(hb, 0, hpad);
 	memset(hb + c->hbytes_all, 0, (size_t)c->hmax_all + hpad);
-	dense_job_t j = {c, sl->host + L->off_rb, hb, (phmm_gpu_pair_t *)sl->host, b0, b1, L->direct, g->threads};
-	gvk_parallel(g->threads, dense_worker, &j);
+	dense_job_t j = {c, sl->host + L->off_rb, hb, (phmm_gpu_pair_t *)sl->host, b0, b1, L->direct, pack_threads(g, L->bytes)};
+	gvk_parallel(j.nt, dense_worker, &j);
 	phmm_pack_bins(c, b0, b1, (uint64_t *)(sl->host + L->off_soff), L);
 	return 0;
 }
@@ -374,7 +391,7 @@ int phmm_pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b
 		if (c->hmap[p->hap] == 1) c->hmap[p->hap] = (uint32_t)ho + 2, ho += (size_t)c->haps[p->hap].len, hl[nh++] = p->hap;
 		rec[k - b0] = pair_rec(c, p, c->rmap[p->read] - 2, c->hmap[p->hap] - 2, L->direct ? c->ord[k].k : (uint32_t)(k - b0));
 	}
-	sparse_job_t sj = {c, rb, hb, rl, hl, nr, nh, ro < ((size_t)1 << 20) ? 1 : g->threads};
+	sparse_job_t sj = {c, rb, hb, rl, hl, nr, nh, pack_threads(g, ro)};
 	gvk_parallel(sj.nt, sparse_worker, &sj);
 	phmm_pack_bins(c, b0, b1, soff, L);
 	memset(hb + ho, 0, (size_t)hmax_batch + hpad);

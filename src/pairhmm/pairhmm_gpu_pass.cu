@@ -240,7 +240,7 @@ static void mark_worker(void *arg, int t)
 static void pass_report(const gpu_dev_t *g, const pass_ctx_t *c, const double tz[6], double pass_t0)
 {
 	if (!g->profile) return;
-	gvk_logf(&g->log, GVK_LOG_INFO, "GPU pass of %zu pairs (%s%s), %.3f to %.3f s: sort %.1f ms, prepare %.1f, pack %.1f, wait %.1f, scatter %.1f, kernels %.1f",
+	gvk_logf(&g->log, GVK_LOG_INFO, "GPU pass of %zu pairs (%s%s), %.6f to %.6f s: sort %.3f ms, prepare %.3f, pack %.3f, wait %.3f, scatter %.3f, kernels %.3f",
 	        c->n, c->dbl == PASS_FTZ ? "double with FTZ" : c->dbl ? "double" : "float", c->kept ? ", blobs kept" : "", pass_t0, gvk_seconds(),
 	        1e3 * (g->t_sort - tz[0]), 1e3 * (g->t_prep - tz[1]), 1e3 * (g->t_pack - tz[2]), 1e3 * (g->t_wait - tz[3]),
 	        1e3 * (g->t_scatter - tz[4]), 1e3 * (g->kernel_s - tz[5]));
