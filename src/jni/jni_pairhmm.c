@@ -222,7 +222,6 @@ static void copy_arrays(JNIEnv *env, int nr, int nh, phmm_slot_t *s)
 static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh, phmm_slot_t *s, const char **why)
 {
 	const size_t na_max = 5 * (size_t)nr + (size_t)nh;
-	size_t na = 0;
 	long long bytes;
 	int i, rc = 0;
 	gvk_err_t err = { 0, "" };
@@ -232,14 +231,13 @@ static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh
 	    reserve((void **)&s->len, &s->cap_len, na_max, sizeof(*s->len)) ||
 	    reserve((void **)&s->out, &s->cap_out, (size_t)nr * (size_t)nh, sizeof(*s->out)))
 		return -2;
-	if ((*env)->EnsureLocalCapacity(env, (jint)na_max + 16) != 0) return -2;
-	memset(s->arr, 0, na_max * sizeof(*s->arr));
+	/* The arrays' local references live in a frame of their own, dropped in one call. */
+	if ((*env)->PushLocalFrame(env, (jint)na_max + 16) != 0) return -2;
 	bytes = take_arrays(env, rd, hd, nr, nh, s, why);
 	if (bytes < 0) rc = -1;
 	else if (reserve((void **)&s->bytes, &s->cap_bytes, (size_t)bytes + 1, 1)) rc = -2;
 	if (rc == 0) copy_arrays(env, nr, nh, s);
-	for (na = 0; na < na_max; ++na)
-		if (s->arr[na]) (*env)->DeleteLocalRef(env, s->arr[na]);
+	(*env)->PopLocalFrame(env, NULL);
 	if (rc == 0 && nr > 0 && nh > 0) {
 		double rl = 0, hl = 0;
 		gvk_pairhmm_t *e;

@@ -165,6 +165,7 @@ typedef struct {
 	size_t bin_start[MAX_BINS + 1];
 	int direct;               /* the whole pass: sums come back in the pass's order */
 	const uint8_t *rb_dev, *hb_dev; /* set: the blobs of the float pass kept in slot 0 (gpu_dev_t.kept) */
+	int hb_classes;           /* the haplotype blob holds classes already (converted on the host) */
 } layout_t;
 
 static inline size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }

@@ -140,8 +140,8 @@ static void radix_pass(const order_t *src, order_t *dst, size_t n, int shift)
 	for (size_t k = 0; k < n; ++k) dst[pos[(src[k].key >> shift) & 255]++] = src[k];
 }
 
-/* A small pass's order: keys on one thread, then two byte-wide counting passes (the keys have 16
- * bits), which give the counting sort's stable order without its passes over every possible key
+/* A pass's order on one thread: keys, then two byte-wide counting passes (the keys have 16 bits),
+ * which give the parallel counting sort's stable order without its passes over every possible key
  * and at a fraction of a comparison sort's cost: this runs once per GATK region. */
 static int order_small(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 {
@@ -161,7 +161,7 @@ static int order_small(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 /* Sorts the pass's pairs into *ordp (the device's scratch) and returns the scan's totals in s. */
 int phmm_order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 {
-	if (s->coarse) return order_small(g, s, ordp);
+	if (s->coarse || s->nt == 1) return order_small(g, s, ordp);
 	order_t *tmp = (order_t *)scratch(g, SCR_TMP, s->n * sizeof *tmp), *ord = (order_t *)scratch(g, SCR_ORD, s->n * sizeof *ord);
 	s->hist = (uint32_t(*)[ORDER_KEYS])scratch(g, SCR_HIST, ((size_t)s->nt + 1) * sizeof *s->hist);
 	if (!tmp || !ord || !s->hist) return s->hist = NULL, GVK_ERR_NOMEM;
@@ -200,6 +200,20 @@ int phmm_ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, co
 int phmm_ensure_dev(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err)
 {
 	return gvk_cuda_reserve((void **)p, cap, need, GVK_MEM_DEVICE, GVK_GROW_POW2, (size_t)64 << 20, "a sub-batch", err);
+}
+
+/* The haplotype blob's bases as classes (A C T G N as 0..4, anything else 0), as
+ * phmm_gpu_hap_classes computes them, for blobs small enough that the host's pass over them costs
+ * less than a launch of that kernel on the pass's critical path. Written branch-free so that it
+ * vectorizes. */
+enum { HOST_CLASSES_MAX = 64 << 10 };
+
+static void hap_classes_host(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; ++i) {
+		const uint8_t c = p[i];
+		p[i] = (uint8_t)((c == 'C') | (c == 'T') << 1 | (c == 'G') * 3 | (c == 'N') << 2);
+	}
 }
 
 /* Threads for copying `bytes` into staging: one below a MiB, where starting the engine's threads
@@ -322,6 +336,7 @@ static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, 
 	memset(hb + c->hbytes_all, 0, (size_t)c->hmax_all + hpad);
 	dense_job_t j = {c, sl->host + L->off_rb, hb, (phmm_gpu_pair_t *)sl->host, b0, b1, L->direct, pack_threads(g, L->bytes)};
 	gvk_parallel(j.nt, dense_worker, &j);
+	if ((L->hb_classes = L->bytes - L->off_hb <= HOST_CLASSES_MAX)) hap_classes_host(hb, L->bytes - L->off_hb);
 	phmm_pack_bins(c, b0, b1, (uint64_t *)(sl->host + L->off_soff), L);
 	return 0;
 }
@@ -395,6 +410,7 @@ int phmm_pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b
 	gvk_parallel(sj.nt, sparse_worker, &sj);
 	phmm_pack_bins(c, b0, b1, soff, L);
 	memset(hb + ho, 0, (size_t)hmax_batch + hpad);
+	if ((L->hb_classes = L->bytes - L->off_hb <= HOST_CLASSES_MAX)) hap_classes_host(hb, L->bytes - L->off_hb);
 	/* The maps are per sub-batch: clear the entries this one set. */
 	for (size_t k = b0; k < b1; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);

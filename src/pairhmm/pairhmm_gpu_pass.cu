@@ -58,7 +58,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
 	/* The kernel time counts every kernel of the pass, the haplotype classes' too. */
 	CK(cudaEventRecord(sl->k0, g->st[s]));
-	if (!L->hb_dev) {
+	if (!L->hb_dev && !L->hb_classes) {
 		const size_t n16 = (L->bytes - L->off_hb) / 16; /* the haplotype blob, padding included */
 		phmm_launch_hap_classes((uint4 *)(sl->dev + L->off_hb), n16, g->st[s]);
 		CK(cudaGetLastError());
@@ -68,14 +68,18 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	const uint8_t *rb = L->rb_dev ? L->rb_dev : sl->dev + L->off_rb, *hb = L->hb_dev ? L->hb_dev : sl->dev + L->off_hb;
 	const void *errt = dbl ? (const void *)g->err_d : (const void *)g->err_f;
 	const void *mmt = dbl ? (const void *)g->mm_d : (const void *)g->mm_f;
-	CK(cudaEventRecord(sl->k_ready, g->st[s]));
 	/* Longest-running bins first, round robin over the bin streams (one stream when profiling bins,
-	 * which times each launch on its own). */
+	 * which times each launch on its own). A single bin runs on the slot's stream itself: the
+	 * events that hand work to the bin streams and back would only add to its latency. */
 	const int nbs = g->profile > 1 ? 1 : PHMM_BIN_STREAMS < L->nbins ? PHMM_BIN_STREAMS : L->nbins;
-	for (int k = 0; k < nbs; ++k) CK(cudaStreamWaitEvent(g->bst[k], sl->k_ready, 0));
+	const int own = L->nbins == 1 && g->profile < 2;
+	if (!own) {
+		CK(cudaEventRecord(sl->k_ready, g->st[s]));
+		for (int k = 0; k < nbs; ++k) CK(cudaStreamWaitEvent(g->bst[k], sl->k_ready, 0));
+	}
 	for (int b = L->nbins - 1; b >= 0; --b) {
 		const variant_t *v = &var[L->bin_var[b] >> 1];
-		cudaStream_t bs = g->bst[(L->nbins - 1 - b) % nbs];
+		cudaStream_t bs = own ? g->st[s] : g->bst[(L->nbins - 1 - b) % nbs];
 		size_t start = L->bin_start[b], n = L->bin_start[b + 1] - start;
 		int per_block = PHMM_GPU_BLOCK / v->P;
 		int blocks = (int)((n + (size_t)per_block - 1) / (size_t)per_block);
@@ -86,7 +90,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 		CK(cudaGetLastError());
 		if (g->profile > 1) CK(bin_profile(g, sl, bs, L, b, dbl));
 	}
-	for (int k = 0; k < nbs; ++k) {
+	for (int k = 0; !own && k < nbs; ++k) {
 		CK(cudaEventRecord(sl->bin_done[k], g->bst[k]));
 		CK(cudaStreamWaitEvent(g->st[s], sl->bin_done[k], 0));
 	}
