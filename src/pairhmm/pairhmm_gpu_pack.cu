@@ -53,9 +53,13 @@ int phmm_pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, co
 {
 	const size_t m = n < 1024 ? n : 1024;
 	size_t yes = 0;
+	int32_t last = -1, last_yes = 0;
 	for (size_t k = 0; k < m; ++k) {
 		size_t x = n * k / m;
-		yes += (size_t)read_shares_gap_open(&reads[pairs[sel ? sel[x] : x].read]);
+		const int32_t r = pairs[sel ? sel[x] : x].read;
+		/* GATK's batches list a read's pairs one after another: judge each read once. */
+		if (r != last) last = r, last_yes = read_shares_gap_open(&reads[r]);
+		yes += (size_t)last_yes;
 	}
 	return 2 * yes >= m;
 }
@@ -100,12 +104,15 @@ static void scan_worker(void *arg, int t)
 	size_t b = j->n * (size_t)t / (size_t)j->nt, e = j->n * (size_t)(t + 1) / (size_t)j->nt, bytes = 0;
 	int32_t mr = 0, mh = 0;
 	uint32_t *h = j->hist ? j->hist[t] : NULL;
+	int32_t last = -1;
+	int last_share = 0;
 	if (h) memset(h, 0, sizeof j->hist[t]);
 	for (size_t k = b; k < e; ++k) {
 		const gvk_pair_t *p = &j->pairs[j->sel ? j->sel[k] : k];
 		const gvk_read_t *r = &j->reads[p->read];
 		int R = r->len, H = j->haps[p->hap].len;
-		uint32_t key = order_key(R, H, j->dbl, j->share && read_shares_gap_open(r), j->coarse);
+		if (j->share && p->read != last) last = p->read, last_share = read_shares_gap_open(r);
+		uint32_t key = order_key(R, H, j->dbl, j->share && last_share, j->coarse);
 		j->ord[k].key = key;
 		if (h) h[key]++;
 		mr = p->read > mr ? p->read : mr, mh = p->hap > mh ? p->hap : mh;

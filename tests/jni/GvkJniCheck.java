@@ -357,6 +357,15 @@ public class GvkJniCheck {
             bad += expectThrow("quality array shorter than the read", IllegalArgumentException.class,
                 () -> h.computeLikelihoods(new ReadDataHolder[] {shortq}, g.haps, new double[g.haps.length]));
             bad += expectThrow("null argument", NullPointerException.class, () -> h.computeLikelihoods(null, g.haps, new double[1]));
+            // Quality arrays longer than the read: only the read's length counts, as in GKL.
+            ReadDataHolder r0 = g.reads[0];
+            byte[][] q = {r0.readQuals, r0.insertionGOP, r0.deletionGOP, r0.overallGCP};
+            for (int k = 0; k < 4; k++) { q[k] = java.util.Arrays.copyOf(q[k], q[k].length + 9); java.util.Arrays.fill(q[k], q[k].length - 9, q[k].length, (byte) 2); }
+            ReadDataHolder longq = read(new String(r0.readBases, StandardCharsets.ISO_8859_1), q[0], q[1], q[2], q[3]);
+            double[] exact = new double[g.haps.length], padded = new double[g.haps.length];
+            h.computeLikelihoods(new ReadDataHolder[] {r0}, g.haps, exact);
+            h.computeLikelihoods(new ReadDataHolder[] {longq}, g.haps, padded);
+            if (!java.util.Arrays.equals(exact, padded)) { System.err.println("FAIL: quality arrays longer than the read changed the likelihoods"); bad++; }
             bad += checkPairhmm(h, b, false, "IntelPairHmm after the errors");
             break;
         }
