@@ -50,9 +50,9 @@ static int reserve(void **p, size_t *cap, size_t n, size_t sz)
 }
 
 /* Batches of fewer cells (read length x haplotype length summed over the pairs) stay on the CPU in
- * auto mode: below it the GPU's transfer and launch latency outweighs its speed. GVK_GPU_MIN_CELLS
- * overrides it. */
-#define JNI_GPU_MIN_CELLS 1e7
+ * auto mode: below it the GPU's round trip outweighs its speed, even against all of a host's cores
+ * (the crossover on GATK's own batches is in docs/gatk.md). GVK_GPU_MIN_CELLS overrides it. */
+#define JNI_GPU_MIN_CELLS 3e5
 
 /* The GPU takes every Java thread's batches through one shared engine (gvk_pairhmm_opts_t.shared),
  * which merges concurrent calls into shared launches; it opens at the first batch for the GPU. */

@@ -191,6 +191,7 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opts_t *opt, gvk_er
 	g->profile = opt->gpu_profile;
 	g->share = opt->gpu_gap_share != 0;
 	g->log = opt->log;
+	phmm_index_variants(g);
 	int rc = upload_tables(g, err);
 	return rc < 0 ? rc : load_kernels(g, err);
 }

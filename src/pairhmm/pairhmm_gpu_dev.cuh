@@ -41,6 +41,8 @@ typedef struct {
 enum { MAX_VARIANTS = 40 }; /* kernel variants (read-length bins) per precision */
 enum { SCR_ORD, SCR_TMP, SCR_HIST, SCR_RMAP, SCR_HMAP, SCR_ROFF, SCR_HOFF, SCR_RLIST, SCR_HLIST, SCR_COUNT }; /* gpu_dev_t.scr */
 
+enum { VAR_LEN_MAX = 1024 };
+
 /* One device. */
 typedef struct gpu_dev_s {
 	int dev, fused;
@@ -57,6 +59,9 @@ typedef struct gpu_dev_s {
 	double t_sort, t_pack, t_wait, t_scatter, t_prep;
 	double bin_s[3][2 * MAX_VARIANTS], bin_cells[3][2 * MAX_VARIANTS]; /* gpu_profile 2: per bin and PASS_* */
 	int share;              /* use the shared gap-open product where reads allow (gpu_gap_share) */
+	/* A read length's variant by PASS_* and BINS_* (phmm_index_variants), up to VAR_LEN_MAX: looked up
+	 * for every pair of a pass, where the search through the tables was most of a small pass's sort. */
+	uint8_t var_of_len[3][3][VAR_LEN_MAX + 1];
 	/* Host arrays of a pass, kept between passes (fresh ones cost a page fault per 4 KiB). */
 	gvk_buf_t scr[SCR_COUNT];
 	/* The last float pass, when it took every pair of the call in one dense sub-batch: its reads
@@ -150,6 +155,7 @@ typedef struct {
 	size_t n;
 	int dbl, nt, share; /* share: look for reads that allow the shared gap-open product */
 	int coarse;         /* BINS_COARSE: a small pass (SMALL_PASS); BINS_WARP: smaller (WARP_PASS) */
+	const uint8_t *var_of_len; /* gpu_dev_t.var_of_len for this pass's precision and bins */
 	order_t *ord;
 	uint32_t (*hist)[ORDER_KEYS];
 	int32_t maxr[MAX_SCAN_THREADS], maxh[MAX_SCAN_THREADS];
@@ -203,6 +209,8 @@ void phmm_launch_hap_classes(uint4 *p, size_t n16, cudaStream_t st);
 /* pairhmm_gpu_pack.cu */
 int phmm_pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, const size_t *sel, size_t n);
 int phmm_order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp);
+/* Fills g->var_of_len (at the device's set-up). */
+void phmm_index_variants(gpu_dev_t *g);
 int phmm_ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, const char *what, gvk_err_t *err);
 int phmm_ensure_dev(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err);
 void phmm_pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff, layout_t *L);

@@ -87,14 +87,27 @@ static int warp_variant(int v, int dbl)
 	return v;
 }
 
+/* The variant of a read of R rows in a pass of precision dbl with bins `coarse`. */
+static int key_variant(int R, int dbl, int coarse)
+{
+	const int v = pick_variant(R, dbl);
+	return !coarse ? v : coarse == BINS_WARP ? warp_variant(v, dbl) : coarse_variant(v, dbl);
+}
+
+void phmm_index_variants(gpu_dev_t *g)
+{
+	for (int dbl = 0; dbl < 3; ++dbl)
+		for (int coarse = 0; coarse < 3; ++coarse)
+			for (int R = 0; R <= VAR_LEN_MAX; ++R) g->var_of_len[dbl][coarse][R] = (uint8_t)key_variant(R, dbl, coarse);
+}
+
 /* A pass's bin is 2 * variant + share; within a bin, longer haplotypes first, in buckets of 4
  * columns up to 512 and of 16 after that (up to 2,544), since every sub-warp of a warp runs as
  * many steps as the warp's longest haplotype. */
-static uint32_t order_key(int R, int H, int dbl, int share, int coarse)
+static uint32_t order_key(const scan_job_t *j, int R, int H, int share)
 {
 	uint32_t hb = H < 512 ? (uint32_t)H / 4 : 128u + (uint32_t)(H - 512) / 16;
-	int v = pick_variant(R, dbl);
-	if (coarse) v = coarse == BINS_WARP ? warp_variant(v, dbl) : coarse_variant(v, dbl);
+	const int v = R <= VAR_LEN_MAX ? j->var_of_len[R] : key_variant(R, j->dbl, j->coarse);
 	return (uint32_t)(2 * v + share) << 8 | (255u - (hb < 255u ? hb : 255u));
 }
 
@@ -112,7 +125,7 @@ static void scan_worker(void *arg, int t)
 		const gvk_read_t *r = &j->reads[p->read];
 		int R = r->len, H = j->haps[p->hap].len;
 		if (j->share && p->read != last) last = p->read, last_share = read_shares_gap_open(r);
-		uint32_t key = order_key(R, H, j->dbl, j->share && last_share, j->coarse);
+		uint32_t key = order_key(j, R, H, j->share && last_share);
 		j->ord[k].key = key;
 		if (h) h[key]++;
 		mr = p->read > mr ? p->read : mr, mh = p->hap > mh ? p->hap : mh;

@@ -269,6 +269,7 @@ int phmm_dev_pass(gpu_dev_t *g, const gvk_read_t *reads, const gvk_hap_t *haps, 
 	sj.share = g->share && phmm_pass_mostly_shares(reads, pairs, sel, n);
 	sj.nt = n < 65536 ? 1 : g->threads < MAX_SCAN_THREADS ? g->threads : MAX_SCAN_THREADS;
 	sj.coarse = n < WARP_PASS ? BINS_WARP : n < SMALL_PASS ? BINS_COARSE : BINS_FINE;
+	sj.var_of_len = g->var_of_len[dbl][sj.coarse];
 	order_t *ord = NULL;
 	int rc = phmm_order_pairs(g, &sj, &ord);
 	g->t_sort += gvk_seconds() - t0;
