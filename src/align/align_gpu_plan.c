@@ -9,37 +9,82 @@
 
 static int strips(int m) { return (m + AG_W - 1) / AG_W; }
 
-/* One stable counting pass of src into dst by the 16-bit field of key at `shift`, descending. */
-static int count_pass(const uint32_t *key, const size_t *src, size_t *dst, size_t n, int nk, int shift)
+/* The plan's sort: by strips(m), then n, both descending, stable. As one ascending key of 27 bits
+ * (strips below 2^12, n below 2^15, complemented), in three stable counting passes of
+ * RADIX_BITS over the pairs, each split over the threads (per-thread counts, then each thread
+ * scatters its own range): this runs on the host before the batch's first kernel, where a serial
+ * sort of half a million pairs was most of the time not hidden behind kernels. */
+enum { RADIX_BITS = 9, RADIX_BINS = 1 << RADIX_BITS, RADIX_PASSES = 3, SORT_MAX_THREADS = 64 };
+_Static_assert(GVK_ALIGN_MAX_LEN < 1 << 15 && (GVK_ALIGN_MAX_LEN + AG_W - 1) / AG_W < 1 << 12 && RADIX_BITS * RADIX_PASSES == 27,
+               "the sort key holds n and strips(m)");
+
+typedef struct {
+	const al_job_t *jobs;
+	uint32_t *key;
+	size_t *a, *b; /* pass p reads a (b) and writes b (a) by parity */
+	size_t n;
+	int nt, shift;
+	size_t (*cnt)[RADIX_BINS]; /* per thread: counts, then write positions */
+} radix_t;
+
+static void key_worker(void *arg, int t)
 {
-	size_t *cnt = calloc((size_t)nk + 1, sizeof *cnt);
-	if (!cnt) return -1;
-	for (size_t i = 0; i < n; ++i) ++cnt[nk - 1 - (int)(key[src[i]] >> shift & 0xffff)];
-	size_t at = 0;
-	for (int k = 0; k < nk; ++k) {
-		size_t c = cnt[k];
-		cnt[k] = at, at += c;
+	radix_t *r = arg;
+	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
+	for (size_t i = beg; i < end; ++i) {
+		const uint32_t k = (uint32_t)strips(r->jobs[i].m) << 15 | (uint32_t)r->jobs[i].n;
+		r->key[i] = ((1u << 27) - 1) - k;
+		r->a[i] = i;
 	}
-	for (size_t i = 0; i < n; ++i) dst[cnt[nk - 1 - (int)(key[src[i]] >> shift & 0xffff)]++] = src[i];
-	free(cnt);
-	return 0;
 }
 
-/* A thread's work is n * strips(m) rows of AG_W cells, and a warp waits for its longest thread:
- * sorted by strips, then n, both descending, equal work sits side by side (two counting passes:
- * linear time, as this runs on the host for every batch, over a compact key array so that the
- * second pass's scattered reads stay in cache). */
-static void ag_sort(const al_job_t *jobs, size_t n, size_t *order)
+static void count_worker(void *arg, int t)
 {
-	size_t *tmp = calloc(n ? n : 1, sizeof *tmp);
-	uint32_t *key = calloc(n ? n : 1, sizeof *key);
-	for (size_t i = 0; i < n; ++i) order[i] = i;
-	if (tmp && key) {
-		for (size_t i = 0; i < n; ++i) key[i] = (uint32_t)strips(jobs[i].m) << 16 | (uint32_t)jobs[i].n;
-		if (count_pass(key, order, tmp, n, GVK_ALIGN_MAX_LEN + 1, 0) == 0)
-			count_pass(key, tmp, order, n, strips(GVK_ALIGN_MAX_LEN) + 1, 16);
-	} /* else unsorted: still correct, only slower */
-	free(tmp), free(key);
+	radix_t *r = arg;
+	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
+	size_t *c = r->cnt[t];
+	memset(c, 0, sizeof r->cnt[t]);
+	for (size_t i = beg; i < end; ++i) ++c[r->key[r->a[i]] >> r->shift & (RADIX_BINS - 1)];
+}
+
+static void scatter_worker(void *arg, int t)
+{
+	radix_t *r = arg;
+	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
+	size_t *c = r->cnt[t];
+	for (size_t i = beg; i < end; ++i) r->b[c[r->key[r->a[i]] >> r->shift & (RADIX_BINS - 1)]++] = r->a[i];
+}
+
+/* Sorts into order; unsorted (still correct, only slower kernels) when out of memory. */
+static void ag_sort(const al_job_t *jobs, size_t n, int nt, size_t *order)
+{
+	if (nt > SORT_MAX_THREADS) nt = SORT_MAX_THREADS;
+	if ((size_t)nt > n / 4096 + 1) nt = (int)(n / 4096 + 1); /* small batches: one thread */
+	radix_t r = {jobs, malloc((n ? n : 1) * sizeof *r.key), order, malloc((n ? n : 1) * sizeof(size_t)), n, nt, 0,
+	             malloc((size_t)nt * sizeof *r.cnt)};
+	if (!r.key || !r.b || !r.cnt) {
+		for (size_t i = 0; i < n; ++i) order[i] = i;
+		free(r.key), free(r.b), free(r.cnt);
+		return;
+	}
+	size_t *spare = r.b;
+	gvk_parallel(nt, key_worker, &r);
+	for (int p = 0; p < RADIX_PASSES; ++p) {
+		r.shift = p * RADIX_BITS;
+		gvk_parallel(nt, count_worker, &r);
+		size_t at = 0; /* bin by bin, threads in order within a bin: stable */
+		for (int k = 0; k < RADIX_BINS; ++k)
+			for (int t = 0; t < nt; ++t) {
+				const size_t c = r.cnt[t][k];
+				r.cnt[t][k] = at, at += c;
+			}
+		gvk_parallel(nt, scatter_worker, &r);
+		size_t *x = r.a;
+		r.a = r.b, r.b = x;
+	}
+	/* An odd number of passes leaves the order in the spare array. */
+	if (r.a != order) memcpy(order, r.a, n * sizeof *order);
+	free(r.key), free(r.cnt), free(spare);
 }
 
 static size_t up8(size_t x) { return (x + 7) & ~(size_t)7; }
@@ -122,11 +167,11 @@ int ag_batch_plan(const al_job_t *jobs, size_t n, size_t budget, int nt, ag_batc
 	memset(b, 0, sizeof *b);
 	b->n = n;
 	b->nblk = (n + AG_B - 1) / AG_B;
-	b->order = calloc(n ? n : 1, sizeof *b->order);
+	b->order = malloc((n ? n : 1) * sizeof *b->order);
 	b->blk = malloc((b->nblk ? b->nblk : 1) * sizeof *b->blk);
 	if (!b->order || !b->blk) return ag_batch_free(b), GVK_ERR_NOMEM;
-	ag_sort(jobs, n, b->order);
 	if (nt < 1) nt = 1;
+	ag_sort(jobs, n, nt, b->order);
 	if ((size_t)nt > b->nblk) nt = b->nblk ? (int)b->nblk : 1;
 	shape_t w = {jobs, b, nt};
 	gvk_parallel(nt, shape_worker, &w);
