@@ -362,6 +362,42 @@ static int gpu_emit(void *arg, int tid, size_t k, const al_elem_t *el, int ne, i
 /* The pairs the GPU takes (ag_fits, not answered by the shortcut) through the chunk pipeline,
  * their text into the threads' arenas. On success their pos becomes AL_DONE; larger pairs and the
  * shortcut's answers stay for the CPU path. */
+/* The GPU's jobs, compacted in batch order on the threads (a count, then each thread's range
+ * copied to its place): serial, this copy of half a million jobs sat before the first kernel. */
+enum { PICK_MAX_THREADS = 256, PREP_PARALLEL = 65536 }; /* PREP_PARALLEL: batches split over the threads */
+
+typedef struct {
+	const al_job_t *jobs;
+	const int *pos;
+	size_t n, *idx, at[PICK_MAX_THREADS + 1];
+	al_job_t *gj;
+	int nt, fill;
+} pick_t;
+
+static void pick_worker(void *arg, int t)
+{
+	pick_t *w = arg;
+	const size_t beg = w->n * (size_t)t / (size_t)w->nt, end = w->n * (size_t)(t + 1) / (size_t)w->nt;
+	size_t c = w->fill ? w->at[t] : 0;
+	for (size_t k = beg; k < end; ++k) {
+		if (w->pos[k] != AL_TODO || !ag_fits(&w->jobs[k])) continue;
+		if (w->fill) w->idx[c] = k, w->gj[c] = w->jobs[k];
+		++c;
+	}
+	if (!w->fill) w->at[t + 1] = c;
+}
+
+static size_t pick_gpu_jobs(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, size_t *idx, al_job_t *gj)
+{
+	pick_t w = {jobs, pos, n, idx, {0}, gj, n >= PREP_PARALLEL ? e->opt.threads : 1, 0};
+	if (w.nt > PICK_MAX_THREADS) w.nt = PICK_MAX_THREADS;
+	gvk_parallel(w.nt, pick_worker, &w);
+	for (int t = 0; t < w.nt; ++t) w.at[t + 1] += w.at[t];
+	w.fill = 1;
+	gvk_parallel(w.nt, pick_worker, &w);
+	return w.at[w.nt];
+}
+
 static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, gvk_align_result_t *out,
                      size_t *text_at, int16_t *text_tid, gvk_err_t *err)
 {
@@ -369,8 +405,7 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
 	al_job_t *gj = gvk_buf_reserve(&e->wk[W_GJOBS], n * sizeof *gj);
 	int rc = 0;
 	if (!idx || !gj) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	for (size_t k = 0; k < n && rc == 0; ++k)
-		if (pos[k] == AL_TODO && ag_fits(&jobs[k])) idx[cnt] = k, gj[cnt++] = jobs[k];
+	else cnt = pick_gpu_jobs(e, jobs, pos, n, idx, gj);
 	if (rc == 0 && cnt > 0) {
 		const int java = e->opt.flavour == GVK_SW_JAVA;
 		const ag_backend_t be = e->gpu ? al_gpu_backend(e->gpu) : al_emu_backend(e->emu);
@@ -390,9 +425,9 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
 	return rc;
 }
 
-/* Checks of the pairs and their jobs, on the threads for large batches; bad = the first invalid
- * pair (SIZE_MAX: none), so that the message names the same pair as a serial check would. */
-enum { PREP_PARALLEL = 65536 };
+/* Checks of the pairs and their jobs, on the threads for large batches (PREP_PARALLEL); bad = the
+ * first invalid pair (SIZE_MAX: none), so that the message names the same pair as a serial check
+ * would. */
 
 typedef struct {
 	const gvk_align_pair_t *pairs;
@@ -432,6 +467,23 @@ static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, 
 		if (pos[k] < 0 && ag_fits(&jobs[k])) cells += (double)jobs[k].n * jobs[k].m;
 	/* Under device auto, small batches stay on the CPU (launch and copy latency). */
 	return gvk_policy_auto_gpu(GVK_ENGINE_ALIGN, cells, e->opt.gpu_min_work);
+}
+
+/* Every result's CIGAR pointer into its thread's arena, once the arenas no longer move. */
+typedef struct {
+	const gvk_align_t *e;
+	gvk_align_result_t *out;
+	const size_t *text_at;
+	const int16_t *text_tid;
+	size_t n;
+	int nt;
+} link_t;
+
+static void link_worker(void *arg, int t)
+{
+	const link_t *w = arg;
+	const size_t beg = w->n * (size_t)t / (size_t)w->nt, end = w->n * (size_t)(t + 1) / (size_t)w->nt;
+	for (size_t k = beg; k < end; ++k) w->out[k].cigar = w->e->arena[w->text_tid[k]].p + w->text_at[k];
 }
 
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
@@ -487,7 +539,8 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
 	if ((rc = atomic_load(&r.err)) < 0) return gvk_err_set(err, rc, "out of memory in the align engine");
 	const double t3 = gvk_seconds();
-	for (size_t k = 0; k < n; ++k) out[k].cigar = e->arena[text_tid[k]].p + text_at[k];
+	link_t lk = {e, out, text_at, text_tid, n, n >= PREP_PARALLEL ? nt : 1};
+	gvk_parallel(lk.nt, link_worker, &lk);
 	gvk_logf(&e->opt.log, GVK_LOG_DEBUG,
 	         "align: batch of %zu pairs on %s: checks and shortcut %.2f ms, GPU part %.2f ms, CPU part %.2f ms, "
 	         "results %.2f ms", n, e->name, (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3, (gvk_seconds() - t3) * 1e3);

@@ -10,18 +10,19 @@
 static int strips(int m) { return (m + AG_W - 1) / AG_W; }
 
 /* The plan's sort: by strips(m), then n, both descending, stable. As one ascending key of 27 bits
- * (strips below 2^12, n below 2^15, complemented), in three stable counting passes of
- * RADIX_BITS over the pairs, each split over the threads (per-thread counts, then each thread
- * scatters its own range): this runs on the host before the batch's first kernel, where a serial
- * sort of half a million pairs was most of the time not hidden behind kernels. */
+ * (strips below 2^12, n below 2^15, complemented) above the pair's index in a 64-bit value, in
+ * three stable counting passes of RADIX_BITS, each split over the threads (per-thread counts, then
+ * each thread scatters its own range): this runs on the host before the batch's first kernel,
+ * where a serial sort of half a million pairs was most of the time not hidden behind kernels.
+ * The values travel with their keys, so no pass gathers from a key array. */
 enum { RADIX_BITS = 9, RADIX_BINS = 1 << RADIX_BITS, RADIX_PASSES = 3, SORT_MAX_THREADS = 64 };
 _Static_assert(GVK_ALIGN_MAX_LEN < 1 << 15 && (GVK_ALIGN_MAX_LEN + AG_W - 1) / AG_W < 1 << 12 && RADIX_BITS * RADIX_PASSES == 27,
                "the sort key holds n and strips(m)");
+_Static_assert(sizeof(size_t) == sizeof(uint64_t), "the order array holds the 64-bit values");
 
 typedef struct {
 	const al_job_t *jobs;
-	uint32_t *key;
-	size_t *a, *b; /* pass p reads a (b) and writes b (a) by parity */
+	uint64_t *a, *b; /* a pass reads a and writes b; they swap after it */
 	size_t n;
 	int nt, shift;
 	size_t (*cnt)[RADIX_BINS]; /* per thread: counts, then write positions */
@@ -32,9 +33,8 @@ static void key_worker(void *arg, int t)
 	radix_t *r = arg;
 	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
 	for (size_t i = beg; i < end; ++i) {
-		const uint32_t k = (uint32_t)strips(r->jobs[i].m) << 15 | (uint32_t)r->jobs[i].n;
-		r->key[i] = ((1u << 27) - 1) - k;
-		r->a[i] = i;
+		const uint64_t k = (uint64_t)strips(r->jobs[i].m) << 15 | (uint64_t)r->jobs[i].n;
+		r->a[i] = (((uint64_t)1 << 27) - 1 - k) << 32 | i;
 	}
 }
 
@@ -44,7 +44,7 @@ static void count_worker(void *arg, int t)
 	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
 	size_t *c = r->cnt[t];
 	memset(c, 0, sizeof r->cnt[t]);
-	for (size_t i = beg; i < end; ++i) ++c[r->key[r->a[i]] >> r->shift & (RADIX_BINS - 1)];
+	for (size_t i = beg; i < end; ++i) ++c[r->a[i] >> (32 + r->shift) & (RADIX_BINS - 1)];
 }
 
 static void scatter_worker(void *arg, int t)
@@ -52,22 +52,29 @@ static void scatter_worker(void *arg, int t)
 	radix_t *r = arg;
 	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
 	size_t *c = r->cnt[t];
-	for (size_t i = beg; i < end; ++i) r->b[c[r->key[r->a[i]] >> r->shift & (RADIX_BINS - 1)]++] = r->a[i];
+	for (size_t i = beg; i < end; ++i) r->b[c[r->a[i] >> (32 + r->shift) & (RADIX_BINS - 1)]++] = r->a[i];
 }
 
-/* Sorts into order; unsorted (still correct, only slower kernels) when out of memory. */
+static void index_worker(void *arg, int t)
+{
+	radix_t *r = arg;
+	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
+	for (size_t i = beg; i < end; ++i) r->b[i] = r->a[i] & 0xffffffffu;
+}
+
+/* Sorts into order; unsorted (still correct, only slower kernels) when out of memory or for more
+ * than 2^32 pairs. */
 static void ag_sort(const al_job_t *jobs, size_t n, int nt, size_t *order)
 {
 	if (nt > SORT_MAX_THREADS) nt = SORT_MAX_THREADS;
 	if ((size_t)nt > n / 4096 + 1) nt = (int)(n / 4096 + 1); /* small batches: one thread */
-	radix_t r = {jobs, malloc((n ? n : 1) * sizeof *r.key), order, malloc((n ? n : 1) * sizeof(size_t)), n, nt, 0,
-	             malloc((size_t)nt * sizeof *r.cnt)};
-	if (!r.key || !r.b || !r.cnt) {
+	uint64_t *spare = n <= UINT32_MAX ? malloc((n ? n : 1) * sizeof *spare) : NULL;
+	radix_t r = {jobs, (uint64_t *)order, spare, n, nt, 0, malloc((size_t)nt * sizeof *r.cnt)};
+	if (!spare || !r.cnt) {
 		for (size_t i = 0; i < n; ++i) order[i] = i;
-		free(r.key), free(r.b), free(r.cnt);
+		free(spare), free(r.cnt);
 		return;
 	}
-	size_t *spare = r.b;
 	gvk_parallel(nt, key_worker, &r);
 	for (int p = 0; p < RADIX_PASSES; ++p) {
 		r.shift = p * RADIX_BITS;
@@ -79,12 +86,16 @@ static void ag_sort(const al_job_t *jobs, size_t n, int nt, size_t *order)
 				r.cnt[t][k] = at, at += c;
 			}
 		gvk_parallel(nt, scatter_worker, &r);
-		size_t *x = r.a;
+		uint64_t *x = r.a;
 		r.a = r.b, r.b = x;
 	}
-	/* An odd number of passes leaves the order in the spare array. */
-	if (r.a != order) memcpy(order, r.a, n * sizeof *order);
-	free(r.key), free(r.cnt), free(spare);
+	r.b = (uint64_t *)order; /* the indices, from wherever the last pass left the values */
+	if (r.a == r.b) {
+		for (size_t i = 0; i < n; ++i) order[i] &= 0xffffffffu;
+	} else {
+		gvk_parallel(nt, index_worker, &r);
+	}
+	free(spare), free(r.cnt);
 }
 
 static size_t up8(size_t x) { return (x + 7) & ~(size_t)7; }
