@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [--record] [all|test|sanitize|random|e2e|align|snp|cnv|jni|profile|bench|peers|mpi] ...
+# Usage: scripts/gpu-check.sh [--record] [all|test|sanitize|random|e2e|align|snp|cnv|jni|gatk|profile|bench|peers|mpi] ...
 # (default all; profile, peers and mpi only when named). Benchmark tables are printed (and kept in $OUT);
 # --record also appends them to the month's history, bench/history/YYYY-MM.md. bench/RESULTS.md, the
 # current table of each engine, is edited by hand.
@@ -170,15 +170,36 @@ if has jni; then
 		grep -E "Failed|\*\*\*" "$out/jni-ctest.log" | head
 		# 2,000,000 pairs of GATK batches through IntelPairHmmOMP: gvk (GPU, then CPU) against GKL's
 		# own library (built from GKL's sources by shared/tools/gkl), same JVM, same threads.
-		for dev in gpu cpu; do
-			GVK_DEVICE=$dev timeout 400 tests/jni/jni_gkl.sh build-gpu/jni tests/data $cls time "$PWD/.carry/gkl" \
-				${GVK_JNI_PAIRS:-2000000} ${GVK_JNI_THREADS:-4} ${GVK_JNI_ROUNDS:-2} > "$out/jni-time-$dev.txt" 2>&1
-			summary+=("jni time GVK_DEVICE=$dev: rc=$?, $(grep -h '^best' "$out/jni-time-$dev.txt")")
-			grep -hE "^(workload|round)" "$out/jni-time-$dev.txt"
+		# GVK_JNI_THREADS: native thread counts, e.g. "16 4" (GKL on all cores, HaplotypeCaller's default).
+		for t in ${GVK_JNI_THREADS:-4}; do
+			for dev in gpu cpu auto; do
+				GVK_DEVICE=$dev timeout 400 tests/jni/jni_gkl.sh build-gpu/jni tests/data $cls time "$PWD/.carry/gkl" \
+					${GVK_JNI_PAIRS:-2000000} $t ${GVK_JNI_ROUNDS:-2} > "$out/jni-time-$dev-$t.txt" 2>&1
+				summary+=("jni time GVK_DEVICE=$dev, $t native threads: rc=$?, $(grep -h '^best' "$out/jni-time-$dev-$t.txt")")
+				grep -hE "^(workload|round)" "$out/jni-time-$dev-$t.txt"
+			done
 		done
 	else
 		summary+=("jni: skipped, no .carry/jre (run scripts/carry-java.sh here first)")
 	fi
+fi
+if has gatk; then
+	# Pair-HMM as GATK calls it (issue 23): synchronous caller threads, one region per call, CPU and
+	# GPU on this host (every GPU value checked against the CPU's); then the real HaplotypeCaller
+	# batches of carneiro_1m as one GATK thread sends them, with an engine of all cores each.
+	n=$(nproc)
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk -n ${GVK_GATK_PAIRS:-2000000} --callers 1,16,64 --device both \
+		"${record[@]}" --note "scripts/gpu-check.sh gatk" > "$out/gatk.txt" 2>&1
+	summary+=("bench_pairhmm_gatk --callers 1,16,64: rc=$?; $(grep -hE '^GPU vs CPU: ' "$out/gatk.txt")")
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk --input tests/data/pairhmm/inputs/carneiro_1m.in.gz \
+		-n ${GVK_GATK_PAIRS:-2000000} --callers 1 --cpu-threads $n --gpu-threads $n --device both --profile \
+		"${record[@]}" --note "scripts/gpu-check.sh gatk, carneiro_1m batches" > "$out/gatk-1m.txt" 2>&1
+	summary+=("bench_pairhmm_gatk --input carneiro_1m, 1 caller: rc=$?; $(grep -hE '^GPU vs CPU: ' "$out/gatk-1m.txt")")
+	for f in gatk gatk-1m; do
+		while IFS= read -r l; do summary+=("  $f: $l"); done < <(awk -F'|' '/^\|---/ { t = 1; next }
+			t && /^\|/ { gsub(/^ +| +$/, "", $2); gsub(/ /, "", $13); printf "%s, %d callers: %.2f GCUPS, call p50 %.3f ms, p99 %.3f ms, %s vs CPU on all cores\n", $2, $3, $7, $9, $10, $13 }' "$out/$f.txt")
+		grep -h "^GPU phases" "$out/$f.txt" | head -3
+	done
 fi
 if [[ " $stages " == *" profile "* ]]; then  # not part of "all"
 	# Hardware counters of the hot kernels (Nsight Compute, clocks left alone) and their SASS, for
