@@ -469,6 +469,33 @@ static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, 
 	return gvk_policy_auto_gpu(GVK_ENGINE_ALIGN, cells, e->opt.gpu_min_work);
 }
 
+/* Whether the GPU answered every pair (none left for the CPU path), checked on nt threads: the CPU
+ * path's planning is serial, and after a large GPU batch it would find nothing to do. */
+typedef struct {
+	const int *pos;
+	size_t n;
+	int nt;
+	atomic_int left;
+} done_t;
+
+static void done_worker(void *arg, int t)
+{
+	done_t *w = arg;
+	const size_t beg = w->n * (size_t)t / (size_t)w->nt, end = w->n * (size_t)(t + 1) / (size_t)w->nt;
+	for (size_t k = beg; k < end; ++k)
+		if (w->pos[k] != AL_DONE) {
+			atomic_store(&w->left, 1);
+			return;
+		}
+}
+
+static int all_done(const int *pos, size_t n, int nt)
+{
+	done_t w = {pos, n, nt, 0};
+	gvk_parallel(nt, done_worker, &w);
+	return !atomic_load(&w.left);
+}
+
 /* Every result's CIGAR pointer into its thread's arena, once the arenas no longer move. */
 typedef struct {
 	const gvk_align_t *e;
@@ -534,7 +561,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		}
 	}
 	const double t2 = gvk_seconds();
-	size_t ni = plan_items(e, jobs, pos, n, order, items, keys);
+	size_t ni = all_done(pos, n, n >= PREP_PARALLEL ? nt : 1) ? 0 : plan_items(e, jobs, pos, n, order, items, keys);
 	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
 	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
 	if ((rc = atomic_load(&r.err)) < 0) return gvk_err_set(err, rc, "out of memory in the align engine");

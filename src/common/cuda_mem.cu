@@ -22,7 +22,8 @@ static cudaError_t pinned_alloc(void **p, size_t *sz)
 	if (a > m) munmap(m, (size_t)(a - m));
 	if (a + len < m + len + HUGE_PAGE) munmap(a + len, (size_t)(m + len + HUGE_PAGE - (a + len)));
 	madvise(a, len, MADV_HUGEPAGE); /* a hint: with huge pages off, 4 KiB pages serve as well */
-	cudaError_t e = cudaHostRegister(a, len, cudaHostRegisterPortable);
+	/* Mapped too, so that kernels may write small results straight into it (gvk_cuda_device_view). */
+	cudaError_t e = cudaHostRegister(a, len, cudaHostRegisterPortable | cudaHostRegisterMapped);
 	if (e != cudaSuccess) {
 		munmap(a, len);
 		return e;
@@ -57,4 +58,14 @@ extern "C" int gvk_cuda_reserve(void **p, size_t *cap, size_t need, gvk_mem_t ki
 	}
 	*cap = sz;
 	return 0;
+}
+
+extern "C" void *gvk_cuda_device_view(void *host)
+{
+	void *d = NULL;
+	if (!host || cudaHostGetDevicePointer(&d, host, 0) != cudaSuccess) {
+		cudaGetLastError(); /* not sticky: the caller copies instead */
+		return NULL;
+	}
+	return d;
 }

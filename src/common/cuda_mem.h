@@ -29,6 +29,9 @@ typedef enum {
 int gvk_cuda_reserve(void **p, size_t *cap, size_t need, gvk_mem_t kind, gvk_grow_t grow, size_t min,
                      const char *what, gvk_err_t *err);
 void gvk_cuda_free(void **p, size_t *cap, gvk_mem_t kind);
+/* The current device's address of pinned memory from gvk_cuda_reserve (registered mapped), for
+ * kernels that write a few results straight to the host; NULL when there is none (then copy). */
+void *gvk_cuda_device_view(void *host);
 
 #ifdef __cplusplus
 }

@@ -66,6 +66,8 @@ using std::isnan;
 #define cudaHostUnregister hipHostUnregister
 #define cudaHostRegisterDefault hipHostRegisterDefault
 #define cudaHostRegisterPortable hipHostRegisterPortable
+#define cudaHostRegisterMapped hipHostRegisterMapped
+#define cudaHostGetDevicePointer hipHostGetDevicePointer
 #define cudaMemcpy hipMemcpy
 #define cudaMemcpyAsync hipMemcpyAsync
 #define cudaMemcpy2DAsync hipMemcpy2DAsync

@@ -32,6 +32,7 @@ typedef struct {
 	size_t host_cap, dev_cap;
 	unsigned char *hout;       /* pinned results */
 	size_t hout_cap;
+	unsigned char *hout_view;  /* hout's device address (gvk_cuda_device_view) or NULL */
 	cudaEvent_t done, k0, k1;  /* k0..k1 brackets the sub-batch's kernels */
 	cudaEvent_t k_ready;       /* the haplotype classes are ready for the bins */
 	cudaEvent_t bin_done[PHMM_BIN_STREAMS];

@@ -19,6 +19,8 @@
 #include "pairhmm_engine.h"
 #include "pairhmm_gpu_dev.cuh"
 
+enum { DIRECT_SUMS_MAX = 32 << 10 }; /* bytes of sums written straight to the host (launch_batch) */
+
 /* gpu_profile 2: times one bin's launch on its own (the stream waits for it), for tuning. */
 static cudaError_t bin_profile(gpu_dev_t *g, slot_t *sl, cudaStream_t bs, const layout_t *L, int b, int dbl)
 {
@@ -54,7 +56,13 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	size_t need = scr_off + L->scratch_elems * (size_t)tsz;
 	int rc = phmm_ensure_dev(&sl->dev, &sl->dev_cap, need, err);
 	if (rc < 0) return rc;
+	const size_t cap0 = sl->hout_cap; /* the buffer only grows: a new capacity is a new buffer */
 	if ((rc = phmm_ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, "a sub-batch's sums", err)) < 0) return rc;
+	if (sl->hout_cap != cap0) sl->hout_view = (unsigned char *)gvk_cuda_device_view(sl->hout);
+	/* A small sub-batch's kernels write their sums straight into the pinned buffer: a copy back
+	 * would add a call and a transfer's latency to a latency-bound pass, while a few kilobytes of
+	 * scattered writes over the bus cost nothing comparable. */
+	unsigned char *out = sl->hout_view && L->n * (size_t)tsz <= DIRECT_SUMS_MAX ? sl->hout_view : sl->dev + out_off;
 	CK(cudaMemcpyAsync(sl->dev, sl->host, L->bytes, cudaMemcpyHostToDevice, g->st[s]));
 	/* The kernel time counts every kernel of the pass, the haplotype classes' too. */
 	CK(cudaEventRecord(sl->k0, g->st[s]));
@@ -86,7 +94,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 		size_t smem = (size_t)per_block * (size_t)v->table * (size_t)tsz;
 		if (g->profile > 1) CK(cudaEventRecord(sl->bin_done[0], bs));
 		v->fn[L->bin_var[b] & 1][g->fused](blocks, smem, bs, pairs + start, (int)n, rb, hb, errt, mmt,
-		                L->scratch_elems ? sl->dev + scr_off : NULL, soff + start, sl->dev + out_off);
+		                L->scratch_elems ? sl->dev + scr_off : NULL, soff + start, out);
 		CK(cudaGetLastError());
 		if (g->profile > 1) CK(bin_profile(g, sl, bs, L, b, dbl));
 	}
@@ -95,7 +103,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 		CK(cudaStreamWaitEvent(g->st[s], sl->bin_done[k], 0));
 	}
 	CK(cudaEventRecord(sl->k1, g->st[s]));
-	CK(cudaMemcpyAsync(sl->hout, sl->dev + out_off, L->n * (size_t)tsz, cudaMemcpyDeviceToHost, g->st[s]));
+	if (out != sl->hout_view) CK(cudaMemcpyAsync(sl->hout, out, L->n * (size_t)tsz, cudaMemcpyDeviceToHost, g->st[s]));
 	CK(cudaEventRecord(sl->done, g->st[s]));
 	return 0;
 }
