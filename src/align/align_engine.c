@@ -377,7 +377,7 @@ typedef struct {
 static void pick_worker(void *arg, int t)
 {
 	pick_t *w = arg;
-	const size_t beg = w->n * (size_t)t / (size_t)w->nt, end = w->n * (size_t)(t + 1) / (size_t)w->nt;
+	const size_t beg = gvk_part(w->n, t, w->nt), end = gvk_part(w->n, t + 1, w->nt);
 	size_t c = w->fill ? w->at[t] : 0;
 	for (size_t k = beg; k < end; ++k) {
 		if (w->pos[k] != AL_TODO || !ag_fits(&w->jobs[k])) continue;
@@ -428,7 +428,6 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
 /* Checks of the pairs and their jobs, on the threads for large batches (PREP_PARALLEL); bad = the
  * first invalid pair (SIZE_MAX: none), so that the message names the same pair as a serial check
  * would. */
-
 typedef struct {
 	const gvk_align_pair_t *pairs;
 	al_job_t *jobs;
@@ -481,7 +480,7 @@ typedef struct {
 static void done_worker(void *arg, int t)
 {
 	done_t *w = arg;
-	const size_t beg = w->n * (size_t)t / (size_t)w->nt, end = w->n * (size_t)(t + 1) / (size_t)w->nt;
+	const size_t beg = gvk_part(w->n, t, w->nt), end = gvk_part(w->n, t + 1, w->nt);
 	for (size_t k = beg; k < end; ++k)
 		if (w->pos[k] != AL_DONE) {
 			atomic_store(&w->left, 1);
@@ -509,7 +508,7 @@ typedef struct {
 static void link_worker(void *arg, int t)
 {
 	const link_t *w = arg;
-	const size_t beg = w->n * (size_t)t / (size_t)w->nt, end = w->n * (size_t)(t + 1) / (size_t)w->nt;
+	const size_t beg = gvk_part(w->n, t, w->nt), end = gvk_part(w->n, t + 1, w->nt);
 	for (size_t k = beg; k < end; ++k) w->out[k].cigar = w->e->arena[w->text_tid[k]].p + w->text_at[k];
 }
 

@@ -31,7 +31,7 @@ typedef struct {
 static void key_worker(void *arg, int t)
 {
 	radix_t *r = arg;
-	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
+	const size_t beg = gvk_part(r->n, t, r->nt), end = gvk_part(r->n, t + 1, r->nt);
 	for (size_t i = beg; i < end; ++i) {
 		const uint64_t k = (uint64_t)strips(r->jobs[i].m) << 15 | (uint64_t)r->jobs[i].n;
 		r->a[i] = (((uint64_t)1 << 27) - 1 - k) << 32 | i;
@@ -41,7 +41,7 @@ static void key_worker(void *arg, int t)
 static void count_worker(void *arg, int t)
 {
 	radix_t *r = arg;
-	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
+	const size_t beg = gvk_part(r->n, t, r->nt), end = gvk_part(r->n, t + 1, r->nt);
 	size_t *c = r->cnt[t];
 	memset(c, 0, sizeof r->cnt[t]);
 	for (size_t i = beg; i < end; ++i) ++c[r->a[i] >> (32 + r->shift) & (RADIX_BINS - 1)];
@@ -50,7 +50,7 @@ static void count_worker(void *arg, int t)
 static void scatter_worker(void *arg, int t)
 {
 	radix_t *r = arg;
-	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
+	const size_t beg = gvk_part(r->n, t, r->nt), end = gvk_part(r->n, t + 1, r->nt);
 	size_t *c = r->cnt[t];
 	for (size_t i = beg; i < end; ++i) r->b[c[r->a[i] >> (32 + r->shift) & (RADIX_BINS - 1)]++] = r->a[i];
 }
@@ -58,7 +58,7 @@ static void scatter_worker(void *arg, int t)
 static void index_worker(void *arg, int t)
 {
 	radix_t *r = arg;
-	const size_t beg = r->n * (size_t)t / (size_t)r->nt, end = r->n * (size_t)(t + 1) / (size_t)r->nt;
+	const size_t beg = gvk_part(r->n, t, r->nt), end = gvk_part(r->n, t + 1, r->nt);
 	for (size_t i = beg; i < end; ++i) r->b[i] = r->a[i] & 0xffffffffu;
 }
 

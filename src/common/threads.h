@@ -3,6 +3,8 @@
 #ifndef GVK_COMMON_THREADS_H
 #define GVK_COMMON_THREADS_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,6 +29,10 @@ void gvk_pool_run(gvk_pool_t *p, int n, gvk_worker_fn fn, void *arg);
 
 /* Stops and joins the workers; NULL is fine. No call may be running. */
 void gvk_pool_destroy(gvk_pool_t *p);
+
+/* Where thread t of nt starts in n items (thread t takes [gvk_part(n, t, nt), gvk_part(n, t + 1,
+ * nt))): contiguous shares that differ by at most one item. */
+static inline size_t gvk_part(size_t n, int t, int nt) { return n * (size_t)t / (size_t)nt; }
 
 /* Number of processors available to this process. */
 int gvk_ncpu(void);
