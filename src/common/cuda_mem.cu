@@ -22,8 +22,13 @@ static cudaError_t pinned_alloc(void **p, size_t *sz)
 	if (a > m) munmap(m, (size_t)(a - m));
 	if (a + len < m + len + HUGE_PAGE) munmap(a + len, (size_t)(m + len + HUGE_PAGE - (a + len)));
 	madvise(a, len, MADV_HUGEPAGE); /* a hint: with huge pages off, 4 KiB pages serve as well */
-	/* Mapped too, so that kernels may write small results straight into it (gvk_cuda_device_view). */
+	/* Mapped too, so that kernels may write small results straight into it (gvk_cuda_device_view);
+	 * where the driver refuses that, plain pinned memory still serves for copies. */
 	cudaError_t e = cudaHostRegister(a, len, cudaHostRegisterPortable | cudaHostRegisterMapped);
+	if (e != cudaSuccess) {
+		cudaGetLastError();
+		e = cudaHostRegister(a, len, cudaHostRegisterPortable);
+	}
 	if (e != cudaSuccess) {
 		munmap(a, len);
 		return e;
