@@ -359,9 +359,6 @@ static int gpu_emit(void *arg, int tid, size_t k, const al_elem_t *el, int ne, i
 	return text_out(g->e, tid, i, &g->jobs[i], el, ne, offset, score, g->out, g->text_at, g->text_tid);
 }
 
-/* The pairs the GPU takes (ag_fits, not answered by the shortcut) through the chunk pipeline,
- * their text into the threads' arenas. On success their pos becomes AL_DONE; larger pairs and the
- * shortcut's answers stay for the CPU path. */
 /* The GPU's jobs, compacted in batch order on the threads (a count, then each thread's range
  * copied to its place): serial, this copy of half a million jobs sat before the first kernel. */
 enum { PICK_MAX_THREADS = 256, PREP_PARALLEL = 65536 }; /* PREP_PARALLEL: batches split over the threads */
@@ -398,8 +395,11 @@ static size_t pick_gpu_jobs(const gvk_align_t *e, const al_job_t *jobs, const in
 	return w.at[w.nt];
 }
 
+/* The pairs the GPU takes (ag_fits, not answered by the shortcut) through the chunk pipeline,
+ * their text into the threads' arenas. On success their pos becomes AL_DONE and *ndone counts
+ * them; larger pairs and the shortcut's answers stay for the CPU path. */
 static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, gvk_align_result_t *out,
-                     size_t *text_at, int16_t *text_tid, gvk_err_t *err)
+                     size_t *text_at, int16_t *text_tid, size_t *ndone, gvk_err_t *err)
 {
 	size_t *idx = gvk_buf_reserve(&e->wk[W_GIDX], n * sizeof *idx), cnt = 0;
 	al_job_t *gj = gvk_buf_reserve(&e->wk[W_GJOBS], n * sizeof *gj);
@@ -422,6 +422,7 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
 		         tm.host * 1e3, tm.wait * 1e3, tm.kernel * 1e3);
 	}
 	for (size_t q = 0; q < cnt && rc == 0; ++q) pos[idx[q]] = AL_DONE;
+	*ndone = rc == 0 ? cnt : 0;
 	return rc;
 }
 
@@ -466,33 +467,6 @@ static int want_gpu(const gvk_align_t *e, const al_job_t *jobs, const int *pos, 
 		if (pos[k] < 0 && ag_fits(&jobs[k])) cells += (double)jobs[k].n * jobs[k].m;
 	/* Under device auto, small batches stay on the CPU (launch and copy latency). */
 	return gvk_policy_auto_gpu(GVK_ENGINE_ALIGN, cells, e->opt.gpu_min_work);
-}
-
-/* Whether the GPU answered every pair (none left for the CPU path), checked on nt threads: the CPU
- * path's planning is serial, and after a large GPU batch it would find nothing to do. */
-typedef struct {
-	const int *pos;
-	size_t n;
-	int nt;
-	atomic_int left;
-} done_t;
-
-static void done_worker(void *arg, int t)
-{
-	done_t *w = arg;
-	const size_t beg = gvk_part(w->n, t, w->nt), end = gvk_part(w->n, t + 1, w->nt);
-	for (size_t k = beg; k < end; ++k)
-		if (w->pos[k] != AL_DONE) {
-			atomic_store(&w->left, 1);
-			return;
-		}
-}
-
-static int all_done(const int *pos, size_t n, int nt)
-{
-	done_t w = {pos, n, nt, 0};
-	gvk_parallel(nt, done_worker, &w);
-	return !atomic_load(&w.left);
 }
 
 /* Every result's CIGAR pointer into its thread's arena, once the arenas no longer move. */
@@ -546,9 +520,10 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
 	e->gpu_kernel_s = 0;
 	const double t1 = gvk_seconds();
+	size_t ngpu = 0; /* pairs the GPU answered: all n leave nothing for the CPU path's planning */
 	if (want_gpu(e, jobs, pos, n)) {
 		gvk_err_t gerr = {0, ""};
-		if ((rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, &gerr)) < 0) {
+		if ((rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, &ngpu, &gerr)) < 0) {
 			/* Any GPU failure: this batch and the next ones on the CPU. */
 			gvk_logf(&e->opt.log, GVK_LOG_WARN, "align: GPU failed (%s); falling back to the CPU", gerr.msg);
 			al_gpu_close(e->gpu);
@@ -560,7 +535,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		}
 	}
 	const double t2 = gvk_seconds();
-	size_t ni = all_done(pos, n, n >= PREP_PARALLEL ? nt : 1) ? 0 : plan_items(e, jobs, pos, n, order, items, keys);
+	size_t ni = ngpu == n ? 0 : plan_items(e, jobs, pos, n, order, items, keys);
 	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
 	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
 	if ((rc = atomic_load(&r.err)) < 0) return gvk_err_set(err, rc, "out of memory in the align engine");
