@@ -9,7 +9,9 @@
 
 static int strips(int m) { return (m + AG_W - 1) / AG_W; }
 
-/* The plan's sort: by strips(m), then n, both descending, stable. As one ascending key of 27 bits
+/* The plan's sort: a thread's work is n * strips(m) rows of AG_W cells and a warp waits for its
+ * longest thread, so pairs go by strips(m), then n, both descending (stable), and equal work sits
+ * side by side. As one ascending key of 27 bits
  * (strips below 2^12, n below 2^15, complemented) above the pair's index in a 64-bit value, in
  * three stable counting passes of RADIX_BITS, each split over the threads (per-thread counts, then
  * each thread scatters its own range): this runs on the host before the batch's first kernel,
@@ -18,6 +20,7 @@ static int strips(int m) { return (m + AG_W - 1) / AG_W; }
 enum { RADIX_BITS = 9, RADIX_BINS = 1 << RADIX_BITS, RADIX_PASSES = 3, SORT_MAX_THREADS = 64 };
 _Static_assert(GVK_ALIGN_MAX_LEN < 1 << 15 && (GVK_ALIGN_MAX_LEN + AG_W - 1) / AG_W < 1 << 12 && RADIX_BITS * RADIX_PASSES == 27,
                "the sort key holds n and strips(m)");
+_Static_assert(RADIX_PASSES % 2 == 1, "the last pass writes the spare array, the indices go back to order");
 _Static_assert(sizeof(size_t) == sizeof(uint64_t), "the order array holds the 64-bit values");
 
 typedef struct {
@@ -89,12 +92,8 @@ static void ag_sort(const al_job_t *jobs, size_t n, int nt, size_t *order)
 		uint64_t *x = r.a;
 		r.a = r.b, r.b = x;
 	}
-	r.b = (uint64_t *)order; /* the indices, from wherever the last pass left the values */
-	if (r.a == r.b) {
-		for (size_t i = 0; i < n; ++i) order[i] &= 0xffffffffu;
-	} else {
-		gvk_parallel(nt, index_worker, &r);
-	}
+	r.b = (uint64_t *)order; /* an odd number of passes left the values in spare: their indices */
+	gvk_parallel(nt, index_worker, &r);
 	free(spare), free(r.cnt);
 }
 
