@@ -181,7 +181,7 @@ static int order_small(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 /* Sorts the pass's pairs into *ordp (the device's scratch) and returns the scan's totals in s. */
 int phmm_order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 {
-	if (s->coarse || s->nt == 1) return order_small(g, s, ordp);
+	if (s->nt == 1) return order_small(g, s, ordp); /* every coarse pass too: they are small */
 	order_t *tmp = (order_t *)scratch(g, SCR_TMP, s->n * sizeof *tmp), *ord = (order_t *)scratch(g, SCR_ORD, s->n * sizeof *ord);
 	s->hist = (uint32_t(*)[ORDER_KEYS])scratch(g, SCR_HIST, ((size_t)s->nt + 1) * sizeof *s->hist);
 	if (!tmp || !ord || !s->hist) return s->hist = NULL, GVK_ERR_NOMEM;
@@ -356,7 +356,6 @@ static int pack_dense(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, 
 	memset(hb + c->hbytes_all, 0, (size_t)c->hmax_all + hpad);
 	dense_job_t j = {c, sl->host + L->off_rb, hb, (phmm_gpu_pair_t *)sl->host, b0, b1, L->direct, pack_threads(g, L->bytes)};
 	gvk_parallel(j.nt, dense_worker, &j);
-	if ((L->hb_classes = L->bytes - L->off_hb <= HOST_CLASSES_MAX)) hap_classes_host(hb, L->bytes - L->off_hb);
 	phmm_pack_bins(c, b0, b1, (uint64_t *)(sl->host + L->off_soff), L);
 	return 0;
 }
@@ -381,10 +380,10 @@ static void sparse_worker(void *arg, int t)
 		memcpy(j->hb + c->hmap[j->hl[i]] - 2, c->haps[j->hl[i]].bases, (size_t)c->haps[j->hl[i]].len);
 }
 
-/* Packs ord[b0, b1) into slot s's staging buffer and returns its layout. */
-int phmm_pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
+/* A pass that names only some reads and haplotypes (a double pass, the CLI's chunks of a file):
+ * each copied once, to the place the maps give it. */
+static int pack_sparse(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
 {
-	if (c->all) return pack_dense(g, sl, c, b0, b1, L, err);
 	size_t rbytes = 0, hbytes = 0;
 	memset(L, 0, sizeof *L);
 	L->n = b1 - b0, L->direct = b0 == 0 && b1 == c->n;
@@ -430,11 +429,20 @@ int phmm_pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b
 	gvk_parallel(sj.nt, sparse_worker, &sj);
 	phmm_pack_bins(c, b0, b1, soff, L);
 	memset(hb + ho, 0, (size_t)hmax_batch + hpad);
-	if ((L->hb_classes = L->bytes - L->off_hb <= HOST_CLASSES_MAX)) hap_classes_host(hb, L->bytes - L->off_hb);
 	/* The maps are per sub-batch: clear the entries this one set. */
 	for (size_t k = b0; k < b1; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[k].k);
 		c->rmap[p->read] = 0, c->hmap[p->hap] = 0;
 	}
 	return 0;
+}
+
+/* Packs ord[b0, b1) into slot s's staging buffer and returns its layout; small haplotype blobs
+ * are turned into classes here (HOST_CLASSES_MAX). */
+int phmm_pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err)
+{
+	const int rc = c->all ? pack_dense(g, sl, c, b0, b1, L, err) : pack_sparse(g, sl, c, b0, b1, L, err);
+	if (rc == 0 && (L->hb_classes = L->bytes - L->off_hb <= HOST_CLASSES_MAX))
+		hap_classes_host(sl->host + L->off_hb, L->bytes - L->off_hb);
+	return rc;
 }
