@@ -317,7 +317,7 @@ int main(int argc, char **argv)
 		else return usage(c == 'h' ? stdout : stderr), c != 'h';
 	}
 	if (npairs < 1 || merge_wait < -1 || gpu_threads < 0 || cpu_threads < 1)
-		return fprintf(stderr, "bench_pairhmm_gatk: -n, --merge-wait and --gpu-threads need positive numbers\n"), 1;
+		return fprintf(stderr, "bench_pairhmm_gatk: -n, --merge-wait, --gpu-threads and --cpu-threads need positive numbers\n"), 1;
 #ifndef GVK_PAIRHMM_HAS_SHARED
 	/* A library without the shared engine: each caller gets a GPU engine of its own. */
 	if (do_gpu && !per_caller)
