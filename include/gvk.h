@@ -128,7 +128,7 @@ typedef struct {
 	                        calls that queued while the GPU was busy) */
 	int merge_max_pairs; /* pairs above which a merged launch stops taking calls (default 65536) */
 	int merge_contexts;  /* merged batches in flight at once, each packed by its caller while the
-	                        others compute (default 4, at most 16) */
+	                        others compute (default 8, at most 16) */
 	int gpu_profile;     /* 1: a timing line per GPU pass, 2: also per kernel bin, to the log at
 	                        GVK_LOG_INFO (the CLI maps GVK_GPU_PROFILE) */
 	int gpu_gap_share;   /* 1 (default): kernels with one gap-open product per read where its

@@ -62,11 +62,11 @@ static struct {
 	int device;      /* gvk_device_t from GVK_DEVICE */
 	int gpu_missing; /* auto mode: the GPU engine could not be opened; stay on the CPU */
 	double gpu_min_cells;
-	int merge_wait_us;
+	int merge_wait_us, merge_contexts; /* merge_contexts 0: the library's */
 	gvk_pairhmm_opts_t opt;
 	gvk_pairhmm_t *gpu;
 	jfieldID read_bases, read_quals, ins_gop, del_gop, gcp, hap_bases;
-} g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, JNI_GPU_MIN_CELLS, 0, { 0 }, NULL, 0, 0, 0, 0, 0, 0 };
+} g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, JNI_GPU_MIN_CELLS, 0, 0, { 0 }, NULL, 0, 0, 0, 0, 0, 0 };
 
 static jni_pool_t g_pool = JNI_POOL_INIT(slot_destroy);
 
@@ -109,6 +109,7 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 	g_phmm.device = jni_env_device();
 	g_phmm.gpu_min_cells = getenv("GVK_GPU_MIN_CELLS") ? atof(getenv("GVK_GPU_MIN_CELLS")) : JNI_GPU_MIN_CELLS;
 	g_phmm.merge_wait_us = getenv("GVK_MERGE_WAIT_US") ? atoi(getenv("GVK_MERGE_WAIT_US")) : 0;
+	g_phmm.merge_contexts = getenv("GVK_MERGE_CONTEXTS") ? atoi(getenv("GVK_MERGE_CONTEXTS")) : 0;
 	/* New settings: GATK calls initNative before its first batch, so no call uses the old engine. */
 	if (g_phmm.gpu) gvk_pairhmm_destroy(g_phmm.gpu);
 	g_phmm.gpu = NULL, g_phmm.gpu_missing = 0;
@@ -150,6 +151,7 @@ static gvk_pairhmm_t *slot_engine(phmm_slot_t *s, double cells, gvk_err_t *err)
 	if (!g_phmm.gpu) {
 		gvk_pairhmm_opts_t opt = g_phmm.opt;
 		opt.device = GVK_DEVICE_GPU, opt.shared = 1, opt.merge_wait_us = g_phmm.merge_wait_us;
+		if (g_phmm.merge_contexts > 0) opt.merge_contexts = g_phmm.merge_contexts;
 		if (!(g_phmm.gpu = gvk_pairhmm_create(&opt, err)) && device == GVK_DEVICE_AUTO) {
 			jni_log(&opt.log, GVK_LOG_INFO, "no GPU engine (%s); Pair-HMM stays on the CPU", err->msg);
 			g_phmm.gpu_missing = 1;

@@ -63,7 +63,7 @@ void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt)
 	opt->isa = GVK_ISA_AUTO;
 	opt->gpu = -1;
 	opt->merge_max_pairs = 65536;
-	opt->merge_contexts = 4;
+	opt->merge_contexts = 8;
 	opt->gpu_gap_share = 1;
 	gvk_log_default(&opt->log);
 }

@@ -162,6 +162,21 @@ static int load_kernels(gpu_dev_t *g, gvk_err_t *err)
 	return 0;
 }
 
+/* A shared engine's passes are small and run on slot 0: its buffers are made now, big enough for
+ * a few dozen merged regions (they grow when a pass needs more), so that no caller's first region
+ * waits for pinning and allocation, which took tens of milliseconds with several contexts starting
+ * at once. */
+static int reserve_small(gpu_dev_t *g, gvk_err_t *err)
+{
+	slot_t *sl = &g->slot[0];
+	const char *what = "a shared engine's buffers";
+	int rc = gvk_cuda_reserve((void **)&sl->host, &sl->host_cap, 1, GVK_MEM_PINNED, GVK_GROW_POW2, (size_t)8 << 20, what, err);
+	if (rc == 0) rc = gvk_cuda_reserve((void **)&sl->hout, &sl->hout_cap, 1, GVK_MEM_PINNED, GVK_GROW_POW2, (size_t)1 << 20, what, err);
+	if (rc == 0) rc = gvk_cuda_reserve((void **)&sl->dev, &sl->dev_cap, 1, GVK_MEM_DEVICE, GVK_GROW_POW2, (size_t)16 << 20, what, err);
+	if (rc == 0) sl->hout_view = (unsigned char *)gvk_cuda_device_view(sl->hout);
+	return rc;
+}
+
 static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
 	g->dev = dev;
@@ -193,6 +208,7 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opts_t *opt, gvk_er
 	g->log = opt->log;
 	phmm_index_variants(g);
 	int rc = upload_tables(g, err);
+	if (rc == 0 && opt->shared) rc = reserve_small(g, err);
 	return rc < 0 ? rc : load_kernels(g, err);
 }
 
