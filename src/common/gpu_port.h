@@ -45,6 +45,7 @@ using std::isnan;
 #define cudaError_t hipError_t
 #define cudaSuccess hipSuccess
 #define cudaErrorMemoryAllocation hipErrorOutOfMemory
+#define cudaErrorNotReady hipErrorNotReady
 #define cudaGetErrorString hipGetErrorString
 #define cudaGetLastError hipGetLastError
 #define cudaGetDeviceCount hipGetDeviceCount
@@ -88,6 +89,7 @@ using std::isnan;
 #define cudaEventDestroy hipEventDestroy
 #define cudaEventRecord hipEventRecord
 #define cudaEventSynchronize hipEventSynchronize
+#define cudaEventQuery hipEventQuery
 #define cudaEventElapsedTime hipEventElapsedTime
 #define cudaFuncAttributes hipFuncAttributes
 #define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize

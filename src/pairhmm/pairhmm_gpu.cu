@@ -193,7 +193,8 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opts_t *opt, gvk_er
 		CK(cudaStreamCreateWithFlags(&g->st[s], cudaStreamNonBlocking));
 		/* The CLI's engines wait on `done` while the parser and the other engine need every core:
 		 * they sleep until the GPU signals instead of spinning. A shared engine's waiter is a
-		 * caller with nothing else to do, whose wake-up would add to every merged batch. */
+		 * caller with nothing else to do, whose wake-up would add to every merged batch: it polls
+		 * (collect), yielding its core to callers that have work. */
 		CK(cudaEventCreateWithFlags(&g->slot[s].done, cudaEventDisableTiming | (opt->shared ? 0 : cudaEventBlockingSync)));
 		CK(cudaEventCreate(&g->slot[s].k0));
 		CK(cudaEventCreateWithFlags(&g->slot[s].k_ready, cudaEventDisableTiming));
@@ -204,6 +205,7 @@ static int gpu_init(gpu_dev_t *g, int dev, const gvk_pairhmm_opts_t *opt, gvk_er
 	for (int b = 0; b < PHMM_BIN_STREAMS; ++b) CK(cudaStreamCreateWithFlags(&g->bst[b], cudaStreamNonBlocking));
 	g->max_batch_bytes = (size_t)1 << 30;
 	g->profile = opt->gpu_profile;
+	g->yield_wait = opt->shared != 0;
 	g->share = opt->gpu_gap_share != 0;
 	g->log = opt->log;
 	phmm_index_variants(g);

@@ -60,6 +60,7 @@ typedef struct gpu_dev_s {
 	double t_sort, t_pack, t_wait, t_scatter, t_prep;
 	double bin_s[3][2 * MAX_VARIANTS], bin_cells[3][2 * MAX_VARIANTS]; /* gpu_profile 2: per bin and PASS_* */
 	int share;              /* use the shared gap-open product where reads allow (gpu_gap_share) */
+	int yield_wait;         /* wait for a pass by polling and yielding the core (shared engines) */
 	/* A read length's variant by PASS_* and BINS_* (phmm_index_variants), up to VAR_LEN_MAX: looked up
 	 * for every pair of a pass, where the search through the tables was most of a small pass's sort. */
 	uint8_t var_of_len[3][3][VAR_LEN_MAX + 1];
