@@ -162,8 +162,11 @@ static gvk_pairhmm_t *slot_engine(phmm_slot_t *s, double cells, gvk_err_t *err)
 	return e;
 }
 
-/* The byte arrays of the call's holders (local references, with their lengths) into s->arr and
- * s->len; returns the bytes their copies take, or -1 with why set. */
+/* The byte arrays of the call's holders (local references) into s->arr, and the lengths of the
+ * read bases and haplotypes into s->len; returns the bytes their copies take, or -1 with why set.
+ * Each JNI call costs tens of nanoseconds and a batch makes hundreds, as much as a GPU batch's
+ * host work: the holders' references stay in the caller's local frame (no deletion) and the
+ * quality arrays' lengths are left to copy_arrays' bounds check. */
 static long long take_arrays(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh, phmm_slot_t *s, const char **why)
 {
 	jfieldID rf[5] = { g_phmm.read_bases, g_phmm.read_quals, g_phmm.ins_gop, g_phmm.del_gop, g_phmm.gcp };
@@ -172,26 +175,16 @@ static long long take_arrays(JNIEnv *env, jobjectArray rd, jobjectArray hd, int 
 	for (i = 0; i < nr; ++i) {
 		jobject h = (*env)->GetObjectArrayElement(env, rd, i);
 		if (!h) return *why = "null read holder", -1;
-		for (k = 0; k < 5; ++k, ++na) {
-			s->arr[na] = (*env)->GetObjectField(env, h, rf[k]);
-			s->len[na] = s->arr[na] ? (*env)->GetArrayLength(env, s->arr[na]) : 0;
-			if (!s->arr[na]) {
-				(*env)->DeleteLocalRef(env, h);
-				return *why = "null array in a read holder", -1;
-			}
-		}
-		(*env)->DeleteLocalRef(env, h);
-		for (k = 1; k < 5; ++k)
-			if (s->len[na - 5 + k] < s->len[na - 5]) return *why = "read quality array shorter than the read", -1;
+		for (k = 0; k < 5; ++k, ++na)
+			if (!(s->arr[na] = (*env)->GetObjectField(env, h, rf[k]))) return *why = "null array in a read holder", -1;
+		s->len[na - 5] = (*env)->GetArrayLength(env, s->arr[na - 5]);
 		bytes += 5 * (long long)s->len[na - 5];
 	}
 	for (i = 0; i < nh; ++i, ++na) {
 		jobject h = (*env)->GetObjectArrayElement(env, hd, i);
 		if (!h) return *why = "null haplotype holder", -1;
-		s->arr[na] = (*env)->GetObjectField(env, h, g_phmm.hap_bases);
-		s->len[na] = s->arr[na] ? (*env)->GetArrayLength(env, s->arr[na]) : 0;
-		(*env)->DeleteLocalRef(env, h);
-		if (!s->arr[na]) return *why = "null haplotype bases", -1;
+		if (!(s->arr[na] = (*env)->GetObjectField(env, h, g_phmm.hap_bases))) return *why = "null haplotype bases", -1;
+		s->len[na] = (*env)->GetArrayLength(env, s->arr[na]);
 		bytes += s->len[na];
 	}
 	return bytes;
@@ -200,14 +193,20 @@ static long long take_arrays(JNIEnv *env, jobjectArray rd, jobjectArray hd, int 
 /* Copies the arrays into s->bytes as the engine reads them best: each read's five arrays back to
  * back (R bytes each, so longer quality arrays are cut to the read), the reads one after another,
  * then the haplotypes. A copy by region costs the JVM no allocation and no copy back, which
- * pinning each array (GetByteArrayElements copies on HotSpot) did. */
-static void copy_arrays(JNIEnv *env, int nr, int nh, phmm_slot_t *s)
+ * pinning each array (GetByteArrayElements copies on HotSpot) did. A quality array shorter than
+ * its read fails the copy's bounds check (a pending exception, cleared here); returns -1 with why
+ * set then. */
+static int copy_arrays(JNIEnv *env, int nr, int nh, phmm_slot_t *s, const char **why)
 {
 	uint8_t *p = s->bytes;
 	int i, k, na = 0;
 	for (i = 0; i < nr; ++i, na += 5) {
 		const jsize R = s->len[na];
 		for (k = 0; k < 5; ++k) (*env)->GetByteArrayRegion(env, s->arr[na + k], 0, R, (jbyte *)p + (size_t)k * R);
+		if ((*env)->ExceptionCheck(env)) {
+			(*env)->ExceptionClear(env);
+			return *why = "read quality array shorter than the read", -1;
+		}
 		s->reads[i].len = R, s->reads[i].bases = (const char *)p;
 		s->reads[i].qual = p + R, s->reads[i].ins = p + 2 * (size_t)R;
 		s->reads[i].del = p + 3 * (size_t)R, s->reads[i].gcp = p + 4 * (size_t)R;
@@ -218,6 +217,7 @@ static void copy_arrays(JNIEnv *env, int nr, int nh, phmm_slot_t *s)
 		s->haps[i].len = s->len[na], s->haps[i].bases = (const char *)p;
 		p += s->len[na];
 	}
+	return 0;
 }
 
 /* Copies every read's five arrays and every haplotype's bases, computes into s->out. */
@@ -233,12 +233,12 @@ static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh
 	    reserve((void **)&s->len, &s->cap_len, na_max, sizeof(*s->len)) ||
 	    reserve((void **)&s->out, &s->cap_out, (size_t)nr * (size_t)nh, sizeof(*s->out)))
 		return -2;
-	/* The arrays' local references live in a frame of their own, dropped in one call. */
-	if ((*env)->PushLocalFrame(env, (jint)na_max + 16) != 0) return -2;
+	/* The holders' and arrays' local references live in a frame of their own, dropped in one call. */
+	if ((*env)->PushLocalFrame(env, (jint)(na_max + (size_t)nr + (size_t)nh) + 16) != 0) return -2;
 	bytes = take_arrays(env, rd, hd, nr, nh, s, why);
 	if (bytes < 0) rc = -1;
 	else if (reserve((void **)&s->bytes, &s->cap_bytes, (size_t)bytes + 1, 1)) rc = -2;
-	if (rc == 0) copy_arrays(env, nr, nh, s);
+	if (rc == 0) rc = copy_arrays(env, nr, nh, s, why);
 	(*env)->PopLocalFrame(env, NULL);
 	if (rc == 0 && nr > 0 && nh > 0) {
 		double rl = 0, hl = 0;
