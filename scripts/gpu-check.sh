@@ -188,11 +188,11 @@ if has gatk; then
 	# GPU on this host (every GPU value checked against the CPU's); then the real HaplotypeCaller
 	# batches of carneiro_1m as one GATK thread sends them, with an engine of all cores each.
 	n=$(nproc)
-	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk -n ${GVK_GATK_PAIRS:-2000000} --callers 1,16,64 --device both \
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk -n ${GVK_GATK_PAIRS:-2000000} --callers 1,16,64 --device both --rounds 3 \
 		"${record[@]}" --note "scripts/gpu-check.sh gatk" > "$out/gatk.txt" 2>&1
 	summary+=("bench_pairhmm_gatk --callers 1,16,64: rc=$?; $(grep -hE '^GPU vs CPU: ' "$out/gatk.txt")")
 	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk --input tests/data/pairhmm/inputs/carneiro_1m.in.gz \
-		-n ${GVK_GATK_PAIRS:-2000000} --callers 1 --cpu-threads $n --gpu-threads $n --device both --profile \
+		-n ${GVK_GATK_PAIRS:-2000000} --callers 1 --cpu-threads $n --gpu-threads $n --device both --profile --rounds 3 \
 		"${record[@]}" --note "scripts/gpu-check.sh gatk, carneiro_1m batches" > "$out/gatk-1m.txt" 2>&1
 	summary+=("bench_pairhmm_gatk --input carneiro_1m, 1 caller: rc=$?; $(grep -hE '^GPU vs CPU: ' "$out/gatk-1m.txt")")
 	for f in gatk gatk-1m; do
