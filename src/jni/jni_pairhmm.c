@@ -108,8 +108,8 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 	pthread_mutex_lock(&g_phmm.lock);
 	g_phmm.device = jni_env_device();
 	g_phmm.gpu_min_cells = getenv("GVK_GPU_MIN_CELLS") ? atof(getenv("GVK_GPU_MIN_CELLS")) : JNI_GPU_MIN_CELLS;
-	g_phmm.merge_wait_us = getenv("GVK_MERGE_WAIT_US") ? atoi(getenv("GVK_MERGE_WAIT_US")) : 0;
-	g_phmm.merge_contexts = getenv("GVK_MERGE_CONTEXTS") ? atoi(getenv("GVK_MERGE_CONTEXTS")) : 0;
+	g_phmm.merge_wait_us = jni_env_int("GVK_MERGE_WAIT_US", 0);
+	g_phmm.merge_contexts = jni_env_int("GVK_MERGE_CONTEXTS", 0);
 	/* New settings: GATK calls initNative before its first batch, so no call uses the old engine. */
 	if (g_phmm.gpu) gvk_pairhmm_destroy(g_phmm.gpu);
 	g_phmm.gpu = NULL, g_phmm.gpu_missing = 0;

@@ -45,6 +45,12 @@ int jni_env_device(void)
 	return GVK_DEVICE_AUTO;
 }
 
+int jni_env_int(const char *name, int def)
+{
+	const char *s = getenv(name);
+	return s ? atoi(s) : def;
+}
+
 static void jni_stderr(void *arg, int level, const char *msg)
 {
 	(void)arg;

@@ -29,6 +29,8 @@ void jni_pool_clear(jni_pool_t *p);
 
 /* GVK_DEVICE from the environment: cpu, gpu or auto (default); unknown values mean auto. */
 int jni_env_device(void);
+/* An integer setting from the environment (atoi), def when unset. */
+int jni_env_int(const char *name, int def);
 
 /* The JNI libraries play the command line's part for GATK: the library's messages go to stderr,
  * warnings always and information too when GVK_VERBOSE is set. */

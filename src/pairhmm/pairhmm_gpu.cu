@@ -170,10 +170,10 @@ static int reserve_small(gpu_dev_t *g, gvk_err_t *err)
 {
 	slot_t *sl = &g->slot[0];
 	const char *what = "a shared engine's buffers";
-	int rc = gvk_cuda_reserve((void **)&sl->host, &sl->host_cap, 1, GVK_MEM_PINNED, GVK_GROW_POW2, (size_t)8 << 20, what, err);
-	if (rc == 0) rc = gvk_cuda_reserve((void **)&sl->hout, &sl->hout_cap, 1, GVK_MEM_PINNED, GVK_GROW_POW2, (size_t)1 << 20, what, err);
+	int rc = phmm_ensure_host(&sl->host, &sl->host_cap, 1, (size_t)8 << 20, what, err);
+	if (rc == 0) rc = phmm_ensure_hout(sl, 1, err);
+	/* Smaller than phmm_ensure_dev's first size, which suits the command line's chunks. */
 	if (rc == 0) rc = gvk_cuda_reserve((void **)&sl->dev, &sl->dev_cap, 1, GVK_MEM_DEVICE, GVK_GROW_POW2, (size_t)16 << 20, what, err);
-	if (rc == 0) sl->hout_view = (unsigned char *)gvk_cuda_device_view(sl->hout);
 	return rc;
 }
 

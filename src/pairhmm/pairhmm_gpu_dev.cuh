@@ -215,6 +215,8 @@ int phmm_order_pairs(gpu_dev_t *g, scan_job_t *s, order_t **ordp);
 void phmm_index_variants(gpu_dev_t *g);
 int phmm_ensure_host(unsigned char **p, size_t *cap, size_t need, size_t min, const char *what, gvk_err_t *err);
 int phmm_ensure_dev(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err);
+/* slot_t.hout for need bytes, hout_view kept in step with it. */
+int phmm_ensure_hout(slot_t *sl, size_t need, gvk_err_t *err);
 void phmm_pack_bins(const pass_ctx_t *c, size_t b0, size_t b1, uint64_t *soff, layout_t *L);
 int phmm_pack(gpu_dev_t *g, slot_t *sl, const pass_ctx_t *c, size_t b0, size_t b1, layout_t *L, gvk_err_t *err);
 

@@ -222,6 +222,16 @@ int phmm_ensure_dev(unsigned char **p, size_t *cap, size_t need, gvk_err_t *err)
 	return gvk_cuda_reserve((void **)p, cap, need, GVK_MEM_DEVICE, GVK_GROW_POW2, (size_t)64 << 20, "a sub-batch", err);
 }
 
+/* The slot's pinned sums for need bytes, and their device address for kernels that write them
+ * straight to the host: a new capacity is a new buffer (or none, after a failure). */
+int phmm_ensure_hout(slot_t *sl, size_t need, gvk_err_t *err)
+{
+	const size_t cap0 = sl->hout_cap;
+	const int rc = phmm_ensure_host(&sl->hout, &sl->hout_cap, need, (size_t)1 << 20, "a sub-batch's sums", err);
+	if (sl->hout_cap != cap0) sl->hout_view = (unsigned char *)gvk_cuda_device_view(sl->hout);
+	return rc;
+}
+
 /* The haplotype blob's bases as classes (A C T G N as 0..4, anything else 0), as
  * phmm_gpu_hap_classes computes them, for blobs small enough that the host's pass over them costs
  * less than a launch of that kernel on the pass's critical path. Written branch-free so that it

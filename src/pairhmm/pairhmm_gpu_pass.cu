@@ -57,9 +57,7 @@ static int launch_batch(gpu_dev_t *g, int s, const layout_t *L, int dbl, gvk_err
 	size_t need = scr_off + L->scratch_elems * (size_t)tsz;
 	int rc = phmm_ensure_dev(&sl->dev, &sl->dev_cap, need, err);
 	if (rc < 0) return rc;
-	const size_t cap0 = sl->hout_cap; /* the buffer only grows: a new capacity is a new buffer */
-	if ((rc = phmm_ensure_host(&sl->hout, &sl->hout_cap, L->n * (size_t)tsz, (size_t)1 << 20, "a sub-batch's sums", err)) < 0) return rc;
-	if (sl->hout_cap != cap0) sl->hout_view = (unsigned char *)gvk_cuda_device_view(sl->hout);
+	if ((rc = phmm_ensure_hout(sl, L->n * (size_t)tsz, err)) < 0) return rc;
 	/* A small sub-batch's kernels write their sums straight into the pinned buffer: a copy back
 	 * would add a call and a transfer's latency to a latency-bound pass, while a few kilobytes of
 	 * scattered writes over the bus cost nothing comparable. */
