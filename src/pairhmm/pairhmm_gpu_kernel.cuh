@@ -39,6 +39,7 @@ template <> struct phmm_ops<float> {
 	static __device__ __forceinline__ float div(float a, float b) { return __fdiv_rn(a, b); }
 	static __device__ __forceinline__ float fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 	static __device__ __forceinline__ float init() { return 0x1p120f; }
+	static __device__ __forceinline__ float flush(float x) { return x; }
 };
 
 /* Double without x86's flush to zero: exact as long as no value of the pair falls below
@@ -51,6 +52,7 @@ template <> struct phmm_ops<double> {
 	static __device__ __forceinline__ double div(double a, double b) { return __ddiv_rn(a, b); }
 	static __device__ __forceinline__ double fma(double a, double b, double c) { return __fma_rn(a, b, c); }
 	static __device__ __forceinline__ double init() { return 0x1p1020; }
+	static __device__ __forceinline__ double flush(double x) { return x; }
 };
 
 __device__ __forceinline__ double phmm_ftz(double x) { return fabs(x) < DBL_MIN ? 0.0 : x; }
@@ -63,6 +65,7 @@ struct phmm_ops_ftz {
 	static __device__ __forceinline__ double div(double a, double b) { return phmm_ftz(d::div(a, b)); }
 	static __device__ __forceinline__ double fma(double a, double b, double c) { return phmm_ftz(d::fma(a, b, c)); }
 	static __device__ __forceinline__ double init() { return d::init(); }
+	static __device__ __forceinline__ double flush(double x) { return phmm_ftz(x); }
 };
 
 /* The arithmetic of a kernel: FTZ only for the double kernels that recompute tripped pairs. */
@@ -210,13 +213,23 @@ __device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
  * as M[r-1][j]*md[r-1], which D[r-1][j+1] adds one step later: computed once and kept in Q, it
  * saves one of the eight FP operations per cell (the thread's first row still multiplies the
  * shuffled M by its own mi). The rows' transitions are then the same numbers too, which frees
- * registers (phmm_load_rows). */
+ * registers (phmm_load_rows).
+ *
+ * FTZ (x86's flush after every operation) flushes only where a value below the smallest normal
+ * could change a later result; every value is >= 0 and every constant in [0, 1]:
+ * - a sum of flushed values is 0 or normal, so no add is flushed;
+ * - M (and the fused product it is the prior times) is used only in products by constants <= 1
+ *   that are flushed (M*mm, M*mi, M*md) and in the last row's sums, which flush it: an unflushed
+ *   M below the smallest normal, where x86 has 0, gives those products 0 all the same;
+ * - the other products and I and D are flushed: they are addends or FMA factors, where a value
+ *   below the smallest normal could move a normal result. */
 template <typename T, int K, bool FUSED, bool SHARE, bool FTZ = false>
 __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], const T (&mm)[K], const T (&g)[K],
                                           const T (&mi)[K], const T (&md)[K], const T (&cc)[K], const T (&pr)[K],
                                           T uM, T uI, T pM, T pI, T pD)
 {
 	typedef typename phmm_arith<T, FTZ>::op op;
+	typedef phmm_ops<T> raw; /* the operations FTZ need not flush (above) */
 	T dM = pM, dI = pI, dD = pD, aM = uM, aI = uI;
 	T aQ = SHARE ? op::mul(uM, mi[0]) : (T)0;
 #pragma unroll
@@ -226,13 +239,13 @@ __device__ __forceinline__ void phmm_rows(T (&M)[K], T (&I)[K], T (&D)[K], T (&Q
 		const T qD = SHARE ? Q[r] : op::mul(oM, md[r]); /* M[r][j-1] * md[r] */
 		T nM, nI, nD;
 		if (FUSED) {
-			nM = op::mul(op::fma(dD, g[r], op::fma(dI, g[r], op::mul(dM, mm[r]))), pr[r]);
+			nM = raw::mul(raw::fma(dD, g[r], op::fma(dI, g[r], op::mul(dM, mm[r]))), pr[r]);
 			nI = op::fma(aI, cc[r], qI);
 			nD = op::fma(oD, cc[r], qD);
 		} else {
-			nM = op::mul(op::add(op::add(op::mul(dM, mm[r]), op::mul(dI, g[r])), op::mul(dD, g[r])), pr[r]);
-			nI = op::add(qI, op::mul(aI, cc[r]));
-			nD = op::add(qD, op::mul(oD, cc[r]));
+			nM = raw::mul(raw::add(raw::add(op::mul(dM, mm[r]), op::mul(dI, g[r])), op::mul(dD, g[r])), pr[r]);
+			nI = raw::add(qI, op::mul(aI, cc[r]));
+			nD = raw::add(qD, op::mul(oD, cc[r]));
 		}
 		M[r] = nM, I[r] = nI, D[r] = nD;
 		if (SHARE) Q[r] = op::mul(nM, md[r]), aQ = Q[r];
@@ -478,15 +491,15 @@ __device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chu
  * column is read, two chunks ahead, long before the tile's last thread rewrites it) to the first
  * thread of the next tile. The haplotype classes come from the padded blob as in the short
  * kernel, so the main loop has no bounds checks. FTZ (double only): x86's flush after every
- * operation, unchecked; this variant also takes the short kernels' flagged pairs, any length. */
+ * operation where it can matter (phmm_rows), unchecked; this variant also takes the short kernels'
+ * flagged pairs, any length. */
 template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ>
 __global__ void GPU_LAUNCH_BOUNDS(PHMM_GPU_BLOCK)
 phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
                 const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
                 T *__restrict__ scratch, const uint64_t *__restrict__ scratch_off, T *__restrict__ out)
 {
-	/* In the FTZ variant every operation flushes, as on x86 (the sums and the set-up never make a
-	 * value below the smallest normal; flushing them too kept the variant's code unchanged). */
+	/* FTZ: the flushes that can matter (phmm_rows); M is flushed before the sums take it. */
 	typedef typename phmm_arith<T, FTZ>::op op;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
 	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
@@ -540,7 +553,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			}
 			if (last_tile && last) {
 				const bool take = j >= 1 && j <= H;
-				sm = op::add(sm, take ? M[K - 1] : (T)0);
+				sm = op::add(sm, take ? op::flush(M[K - 1]) : (T)0);
 				si = op::add(si, take ? I[K - 1] : (T)0);
 			}
 			pM = uM, pI = uI, pD = uD;
