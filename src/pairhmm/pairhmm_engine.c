@@ -295,7 +295,7 @@ typedef struct {
 static void check_worker(void *arg, int t)
 {
 	check_job_t *j = arg;
-	size_t b = j->n * (size_t)t / (size_t)j->nt, e = j->n * (size_t)(t + 1) / (size_t)j->nt;
+	size_t b = gvk_part(j->n, t, j->nt), e = gvk_part(j->n, t + 1, j->nt);
 	size_t k = first_bad_pair(j->reads, j->haps, j->pairs, b, e);
 	j->bad[t] = k < e ? k : j->n;
 }
@@ -340,7 +340,7 @@ static void final_worker(void *arg, int t)
 {
 	final_job_t *j = arg;
 	uint64_t cells = 0, nd = 0;
-	for (size_t k = j->n * (size_t)t / (size_t)j->nt; k < j->n * (size_t)(t + 1) / (size_t)j->nt; ++k) {
+	for (size_t k = gvk_part(j->n, t, j->nt); k < gvk_part(j->n, t + 1, j->nt); ++k) {
 		int dbl = j->e->opt.force_double || j->fsum[k] < PHMM_DOUBLE_THRESHOLD;
 		j->out->log10[k] = dbl ? phmm_final_double(j->dsum[k]) : phmm_final_float(j->fsum[k]);
 		if (j->out->used_double) j->out->used_double[k] = (uint8_t)dbl;

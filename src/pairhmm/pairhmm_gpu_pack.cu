@@ -114,7 +114,7 @@ static uint32_t order_key(const scan_job_t *j, int R, int H, int share)
 static void scan_worker(void *arg, int t)
 {
 	scan_job_t *j = (scan_job_t *)arg;
-	size_t b = j->n * (size_t)t / (size_t)j->nt, e = j->n * (size_t)(t + 1) / (size_t)j->nt, bytes = 0;
+	size_t b = gvk_part(j->n, t, j->nt), e = gvk_part(j->n, t + 1, j->nt), bytes = 0;
 	int32_t mr = 0, mh = 0;
 	uint32_t *h = j->hist ? j->hist[t] : NULL;
 	int32_t last = -1;
@@ -143,7 +143,7 @@ static void order_scatter_worker(void *arg, int t)
 {
 	scatter_job_t *j = (scatter_job_t *)arg;
 	const scan_job_t *s = j->s;
-	size_t b = s->n * (size_t)t / (size_t)s->nt, e = s->n * (size_t)(t + 1) / (size_t)s->nt;
+	size_t b = gvk_part(s->n, t, s->nt), e = gvk_part(s->n, t + 1, s->nt);
 	uint32_t *pos = s->hist[t];
 	for (size_t k = b; k < e; ++k) j->out[pos[s->ord[k].key]++] = (order_t){s->ord[k].key, (uint32_t)k};
 }
@@ -283,8 +283,8 @@ static void dense_worker(void *arg, int t)
 	dense_job_t *j = (dense_job_t *)arg;
 	const pass_ctx_t *c = j->c;
 	size_t nr = (size_t)c->maxr + 1, nh = (size_t)c->maxh + 1, np = j->b1 - j->b0;
-	const size_t r1 = nr * (size_t)(t + 1) / (size_t)j->nt;
-	for (size_t i = nr * (size_t)t / (size_t)j->nt; i < r1;) {
+	const size_t r1 = gvk_part(nr, t + 1, j->nt);
+	for (size_t i = gvk_part(nr, t, j->nt); i < r1;) {
 		const gvk_read_t *r = &c->reads[i];
 		size_t R = (size_t)r->len, o = c->roff_all[i];
 		if (!read_is_flat(r)) {
@@ -298,14 +298,14 @@ static void dense_worker(void *arg, int t)
 		memcpy(j->rb + o, r->bases, len);
 	}
 	/* Haplotypes as they are (the GPU turns them into classes), stored back to back in one copy. */
-	const size_t h1 = nh * (size_t)(t + 1) / (size_t)j->nt;
-	for (size_t i = nh * (size_t)t / (size_t)j->nt; i < h1;) {
+	const size_t h1 = gvk_part(nh, t + 1, j->nt);
+	for (size_t i = gvk_part(nh, t, j->nt); i < h1;) {
 		const gvk_hap_t *h = &c->haps[i];
 		size_t o = c->hoff_all[i], len = (size_t)h->len;
 		for (++i; i < h1 && c->haps[i].bases == h->bases + len; ++i) len += (size_t)c->haps[i].len;
 		memcpy(j->hb + o, h->bases, len);
 	}
-	for (size_t k = np * (size_t)t / (size_t)j->nt; k < np * (size_t)(t + 1) / (size_t)j->nt; ++k) {
+	for (size_t k = gvk_part(np, t, j->nt); k < gvk_part(np, t + 1, j->nt); ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[j->b0 + k].k);
 		j->rec[k] = pair_rec(c, p, c->roff_all[p->read], c->hoff_all[p->hap], j->direct ? c->ord[j->b0 + k].k : (uint32_t)k);
 	}
@@ -384,9 +384,9 @@ static void sparse_worker(void *arg, int t)
 {
 	const sparse_job_t *j = (const sparse_job_t *)arg;
 	const pass_ctx_t *c = j->c;
-	for (size_t i = j->nr * (size_t)t / (size_t)j->nt; i < j->nr * (size_t)(t + 1) / (size_t)j->nt; ++i)
+	for (size_t i = gvk_part(j->nr, t, j->nt); i < gvk_part(j->nr, t + 1, j->nt); ++i)
 		copy_read(j->rb + c->rmap[j->rl[i]] - 2, &c->reads[j->rl[i]]);
-	for (size_t i = j->nh * (size_t)t / (size_t)j->nt; i < j->nh * (size_t)(t + 1) / (size_t)j->nt; ++i)
+	for (size_t i = gvk_part(j->nh, t, j->nt); i < gvk_part(j->nh, t + 1, j->nt); ++i)
 		memcpy(j->hb + c->hmap[j->hl[i]] - 2, c->haps[j->hl[i]].bases, (size_t)c->haps[j->hl[i]].len);
 }
 

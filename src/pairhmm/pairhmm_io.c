@@ -411,7 +411,7 @@ static long group_walk(const char *blk, size_t len, int np, size_t *cuts, int *n
 		if (is_data_line(p, le)) {
 			if (want == 0) {
 				size_t at = (size_t)(p - blk);
-				if (cuts && t < np && at >= len * (size_t)t / (size_t)np && at > cuts[t - 1]) cuts[t++] = at;
+				if (cuts && t < np && at >= gvk_part(len, t, np) && at > cuts[t - 1]) cuts[t++] = at;
 				long R, H;
 				if (header_counts(p, le, &R, &H) < 0) return -1;
 				want = R + H;
@@ -455,7 +455,7 @@ static void find_header(void *arg, int t)
 	cut_job_t *j = arg;
 	if (t == 0) return;
 	const char *e = j->blk + j->len;
-	const char *p = j->blk + j->len * (size_t)t / (size_t)j->np;
+	const char *p = j->blk + gvk_part(j->len, t, j->np);
 	if (p > j->blk && p[-1] != '\n') { /* to the start of the next line */
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		p = nl ? nl + 1 : e;
@@ -622,7 +622,7 @@ long phmm_reader_next_mt(phmm_reader_t *rd, phmm_chunk_t *c, size_t max_pairs, i
 		gvk_lr_unread(rd->lr, len - (size_t)cut, 0);
 		len = (size_t)cut;
 	} else {
-		for (int t = 1; t < np; ++t) cuts[t] = line_start_after(blk, len, len * (size_t)t / (size_t)np);
+		for (int t = 1; t < np; ++t) cuts[t] = line_start_after(blk, len, gvk_part(len, t, np));
 	}
 	cuts[np] = len;
 	t1 = gvk_seconds(), rd->t[1] += t1 - t0, t0 = t1;
