@@ -454,9 +454,14 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	 * never do. The class pointer moves by one per step (immediate offsets when unrolled). */
 	const int take_to = lane == P - 1 ? H + P - 2 : -1;
 	const uint8_t *hp = hq + (P - 1);
+	/* The class is loaded a step earlier than it is used: with one warp a scheduler (GATK's small
+	 * passes) a load one step ahead still stalled the sweep. The blob's padding covers the extra
+	 * byte. */
+	uint32_t hc1 = *hp;
 #pragma unroll(phmm_unroll<T, SHARE>::N)
 	for (int s = P - 1; s < steps; ++s, ++hp) {
-		const uint32_t hcn = *hp;
+		const uint32_t hcn = hc1;
+		hc1 = hp[1];
 		T uM, uI, uD;
 		phmm_from_above<T, P>(M[K - 1], I[K - 1], D[K - 1], lane, init, uM, uI, uD);
 		phmm_rows<T, K, FUSED, SHARE>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
