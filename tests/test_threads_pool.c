@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The persistent worker pool (src/common/threads_pool.c): every share of every call runs exactly
  * once, for thread counts up to and past the pool's size, and from several callers at once (the
- * busy pool's calls fall back to fresh threads). */
+ * busy pool's calls fall back to fresh threads). And gvk_part, the shares the engines cut their
+ * items into: contiguous, covering every item once, none more than one item longer than another. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -50,9 +51,27 @@ static void *caller(void *arg)
 	return NULL;
 }
 
+/* The shares of n items over nt threads that break gvk_part's contract. */
+static int part_errors(size_t n, int nt)
+{
+	size_t lo = (size_t)-1, hi = 0;
+	int bad = gvk_part(n, 0, nt) != 0 || gvk_part(n, nt, nt) != n;
+	for (int t = 0; t < nt; ++t) {
+		const size_t b = gvk_part(n, t, nt), e = gvk_part(n, t + 1, nt);
+		if (e < b) return bad + 1;
+		lo = e - b < lo ? e - b : lo, hi = e - b > hi ? e - b : hi;
+	}
+	return bad + (hi - lo > 1);
+}
+
 int main(void)
 {
-	int fail = 0;
+	int fail = 0, part_bad = 0;
+	const size_t big = (size_t)1 << 40; /* n * t must not overflow for the pass sizes in use */
+	for (size_t n = 0; n < 300; ++n)
+		for (int nt = 1; nt <= 70; ++nt) part_bad += part_errors(n, nt);
+	part_bad += part_errors(big + 12345, 64) + part_errors(big, 7);
+	if (part_bad) fprintf(stderr, "FAIL: gvk_part broke its contract %d times\n", part_bad), fail = 1;
 	if (gvk_pool_create(1) != NULL) fprintf(stderr, "FAIL: a pool of 1 thread is not NULL\n"), fail = 1;
 	int bad = calls(NULL, 1); /* no pool: gvk_parallel */
 	if (bad) fprintf(stderr, "FAIL: without a pool, %d wrong shares\n", bad), fail = 1;
@@ -71,6 +90,6 @@ int main(void)
 	}
 	gvk_pool_destroy(p);
 	gvk_pool_destroy(NULL);
-	if (!fail) printf("pool: %d calls from 1 and %d callers, every share once\n", CALLS, CALLERS);
+	if (!fail) printf("pool: %d calls from 1 and %d callers, every share once; gvk_part exact\n", CALLS, CALLERS);
 	return fail;
 }
