@@ -107,7 +107,7 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 	jni_log_setup(&opt.log);
 	pthread_mutex_lock(&g_phmm.lock);
 	g_phmm.device = jni_env_device();
-	g_phmm.gpu_min_cells = getenv("GVK_GPU_MIN_CELLS") ? atof(getenv("GVK_GPU_MIN_CELLS")) : JNI_GPU_MIN_CELLS;
+	g_phmm.gpu_min_cells = jni_env_double("GVK_GPU_MIN_CELLS", JNI_GPU_MIN_CELLS);
 	g_phmm.merge_wait_us = jni_env_int("GVK_MERGE_WAIT_US", 0);
 	g_phmm.merge_contexts = jni_env_int("GVK_MERGE_CONTEXTS", 0);
 	/* New settings: GATK calls initNative before its first batch, so no call uses the old engine. */

@@ -51,6 +51,12 @@ int jni_env_int(const char *name, int def)
 	return s ? atoi(s) : def;
 }
 
+double jni_env_double(const char *name, double def)
+{
+	const char *s = getenv(name);
+	return s ? atof(s) : def;
+}
+
 static void jni_stderr(void *arg, int level, const char *msg)
 {
 	(void)arg;

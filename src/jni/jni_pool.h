@@ -31,6 +31,8 @@ void jni_pool_clear(jni_pool_t *p);
 int jni_env_device(void);
 /* An integer setting from the environment (atoi), def when unset. */
 int jni_env_int(const char *name, int def);
+/* A real setting from the environment (atof), def when unset. */
+double jni_env_double(const char *name, double def);
 
 /* The JNI libraries play the command line's part for GATK: the library's messages go to stderr,
  * warnings always and information too when GVK_VERBOSE is set. */

@@ -340,7 +340,8 @@ static void final_worker(void *arg, int t)
 {
 	final_job_t *j = arg;
 	uint64_t cells = 0, nd = 0;
-	for (size_t k = gvk_part(j->n, t, j->nt); k < gvk_part(j->n, t + 1, j->nt); ++k) {
+	const size_t end = gvk_part(j->n, t + 1, j->nt);
+	for (size_t k = gvk_part(j->n, t, j->nt); k < end; ++k) {
 		int dbl = j->e->opt.force_double || j->fsum[k] < PHMM_DOUBLE_THRESHOLD;
 		j->out->log10[k] = dbl ? phmm_final_double(j->dsum[k]) : phmm_final_float(j->fsum[k]);
 		if (j->out->used_double) j->out->used_double[k] = (uint8_t)dbl;

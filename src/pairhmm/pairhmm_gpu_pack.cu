@@ -305,7 +305,8 @@ static void dense_worker(void *arg, int t)
 		for (++i; i < h1 && c->haps[i].bases == h->bases + len; ++i) len += (size_t)c->haps[i].len;
 		memcpy(j->hb + o, h->bases, len);
 	}
-	for (size_t k = gvk_part(np, t, j->nt); k < gvk_part(np, t + 1, j->nt); ++k) {
+	const size_t p1 = gvk_part(np, t + 1, j->nt);
+	for (size_t k = gvk_part(np, t, j->nt); k < p1; ++k) {
 		const gvk_pair_t *p = pair_at(c, c->ord[j->b0 + k].k);
 		j->rec[k] = pair_rec(c, p, c->roff_all[p->read], c->hoff_all[p->hap], j->direct ? c->ord[j->b0 + k].k : (uint32_t)k);
 	}
@@ -384,9 +385,10 @@ static void sparse_worker(void *arg, int t)
 {
 	const sparse_job_t *j = (const sparse_job_t *)arg;
 	const pass_ctx_t *c = j->c;
-	for (size_t i = gvk_part(j->nr, t, j->nt); i < gvk_part(j->nr, t + 1, j->nt); ++i)
+	const size_t r1 = gvk_part(j->nr, t + 1, j->nt), h1 = gvk_part(j->nh, t + 1, j->nt);
+	for (size_t i = gvk_part(j->nr, t, j->nt); i < r1; ++i)
 		copy_read(j->rb + c->rmap[j->rl[i]] - 2, &c->reads[j->rl[i]]);
-	for (size_t i = gvk_part(j->nh, t, j->nt); i < gvk_part(j->nh, t + 1, j->nt); ++i)
+	for (size_t i = gvk_part(j->nh, t, j->nt); i < h1; ++i)
 		memcpy(j->hb + c->hmap[j->hl[i]] - 2, c->haps[j->hl[i]].bases, (size_t)c->haps[j->hl[i]].len);
 }
 

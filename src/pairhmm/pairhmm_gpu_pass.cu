@@ -120,7 +120,8 @@ static void scatter_sums_worker(void *arg, int t)
 {
 	const scatter_sums_t *j = (const scatter_sums_t *)arg;
 	const pass_ctx_t *c = j->c;
-	for (size_t k = gvk_part(j->n, t, j->nt); k < gvk_part(j->n, t + 1, j->nt); ++k) {
+	const size_t end = gvk_part(j->n, t + 1, j->nt);
+	for (size_t k = gvk_part(j->n, t, j->nt); k < end; ++k) {
 		size_t i = j->direct ? k : c->ord[j->b0 + k].k;
 		size_t idx = c->sel ? c->sel[i] : i;
 		if (c->dbl)
@@ -252,7 +253,8 @@ typedef struct {
 static void mark_worker(void *arg, int t)
 {
 	const mark_job_t *j = (const mark_job_t *)arg;
-	for (size_t k = gvk_part(j->n, t, j->nt); k < gvk_part(j->n, t + 1, j->nt); ++k) {
+	const size_t end = gvk_part(j->n, t + 1, j->nt);
+	for (size_t k = gvk_part(j->n, t, j->nt); k < end; ++k) {
 		const gvk_pair_t *p = pair_at(j->c, k);
 		__atomic_store_n(&j->c->rmap[p->read], 1u, __ATOMIC_RELAXED);
 		__atomic_store_n(&j->c->hmap[p->hap], 1u, __ATOMIC_RELAXED);
