@@ -19,7 +19,8 @@ elseif(JAVA_INCLUDE_PATH AND JAVA_INCLUDE_PATH2 AND EXISTS ${JAVA_INCLUDE_PATH}/
     set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${GVK_JNI_DIR} C_VISIBILITY_PRESET hidden)
     install(TARGETS ${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gvk-jni)
   endfunction()
-  set(GVK_JNI_PAIRHMM ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_pairhmm.c ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_pool.c)
+  set(GVK_JNI_PAIRHMM ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_pairhmm.c ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_pool.c
+      ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_workers.c)
   gvk_jni_library(gkl_pairhmm ${GVK_JNI_PAIRHMM})
   gvk_jni_library(gkl_pairhmm_omp ${GVK_JNI_PAIRHMM})
   target_compile_definitions(gkl_pairhmm_omp PRIVATE GVK_JNI_OMP)

@@ -2,6 +2,7 @@
 /* GKL's IntelPairHmm natives (docs/pairhmm.md, Semantics 11) over gvk's Pair-HMM engine. Built twice:
  * libgkl_pairhmm (one thread per call) and, with GVK_JNI_OMP, libgkl_pairhmm_omp (threads as
  * asked, capped at the processors). */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "gvk.h"
 #include "jni_pool.h"
 #include "jni_throw.h"
+#include "jni_workers.h"
 
 /* initNative is static and computeLikelihoodsNative carries no handle of ours, so the field IDs
  * and the settings live in the library, as in GKL. gen counts initNative calls: an engine made
@@ -23,18 +25,22 @@ typedef struct {
 	int gen;
 	gvk_read_t *reads;
 	gvk_hap_t *haps;
-	jbyteArray *arr; /* the call's arrays: five per read, then one per haplotype */
+	jbyteArray *arr;  /* the call's arrays: five per read, then one per haplotype */
 	jsize *len;
-	uint8_t *bytes;  /* their copies: each read's five arrays back to back, then the haplotypes */
+	uint8_t **chunk;  /* the reads' copies by chunk of JNI_READ_CHUNK reads: each read's five arrays back to back */
+	size_t *cap_chunk;
+	uint8_t *hbytes;  /* the haplotypes' copies */
 	double *out;
-	size_t cap_reads, cap_haps, cap_arr, cap_len, cap_bytes, cap_out;
+	size_t cap_reads, cap_haps, cap_arr, cap_len, cap_chunks, cap_hbytes, cap_out;
 } phmm_slot_t;
 
 static void slot_destroy(void *p)
 {
 	phmm_slot_t *s = p;
 	if (s->cpu) gvk_pairhmm_destroy(s->cpu);
-	free(s->reads), free(s->haps), free(s->arr), free(s->len), free(s->bytes), free(s->out);
+	for (size_t c = 0; c < s->cap_chunks; ++c) free(s->chunk[c]);
+	free(s->reads), free(s->haps), free(s->arr), free(s->len), free(s->chunk), free(s->cap_chunk);
+	free(s->hbytes), free(s->out);
 	free(s);
 }
 
@@ -54,6 +60,9 @@ static int reserve(void **p, size_t *cap, size_t n, size_t sz)
  * (the crossover on GATK's own batches is in docs/gatk.md). GVK_GPU_MIN_CELLS overrides it. */
 #define JNI_GPU_MIN_CELLS 3e5
 
+/* Reads a chunk: a thread's share of a batch's copy (jni_workers.h). */
+#define JNI_READ_CHUNK 8
+
 /* The GPU takes every Java thread's batches through one shared engine (gvk_pairhmm_opts_t.shared),
  * which merges concurrent calls into shared launches; it opens at the first batch for the GPU. */
 static struct {
@@ -63,10 +72,13 @@ static struct {
 	int gpu_missing; /* auto mode: the GPU engine could not be opened; stay on the CPU */
 	double gpu_min_cells;
 	int merge_wait_us, merge_contexts; /* merge_contexts 0: the library's */
+	int helpers;            /* threads that help copy a batch's arrays (GVK_JNI_HELPERS) */
+	jni_workers_t *workers; /* started at the first batch with chunks to share, kept until unload:
+	                         * another Java thread's initNative may come while a batch uses them */
 	gvk_pairhmm_opts_t opt;
 	gvk_pairhmm_t *gpu;
 	jfieldID read_bases, read_quals, ins_gop, del_gop, gcp, hap_bases;
-} g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, JNI_GPU_MIN_CELLS, 0, 0, { 0 }, NULL, 0, 0, 0, 0, 0, 0 };
+} g_phmm = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, JNI_GPU_MIN_CELLS, 0, 0, 0, NULL, { 0 }, NULL, 0, 0, 0, 0, 0, 0 };
 
 static jni_pool_t g_pool = JNI_POOL_INIT(slot_destroy);
 
@@ -110,6 +122,11 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 	g_phmm.gpu_min_cells = jni_env_double("GVK_GPU_MIN_CELLS", JNI_GPU_MIN_CELLS);
 	g_phmm.merge_wait_us = jni_env_int("GVK_MERGE_WAIT_US", 0);
 	g_phmm.merge_contexts = jni_env_int("GVK_MERGE_CONTEXTS", 0);
+#ifdef GVK_JNI_OMP
+	/* A few helpers take the copy's time near its floor; more would only add polling threads. */
+	g_phmm.helpers = jni_env_int("GVK_JNI_HELPERS", (opt.threads < 4 ? opt.threads : 4) - 1);
+	if (g_phmm.helpers > 15) g_phmm.helpers = 15;
+#endif
 	/* New settings: GATK calls initNative before its first batch, so no call uses the old engine. */
 	if (g_phmm.gpu) gvk_pairhmm_destroy(g_phmm.gpu);
 	g_phmm.gpu = NULL, g_phmm.gpu_missing = 0;
@@ -162,47 +179,38 @@ static gvk_pairhmm_t *slot_engine(phmm_slot_t *s, double cells, gvk_err_t *err)
 	return e;
 }
 
-/* The byte arrays of the call's holders (local references) into s->arr, and the lengths of the
- * read bases and haplotypes into s->len; returns the bytes their copies take, or -1 with why set.
- * Each JNI call costs tens of nanoseconds and a batch makes hundreds, as much as a GPU batch's
- * host work: the holders' references stay in the caller's local frame (no deletion) and the
- * quality arrays' lengths are left to copy_arrays' bounds check. */
-static long long take_arrays(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh, phmm_slot_t *s, const char **why)
+/* The byte arrays of reads [a, b) (local references) into s->arr, five a read, and the reads'
+ * lengths into s->len; returns the bytes their copies take, or -1 with why set. Each JNI call
+ * costs tens of nanoseconds and a batch makes hundreds, as much as a GPU batch's host work: the
+ * holders' references stay in the caller's local frame (no deletion) and the quality arrays'
+ * lengths are left to copy_reads' bounds check. */
+static long long take_reads(JNIEnv *env, jobjectArray rd, int a, int b, phmm_slot_t *s, const char **why)
 {
 	jfieldID rf[5] = { g_phmm.read_bases, g_phmm.read_quals, g_phmm.ins_gop, g_phmm.del_gop, g_phmm.gcp };
 	long long bytes = 0;
-	int i, k, na = 0;
-	for (i = 0; i < nr; ++i) {
+	for (int i = a; i < b; ++i) {
 		jobject h = (*env)->GetObjectArrayElement(env, rd, i);
+		jbyteArray *arr = s->arr + 5 * (size_t)i;
 		if (!h) return *why = "null read holder", -1;
-		for (k = 0; k < 5; ++k, ++na)
-			if (!(s->arr[na] = (*env)->GetObjectField(env, h, rf[k]))) return *why = "null array in a read holder", -1;
-		s->len[na - 5] = (*env)->GetArrayLength(env, s->arr[na - 5]);
-		bytes += 5 * (long long)s->len[na - 5];
-	}
-	for (i = 0; i < nh; ++i, ++na) {
-		jobject h = (*env)->GetObjectArrayElement(env, hd, i);
-		if (!h) return *why = "null haplotype holder", -1;
-		if (!(s->arr[na] = (*env)->GetObjectField(env, h, g_phmm.hap_bases))) return *why = "null haplotype bases", -1;
-		s->len[na] = (*env)->GetArrayLength(env, s->arr[na]);
-		bytes += s->len[na];
+		for (int k = 0; k < 5; ++k)
+			if (!(arr[k] = (*env)->GetObjectField(env, h, rf[k]))) return *why = "null array in a read holder", -1;
+		s->len[5 * (size_t)i] = (*env)->GetArrayLength(env, arr[0]);
+		bytes += 5 * (long long)s->len[5 * (size_t)i];
 	}
 	return bytes;
 }
 
-/* Copies the arrays into s->bytes as the engine reads them best: each read's five arrays back to
- * back (R bytes each, so longer quality arrays are cut to the read), the reads one after another,
- * then the haplotypes. A copy by region costs the JVM no allocation and no copy back, which
- * pinning each array (GetByteArrayElements copies on HotSpot) did. A quality array shorter than
- * its read fails the copy's bounds check (a pending exception, cleared here); returns -1 with why
- * set then. */
-static int copy_arrays(JNIEnv *env, int nr, int nh, phmm_slot_t *s, const char **why)
+/* Copies reads [a, b) to p as the engine reads them best: each read's five arrays back to back
+ * (R bytes each, so longer quality arrays are cut to the read), one read after another. A copy
+ * by region costs the JVM no allocation and no copy back, which pinning each array
+ * (GetByteArrayElements copies on HotSpot) did. A quality array shorter than its read fails the
+ * copy's bounds check (a pending exception, cleared here); returns -1 with why set then. */
+static int copy_reads(JNIEnv *env, int a, int b, phmm_slot_t *s, uint8_t *p, const char **why)
 {
-	uint8_t *p = s->bytes;
-	int i, k, na = 0;
-	for (i = 0; i < nr; ++i, na += 5) {
-		const jsize R = s->len[na];
-		for (k = 0; k < 5; ++k) (*env)->GetByteArrayRegion(env, s->arr[na + k], 0, R, (jbyte *)p + (size_t)k * R);
+	for (int i = a; i < b; ++i) {
+		const jbyteArray *arr = s->arr + 5 * (size_t)i;
+		const jsize R = s->len[5 * (size_t)i];
+		for (int k = 0; k < 5; ++k) (*env)->GetByteArrayRegion(env, arr[k], 0, R, (jbyte *)p + (size_t)k * R);
 		if ((*env)->ExceptionCheck(env)) {
 			(*env)->ExceptionClear(env);
 			return *why = "read quality array shorter than the read", -1;
@@ -212,19 +220,114 @@ static int copy_arrays(JNIEnv *env, int nr, int nh, phmm_slot_t *s, const char *
 		s->reads[i].del = p + 3 * (size_t)R, s->reads[i].gcp = p + 4 * (size_t)R;
 		p += 5 * (size_t)R;
 	}
-	for (i = 0; i < nh; ++i, ++na) {
-		(*env)->GetByteArrayRegion(env, s->arr[na], 0, s->len[na], (jbyte *)p);
-		s->haps[i].len = s->len[na], s->haps[i].bases = (const char *)p;
-		p += s->len[na];
-	}
 	return 0;
+}
+
+/* A batch's copy of its reads, chunk by chunk, on the calling thread and the helpers. */
+typedef struct {
+	jobjectArray rd; /* a global reference when helpers share the job */
+	phmm_slot_t *s;
+	int nr;
+	_Atomic int rc;                 /* the first failure: -1 (why) or -2 (out of memory) */
+	const char *_Atomic why;
+} read_job_t;
+
+static void read_fail(read_job_t *j, int rc, const char *why)
+{
+	int zero = 0;
+	if (atomic_compare_exchange_strong(&j->rc, &zero, rc)) atomic_store(&j->why, why);
+}
+
+/* Reads of chunk c into the slot's buffer for it, in a local frame of the thread's own. */
+static void read_chunk(JNIEnv *env, void *arg, int c)
+{
+	read_job_t *j = (read_job_t *)arg;
+	phmm_slot_t *s = j->s;
+	const int a = c * JNI_READ_CHUNK, b = a + JNI_READ_CHUNK < j->nr ? a + JNI_READ_CHUNK : j->nr;
+	const char *why = NULL;
+	long long bytes;
+	if (atomic_load_explicit(&j->rc, memory_order_relaxed)) return;
+	if ((*env)->PushLocalFrame(env, 6 * JNI_READ_CHUNK + 8) != 0) {
+		(*env)->ExceptionClear(env);
+		read_fail(j, -2, NULL);
+		return;
+	}
+	bytes = take_reads(env, j->rd, a, b, s, &why);
+	if (bytes < 0) read_fail(j, -1, why);
+	else if (reserve((void **)&s->chunk[c], &s->cap_chunk[c], (size_t)bytes + 1, 1)) read_fail(j, -2, NULL);
+	else if (copy_reads(env, a, b, s, s->chunk[c], &why) < 0) read_fail(j, -1, why);
+	(*env)->PopLocalFrame(env, NULL);
+}
+
+/* The helpers, started at the first batch with chunks to share; NULL when there are none. */
+static jni_workers_t *workers_get(JNIEnv *env)
+{
+	jni_workers_t *w;
+	JavaVM *vm = NULL;
+	pthread_mutex_lock(&g_phmm.lock);
+	if (!g_phmm.workers && g_phmm.helpers > 0 && (*env)->GetJavaVM(env, &vm) == 0) {
+		g_phmm.workers = jni_workers_start(vm, g_phmm.helpers);
+		if (!g_phmm.workers) g_phmm.helpers = 0;
+	}
+	w = g_phmm.workers;
+	pthread_mutex_unlock(&g_phmm.lock);
+	return w;
+}
+
+/* Copies every read's five arrays, chunk by chunk: with the helpers when the batch has chunks
+ * for more than one thread, else (or when another Java thread's batch holds them) alone. */
+static int read_all(JNIEnv *env, jobjectArray rd, int nr, phmm_slot_t *s, const char **why)
+{
+	const int nc = (nr + JNI_READ_CHUNK - 1) / JNI_READ_CHUNK;
+	read_job_t j = { rd, s, nr, 0, NULL };
+	size_t old = s->cap_chunks;
+	if (reserve((void **)&s->chunk, &s->cap_chunks, (size_t)nc, sizeof(*s->chunk))) return -2;
+	if (s->cap_chunks > old) {
+		size_t *cap = (size_t *)realloc(s->cap_chunk, s->cap_chunks * sizeof(*cap));
+		if (!cap) {
+			s->cap_chunks = old;
+			return -2;
+		}
+		s->cap_chunk = cap;
+		memset(s->chunk + old, 0, (s->cap_chunks - old) * sizeof(*s->chunk));
+		memset(s->cap_chunk + old, 0, (s->cap_chunks - old) * sizeof(*cap));
+	}
+	jni_workers_t *w = nc > 1 ? workers_get(env) : NULL;
+	jobjectArray grd = w ? (jobjectArray)(*env)->NewGlobalRef(env, rd) : NULL;
+	if (grd) j.rd = grd;
+	if (!grd || jni_workers_run(w, env, read_chunk, &j, nc) != 0)
+		for (int c = 0; c < nc; ++c) read_chunk(env, &j, c);
+	if (grd) (*env)->DeleteGlobalRef(env, grd);
+	if (j.rc == -1) *why = j.why;
+	return j.rc;
+}
+
+/* Copies every haplotype's bases into s->hbytes. */
+static int read_haps(JNIEnv *env, jobjectArray hd, int nh, phmm_slot_t *s, const char **why)
+{
+	jbyteArray *arr = s->arr;
+	size_t bytes = 0;
+	int i, rc = 0;
+	if ((*env)->PushLocalFrame(env, 2 * nh + 8) != 0) return (*env)->ExceptionClear(env), -2;
+	for (i = 0; i < nh && rc == 0; ++i) {
+		jobject h = (*env)->GetObjectArrayElement(env, hd, i);
+		if (!h) *why = "null haplotype holder", rc = -1;
+		else if (!(arr[i] = (*env)->GetObjectField(env, h, g_phmm.hap_bases))) *why = "null haplotype bases", rc = -1;
+		else bytes += (size_t)(s->len[i] = (*env)->GetArrayLength(env, arr[i]));
+	}
+	if (rc == 0 && reserve((void **)&s->hbytes, &s->cap_hbytes, bytes + 1, 1)) rc = -2;
+	for (i = 0, bytes = 0; i < nh && rc == 0; bytes += (size_t)s->len[i++]) {
+		(*env)->GetByteArrayRegion(env, arr[i], 0, s->len[i], (jbyte *)s->hbytes + bytes);
+		s->haps[i].len = s->len[i], s->haps[i].bases = (const char *)s->hbytes + bytes;
+	}
+	(*env)->PopLocalFrame(env, NULL);
+	return rc;
 }
 
 /* Copies every read's five arrays and every haplotype's bases, computes into s->out. */
 static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh, phmm_slot_t *s, const char **why)
 {
 	const size_t na_max = 5 * (size_t)nr + (size_t)nh;
-	long long bytes;
 	int i, rc = 0;
 	gvk_err_t err = { 0, "" };
 	if (reserve((void **)&s->reads, &s->cap_reads, (size_t)nr, sizeof(*s->reads)) ||
@@ -233,13 +336,9 @@ static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh
 	    reserve((void **)&s->len, &s->cap_len, na_max, sizeof(*s->len)) ||
 	    reserve((void **)&s->out, &s->cap_out, (size_t)nr * (size_t)nh, sizeof(*s->out)))
 		return -2;
-	/* The holders' and arrays' local references live in a frame of their own, dropped in one call. */
-	if ((*env)->PushLocalFrame(env, (jint)(na_max + (size_t)nr + (size_t)nh) + 16) != 0) return -2;
-	bytes = take_arrays(env, rd, hd, nr, nh, s, why);
-	if (bytes < 0) rc = -1;
-	else if (reserve((void **)&s->bytes, &s->cap_bytes, (size_t)bytes + 1, 1)) rc = -2;
-	if (rc == 0) rc = copy_arrays(env, nr, nh, s, why);
-	(*env)->PopLocalFrame(env, NULL);
+	/* The haplotypes first: their references and lengths are done with before the reads' use s->arr. */
+	rc = read_haps(env, hd, nh, s, why);
+	if (rc == 0) rc = read_all(env, rd, nr, s, why);
 	if (rc == 0 && nr > 0 && nh > 0) {
 		double rl = 0, hl = 0;
 		gvk_pairhmm_t *e;
@@ -306,6 +405,8 @@ JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved)
 	(void)vm, (void)reserved;
 	jni_pool_clear(&g_pool);
 	pthread_mutex_lock(&g_phmm.lock);
+	jni_workers_stop(g_phmm.workers);
+	g_phmm.workers = NULL;
 	if (g_phmm.gpu) gvk_pairhmm_destroy(g_phmm.gpu);
 	g_phmm.gpu = NULL;
 	pthread_mutex_unlock(&g_phmm.lock);

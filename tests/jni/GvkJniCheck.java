@@ -2,7 +2,7 @@
 // Test client for gvk's GKL drop-in libraries: calls them through the real GKL jar, as GATK 4 does
 // (IntelPairHmm / IntelPairHmmOMP / IntelSmithWaterman, loaded with USE_LIBRARY_PATH=1 and
 // -Djava.library.path=<gvk build>/jni), and compares with the reference outputs of tests/data.
-// Usage: java GvkJniCheck pairhmm|omp|double|sw|threads|errors DATADIR LIBDIR [args]
+// Usage: java GvkJniCheck pairhmm|omp|double|sw|threads|errors|errors_omp DATADIR LIBDIR [args]
 import com.intel.gkl.pairhmm.IntelPairHmm;
 import com.intel.gkl.pairhmm.IntelPairHmmOMP;
 import com.intel.gkl.smithwaterman.IntelSmithWaterman;
@@ -271,7 +271,7 @@ public class GvkJniCheck {
 
     static void run(String[] args) throws Exception {
         if (args.length < 3) {
-            System.err.println("usage: GvkJniCheck pairhmm|omp|double|sw|threads|errors DATADIR LIBDIR [threads|pairs]");
+            System.err.println("usage: GvkJniCheck pairhmm|omp|double|sw|threads|errors|errors_omp DATADIR LIBDIR [threads|pairs]");
             System.exit(2);
         }
         String mode = args[0], lib = args[2];
@@ -334,11 +334,14 @@ public class GvkJniCheck {
             checkLoadedFrom("gkl_smithwaterman", lib);
             break;
         }
-        case "errors": {
-            // GKL's exceptions for what GATK can hand over, and no damage afterwards.
+        case "errors":
+        case "errors_omp": {
+            // GKL's exceptions for what GATK can hand over, and no damage afterwards; errors_omp
+            // through the OpenMP library, whose helper threads copy part of each batch.
+            boolean omp = mode.equals("errors_omp");
             List<Batch> b = loadPairhmm(data);
-            IntelPairHmm h = newPairHmm(false, 1, false);
-            checkLoadedFrom("gkl_pairhmm", lib);
+            IntelPairHmm h = newPairHmm(omp, omp ? 4 : 1, false);
+            checkLoadedFrom(omp ? "gkl_pairhmm_omp" : "gkl_pairhmm", lib);
             java.lang.reflect.Method init = IntelPairHmm.class.getDeclaredMethod("initNative", Class.class, Class.class, boolean.class, int.class);
             init.setAccessible(true);
             bad += expectThrow("holder class without the fields", IllegalArgumentException.class, () -> {
@@ -350,12 +353,27 @@ public class GvkJniCheck {
             ReadDataHolder broken = read(new String(g.reads[0].readBases, StandardCharsets.ISO_8859_1), null, g.reads[0].insertionGOP, g.reads[0].deletionGOP, g.reads[0].overallGCP);
             bad += expectThrow("null readQuals", IllegalArgumentException.class,
                 () -> h.computeLikelihoods(new ReadDataHolder[] {g.reads[0], broken}, g.haps, new double[2 * g.haps.length]));
+            // The same late in a batch of many reads, where another thread than the caller's
+            // copies it when helpers run.
+            ReadDataHolder[] many = new ReadDataHolder[61];
+            java.util.Arrays.fill(many, g.reads[0]);
+            many[57] = broken;
+            bad += expectThrow("null readQuals in read 57 of 61", IllegalArgumentException.class,
+                () -> h.computeLikelihoods(many, g.haps, new double[many.length * g.haps.length]));
+            many[57] = g.reads[0];
+            many[45] = null;
+            bad += expectThrow("null read holder 45 of 61", IllegalArgumentException.class,
+                () -> h.computeLikelihoods(many, g.haps, new double[many.length * g.haps.length]));
             ReadDataHolder empty = read("", new byte[0], new byte[0], new byte[0], new byte[0]);
             bad += expectThrow("empty read", IllegalArgumentException.class,
                 () -> h.computeLikelihoods(new ReadDataHolder[] {empty}, g.haps, new double[g.haps.length]));
             ReadDataHolder shortq = read(new String(g.reads[0].readBases, StandardCharsets.ISO_8859_1), new byte[1], g.reads[0].insertionGOP, g.reads[0].deletionGOP, g.reads[0].overallGCP);
             bad += expectThrow("quality array shorter than the read", IllegalArgumentException.class,
                 () -> h.computeLikelihoods(new ReadDataHolder[] {shortq}, g.haps, new double[g.haps.length]));
+            many[45] = g.reads[0];
+            many[60] = shortq;
+            bad += expectThrow("quality array shorter than read 60 of 61", IllegalArgumentException.class,
+                () -> h.computeLikelihoods(many, g.haps, new double[many.length * g.haps.length]));
             bad += expectThrow("null argument", NullPointerException.class, () -> h.computeLikelihoods(null, g.haps, new double[1]));
             // Quality arrays longer than the read: only the read's length counts, as in GKL.
             ReadDataHolder r0 = g.reads[0];
