@@ -276,7 +276,7 @@ static jni_workers_t *workers_get(JNIEnv *env)
 
 /* Copies every read's five arrays, chunk by chunk: with the helpers when the batch has chunks
  * for more than one thread, else (or when another Java thread's batch holds them) alone. */
-static int read_all(JNIEnv *env, jobjectArray rd, int nr, phmm_slot_t *s, const char **why)
+static int read_all(JNIEnv *env, jobjectArray rd, int nr, phmm_slot_t *s, jni_workers_t **wp, const char **why)
 {
 	const int nc = (nr + JNI_READ_CHUNK - 1) / JNI_READ_CHUNK;
 	read_job_t j = { rd, s, nr, 0, NULL };
@@ -292,7 +292,7 @@ static int read_all(JNIEnv *env, jobjectArray rd, int nr, phmm_slot_t *s, const 
 		memset(s->chunk + old, 0, (s->cap_chunks - old) * sizeof(*s->chunk));
 		memset(s->cap_chunk + old, 0, (s->cap_chunks - old) * sizeof(*cap));
 	}
-	jni_workers_t *w = nc > 1 ? workers_get(env) : NULL;
+	jni_workers_t *w = *wp = nc > 1 ? workers_get(env) : NULL;
 	jobjectArray grd = w ? (jobjectArray)(*env)->NewGlobalRef(env, rd) : NULL;
 	if (grd) j.rd = grd;
 	if (!grd || jni_workers_run(w, env, read_chunk, &j, nc) != 0)
@@ -330,6 +330,7 @@ static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh
 	const size_t na_max = 5 * (size_t)nr + (size_t)nh;
 	int i, rc = 0;
 	gvk_err_t err = { 0, "" };
+	jni_workers_t *w = NULL;
 	if (reserve((void **)&s->reads, &s->cap_reads, (size_t)nr, sizeof(*s->reads)) ||
 	    reserve((void **)&s->haps, &s->cap_haps, (size_t)nh, sizeof(*s->haps)) ||
 	    reserve((void **)&s->arr, &s->cap_arr, na_max, sizeof(*s->arr)) ||
@@ -338,13 +339,15 @@ static int compute(JNIEnv *env, jobjectArray rd, jobjectArray hd, int nr, int nh
 		return -2;
 	/* The haplotypes first: their references and lengths are done with before the reads' use s->arr. */
 	rc = read_haps(env, hd, nh, s, why);
-	if (rc == 0) rc = read_all(env, rd, nr, s, why);
+	if (rc == 0) rc = read_all(env, rd, nr, s, &w, why);
 	if (rc == 0 && nr > 0 && nh > 0) {
 		double rl = 0, hl = 0;
 		gvk_pairhmm_t *e;
 		for (i = 0; i < nr; ++i) rl += s->reads[i].len;
 		for (i = 0; i < nh; ++i) hl += s->haps[i].len;
 		e = slot_engine(s, rl * hl, &err);
+		/* Polling helpers would take cores from the CPU engine's threads. */
+		if (e == s->cpu) jni_workers_park(w);
 		rc = e ? gvk_pairhmm_batch(e, s->reads, nr, s->haps, nh, s->out, &err) : err.code ? err.code : GVK_ERR_GPU;
 		if (rc) rc = rc == GVK_ERR_NOMEM ? -2 : rc == GVK_ERR_ARG ? -1 : -3;
 		if (rc == -1 || rc == -3) {

@@ -27,6 +27,7 @@ struct jni_workers_s {
 	_Atomic uint64_t word;         /* generation << 32 | chunks << 16 | next chunk */
 	_Atomic int done;              /* chunks of the current job finished */
 	_Atomic int stopping;
+	_Atomic uint32_t parked;       /* the generation after which helpers sleep at once */
 	jni_chunk_fn fn;               /* the current job's, set before its word is published */
 	void *arg;
 };
@@ -55,13 +56,16 @@ static void take_chunks(jni_workers_t *w, JNIEnv *env, uint64_t x)
 	}
 }
 
-/* Polls for a new generation for up to JNI_WORKERS_POLL_NS; its word, or the old one on timeout. */
+/* Polls for a new generation for up to JNI_WORKERS_POLL_NS, or until the helpers are parked after
+ * generation seen; its word, or the old one. */
 static uint64_t poll_job(jni_workers_t *w, uint32_t seen)
 {
 	const int64_t t0 = now_ns();
 	for (int i = 1;; ++i) {
 		uint64_t x = atomic_load_explicit(&w->word, memory_order_acquire);
-		if (word_gen(x) != seen || atomic_load_explicit(&w->stopping, memory_order_relaxed)) return x;
+		if (word_gen(x) != seen || atomic_load_explicit(&w->stopping, memory_order_relaxed) ||
+		    atomic_load_explicit(&w->parked, memory_order_relaxed) == seen)
+			return x;
 		if ((i & 63) == 0) {
 			if (now_ns() - t0 > JNI_WORKERS_POLL_NS) return x;
 			sched_yield();
@@ -105,6 +109,7 @@ jni_workers_t *jni_workers_start(JavaVM *vm, int n)
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	atomic_init(&w->word, 0), atomic_init(&w->done, 0), atomic_init(&w->stopping, 0);
+	atomic_init(&w->parked, UINT32_MAX);
 	for (w->n = 0; w->n < n; ++w->n)
 		if (pthread_create(&w->tid[w->n], NULL, helper_main, w) != 0) break;
 	if (w->n == 0) {
@@ -146,4 +151,9 @@ int jni_workers_run(jni_workers_t *w, JNIEnv *env, jni_chunk_fn fn, void *arg, i
 	while (atomic_load_explicit(&w->done, memory_order_acquire) < nchunks) sched_yield();
 	pthread_mutex_unlock(&w->busy);
 	return 0;
+}
+
+void jni_workers_park(jni_workers_t *w)
+{
+	if (w) atomic_store_explicit(&w->parked, word_gen(atomic_load(&w->word)), memory_order_relaxed);
 }

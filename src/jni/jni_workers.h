@@ -23,5 +23,8 @@ void jni_workers_stop(jni_workers_t *w);
  * calling thread and on the helpers that are free, and returns when all are done: 0. Returns -1
  * having run nothing when another thread's job holds the helpers (the caller runs the chunks). */
 int jni_workers_run(jni_workers_t *w, JNIEnv *env, jni_chunk_fn fn, void *arg, int nchunks);
+/* Sends the helpers to sleep until the next job instead of polling for it: the caller is about
+ * to compute on all of the cores itself. */
+void jni_workers_park(jni_workers_t *w);
 
 #endif
