@@ -179,6 +179,17 @@ if has jni; then
 				grep -hE "^(workload|round)" "$out/jni-time-$dev-$t.txt"
 			done
 		done
+		# GVK_JNI_AB=N: N runs each with and without the JNI copy helpers (GVK_JNI_HELPERS=0 and the
+		# default), alternating, every batch on the GPU, for each thread count.
+		for t in ${GVK_JNI_AB:+${GVK_JNI_THREADS:-4}}; do
+			for k in $(seq "$GVK_JNI_AB"); do
+				for h in 0 default; do
+					env $([ $h = 0 ] && echo GVK_JNI_HELPERS=0) GVK_DEVICE=gpu timeout 200 tests/jni/jni_gkl.sh build-gpu/jni tests/data $cls time \
+						"$PWD/.carry/gkl" ${GVK_JNI_PAIRS:-2000000} $t ${GVK_JNI_ROUNDS:-2} > "$out/jni-ab-$t-$h-$k.txt" 2>&1
+					summary+=("jni time GVK_DEVICE=gpu, $t native threads, helpers $h: rc=$?, $(grep -h '^best' "$out/jni-ab-$t-$h-$k.txt")")
+				done
+			done
+		done
 	else
 		summary+=("jni: skipped, no .carry/jre (run scripts/carry-java.sh here first)")
 	fi
