@@ -295,6 +295,7 @@ static int read_all(JNIEnv *env, jobjectArray rd, int nr, phmm_slot_t *s, jni_wo
 	jni_workers_t *w = *wp = nc > 1 ? workers_get(env) : NULL;
 	jobjectArray grd = w ? (jobjectArray)(*env)->NewGlobalRef(env, rd) : NULL;
 	if (grd) j.rd = grd;
+	else if (w) (*env)->ExceptionClear(env); /* no global reference (out of memory): copy alone */
 	if (!grd || jni_workers_run(w, env, read_chunk, &j, nc) != 0)
 		for (int c = 0; c < nc; ++c) read_chunk(env, &j, c);
 	if (grd) (*env)->DeleteGlobalRef(env, grd);
