@@ -20,6 +20,12 @@
  * and the settings live in the library, as in GKL. gen counts initNative calls: an engine made
  * under older settings is dropped when it comes back from the pool. A slot holds a CPU engine and
  * the buffers a call copies the Java arrays into, kept from call to call. */
+/* One chunk's copies: each read's five arrays back to back. */
+typedef struct {
+	uint8_t *p;
+	size_t cap;
+} chunk_buf_t;
+
 typedef struct {
 	gvk_pairhmm_t *cpu;
 	int gen;
@@ -27,9 +33,8 @@ typedef struct {
 	gvk_hap_t *haps;
 	jbyteArray *arr;  /* the call's arrays: five per read, then one per haplotype */
 	jsize *len;
-	uint8_t **chunk;  /* the reads' copies by chunk of JNI_READ_CHUNK reads: each read's five arrays back to back */
-	size_t *cap_chunk;
-	uint8_t *hbytes;  /* the haplotypes' copies */
+	chunk_buf_t *chunk; /* the reads' copies by chunk of JNI_READ_CHUNK reads */
+	uint8_t *hbytes;    /* the haplotypes' copies */
 	double *out;
 	size_t cap_reads, cap_haps, cap_arr, cap_len, cap_chunks, cap_hbytes, cap_out;
 } phmm_slot_t;
@@ -38,8 +43,8 @@ static void slot_destroy(void *p)
 {
 	phmm_slot_t *s = p;
 	if (s->cpu) gvk_pairhmm_destroy(s->cpu);
-	for (size_t c = 0; c < s->cap_chunks; ++c) free(s->chunk[c]);
-	free(s->reads), free(s->haps), free(s->arr), free(s->len), free(s->chunk), free(s->cap_chunk);
+	for (size_t c = 0; c < s->cap_chunks; ++c) free(s->chunk[c].p);
+	free(s->reads), free(s->haps), free(s->arr), free(s->len), free(s->chunk);
 	free(s->hbytes), free(s->out);
 	free(s);
 }
@@ -254,8 +259,8 @@ static void read_chunk(JNIEnv *env, void *arg, int c)
 	}
 	bytes = take_reads(env, j->rd, a, b, s, &why);
 	if (bytes < 0) read_fail(j, -1, why);
-	else if (reserve((void **)&s->chunk[c], &s->cap_chunk[c], (size_t)bytes + 1, 1)) read_fail(j, -2, NULL);
-	else if (copy_reads(env, a, b, s, s->chunk[c], &why) < 0) read_fail(j, -1, why);
+	else if (reserve((void **)&s->chunk[c].p, &s->chunk[c].cap, (size_t)bytes + 1, 1)) read_fail(j, -2, NULL);
+	else if (copy_reads(env, a, b, s, s->chunk[c].p, &why) < 0) read_fail(j, -1, why);
 	(*env)->PopLocalFrame(env, NULL);
 }
 
@@ -282,16 +287,7 @@ static int read_all(JNIEnv *env, jobjectArray rd, int nr, phmm_slot_t *s, jni_wo
 	read_job_t j = { rd, s, nr, 0, NULL };
 	size_t old = s->cap_chunks;
 	if (reserve((void **)&s->chunk, &s->cap_chunks, (size_t)nc, sizeof(*s->chunk))) return -2;
-	if (s->cap_chunks > old) {
-		size_t *cap = (size_t *)realloc(s->cap_chunk, s->cap_chunks * sizeof(*cap));
-		if (!cap) {
-			s->cap_chunks = old;
-			return -2;
-		}
-		s->cap_chunk = cap;
-		memset(s->chunk + old, 0, (s->cap_chunks - old) * sizeof(*s->chunk));
-		memset(s->cap_chunk + old, 0, (s->cap_chunks - old) * sizeof(*cap));
-	}
+	memset(s->chunk + old, 0, (s->cap_chunks - old) * sizeof(*s->chunk)); /* new chunks own nothing yet */
 	jni_workers_t *w = *wp = nc > 1 ? workers_get(env) : NULL;
 	jobjectArray grd = w ? (jobjectArray)(*env)->NewGlobalRef(env, rd) : NULL;
 	if (grd) j.rd = grd;

@@ -23,10 +23,10 @@ struct jni_workers_s {
 	pthread_mutex_t busy;          /* held by the thread whose job runs */
 	pthread_mutex_t lock;          /* with wake: helpers asleep */
 	pthread_cond_t wake;
-	int sleepers, quit;            /* under lock */
+	int sleepers;                  /* under lock */
 	_Atomic uint64_t word;         /* generation << 32 | chunks << 16 | next chunk */
 	_Atomic int done;              /* chunks of the current job finished */
-	_Atomic int stopping;
+	_Atomic int stopping;          /* set before the lock is taken to wake the sleepers */
 	_Atomic uint32_t parked;       /* the generation after which helpers sleep at once */
 	jni_chunk_fn fn;               /* the current job's, set before its word is published */
 	void *arg;
@@ -88,7 +88,8 @@ static void *helper_main(void *p)
 		}
 		pthread_mutex_lock(&w->lock);
 		w->sleepers++;
-		while (!w->quit && word_gen(atomic_load(&w->word)) == seen) pthread_cond_wait(&w->wake, &w->lock);
+		while (!atomic_load(&w->stopping) && word_gen(atomic_load(&w->word)) == seen)
+			pthread_cond_wait(&w->wake, &w->lock);
 		w->sleepers--;
 		pthread_mutex_unlock(&w->lock);
 	}
@@ -124,7 +125,6 @@ void jni_workers_stop(jni_workers_t *w)
 	if (!w) return;
 	atomic_store(&w->stopping, 1);
 	pthread_mutex_lock(&w->lock);
-	w->quit = 1;
 	pthread_cond_broadcast(&w->wake);
 	pthread_mutex_unlock(&w->lock);
 	for (int i = 0; i < w->n; ++i) pthread_join(w->tid[i], NULL);
