@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -96,6 +97,21 @@ static void merge_window(phmm_merge_t *m, phmm_req_t *r)
 	if (m->waiting_leader == r) m->waiting_leader = NULL;
 }
 
+/* Wakes the callers of a computed batch but the leader's own (b != self), with the queue's lock
+ * free: a signal that finds its caller asleep is a system call, and a batch of many callers woken
+ * under the lock kept every other caller from queueing or leading meanwhile. A caller that sees
+ * its request done may not return (its request and condition variable are on its stack) before
+ * its leader has released it. */
+static void wake_batch(phmm_req_t *batch, const phmm_req_t *self)
+{
+	for (phmm_req_t *b = batch, *nx; b; b = nx) {
+		nx = b->next;
+		if (b == self) continue;
+		pthread_cond_signal(&b->wake);
+		__atomic_store_n(&b->released, 1, __ATOMIC_RELEASE);
+	}
+}
+
 /* Wakes the oldest queued request so that it leads with the context just freed. */
 static void hand_over(phmm_merge_t *m)
 {
@@ -109,7 +125,7 @@ int phmm_merge_submit(phmm_merge_t *m, phmm_req_t *r)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&r->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	r->state = REQ_QUEUED, r->next = NULL, r->rc = 0;
+	r->state = REQ_QUEUED, r->next = NULL, r->rc = 0, r->released = 0;
 	pthread_mutex_lock(&m->lock);
 	r->t_queued = gvk_seconds();
 	if (m->tail) m->tail->next = r; else m->head = r;
@@ -130,18 +146,20 @@ int phmm_merge_submit(phmm_merge_t *m, phmm_req_t *r)
 			pthread_mutex_unlock(&m->lock);
 			m->fn(m->arg, ctx, batch);
 			pthread_mutex_lock(&m->lock);
-			for (phmm_req_t *b = batch, *nx; b; b = nx) {
-				nx = b->next;
-				b->state = REQ_DONE;
-				if (b != r) pthread_cond_signal(&b->wake);
-			}
+			for (phmm_req_t *b = batch; b; b = b->next) b->state = REQ_DONE;
 			m->free_ctx[m->n_free++] = ctx;
 			hand_over(m);
-			continue;
+			pthread_mutex_unlock(&m->lock);
+			wake_batch(batch, r);
+			r->released = 1;
+			pthread_cond_destroy(&r->wake);
+			return r->rc;
 		}
 		pthread_cond_wait(&r->wake, &m->lock);
 	}
 	pthread_mutex_unlock(&m->lock);
+	/* Done by another leader, which may still be about to signal this request (wake_batch). */
+	while (!__atomic_load_n(&r->released, __ATOMIC_ACQUIRE)) sched_yield();
 	pthread_cond_destroy(&r->wake);
 	return r->rc;
 }

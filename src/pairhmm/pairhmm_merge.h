@@ -30,6 +30,7 @@ struct phmm_req_s {
 	gvk_err_t err;
 	double t_queued;
 	pthread_cond_t wake;
+	int released;  /* its leader has woken it and no longer touches it (atomic) */
 	phmm_req_t *next;
 };
 
