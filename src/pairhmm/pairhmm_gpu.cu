@@ -36,6 +36,23 @@ static void launch_short(int blocks, size_t smem, cudaStream_t st, const phmm_gp
 	                                                                        (const T *)mm, (T *)out);
 }
 
+#if PHMM_GPU_BLOCK == 32
+template <typename T, bool F, bool S>
+static void launch_warp(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
+                        const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
+{
+	(void)scratch, (void)soff;
+	phmm_gpu_kernel_warp<T, F, S><<<blocks, PHMM_GPU_BLOCK, smem, st>>>(pairs, n, rb, hb, (const T *)err, (const T *)mm,
+	                                                                  (T *)out);
+}
+
+template <typename T, bool F, bool S> static cudaError_t load_warp(void)
+{
+	cudaFuncAttributes a;
+	return cudaFuncGetAttributes(&a, phmm_gpu_kernel_warp<T, F, S>);
+}
+#endif
+
 template <typename T, int P, int K, bool F, bool S, bool FTZ = false>
 static void launch_tiled(int blocks, size_t smem, cudaStream_t st, const phmm_gpu_pair_t *pairs, int n, const uint8_t *rb,
                          const uint8_t *hb, const void *err, const void *mm, void *scratch, const uint64_t *soff, void *out)
@@ -66,6 +83,18 @@ template <typename T, int P, int K, bool F, bool S, bool FTZ = false> static cud
 	  {launch_short<T, P, K, false, true>, launch_short<T, P, K, true, true>}},                     \
 	 {{load_short<T, P, K, false, false>, load_short<T, P, K, true, false>},                        \
 	  {load_short<T, P, K, false, true>, load_short<T, P, K, true, true>}}}
+/* 32 x 9: phmm_gpu_kernel_warp, which takes fewer rows a thread for shorter reads, where a block
+ * is one pair (32-lane warps); the plain one-tile kernel on 64-lane wavefronts. */
+#if PHMM_GPU_BLOCK == 32
+#define VW(T)                                                                                       \
+	{32, 9, phmm_table<T, 32, 9>::SIZE,                                                             \
+	 {{launch_warp<T, false, false>, launch_warp<T, true, false>},                                  \
+	  {launch_warp<T, false, true>, launch_warp<T, true, true>}},                                   \
+	 {{load_warp<T, false, false>, load_warp<T, true, false>},                                      \
+	  {load_warp<T, false, true>, load_warp<T, true, true>}}}
+#else
+#define VW(T) V(T, 32, 9)
+#endif
 #define VT(T, P, K, FTZ)                                                                            \
 	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
 	 {{launch_tiled<T, P, K, false, false, FTZ>, launch_tiled<T, P, K, true, false, FTZ>},          \
@@ -79,7 +108,7 @@ GPU_HOST_TABLE variant_t phmm_variants_f[] = {
 	V(float, 4, 11),  V(float, 4, 12),  V(float, 4, 13),  V(float, 4, 14),  V(float, 4, 15),  V(float, 4, 16),
 	V(float, 8, 9),   V(float, 8, 10),  V(float, 8, 11),  V(float, 8, 12),  V(float, 8, 13),  V(float, 8, 14),
 	V(float, 8, 15),  V(float, 8, 16),  V(float, 16, 9),  V(float, 16, 10), V(float, 16, 12), V(float, 16, 14),
-	V(float, 16, 16), V(float, 32, 9),  V(float, 32, 10), V(float, 32, 12), V(float, 32, 14), V(float, 32, 16),
+	V(float, 16, 16), VW(float),        V(float, 32, 10), V(float, 32, 12), V(float, 32, 14), V(float, 32, 16),
 	VT(float, 32, 16, false)};
 /* Double: the pairs that underflow in float, mostly HaplotypeCaller's longest reads (129-151 bp),
  * hence 16 x 9 and 16 x 10 before 32 x 8. The one-tile variants compute without x86's FTZ and
@@ -90,6 +119,7 @@ GPU_HOST_TABLE variant_t phmm_variants_d[] = {V(double, 4, 4),   V(double, 4, 8)
                                                 V(double, 16, 8),  V(double, 16, 9), V(double, 16, 10),
                                                 V(double, 32, 8),  VT(double, 32, 8, true)};
 #undef V
+#undef VW
 #undef VT
 #define NVAR_F (int)(sizeof phmm_variants_f / sizeof phmm_variants_f[0])
 #define NVAR_D (int)(sizeof phmm_variants_d / sizeof phmm_variants_d[0])

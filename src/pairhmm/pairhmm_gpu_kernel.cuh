@@ -407,16 +407,14 @@ template <typename T, int K, bool SHARE> constexpr int phmm_min_blocks()
  * blob has zero padding before its first and after its last haplotype (a warp's width, and the
  * longest haplotype), so that a thread can read the class of any column from -P to hmax + P
  * without a bounds check; past its own H a pair reads the next haplotype's classes, and the
- * columns they feed are never used. */
+ * columns they feed are never used. The body of the one-tile kernels, for the sub-warp me. */
 template <typename T, int P, int K, bool FUSED, bool SHARE>
-__global__ void GPU_LAUNCH_BOUNDS(PHMM_GPU_BLOCK, (phmm_min_blocks<T, K, SHARE>()))
-phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
-                      const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
-                      T *__restrict__ out)
+__device__ __forceinline__ void phmm_short_body(const phmm_sub_t<T> &me, const uint8_t *__restrict__ rblob,
+                                                const uint8_t *__restrict__ hblob, const T *__restrict__ err,
+                                                const T *__restrict__ mmt, T *__restrict__ out)
 {
 	typedef phmm_ops<T> op;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
-	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
 	const int lane = me.lane;
 	const bool live = me.live;
 	T *tab = me.tab;
@@ -474,6 +472,40 @@ phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, con
 	if (phmm_arith<T, false>::CHECK && phmm_sub_any<P>(trip)) sm = (T)NAN;
 	if (live && lane == P - 1) out[pp.out] = op::add(sm, si);
 }
+
+template <typename T, int P, int K, bool FUSED, bool SHARE>
+__global__ void GPU_LAUNCH_BOUNDS(PHMM_GPU_BLOCK, (phmm_min_blocks<T, K, SHARE>()))
+phmm_gpu_kernel_short(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
+                      const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
+                      T *__restrict__ out)
+{
+	phmm_short_body<T, P, K, FUSED, SHARE>(phmm_sub_init<T, P, K>(pairs, npairs), rblob, hblob, err, mmt, out);
+}
+
+/* The full-warp bin of reads up to 32 x 9 rows, where GATK's small passes put all their reads
+ * (one bin, one launch): each block's pair runs on the fewest rows a thread that hold it. A
+ * region's sweep takes H + 31 steps whatever the rows; each step costs about its rows' work, and
+ * 9 rows a thread for a read of 90 bases did three times the work that 3 rows do. Variants of
+ * their own for these rows would split the region into more bins and launches, which cost more
+ * than they saved (docs/pairhmm-gpu.md). The prior table is sized for 9 rows, the largest. */
+#if PHMM_GPU_BLOCK == 32 /* one pair per block, so the choice of rows is the whole block's */
+template <typename T, bool FUSED, bool SHARE>
+__global__ void GPU_LAUNCH_BOUNDS(PHMM_GPU_BLOCK, (phmm_min_blocks<T, 9, SHARE>()))
+phmm_gpu_kernel_warp(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
+                     const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
+                     T *__restrict__ out)
+{
+	const phmm_sub_t<T> me = phmm_sub_init<T, 32, 9>(pairs, npairs);
+	const int R = me.pp.R; /* the block's one pair: the branch is uniform */
+	if (R <= 32 * 2) phmm_short_body<T, 32, 2, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
+	else if (R <= 32 * 3) phmm_short_body<T, 32, 3, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
+	else if (R <= 32 * 4) phmm_short_body<T, 32, 4, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
+	else if (R <= 32 * 5) phmm_short_body<T, 32, 5, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
+	else if (R <= 32 * 6) phmm_short_body<T, 32, 6, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
+	else if (R <= 32 * 7) phmm_short_body<T, 32, 7, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
+	else phmm_short_body<T, 32, 9, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
+}
+#endif
 
 /* The row above a tile (the previous tile's last row) for P consecutive columns: lane x of the
  * sub-warp holds column c * P + x + 1 of chunk c. Loaded two chunks ahead, so that lane 0, which
