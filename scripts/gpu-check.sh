@@ -259,8 +259,16 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 	# clocks as they are (ncu runs the kernels one at a time, as nsys's sum counts them too).
 	ncu_kernels() {
 		timeout 300 ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base "$@" 2> /dev/null |
-			awk -F'","' '$(NF-2) == "gpu__time_duration.sum" { v = $NF; gsub(/[",]/, "", v); s += v; ++n }
+			awk -F'","' 'NF > 3 && $(NF-2) == "gpu__time_duration.sum" { v = $NF; gsub(/[",]/, "", v); s += v; ++n }
 				END { if (n) printf "%.3f (%d kernels)", s * 1e-6, n }'
+	}
+	# CUPTI's record of every kernel, concurrent ones left concurrent (bench/kspan.c): the best
+	# busy time (ms) of $reps runs, with that run's serialised sum and kernel count.
+	kspan() {
+		for ((r = 0; r < reps; ++r)); do
+			LD_PRELOAD=$PWD/build-gpu/bench/libkspan.so timeout 300 "$@" 2>&1 > /dev/null | grep '^kspan:'
+		done | awk '{ b = $5 + 0; if (!n++ || b < best) { best = b; line = sprintf("busy %.3f ms (sum %.3f, %d kernels)", $5, $8, $2) } }
+			END { print n ? line : "?" }'
 	}
 	# gpuPairHMM's values (%.5f, a line per read of each group) against gvk's (%.17g, one a line).
 	compare_values() {
@@ -303,13 +311,16 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 			line+="; nsys kernels: gvk pairhmm ${nk:-?} ms"
 			[ -n "$gph" ] && line+=", gpuPairHMM $(nsys_kernels "$gph" --inputfile "$f" --outputfile /dev/null) ms"
 		fi
-		if [ -z "$nsys" ] && command -v ncu > /dev/null && [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ]; then
+		if [ -f build-gpu/bench/libkspan.so ] && [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ]; then
+			line+="; kernels by CUPTI: gvk pairhmm $(kspan build-gpu/src/gvk pairhmm -q --device gpu -o /dev/null "$f")"
+			[ -n "$gph" ] && line+="; gpuPairHMM $(kspan "$gph" --inputfile "$f" --outputfile /dev/null)"
+		elif [ -z "$nsys" ] && command -v ncu > /dev/null && [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ]; then
 			line+="; ncu kernels: gvk pairhmm $(ncu_kernels build-gpu/src/gvk pairhmm -q --device gpu -o /dev/null "$f") ms"
 			[ -n "$gph" ] && line+=", gpuPairHMM $(ncu_kernels "$gph" --inputfile "$f" --outputfile /dev/null) ms"
 		fi
 		summary+=("  $line")
 	done
-	[ -z "$nsys" ] && summary+=("  (no nsys on this host: kernel sums by ncu where present)")
+	[ -z "$nsys" ] && summary+=("  (no nsys on this host: kernel times by bench/kspan.c, else ncu's serialised sums)")
 	# gvk's kernel rate on HaplotypeCaller-shaped work, and GATK-shaped traffic (many callers).
 	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n 200000 --device ${GVK_PEERS_DEVICE:-gpu} --results - > "$out/peers-bench.txt" 2>&1
 	summary+=("bench_pairhmm -n 200000: rc=$?; $(grep 'gpu (kernel time)' "$out/peers-bench.txt" | awk -F'|' '{ printf "kernel %.1f GCUPS = %.3f TCUPS", $8, $8 / 1e3 }'); $(grep -h 'values differ' "$out/peers-bench.txt")")
