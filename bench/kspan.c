@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* libkspan.so: the GPU time a process spends in kernels, for comparing GPU programs we do not
  * control (gpuPairHMM prints no kernel time) with ours on equal terms, where Nsight Systems is
- * absent. Preloaded into any CUDA program:
+ * absent. Injected into any CUDA program by the driver:
  *
- *   LD_PRELOAD=build-gpu/bench/libkspan.so PROGRAM ARGS...
+ *   CUDA_INJECTION64_PATH=build-gpu/bench/libkspan.so PROGRAM ARGS...
  *
  * it records every kernel's start and end through CUPTI's activity API (kernels keep running
  * concurrently, unlike under Nsight Compute, which serialises them) and prints one line on stderr
@@ -112,15 +112,29 @@ static void report(void)
 	ks.iv = NULL;
 }
 
-/* A context's records must be read before the context goes, which a program's own teardown may
- * do before this library's destructor runs. */
-static void CUPTIAPI on_resource(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
+/* A context's records must be read before the context goes: at a reset or a context's
+ * destruction (the API's entry, before the work), and at exit, before the driver's own teardown
+ * (the handler is registered during the driver's initialisation, so it runs first). */
+static void CUPTIAPI on_api(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
 {
-	(void)user, (void)data;
-	if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) cuptiActivityFlushAll(1);
+	(void)user;
+	const CUpti_CallbackData *cb = data;
+	if (cb->callbackSite != CUPTI_API_ENTER) return;
+	if ((dom == CUPTI_CB_DOMAIN_RUNTIME_API && id == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) ||
+	    (dom == CUPTI_CB_DOMAIN_DRIVER_API && (id == CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2 ||
+	                                           id == CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2)))
+		cuptiActivityFlushAll(1);
 }
 
-__attribute__((constructor)) static void kspan_start(void)
+static void at_exit(void)
+{
+	if (ks.reported) return;
+	cuptiActivityFlushAll(1);
+	report();
+}
+
+/* The driver's entry point for CUDA_INJECTION64_PATH, called once during its initialisation. */
+int InitializeInjection(void)
 {
 	static CUpti_SubscriberHandle sub;
 	ks.filter = getenv("KSPAN_FILTER");
@@ -130,16 +144,13 @@ __attribute__((constructor)) static void kspan_start(void)
 	if (cuptiActivityRegisterCallbacks(buf_requested, buf_completed) != CUPTI_SUCCESS ||
 	    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) {
 		fprintf(stderr, "kspan: CUPTI could not be started: no kernel times\n");
-		ks.reported = 1;
-		return;
+		return 1;
 	}
-	if (cuptiSubscribe(&sub, on_resource, NULL) == CUPTI_SUCCESS)
-		cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-}
-
-__attribute__((destructor)) static void kspan_stop(void)
-{
-	if (ks.reported) return;
-	cuptiActivityFlushAll(1);
-	report();
+	if (cuptiSubscribe(&sub, on_api, NULL) == CUPTI_SUCCESS) {
+		cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+		cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2);
+		cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2);
+	}
+	atexit(at_exit);
+	return 1;
 }

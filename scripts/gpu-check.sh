@@ -266,7 +266,7 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 	# busy time (ms) of $reps runs, with that run's serialised sum and kernel count.
 	kspan() {
 		for ((r = 0; r < reps; ++r)); do
-			LD_PRELOAD=$PWD/build-gpu/bench/libkspan.so timeout 300 "$@" 2>&1 > /dev/null | grep '^kspan:'
+			CUDA_INJECTION64_PATH=$PWD/build-gpu/bench/libkspan.so timeout 120 "$@" 2>&1 > /dev/null | grep '^kspan:'
 		done | awk '{ b = $5 + 0; if (!n++ || b < best) { best = b; line = sprintf("busy %.3f ms (sum %.3f, %d kernels)", $5, $8, $2) } }
 			END { print n ? line : "?" }'
 	}
