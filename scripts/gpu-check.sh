@@ -262,12 +262,14 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 			awk -F'","' 'NF > 3 && $(NF-2) == "gpu__time_duration.sum" { v = $NF; gsub(/[",]/, "", v); s += v; ++n }
 				END { if (n) printf "%.3f (%d kernels)", s * 1e-6, n }'
 	}
-	# CUPTI's record of every kernel, concurrent ones left concurrent (bench/kspan.c): the best
-	# busy time (ms) of $reps runs, with that run's serialised sum and kernel count.
+	# CUPTI's record of every kernel, concurrent ones left concurrent (bench/kspan.c): kspan RUNS
+	# COMMAND... runs the command $reps times and prints its best busy time (ms) divided by RUNS, the
+	# number of times the command computes the input, with that run's serialised sum and kernels.
 	kspan() {
+		local runs=$1; shift
 		for ((r = 0; r < reps; ++r)); do
 			CUDA_INJECTION64_PATH=$PWD/build-gpu/bench/libkspan.so timeout 120 "$@" 2>&1 > /dev/null | grep '^kspan:'
-		done | awk '{ b = $5 + 0; if (!n++ || b < best) { best = b; line = sprintf("busy %.3f ms (sum %.3f, %d kernels)", $5, $8, $2) } }
+		done | awk -v k="$runs" '{ b = $5 + 0; if (!n++ || b < best) { best = b; line = sprintf("busy %.3f ms (sum %.3f, %d kernels)", $5 / k, $8 / k, $2 / k) } }
 			END { print n ? line : "?" }'
 	}
 	# gpuPairHMM's values (%.5f, a line per read of each group) against gvk's (%.17g, one a line).
@@ -312,8 +314,10 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 			[ -n "$gph" ] && line+=", gpuPairHMM $(nsys_kernels "$gph" --inputfile "$f" --outputfile /dev/null) ms"
 		fi
 		if [ -f build-gpu/bench/libkspan.so ] && [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ]; then
-			line+="; kernels by CUPTI: gvk pairhmm $(kspan build-gpu/src/gvk pairhmm -q --device gpu -o /dev/null "$f")"
-			[ -n "$gph" ] && line+="; gpuPairHMM $(kspan "$gph" --inputfile "$f" --outputfile /dev/null)"
+			# bench_pairhmm_file computes the input 3 times (a warm-up and 2 runs); gvk pairhmm ends
+			# with _exit, before an injected tracer could report.
+			line+="; kernels by CUPTI a run: gvk $(kspan 3 build-gpu/bench/bench_pairhmm_file --device gpu --reps 2 -t "$(nproc)" "$f")"
+			[ -n "$gph" ] && line+=", gpuPairHMM $(kspan 1 "$gph" --inputfile "$f" --outputfile /dev/null)"
 		elif [ -z "$nsys" ] && command -v ncu > /dev/null && [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ]; then
 			line+="; ncu kernels: gvk pairhmm $(ncu_kernels build-gpu/src/gvk pairhmm -q --device gpu -o /dev/null "$f") ms"
 			[ -n "$gph" ] && line+=", gpuPairHMM $(ncu_kernels "$gph" --inputfile "$f" --outputfile /dev/null) ms"
