@@ -63,7 +63,7 @@ static int reserve(void **p, size_t *cap, size_t n, size_t sz)
 /* Batches of fewer cells (read length x haplotype length summed over the pairs) stay on the CPU in
  * auto mode: below it the GPU's round trip outweighs its speed, even against all of a host's cores
  * (the crossover on GATK's own batches is in docs/gatk.md). GVK_GPU_MIN_CELLS overrides it. */
-#define JNI_GPU_MIN_CELLS 3e5
+#define JNI_GPU_MIN_CELLS 1e5
 
 /* Reads a chunk: a thread's share of a batch's copy (jni_workers.h). */
 #define JNI_READ_CHUNK 8
