@@ -17,6 +17,7 @@
  * per kernel (microseconds, grid, name) as CUPTI delivers them. */
 #define _GNU_SOURCE
 #include <cupti.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +38,12 @@ typedef struct {
 /* The one process-wide record that CUPTI's C callbacks can reach: a preloaded tracer has no
  * caller to hand it a context. */
 static struct {
+	pthread_mutex_t lock; /* CUPTI hands buffers over on threads of its own */
 	kspan_iv_t *iv;
 	size_t n, cap;
 	const char *filter;
 	int dropped, reported, list;
-} ks;
+} ks = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static void CUPTIAPI buf_requested(uint8_t **buf, size_t *size, size_t *max_records)
 {
@@ -69,6 +71,7 @@ static void CUPTIAPI buf_completed(CUcontext ctx, uint32_t stream, uint8_t *buf,
 {
 	(void)ctx, (void)stream, (void)size;
 	CUpti_Activity *rec = NULL;
+	pthread_mutex_lock(&ks.lock);
 	while (cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS) {
 		if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
 		const kspan_rec_t *k = (const kspan_rec_t *)rec;
@@ -80,6 +83,7 @@ static void CUPTIAPI buf_completed(CUcontext ctx, uint32_t stream, uint8_t *buf,
 	}
 	size_t lost = 0;
 	if (cuptiActivityGetNumDroppedRecords(ctx, stream, &lost) == CUPTI_SUCCESS && lost) ks.dropped += (int)lost;
+	pthread_mutex_unlock(&ks.lock);
 	free(buf);
 }
 
@@ -91,7 +95,11 @@ static int by_start(const void *a, const void *b)
 
 static void report(void)
 {
-	if (ks.reported) return;
+	pthread_mutex_lock(&ks.lock);
+	if (ks.reported) {
+		pthread_mutex_unlock(&ks.lock);
+		return;
+	}
 	ks.reported = 1;
 	qsort(ks.iv, ks.n, sizeof *ks.iv, by_start);
 	uint64_t busy = 0, sum = 0, lo = 0, hi = 0, last = 0;
@@ -110,6 +118,7 @@ static void report(void)
 	        ks.n ? (last - ks.iv[0].start) * 1e-6 : 0.0, ks.dropped ? " (records dropped: figures too low)" : "");
 	free(ks.iv);
 	ks.iv = NULL;
+	pthread_mutex_unlock(&ks.lock);
 }
 
 /* A context's records must be read before the context goes: at a reset or a context's
