@@ -503,6 +503,7 @@ phmm_gpu_kernel_warp(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, cons
 	else if (R <= 32 * 5) phmm_short_body<T, 32, 5, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
 	else if (R <= 32 * 6) phmm_short_body<T, 32, 6, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
 	else if (R <= 32 * 7) phmm_short_body<T, 32, 7, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
+	else if (R <= 32 * 8) phmm_short_body<T, 32, 8, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
 	else phmm_short_body<T, 32, 9, FUSED, SHARE>(me, rblob, hblob, err, mmt, out);
 }
 #endif
