@@ -255,13 +255,6 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 			"$nsys" stats -q -r cuda_gpu_kern_sum -f csv "$rep.nsys-rep" 2> /dev/null |
 			awk -F, 'NR > 1 && $2 ~ /[0-9]/ { gsub(/"/, "", $2); s += $2 } END { if (s > 0) printf "%.3f", s * 1e-6 }'
 	}
-	# Without nsys: the same sum from Nsight Compute, each kernel's gpu__time_duration at the
-	# clocks as they are (ncu runs the kernels one at a time, as nsys's sum counts them too).
-	ncu_kernels() {
-		timeout 300 ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base "$@" 2> /dev/null |
-			awk -F'","' 'NF > 3 && $(NF-2) == "gpu__time_duration.sum" { v = $NF; gsub(/[",]/, "", v); s += v; ++n }
-				END { if (n) printf "%.3f (%d kernels)", s * 1e-6, n }'
-	}
 	# CUPTI's record of every kernel, concurrent ones left concurrent (bench/kspan.c): kspan RUNS
 	# COMMAND... runs the command $reps times and prints its best busy time (ms) divided by RUNS, the
 	# number of times the command computes the input, with that run's serialised sum and kernels.
@@ -318,13 +311,10 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 			# with _exit, before an injected tracer could report.
 			line+="; kernels by CUPTI a run: gvk $(kspan 3 build-gpu/bench/bench_pairhmm_file --device gpu --reps 2 -t "$(nproc)" "$f")"
 			[ -n "$gph" ] && line+=", gpuPairHMM $(kspan 1 "$gph" --inputfile "$f" --outputfile /dev/null)"
-		elif [ -z "$nsys" ] && command -v ncu > /dev/null && [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ]; then
-			line+="; ncu kernels: gvk pairhmm $(ncu_kernels build-gpu/src/gvk pairhmm -q --device gpu -o /dev/null "$f") ms"
-			[ -n "$gph" ] && line+=", gpuPairHMM $(ncu_kernels "$gph" --inputfile "$f" --outputfile /dev/null) ms"
 		fi
 		summary+=("  $line")
 	done
-	[ -z "$nsys" ] && summary+=("  (no nsys on this host: kernel times by bench/kspan.c, else ncu's serialised sums)")
+	[ -z "$nsys" ] && [ ! -f build-gpu/bench/libkspan.so ] && summary+=("  (neither nsys nor bench/kspan.c's CUPTI tracer here: no kernel times but gvk's own)")
 	# gvk's kernel rate on HaplotypeCaller-shaped work, and GATK-shaped traffic (many callers).
 	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n 200000 --device ${GVK_PEERS_DEVICE:-gpu} --results - > "$out/peers-bench.txt" 2>&1
 	summary+=("bench_pairhmm -n 200000: rc=$?; $(grep 'gpu (kernel time)' "$out/peers-bench.txt" | awk -F'|' '{ printf "kernel %.1f GCUPS = %.3f TCUPS", $8, $8 / 1e3 }'); $(grep -h 'values differ' "$out/peers-bench.txt")")
