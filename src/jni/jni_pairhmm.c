@@ -64,6 +64,7 @@ static int reserve(void **p, size_t *cap, size_t n, size_t sz)
  * auto mode: below it the GPU's round trip outweighs its speed, even against all of a host's cores
  * (the crossover on GATK's own batches is in docs/gatk.md). GVK_GPU_MIN_CELLS overrides it. */
 #define JNI_GPU_MIN_CELLS 1e5
+#define JNI_MERGE_CONTEXTS_MAX 16 /* gvk_pairhmm_opts_t.merge_contexts: at most 16 */
 
 /* Reads a chunk: a thread's share of a batch's copy (jni_workers.h). */
 #define JNI_READ_CHUNK 8
@@ -118,19 +119,20 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 	(void)max_threads;
 	opt.threads = 1;
 #endif
+	jni_log_setup(&opt.log);
 	/* GKL's AVX-512 kernel is the default; its AVX kernel rounds differently (docs/gatk.md). */
 	opt.flavour = flav && strcasecmp(flav, "avx") == 0 ? GVK_PHMM_NOFMA : GVK_PHMM_FMA;
+	if (flav && *flav && strcasecmp(flav, "avx") != 0 && strcasecmp(flav, "avx512") != 0)
+		jni_log(&opt.log, GVK_LOG_WARN, "GVK_PAIRHMM_FLAVOUR=%s is not avx512 or avx: using avx512", flav);
 	opt.device = GVK_DEVICE_CPU;
-	jni_log_setup(&opt.log);
 	pthread_mutex_lock(&g_phmm.lock);
-	g_phmm.device = jni_env_device();
-	g_phmm.gpu_min_cells = jni_env_double("GVK_GPU_MIN_CELLS", JNI_GPU_MIN_CELLS);
-	g_phmm.merge_wait_us = jni_env_int("GVK_MERGE_WAIT_US", 0);
-	g_phmm.merge_contexts = jni_env_int("GVK_MERGE_CONTEXTS", 0);
+	g_phmm.device = jni_env_device(&opt.log);
+	g_phmm.gpu_min_cells = jni_env_double(&opt.log, "GVK_GPU_MIN_CELLS", JNI_GPU_MIN_CELLS, 0);
+	g_phmm.merge_wait_us = jni_env_int(&opt.log, "GVK_MERGE_WAIT_US", 0, 0, 1000000);
+	g_phmm.merge_contexts = jni_env_int(&opt.log, "GVK_MERGE_CONTEXTS", 0, 1, JNI_MERGE_CONTEXTS_MAX);
 #ifdef GVK_JNI_OMP
 	/* A few helpers take the copy's time near its floor; more would only add polling threads. */
-	g_phmm.helpers = jni_env_int("GVK_JNI_HELPERS", (opt.threads < 4 ? opt.threads : 4) - 1);
-	if (g_phmm.helpers > 15) g_phmm.helpers = 15;
+	g_phmm.helpers = jni_env_int(&opt.log, "GVK_JNI_HELPERS", (opt.threads < 4 ? opt.threads : 4) - 1, 0, 15);
 #endif
 	/* New settings: GATK calls initNative before its first batch, so no call uses the old engine. */
 	if (g_phmm.gpu) gvk_pairhmm_destroy(g_phmm.gpu);

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,24 +39,38 @@ void jni_pool_clear(jni_pool_t *p)
 	}
 }
 
-int jni_env_device(void)
+int jni_env_device(const gvk_log_t *log)
 {
 	const char *s = getenv("GVK_DEVICE");
-	if (s && strcasecmp(s, "cpu") == 0) return GVK_DEVICE_CPU;
-	if (s && strcasecmp(s, "gpu") == 0) return GVK_DEVICE_GPU;
+	if (!s || !*s || strcasecmp(s, "auto") == 0) return GVK_DEVICE_AUTO;
+	if (strcasecmp(s, "cpu") == 0) return GVK_DEVICE_CPU;
+	if (strcasecmp(s, "gpu") == 0) return GVK_DEVICE_GPU;
+	jni_log(log, GVK_LOG_WARN, "GVK_DEVICE=%s is not cpu, gpu or auto: using auto", s);
 	return GVK_DEVICE_AUTO;
 }
 
-int jni_env_int(const char *name, int def)
+int jni_env_int(const gvk_log_t *log, const char *name, int def, int lo, int hi)
 {
 	const char *s = getenv(name);
-	return s ? atoi(s) : def;
+	char *end;
+	if (!s || !*s) return def;
+	errno = 0;
+	const long v = strtol(s, &end, 10);
+	if (errno == 0 && end != s && *end == 0 && v >= lo && v <= hi) return (int)v;
+	jni_log(log, GVK_LOG_WARN, "%s=%s is not an integer from %d to %d: using %d", name, s, lo, hi, def);
+	return def;
 }
 
-double jni_env_double(const char *name, double def)
+double jni_env_double(const gvk_log_t *log, const char *name, double def, double lo)
 {
 	const char *s = getenv(name);
-	return s ? atof(s) : def;
+	char *end;
+	if (!s || !*s) return def;
+	errno = 0;
+	const double v = strtod(s, &end);
+	if (errno == 0 && end != s && *end == 0 && isfinite(v) && v >= lo) return v;
+	jni_log(log, GVK_LOG_WARN, "%s=%s is not a number of at least %g: using %g", name, s, lo, def);
+	return def;
 }
 
 static void jni_stderr(void *arg, int level, const char *msg)

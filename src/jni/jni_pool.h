@@ -27,12 +27,15 @@ void jni_pool_give(jni_pool_t *p, void *engine);
 /* Destroys every engine in the list (settings changed, or the library is unloaded). */
 void jni_pool_clear(jni_pool_t *p);
 
-/* GVK_DEVICE from the environment: cpu, gpu or auto (default); unknown values mean auto. */
-int jni_env_device(void);
-/* An integer setting from the environment (atoi), def when unset. */
-int jni_env_int(const char *name, int def);
-/* A real setting from the environment (atof), def when unset. */
-double jni_env_double(const char *name, double def);
+/* The JNI libraries read their settings from the environment (GATK's JNI calls carry no options;
+ * docs/gatk.md lists the variables). A malformed or out-of-range value is reported through log
+ * and the default kept: a typo must not silently become 0. */
+/* GVK_DEVICE: cpu, gpu or auto (default). */
+int jni_env_device(const gvk_log_t *log);
+/* An integer setting in [lo, hi]; def when unset. */
+int jni_env_int(const gvk_log_t *log, const char *name, int def, int lo, int hi);
+/* A real setting of at least lo; def when unset. */
+double jni_env_double(const gvk_log_t *log, const char *name, double def, double lo);
 
 /* The JNI libraries play the command line's part for GATK: the library's messages go to stderr,
  * warnings always and information too when GVK_VERBOSE is set. */
