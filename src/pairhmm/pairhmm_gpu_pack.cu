@@ -44,14 +44,16 @@ static int read_shares_gap_open(const gvk_read_t *r)
 	                  memcmp(r->gcp, r->gcp + 1, n - 1) == 0);
 }
 
-/* Whether at least half of a pass's pairs (judged on up to 1024 of them, evenly spaced) have
- * reads that allow the shared gap-open product. Only then do the sort keys tell them apart: the
+/* Whether at least half of a pass's pairs (judged on up to 1024 of them, evenly spaced; 16 in a
+ * BINS_WARP pass, one or a few GATK regions, whose reads come from one pipeline and qualify all
+ * or none, and where judging every read was a visible part of a call's host work) have reads
+ * that allow the shared gap-open product. Only then do the sort keys tell them apart: the
  * split moves them behind the others of their variant, and on input where few qualify (such as
  * HaplotypeCaller-shaped pairs, where only a few short reads do) that costs more than it saves,
  * even with no launch of their own. */
 int phmm_pass_mostly_shares(const gvk_read_t *reads, const gvk_pair_t *pairs, const size_t *sel, size_t n)
 {
-	const size_t m = n < 1024 ? n : 1024;
+	const size_t most = n < WARP_PASS ? 16 : 1024, m = n < most ? n : most;
 	size_t yes = 0;
 	int32_t last = -1, last_yes = 0;
 	for (size_t k = 0; k < m; ++k) {
@@ -103,10 +105,11 @@ void phmm_index_variants(gpu_dev_t *g)
 
 /* A pass's bin is 2 * variant + share; within a bin, longer haplotypes first, in buckets of 4
  * columns up to 512 and of 16 after that (up to 2,544), since every sub-warp of a warp runs as
- * many steps as the warp's longest haplotype. */
+ * many steps as the warp's longest haplotype. A BINS_WARP pass runs a pair a warp, in about one
+ * wave of blocks, where the order within a bin changes nothing: its key is the bin alone. */
 static uint32_t order_key(const scan_job_t *j, int R, int H, int share)
 {
-	uint32_t hb = H < 512 ? (uint32_t)H / 4 : 128u + (uint32_t)(H - 512) / 16;
+	uint32_t hb = j->coarse == BINS_WARP ? 0 : H < 512 ? (uint32_t)H / 4 : 128u + (uint32_t)(H - 512) / 16;
 	const int v = R <= VAR_LEN_MAX ? j->var_of_len[R] : key_variant(R, j->dbl, j->coarse);
 	return (uint32_t)(2 * v + share) << 8 | (255u - (hb < 255u ? hb : 255u));
 }
@@ -162,7 +165,9 @@ static void radix_pass(const order_t *src, order_t *dst, size_t n, int shift)
 
 /* A pass's order on one thread: keys, then two byte-wide counting passes (the keys have 16 bits),
  * which give the parallel counting sort's stable order without its passes over every possible key
- * and at a fraction of a comparison sort's cost: this runs once per GATK region. */
+ * and at a fraction of a comparison sort's cost: this runs once per GATK region. A BINS_WARP
+ * pass's keys differ only in the bin byte (order_key), and a pass all in one bin (most GATK
+ * regions: every read up to 288 bases takes the 32 x 9 bin) keeps its order. */
 static int order_small(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 {
 	static_assert(ORDER_KEYS <= 1 << 16, "order keys fit in two bytes");
@@ -170,9 +175,15 @@ static int order_small(gpu_dev_t *g, scan_job_t *s, order_t **ordp)
 	if (!ord || !tmp) return GVK_ERR_NOMEM;
 	s->ord = ord, s->hist = NULL, s->nt = 1;
 	scan_worker(s, 0);
-	for (size_t k = 0; k < s->n; ++k) ord[k].k = (uint32_t)k;
-	radix_pass(ord, tmp, s->n, 0);
-	radix_pass(tmp, ord, s->n, 8);
+	int one_key = 1;
+	for (size_t k = 0; k < s->n; ++k) ord[k].k = (uint32_t)k, one_key &= ord[k].key == ord[0].key;
+	if (s->coarse == BINS_WARP && !one_key) {
+		radix_pass(ord, tmp, s->n, 8);
+		memcpy(ord, tmp, s->n * sizeof *ord);
+	} else if (!one_key) {
+		radix_pass(ord, tmp, s->n, 0);
+		radix_pass(tmp, ord, s->n, 8);
+	}
 	s->ord = NULL;
 	*ordp = ord;
 	return 0;
