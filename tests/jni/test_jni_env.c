@@ -2,6 +2,7 @@
 /* The GKL drop-in's settings from the environment (src/jni/jni_pool.c): good values are taken, and
  * a malformed or out-of-range one gives one warning naming the variable and keeps the default,
  * where atoi/atof used to turn a typo into 0. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,64 +26,56 @@ static void expect(int ok, const char *what)
 	if (!ok) fprintf(stderr, "FAIL: %s (last message: %s)\n", what, g_last), g_fail = 1;
 }
 
-/* name=value (NULL: unset) must give want with `warns` warnings naming the variable. */
-static void check_int(const char *value, int want, int warns)
-{
-	const gvk_log_t log = {capture, NULL, GVK_LOG_WARN};
-	char what[128];
-	g_warnings = 0, g_last[0] = 0;
-	if (value) setenv("GVK_TEST_INT", value, 1); else unsetenv("GVK_TEST_INT");
-	const int got = jni_env_int(&log, "GVK_TEST_INT", 7, 0, 15);
-	snprintf(what, sizeof what, "int \"%s\": got %d want %d, %d warnings want %d", value ? value : "(unset)", got, want, g_warnings, warns);
-	expect(got == want && g_warnings == warns && (!warns || strstr(g_last, "GVK_TEST_INT")), what);
-}
+enum { INT, REAL, DEVICE };
 
-static void check_double(const char *value, double want, int warns)
+/* The variable of `kind` set to value (NULL: unset) must read as want, with `warns` warnings that
+ * name the variable. */
+static void check(int kind, const char *value, double want, int warns)
 {
+	static const char *const var[] = {"GVK_TEST_INT", "GVK_TEST_REAL", "GVK_DEVICE"};
 	const gvk_log_t log = {capture, NULL, GVK_LOG_WARN};
-	char what[128];
+	char what[192];
 	g_warnings = 0, g_last[0] = 0;
-	if (value) setenv("GVK_TEST_REAL", value, 1); else unsetenv("GVK_TEST_REAL");
-	const double got = jni_env_double(&log, "GVK_TEST_REAL", 1e5, 0);
-	snprintf(what, sizeof what, "real \"%s\": got %g want %g, %d warnings want %d", value ? value : "(unset)", got, want, g_warnings, warns);
-	expect(got == want && g_warnings == warns && (!warns || strstr(g_last, "GVK_TEST_REAL")), what);
-}
-
-static void check_device(const char *value, int want, int warns)
-{
-	const gvk_log_t log = {capture, NULL, GVK_LOG_WARN};
-	char what[128];
-	g_warnings = 0, g_last[0] = 0;
-	if (value) setenv("GVK_DEVICE", value, 1); else unsetenv("GVK_DEVICE");
-	const int got = jni_env_device(&log);
-	snprintf(what, sizeof what, "GVK_DEVICE \"%s\": got %d want %d, %d warnings want %d", value ? value : "(unset)", got, want, g_warnings, warns);
-	expect(got == want && g_warnings == warns, what);
+	if (value) setenv(var[kind], value, 1); else unsetenv(var[kind]);
+	const double got = kind == INT ? jni_env_int(&log, var[kind], 7, 0, 15)
+	                 : kind == REAL ? jni_env_double(&log, var[kind], 1e5, 0) : jni_env_device(&log);
+	snprintf(what, sizeof what, "%s=\"%s\": got %g want %g, %d warnings want %d", var[kind], value ? value : "(unset)", got,
+	         want, g_warnings, warns);
+	expect(got == want && g_warnings == warns && (!warns || strstr(g_last, var[kind])), what);
 }
 
 int main(void)
 {
-	check_int(NULL, 7, 0);
-	check_int("", 7, 0);
-	check_int("3", 3, 0);
-	check_int("0", 0, 0);
-	check_int("15", 15, 0);
-	check_int("abc", 7, 1);
-	check_int("3x", 7, 1);
-	check_int("16", 7, 1);
-	check_int("-1", 7, 1);
-	check_int("99999999999999999999", 7, 1);
-	check_double(NULL, 1e5, 0);
-	check_double("0", 0, 0);
-	check_double("3e4", 3e4, 0);
-	check_double("1e5cells", 1e5, 1);
-	check_double("-5", 1e5, 1);
-	check_double("nan", 1e5, 1);
-	check_double("inf", 1e5, 1);
-	check_device(NULL, GVK_DEVICE_AUTO, 0);
-	check_device("GPU", GVK_DEVICE_GPU, 0);
-	check_device("cpu", GVK_DEVICE_CPU, 0);
-	check_device("auto", GVK_DEVICE_AUTO, 0);
-	check_device("gpus", GVK_DEVICE_AUTO, 1);
+	static const struct {
+		int kind;
+		const char *value; /* NULL: unset */
+		double want;
+		int warns;
+	} cases[] = {
+		{INT, NULL, 7, 0},
+		{INT, "", 7, 0},
+		{INT, "3", 3, 0},
+		{INT, "0", 0, 0},
+		{INT, "15", 15, 0},
+		{INT, "abc", 7, 1},
+		{INT, "3x", 7, 1},
+		{INT, "16", 7, 1},
+		{INT, "-1", 7, 1},
+		{INT, "99999999999999999999", 7, 1},
+		{REAL, NULL, 1e5, 0},
+		{REAL, "0", 0, 0},
+		{REAL, "3e4", 3e4, 0},
+		{REAL, "1e5cells", 1e5, 1},
+		{REAL, "-5", 1e5, 1},
+		{REAL, "nan", 1e5, 1},
+		{REAL, "inf", 1e5, 1},
+		{DEVICE, NULL, GVK_DEVICE_AUTO, 0},
+		{DEVICE, "GPU", GVK_DEVICE_GPU, 0},
+		{DEVICE, "cpu", GVK_DEVICE_CPU, 0},
+		{DEVICE, "auto", GVK_DEVICE_AUTO, 0},
+		{DEVICE, "gpus", GVK_DEVICE_AUTO, 1},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) check(cases[k].kind, cases[k].value, cases[k].want, cases[k].warns);
 	if (!g_fail) printf("jni_env: every setting parsed or refused as documented\n");
 	return g_fail;
 }
