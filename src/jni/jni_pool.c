@@ -83,7 +83,8 @@ void jni_log_setup(gvk_log_t *log)
 {
 	log->fn = jni_stderr;
 	log->arg = NULL;
-	log->level = getenv("GVK_VERBOSE") ? GVK_LOG_INFO : GVK_LOG_WARN;
+	const char *v = getenv("GVK_VERBOSE");
+	log->level = v && *v && strcmp(v, "0") != 0 ? GVK_LOG_INFO : GVK_LOG_WARN;
 }
 
 void jni_log(const gvk_log_t *log, int level, const char *fmt, ...)

@@ -38,7 +38,7 @@ int jni_env_int(const gvk_log_t *log, const char *name, int def, int lo, int hi)
 double jni_env_double(const gvk_log_t *log, const char *name, double def, double lo);
 
 /* The JNI libraries play the command line's part for GATK: the library's messages go to stderr,
- * warnings always and information too when GVK_VERBOSE is set. */
+ * warnings always and information too when GVK_VERBOSE is set to anything but 0 or nothing. */
 void jni_log_setup(gvk_log_t *log);
 /* A message of the JNI layer itself, through the same log. */
 void jni_log(const gvk_log_t *log, int level, const char *fmt, ...)
