@@ -43,6 +43,15 @@ d2=$dev; [ "$dev" = cpu ] && d2=auto
 for ne in 1 3 4; do
 	GVK_ENGINES=$ne "$gvk" pairhmm -q --device "$d2" --chunk 5 "$in" | cmp -s - <(expect_col "$exp" 1) && ok || bad "$ne engines"
 done
+# A documented variable with a value that is not one (src/cli/cli_env.c) is an error naming it,
+# as a bad option is, and nothing is written: a typo must not quietly mean 0.
+for v in GVK_ENGINES=abc GVK_ENGINES=9 GVK_PROFILE=x GVK_GPU_SHARE=2 GVK_GPU_PROFILE=1x; do
+	rm -f "$tmp/envout"
+	env "$v" "$gvk" pairhmm -q --device "$dev" -o "$tmp/envout" "$in" 2> "$tmp/enverr"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q "${v%%=*} must be a whole number" "$tmp/enverr" && [ ! -e "$tmp/envout" ] && ok ||
+		bad "$v: exit $rc, $(head -c 200 "$tmp/enverr")"
+done
 # GVK_PROFILE=2 prints a timeline line per chunk; chunks of 7 pairs hold one group each.
 n=$(GVK_PROFILE=2 "$gvk" pairhmm -q --device "$dev" --chunk 7 "$in" 2>&1 >/dev/null | grep -c '^\[gvk pairhmm\] chunk [0-9]*: parse')
 g=$("$gvk" pairhmm -q --device "$dev" --tsv "$in" | cut -f1 | sort -u | wc -l)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gvk.h"
+#include "cli_env.h"
 #include "commands.h"
 #include "../align/align_io.h"
 #include "../common/lineio.h"
@@ -137,14 +138,9 @@ static int parse_args(int argc, char **argv, args_t *a)
 	a->in = argv[optind];
 	/* The library's notes (a GPU that cannot be used) unless -q; warnings always. */
 	a->eng.log.level = a->quiet ? GVK_LOG_WARN : GVK_LOG_INFO;
-	const char *env = getenv("GVK_ALIGN_GPU_CHUNK_MB");
-	if (env && *env) {
-		char *end;
-		long v = strtol(env, &end, 10);
-		if (*end || v < 0 || v > GVK_ALIGN_MAX_CHUNK_MB)
-			return fprintf(stderr, "gvk align: GVK_ALIGN_GPU_CHUNK_MB must be 0..%d (MiB)\n", GVK_ALIGN_MAX_CHUNK_MB), -1;
-		a->eng.gpu_chunk_mb = (int)v;
-	}
+	long mb = a->eng.gpu_chunk_mb;
+	if (cli_env_long("align", "GVK_ALIGN_GPU_CHUNK_MB", 0, GVK_ALIGN_MAX_CHUNK_MB, &mb) < 0) return -1;
+	a->eng.gpu_chunk_mb = (int)mb;
 	a->eng.gpu_emulate = getenv("GVK_ALIGN_GPU_EMULATE") != NULL;
 	return 0;
 }

@@ -2,6 +2,7 @@
 /* gvk cnv: copy-number variants from BAM files or a count matrix, as cn.mops calls them. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "gvk.h"
+#include "cli_env.h"
 #include "commands.h"
 #include "../common/lineio.h"
 #include "../common/outset.h"
@@ -160,11 +162,13 @@ static void print_progress(void *arg, int kind, const char *text)
 
 /* Documented variables for tests: GVK_CNV_GPU_CHUNK=R (GPU EM chunks of R regions),
  * GVK_CNV_FORCE_REDO (the near-tie redo path after a CPU EM too). */
-static void env_opts(gvk_cnv_opts_t *o)
+static int env_opts(gvk_cnv_opts_t *o)
 {
-	const char *e = getenv("GVK_CNV_GPU_CHUNK");
-	if (e && atol(e) > 0) o->gpu_chunk_regions = (size_t)atol(e);
+	long r = (long)o->gpu_chunk_regions;
+	if (cli_env_long("cnv", "GVK_CNV_GPU_CHUNK", 1, LONG_MAX, &r) < 0) return -1;
+	o->gpu_chunk_regions = (size_t)r;
 	o->force_redo = getenv("GVK_CNV_FORCE_REDO") != NULL;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, args_t *a)
@@ -198,7 +202,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 	for (int i = 1; i < argc; ++i)
 		if (!strcmp(argv[i], "--exome")) a->exome = 1;
 	gvk_cnv_opts_init(&a->o, a->exome);
-	env_opts(&a->o);
+	if (env_opts(&a->o) < 0) return -1;
 	gvk_cnv_bam_opts_init(&a->b);
 	a->p = (cnv_plot_opt_t){NULL, 1, 0, CNV_PLOT_CONTIGS_CALLS, getenv("GVK_CNV_PLAIN_SVG") != NULL};
 	a->o.threads = a->b.threads = gvk_ncpu();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gvk.h"
+#include "cli_env.h"
 #include "commands.h"
 #include "../common/buf.h"
 #include "../common/fmtnum.h"
@@ -20,11 +21,15 @@
 #include "../common/threads.h"
 #include "../pairhmm/pairhmm_io.h"
 
+/* Engines of a run (GVK_ENGINES) and chunk slots in the pipeline. */
+enum { MAX_ENGINES = 8, MAX_SLOTS = MAX_ENGINES + 2 };
+
 typedef struct {
 	gvk_pairhmm_opts_t eng;
 	const char *out, *in;
 	int format, tsv, quiet;
 	size_t chunk;
+	int profile, engines; /* GVK_PROFILE, GVK_ENGINES (0: the default) */
 } args_t;
 
 static void usage(FILE *fp)
@@ -109,11 +114,16 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	a->in = argv[optind];
-	/* GVK_GPU_PROFILE (1: per pass, 2: per kernel bin) and GVK_GPU_SHARE=0 (no shared gap-open
-	 * kernels), documented in docs/pairhmm-gpu.md, are tuning switches of the GPU back end. */
-	const char *prof = getenv("GVK_GPU_PROFILE"), *share = getenv("GVK_GPU_SHARE");
-	a->eng.gpu_profile = prof ? atoi(prof) : 0;
-	a->eng.gpu_gap_share = !share || atoi(share) != 0;
+	/* Tuning switches, documented in docs/pairhmm-gpu.md: GVK_GPU_PROFILE (1: per GPU pass, 2: per
+	 * kernel bin), GVK_GPU_SHARE=0 (no shared gap-open kernels), GVK_PROFILE (where the pipeline's
+	 * time went) and GVK_ENGINES (engines for a GPU run). */
+	long gp = 0, share = 1, prof = 0, engines = 0;
+	if (cli_env_long("pairhmm", "GVK_GPU_PROFILE", 0, 2, &gp) < 0 || cli_env_long("pairhmm", "GVK_GPU_SHARE", 0, 1, &share) < 0 ||
+	    cli_env_long("pairhmm", "GVK_PROFILE", 0, 2, &prof) < 0 ||
+	    cli_env_long("pairhmm", "GVK_ENGINES", 1, MAX_ENGINES, &engines) < 0)
+		return -1;
+	a->eng.gpu_profile = (int)gp, a->eng.gpu_gap_share = (int)share;
+	a->profile = (int)prof, a->engines = (int)engines;
 	/* Profiling asked for is shown even with -q, as before. */
 	gvk_cli_log_level(a->eng.gpu_profile ? GVK_LOG_INFO : a->quiet ? GVK_LOG_ERROR : GVK_LOG_WARN);
 	gvk_log_default(&a->eng.log);
@@ -281,8 +291,6 @@ static void *write_main(void *arg)
 
 /* The engines, made on their own thread while the first two chunks are parsed: a GPU engine's
  * CUDA context start-up, a noticeable part of a short run, then overlaps the parsing. */
-enum { MAX_ENGINES = 8, MAX_SLOTS = MAX_ENGINES + 2 };
-
 typedef struct {
 	const args_t *a;
 	int n;      /* engines wanted: GVK_ENGINES, or 0 for two (one GPU) or one per GPU */
@@ -405,7 +413,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	/* GVK_PROFILE: where the main thread's time went (first parse, waiting for a computation,
 	 * for the writer, for the parser). */
 	double tp[4] = {0, 0, 0, 0}, ts;
-	const int prof = getenv("GVK_PROFILE") ? atoi(getenv("GVK_PROFILE")) : 0;
+	const int prof = a.profile;
 	gvk_pairhmm_t *eng[MAX_ENGINES] = {NULL};
 	char devname[320] = "";
 	double td = 0; /* seconds destroying the engines */
@@ -422,9 +430,8 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	/* GVK_ENGINES: engines for a GPU run (tuning; by default 2 with one GPU, one per GPU with
 	 * several). The GPUs are counted for --device gpu, and in auto mode for inputs that may reach
 	 * the GPU at all. */
-	const char *ev = getenv("GVK_ENGINES");
 	struct stat sb;
-	engines_t es = {&a, ev && atoi(ev) > 0 ? atoi(ev) : 0, 0, 0, {NULL}, {0, ""}, {0}, {0, 0}};
+	engines_t es = {&a, a.engines, 0, 0, {NULL}, {0, ""}, {0}, {0, 0}};
 	es.probe = a.eng.device == GVK_DEVICE_GPU || strcmp(a.in, "-") == 0 || stat(a.in, &sb) != 0 ||
 	           sb.st_size >= ((off_t)64 << 20);
 	worker_start(&es.w, engines_main, &es);

@@ -1,21 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_env.h"
 #include "snp_gpu_env.h"
 
-/* A count >= 0 from variable name into *v; 0 when unset or empty. */
+/* A count >= 0 from variable name into *v; left as it is when unset or empty. */
 static int env_count(const char *cmd, const char *name, int64_t *v)
 {
-	const char *s = getenv(name);
-	if (!s || !*s) return 0;
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (errno || *end || x < 0)
-		return fprintf(stderr, "gvk %s: %s must be a whole number >= 0, not '%s'\n", cmd, name, s), -1;
+	long x = (long)*v;
+	if (cli_env_long(cmd, name, 0, LONG_MAX, &x) < 0) return -1;
 	*v = x;
 	return 0;
 }

@@ -21,6 +21,10 @@ done
 # Summary line on stderr without -q.
 "$gvk" cnv --counts "$in" -o "$tmp/summary.tsv" 2> "$tmp/err"
 grep -q "2000 regions x 10 samples, 9 CNVs in 6 CNV regions" "$tmp/err" || { echo "FAIL: summary '$(cat "$tmp/err")'"; fail=$((fail + 1)); }
+# A documented variable whose value is not one is an error naming it, and nothing is written.
+GVK_CNV_GPU_CHUNK=0 "$gvk" cnv -q --counts "$in" -o "$tmp/envbad.tsv" 2> "$tmp/err"
+[ $? -ne 0 ] && grep -q "GVK_CNV_GPU_CHUNK must be a whole number" "$tmp/err" && [ ! -e "$tmp/envbad.tsv" ] ||
+	{ echo "FAIL: GVK_CNV_GPU_CHUNK=0 '$(cat "$tmp/err")'"; fail=$((fail + 1)); }
 # A header of sample names only is a plain matrix: same calls as --matrix on the full file.
 zcat "$in" | cut -f4- > "$tmp/plain.tsv"
 "$gvk" cnv -q --counts "$tmp/plain.tsv" -o "$tmp/plain.cnvs" || fail=$((fail + 1))
