@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli_env.h"
+#include "../common/parse_num.h"
 
 int cli_env_long(const char *cmd, const char *name, long lo, long hi, long *v)
 {
 	const char *s = getenv(name);
 	if (!s || !*s) return 0;
-	char *end;
-	errno = 0;
-	const long x = strtol(s, &end, 10);
-	if (errno == 0 && end != s && *end == 0 && x >= lo && x <= hi) return *v = x, 0;
+	if (gvk_parse_long(s, lo, hi, v) == 0) return 0;
 	if (hi == LONG_MAX) fprintf(stderr, "gvk %s: %s must be a whole number >= %ld, not '%s'\n", cmd, name, lo, s);
 	else fprintf(stderr, "gvk %s: %s must be a whole number from %ld to %ld, not '%s'\n", cmd, name, lo, hi, s);
 	return -1;

@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +8,7 @@
 
 #include "gvk.h"
 #include "jni_pool.h"
+#include "../common/parse_num.h"
 
 void *jni_pool_take(jni_pool_t *p)
 {
@@ -52,11 +51,9 @@ int jni_env_device(const gvk_log_t *log)
 int jni_env_int(const gvk_log_t *log, const char *name, int def, int lo, int hi)
 {
 	const char *s = getenv(name);
-	char *end;
+	long v;
 	if (!s || !*s) return def;
-	errno = 0;
-	const long v = strtol(s, &end, 10);
-	if (errno == 0 && end != s && *end == 0 && v >= lo && v <= hi) return (int)v;
+	if (gvk_parse_long(s, lo, hi, &v) == 0) return (int)v;
 	jni_log(log, GVK_LOG_WARN, "%s=%s is not an integer from %d to %d: using %d", name, s, lo, hi, def);
 	return def;
 }
@@ -64,11 +61,9 @@ int jni_env_int(const gvk_log_t *log, const char *name, int def, int lo, int hi)
 double jni_env_double(const gvk_log_t *log, const char *name, double def, double lo)
 {
 	const char *s = getenv(name);
-	char *end;
+	double v;
 	if (!s || !*s) return def;
-	errno = 0;
-	const double v = strtod(s, &end);
-	if (errno == 0 && end != s && *end == 0 && isfinite(v) && v >= lo) return v;
+	if (gvk_parse_real(s, lo, &v) == 0) return v;
 	jni_log(log, GVK_LOG_WARN, "%s=%s is not a number of at least %g: using %g", name, s, lo, def);
 	return def;
 }
