@@ -508,6 +508,136 @@ phmm_gpu_kernel_warp(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, cons
 }
 #endif
 
+/* The tiled double kernel with x86's flush to zero (the long reads' double pass) flushes only in
+ * the steps where it can matter. Every value a step makes is one of its inputs (the warp's states,
+ * the row above that a thread receives, now and one column back, and the carried product Q) times
+ * at most K + 1 of the tile's constants: two for M (a transition, then the prior), one more for the
+ * product M[r-1] * mi[r] that row r's I adds, and one per row down the thread's chain of I. So if
+ * every input is 0 or at least 2^-1022 / c^(K+1), c the smallest non-zero constant of the warp's
+ * rows, no value of the step falls below 2^-1022 and no flush would change it: such a step runs
+ * without them (a warp-uniform choice). The other steps flush as phmm_rows<FTZ> does and flush M
+ * and Q too, which x86 does as well, so that no state is ever subnormal and its high word alone
+ * tells whether it is below the threshold (a subnormal with a zero high word would pass for 0). A
+ * fast step's unflushed Q is normal when the step after it is fast too; a slow step flushes it
+ * first, which gives x86's value. */
+
+/* The threshold's high word: 2^(-1021 - (K + 1) e), e the binary exponent of the smallest non-zero
+ * constant among the warp's rows (transitions, and the match and mismatch priors); the factor 2
+ * above 2^-1022 / c^(K+1) covers the products' roundings. */
+template <int K>
+__device__ __forceinline__ uint32_t phmm_fast_hi(const double (&mm)[K], const double (&g)[K], const double (&mi)[K],
+                                                 const double (&md)[K], const double (&cc)[K], const double *err,
+                                                 const uint8_t *rb, int R, int i0)
+{
+	const double2 *prior = reinterpret_cast<const double2 *>(err + PHMM_TAB_PRIOR);
+	int e = 0; /* every constant is at most 1 */
+#pragma unroll
+	for (int r = 0; r < K; ++r) {
+		double2 p2 = {0, 0};
+		if (i0 + r >= 0) p2 = prior[rb[R + i0 + r]];
+		const double c[7] = {mm[r], g[r], mi[r], md[r], cc[r], p2.x, p2.y};
+#pragma unroll
+		for (int k = 0; k < 7; ++k)
+			if (c[k] > 0) e = min(e, (__double2hiint(c[k]) >> 20) - 1023);
+	}
+	e = -gpu_reduce_max(-e);
+	return (uint32_t)(2 - (K + 1) * e) << 20;
+}
+
+/* Whether any of the K values lies in (0, threshold), by its high word (values >= 0, none subnormal). */
+template <int K>
+__device__ __forceinline__ bool phmm_below(const double (&v)[K], uint32_t hi)
+{
+	unsigned b = 0;
+#pragma unroll
+	for (int r = 0; r < K; ++r) b |= (uint32_t)(__double2hiint(v[r]) - 1) < hi - 1;
+	return b != 0;
+}
+
+/* On every lane (the ballot needs them all), after a step: whether any state of the warp is below
+ * the threshold. The next step's inputs are these states (its own, and lane t - 1's as the row
+ * above), and the ones before them one column back: a step may run fast when neither of the last
+ * two votes found one (nor the check of the row above the tile, for lane 0). Voting after a step
+ * keeps the check off the next step's critical path. */
+template <int K, bool SHARE>
+__device__ __forceinline__ bool phmm_ftz_vote(const double (&M)[K], const double (&I)[K], const double (&D)[K],
+                                              const double (&Q)[K], uint32_t hi)
+{
+	const bool trip = phmm_below<K>(M, hi) | phmm_below<K>(I, hi) | phmm_below<K>(D, hi) | (SHARE && phmm_below<K>(Q, hi));
+	return gpu_ballot(trip) != 0;
+}
+
+/* A step of that kernel, fast or flushing (above). */
+template <int K, bool FUSED, bool SHARE>
+__device__ __forceinline__ void phmm_rows_ftz(bool fast, double (&M)[K], double (&I)[K], double (&D)[K], double (&Q)[K],
+                                              const double (&mm)[K], const double (&g)[K], const double (&mi)[K],
+                                              const double (&md)[K], const double (&cc)[K], const double (&pr)[K],
+                                              double uM, double uI, double pM, double pI, double pD)
+{
+	if (fast) {
+		phmm_rows<double, K, FUSED, SHARE, false>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+		return;
+	}
+	if (SHARE)
+#pragma unroll
+		for (int r = 0; r < K; ++r) Q[r] = phmm_ftz(Q[r]);
+	phmm_rows<double, K, FUSED, SHARE, true>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+#pragma unroll
+	for (int r = 0; r < K; ++r) M[r] = phmm_ftz(M[r]);
+}
+
+/* The tiled kernel's steps: plain phmm_rows, but for double with FTZ the choice above. */
+template <typename T, bool FTZ> struct phmm_tiled_steps {
+	template <int K>
+	static __device__ __forceinline__ uint32_t hi(const T (&)[K], const T (&)[K], const T (&)[K], const T (&)[K],
+	                                              const T (&)[K], const T *, const uint8_t *, int, int)
+	{
+		return 0;
+	}
+	template <int K, bool SHARE>
+	static __device__ __forceinline__ bool vote(const T (&)[K], const T (&)[K], const T (&)[K], const T (&)[K], uint32_t)
+	{
+		return false;
+	}
+	static __device__ __forceinline__ bool bound_vote(T, T, T, uint32_t) { return false; }
+	template <int K, bool FUSED, bool SHARE>
+	static __device__ __forceinline__ void step(bool, T (&M)[K], T (&I)[K], T (&D)[K], T (&Q)[K], const T (&mm)[K],
+	                                            const T (&g)[K], const T (&mi)[K], const T (&md)[K], const T (&cc)[K],
+	                                            const T (&pr)[K], T uM, T uI, T pM, T pI, T pD)
+	{
+		phmm_rows<T, K, FUSED, SHARE, FTZ>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+	}
+};
+template <> struct phmm_tiled_steps<double, true> {
+	template <int K>
+	static __device__ __forceinline__ uint32_t hi(const double (&mm)[K], const double (&g)[K], const double (&mi)[K],
+	                                              const double (&md)[K], const double (&cc)[K], const double *err,
+	                                              const uint8_t *rb, int R, int i0)
+	{
+		return phmm_fast_hi<K>(mm, g, mi, md, cc, err, rb, R, i0);
+	}
+	template <int K, bool SHARE>
+	static __device__ __forceinline__ bool vote(const double (&M)[K], const double (&I)[K], const double (&D)[K],
+	                                            const double (&Q)[K], uint32_t hi)
+	{
+		return phmm_ftz_vote<K, SHARE>(M, I, D, Q, hi);
+	}
+	/* Whether any value of a chunk of the row above the tile is below the threshold. */
+	static __device__ __forceinline__ bool bound_vote(double m, double i, double d, uint32_t hi)
+	{
+		const double v[3] = {m, i, d};
+		return gpu_ballot(phmm_below<3>(v, hi)) != 0;
+	}
+	template <int K, bool FUSED, bool SHARE>
+	static __device__ __forceinline__ void step(bool fast, double (&M)[K], double (&I)[K], double (&D)[K], double (&Q)[K],
+	                                            const double (&mm)[K], const double (&g)[K], const double (&mi)[K],
+	                                            const double (&md)[K], const double (&cc)[K], const double (&pr)[K],
+	                                            double uM, double uI, double pM, double pI, double pD)
+	{
+		phmm_rows_ftz<K, FUSED, SHARE>(fast, M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+	}
+};
+
 /* The row above a tile (the previous tile's last row) for P consecutive columns: lane x of the
  * sub-warp holds column c * P + x + 1 of chunk c. Loaded two chunks ahead, so that lane 0, which
  * takes one column per step by shuffle, never waits on global memory in the inner loop. */
@@ -537,8 +667,10 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
                 const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
                 T *__restrict__ scratch, const uint64_t *__restrict__ scratch_off, T *__restrict__ out)
 {
-	/* FTZ: the flushes that can matter (phmm_rows); M is flushed before the sums take it. */
+	/* FTZ: the flushes that can matter (phmm_rows, phmm_tiled_steps); M is flushed before the sums
+	 * take it. */
 	typedef typename phmm_arith<T, FTZ>::op op;
+	typedef phmm_tiled_steps<T, FTZ> steps_t;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
 	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
 	const int lane = me.lane, sub = me.sub;
@@ -570,10 +702,16 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		 * tiles' loop lost on long reads. */
 		phmm_load_rows<T, P, K, FTZ>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
+		/* FTZ: the fast steps' threshold (phmm_fast_hi), the votes after the last two steps, and the
+		 * checks of the row above the tile in this chunk and the one before. */
+		uint32_t fast_hi = 0;
+		if (FTZ) fast_hi = steps_t::template hi<K>(mm, g, mi, md, cc, err, rb, R, row0 + lane * K);
+		bool v0 = false, v1 = false, bt0 = false, bt1 = false;
 		T pr[K];
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
 		phmm_bound_t<T> b = phmm_load_bound<T, P>(scr, 0, lane, H, above);
 		phmm_bound_t<T> nb = phmm_load_bound<T, P>(scr, 1, lane, H, above);
+		if (FTZ) bt1 = steps_t::bound_vote(b.M, b.I, b.D, fast_hi);
 		for (int s = 0; s < steps; ++s) {
 			const int j = s - lane + 1;
 			const uint32_t hcn = hq[s];
@@ -585,8 +723,9 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			const T tI = gpu_shfl(b.I, x, P);
 			const T tD = gpu_shfl(b.D, x, P);
 			if (lane == 0) uM = above ? tM : (T)0, uI = above ? tI : (T)0, uD = above ? tD : init;
+			const bool fast = !(v0 | v1 | bt0 | bt1);
 			if (j >= 1) {
-				phmm_rows<T, K, FUSED, SHARE, FTZ>(M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
+				steps_t::template step<K, FUSED, SHARE>(fast, M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
 				if (store && j <= H) scr[3 * j] = M[K - 1], scr[3 * j + 1] = I[K - 1], scr[3 * j + 2] = D[K - 1];
 			}
 			if (last_tile && last) {
@@ -596,7 +735,11 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			}
 			pM = uM, pI = uI, pD = uD;
 			phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
-			if (x == P - 1) b = nb, nb = phmm_load_bound<T, P>(scr, s / P + 2, lane, H, above);
+			if (FTZ) v0 = v1, v1 = steps_t::template vote<K, SHARE>(M, I, D, Q, fast_hi);
+			if (x == P - 1) {
+				b = nb, nb = phmm_load_bound<T, P>(scr, s / P + 2, lane, H, above);
+				if (FTZ) bt0 = bt1, bt1 = steps_t::bound_vote(b.M, b.I, b.D, fast_hi);
+			}
 		}
 		gpu_syncwarp();
 	}
