@@ -544,14 +544,15 @@ __device__ __forceinline__ uint32_t phmm_fast_hi(const double (&mm)[K], const do
 	return (uint32_t)(2 - (K + 1) * e) << 20;
 }
 
-/* Whether any of the K values lies in (0, threshold), by its high word (values >= 0, none subnormal). */
+/* Non-zero when any of the K values lies in (0, threshold), by its high word (values >= 0, none
+ * subnormal); an integer, so that the checks combine with | and no branch. */
 template <int K>
-__device__ __forceinline__ bool phmm_below(const double (&v)[K], uint32_t hi)
+__device__ __forceinline__ unsigned phmm_below(const double (&v)[K], uint32_t hi)
 {
 	unsigned b = 0;
 #pragma unroll
 	for (int r = 0; r < K; ++r) b |= (uint32_t)(__double2hiint(v[r]) - 1) < hi - 1;
-	return b != 0;
+	return b;
 }
 
 /* On every lane (the ballot needs them all), after a step: whether any state of the warp is below
@@ -563,8 +564,9 @@ template <int K, bool SHARE>
 __device__ __forceinline__ bool phmm_ftz_vote(const double (&M)[K], const double (&I)[K], const double (&D)[K],
                                               const double (&Q)[K], uint32_t hi)
 {
-	const bool trip = phmm_below<K>(M, hi) | phmm_below<K>(I, hi) | phmm_below<K>(D, hi) | (SHARE && phmm_below<K>(Q, hi));
-	return gpu_ballot(trip) != 0;
+	const unsigned trip =
+	    phmm_below<K>(M, hi) | phmm_below<K>(I, hi) | phmm_below<K>(D, hi) | (SHARE ? phmm_below<K>(Q, hi) : 0u);
+	return gpu_ballot(trip != 0) != 0;
 }
 
 /* A step of that kernel, fast or flushing (above). */
@@ -626,7 +628,7 @@ template <> struct phmm_tiled_steps<double, true> {
 	static __device__ __forceinline__ bool bound_vote(double m, double i, double d, uint32_t hi)
 	{
 		const double v[3] = {m, i, d};
-		return gpu_ballot(phmm_below<3>(v, hi)) != 0;
+		return gpu_ballot(phmm_below<3>(v, hi) != 0) != 0;
 	}
 	template <int K, bool FUSED, bool SHARE>
 	static __device__ __forceinline__ void step(bool fast, double (&M)[K], double (&I)[K], double (&D)[K], double (&Q)[K],
@@ -723,7 +725,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			const T tI = gpu_shfl(b.I, x, P);
 			const T tD = gpu_shfl(b.D, x, P);
 			if (lane == 0) uM = above ? tM : (T)0, uI = above ? tI : (T)0, uD = above ? tD : init;
-			const bool fast = !(v0 | v1 | bt0 | bt1);
+			const bool fast = !(v0 || v1 || bt0 || bt1);
 			if (j >= 1) {
 				steps_t::template step<K, FUSED, SHARE>(fast, M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
 				if (store && j <= H) scr[3 * j] = M[K - 1], scr[3 * j + 1] = I[K - 1], scr[3 * j + 2] = D[K - 1];
