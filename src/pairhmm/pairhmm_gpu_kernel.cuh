@@ -661,8 +661,8 @@ __device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chu
  * column is read, two chunks ahead, long before the tile's last thread rewrites it) to the first
  * thread of the next tile. The haplotype classes come from the padded blob as in the short
  * kernel, so the main loop has no bounds checks. FTZ (double only): x86's flush after every
- * operation where it can matter (phmm_rows), unchecked; this variant also takes the short kernels'
- * flagged pairs, any length. */
+ * operation where it can matter (phmm_rows), in the steps where any can (phmm_tiled_steps); this
+ * variant also takes the short kernels' flagged pairs, any length. */
 template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ>
 __global__ void GPU_LAUNCH_BOUNDS(PHMM_GPU_BLOCK)
 phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uint8_t *__restrict__ rblob,
