@@ -54,7 +54,10 @@ int jni_env_int(const gvk_log_t *log, const char *name, int def, int lo, int hi)
 	long v;
 	if (!s || !*s) return def;
 	if (gvk_parse_long(s, lo, hi, &v) == 0) return (int)v;
-	jni_log(log, GVK_LOG_WARN, "%s=%s is not an integer from %d to %d: using %d", name, s, lo, hi, def);
+	if (def < lo || def > hi) /* a default that means "the library's" */
+		jni_log(log, GVK_LOG_WARN, "%s=%s is not an integer from %d to %d: using the default", name, s, lo, hi);
+	else
+		jni_log(log, GVK_LOG_WARN, "%s=%s is not an integer from %d to %d: using %d", name, s, lo, hi, def);
 	return def;
 }
 
