@@ -219,8 +219,9 @@ __device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
  * could change a later result; every value is >= 0 and every constant in [0, 1]:
  * - a sum of flushed values is 0 or normal, so no add is flushed;
  * - M (and the fused product it is the prior times) is used only in products by constants <= 1
- *   that are flushed (M*mm, M*mi, M*md) and in the last row's sums, which flush it: an unflushed
- *   M below the smallest normal, where x86 has 0, gives those products 0 all the same;
+ *   that are flushed (M*mm, M*mi, M*md): an unflushed M below the smallest normal, where x86 has
+ *   0, gives those products 0 all the same (the tiled kernel flushes M after such a step, for its
+ *   next step's check and the last row's sums: phmm_rows_ftz);
  * - the other products and I and D are flushed: they are addends or FMA factors, where a value
  *   below the smallest normal could move a normal result. */
 template <typename T, int K, bool FUSED, bool SHARE, bool FTZ = false>
@@ -588,7 +589,8 @@ __device__ __forceinline__ void phmm_rows_ftz(bool fast, double (&M)[K], double 
 	for (int r = 0; r < K; ++r) M[r] = phmm_ftz(M[r]);
 }
 
-/* The tiled kernel's steps: plain phmm_rows, but for double with FTZ the choice above. */
+/* The tiled kernel's steps: plain phmm_rows, but for double with FTZ the choice above (elsewhere
+ * the threshold and the votes are constants, which the compiler folds away). */
 template <typename T, bool FTZ> struct phmm_tiled_steps {
 	template <int K>
 	static __device__ __forceinline__ uint32_t hi(const T (&)[K], const T (&)[K], const T (&)[K], const T (&)[K],
@@ -669,8 +671,8 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
                 const uint8_t *__restrict__ hblob, const T *__restrict__ err, const T *__restrict__ mmt,
                 T *__restrict__ scratch, const uint64_t *__restrict__ scratch_off, T *__restrict__ out)
 {
-	/* FTZ: the flushes that can matter (phmm_rows, phmm_tiled_steps); M is flushed before the sums
-	 * take it. */
+	/* FTZ: the flushes that can matter (phmm_rows, phmm_tiled_steps), after which no state is
+	 * subnormal: the sums take M as it is. */
 	typedef typename phmm_arith<T, FTZ>::op op;
 	typedef phmm_tiled_steps<T, FTZ> steps_t;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
@@ -706,14 +708,13 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
 		/* FTZ: the fast steps' threshold (phmm_fast_hi), the votes after the last two steps, and the
 		 * checks of the row above the tile in this chunk and the one before. */
-		uint32_t fast_hi = 0;
-		if (FTZ) fast_hi = steps_t::template hi<K>(mm, g, mi, md, cc, err, rb, R, row0 + lane * K);
-		bool v0 = false, v1 = false, bt0 = false, bt1 = false;
+		const uint32_t fast_hi = steps_t::template hi<K>(mm, g, mi, md, cc, err, rb, R, row0 + lane * K);
+		bool v0 = false, v1 = false, bt0 = false;
 		T pr[K];
 		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
 		phmm_bound_t<T> b = phmm_load_bound<T, P>(scr, 0, lane, H, above);
 		phmm_bound_t<T> nb = phmm_load_bound<T, P>(scr, 1, lane, H, above);
-		if (FTZ) bt1 = steps_t::bound_vote(b.M, b.I, b.D, fast_hi);
+		bool bt1 = steps_t::bound_vote(b.M, b.I, b.D, fast_hi);
 		for (int s = 0; s < steps; ++s) {
 			const int j = s - lane + 1;
 			const uint32_t hcn = hq[s];
@@ -732,15 +733,15 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 			}
 			if (last_tile && last) {
 				const bool take = j >= 1 && j <= H;
-				sm = op::add(sm, take ? op::flush(M[K - 1]) : (T)0);
+				sm = op::add(sm, take ? M[K - 1] : (T)0);
 				si = op::add(si, take ? I[K - 1] : (T)0);
 			}
 			pM = uM, pI = uI, pD = uD;
 			phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
-			if (FTZ) v0 = v1, v1 = steps_t::template vote<K, SHARE>(M, I, D, Q, fast_hi);
+			v0 = v1, v1 = steps_t::template vote<K, SHARE>(M, I, D, Q, fast_hi);
 			if (x == P - 1) {
 				b = nb, nb = phmm_load_bound<T, P>(scr, s / P + 2, lane, H, above);
-				if (FTZ) bt0 = bt1, bt1 = steps_t::bound_vote(b.M, b.I, b.D, fast_hi);
+				bt0 = bt1, bt1 = steps_t::bound_vote(b.M, b.I, b.D, fast_hi);
 			}
 		}
 		gpu_syncwarp();
