@@ -545,15 +545,16 @@ __device__ __forceinline__ uint32_t phmm_fast_hi(const double (&mm)[K], const do
 	return (uint32_t)(2 - (K + 1) * e) << 20;
 }
 
-/* Non-zero when any of the K values lies in (0, threshold), by its high word (values >= 0, none
- * subnormal); an integer, so that the checks combine with | and no branch. */
+/* The smallest high word minus one of m and the K values, in unsigned arithmetic, so that 0 (high
+ * word 0) wraps to the largest and counts as no value: one add-and-minimum each (one instruction on
+ * sm_90). A value (>= 0, none subnormal) lies in (0, threshold) iff the result is below the
+ * threshold's high word minus one. */
 template <int K>
-__device__ __forceinline__ unsigned phmm_below(const double (&v)[K], uint32_t hi)
+__device__ __forceinline__ uint32_t phmm_min_hi(const double (&v)[K], uint32_t m)
 {
-	unsigned b = 0;
 #pragma unroll
-	for (int r = 0; r < K; ++r) b |= (uint32_t)(__double2hiint(v[r]) - 1) < hi - 1;
-	return b;
+	for (int r = 0; r < K; ++r) m = min(m, (uint32_t)__double2hiint(v[r]) - 1u);
+	return m;
 }
 
 /* On every lane (the ballot needs them all), after a step: whether any state of the warp is below
@@ -565,9 +566,9 @@ template <int K, bool SHARE>
 __device__ __forceinline__ bool phmm_ftz_vote(const double (&M)[K], const double (&I)[K], const double (&D)[K],
                                               const double (&Q)[K], uint32_t hi)
 {
-	const unsigned trip =
-	    phmm_below<K>(M, hi) | phmm_below<K>(I, hi) | phmm_below<K>(D, hi) | (SHARE ? phmm_below<K>(Q, hi) : 0u);
-	return gpu_ballot(trip != 0) != 0;
+	uint32_t m = phmm_min_hi<K>(D, phmm_min_hi<K>(I, phmm_min_hi<K>(M, ~0u)));
+	if (SHARE) m = phmm_min_hi<K>(Q, m);
+	return gpu_ballot(m < hi - 1) != 0;
 }
 
 /* A step of that kernel, fast or flushing (above). */
@@ -630,7 +631,7 @@ template <> struct phmm_tiled_steps<double, true> {
 	static __device__ __forceinline__ bool bound_vote(double m, double i, double d, uint32_t hi)
 	{
 		const double v[3] = {m, i, d};
-		return gpu_ballot(phmm_below<3>(v, hi) != 0) != 0;
+		return gpu_ballot(phmm_min_hi<3>(v, ~0u) < hi - 1) != 0;
 	}
 	template <int K, bool FUSED, bool SHARE>
 	static __device__ __forceinline__ void step(bool fast, double (&M)[K], double (&I)[K], double (&D)[K], double (&Q)[K],
@@ -658,6 +659,66 @@ __device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chu
 	return b;
 }
 
+/* What a thread of the tiled kernel keeps fixed through a tile. */
+template <typename T> struct phmm_tile_ctx_t {
+	T *scr;            /* the pair's scratch row (3 values a column) */
+	const uint8_t *hq; /* the haplotype classes, offset for this thread (phmm_short_body) */
+	uint32_t tabl;     /* this thread's prior table (shared address) */
+	uint32_t fast_hi;  /* FTZ: the fast steps' threshold (phmm_fast_hi) */
+	int lane, H;
+	T init;
+	bool above, last_tile, last, store;
+};
+
+/* What it carries from one step to the next besides its rows: the row above one column back
+ * (p*), the row above the tile in this chunk and the next (b, nb), the FTZ votes after the last
+ * two steps (v0, v1) and the checks of the row above in this chunk and the one before (bt1, bt0),
+ * and the last row's sums. */
+template <typename T> struct phmm_carry_t {
+	T pM, pI, pD, sm, si;
+	phmm_bound_t<T> b, nb;
+	bool v0, v1, bt0, bt1;
+};
+
+/* Step s of a tile. FILL: one of the first P - 1 steps, where the threads past step s keep their
+ * column-0 state; the main loop's steps have no such branch, which would make every step a join
+ * that the compiler pays for with register moves. */
+template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ, bool FILL>
+__device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &c, phmm_carry_t<T> &v, T (&M)[K],
+                                               T (&I)[K], T (&D)[K], T (&Q)[K], const T (&mm)[K], const T (&g)[K],
+                                               const T (&mi)[K], const T (&md)[K], const T (&cc)[K], T (&pr)[K])
+{
+	typedef phmm_tiled_steps<T, FTZ> steps_t;
+	const int j = s - c.lane + 1;
+	const uint32_t hcn = c.hq[s];
+	const int x = s % P;
+	T uM = gpu_shfl_up(M[K - 1], 1, P);
+	T uI = gpu_shfl_up(I[K - 1], 1, P);
+	T uD = gpu_shfl_up(D[K - 1], 1, P);
+	const T tM = gpu_shfl(v.b.M, x, P);
+	const T tI = gpu_shfl(v.b.I, x, P);
+	const T tD = gpu_shfl(v.b.D, x, P);
+	if (c.lane == 0) uM = c.above ? tM : (T)0, uI = c.above ? tI : (T)0, uD = c.above ? tD : c.init;
+	const bool fast = !(v.v0 || v.v1 || v.bt0 || v.bt1);
+	if (!FILL || j >= 1) {
+		steps_t::template step<K, FUSED, SHARE>(fast, M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, v.pM, v.pI, v.pD);
+		if (c.store && j <= c.H) c.scr[3 * j] = M[K - 1], c.scr[3 * j + 1] = I[K - 1], c.scr[3 * j + 2] = D[K - 1];
+	}
+	if (c.last_tile && c.last) {
+		/* Sums of values that are 0 or normal are 0 or normal: no flush (phmm_rows). */
+		const bool take = j >= 1 && j <= c.H;
+		v.sm = phmm_ops<T>::add(v.sm, take ? M[K - 1] : (T)0);
+		v.si = phmm_ops<T>::add(v.si, take ? I[K - 1] : (T)0);
+	}
+	v.pM = uM, v.pI = uI, v.pD = uD;
+	phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(c.tabl, hcn), pr);
+	v.v0 = v.v1, v.v1 = steps_t::template vote<K, SHARE>(M, I, D, Q, c.fast_hi);
+	if (x == P - 1) {
+		v.b = v.nb, v.nb = phmm_load_bound<T, P>(c.scr, s / P + 2, c.lane, c.H, c.above);
+		v.bt0 = v.bt1, v.bt1 = steps_t::bound_vote(v.b.M, v.b.I, v.b.D, c.fast_hi);
+	}
+}
+
 /* Reads longer than P*K rows: tiles of P*K rows, virtual rows at the top of the first one. The
  * last row of a tile goes through scratch (3 * (H + 1) values per pair, overwritten in place: a
  * column is read, two chunks ahead, long before the tile's last thread rewrites it) to the first
@@ -677,76 +738,55 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	typedef phmm_tiled_steps<T, FTZ> steps_t;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
 	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
-	const int lane = me.lane, sub = me.sub;
+	const int sub = me.sub;
 	const bool live = me.live;
 	T *tab = me.tab;
 	const phmm_gpu_pair_t pp = me.pp;
 	const uint8_t *rb = rblob + pp.roff;
-	const int R = pp.R, H = pp.H;
+	const int R = pp.R;
 	/* Every sub-warp of the warp runs the same number of steps so that shuffles stay converged;
 	 * columns past a pair's own H are computed but never used. */
-	const int hmax = gpu_reduce_max(H);
+	const int hmax = gpu_reduce_max(pp.H);
 	const int ntiles = (R + ROWS - 1) / ROWS;
 	const int pad = ntiles * ROWS - R;
-	const T init = op::div(op::init(), (T)H);
-	T *scr = scratch + scratch_off[live ? sub : npairs - 1];
-	const uint8_t *hq = hblob + pp.hoff + 1 - lane;
-	const uint32_t tabl = gpu_smem_addr(tab + lane * KS);
-	const bool last = lane == P - 1;
 	const int steps = hmax + P - 1;
-	T sm = 0, si = 0;
+	phmm_tile_ctx_t<T> c;
+	c.lane = me.lane, c.H = pp.H, c.last = c.lane == P - 1;
+	c.init = op::div(op::init(), (T)c.H);
+	c.scr = scratch + scratch_off[live ? sub : npairs - 1];
+	c.hq = hblob + pp.hoff + 1 - c.lane;
+	c.tabl = gpu_smem_addr(tab + c.lane * KS);
+	phmm_carry_t<T> v;
+	v.sm = 0, v.si = 0;
 
 	for (int tile = 0; tile < ntiles; ++tile) {
 		const int row0 = tile * ROWS - pad; /* 0-based read row of the tile's first register */
-		const bool above = tile > 0, last_tile = tile == ntiles - 1;
+		c.above = tile > 0, c.last_tile = tile == ntiles - 1;
 		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
-		const bool store = last && live && !last_tile;
-		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K];
+		c.store = c.last && live && !c.last_tile;
+		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K], pr[K];
 		/* Per-row transitions even for SHARE: keeping the read's one set in registers across the
 		 * tiles' loop lost on long reads. */
-		phmm_load_rows<T, P, K, FTZ>(tab + lane * KS, rb, R, row0 + lane * K, err, mmt, init, M, I, D, Q, mm, g, mi, md, cc);
-		T pM = 0, pI = 0, pD = !above && row0 + lane * K - 1 < 0 ? init : (T)0;
-		/* FTZ: the fast steps' threshold (phmm_fast_hi), the votes after the last two steps, and the
-		 * checks of the row above the tile in this chunk and the one before. */
-		const uint32_t fast_hi = steps_t::template hi<K>(mm, g, mi, md, cc, err, rb, R, row0 + lane * K);
-		bool v0 = false, v1 = false, bt0 = false;
-		T pr[K];
-		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hq[-1]), pr);
-		phmm_bound_t<T> b = phmm_load_bound<T, P>(scr, 0, lane, H, above);
-		phmm_bound_t<T> nb = phmm_load_bound<T, P>(scr, 1, lane, H, above);
-		bool bt1 = steps_t::bound_vote(b.M, b.I, b.D, fast_hi);
-		for (int s = 0; s < steps; ++s) {
-			const int j = s - lane + 1;
-			const uint32_t hcn = hq[s];
-			const int x = s % P;
-			T uM = gpu_shfl_up(M[K - 1], 1, P);
-			T uI = gpu_shfl_up(I[K - 1], 1, P);
-			T uD = gpu_shfl_up(D[K - 1], 1, P);
-			const T tM = gpu_shfl(b.M, x, P);
-			const T tI = gpu_shfl(b.I, x, P);
-			const T tD = gpu_shfl(b.D, x, P);
-			if (lane == 0) uM = above ? tM : (T)0, uI = above ? tI : (T)0, uD = above ? tD : init;
-			const bool fast = !(v0 || v1 || bt0 || bt1);
-			if (j >= 1) {
-				steps_t::template step<K, FUSED, SHARE>(fast, M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, pM, pI, pD);
-				if (store && j <= H) scr[3 * j] = M[K - 1], scr[3 * j + 1] = I[K - 1], scr[3 * j + 2] = D[K - 1];
-			}
-			if (last_tile && last) {
-				const bool take = j >= 1 && j <= H;
-				sm = op::add(sm, take ? M[K - 1] : (T)0);
-				si = op::add(si, take ? I[K - 1] : (T)0);
-			}
-			pM = uM, pI = uI, pD = uD;
-			phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(tabl, hcn), pr);
-			v0 = v1, v1 = steps_t::template vote<K, SHARE>(M, I, D, Q, fast_hi);
-			if (x == P - 1) {
-				b = nb, nb = phmm_load_bound<T, P>(scr, s / P + 2, lane, H, above);
-				bt0 = bt1, bt1 = steps_t::bound_vote(b.M, b.I, b.D, fast_hi);
-			}
-		}
+		phmm_load_rows<T, P, K, FTZ>(tab + c.lane * KS, rb, R, row0 + c.lane * K, err, mmt, c.init, M, I, D, Q, mm, g, mi, md, cc);
+		v.pM = 0, v.pI = 0, v.pD = !c.above && row0 + c.lane * K - 1 < 0 ? c.init : (T)0;
+		c.fast_hi = steps_t::template hi<K>(mm, g, mi, md, cc, err, rb, R, row0 + c.lane * K);
+		v.v0 = false, v.v1 = false, v.bt0 = false;
+		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(c.tabl, c.hq[-1]), pr);
+		v.b = phmm_load_bound<T, P>(c.scr, 0, c.lane, c.H, c.above);
+		v.nb = phmm_load_bound<T, P>(c.scr, 1, c.lane, c.H, c.above);
+		v.bt1 = steps_t::bound_vote(v.b.M, v.b.I, v.b.D, c.fast_hi);
+		/* The FTZ variant's steps join anyway (fast or flushing): there a loop of its own for the
+		 * first steps only lengthened the code, and measured slower. */
+		int s = 0;
+		if (!FTZ)
+			for (; s < P - 1 && s < steps; ++s)
+				phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, true>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+#pragma unroll 2
+		for (; s < steps; ++s)
+			phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, FTZ>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
 		gpu_syncwarp();
 	}
-	if (live && last) out[pp.out] = op::add(sm, si);
+	if (live && c.last) out[pp.out] = op::add(v.sm, v.si);
 }
 
 #endif
