@@ -520,11 +520,17 @@ phmm_gpu_kernel_warp(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, cons
  * and Q too, which x86 does as well, so that no state is ever subnormal and its high word alone
  * tells whether it is below the threshold (a subnormal with a zero high word would pass for 0). A
  * fast step's unflushed Q is normal when the step after it is fast too; a slow step flushes it
- * first, which gives x86's value. */
+ * first, which gives x86's value.
+ *
+ * Fast steps run in pairs, a loop of two steps without joins (each join costs register moves): the
+ * threshold is 2^-1020 / c^(2(K+1)), so that when no input of the first step lies below it, none of
+ * the second's (the first's values, and the first's inputs) lies below 2^-1021 / c^(K+1) either,
+ * roundings aside. */
 
-/* The threshold's high word: 2^(-1021 - (K + 1) e), e the binary exponent of the smallest non-zero
- * constant among the warp's rows (transitions, and the match and mismatch priors); the factor 2
- * above 2^-1022 / c^(K+1) covers the products' roundings. */
+/* The threshold's high word: 2^(-1020 - 2 (K + 1) e), e the binary exponent of the smallest
+ * non-zero constant among the warp's rows (transitions, and the match and mismatch priors); the
+ * factor 4 above 2^-1022 / c^(2(K+1)) covers the two steps' roundings. e >= -61 (PHMM_MIN_CONST),
+ * so the exponent stays below 2047. */
 template <int K>
 __device__ __forceinline__ uint32_t phmm_fast_hi(const double (&mm)[K], const double (&g)[K], const double (&mi)[K],
                                                  const double (&md)[K], const double (&cc)[K], const double *err,
@@ -542,7 +548,8 @@ __device__ __forceinline__ uint32_t phmm_fast_hi(const double (&mm)[K], const do
 			if (c[k] > 0) e = min(e, (__double2hiint(c[k]) >> 20) - 1023);
 	}
 	e = -gpu_reduce_max(-e);
-	return (uint32_t)(2 - (K + 1) * e) << 20;
+	static_assert(3 + 2 * (K + 1) * 61 < 2047, "the threshold of phmm_fast_hi overflows");
+	return (uint32_t)(3 - 2 * (K + 1) * e) << 20;
 }
 
 /* The smallest high word minus one of m and the K values, in unsigned arithmetic, so that 0 (high
@@ -672,18 +679,31 @@ template <typename T> struct phmm_tile_ctx_t {
 
 /* What it carries from one step to the next besides its rows: the row above one column back
  * (p*), the row above the tile in this chunk and the next (b, nb), the FTZ votes after the last
- * two steps (v0, v1) and the checks of the row above in this chunk and the one before (bt1, bt0),
- * and the last row's sums. */
+ * two steps (v0, v1) and the checks of the row above in the chunk before, this one and the next
+ * (bt0, bt1, nbt), and the last row's sums. */
 template <typename T> struct phmm_carry_t {
 	T pM, pI, pD, sm, si;
 	phmm_bound_t<T> b, nb;
-	bool v0, v1, bt0, bt1;
+	bool v0, v1, bt0, bt1, nbt;
 };
+
+/* Whether the next step of the FTZ kernel may run without flushes (phmm_tiled_steps). */
+template <typename T> __device__ __forceinline__ bool phmm_fast(const phmm_carry_t<T> &v)
+{
+	return !(v.v0 || v.v1 || v.bt0 || v.bt1);
+}
+
+/* Whether steps s and s + 1 may (above); s + 1 may take the next chunk of the row above. */
+template <typename T, int P> __device__ __forceinline__ bool phmm_fast2(const phmm_carry_t<T> &v, int s, int steps)
+{
+	return s + 1 < steps && phmm_fast(v) && !(s % P == P - 1 && v.nbt);
+}
 
 /* Step s of a tile. FILL: one of the first P - 1 steps, where the threads past step s keep their
  * column-0 state; the main loop's steps have no such branch, which would make every step a join
- * that the compiler pays for with register moves. */
-template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ, bool FILL>
+ * that the compiler pays for with register moves. SPEED (FTZ): 1 without flushes, 2 with them,
+ * 0 as the votes say (phmm_fast). */
+template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ, bool FILL, int SPEED = 0>
 __device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &c, phmm_carry_t<T> &v, T (&M)[K],
                                                T (&I)[K], T (&D)[K], T (&Q)[K], const T (&mm)[K], const T (&g)[K],
                                                const T (&mi)[K], const T (&md)[K], const T (&cc)[K], T (&pr)[K])
@@ -699,7 +719,7 @@ __device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &
 	const T tI = gpu_shfl(v.b.I, x, P);
 	const T tD = gpu_shfl(v.b.D, x, P);
 	if (c.lane == 0) uM = c.above ? tM : (T)0, uI = c.above ? tI : (T)0, uD = c.above ? tD : c.init;
-	const bool fast = !(v.v0 || v.v1 || v.bt0 || v.bt1);
+	const bool fast = SPEED ? SPEED == 1 : phmm_fast(v);
 	if (!FILL || j >= 1) {
 		steps_t::template step<K, FUSED, SHARE>(fast, M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, v.pM, v.pI, v.pD);
 		if (c.store && j <= c.H) c.scr[3 * j] = M[K - 1], c.scr[3 * j + 1] = I[K - 1], c.scr[3 * j + 2] = D[K - 1];
@@ -715,7 +735,7 @@ __device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &
 	v.v0 = v.v1, v.v1 = steps_t::template vote<K, SHARE>(M, I, D, Q, c.fast_hi);
 	if (x == P - 1) {
 		v.b = v.nb, v.nb = phmm_load_bound<T, P>(c.scr, s / P + 2, c.lane, c.H, c.above);
-		v.bt0 = v.bt1, v.bt1 = steps_t::bound_vote(v.b.M, v.b.I, v.b.D, c.fast_hi);
+		v.bt0 = v.bt1, v.bt1 = v.nbt, v.nbt = steps_t::bound_vote(v.nb.M, v.nb.I, v.nb.D, c.fast_hi);
 	}
 }
 
@@ -775,15 +795,28 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		v.b = phmm_load_bound<T, P>(c.scr, 0, c.lane, c.H, c.above);
 		v.nb = phmm_load_bound<T, P>(c.scr, 1, c.lane, c.H, c.above);
 		v.bt1 = steps_t::bound_vote(v.b.M, v.b.I, v.b.D, c.fast_hi);
-		/* The FTZ variant's steps join anyway (fast or flushing): there a loop of its own for the
-		 * first steps only lengthened the code, and measured slower. */
+		v.nbt = steps_t::bound_vote(v.nb.M, v.nb.I, v.nb.D, c.fast_hi);
 		int s = 0;
-		if (!FTZ)
-			for (; s < P - 1 && s < steps; ++s)
-				phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, true>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+		for (; s < P - 1 && s < steps; ++s)
+			phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, true>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+		if (!FTZ) {
 #pragma unroll 2
-		for (; s < steps; ++s)
-			phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, FTZ>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+			for (; s < steps; ++s)
+				phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, false>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+		}
+		/* FTZ: runs of fast pairs of steps and runs of flushing steps, in loops of their own. */
+		while (FTZ && s < steps) {
+			if (phmm_fast2<T, P>(v, s, steps)) {
+				do {
+					phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, false, 1>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+					phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, false, 1>(s + 1, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+					s += 2;
+				} while (phmm_fast2<T, P>(v, s, steps));
+			} else {
+				do phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, false, 2>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+				while (++s < steps && !phmm_fast2<T, P>(v, s, steps));
+			}
+		}
 		gpu_syncwarp();
 	}
 	if (live && c.last) out[pp.out] = op::add(v.sm, v.si);
