@@ -674,7 +674,7 @@ template <typename T> struct phmm_tile_ctx_t {
 	uint32_t fast_hi;  /* FTZ: the fast steps' threshold (phmm_fast_hi) */
 	int lane, H;
 	T init;
-	bool above, last_tile, last, store;
+	bool above, last, store;
 };
 
 /* What it carries from one step to the next besides its rows: the row above one column back
@@ -699,11 +699,15 @@ template <typename T, int P> __device__ __forceinline__ bool phmm_fast2(const ph
 	return s + 1 < steps && phmm_fast(v) && !(s % P == P - 1 && v.nbt);
 }
 
-/* Step s of a tile. FILL: one of the first P - 1 steps, where the threads past step s keep their
- * column-0 state; the main loop's steps have no such branch, which would make every step a join
- * that the compiler pays for with register moves. SPEED (FTZ): 1 without flushes, 2 with them,
- * 0 as the votes say (phmm_fast). */
-template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ, bool FILL, int SPEED = 0>
+/* Step s of a tile. LAST: the read's last tile, whose last thread sums its last row, where the
+ * others store it for the next tile. FILL: one of the first P - 1 steps, where the threads past
+ * step s keep their column-0 state; the main loop's steps have no such branch, which would make
+ * every step a join that the compiler pays for with register moves. SPEED (FTZ): 1 without
+ * flushes, 2 with them, 0 as the votes say (phmm_fast). ROWVOTE (FTZ): the first step of a fast
+ * pair, whose states the next pair takes only through the row above one column back (p*), so
+ * that only the threads' last rows are voted on. */
+template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ, bool LAST, bool FILL, int SPEED = 0,
+          bool ROWVOTE = false>
 __device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &c, phmm_carry_t<T> &v, T (&M)[K],
                                                T (&I)[K], T (&D)[K], T (&Q)[K], const T (&mm)[K], const T (&g)[K],
                                                const T (&mi)[K], const T (&md)[K], const T (&cc)[K], T (&pr)[K])
@@ -722,9 +726,9 @@ __device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &
 	const bool fast = SPEED ? SPEED == 1 : phmm_fast(v);
 	if (!FILL || j >= 1) {
 		steps_t::template step<K, FUSED, SHARE>(fast, M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, v.pM, v.pI, v.pD);
-		if (c.store && j <= c.H) c.scr[3 * j] = M[K - 1], c.scr[3 * j + 1] = I[K - 1], c.scr[3 * j + 2] = D[K - 1];
+		if (!LAST && c.store && j <= c.H) c.scr[3 * j] = M[K - 1], c.scr[3 * j + 1] = I[K - 1], c.scr[3 * j + 2] = D[K - 1];
 	}
-	if (c.last_tile && c.last) {
+	if (LAST && c.last) {
 		/* Sums of values that are 0 or normal are 0 or normal: no flush (phmm_rows). */
 		const bool take = j >= 1 && j <= c.H;
 		v.sm = phmm_ops<T>::add(v.sm, take ? M[K - 1] : (T)0);
@@ -732,11 +736,58 @@ __device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &
 	}
 	v.pM = uM, v.pI = uI, v.pD = uD;
 	phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(c.tabl, hcn), pr);
-	v.v0 = v.v1, v.v1 = steps_t::template vote<K, SHARE>(M, I, D, Q, c.fast_hi);
+	v.v0 = v.v1;
+	v.v1 = ROWVOTE ? steps_t::bound_vote(M[K - 1], I[K - 1], D[K - 1], c.fast_hi)
+	               : steps_t::template vote<K, SHARE>(M, I, D, Q, c.fast_hi);
 	if (x == P - 1) {
 		v.b = v.nb, v.nb = phmm_load_bound<T, P>(c.scr, s / P + 2, c.lane, c.H, c.above);
 		v.bt0 = v.bt1, v.bt1 = v.nbt, v.nbt = steps_t::bound_vote(v.nb.M, v.nb.I, v.nb.D, c.fast_hi);
 	}
+}
+
+/* One tile of the tiled kernel (below): its rows' state and constants, then its steps. */
+template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ, bool LAST>
+__device__ __forceinline__ void phmm_tile(int row0, bool live, T *tab, const uint8_t *rb, int R, const T *err, const T *mmt,
+                                          int steps, phmm_tile_ctx_t<T> &c, phmm_carry_t<T> &v)
+{
+	typedef phmm_tiled_steps<T, FTZ> steps_t;
+	constexpr int KS = phmm_stride<T, K>::KS;
+	/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
+	c.store = c.last && live && !LAST;
+	T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K], pr[K];
+	/* Per-row transitions even for SHARE: keeping the read's one set in registers across the
+	 * tiles' loop lost on long reads. */
+	phmm_load_rows<T, P, K, FTZ>(tab + c.lane * KS, rb, R, row0 + c.lane * K, err, mmt, c.init, M, I, D, Q, mm, g, mi, md, cc);
+	v.pM = 0, v.pI = 0, v.pD = !c.above && row0 + c.lane * K - 1 < 0 ? c.init : (T)0;
+	c.fast_hi = steps_t::template hi<K>(mm, g, mi, md, cc, err, rb, R, row0 + c.lane * K);
+	v.v0 = false, v.v1 = false, v.bt0 = false;
+	phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(c.tabl, c.hq[-1]), pr);
+	v.b = phmm_load_bound<T, P>(c.scr, 0, c.lane, c.H, c.above);
+	v.nb = phmm_load_bound<T, P>(c.scr, 1, c.lane, c.H, c.above);
+	v.bt1 = steps_t::bound_vote(v.b.M, v.b.I, v.b.D, c.fast_hi);
+	v.nbt = steps_t::bound_vote(v.nb.M, v.nb.I, v.nb.D, c.fast_hi);
+	int s = 0;
+	for (; s < P - 1 && s < steps; ++s)
+		phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, LAST, true>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+	if (!FTZ) {
+#pragma unroll 2
+		for (; s < steps; ++s)
+			phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, LAST, false>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+	}
+	/* FTZ: runs of fast pairs of steps and runs of flushing steps, in loops of their own. */
+	while (FTZ && s < steps) {
+		if (phmm_fast2<T, P>(v, s, steps)) {
+			do {
+				phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, LAST, false, 1, true>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+				phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, LAST, false, 1>(s + 1, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+				s += 2;
+			} while (phmm_fast2<T, P>(v, s, steps));
+		} else {
+			do phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, LAST, false, 2>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
+			while (++s < steps && !phmm_fast2<T, P>(v, s, steps));
+		}
+	}
+	gpu_syncwarp();
 }
 
 /* Reads longer than P*K rows: tiles of P*K rows, virtual rows at the top of the first one. The
@@ -755,7 +806,6 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	/* FTZ: the flushes that can matter (phmm_rows, phmm_tiled_steps), after which no state is
 	 * subnormal: the sums take M as it is. */
 	typedef typename phmm_arith<T, FTZ>::op op;
-	typedef phmm_tiled_steps<T, FTZ> steps_t;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
 	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
 	const int sub = me.sub;
@@ -781,43 +831,11 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 
 	for (int tile = 0; tile < ntiles; ++tile) {
 		const int row0 = tile * ROWS - pad; /* 0-based read row of the tile's first register */
-		c.above = tile > 0, c.last_tile = tile == ntiles - 1;
-		/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
-		c.store = c.last && live && !c.last_tile;
-		T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K], pr[K];
-		/* Per-row transitions even for SHARE: keeping the read's one set in registers across the
-		 * tiles' loop lost on long reads. */
-		phmm_load_rows<T, P, K, FTZ>(tab + c.lane * KS, rb, R, row0 + c.lane * K, err, mmt, c.init, M, I, D, Q, mm, g, mi, md, cc);
-		v.pM = 0, v.pI = 0, v.pD = !c.above && row0 + c.lane * K - 1 < 0 ? c.init : (T)0;
-		c.fast_hi = steps_t::template hi<K>(mm, g, mi, md, cc, err, rb, R, row0 + c.lane * K);
-		v.v0 = false, v.v1 = false, v.bt0 = false;
-		phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(c.tabl, c.hq[-1]), pr);
-		v.b = phmm_load_bound<T, P>(c.scr, 0, c.lane, c.H, c.above);
-		v.nb = phmm_load_bound<T, P>(c.scr, 1, c.lane, c.H, c.above);
-		v.bt1 = steps_t::bound_vote(v.b.M, v.b.I, v.b.D, c.fast_hi);
-		v.nbt = steps_t::bound_vote(v.nb.M, v.nb.I, v.nb.D, c.fast_hi);
-		int s = 0;
-		for (; s < P - 1 && s < steps; ++s)
-			phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, true>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
-		if (!FTZ) {
-#pragma unroll 2
-			for (; s < steps; ++s)
-				phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, false>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
-		}
-		/* FTZ: runs of fast pairs of steps and runs of flushing steps, in loops of their own. */
-		while (FTZ && s < steps) {
-			if (phmm_fast2<T, P>(v, s, steps)) {
-				do {
-					phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, false, 1>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
-					phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, false, 1>(s + 1, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
-					s += 2;
-				} while (phmm_fast2<T, P>(v, s, steps));
-			} else {
-				do phmm_tile_step<T, P, K, FUSED, SHARE, FTZ, false, 2>(s, c, v, M, I, D, Q, mm, g, mi, md, cc, pr);
-				while (++s < steps && !phmm_fast2<T, P>(v, s, steps));
-			}
-		}
-		gpu_syncwarp();
+		c.above = tile > 0;
+		if (tile < ntiles - 1)
+			phmm_tile<T, P, K, FUSED, SHARE, FTZ, false>(row0, live, tab, rb, R, err, mmt, steps, c, v);
+		else
+			phmm_tile<T, P, K, FUSED, SHARE, FTZ, true>(row0, live, tab, rb, R, err, mmt, steps, c, v);
 	}
 	if (live && c.last) out[pp.out] = op::add(v.sm, v.si);
 }
