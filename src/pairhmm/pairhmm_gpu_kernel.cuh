@@ -566,9 +566,9 @@ __device__ __forceinline__ uint32_t phmm_min_hi(const double (&v)[K], uint32_t m
 
 /* On every lane (the ballot needs them all), after a step: whether any state of the warp is below
  * the threshold. The next step's inputs are these states (its own, and lane t - 1's as the row
- * above), and the ones before them one column back: a step may run fast when neither of the last
- * two votes found one (nor the check of the row above the tile, for lane 0). Voting after a step
- * keeps the check off the next step's critical path. */
+ * above), and lane t - 1's last row one column back: a pair of steps may run fast when neither of
+ * the last two votes found one (nor the checks of the row above the tile, for lane 0). Voting after
+ * a step keeps the check off the next step's critical path. */
 template <int K, bool SHARE>
 __device__ __forceinline__ bool phmm_ftz_vote(const double (&M)[K], const double (&I)[K], const double (&D)[K],
                                               const double (&Q)[K], uint32_t hi)
