@@ -96,7 +96,7 @@ template <typename T, int P, int K, bool F, bool S, bool FTZ = false> static cud
 #define VW(T) V(T, 32, 9)
 #endif
 #define VT(T, P, K, FTZ)                                                                            \
-	{P, K, phmm_table<T, P, K>::SIZE,                                                               \
+	{P, K, phmm_tiled_table<T, P, K>::SIZE,                                                         \
 	 {{launch_tiled<T, P, K, false, false, FTZ>, launch_tiled<T, P, K, true, false, FTZ>},          \
 	  {launch_tiled<T, P, K, false, true, FTZ>, launch_tiled<T, P, K, true, true, FTZ>}},           \
 	 {{load_tiled<T, P, K, false, false, FTZ>, load_tiled<T, P, K, true, false, FTZ>},              \

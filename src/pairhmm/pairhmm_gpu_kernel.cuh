@@ -277,7 +277,7 @@ template <typename T> struct phmm_sub_t {
 	phmm_gpu_pair_t pp;
 };
 
-template <typename T, int P, int K>
+template <typename T, int P, int K, int SIZE = phmm_table<T, P, K>::SIZE>
 __device__ __forceinline__ phmm_sub_t<T> phmm_sub_init(const phmm_gpu_pair_t *__restrict__ pairs, int npairs)
 {
 	extern __shared__ __align__(16) unsigned char phmm_smem[];
@@ -285,7 +285,7 @@ __device__ __forceinline__ phmm_sub_t<T> phmm_sub_init(const phmm_gpu_pair_t *__
 	me.lane = threadIdx.x % P;
 	me.sub = (blockIdx.x * PHMM_GPU_BLOCK + threadIdx.x) / P;
 	me.live = me.sub < npairs;
-	me.tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * phmm_table<T, P, K>::SIZE;
+	me.tab = reinterpret_cast<T *>(phmm_smem) + (threadIdx.x / P) * SIZE;
 	me.pp = pairs[me.live ? me.sub : npairs - 1];
 	return me;
 }
@@ -651,11 +651,31 @@ template <> struct phmm_tiled_steps<double, true> {
 };
 
 /* The row above a tile (the previous tile's last row) for P consecutive columns: lane x of the
- * sub-warp holds column c * P + x + 1 of chunk c. Loaded two chunks ahead, so that lane 0, which
- * takes one column per step by shuffle, never waits on global memory in the inner loop. */
+ * sub-warp holds column c * P + x + 1 of chunk c. Loaded a chunk ahead of its staging in shared
+ * memory (phmm_stage), where lane 0 takes one column a step: it never waits on global memory in
+ * the inner loop. */
 template <typename T> struct phmm_bound_t {
 	T M, I, D;
 };
+
+/* The tiled kernel's shared memory a sub-warp: the prior tables (phmm_table), then two chunks of
+ * the row above the tile, 4 values a column (M, I, D and a pad, so that a column is one or two
+ * 16-byte loads): the chunk lane 0 takes columns from, and the next. */
+template <typename T, int P, int K> struct phmm_tiled_table {
+	static constexpr int STAGE = 2 * P * 4;
+	static constexpr int SIZE = phmm_table<T, P, K>::SIZE + STAGE;
+};
+
+/* One column of a staged chunk, at p (16-byte aligned). */
+__device__ __forceinline__ void phmm_stage_col(float *p, float m, float i, float d)
+{
+	*reinterpret_cast<float4 *>(p) = make_float4(m, i, d, 0.f);
+}
+__device__ __forceinline__ void phmm_stage_col(double *p, double m, double i, double d)
+{
+	*reinterpret_cast<double2 *>(p) = make_double2(m, i);
+	*reinterpret_cast<double2 *>(p + 2) = make_double2(d, 0.0);
+}
 
 template <typename T, int P>
 __device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chunk, int lane, int H, bool above)
@@ -669,6 +689,7 @@ __device__ __forceinline__ phmm_bound_t<T> phmm_load_bound(const T *scr, int chu
 /* What a thread of the tiled kernel keeps fixed through a tile. */
 template <typename T> struct phmm_tile_ctx_t {
 	T *scr;            /* the pair's scratch row (3 values a column) */
+	T *stg;            /* the sub-warp's two staged chunks of the row above (phmm_tiled_table) */
 	const uint8_t *hq; /* the haplotype classes, offset for this thread (phmm_short_body) */
 	uint32_t tabl;     /* this thread's prior table (shared address) */
 	uint32_t fast_hi;  /* FTZ: the fast steps' threshold (phmm_fast_hi) */
@@ -678,14 +699,22 @@ template <typename T> struct phmm_tile_ctx_t {
 };
 
 /* What it carries from one step to the next besides its rows: the row above one column back
- * (p*), the row above the tile in this chunk and the next (b, nb), the FTZ votes after the last
- * two steps (v0, v1) and the checks of the row above in the chunk before, this one and the next
- * (bt0, bt1, nbt), and the last row's sums. */
+ * (p*), the next chunk of the row above the tile to stage (nb), the FTZ votes after the last two
+ * steps (v0, v1) and the checks of the row above in the chunk before, this one and the next (bt0,
+ * bt1, nbt), and the last row's sums. */
 template <typename T> struct phmm_carry_t {
 	T pM, pI, pD, sm, si;
-	phmm_bound_t<T> b, nb;
+	phmm_bound_t<T> nb;
 	bool v0, v1, bt0, bt1, nbt;
 };
+
+/* Chunk b of the row above into staging buffer buf % 2, lane x at column x; in the read's first
+ * tile GKL's row 0 (M = I = 0, D = init). The caller syncs the warp before lane 0 reads it. */
+template <typename T, int P>
+__device__ __forceinline__ void phmm_stage(const phmm_tile_ctx_t<T> &c, int buf, const phmm_bound_t<T> &b)
+{
+	phmm_stage_col(c.stg + (buf % 2 * P + c.lane) * 4, b.M, b.I, c.above ? b.D : c.init);
+}
 
 /* Whether the next step of the FTZ kernel may run without flushes (phmm_tiled_steps). */
 template <typename T> __device__ __forceinline__ bool phmm_fast(const phmm_carry_t<T> &v)
@@ -719,10 +748,10 @@ __device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &
 	T uM = gpu_shfl_up(M[K - 1], 1, P);
 	T uI = gpu_shfl_up(I[K - 1], 1, P);
 	T uD = gpu_shfl_up(D[K - 1], 1, P);
-	const T tM = gpu_shfl(v.b.M, x, P);
-	const T tI = gpu_shfl(v.b.I, x, P);
-	const T tD = gpu_shfl(v.b.D, x, P);
-	if (c.lane == 0) uM = c.above ? tM : (T)0, uI = c.above ? tI : (T)0, uD = c.above ? tD : c.init;
+	if (c.lane == 0) {
+		const T *t = c.stg + s % (2 * P) * 4; /* column s + 1: chunk s / P, buffer s / P % 2 */
+		uM = t[0], uI = t[1], uD = t[2];
+	}
 	const bool fast = SPEED ? SPEED == 1 : phmm_fast(v);
 	if (!FILL || j >= 1) {
 		steps_t::template step<K, FUSED, SHARE>(fast, M, I, D, Q, mm, g, mi, md, cc, pr, uM, uI, v.pM, v.pI, v.pD);
@@ -740,7 +769,9 @@ __device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &
 	v.v1 = ROWVOTE ? steps_t::bound_vote(M[K - 1], I[K - 1], D[K - 1], c.fast_hi)
 	               : steps_t::template vote<K, SHARE>(M, I, D, Q, c.fast_hi);
 	if (x == P - 1) {
-		v.b = v.nb, v.nb = phmm_load_bound<T, P>(c.scr, s / P + 2, c.lane, c.H, c.above);
+		phmm_stage<T, P>(c, s / P + 1, v.nb);
+		gpu_syncwarp();
+		v.nb = phmm_load_bound<T, P>(c.scr, s / P + 2, c.lane, c.H, c.above);
 		v.bt0 = v.bt1, v.bt1 = v.nbt, v.nbt = steps_t::bound_vote(v.nb.M, v.nb.I, v.nb.D, c.fast_hi);
 	}
 }
@@ -762,9 +793,11 @@ __device__ __forceinline__ void phmm_tile(int row0, bool live, T *tab, const uin
 	c.fast_hi = steps_t::template hi<K>(mm, g, mi, md, cc, err, rb, R, row0 + c.lane * K);
 	v.v0 = false, v.v1 = false, v.bt0 = false;
 	phmm_load_priors<T, K>(phmm_class_addr<T, P, K>(c.tabl, c.hq[-1]), pr);
-	v.b = phmm_load_bound<T, P>(c.scr, 0, c.lane, c.H, c.above);
+	const phmm_bound_t<T> b = phmm_load_bound<T, P>(c.scr, 0, c.lane, c.H, c.above);
+	phmm_stage<T, P>(c, 0, b);
+	gpu_syncwarp();
 	v.nb = phmm_load_bound<T, P>(c.scr, 1, c.lane, c.H, c.above);
-	v.bt1 = steps_t::bound_vote(v.b.M, v.b.I, v.b.D, c.fast_hi);
+	v.bt1 = steps_t::bound_vote(b.M, b.I, b.D, c.fast_hi);
 	v.nbt = steps_t::bound_vote(v.nb.M, v.nb.I, v.nb.D, c.fast_hi);
 	int s = 0;
 	for (; s < P - 1 && s < steps; ++s)
@@ -807,7 +840,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	 * subnormal: the sums take M as it is. */
 	typedef typename phmm_arith<T, FTZ>::op op;
 	constexpr int ROWS = P * K, KS = phmm_stride<T, K>::KS;
-	const phmm_sub_t<T> me = phmm_sub_init<T, P, K>(pairs, npairs);
+	const phmm_sub_t<T> me = phmm_sub_init<T, P, K, phmm_tiled_table<T, P, K>::SIZE>(pairs, npairs);
 	const int sub = me.sub;
 	const bool live = me.live;
 	T *tab = me.tab;
@@ -826,6 +859,7 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	c.scr = scratch + scratch_off[live ? sub : npairs - 1];
 	c.hq = hblob + pp.hoff + 1 - c.lane;
 	c.tabl = gpu_smem_addr(tab + c.lane * KS);
+	c.stg = tab + phmm_table<T, P, K>::SIZE;
 	phmm_carry_t<T> v;
 	v.sm = 0, v.si = 0;
 

@@ -159,7 +159,7 @@ static void run_variant(int W, int n, int rlo, int rhi, int hmax)
 
 	const int per_block = PHMM_GPU_BLOCK / P;
 	const unsigned blocks = (unsigned)((n + per_block - 1) / per_block);
-	const size_t smem = (size_t)per_block * phmm_table<T, P, K>::SIZE * sizeof(T);
+	const size_t smem = (size_t)per_block * (TILED ? phmm_tiled_table<T, P, K>::SIZE : phmm_table<T, P, K>::SIZE) * sizeof(T);
 	if (smem > sizeof phmm_smem) {
 		fprintf(stderr, "FAIL: shared memory of P=%d K=%d too small in the test\n", P, K);
 		++failures;
