@@ -666,15 +666,17 @@ template <typename T, int P, int K> struct phmm_tiled_table {
 	static constexpr int SIZE = phmm_table<T, P, K>::SIZE + STAGE;
 };
 
-/* One column of a staged chunk, at p (16-byte aligned). */
+/* One column of a staged chunk, at p (16-byte aligned), in 16-byte stores (phmm_sts). */
 __device__ __forceinline__ void phmm_stage_col(float *p, float m, float i, float d)
 {
-	*reinterpret_cast<float4 *>(p) = make_float4(m, i, d, 0.f);
+	const float v[4] = {m, i, d, 0.f};
+	phmm_sts(p, v);
 }
 __device__ __forceinline__ void phmm_stage_col(double *p, double m, double i, double d)
 {
-	*reinterpret_cast<double2 *>(p) = make_double2(m, i);
-	*reinterpret_cast<double2 *>(p + 2) = make_double2(d, 0.0);
+	const double mi[2] = {m, i}, d0[2] = {d, 0.0};
+	phmm_sts(p, mi);
+	phmm_sts(p + 2, d0);
 }
 
 template <typename T, int P>
@@ -695,7 +697,8 @@ template <typename T> struct phmm_tile_ctx_t {
 	uint32_t fast_hi;  /* FTZ: the fast steps' threshold (phmm_fast_hi) */
 	int lane, H;
 	T init;
-	bool above, last, store;
+	bool above, last;
+	bool store; /* this thread writes its last row to scratch (the read's last tile does not) */
 };
 
 /* What it carries from one step to the next besides its rows: the row above one column back
@@ -778,13 +781,11 @@ __device__ __forceinline__ void phmm_tile_step(int s, const phmm_tile_ctx_t<T> &
 
 /* One tile of the tiled kernel (below): its rows' state and constants, then its steps. */
 template <typename T, int P, int K, bool FUSED, bool SHARE, bool FTZ, bool LAST>
-__device__ __forceinline__ void phmm_tile(int row0, bool live, T *tab, const uint8_t *rb, int R, const T *err, const T *mmt,
-                                          int steps, phmm_tile_ctx_t<T> &c, phmm_carry_t<T> &v)
+__device__ __forceinline__ void phmm_tile(int row0, T *tab, const uint8_t *rb, int R, const T *err, const T *mmt, int steps,
+                                          phmm_tile_ctx_t<T> &c, phmm_carry_t<T> &v)
 {
 	typedef phmm_tiled_steps<T, FTZ> steps_t;
 	constexpr int KS = phmm_stride<T, K>::KS;
-	/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
-	c.store = c.last && live && !LAST;
 	T M[K], I[K], D[K], Q[K], mm[K], g[K], mi[K], md[K], cc[K], pr[K];
 	/* Per-row transitions even for SHARE: keeping the read's one set in registers across the
 	 * tiles' loop lost on long reads. */
@@ -855,6 +856,8 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 	const int steps = hmax + P - 1;
 	phmm_tile_ctx_t<T> c;
 	c.lane = me.lane, c.H = pp.H, c.last = c.lane == P - 1;
+	/* Only a live sub-warp writes scratch: one past the launch's end repeats the last pair. */
+	c.store = c.last && live;
 	c.init = op::div(op::init(), (T)c.H);
 	c.scr = scratch + scratch_off[live ? sub : npairs - 1];
 	c.hq = hblob + pp.hoff + 1 - c.lane;
@@ -867,9 +870,9 @@ phmm_gpu_kernel(const phmm_gpu_pair_t *__restrict__ pairs, int npairs, const uin
 		const int row0 = tile * ROWS - pad; /* 0-based read row of the tile's first register */
 		c.above = tile > 0;
 		if (tile < ntiles - 1)
-			phmm_tile<T, P, K, FUSED, SHARE, FTZ, false>(row0, live, tab, rb, R, err, mmt, steps, c, v);
+			phmm_tile<T, P, K, FUSED, SHARE, FTZ, false>(row0, tab, rb, R, err, mmt, steps, c, v);
 		else
-			phmm_tile<T, P, K, FUSED, SHARE, FTZ, true>(row0, live, tab, rb, R, err, mmt, steps, c, v);
+			phmm_tile<T, P, K, FUSED, SHARE, FTZ, true>(row0, tab, rb, R, err, mmt, steps, c, v);
 	}
 	if (live && c.last) out[pp.out] = op::add(v.sm, v.si);
 }
