@@ -68,7 +68,7 @@ for sig in INT TERM; do
 	kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
 	# cnv and fastid read all their input before they open an output: interrupted while reading.
 	feed <(zcat "$data/cnv/small/input_counts.tsv.gz" | head -100)
-	kill_check "cnv SIG$sig" $sig $want - -- "$gvk" cnv -q --counts "$tmp/in.fifo" -o "$tmp/out.txt" --cnvr "$tmp/out.txt"
+	kill_check "cnv SIG$sig" $sig $want - -- "$gvk" cnv -q --counts "$tmp/in.fifo" -o "$tmp/out.txt" --cnvr "$tmp/out.cnvr"
 	kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
 done
 

@@ -52,8 +52,9 @@ static void usage(FILE *fp)
 	        "  -o FILE                CNVs: sample chr start end mean median CN (default standard output)\n"
 	        "      --cnvr FILE        CNV regions: chr start end + one copy number per sample\n"
 	        "      --segments FILE    every segment, same columns as the CNVs\n"
-	        "      --vcf FILE         CNV regions as VCF 4.3 (<DEL>/<DUP>, GT:CN:SM per sample); FILE.vcf.gz is\n"
-	        "                         bgzipped and indexed (FILE.vcf.gz.tbi)\n"
+	        "      --vcf FILE         CNV regions as VCF 4.3 (<DEL>/<DUP>, GT:CN:SM per sample); a name ending\n"
+	        "                         in .gz is bgzipped and indexed (FILE.tbi; FILE.csi for a\n"
+	        "                         contig of 2^29 bases or more)\n"
 	        "      --calls-bed FILE   CNVs as BED: chrom start end sample CN (0-based, by position)\n"
 	        "      --seg FILE         every segment as SEG for IGV/GISTIC (seg.mean: mean sI/NI, log2 scale)\n"
 	        "      --regions PREFIX   per-region tables PREFIX.{normalized,INI,sINI,region_CN,lambda,alpha,\n"
@@ -262,7 +263,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			if ((a->o.device = gvk_cli_device(optarg)) < 0) BAD("--device must be cpu, gpu or auto");
 			break;
 		case 'q': a->quiet = 1; break;
-		case 'h': usage(stdout); exit(0);
+		case 'h': usage(stdout); gvk_cli_help_exit();
 		default: usage(stderr); return -1;
 		}
 	}
@@ -348,6 +349,9 @@ int gvk_cmd_cnv(int argc, char **argv)
 	args_t a = {0};
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
+	const char *outs[] = {a.out ? a.out : "-", a.cnvr, a.segs, a.counts_out, a.vcf, a.calls_bed, a.seg};
+	if (gvk_outset_check(outs, a.count_only ? 1 : (int)(sizeof outs / sizeof outs[0]), &err) < 0)
+		return fprintf(stderr, "gvk cnv: %s\n", err.msg), 1;
 	gvk_cnv_counts_t c = {0};
 	gvk_cnv_result_t *r = NULL;
 	gvk_cnv_t *e = NULL;

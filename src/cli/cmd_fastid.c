@@ -12,6 +12,7 @@
 #include "../common/err.h"
 #include "../common/lineio.h"
 #include "../common/outset.h"
+#include "../common/parse_num.h"
 #include "../common/threads.h"
 #include "../snp/fastid_engine.h"
 #include "../snp/fastid_write.h"
@@ -89,6 +90,7 @@ static int path_arg(const char *opt, const char **dst)
 static int number_opt(int c, args_t *a)
 {
 	char *end;
+	long num;
 	switch (c) {
 	case 'k':
 		a->topk = (int)strtol(optarg, &end, 10);
@@ -99,8 +101,8 @@ static int number_opt(int c, args_t *a)
 		if (*end || !*optarg || a->thresh < 0) return fail("--threshold needs a number >= 0");
 		return 0;
 	case 't':
-		a->threads = atoi(optarg);
-		if (a->threads < 1) return fail("-t needs a positive number");
+		if (gvk_parse_long(optarg, 1, 65536, &num) < 0) return fail("-t needs a positive number");
+		a->threads = (int)num;
 		return 0;
 	default:
 		a->block = strtoll(optarg, &end, 10);
@@ -126,7 +128,7 @@ static int one_opt(int c, char **argv, args_t *a)
 		if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fail("--isa must be auto, avx512 or scalar");
 		return 0;
 	case 'q': a->quiet = 1; return 0;
-	case 'h': usage(stdout); exit(0);
+	case 'h': usage(stdout); gvk_cli_help_exit();
 	case ':': return fail("%s needs a value", argv[optind - 1]);
 	default:
 		if (optopt > ' ' && optopt < 127) return fail("unknown option '-%c' (gvk fastid --help lists them)", optopt);
@@ -152,6 +154,9 @@ static int check_args(int nfiles, char **files, args_t *a)
 		return fail("the database and the queries cannot both come from standard input");
 	if (a->hits_out && a->thresh < 0) return fail("--hits needs --threshold");
 	if (a->topk == 0 && a->thresh < 0) return fail("-k 0 without --threshold asks for nothing");
+	const char *outs[] = {a->topk || !a->hits_out ? (a->out ? a->out : "-") : NULL, a->hits_out};
+	gvk_err_t err;
+	if (gvk_outset_check(outs, 2, &err) < 0) return fail("%s", err.msg);
 	return 0;
 }
 

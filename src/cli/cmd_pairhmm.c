@@ -18,6 +18,7 @@
 #include "../common/fmtnum.h"
 #include "../common/lineio.h"
 #include "../common/outset.h"
+#include "../common/parse_num.h"
 #include "../common/threads.h"
 #include "../pairhmm/pairhmm_io.h"
 
@@ -74,12 +75,13 @@ static int parse_args(int argc, char **argv, args_t *a)
 	 * million, which measured slower on a 20 M-pair file, as did 128 k. */
 	a->chunk = 1 << 19;
 	int c;
+	long num;
 	while ((c = getopt_long(argc, argv, "o:t:qh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': a->out = optarg; break;
 		case 't':
-			a->eng.threads = atoi(optarg);
-			if (a->eng.threads < 1) return fprintf(stderr, "gvk pairhmm: -t needs a positive number\n"), -1;
+			if (gvk_parse_long(optarg, 1, 65536, &num) < 0) return fprintf(stderr, "gvk pairhmm: -t needs a positive number\n"), -1;
+			a->eng.threads = (int)num;
 			break;
 		case 1:
 			if ((a->eng.device = gvk_cli_device(optarg)) < 0) return fprintf(stderr, "gvk pairhmm: --device must be cpu, gpu or auto\n"), -1;
@@ -105,7 +107,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			break;
 		}
 		case 'q': a->quiet = 1; break;
-		case 'h': usage(stdout); exit(0);
+		case 'h': usage(stdout); gvk_cli_help_exit();
 		default: usage(stderr); return -1;
 		}
 	}

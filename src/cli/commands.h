@@ -8,6 +8,8 @@
 int gvk_cli_device(const char *arg);
 /* --isa argument: a gvk_isa_t for "auto", "avx512", "scalar" (and "avx2" when allowed); -1 otherwise. */
 int gvk_cli_isa(const char *arg, int allow_avx2);
+/* Ends a command after its -h text: status 0, or 1 when standard output could not take it. */
+_Noreturn void gvk_cli_help_exit(void);
 
 /* Takes SIGINT, SIGTERM and SIGHUP on a watcher thread (call first, before any thread starts):
  * the watched output set's temporaries are removed and the process exits with 128 + signal. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gvk command-line dispatcher: gvk <command> [options] <inputs>. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gvk.h"
@@ -61,33 +62,66 @@ static int print_version(void)
 	return 0;
 }
 
+/* The exit status, made non-zero when standard output could not take what was written to it
+ * (gvk -h > /dev/full): a command that fails to print must not look like one that succeeded. */
+static int finish(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (rc == 0) fprintf(stderr, "gvk: standard output: write error\n");
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
+_Noreturn void gvk_cli_help_exit(void) { exit(finish(0)); }
+
+static int run_command(size_t i, int argc, char **argv)
+{
+	/* 'gvk <command> --version' as in samtools and bcftools. */
+	for (int k = 1; k < argc; ++k)
+		if (!strcmp(argv[k], "--version")) return print_version();
+	if (gvk_cli_signals_start() < 0) {
+		fprintf(stderr, "gvk: cannot set up signal handling\n");
+		return 1;
+	}
+	log_command = commands[i].name;
+	gvk_cli_log_level(GVK_LOG_WARN);
+	/* getopt names argv[0] in its messages: "gvk cnv: unrecognized option". */
+	char name[32];
+	snprintf(name, sizeof name, "gvk %s", commands[i].name);
+	argv[0] = name;
+#ifdef GVK_MPI
+	if (gvk_mpi_launched()) return gvk_mpi_main(commands[i].name, commands[i].fn, argc, argv);
+#endif
+	return commands[i].fn(argc, argv);
+}
+
+static long find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+		if (!strcmp(name, commands[i].name)) return (long)i;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
 		return 1;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) return print_version();
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) return finish(print_version());
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
-		if (strcmp(argv[1], commands[i].name)) continue;
-		/* 'gvk <command> --version' as in samtools and bcftools. */
-		for (int k = 2; k < argc; ++k)
-			if (!strcmp(argv[k], "--version")) return print_version();
-		if (gvk_cli_signals_start() < 0) {
-			fprintf(stderr, "gvk: cannot set up signal handling\n");
-			return 1;
+		long i = argc > 2 && !strcmp(argv[1], "help") ? find_command(argv[2]) : -1;
+		if (i >= 0) {
+			/* 'gvk help cnv' is 'gvk cnv -h'. */
+			char h[] = "-h", *hv[] = {argv[2], h, NULL};
+			return finish(run_command((size_t)i, 2, hv));
 		}
-		log_command = commands[i].name;
-		gvk_cli_log_level(GVK_LOG_WARN);
-#ifdef GVK_MPI
-		if (gvk_mpi_launched()) return gvk_mpi_main(commands[i].name, commands[i].fn, argc - 1, argv + 1);
-#endif
-		return commands[i].fn(argc - 1, argv + 1);
+		usage(stdout);
+		return finish(0);
 	}
+	long i = find_command(argv[1]);
+	if (i >= 0) return finish(run_command((size_t)i, argc - 1, argv + 1));
 	fprintf(stderr, "gvk: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return 1;

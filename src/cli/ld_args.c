@@ -249,7 +249,7 @@ int ld_args_parse(int argc, char **argv, ld_args_t *a)
 	a->argc = argc, a->argv = argv;
 	for (int i = 1; i < argc; ++i) {
 		const char *s = argv[i];
-		if (!strcmp(s, "-h") || !strcmp(s, "--help")) ld_usage(stdout), exit(0);
+		if (!strcmp(s, "-h") || !strcmp(s, "--help")) ld_usage(stdout), gvk_cli_help_exit();
 		int r = named_arg(a, argc, argv, &i);
 		if (r < 0) return -1;
 		if (r > 0 || flag_arg(a, s)) continue;

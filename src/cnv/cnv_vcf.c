@@ -189,14 +189,19 @@ static int save_bgzf(gvk_outset_t *os, const char *path, const char *text, size_
 	int bad = bgzf_write(bg, text, len) != (ssize_t)len;
 	bad |= bgzf_close(bg) != 0;
 	if (bad) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot write", path);
+	/* A device (--vcf /dev/null) is written in place and has no index. */
+	if (!strcmp(tmp, path)) return 0;
 	size_t n = strlen(path) + 5;
-	char *ipath = malloc(n);
-	if (!ipath) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	snprintf(ipath, n, "%s.%s", path, use_csi ? "use_csi" : "tbi");
+	char *ipath = malloc(n), *other = malloc(n);
+	if (!ipath || !other) return free(ipath), free(other), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	snprintf(ipath, n, "%s.%s", path, use_csi ? "csi" : "tbi");
+	/* An index of the other kind beside it describes the file this run replaces. */
+	snprintf(other, n, "%s.%s", path, use_csi ? "tbi" : "csi");
 	const char *itmp = gvk_outset_path(os, ipath, err);
 	int rc = itmp ? bcf_index_build3(tmp, itmp, use_csi ? 14 : 0, threads > 1 ? threads : 0) : GVK_ERR_IO;
 	if (itmp && rc != 0) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot build the index (htslib error %d)", ipath, rc);
-	free(ipath);
+	if (rc == 0) rc = gvk_outset_drop(os, other, err);
+	free(ipath), free(other);
 	return rc;
 }
 #endif

@@ -46,16 +46,4 @@ void gvk_lr_unread(gvk_lr_t *lr, size_t bytes, long lines);
 void gvk_lr_unread_line(gvk_lr_t *lr);
 const char *gvk_lr_path(const gvk_lr_t *lr);
 
-/* Output written to a temporary beside path and renamed over it only when the run succeeded (by
- * gvk_outset_commit, outset.h), so a failed run never leaves a partial file. path NULL or "-"
- * writes to standard output. */
-typedef struct {
-	FILE *fp;
-	char *path, *tmp;
-	int direct; /* a device or fifo, written in place */
-} gvk_out_t;
-
-int gvk_out_open(gvk_out_t *o, const char *path, gvk_err_t *err);
-void gvk_out_abort(gvk_out_t *o);
-
 #endif

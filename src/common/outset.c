@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* All-or-nothing commit of a command's outputs (see outset.h). */
+#define _DEFAULT_SOURCE /* realpath, readlink, lstat */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -14,19 +18,176 @@ void gvk_outset_init(gvk_outset_t *s)
 	pthread_mutex_init(&s->lock, NULL);
 }
 
+/* path's directory part joined with name ("dir/name", or name alone when path has no '/'). */
+static char *beside(const char *path, const char *name)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) + 1 : 0, nl = strlen(name);
+	char *t = malloc(dl + nl + 1);
+	if (t) memcpy(t, path, dl), memcpy(t + dl, name, nl + 1);
+	return t;
+}
+
+/* Where an output named path is written: a symbolic link's target, as a shell's redirection
+ * writes through a link (a dangling link's target is created), or path itself. */
+static char *target_of(const char *path)
+{
+	struct stat lb;
+	if (lstat(path, &lb) != 0 || !S_ISLNK(lb.st_mode)) return strdup(path);
+	char *full = realpath(path, NULL);
+	if (full) return full;
+	char buf[PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof buf - 1);
+	if (n <= 0) return strdup(path);
+	buf[n] = 0;
+	return buf[0] == '/' ? strdup(buf) : beside(path, buf);
+}
+
+/* The file's name with its directory resolved, so that two spellings of one file compare equal;
+ * the file need not exist yet. */
+static char *canonical(const char *path)
+{
+	char *full = realpath(path, NULL);
+	if (full) return full;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? beside(path, ".") : strdup(".");
+	char *rdir = dir ? realpath(dir, NULL) : NULL;
+	free(dir);
+	if (!rdir) return strdup(path);
+	const char *base = slash ? slash + 1 : path;
+	size_t n = strlen(rdir) + strlen(base) + 2;
+	char *k = malloc(n);
+	if (k) snprintf(k, n, "%s/%s", rdir, base);
+	free(rdir);
+	return k;
+}
+
+static void out_free(gvk_out_t *o)
+{
+	if (o->fp && o->fp != stdout) fclose(o->fp);
+	if (o->tmp) unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	free(o->key);
+	memset(o, 0, sizeof *o);
+}
+
+/* A device, a fifo, or a link under /dev or /proc (/dev/stdout, /dev/fd/1: the process's own
+ * descriptors) is written in place: renaming over it would replace the node itself. */
+static int in_place(const char *path)
+{
+	struct stat sb, lb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) return 1;
+	return lstat(path, &lb) == 0 && S_ISLNK(lb.st_mode) && (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6));
+}
+
+/* Opens one output: standard output, a path written in place, or a fresh temporary beside the
+ * file that the commit replaces. */
+static int out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
+{
+	memset(o, 0, sizeof *o);
+	if (!path || strcmp(path, "-") == 0) {
+		o->fp = stdout;
+		return 0;
+	}
+	if (in_place(path)) {
+		if (!(o->path = strdup(path))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (!(o->fp = fopen(path, "w"))) {
+			int e = errno;
+			out_free(o);
+			return gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+		}
+		o->direct = 1;
+		return 0;
+	}
+	o->path = target_of(path);
+	size_t n = o->path ? strlen(o->path) : 0;
+	o->tmp = malloc(n + 48);
+	if (!o->path || !o->tmp || !(o->key = canonical(o->path))) {
+		out_free(o);
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	}
+	/* A fresh name opened with O_EXCL and mode 0666, so the kernel applies the umask as it does
+	 * for any new file (mkstemp would make it 0600, and reading the umask means changing it). */
+	int fd = -1;
+	for (unsigned k = 0; k < 100 && fd < 0; ++k) {
+		snprintf(o->tmp, n + 48, "%s.tmp%ld.%u", o->path, (long)getpid(), k);
+		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd < 0 && errno != EEXIST) break;
+	}
+	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
+		int e = errno;
+		if (fd >= 0) close(fd);
+		else free(o->tmp), o->tmp = NULL; /* nothing was created under that name */
+		out_free(o);
+		return gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+	}
+	return 0;
+}
+
+/* Refuses a second output on standard output or on a file the set already writes. */
+static int check_unique(const gvk_outset_t *s, const gvk_out_t *o, const char *path, gvk_err_t *err)
+{
+	for (int k = 0; k < s->n; ++k) {
+		const gvk_out_t *p = &s->o[k];
+		if (p->drop) continue;
+		if (!o->path && !p->path && !p->direct)
+			return gvk_err_set(err, GVK_ERR_ARG, "standard output is named for two outputs");
+		if (o->key && p->key && !strcmp(o->key, p->key))
+			return gvk_err_set(err, GVK_ERR_ARG, "%s: named for two outputs", path);
+	}
+	return 0;
+}
+
+int gvk_outset_check(const char *const *paths, int n, gvk_err_t *err)
+{
+	int rc = 0, out = 0;
+	char **key = calloc((size_t)n + 1, sizeof *key);
+	if (!key) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int k = 0; k < n && rc == 0; ++k) {
+		const char *p = paths[k];
+		if (!p) continue;
+		if (!strcmp(p, "-")) {
+			if (out++) rc = gvk_err_set(err, GVK_ERR_ARG, "standard output is named for two outputs");
+			continue;
+		}
+		if (in_place(p)) continue;
+		char *t = target_of(p);
+		key[k] = t ? canonical(t) : NULL;
+		free(t);
+		if (!key[k]) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		for (int j = 0; j < k && rc == 0; ++j)
+			if (key[j] && !strcmp(key[j], key[k])) rc = gvk_err_set(err, GVK_ERR_ARG, "%s: named for two outputs", p);
+	}
+	for (int k = 0; k < n; ++k) free(key[k]);
+	free(key);
+	return rc;
+}
+
+/* Room for one more entry (the lock held); 0 or an error code. */
+static int reserve_locked(gvk_outset_t *s, gvk_err_t *err)
+{
+	if (s->n < s->cap) return 0;
+	int nc = s->cap ? s->cap * 2 : 4;
+	gvk_out_t *no = realloc(s->o, (size_t)nc * sizeof *no);
+	if (!no) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	s->o = no, s->cap = nc;
+	return 0;
+}
+
 /* Opens the next output of the set (the lock held); it, or NULL with err set. */
 static gvk_out_t *add_locked(gvk_outset_t *s, const char *path, gvk_err_t *err)
 {
-	if (s->n == s->cap) {
-		int nc = s->cap ? s->cap * 2 : 4;
-		gvk_out_t *no = realloc(s->o, (size_t)nc * sizeof *no);
-		if (!no) {
-			gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			return NULL;
-		}
-		s->o = no, s->cap = nc;
+	if (reserve_locked(s, err) < 0) return NULL;
+	gvk_out_t *o = &s->o[s->n];
+	if (out_open(o, path, err) < 0) return NULL;
+	if (check_unique(s, o, path, err) < 0) {
+		if (o->fp == stdout) o->fp = NULL;
+		out_free(o);
+		return NULL;
 	}
-	return gvk_out_open(&s->o[s->n], path, err) == 0 ? &s->o[s->n++] : NULL;
+	++s->n;
+	return o;
 }
 
 FILE *gvk_outset_open(gvk_outset_t *s, const char *path, gvk_err_t *err)
@@ -48,14 +209,31 @@ const char *gvk_outset_path(gvk_outset_t *s, const char *path, gvk_err_t *err)
 	const char *name = NULL;
 	if (o) {
 		/* The library opens the name itself (truncating it); only the temporary's creation,
-		 * exclusive and with the umask applied, is wanted from gvk_out_open. A closed stream is
+		 * exclusive and with the umask applied, is wanted from out_open. A closed stream is
 		 * what close_one skips at the commit. */
 		fclose(o->fp);
 		o->fp = NULL;
-		name = o->tmp ? o->tmp : o->path ? o->path : path;
+		name = o->tmp ? o->tmp : o->path;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return name;
+}
+
+int gvk_outset_drop(gvk_outset_t *s, const char *path, gvk_err_t *err)
+{
+	pthread_mutex_lock(&s->lock);
+	int rc = reserve_locked(s, err);
+	if (rc == 0) {
+		gvk_out_t *o = &s->o[s->n];
+		memset(o, 0, sizeof *o);
+		o->drop = 1;
+		if ((o->path = strdup(path)))
+			++s->n;
+		else
+			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
 }
 
 /* Closes one output's stream, keeping its temporary; 0, or the errno of what was lost (a full
@@ -71,6 +249,73 @@ static int close_one(gvk_out_t *o)
 	return bad ? (errno ? errno : EIO) : 0;
 }
 
+/* Moves output k's temporary over its path, keeping the file it replaces under bak (a second
+ * link to it, or the file itself moved where links are not to be had); *kept tells whether bak
+ * holds one. 0, or the errno of the step that failed, with nothing of output k changed. */
+static int move_in(gvk_out_t *o, const char *bak, int *kept)
+{
+	struct stat lb;
+	*kept = 0;
+	if (lstat(o->path, &lb) == 0) {
+		if (S_ISDIR(lb.st_mode)) return EISDIR;
+		if (link(o->path, bak) != 0 && rename(o->path, bak) != 0) return errno;
+		*kept = 1;
+	}
+	if (rename(o->tmp, o->path) == 0) return 0;
+	int e = errno;
+	if (*kept && lstat(o->path, &lb) != 0) rename(bak, o->path); /* moved, not linked: put it back */
+	else if (*kept) unlink(bak);
+	*kept = 0;
+	return e;
+}
+
+/* Puts outputs [0, k) back as they were before the commit: the kept file over each path, or the
+ * path removed where there was none. */
+static void roll_back(gvk_outset_t *s, char **bak, const int *kept, int k)
+{
+	for (int j = k - 1; j >= 0; --j) {
+		gvk_out_t *o = &s->o[j];
+		if (!o->tmp || o->drop) continue;
+		if (kept[j]) rename(bak[j], o->path);
+		else unlink(o->path);
+	}
+}
+
+/* Renames every temporary over its path, or none (the lock held). */
+static int rename_all(gvk_outset_t *s, gvk_err_t *err)
+{
+	char **bak = calloc((size_t)s->n + 1, sizeof *bak);
+	int *kept = calloc((size_t)s->n + 1, sizeof *kept);
+	int rc = bak && kept ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), k = 0;
+	for (; k < s->n && rc == 0; ++k) {
+		gvk_out_t *o = &s->o[k];
+		if (!o->tmp || o->drop) continue;
+		size_t n = strlen(o->path) + 48;
+		if (!(bak[k] = malloc(n))) {
+			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			break;
+		}
+		snprintf(bak[k], n, "%s.old%ld.%d", o->path, (long)getpid(), k);
+		int e = move_in(o, bak[k], &kept[k]);
+		if (e) {
+			rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", o->path, strerror(e));
+			break;
+		}
+	}
+	if (rc < 0 && bak && kept) roll_back(s, bak, kept, k);
+	for (int j = 0; bak && kept && j < s->n; ++j) {
+		if (kept[j] && rc == 0) unlink(bak[j]);
+		free(bak[j]);
+		gvk_out_t *o = &s->o[j];
+		if (rc == 0 && o->tmp && !o->drop) free(o->tmp), o->tmp = NULL;
+	}
+	for (int j = 0; rc == 0 && j < s->n; ++j)
+		if (s->o[j].drop) unlink(s->o[j].path);
+	free(bak);
+	free(kept);
+	return rc;
+}
+
 int gvk_outset_commit(gvk_outset_t *s, gvk_err_t *err)
 {
 	int rc = 0;
@@ -78,20 +323,9 @@ int gvk_outset_commit(gvk_outset_t *s, gvk_err_t *err)
 	for (int k = 0; k < s->n && rc == 0; ++k) {
 		gvk_out_t *o = &s->o[k];
 		int e = close_one(o);
-		if (e) {
-			const char *name = o->path ? o->path : o->direct ? "output" : "standard output";
-			rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", name, strerror(e));
-		}
+		if (e) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", o->path ? o->path : "standard output", strerror(e));
 	}
-	for (int k = 0; k < s->n && rc == 0; ++k) {
-		gvk_out_t *o = &s->o[k];
-		if (o->tmp && rename(o->tmp, o->path) != 0)
-			rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", o->path, strerror(errno));
-		else if (o->tmp) {
-			free(o->tmp);
-			o->tmp = NULL;
-		}
-	}
+	if (rc == 0) rc = rename_all(s, err);
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
@@ -102,7 +336,7 @@ void gvk_outset_abort(gvk_outset_t *s)
 	for (int k = 0; k < s->n; ++k) {
 		gvk_out_t *o = &s->o[k];
 		if (o->fp == stdout) o->fp = NULL;
-		gvk_out_abort(o);
+		out_free(o);
 	}
 	free(s->o);
 	s->o = NULL, s->n = s->cap = 0;

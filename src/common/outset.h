@@ -1,14 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* A command's output files as one all-or-nothing set: every file is written to its temporary,
- * and only when all of them were written completely are they renamed over their paths. A signal
- * watcher may remove the temporaries at any moment (gvk_outset_remove_temps) without racing a
- * commit in progress. */
+ * and only when all of them were written completely are they renamed over their paths; a rename
+ * that fails puts the files renamed before it back as they were. A signal watcher may remove the
+ * temporaries at any moment (gvk_outset_remove_temps) without racing a commit in progress. */
 #ifndef GVK_COMMON_OUTSET_H
 #define GVK_COMMON_OUTSET_H
 
 #include <pthread.h>
 #include <stdio.h>
-#include "lineio.h"
+#include "err.h"
+
+/* One output: a temporary beside path (tmp), or a device, fifo or /dev/stdout-like path written
+ * in place (direct), or standard output (path NULL). */
+typedef struct {
+	FILE *fp;
+	char *path, *tmp;
+	char *key;  /* the file's canonical name, to refuse one file named for two outputs */
+	int direct; /* written in place */
+	int drop;   /* not an output: a stale file the commit removes */
+} gvk_out_t;
 
 typedef struct gvk_outset_s {
 	gvk_out_t *o;
@@ -17,8 +27,14 @@ typedef struct gvk_outset_s {
 } gvk_outset_t;
 
 void gvk_outset_init(gvk_outset_t *s);
+/* Before any output is opened: refuses two of the n paths naming one file, or standard output
+ * ("-") twice, so that a command stops before its work and before writing anything. NULL entries
+ * are outputs not asked for. 0 or an error code. */
+int gvk_outset_check(const char *const *paths, int n, gvk_err_t *err);
 /* Opens one more output (path NULL or "-": standard output); its stream, or NULL with err set.
- * The stream belongs to the set: the caller writes to it and never closes it. */
+ * The stream belongs to the set: the caller writes to it and never closes it. A file already in
+ * the set, or standard output twice, is refused. A symbolic link is written through: its target
+ * is replaced, the link kept. */
 FILE *gvk_outset_open(gvk_outset_t *s, const char *path, gvk_err_t *err);
 /* One more output that a library writes by file name (a bgzipped file through htslib, its index
  * built afterwards): the set creates the temporary, empty, and returns its name, which the caller
@@ -26,6 +42,9 @@ FILE *gvk_outset_open(gvk_outset_t *s, const char *path, gvk_err_t *err);
  * others and a failure removes it. A device or fifo path is returned as it is (written in place);
  * standard output cannot be named. NULL with err set on failure. The name belongs to the set. */
 const char *gvk_outset_path(gvk_outset_t *s, const char *path, gvk_err_t *err);
+/* A file the commit removes once every output is in place, if it exists: one that would describe
+ * a replaced output wrongly (the other kind of index of a rewritten file). 0 or an error code. */
+int gvk_outset_drop(gvk_outset_t *s, const char *path, gvk_err_t *err);
 /* Flushes and closes every output, and only if all of that succeeded renames every temporary
  * over its path; otherwise removes them all, so no path named in the set is touched. */
 int gvk_outset_commit(gvk_outset_t *s, gvk_err_t *err);
