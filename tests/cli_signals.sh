@@ -3,8 +3,12 @@
 # Interrupted runs and failing second outputs leave every output path as it was: SIGINT and
 # SIGTERM end a command with 130 / 143 and no temporary left, and a command whose later output
 # cannot be written (/dev/full) does not replace its earlier ones.
-# Usage: cli_signals.sh GVK DATA_DIR (tests/data)
+# A signal ignored when gvk starts stays ignored (nohup): SIGHUP set to be ignored leaves a run
+# to finish. Usage: cli_signals.sh GVK DATA_DIR (tests/data)
 set -u
+# Job control, so that the commands started in the background here take SIGINT as a terminal's
+# foreground job would, instead of inheriting it ignored as a script's background commands do.
+set -m
 gvk=$1 data=$2
 tmp=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 fail=0 pass=0
@@ -71,6 +75,23 @@ for sig in INT TERM; do
 	kill_check "cnv SIG$sig" $sig $want - -- "$gvk" cnv -q --counts "$tmp/in.fifo" -o "$tmp/out.txt" --cnvr "$tmp/out.cnvr"
 	kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
 done
+
+# Any other signal that ends a process cleans up the same way.
+feed_forever "$phmm"
+kill_check "pairhmm SIGUSR1" USR1 138 "$tmp/out.txt.tmp*" -- "$gvk" pairhmm -q --device cpu -o "$tmp/out.txt" "$tmp/in.fifo"
+kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
+
+# nohup: SIGHUP ignored at the start stays ignored, and the run finishes once its input ends.
+feed_forever "$phmm"
+(trap '' HUP; exec "$gvk" pairhmm -q --device cpu -o "$tmp/nohup.txt" "$tmp/in.fifo") &
+pid=$!
+wait_for "$tmp/nohup.txt.tmp*" || bad "nohup: no temporary appeared"
+kill -HUP $pid
+sleep 0.3
+kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
+wait $pid
+st=$?
+if [ $st -eq 0 ] && [ -s "$tmp/nohup.txt" ]; then ok; else bad "pairhmm with SIGHUP ignored: exit status $st"; fi
 
 # ld: a large square matrix is written while it is computed.
 python3 - "$tmp/big" <<'PY'

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* SIGINT, SIGTERM and SIGHUP end a command with its output paths untouched: the signals are
- * blocked in every thread and taken by one watcher thread, which removes the temporaries of the
- * command's output set and exits with 128 + the signal number, as a shell reports a killed job.
- * Signals are process-wide, so the set being watched is the one piece of process-wide state in
- * the CLI; the library knows nothing of it. */
+/* The signals that end a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM)
+ * end a command with its output paths untouched: they are blocked in every thread and taken by
+ * one watcher thread, which removes the temporaries of the command's output set and exits with
+ * 128 + the signal number, as a shell reports a killed job. A signal the parent set to be ignored
+ * stays ignored (nohup). SIGXFSZ is blocked too, so that a file over the size limit fails its
+ * write, and the command its commit, with a message. Signals are process-wide, so the set being
+ * watched is the one piece of process-wide state in the CLI; the library knows nothing of it. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -30,10 +32,13 @@ static void *watcher(void *arg)
 
 int gvk_cli_signals_start(void)
 {
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXFSZ};
 	sigemptyset(&handled);
-	sigaddset(&handled, SIGINT);
-	sigaddset(&handled, SIGTERM);
-	sigaddset(&handled, SIGHUP);
+	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; ++k) {
+		struct sigaction old;
+		if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+		sigaddset(&handled, sigs[k]);
+	}
 	/* Before any other thread exists, so that every thread (CUDA's included) inherits the mask. */
 	if (pthread_sigmask(SIG_BLOCK, &handled, NULL) != 0) return -1;
 	pthread_t th;

@@ -2,6 +2,7 @@
 /* gvk align: GATK's semi-global Smith-Waterman (CIGAR, offset, score) for every pair of a table. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,9 +179,11 @@ int gvk_cmd_align(int argc, char **argv)
 		}
 		res = nr;
 		if ((rc = gvk_align_batch(eng, c.pairs, c.n, res, &err)) < 0) break;
+		errno = 0;
 		for (long k = 0; k < n; ++k) fprintf(out_fp, "%s\t%d\t%d\n", res[k].cigar, res[k].offset, res[k].score);
 		if (ferror(out_fp)) {
-			rc = GVK_ERR_IO, snprintf(err.msg, sizeof err.msg, "%s: write error", a.out ? a.out : "standard output");
+			rc = GVK_ERR_IO, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output",
+			                          errno ? strerror(errno) : "write error");
 			break;
 		}
 		pairs += c.n, cells += c.cells;

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <pthread.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,7 @@ typedef struct {
 	double busy;        /* seconds in the stage's function */
 	gvk_buf_t *wbuf;    /* writer: format buffers per thread, WRITE_MAX_THREADS of them */
 	int rc;
+	int eno; /* the errno of a failed write */
 	worker_t w;
 } stage_t;
 
@@ -278,9 +280,10 @@ static void *write_main(void *arg)
 	double t0 = gvk_seconds();
 	gvk_parallel(nt, format_slice, &j);
 	st->rc = j.failed ? GVK_ERR_NOMEM : 0;
+	errno = 0;
 	for (int t = 0; t < nt && st->rc == 0; ++t)
-		if (fwrite(st->wbuf[t].p, 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO;
-	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO;
+		if (fwrite(st->wbuf[t].p, 1, len[t], st->fp) != len[t]) st->rc = GVK_ERR_IO, st->eno = errno;
+	if (st->rc == 0 && ferror(st->fp)) st->rc = GVK_ERR_IO, st->eno = errno;
 	/* The mapped input's pages of the chunks written go back, so that a large input does not stay
 	 * mapped whole; here rather than in the parser, which sets the pace and would wait for the
 	 * unmapping. */
@@ -505,7 +508,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	stage_join(&writer);
 	if (writer.rc < 0 && (rc == 0 || (rc == writer.rc && !err.msg[0])))
 		rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output",
-		                         writer.rc == GVK_ERR_IO ? "write error" : "out of memory");
+		                         writer.rc != GVK_ERR_IO ? "out of memory" : writer.eno ? strerror(writer.eno) : "write error");
 	if (progress) fputc('\n', stderr);
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	if (prof) {

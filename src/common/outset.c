@@ -115,6 +115,9 @@ static int out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
 		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
 		if (fd < 0 && errno != EEXIST) break;
 	}
+	/* A replaced file keeps its permissions, as it would if it were rewritten in place. */
+	struct stat st;
+	if (fd >= 0 && stat(o->path, &st) == 0 && S_ISREG(st.st_mode)) fchmod(fd, st.st_mode & 07777);
 	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
 		int e = errno;
 		if (fd >= 0) close(fd);
