@@ -194,7 +194,7 @@ static int make_fidb(const args_t *a)
 	int rc = fid_make(a->make_fidb, a->minor, &f, &err);
 	if (rc == 0 && !(fp = gvk_outset_open(&os, a->out, &err))) rc = GVK_ERR_IO;
 	if (rc == 0 && fidb_write(fp, &f.prof, &f.panel, &f.ids, &err) < 0)
-		rc = gvk_err_set(&err, GVK_ERR_IO, "%s: write error", a->out);
+		rc = gvk_err_set(&err, GVK_ERR_IO, "%s: write error", strcmp(a->out, "-") ? a->out : "standard output");
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	gvk_cli_signals_watch(NULL);
 	gvk_outset_abort(&os);

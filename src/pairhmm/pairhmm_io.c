@@ -312,7 +312,7 @@ static int parse_group(phmm_reader_t *rd, phmm_chunk_t *c, const char *line, siz
 	if (fl.n != 2 || parse_count(fl.f[0], fl.len[0], &R) || parse_count(fl.f[1], fl.len[1], &H) || R < 1 || H < 1 || R > (1L << 24) ||
 	    H > (1L << 24))
 		return gvk_err_set(w.err, GVK_ERR_FORMAT,
-		                   "%s:%ld: expected a group header 'R H' with R reads and H haplotypes, both at least 1",
+		                   "%s:%ld: expected a group header 'R H' with R reads and H haplotypes, each 1 to 16777216",
 		                   w.path, w.lineno);
 	const long head = w.lineno;
 	size_t r0 = c->n_reads, h0 = c->n_haps;
