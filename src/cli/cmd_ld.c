@@ -50,10 +50,9 @@ static char *with_ext(const char *prefix, const char *ext)
 	return p;
 }
 
-/* What PLINK's log says of the run's statistic and output. */
-static void log_run(const ld_args_t *a, const snp_data_t *d, const char *path, ld_log_t *log)
+/* The log's lines on the run's statistic and output. */
+static void log_run(const ld_args_t *a, const char *path, ld_log_t *log)
 {
-	ld_log_printf(log, "%lld variants and %lld people pass filters and QC.\n", (long long)d->n_snp, (long long)d->n_bits);
 	ld_log_printf(log, "--r%s%s%s%s%s to %s ... done.\n", a->r2 ? "2" : "", a->ld.inter_chr ? " inter-chr" : "",
 	              a->in_phase ? " in-phase" : "", a->dcol ? " d" : a->dprime == LD_DP_ABS ? " dprime" : a->dprime ? " dprime-signed" : "",
 	              a->with_freqs ? " with-freqs" : "", path);
@@ -62,7 +61,7 @@ static void log_run(const ld_args_t *a, const snp_data_t *d, const char *path, l
 typedef struct {
 	ld_args_t a;
 	snp_data_t d;
-	uint8_t *idx1;
+	ld_input_t in;
 	gvk_outset_t os;
 	ld_writer_t w;
 	ld_log_t log;
@@ -70,15 +69,25 @@ typedef struct {
 	ld_report_t rep;
 	gvk_err_t err;
 	double t0;
+	int no_table; /* the run ended without a table (one variant, or fewer than two founders) */
 } run_t;
 
-/* The .log file of a run, added to the output set. */
-static int write_log(run_t *r)
+/* PLINK 1.9 skips --r/--r2 with a warning, rather than failing, when fewer than two founders remain. */
+#define FOUNDERS_SKIP "fewer than two founders remain, so there is no LD to compute and no table file is written (--make-founders may help)"
+
+/* The .log file of a run, added to the output set; why: the reason a run wrote no table, or NULL. */
+static int write_log(run_t *r, const char *why)
 {
 	ld_args_t *a = &r->a;
-	log_run(a, &r->d, a->out ? a->out : r->path, &r->log);
-	ld_log_printf(&r->log, "%llu pairs computed, %llu values written.\n", (unsigned long long)r->rep.pairs,
-	              (unsigned long long)r->w.written);
+	ld_log_printf(&r->log, "%lld variants and %lld people pass filters and QC.\n", (long long)r->d.n_snp,
+	              (long long)r->d.n_bits);
+	if (why) {
+		ld_log_printf(&r->log, "%s\n", why);
+	} else {
+		log_run(a, a->out ? a->out : r->path, &r->log);
+		ld_log_printf(&r->log, "%llu pairs computed, %llu values written.\n", (unsigned long long)r->rep.pairs,
+		              (unsigned long long)r->w.written);
+	}
 	FILE *lf = gvk_outset_open(&r->os, r->log_path, &r->err);
 	return lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
 }
@@ -95,16 +104,38 @@ static int write_outputs_mpi(run_t *r)
 	int rc = gvk_mpi_ld(&r->os, a->out ? a->out : r->path, &r->w, &r->d, &a->ld, &r->rep, &writes, &r->err);
 	if (!writes) a->quiet = 1;
 	if (rc < 0 || !writes) return rc;
-	if (r->log_path) rc = write_log(r);
+	if (r->log_path) rc = write_log(r, NULL);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;
 }
 #endif
 
+/* 1 on the process that writes the log and the messages of a run without a table (rank 0). */
+static int first_rank(void)
+{
+#ifdef GVK_MPI
+	return gvk_mpi_rank() == 0;
+#else
+	return 1;
+#endif
+}
+
+/* A run without a table: the log alone, written by one rank. PLINK writes no .ld either. */
+static int write_log_only(run_t *r, const char *why)
+{
+	r->no_table = 1;
+	if (!first_rank()) return r->a.quiet = 1, 0;
+	int rc = r->log_path ? write_log(r, why) : 0;
+	return rc == 0 ? gvk_outset_commit(&r->os, &r->err) : rc;
+}
+
 /* The table or matrix, then the log, as one output set. */
 static int write_outputs(run_t *r)
 {
 	ld_args_t *a = &r->a;
+	/* PLINK's table has no first variant with a later one to pair with, so it leaves no file. */
+	if (a->ld.shape == LD_TABLE && !r->in.idx1 && r->d.n_snp == 1)
+		return write_log_only(r, "One variant left, so there are no pairs and no table file is written.");
 #ifdef GVK_MPI
 	if (gvk_mpi_several()) return write_outputs_mpi(r);
 #endif
@@ -118,7 +149,7 @@ static int write_outputs(run_t *r)
 	if (rc == 0) rc = ld_run(&r->d, &a->ld, sink, &sc, &r->rep, &r->err);
 	if (sc.progress) fputc('\n', stderr);
 	if (rc == 0) rc = ld_writer_finish(&r->w, &r->err);
-	if (rc == 0 && r->log_path) rc = write_log(r);
+	if (rc == 0 && r->log_path) rc = write_log(r, NULL);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;
 }
@@ -128,17 +159,23 @@ static int run(run_t *r)
 	ld_args_t *a = &r->a;
 	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 --r/--r2)\n", GVK_VERSION);
 	ld_log_options(&r->log, a->argc, a->argv);
-	int rc = ld_load(a, &r->d, &r->idx1, &r->log, &r->err);
+	int rc = ld_load(a, &r->d, &r->in, &r->log, &r->err);
 	if (rc < 0) return rc;
-	if (ld_args_check_count(a, r->d.n_snp) < 0) return GVK_ERR_ARG;
-	a->ld.haplotype = a->phased;
-	a->ld.r2 = a->r2;
-	a->ld.single = a->bin == 4;
-	a->ld.idx1 = r->idx1;
 	r->path = with_ext(a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
 	/* With -o the log goes beside --out's prefix only when --out is given too. */
 	r->log_path = !a->out || a->out_set ? with_ext(a->out_prefix, ".log") : NULL;
 	if (!r->path || ((!a->out || a->out_set) && !r->log_path)) return gvk_err_set(&r->err, GVK_ERR_NOMEM, "out of memory");
+	if (r->in.skip) {
+		if (first_rank()) fprintf(stderr, "gvk ld: warning: %s\n", FOUNDERS_SKIP);
+		return write_log_only(r, "Warning: " FOUNDERS_SKIP);
+	}
+	if (ld_args_check_count(a, r->d.n_snp) < 0) return GVK_ERR_ARG;
+	a->ld.haplotype = a->phased;
+	a->ld.r2 = a->r2;
+	a->ld.single = a->bin == 4;
+	a->ld.idx1 = r->in.idx1;
+	a->ld.row = r->in.row;
+	a->ld.base_bp = r->in.ord.base_bp, a->ld.base_cm = r->in.ord.base_cm, a->ld.n_base = r->in.ord.n_base;
 	return write_outputs(r);
 }
 
@@ -175,6 +212,9 @@ int gvk_cmd_ld(int argc, char **argv)
 		fprintf(stderr, "gvk ld: %s\n", r->err.msg[0] ? r->err.msg : gvk_strerror(rc));
 	} else if (rc < 0 && r->err.msg[0]) {
 		fprintf(stderr, "gvk ld: %s\n", r->err.msg);
+	} else if (rc == 0 && !a->quiet && r->no_table) {
+		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, no pairs, no table file written%s%s\n", (long long)r->d.n_snp,
+		        (long long)r->d.n_bits, r->log_path ? "; log in " : "", r->log_path ? r->log_path : "");
 	} else if (rc == 0 && !a->quiet) {
 		double dt = gvk_seconds() - r->t0;
 		fprintf(stderr, "gvk ld: %lld SNPs x %lld %s, %llu pairs, %llu written to %s, %.3f s, %.3g pairs/s, %s, %d threads\n",
@@ -186,7 +226,7 @@ int gvk_cmd_ld(int argc, char **argv)
 	ld_writer_free(&r->w);
 	ld_log_free(&r->log);
 	snp_data_free(&r->d);
-	free(r->idx1);
+	ld_input_free(&r->in);
 	free(r->path);
 	free(r->log_path);
 	free(r);

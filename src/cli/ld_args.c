@@ -107,10 +107,19 @@ static int opt_num_arg(int argc, char **argv, int *i, double dflt, double *v)
 
 static int set_shape(ld_args_t *a, int shape, const char *m)
 {
-	if (a->shape_set && a->ld.shape != shape)
-		return fprintf(stderr, "gvk ld: modifier '%s' conflicts with an earlier matrix shape\n", m), -1;
+	if (a->shape_set)
+		return fprintf(stderr, "gvk ld: modifier '%s': give one matrix shape (square, square0 or triangle), as PLINK "
+		                       "requires\n", m), -1;
 	a->shape_set = 1;
 	a->ld.shape = shape;
+	return 0;
+}
+
+/* bin (float64) and bin4 (float32): one of them, as often as given. */
+static int set_bin(ld_args_t *a, int bytes)
+{
+	if (a->bin && a->bin != bytes) return fprintf(stderr, "gvk ld: modifiers 'bin' and 'bin4' cannot be used together\n"), -1;
+	a->bin = bytes;
 	return 0;
 }
 
@@ -119,8 +128,7 @@ static int modifier(ld_args_t *a, const char *m)
 	if (!strcmp(m, "square")) return set_shape(a, LD_SQUARE, m);
 	if (!strcmp(m, "square0")) return set_shape(a, LD_SQUARE0, m);
 	if (!strcmp(m, "triangle")) return set_shape(a, LD_TRIANGLE, m);
-	if (!strcmp(m, "bin") || !strcmp(m, "bin8")) a->bin = 8;
-	else if (!strcmp(m, "bin4")) a->bin = 4;
+	if (!strcmp(m, "bin") || !strcmp(m, "bin8") || !strcmp(m, "bin4")) return set_bin(a, m[3] == '4' ? 4 : 8);
 	else if (!strcmp(m, "spaces")) a->spaces = 1;
 	else if (!strcmp(m, "inter-chr")) a->ld.inter_chr = 1;
 	else if (!strcmp(m, "with-freqs")) a->with_freqs = 1;
@@ -130,7 +138,9 @@ static int modifier(ld_args_t *a, const char *m)
 	else if (!strcmp(m, "dprime-signed")) a->dprime = LD_DP_SIGNED;
 	else if (!strcmp(m, "yes-really")) a->yes_really = 1;
 	else if (!strcmp(m, "gz")) a->gz = 1;
-	else if (!strcmp(m, "single-prec")) a->bin = a->bin ? 4 : 0;
+	else if (!strcmp(m, "single-prec"))
+		return fprintf(stderr, "gvk ld: modifier 'single-prec' is retired in PLINK 1.9; 'bin4' writes a float32 "
+		                       "binary matrix\n"), -1;
 	else return fprintf(stderr, "gvk ld: unknown --r/--r2 modifier '%s'\n", m), -1;
 	return 0;
 }
@@ -138,7 +148,8 @@ static int modifier(ld_args_t *a, const char *m)
 static int window_arg(ld_args_t *a, const char *s, double v)
 {
 	if (!strcmp(s, "--ld-window")) {
-		if (v < 2 || v > 2147483647.0 || v != floor(v)) return fprintf(stderr, "gvk ld: --ld-window needs an integer >= 2\n"), -1;
+		if (v < 2 || v > 2147483646.0 || v != floor(v))
+			return fprintf(stderr, "gvk ld: --ld-window needs an integer from 2 to 2147483646\n"), -1;
 		a->ld.win_snps = (int64_t)v;
 	} else if (!strcmp(s, "--ld-window-kb")) {
 		if (v < 0) return fprintf(stderr, "gvk ld: --ld-window-kb must not be negative\n"), -1;
@@ -231,10 +242,31 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 		if (str_arg(argc, argv, i, &d)) return -1;
 		if ((a->ld.isa = gvk_cli_isa(d, 0)) < 0) return fprintf(stderr, "gvk ld: --isa must be auto, avx512 or scalar\n"), -1;
 	} else if (!strcmp(s, "--memory")) {
-		return num_arg(argc, argv, i, &v);
+		if (num_arg(argc, argv, i, &v)) return -1;
+		if (v < 64 || v != floor(v)) return fprintf(stderr, "gvk ld: --memory needs an integer >= 64 (MB), as in PLINK\n"), -1;
 	} else {
 		return fprintf(stderr, "gvk ld: unknown option '%s' (see gvk ld -h)\n", s), -1;
 	}
+	return 0;
+}
+
+/* The name an option is known by, so that aliases count as the same option. */
+static const char *opt_name(const char *s)
+{
+	if (!strcmp(s, "-t")) return "--threads";
+	if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) return "--silent";
+	if (!strcmp(s, "--bcf")) return "--vcf";
+	return s;
+}
+
+/* PLINK refuses a flag given twice; so does gvk ld, naming it. seen: argc entries, set at the
+ * options met so far. */
+static int once(int argc, char **argv, uint8_t *seen, int i)
+{
+	for (int k = 1; k < i && k < argc; ++k)
+		if (seen[k] && !strcmp(opt_name(argv[k]), opt_name(argv[i])))
+			return fprintf(stderr, "gvk ld: %s given twice\n", argv[i]), -1;
+	seen[i] = 1;
 	return 0;
 }
 
@@ -247,15 +279,19 @@ int ld_args_parse(int argc, char **argv, ld_args_t *a)
 	a->r2_min = 0.2;
 	a->geno = 1.0;
 	a->argc = argc, a->argv = argv;
-	for (int i = 1; i < argc; ++i) {
+	uint8_t *seen = calloc((size_t)argc + 1, 1);
+	if (!seen) return fprintf(stderr, "gvk ld: out of memory\n"), -1;
+	int rc = 0;
+	for (int i = 1; i < argc && rc == 0; ++i) {
 		const char *s = argv[i];
-		if (!strcmp(s, "-h") || !strcmp(s, "--help")) ld_usage(stdout), gvk_cli_help_exit();
-		int r = named_arg(a, argc, argv, &i);
-		if (r < 0) return -1;
-		if (r > 0 || flag_arg(a, s)) continue;
-		if (other_arg(a, argc, argv, &i) < 0) return -1;
+		if (!strcmp(s, "-h") || !strcmp(s, "--help")) free(seen), ld_usage(stdout), gvk_cli_help_exit();
+		if ((rc = once(argc, argv, seen, i)) < 0) break;
+		rc = named_arg(a, argc, argv, &i);
+		if (rc != 0) rc = rc < 0 ? -1 : 0;
+		else if (!flag_arg(a, s)) rc = other_arg(a, argc, argv, &i) < 0 ? -1 : 0;
 	}
-	return 0;
+	free(seen);
+	return rc;
 }
 
 int ld_args_em(const ld_args_t *a) { return (a->dcol || a->dprime) && !a->phased; }

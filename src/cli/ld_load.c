@@ -10,6 +10,7 @@
 #include "../snp/ld_write.h"
 #include "../snp/plink_io.h"
 #include "../snp/snp_geno.h"
+#include "../snp/snp_chrom.h"
 #include "../snp/snp_samples.h"
 #include "../snp/snp_select.h"
 #include "../snp/vcf_import.h"
@@ -50,23 +51,49 @@ static int bfile_paths(const ld_args_t *a, source_t *s, gvk_err_t *err)
 	return gvk_err_set(err, GVK_ERR_ARG, "give --bfile PREFIX, or all of --bed, --bim and --fam, or --vcf FILE");
 }
 
+/* "FILE:LINE" of a .bim, "FILE: record N" of a VCF (records), for messages. */
+static const char *where(char *buf, size_t size, const char *path, int records, long k)
+{
+	snprintf(buf, size, records ? "%s: record %ld" : "%s:%ld", path, k);
+	return buf;
+}
+
+/* A chromosome split over two runs of lines is refused for every output, as PLINK refuses it. */
+static int check_split(const snp_bim_order_t *o, const char *path, int records, gvk_err_t *err)
+{
+	char w[4200];
+	if (!o->split_line) return 0;
+	return gvk_err_set(err, GVK_ERR_FORMAT,
+	                   "%s: chromosome %s starts again after other chromosomes (a split chromosome); gvk ld, as "
+	                   "PLINK, needs each chromosome's variants together (plink --make-bed regroups them)",
+	                   where(w, sizeof w, path, records, o->split_line), o->names + o->split_name);
+}
+
+/* Samples and variant descriptions of a VCF. */
+static int read_vcf(const ld_args_t *a, source_t *s, snp_data_t *d, snp_bim_order_t *ord, ld_log_t *log, gvk_err_t *err)
+{
+	snp_vcf_import_opt_t o = {a->double_id, a->allow_extra};
+	int rc = snp_vcf_import(a->vcf, &o, &s->ss, d, &s->rows, &s->row_bytes, err);
+	s->n_rows = d->n_snp;
+	if (rc == 0 && !(s->src = malloc(sizeof *s->src * (size_t)(d->n_snp + 1))))
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; rc == 0 && i < d->n_snp; ++i) s->src[i] = i;
+	if (rc == 0 && snp_order_of_vars(d, ord) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (rc == 0) rc = check_split(ord, a->vcf, 1, err);
+	if (rc == 0) ld_log_printf(log, "%lld variants and %lld samples read from %s.\n", (long long)d->n_snp, (long long)s->ss.n, a->vcf);
+	return rc;
+}
+
 /* Samples and variant descriptions of the input. */
-static int read_source(const ld_args_t *a, source_t *s, snp_data_t *d, ld_log_t *log, gvk_err_t *err)
+static int read_source(const ld_args_t *a, source_t *s, snp_data_t *d, snp_bim_order_t *ord, ld_log_t *log,
+                       gvk_err_t *err)
 {
 	int rc;
-	if (a->vcf) {
-		snp_vcf_import_opt_t o = {a->double_id, a->allow_extra};
-		rc = snp_vcf_import(a->vcf, &o, &s->ss, d, &s->rows, &s->row_bytes, err);
-		s->n_rows = d->n_snp;
-		if (rc == 0 && !(s->src = malloc(sizeof *s->src * (size_t)(d->n_snp + 1))))
-			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		for (int64_t i = 0; rc == 0 && i < d->n_snp; ++i) s->src[i] = i;
-		if (rc == 0) ld_log_printf(log, "%lld variants and %lld samples read from %s.\n", (long long)d->n_snp, (long long)s->ss.n, a->vcf);
-		return rc;
-	}
+	if (a->vcf) return read_vcf(a, s, d, ord, log, err);
 	if ((rc = bfile_paths(a, s, err)) < 0) return rc;
 	if ((rc = snp_samples_read_fam(s->fam, &s->ss, err)) < 0) return rc;
-	if ((rc = snp_read_bim(s->bim, a->allow_extra, d, &s->src, &s->n_rows, err)) < 0) return rc;
+	if ((rc = snp_read_bim_order(s->bim, a->allow_extra, d, &s->src, &s->n_rows, ord, err)) < 0) return rc;
+	if ((rc = check_split(ord, s->bim, 0, err)) < 0) return rc;
 	d->n_samples = s->ss.n;
 	ld_log_printf(log, "%lld variants loaded from .bim file.\n", (long long)s->n_rows);
 	ld_log_printf(log, "%lld people (%lld males, %lld females, %lld ambiguous) loaded from .fam.\n", (long long)s->ss.n,
@@ -75,8 +102,8 @@ static int read_source(const ld_args_t *a, source_t *s, snp_data_t *d, ld_log_t 
 	return 0;
 }
 
-/* --keep, --remove and --make-founders, in PLINK's order. */
-static int select_samples(const ld_args_t *a, snp_samples_t *ss, ld_log_t *log, gvk_err_t *err)
+/* --keep, --remove and --make-founders, in PLINK's order; *founders receives the founders left. */
+static int select_samples(const ld_args_t *a, snp_samples_t *ss, int64_t *founders, ld_log_t *log, gvk_err_t *err)
 {
 	int64_t left;
 	if (a->keep) {
@@ -95,8 +122,7 @@ static int select_samples(const ld_args_t *a, snp_samples_t *ss, ld_log_t *log, 
 	int64_t f = snp_samples_count(ss, 1, -1), all = snp_samples_count(ss, 0, -1);
 	ld_log_printf(log, "Before main variant filters, %lld founders and %lld nonfounders present.\n", (long long)f,
 	              (long long)(all - f));
-	if (f < 2) return gvk_err_set(err, GVK_ERR_ARG, "fewer than two founders remain, so there is no LD to compute "
-	                                                "(--make-founders may help)");
+	*founders = f;
 	return 0;
 }
 
@@ -132,13 +158,13 @@ static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err
 	return rc;
 }
 
-static int qc(const ld_args_t *a, snp_data_t *d, ld_log_t *log, gvk_err_t *err)
+static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gvk_err_t *err)
 {
 	double tot = 0;
 	for (int64_t i = 0; i < d->n_snp; ++i) tot += d->rate[i];
 	ld_log_printf(log, "Total genotyping rate is %g.\n", d->n_snp ? tot / (double)d->n_snp : 0.0);
 	int64_t ng = 0, nm = 0;
-	int rc = snp_select_qc(d, a->geno, a->maf, &ng, &nm, err);
+	int rc = snp_select_qc(d, a->geno, a->maf, &ng, &nm, src, err);
 	if (a->geno < 1) ld_log_printf(log, "%lld variants removed due to missing genotype data (--geno).\n", (long long)ng);
 	if (a->maf > 0) ld_log_printf(log, "%lld variants removed due to minor allele threshold(s) (--maf).\n", (long long)nm);
 	return rc;
@@ -156,8 +182,17 @@ static int index_variants(const ld_args_t *a, const snp_data_t *d, uint8_t **idx
 	return n < 0 ? (int)n : 0;
 }
 
+/* The input rows left after filtering (ld_opt_t.row): those with keep[i] among rows 0 .. m-1. */
+static int64_t *kept_rows(const uint8_t *keep, int64_t m)
+{
+	int64_t *row = malloc(sizeof *row * (size_t)(m + 1)), k = 0;
+	for (int64_t i = 0; row && i < m; ++i)
+		if (keep[i]) row[k++] = i;
+	return row;
+}
+
 /* --vcf ... --phased: the haplotype reader; the variant filters act on its planes. */
-static int load_phased(const ld_args_t *a, snp_data_t *d, ld_log_t *log, gvk_err_t *err)
+static int load_phased(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
 {
 	snp_vcf_opt_t vo = {a->keep_allele_order, 1};
 	int rc = snp_read_vcf(a->vcf, &vo, d, err);
@@ -170,26 +205,83 @@ static int load_phased(const ld_args_t *a, snp_data_t *d, ld_log_t *log, gvk_err
 	rc = a->snps ? snp_ranges_parse(a->snps, a->n_snps, "--snps", &snps, err) : 0;
 	snp_varsel_t o = {a->chr, a->from, a->to, a->extract, a->exclude, a->snps ? &snps : NULL};
 	if (rc == 0) rc = snp_select_vars(d, &o, keep, err);
+	if (rc == 0 && snp_order_of_vars(d, &in->ord) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (rc == 0) rc = check_split(&in->ord, a->vcf, 1, err);
+	if (rc == 0 && !(in->row = kept_rows(keep, d->n_snp))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	if (rc == 0) snp_data_select(d, keep), d->id_width = ld_plink_maxsnp(d);
 	free(keep);
 	snp_ranges_free(&snps);
 	return rc;
 }
 
-int ld_load(const ld_args_t *a, snp_data_t *d, uint8_t **idx1, ld_log_t *log, gvk_err_t *err)
+/* The chromosomes the run reads, as PLINK masks them: --chr, or the one of --from / --to. */
+static int chr_read(const ld_args_t *a, const snp_data_t *d, const char *chr)
 {
-	*idx1 = NULL;
-	if (a->phased && !a->vcf) return gvk_err_set(err, GVK_ERR_ARG, "--phased needs --vcf input with phased GT");
-	int rc = a->phased ? load_phased(a, d, log, err) : 0;
-	if (!a->phased) {
-		source_t s = {0};
-		rc = read_source(a, &s, d, log, err);
-		if (rc == 0) rc = select_samples(a, &s.ss, log, err);
-		if (rc == 0) rc = select_variants(a, &s, d, log, err);
-		if (rc == 0) rc = decode(a, &s, d, err);
-		if (rc == 0) rc = qc(a, d, log, err);
-		source_free(&s);
+	if (a->chr) return snp_chr_listed(a->chr, chr);
+	return !(a->from || a->to) || !strcmp(chr, d->var[0].chr);
+}
+
+/* Windowed tables need each chromosome the run reads in position order, and in cM order with
+ * --ld-window-cm, as PLINK checks them (snp_bim_run_t); matrices and inter-chr take any order.
+ * path: the .bim, or the VCF (records). */
+static int check_order(const ld_args_t *a, const snp_data_t *d, const snp_bim_order_t *o, const char *path,
+                       int records, gvk_err_t *err)
+{
+	char w[4200];
+	if (a->shape_set || a->ld.inter_chr) return 0;
+	for (int64_t k = 0; k < o->n_run; ++k) {
+		const snp_bim_run_t *r = &o->run[k];
+		if (r->bp_line && chr_read(a, d, o->names + r->name))
+			return gvk_err_set(err, GVK_ERR_FORMAT,
+			                   "%s: position lower than an earlier one on chromosome %s; windowed --r/--r2 tables "
+			                   "need each chromosome sorted by position, as in PLINK (plink --make-bed sorts the "
+			                   "fileset; square, triangle and inter-chr take any order)",
+			                   where(w, sizeof w, path, records, r->bp_line), o->names + r->name);
 	}
-	if (rc == 0) rc = index_variants(a, d, idx1, log, err);
+	for (int64_t k = 0; a->ld.win_cm >= 0 && k < o->n_run; ++k) {
+		const snp_bim_run_t *r = &o->run[k];
+		if (r->cm_line && chr_read(a, d, o->names + r->name))
+			return gvk_err_set(err, GVK_ERR_FORMAT,
+			                   "%s: cM position lower than an earlier one on chromosome %s; --ld-window-cm needs cM "
+			                   "positions that never go down along a chromosome, as in PLINK",
+			                   where(w, sizeof w, path, records, r->cm_line), o->names + r->name);
+	}
+	return 0;
+}
+
+/* The --bfile or --vcf genotypes, filtered, with their input rows; *founders: the founders left. */
+static int load_genotypes(const ld_args_t *a, snp_data_t *d, ld_input_t *in, int64_t *founders, ld_log_t *log,
+                          gvk_err_t *err)
+{
+	source_t s = {0};
+	int rc = read_source(a, &s, d, &in->ord, log, err);
+	if (rc == 0) rc = select_samples(a, &s.ss, founders, log, err);
+	if (rc == 0) rc = select_variants(a, &s, d, log, err);
+	if (rc == 0) rc = decode(a, &s, d, err);
+	if (rc == 0) rc = qc(a, d, s.src, log, err);
+	if (rc == 0) rc = check_order(a, d, &in->ord, a->vcf ? a->vcf : s.bim, a->vcf != NULL, err);
+	if (rc == 0) in->row = s.src, s.src = NULL;
+	source_free(&s);
 	return rc;
+}
+
+int ld_load(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
+{
+	memset(in, 0, sizeof *in);
+	if (a->phased && !a->vcf) return gvk_err_set(err, GVK_ERR_ARG, "--phased needs --vcf input with phased GT");
+	int64_t founders = 2;
+	int rc = a->phased ? load_phased(a, d, in, log, err) : load_genotypes(a, d, in, &founders, log, err);
+	if (rc == 0 && a->phased) rc = check_order(a, d, &in->ord, a->vcf, 1, err);
+	/* PLINK skips --r/--r2 here with a warning, before it looks at the index variants. */
+	if (rc == 0 && founders < 2) in->skip = 1;
+	else if (rc == 0) rc = index_variants(a, d, &in->idx1, log, err);
+	return rc;
+}
+
+void ld_input_free(ld_input_t *in)
+{
+	free(in->idx1);
+	free(in->row);
+	snp_bim_order_free(&in->ord);
+	memset(in, 0, sizeof *in);
 }

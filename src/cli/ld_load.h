@@ -7,9 +7,20 @@
 
 #include "ld_args.h"
 #include "ld_log.h"
+#include "../snp/plink_io.h"
 #include "../snp/snp_data.h"
 
-/* Fills d (zeroed) and, when an index option is given, *idx1 (per SNP of d); counts go to log. */
-int ld_load(const ld_args_t *a, snp_data_t *d, uint8_t **idx1, ld_log_t *log, gvk_err_t *err);
+/* What ld_load gives besides the data. */
+typedef struct {
+	uint8_t *idx1;       /* per SNP of d when an index option is given, else NULL */
+	int64_t *row;        /* per SNP of d: its variant index in the input (ld_opt_t.row) */
+	snp_bim_order_t ord; /* the input's order (for a VCF, its records as PLINK imports them) */
+	int skip;            /* fewer than two founders: PLINK skips --r/--r2 with a warning */
+} ld_input_t;
+
+/* Fills d (zeroed) and in; counts go to log. Refuses a split chromosome, and for windowed tables
+ * a chromosome out of position (or, with --ld-window-cm, cM) order, naming the .bim line. */
+int ld_load(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err);
+void ld_input_free(ld_input_t *in);
 
 #endif

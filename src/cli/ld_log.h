@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* PREFIX.log of gvk ld: what PLINK's log says of a --r/--r2 run (the command line, samples and
- * variants loaded and kept, the output), without PLINK's dates and machine details. */
+/* PREFIX.log of gvk ld: gvk's own record of a --r/--r2 run in lines like PLINK's (the command line,
+ * samples and variants loaded and kept, the output or why there is none); docs/snp.md lists it. */
 #ifndef GVK_CLI_LD_LOG_H
 #define GVK_CLI_LD_LOG_H
 

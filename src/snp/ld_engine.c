@@ -65,11 +65,72 @@ static int64_t window_back(const snp_data_t *d, const ld_opt_t *o, int64_t i)
 	return j;
 }
 
-/* PLINK 1.9 (v1.90b6.26) forms the D' windows after a chromosome's first variant by extending the
- * previous one, and with --ld-window-cm it then compares the next variant's own cM position with
- * the window size rather than with cM(A) plus the size. The window ends it gets that way, per first
- * variant (inclusive), so that em mode pairs the same variants. */
-static int64_t *em_cm_ends(const snp_data_t *d, const ld_opt_t *o)
+/* Input index PLINK gives SNP i. */
+static int64_t in_row(const ld_opt_t *o, int64_t i) { return o->row ? o->row[i] : i; }
+
+/* The first SNP k in [lo, hi] with in_row(k) >= r (hi when none); rows increase with k. */
+static int64_t first_from_row(const ld_opt_t *o, int64_t lo, int64_t hi, int64_t r)
+{
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (in_row(o, mid) < r) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+/* Whether input variant r (a multiple of 64) is past the window's exact limits. */
+static int base_past(const snp_data_t *d, const ld_opt_t *o, int64_t r, int64_t max_bp, double max_cm)
+{
+	int64_t bp = o->base_bp ? o->base_bp[r / 64] : d->var[r].bp;
+	double cm = o->base_cm ? o->base_cm[r / 64] : d->var[r].cm;
+	return bp > max_bp || cm > max_cm;
+}
+
+/* PLINK 1.9's window_forward() with a cM limit, which ends the window of a chromosome's first
+ * variant s (and of an index variant after a gap); last is the chromosome's last SNP. It walks the
+ * input 64 variants at a time and compares each 64th variant, and the variant where the count
+ * limit ends the window, with the limits exactly; if one is past them it searches the variants
+ * since the last 64th one that was not, with the cM limit widened by its epsilon once more and
+ * "<" in place of "<=". The variant that stopped the walk stays out either way. */
+static int64_t fresh_fwd(const snp_data_t *d, const ld_opt_t *o, int64_t s, int64_t last)
+{
+	if (s == last) return s;
+	int64_t max_bp = d->var[s].bp + o->win_bp, t = s + o->win_snps - 1, rs = in_row(o, s), rl = in_row(o, last);
+	double max_cm = o->win_cm + d->var[s].cm;
+	int64_t w = (rs + 1) / 64 * 64, from = rs, hi;
+	for (;;) {
+		if (t < d->n_snp && in_row(o, t) < w + 64) {
+			hi = t < last ? t : last;
+			if (!(d->var[hi].bp > max_bp || d->var[hi].cm > max_cm)) return hi;
+			break;
+		}
+		w += 64;
+		if (w >= rl) {
+			if (!(d->var[last].bp > max_bp || d->var[last].cm > max_cm)) return last;
+			hi = last;
+			break;
+		}
+		if (base_past(d, o, w, max_bp, max_cm)) {
+			hi = first_from_row(o, s + 1, last, w);
+			break;
+		}
+		from = w;
+	}
+	double lim = max_cm * (1 + LD_SMALL_EPSILON);
+	int64_t lo = from == rs ? s : first_from_row(o, s + 1, hi, from);
+	for (int64_t k = hi - 1; k >= lo; --k)
+		if (d->var[k].bp <= max_bp && lim > d->var[k].cm) return k;
+	/* PLINK's window would end before s here (--ld-window-cm 0 at cM <= 0); gvk keeps it empty. */
+	return lo > s ? lo - 1 : s;
+}
+
+/* The window ends PLINK 1.9 (v1.90b6.26) forms with --ld-window-cm, per first variant (inclusive).
+ * A chromosome's first variant (and an index variant after a gap) gets fresh_fwd(); each next one
+ * extends the previous window while the next variant is within its limits, so a window never ends
+ * before the previous one. The D / D' tables (em) compare that variant's own cM position with the
+ * window size rather than with cM(A) plus the size. */
+static int64_t *cm_window_ends(const snp_data_t *d, const ld_opt_t *o)
 {
 	int64_t m = d->n_snp, fwd = -1, lead = 0, prev = -2, last = -1;
 	int64_t *end = malloc(sizeof *end * (size_t)(m + 1));
@@ -80,11 +141,12 @@ static int64_t *em_cm_ends(const snp_data_t *d, const ld_opt_t *o)
 		if (i > last)
 			for (last = i; last + 1 < m && !strcmp(d->var[last + 1].chr, d->var[i].chr);) ++last;
 		if (fresh) {
-			fwd = window_fwd(d, o, i);
+			fwd = fresh_fwd(d, o, i, last);
 			lead = fwd - i;
 		} else {
+			double max_cm = o->em ? o->win_cm : d->var[i].cm + o->win_cm;
 			for (int64_t max_bp = d->var[i].bp + o->win_bp; fwd < last;) {
-				if (d->var[fwd + 1].bp > max_bp || d->var[fwd + 1].cm > o->win_cm) break;
+				if (d->var[fwd + 1].bp > max_bp || !(d->var[fwd + 1].cm <= max_cm)) break;
 				++fwd, ++lead;
 				if (fwd == last || lead > o->win_snps - 1) break;
 			}
@@ -225,12 +287,12 @@ static int em_plan(const snp_data_t *d, const ld_opt_t *o, const int64_t *cm_end
 	return ld_em_plan(d, o->idx1, back0, end, p);
 }
 
-/* em mode: the plan, and the windows PLINK forms with a cM limit. */
-static int em_setup(const snp_data_t *d, const ld_opt_t *o, ld_em_plan_t *plan, int64_t **cm_end, gvk_err_t *err)
+/* The windows PLINK forms with a cM limit (NULL in *cm_end without one), and the em plan. */
+static int window_setup(const snp_data_t *d, const ld_opt_t *o, ld_em_plan_t *plan, int64_t **cm_end, gvk_err_t *err)
 {
-	if (!o->inter_chr && o->win_cm >= 0 && !(*cm_end = em_cm_ends(d, o)))
+	if (o->shape == LD_TABLE && !o->inter_chr && o->win_cm >= 0 && !(*cm_end = cm_window_ends(d, o)))
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (em_plan(d, o, *cm_end, plan) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (o->em && em_plan(d, o, *cm_end, plan) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	return 0;
 }
 
@@ -257,7 +319,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	int32_t *tot = plane_totals(d);
 	ld_em_plan_t plan = {0};
 	int64_t *cm_end = NULL;
-	if (o->em) rc = em_setup(d, o, &plan, &cm_end, err);
+	rc = window_setup(d, o, &plan, &cm_end, err);
 	j.tot = tot;
 	j.plan = &plan;
 	j.buf = malloc(sizeof *j.buf * (size_t)cb * (size_t)threads);

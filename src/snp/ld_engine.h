@@ -18,6 +18,13 @@ typedef struct {
 	double win_cm;     /* table: cM(B) <= cM(A) + win_cm; < 0 = no limit */
 	const uint8_t *idx1; /* table: only these SNPs as A (--ld-snp...), each paired with the SNPs of
 	                        the window on both sides and itself (every SNP with inter_chr); NULL = all */
+	/* table with win_cm >= 0: the input as PLINK indexes it, since its search for the end of a
+	 * chromosome's first window reads every 64th input variant (docs/snp.md, Semantics 3). row[i]:
+	 * SNP i's index in the input; base_bp[k], base_cm[k]: the position and cM PLINK holds for input
+	 * variant 64 k (n_base entries). NULL: the input is d itself. */
+	const int64_t *row, *base_bp;
+	const double *base_cm;
+	int64_t n_base;
 	int em;            /* genotypes: r, D and D' from PLINK's haplotype-frequency estimate (ld_em.h) */
 	int threads;
 	int isa;           /* gvk_isa_t */

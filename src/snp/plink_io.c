@@ -2,6 +2,7 @@
 /* .bim variants and .bed rows; the .bed is read one kept variant's row at a time. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +37,14 @@ static int grow(snp_data_t *d, long **offs, int64_t **src, size_t n, size_t *cap
 	return ns ? 0 : -1;
 }
 
-/* One .bim line's fields into var n; 1 = stored, 0 = left out (negative position), or an error. */
-static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long *o, snp_var_t *v, const char *path,
-                      long ln, gvk_err_t *err)
+enum { BIM_CHR_MAX = 256 };
+
+/* One .bim line's fields into var n, its chromosome code into chr (BIM_CHR_MAX bytes); 1 = stored,
+ * 0 = left out (negative position), or an error. */
+static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long *o, snp_var_t *v, char *chr,
+                      const char *path, long ln, gvk_err_t *err)
 {
-	char *end, chr[256];
+	char *end;
 	v->cm = strtod(f[2], &end);
 	if (end == f[2] || *end)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: genetic position '%s' is not a number", path, ln, f[2]);
@@ -49,10 +53,10 @@ static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long
 	if (fl[4] == fl[5] && memcmp(f[4], f[5], fl[4]) == 0 && !(fl[4] == 1 && f[4][0] == '0'))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: both alleles are '%s'", path, ln, f[4]);
 	/* A longer name would be cut, and two contigs could become one. */
-	if (fl[0] >= sizeof chr)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: chromosome name of %zu bytes (at most %zu)", path, ln, fl[0],
-		                   sizeof chr - 1);
-	int kind = snp_chr_code(f[0], fl[0], chr, sizeof chr);
+	if (fl[0] >= BIM_CHR_MAX)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: chromosome name of %zu bytes (at most %d)", path, ln, fl[0],
+		                   BIM_CHR_MAX - 1);
+	int kind = snp_chr_code(f[0], fl[0], chr, BIM_CHR_MAX);
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !allow_extra))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: '%s' is not a PLINK chromosome code%s", path, ln, f[0],
 		                   kind == SNP_CHR_EXTRA ? " (--allow-extra-chr accepts other contig names)" : "");
@@ -65,44 +69,185 @@ static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long
 	return 1;
 }
 
-int snp_read_bim(const char *path, int allow_extra, snp_data_t *d, int64_t **src_out, int64_t *n_rows, gvk_err_t *err)
+/* The .bim's order as it is read (snp_bim_order_t), with the running state of its checks. */
+typedef struct {
+	snp_bim_order_t *o;
+	int64_t last_bp;  /* the current chromosome's highest position so far */
+	double last_cm;   /* and its highest cM value, fields "0" left out */
+} order_t;
+
+static int order_name(snp_bim_order_t *o, const char *chr, size_t *off)
+{
+	size_t n = strlen(chr) + 1;
+	if (o->names_len + n > o->names_cap) {
+		size_t cap = (o->names_len + n) * 2 + 256;
+		char *p = realloc(o->names, cap);
+		if (!p) return -1;
+		o->names = p, o->names_cap = cap;
+	}
+	memcpy(o->names + o->names_len, chr, n);
+	*off = o->names_len;
+	o->names_len += n;
+	return 0;
+}
+
+/* A new run where the chromosome changes; PLINK starts its order checks afresh there. */
+static int order_run(order_t *st, const char *chr, long ln)
+{
+	snp_bim_order_t *o = st->o;
+	if (o->n_run && !strcmp(o->names + o->run[o->n_run - 1].name, chr)) return 0;
+	if ((size_t)o->n_run == o->n_run_cap) {
+		size_t cap = o->n_run_cap ? o->n_run_cap * 2 : 64;
+		snp_bim_run_t *r = realloc(o->run, cap * sizeof *r);
+		if (!r) return -1;
+		o->run = r, o->n_run_cap = cap;
+	}
+	snp_bim_run_t *r = &o->run[o->n_run];
+	*r = (snp_bim_run_t){.line = ln};
+	if (order_name(o, chr, &r->name) < 0) return -1;
+	o->n_run++;
+	st->last_bp = 0, st->last_cm = -DBL_MAX;
+	return 0;
+}
+
+/* PLINK's position and cM for a line at a multiple of 64 (where its window search looks). */
+static int order_base(snp_bim_order_t *o, int64_t row, int64_t bp, double cm)
+{
+	size_t k = (size_t)(row / 64);
+	if (k >= o->base_cap) {
+		size_t n = (k + 1) * 2;
+		int64_t *b = realloc(o->base_bp, n * sizeof *b);
+		if (b) o->base_bp = b;
+		double *c = b ? realloc(o->base_cm, n * sizeof *c) : NULL;
+		if (!c) return -1;
+		o->base_cm = c;
+		o->base_cap = n;
+	}
+	o->base_bp[k] = bp, o->base_cm[k] = cm;
+	o->n_base = (int64_t)k + 1;
+	return 0;
+}
+
+/* Line ln (the row-th variant) with chromosome chr and v's cM and position; cm0: its cM field is
+ * exactly "0", which PLINK neither checks nor keeps as the last cM. */
+static int order_note(order_t *st, const char *chr, const snp_var_t *v, int cm0, int64_t row, long ln)
+{
+	if (order_run(st, chr, ln) < 0) return -1;
+	snp_bim_run_t *r = &st->o->run[st->o->n_run - 1];
+	if (!cm0 && v->cm < st->last_cm) r->cm_line = r->cm_line ? r->cm_line : ln;
+	else if (!cm0) st->last_cm = v->cm;
+	if (v->bp >= 0 && v->bp < st->last_bp) r->bp_line = r->bp_line ? r->bp_line : ln;
+	else if (v->bp >= 0) st->last_bp = v->bp;
+	if (row % 64) return 0;
+	return order_base(st->o, row, v->bp >= 0 ? v->bp : st->last_bp, v->bp < 0 ? st->last_cm : cm0 ? 0.0 : v->cm);
+}
+
+typedef struct {
+	const char *name;
+	long line;
+	size_t off;
+} run_ref_t;
+
+static int cmp_run(const void *a, const void *b)
+{
+	const run_ref_t *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* The first line where a chromosome comes back after others: the earliest second run of a name. */
+static int order_split(snp_bim_order_t *o)
+{
+	run_ref_t *r = malloc(sizeof *r * (size_t)(o->n_run + 1));
+	if (!r) return -1;
+	for (int64_t k = 0; k < o->n_run; ++k) r[k] = (run_ref_t){o->names + o->run[k].name, o->run[k].line, o->run[k].name};
+	qsort(r, (size_t)o->n_run, sizeof *r, cmp_run);
+	for (int64_t k = 1; k < o->n_run; ++k)
+		if (!strcmp(r[k - 1].name, r[k].name) && (!o->split_line || r[k].line < o->split_line))
+			o->split_line = r[k].line, o->split_name = r[k].off;
+	free(r);
+	return 0;
+}
+
+int snp_order_of_vars(const snp_data_t *d, snp_bim_order_t *ord)
+{
+	order_t st = {.o = ord};
+	for (int64_t i = 0; i < d->n_snp; ++i)
+		if (order_note(&st, d->var[i].chr, &d->var[i], 1, i, (long)(i + 1)) < 0) return -1;
+	return order_split(ord);
+}
+
+void snp_bim_order_free(snp_bim_order_t *o)
+{
+	free(o->run);
+	free(o->names);
+	free(o->base_bp);
+	free(o->base_cm);
+	memset(o, 0, sizeof *o);
+}
+
+/* The reader's state over the lines of one .bim. */
+typedef struct {
+	const char *path;
+	int allow_extra;
+	snp_data_t *d;
+	long *offs;
+	int64_t *src, rows;
+	size_t n, cap;
+	order_t ord; /* ord.o NULL: the order is not wanted */
+} bim_reader_t;
+
+/* One line: 1 = a variant stored, 0 = left out (negative position), or an error. */
+static int bim_line(bim_reader_t *b, char *line, size_t len, long ln, gvk_err_t *err)
+{
+	char *f[6], chr[BIM_CHR_MAX];
+	size_t fl[6];
+	/* A NUL byte would end the line's fields early without a word. */
+	int nul = memchr(line, 0, len) != NULL, nf = nul ? 0 : snp_split_ws(line, f, fl, 6);
+	if (nul) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte", b->path, ln);
+	if (nf == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", b->path, ln);
+	if (nf != 6)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: expected 6 fields (chromosome ID cM bp A1 A2), found %d", b->path,
+		                   ln, nf);
+	if (grow(b->d, &b->offs, &b->src, b->n, &b->cap) < 0)
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
+	snp_var_t *v = &b->d->var[b->n];
+	int rc = bim_fields(f, fl, b->allow_extra, b->d, b->offs + 4 * b->n, v, chr, b->path, ln, err);
+	if (rc >= 0 && b->ord.o && order_note(&b->ord, chr, v, fl[2] == 1 && f[2][0] == '0', b->rows, ln) < 0)
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
+	if (rc == 1) b->src[b->n++] = b->rows;
+	if (rc >= 0) ++b->rows;
+	return rc;
+}
+
+int snp_read_bim_order(const char *path, int allow_extra, snp_data_t *d, int64_t **src_out, int64_t *n_rows,
+                       snp_bim_order_t *ord, gvk_err_t *err)
 {
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return err ? err->code : GVK_ERR_IO;
-	long *offs = NULL;
-	int64_t *src = NULL, rows = 0;
-	size_t n = 0, cap = 0;
-	int rc = 0;
+	bim_reader_t b = {.path = path, .allow_extra = allow_extra, .d = d, .ord = {.o = ord}};
+	int rc;
 	char *line;
 	size_t len;
-	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1) {
-		long ln = gvk_lr_lineno(lr);
-		char *f[6];
-		size_t fl[6];
-		/* A NUL byte would end the line's fields early without a word. */
-		int nul = memchr(line, 0, len) != NULL, nf = nul ? 0 : snp_split_ws(line, f, fl, 6);
-		if (nul) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte", path, ln);
-		else if (nf == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", path, ln);
-		else if (nf != 6)
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: expected 6 fields (chromosome ID cM bp A1 A2), found %d", path,
-			                 ln, nf);
-		else if (grow(d, &offs, &src, n, &cap) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-		else rc = bim_fields(f, fl, allow_extra, d, offs + 4 * n, &d->var[n], path, ln, err);
-		if (rc < 0) break;
-		if (rc == 1) src[n++] = rows;
-		++rows;
-	}
+	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1)
+		if ((rc = bim_line(&b, line, len, gvk_lr_lineno(lr), err)) < 0) break;
 	gvk_lr_close(lr);
-	if (rc == 0 && rows == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no variants", path);
+	if (rc == 0 && b.rows == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no variants", path);
+	if (rc == 0 && ord && order_split(ord) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
 	if (rc == 0) {
-		d->n_snp = (int64_t)n;
-		snp_data_fix_strings(d, offs);
-		*src_out = src, *n_rows = rows;
+		d->n_snp = (int64_t)b.n;
+		snp_data_fix_strings(d, b.offs);
+		*src_out = b.src, *n_rows = b.rows;
 	} else {
-		free(src);
+		free(b.src);
 	}
-	free(offs);
+	free(b.offs);
 	return rc;
+}
+
+int snp_read_bim(const char *path, int allow_extra, snp_data_t *d, int64_t **src_out, int64_t *n_rows, gvk_err_t *err)
+{
+	return snp_read_bim_order(path, allow_extra, d, src_out, n_rows, NULL, err);
 }
 
 /* The magic bytes and the size the .bim and .fam imply. */
@@ -113,6 +258,8 @@ static int check_bed(FILE *fp, const char *path, int64_t m, int64_t n, gvk_err_t
 	uint8_t magic[3] = {0, 0, 0};
 	size_t got = fread(magic, 1, 3, fp);
 	if (fstat(fileno(fp), &st) < 0) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+	if (got == 0)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: empty file (a PLINK 1 .bed starts with the bytes 6c 1b 01)", path);
 	if (got < 3 || magic[0] != 0x6c || magic[1] != 0x1b || (magic[2] != 0x01 && magic[2] != 0x00))
 		return gvk_err_set(err, GVK_ERR_FORMAT,
 		                   "%s: not a PLINK 1 .bed file (the first bytes must be 6c 1b 01, found %02x %02x %02x)", path,

@@ -251,7 +251,16 @@ void snp_vars_compact(snp_data_t *d, const uint8_t *keep, int64_t *src)
 	d->n_snp = k;
 }
 
-int snp_select_qc(snp_data_t *d, double geno, double maf, int64_t *n_geno, int64_t *n_maf, gvk_err_t *err)
+/* snp_data_select, with src (may be NULL) kept in step. */
+static void select_with(snp_data_t *d, const uint8_t *keep, int64_t *src)
+{
+	for (int64_t i = 0, k = 0; src && i < d->n_snp; ++i)
+		if (keep[i]) src[k++] = src[i];
+	snp_data_select(d, keep);
+}
+
+int snp_select_qc(snp_data_t *d, double geno, double maf, int64_t *n_geno, int64_t *n_maf, int64_t *src,
+                  gvk_err_t *err)
 {
 	uint8_t *keep = malloc((size_t)d->n_snp + 1);
 	if (!keep) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -259,7 +268,7 @@ int snp_select_qc(snp_data_t *d, double geno, double maf, int64_t *n_geno, int64
 	int64_t m0 = d->n_snp;
 	int rc = 0;
 	for (int64_t i = 0; i < d->n_snp; ++i) keep[i] = !(geno < 1.0 && d->rate[i] < min_rate);
-	snp_data_select(d, keep);
+	select_with(d, keep, src);
 	*n_geno = m0 - d->n_snp;
 	if (d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--geno %g removed every variant", geno);
 	for (int64_t i = 0; i < d->n_snp && rc == 0; ++i) {
@@ -267,7 +276,7 @@ int snp_select_qc(snp_data_t *d, double geno, double maf, int64_t *n_geno, int64
 		keep[i] = !(maf > 0.0 && f < min_maf);
 	}
 	m0 = d->n_snp;
-	if (rc == 0) snp_data_select(d, keep);
+	if (rc == 0) select_with(d, keep, src);
 	*n_maf = m0 - d->n_snp;
 	if (rc == 0 && d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--maf %g removed every variant", maf);
 	free(keep);

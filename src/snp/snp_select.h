@@ -30,8 +30,9 @@ int snp_select_vars(const snp_data_t *d, const snp_varsel_t *o, uint8_t *keep, g
 void snp_vars_compact(snp_data_t *d, const uint8_t *keep, int64_t *src);
 
 /* --geno (geno < 1) and --maf (maf > 0) on the decoded SNPs, in PLINK's order; *n_geno and *n_maf
- * receive how many each removed. */
-int snp_select_qc(snp_data_t *d, double geno, double maf, int64_t *n_geno, int64_t *n_maf, gvk_err_t *err);
+ * receive how many each removed. src (may be NULL), one entry per SNP, is kept in step with d. */
+int snp_select_qc(snp_data_t *d, double geno, double maf, int64_t *n_geno, int64_t *n_maf, int64_t *src,
+                  gvk_err_t *err);
 
 /* Marks idx[i] for the index variants of --ld-snp ID, --ld-snp-list FILE or --ld-snps; returns
  * how many. */

@@ -27,6 +27,8 @@ ld() { check "$1" "$2" ld --bfile "$tmp/$1" --r2 square --out "$tmp/out"; }
 
 set_fileset magic; printf '\x6c\x1c\x01' | dd of="$tmp/magic.bed" bs=1 conv=notrunc 2> /dev/null
 ld magic "magic.bed: not a PLINK 1 .bed file (the first bytes must be 6c 1b 01, found 6c 1c 01)"
+set_fileset emptybed; : > "$tmp/emptybed.bed"
+ld emptybed "emptybed.bed: empty file"
 set_fileset smajor; printf '\x6c\x1b\x00' | dd of="$tmp/smajor.bed" bs=1 conv=notrunc 2> /dev/null
 ld smajor "smajor.bed: sample-major .bed (header 6c 1b 00) is not supported"
 set_fileset short; head -c 30 "$E.bed" > "$tmp/short.bed"
@@ -65,7 +67,22 @@ check geno_range "--geno must be between 0 and 1" ld --bfile "$E" --r2 --geno 1.
 check geno_word "--geno: 'x' is not a number" ld --bfile "$E" --r2 --geno x --out "$tmp/out"
 check maf_zero "--maf must be > 0 and <= 0.5" ld --bfile "$E" --r2 --maf 0 --out "$tmp/out"
 check maf_high "--maf must be > 0 and <= 0.5" ld --bfile "$E" --r2 --maf 0.6 --out "$tmp/out"
-check ld_window_one "--ld-window needs an integer >= 2" ld --bfile "$E" --r2 --ld-window 1 --out "$tmp/out"
+check ld_window_one "--ld-window needs an integer from 2 to 2147483646" ld --bfile "$E" --r2 --ld-window 1 --out "$tmp/out"
+check ld_window_max "--ld-window needs an integer from 2 to 2147483646" ld --bfile "$E" --r2 --ld-window 2147483647 --out "$tmp/out"
+# More of PLINK's refusals: a flag given twice, two shapes, bin with bin4, the retired single-prec.
+check twice_window "--ld-window given twice" ld --bfile "$E" --r2 --ld-window 10 --ld-window 20 --out "$tmp/out"
+check twice_r2 "--ld-window-r2 given twice" ld --bfile "$E" --r2 --ld-window-r2 0.5 --ld-window-r2 0.2 --out "$tmp/out"
+check twice_threads "--threads given twice" ld --bfile "$E" --r2 -t 2 --threads 2 --out "$tmp/out"
+check two_shapes "give one matrix shape" ld --bfile "$E" --r2 square square --out "$tmp/out"
+check bin_bin4 "'bin' and 'bin4' cannot be used together" ld --bfile "$E" --r2 bin bin4 --out "$tmp/out"
+check single_prec "'single-prec' is retired" ld --bfile "$E" --r2 bin single-prec --out "$tmp/out"
+check memory_small "--memory needs an integer >= 64" ld --bfile "$E" --r2 --memory 1 --out "$tmp/out"
+# The .bim's order (ld_plink_rules.sh has the runs PLINK accepts): a split chromosome for every
+# output, positions going down for windowed tables.
+set_fileset split; sed -i '5s/^1/2/' "$tmp/split.bim"
+ld split "split.bim:6: chromosome 1 starts again after other chromosomes"
+set_fileset unsorted; sed -i '3s/3000/9000/' "$tmp/unsorted.bim"
+check unsorted "unsorted.bim:4: position lower than an earlier one on chromosome 1" ld --bfile "$tmp/unsorted" --r2 --out "$tmp/out"
 check snps_dash "--snps: 'e1-' is neither a variant ID nor a range" ld --bfile "$E" --r2 --snps e1- --out "$tmp/out"
 check snps_absent "--snps: variant 'nope' not found" ld --bfile "$E" --r2 --snps e1,nope --out "$tmp/out"
 check snps_none "--snps needs at least one variant ID" ld --bfile "$E" --r2 --snps --out "$tmp/out"
@@ -162,6 +179,11 @@ else
 		echo "FAIL: vcf_chr70: two contigs of 70 bytes were paired"; fail=$((fail + 1))
 	fi
 	rm -f "$tmp/c70.ld"
+	# A VCF's order as PLINK imports it: a split chromosome, positions going down in a windowed table.
+	{ cat "$tmp/h.vcf"; printf '1\t100\tv1\tA\tG\t.\t.\t.\tGT\t0/1\t1/1\n2\t100\tv2\tA\tG\t.\t.\t.\tGT\t0/1\t1/1\n1\t300\tv3\tA\tG\t.\t.\t.\tGT\t0/1\t1/1\n'; } > "$tmp/vsplit.vcf"
+	check vcf_split "vsplit.vcf: record 3: chromosome 1 starts again" ld --vcf "$tmp/vsplit.vcf" --r2 square --out "$tmp/out"
+	{ cat "$tmp/h.vcf"; printf '1\t300\tv1\tA\tG\t.\t.\t.\tGT\t0/1\t1/1\n1\t100\tv2\tA\tG\t.\t.\t.\tGT\t0/1\t1/1\n'; } > "$tmp/vuns.vcf"
+	check vcf_unsorted "vuns.vcf: record 2: position lower than an earlier one on chromosome 1" ld --vcf "$tmp/vuns.vcf" --r2 --out "$tmp/out"
 	# Found by fuzzing: an empty CHROM was a contig named "".
 	{ cat "$tmp/h.vcf"; printf '\t100\tv1\tA\tG\t.\t.\t.\tGT\t0|1\t1|1\n'; } > "$tmp/nochr.vcf"
 	check vcf_nochr "nochr.vcf: record 1: empty CHROM" ld --vcf "$tmp/nochr.vcf" --r2 --allow-extra-chr --out "$tmp/out"
