@@ -14,7 +14,6 @@
 #include "../align/align_io.h"
 #include "../common/lineio.h"
 #include "../common/outset.h"
-#include "../common/parse_num.h"
 #include "../common/threads.h"
 
 typedef struct {
@@ -92,13 +91,11 @@ static int parse_args(int argc, char **argv, args_t *a)
 	a->def.overhang = GVK_OVERHANG_SOFTCLIP;
 	a->chunk = 1 << 16;
 	int c;
-	long num;
 	while ((c = getopt_long(argc, argv, "o:t:p:qh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': a->out = optarg; break;
 		case 't':
-			if (gvk_parse_long(optarg, 1, 65536, &num) < 0) return fprintf(stderr, "gvk align: -t needs a positive number\n"), -1;
-			a->eng.threads = (int)num;
+			if ((a->eng.threads = gvk_cli_threads(optarg)) < 0) return fprintf(stderr, "gvk align: -t needs a positive number\n"), -1;
 			break;
 		case 1:
 			if ((a->eng.device = gvk_cli_device(optarg)) < 0) return fprintf(stderr, "gvk align: --device must be cpu, gpu or auto\n"), -1;

@@ -12,7 +12,6 @@
 #include "../common/err.h"
 #include "../common/lineio.h"
 #include "../common/outset.h"
-#include "../common/parse_num.h"
 #include "../common/threads.h"
 #include "../snp/fastid_engine.h"
 #include "../snp/fastid_write.h"
@@ -90,7 +89,6 @@ static int path_arg(const char *opt, const char **dst)
 static int number_opt(int c, args_t *a)
 {
 	char *end;
-	long num;
 	switch (c) {
 	case 'k':
 		a->topk = (int)strtol(optarg, &end, 10);
@@ -101,8 +99,7 @@ static int number_opt(int c, args_t *a)
 		if (*end || !*optarg || a->thresh < 0) return fail("--threshold needs a number >= 0");
 		return 0;
 	case 't':
-		if (gvk_parse_long(optarg, 1, 65536, &num) < 0) return fail("-t needs a positive number");
-		a->threads = (int)num;
+		if ((a->threads = gvk_cli_threads(optarg)) < 0) return fail("-t needs a positive number");
 		return 0;
 	default:
 		a->block = strtoll(optarg, &end, 10);

@@ -19,7 +19,6 @@
 #include "../common/fmtnum.h"
 #include "../common/lineio.h"
 #include "../common/outset.h"
-#include "../common/parse_num.h"
 #include "../common/threads.h"
 #include "../pairhmm/pairhmm_io.h"
 
@@ -76,13 +75,11 @@ static int parse_args(int argc, char **argv, args_t *a)
 	 * million, which measured slower on a 20 M-pair file, as did 128 k. */
 	a->chunk = 1 << 19;
 	int c;
-	long num;
 	while ((c = getopt_long(argc, argv, "o:t:qh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': a->out = optarg; break;
 		case 't':
-			if (gvk_parse_long(optarg, 1, 65536, &num) < 0) return fprintf(stderr, "gvk pairhmm: -t needs a positive number\n"), -1;
-			a->eng.threads = (int)num;
+			if ((a->eng.threads = gvk_cli_threads(optarg)) < 0) return fprintf(stderr, "gvk pairhmm: -t needs a positive number\n"), -1;
 			break;
 		case 1:
 			if ((a->eng.device = gvk_cli_device(optarg)) < 0) return fprintf(stderr, "gvk pairhmm: --device must be cpu, gpu or auto\n"), -1;

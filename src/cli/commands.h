@@ -8,11 +8,14 @@
 int gvk_cli_device(const char *arg);
 /* --isa argument: a gvk_isa_t for "auto", "avx512", "scalar" (and "avx2" when allowed); -1 otherwise. */
 int gvk_cli_isa(const char *arg, int allow_avx2);
+/* -t argument: a whole number of threads, 1 to 65536; -1 otherwise (atoi would read "1x" as 1). */
+int gvk_cli_threads(const char *arg);
 /* Ends a command after its -h text: status 0, or 1 when standard output could not take it. */
 _Noreturn void gvk_cli_help_exit(void);
 
-/* Takes SIGINT, SIGTERM and SIGHUP on a watcher thread (call first, before any thread starts):
- * the watched output set's temporaries are removed and the process exits with 128 + signal. */
+/* Takes the signals that end a process on a watcher thread (call first, before any thread starts;
+ * cli_signal.c lists them): the watched output set's temporaries are removed and the process exits
+ * with 128 + signal. */
 int gvk_cli_signals_start(void);
 /* The library's messages go to stderr up to this level (gvk_set_log); call before creating engines. */
 void gvk_cli_log_level(int level);

@@ -6,6 +6,7 @@
 
 #include "gvk.h"
 #include "commands.h"
+#include "../common/parse_num.h"
 #ifdef GVK_MPI
 #include "../mpi/mpi_world.h"
 #endif
@@ -25,6 +26,12 @@ static const struct {
 int gvk_cli_device(const char *arg)
 {
 	return !strcmp(arg, "cpu") ? GVK_DEVICE_CPU : !strcmp(arg, "gpu") ? GVK_DEVICE_GPU : !strcmp(arg, "auto") ? GVK_DEVICE_AUTO : -1;
+}
+
+int gvk_cli_threads(const char *arg)
+{
+	long v;
+	return gvk_parse_long(arg, 1, 65536, &v) < 0 ? -1 : (int)v;
 }
 
 int gvk_cli_isa(const char *arg, int allow_avx2)

@@ -128,11 +128,11 @@ static int out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
 	return 0;
 }
 
-/* Refuses a second output on standard output or on a file the set already writes. */
-static int check_unique(const gvk_outset_t *s, const gvk_out_t *o, const char *path, gvk_err_t *err)
+/* Refuses o when one of the n outputs before it is standard output as o is, or the same file. */
+static int check_unique(const gvk_out_t *prev, int n, const gvk_out_t *o, const char *path, gvk_err_t *err)
 {
-	for (int k = 0; k < s->n; ++k) {
-		const gvk_out_t *p = &s->o[k];
+	for (int k = 0; k < n; ++k) {
+		const gvk_out_t *p = &prev[k];
 		if (p->drop) continue;
 		if (!o->path && !p->path && !p->direct)
 			return gvk_err_set(err, GVK_ERR_ARG, "standard output is named for two outputs");
@@ -144,26 +144,26 @@ static int check_unique(const gvk_outset_t *s, const gvk_out_t *o, const char *p
 
 int gvk_outset_check(const char *const *paths, int n, gvk_err_t *err)
 {
-	int rc = 0, out = 0;
-	char **key = calloc((size_t)n + 1, sizeof *key);
-	if (!key) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	/* The outputs as out_open would see them, without creating anything: path NULL for standard
+	 * output, direct for one written in place, else the file's key. */
+	gvk_out_t *e = calloc((size_t)n + 1, sizeof *e);
+	int rc = e ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), m = 0;
 	for (int k = 0; k < n && rc == 0; ++k) {
 		const char *p = paths[k];
 		if (!p) continue;
-		if (!strcmp(p, "-")) {
-			if (out++) rc = gvk_err_set(err, GVK_ERR_ARG, "standard output is named for two outputs");
-			continue;
+		gvk_out_t *o = &e[m];
+		if (strcmp(p, "-") && !(o->direct = in_place(p))) {
+			char *t = target_of(p);
+			o->key = t ? canonical(t) : NULL;
+			free(t);
+			if (!o->key) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		}
-		if (in_place(p)) continue;
-		char *t = target_of(p);
-		key[k] = t ? canonical(t) : NULL;
-		free(t);
-		if (!key[k]) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		for (int j = 0; j < k && rc == 0; ++j)
-			if (key[j] && !strcmp(key[j], key[k])) rc = gvk_err_set(err, GVK_ERR_ARG, "%s: named for two outputs", p);
+		o->path = strcmp(p, "-") ? (char *)p : NULL; /* not owned: only tested for NULL */
+		if (rc == 0) rc = check_unique(e, m, o, p, err);
+		++m;
 	}
-	for (int k = 0; k < n; ++k) free(key[k]);
-	free(key);
+	for (int k = 0; e && k < m; ++k) free(e[k].key);
+	free(e);
 	return rc;
 }
 
@@ -184,7 +184,7 @@ static gvk_out_t *add_locked(gvk_outset_t *s, const char *path, gvk_err_t *err)
 	if (reserve_locked(s, err) < 0) return NULL;
 	gvk_out_t *o = &s->o[s->n];
 	if (out_open(o, path, err) < 0) return NULL;
-	if (check_unique(s, o, path, err) < 0) {
+	if (check_unique(s->o, s->n, o, path, err) < 0) {
 		if (o->fp == stdout) o->fp = NULL;
 		out_free(o);
 		return NULL;
@@ -278,7 +278,7 @@ static void roll_back(gvk_outset_t *s, char **bak, const int *kept, int k)
 {
 	for (int j = k - 1; j >= 0; --j) {
 		gvk_out_t *o = &s->o[j];
-		if (!o->tmp || o->drop) continue;
+		if (!o->tmp) continue;
 		if (kept[j]) rename(bak[j], o->path);
 		else unlink(o->path);
 	}
@@ -289,10 +289,11 @@ static int rename_all(gvk_outset_t *s, gvk_err_t *err)
 {
 	char **bak = calloc((size_t)s->n + 1, sizeof *bak);
 	int *kept = calloc((size_t)s->n + 1, sizeof *kept);
-	int rc = bak && kept ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), k = 0;
-	for (; k < s->n && rc == 0; ++k) {
+	if (!bak || !kept) return free(bak), free(kept), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int rc = 0, k = 0;
+	for (; k < s->n; ++k) {
 		gvk_out_t *o = &s->o[k];
-		if (!o->tmp || o->drop) continue;
+		if (!o->tmp) continue; /* standard output, written in place, or a file to drop */
 		size_t n = strlen(o->path) + 48;
 		if (!(bak[k] = malloc(n))) {
 			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -305,15 +306,14 @@ static int rename_all(gvk_outset_t *s, gvk_err_t *err)
 			break;
 		}
 	}
-	if (rc < 0 && bak && kept) roll_back(s, bak, kept, k);
-	for (int j = 0; bak && kept && j < s->n; ++j) {
-		if (kept[j] && rc == 0) unlink(bak[j]);
-		free(bak[j]);
+	if (rc < 0) roll_back(s, bak, kept, k);
+	for (int j = 0; j < s->n; ++j) {
 		gvk_out_t *o = &s->o[j];
-		if (rc == 0 && o->tmp && !o->drop) free(o->tmp), o->tmp = NULL;
+		if (rc == 0 && kept[j]) unlink(bak[j]);
+		if (rc == 0 && o->drop) unlink(o->path);
+		if (rc == 0) free(o->tmp), o->tmp = NULL;
+		free(bak[j]);
 	}
-	for (int j = 0; rc == 0 && j < s->n; ++j)
-		if (s->o[j].drop) unlink(s->o[j].path);
 	free(bak);
 	free(kept);
 	return rc;
