@@ -55,6 +55,19 @@ GVK_EXPORT const char *gvk_version(void);
  * NUL-terminated). Returns the length the full text needs, like snprintf. */
 GVK_EXPORT int gvk_features(char *buf, size_t size);
 
+/* The layout of every struct declared in this header, as this build of the library compiled it,
+ * for bindings that declare the structs by hand (the Python package checks its declarations
+ * against it when imported). Per struct: one entry with field NULL whose size is sizeof(struct),
+ * then one entry per field in declaration order (arrays whole: size of all their elements). */
+typedef struct {
+	const char *type;  /* the struct's name, e.g. "gvk_pairhmm_opts_t" */
+	const char *field; /* NULL: the struct itself */
+	size_t offset, size;
+} gvk_layout_t;
+
+/* A static table of *n entries (never freed), built from this header with offsetof and sizeof. */
+GVK_EXPORT const gvk_layout_t *gvk_struct_layout(size_t *n);
+
 /* ---------------------------------------------------------------------------------------------
  * Messages. The library never prints: errors come back in gvk_err_t, and notes (a fall-back to
  * the CPU, a smaller GPU chunk after an out-of-memory, profiling) go to the log of the engine's

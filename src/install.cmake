@@ -8,6 +8,22 @@ install(TARGETS gvkshared gvklib LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/gvk.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+# The Python package's source beside the library it loads: share/gvk/python/libgvk.path names the
+# installed libgvk.so (the prefix as installed, DESTDIR left out), which both the package run from
+# there and a wheel built from there (pip install PREFIX/share/gvk/python) load.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gvk/python
+        PATTERN __pycache__ EXCLUDE PATTERN _install_path.py EXCLUDE PATTERN libgvk.path EXCLUDE)
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(gvk_py_lib "${CMAKE_INSTALL_LIBDIR}/libgvk.so")
+else()
+  set(gvk_py_lib "\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/libgvk.so")
+endif()
+set(gvk_py_dir "${CMAKE_INSTALL_DATADIR}/gvk/python")
+if(NOT IS_ABSOLUTE "${gvk_py_dir}")
+  set(gvk_py_dir "\${CMAKE_INSTALL_PREFIX}/${gvk_py_dir}")
+endif()
+install(CODE "file(WRITE \"\$ENV{DESTDIR}${gvk_py_dir}/libgvk.path\" \"${gvk_py_lib}\n\")")
+
 # What a static link of libgvk.a needs besides it: the libraries gvkdeps names, imported targets
 # opened up, as found here.
 set(gvk_static_deps ${GVK_EXTRA_LIBS})

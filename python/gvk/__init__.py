@@ -5,15 +5,36 @@ numpy arrays go to the C library by pointer (no copies: give C-contiguous arrays
 call names), results come back as numpy arrays over the library's memory, and the GIL is released
 while the library computes (ctypes does so around every foreign call)."""
 import ctypes
+import math
 import os
+import sys
 
-import numpy as np
+try:
+	import numpy as np
+except ImportError:
+	raise ImportError("gvk needs numpy, which %s cannot import: apt-get install python3-numpy (for Debian's "
+	                  "/usr/bin/python3, or a venv made from it with --system-site-packages), or pip install numpy "
+	                  "in this environment" % sys.executable) from None
 
 from . import _lib
 
 _L, library_path = _lib.load()
 
-__all__ = ["GvkError", "GvkArgError", "version", "features", "library_path", "pairhmm", "pairhmm_file", "align",
+# The numpy records over the library's result structs, checked like _lib's ctypes structs.
+_HIT = np.dtype([("db", "i8"), ("query", "u4"), ("score", "u4")], align=True)
+_SEG = np.dtype([("seq", "i4"), ("sample", "i4"), ("first", "i4"), ("last", "i4"), ("mean", "f8"),
+                 ("median", "f8"), ("cn", "i4"), ("is_cnv", "i4")], align=True)
+_REGION = np.dtype([("seq", "i4"), ("first", "i4"), ("last", "i4"), ("cn", "u8")], align=True)
+_table = _lib.library_layout(_L)
+for _c, _d in (("gvk_fastid_hit_t", _HIT), ("gvk_cnv_seg_t", _SEG), ("gvk_cnv_region_t", _REGION)):
+	_lib.check_layout(_c, "numpy dtype", (_d.itemsize, {n: (_d.fields[n][1], _d.fields[n][0].itemsize)
+	                                                     for n in _d.names}), _table, library_path)
+del _table, _c, _d
+
+# Thread counts above this are refused (0 = all processors).
+MAX_THREADS = 4096
+
+__all__ = ["GvkError", "GvkArgError", "GvkRangeError", "version", "features", "library_path", "pairhmm", "pairhmm_file", "align",
            "ld", "fastid", "cnv", "cnv_counts_file"]
 
 GVK_ERR_ARG = -4
@@ -29,6 +50,70 @@ class GvkError(RuntimeError):
 
 class GvkArgError(GvkError, ValueError):
 	"""The library rejected an argument or option (GVK_ERR_ARG); also a ValueError."""
+
+
+class GvkRangeError(OverflowError, ValueError):
+	"""A number outside the range of the C type it goes to (an OverflowError and a ValueError)."""
+
+
+_I32 = (-2 ** 31, 2 ** 31 - 1)
+
+
+def _int(name, v, lo, hi):
+	"""v as an int within lo..hi (the C type's range or the call's), never wrapped."""
+	if isinstance(v, (bool, np.bool_)):
+		v = int(v)
+	if isinstance(v, (float, np.floating)):
+		if not math.isfinite(v) or v != int(v):
+			raise ValueError("%s must be an integer, not %r" % (name, v))
+		v = int(v)
+	if not isinstance(v, (int, np.integer)):
+		raise TypeError("%s must be an integer, not %s" % (name, type(v).__name__))
+	v = int(v)
+	if not lo <= v <= hi:
+		raise GvkRangeError("%s = %d is out of range (%d .. %d)" % (name, v, lo, hi))
+	return v
+
+
+def _threads(name, v):
+	v = _int(name, v, -2 ** 63, 2 ** 63)
+	if not 0 <= v <= MAX_THREADS:
+		raise GvkRangeError("%s = %d: give 0 (all processors) up to %d" % (name, v, MAX_THREADS))
+	return v
+
+
+def _path(name, p):
+	"""A file path (str, bytes or os.PathLike) as the bytes the library opens."""
+	if p is None:
+		raise TypeError("%s is required (got None)" % name)
+	try:
+		b = os.fsencode(p)
+	except TypeError:
+		raise TypeError("%s must be a path (str, bytes or os.PathLike), not %s" % (name, type(p).__name__)) from None
+	if b"\0" in b:
+		raise ValueError("%s contains a NUL character: %r" % (name, p))
+	return b
+
+
+def _name(name, s):
+	"""A name (sample, sequence, preset) as NUL-free UTF-8 bytes; numbers are taken as text."""
+	if isinstance(s, (bytes, bytearray)):
+		b = bytes(s)
+	else:
+		b = str(s).encode("utf-8", "surrogateescape")
+	if b"\0" in b:
+		raise ValueError("%s contains a NUL character: %r" % (name, s))
+	return b
+
+
+def _distinct(name, names):
+	"""Refuses a name given twice (names: bytes)."""
+	seen = {}
+	for i, b in enumerate(names):
+		if b in seen:
+			raise ValueError("%s: %r is given twice (entries %d and %d); names must be distinct" % (
+				name, b.decode("utf-8", "replace"), seen[b] + 1, i + 1))
+		seen[b] = i
 
 
 def _raise(err, rc=None):
@@ -68,34 +153,36 @@ def _choice(name, value, table):
 
 def _set_opts(o, kw, special=None):
 	"""Keyword arguments onto an options struct: device/isa by name, other fields as numbers."""
-	fields = dict((f[0], f[1]) for f in o._fields_)
+	# Scalar fields only: log and arrays are set through their own calls.
+	fields = dict((f[0], f[1]) for f in o._fields_ if issubclass(f[1], ctypes._SimpleCData) and f[0] != "log")
 	for k, v in kw.items():
 		if special and k in special:
 			special[k](o, v)
 			continue
-		if k not in fields or k == "log":
-			raise TypeError("unknown option %r (options: %s)" % (k, ", ".join(sorted(
-				[f for f in fields if f != "log"] + list(special or ())))))
+		if k not in fields:
+			raise TypeError("unknown option %r (options: %s)" % (k, ", ".join(sorted(list(fields) +
+			                                                                       list(special or ())))))
 		if k == "device":
 			v = _choice("device", v, _DEVICE)
 		elif k == "isa":
 			v = _choice("isa", v, _ISA)
-		if isinstance(v, bool):
-			v = int(v)
-		if not isinstance(v, (int, float, np.integer, np.floating)):
-			raise TypeError("option %s must be a number, not %s" % (k, type(v).__name__))
 		t = fields[k]
-		if issubclass(t, ctypes.c_double):
-			setattr(o, k, float(v))
+		if t is ctypes.c_char_p:  # a string option: NULL for None, else a NUL-free text kept by o
+			setattr(o, k, None if v is None else _name("option " + k, v))
+		elif k == "threads":
+			setattr(o, k, _threads("threads", v))
+		elif issubclass(t, (ctypes.c_double, ctypes.c_float)):
+			if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+				raise TypeError("option %s must be a number, not %s" % (k, type(v).__name__))
+			try:
+				setattr(o, k, float(v))
+			except OverflowError:
+				raise GvkRangeError("option %s is beyond the range of a double" % k) from None
 		else:
-			if isinstance(v, (float, np.floating)) and v != int(v):
-				raise ValueError("option %s must be an integer, not %r" % (k, v))
-			v = int(v)
-			if issubclass(t, (ctypes.c_size_t, ctypes.c_uint32, ctypes.c_uint64)) and v < 0:
-				raise ValueError("option %s must not be negative" % k)
-			if v != t(v).value:
-				raise ValueError("option %s = %d is out of range" % (k, v))
-			setattr(o, k, v)
+			bits = 8 * ctypes.sizeof(t)
+			signed = t(-1).value == -1
+			lo, hi = (-2 ** (bits - 1), 2 ** (bits - 1) - 1) if signed else (0, 2 ** bits - 1)
+			setattr(o, k, _int("option " + k, v, lo, hi))
 	return o
 
 
@@ -233,7 +320,7 @@ def pairhmm(reads, quals, ins, dels, gcp, haplotypes, **opts):
 	                ("haplotypes", haplotypes)):
 		if v is None:
 			raise TypeError("%s is required (got None)" % name)
-	nr, nh = len(reads), len(haplotypes)
+	nr, nh = _int("len(reads)", len(reads), 0, _I32[1]), _int("len(haplotypes)", len(haplotypes), 0, _I32[1])
 	for name, v in (("quals", quals), ("ins", ins), ("dels", dels), ("gcp", gcp)):
 		if len(v) != nr:
 			raise ValueError("%s has %d entries for %d reads" % (name, len(v), nr))
@@ -243,7 +330,7 @@ def pairhmm(reads, quals, ins, dels, gcp, haplotypes, **opts):
 	rs = (_lib.Read * nr)()
 	for i in range(nr):
 		b = _bytes("reads[%d]" % i, reads[i])
-		n = len(b)
+		n = _int("len(reads[%d])" % i, len(b), 0, _I32[1])
 		arrs = [_array("%s[%d]" % (nm, i), q[i], np.uint8, 1, (n,)) for nm, q in
 		        (("quals", quals), ("ins", ins), ("dels", dels), ("gcp", gcp))]
 		keep.append(b)
@@ -254,7 +341,7 @@ def pairhmm(reads, quals, ins, dels, gcp, haplotypes, **opts):
 	for j in range(nh):
 		b = _bytes("haplotypes[%d]" % j, haplotypes[j])
 		keep.append(b)
-		hs[j].len, hs[j].bases = len(b), _addr(b)
+		hs[j].len, hs[j].bases = _int("len(haplotypes[%d])" % j, len(b), 0, _I32[1]), _addr(b)
 	out = np.empty((nr, nh), np.float64)
 	with _Engine("gvk_pairhmm", _pairhmm_opts(opts)) as e:
 		_call(_L.gvk_pairhmm_batch, e.e, rs, nr, hs, nh, out.ctypes.data)
@@ -265,11 +352,10 @@ def pairhmm_file(path, **opts):
 	"""Every pair of a Pair-HMM input file (gkl, group or hex format, plain or gzip), in input order:
 	a record array of log10 (float64), used_double (uint8), group (uint64), read and hap (int32, the
 	indices inside the group). Options as for pairhmm."""
-	if path is None:
-		raise TypeError("path is required (got None)")
+	path = _path("path", path)
 	p = ctypes.POINTER(_lib.PairhmmFileResult)()
 	with _Engine("gvk_pairhmm", _pairhmm_opts(opts)) as e:
-		_call(_L.gvk_pairhmm_file, e.e, str(path).encode(), ctypes.byref(p))
+		_call(_L.gvk_pairhmm_file, e.e, path, ctypes.byref(p))
 	owner = _Owner(p, _L.gvk_pairhmm_file_result_free)
 	r = p.contents
 	n = r.n
@@ -280,6 +366,24 @@ def pairhmm_file(path, **opts):
 
 
 # ---------------------------------------------------------------------------------------------- align
+def _int32_column(name, s, n):
+	"""One int32 value per pair from a number or n numbers, never wrapped (int64 for the copy)."""
+	if np.ndim(s) == 0:
+		return np.full(n, _int(name, s.item() if isinstance(s, np.ndarray) else s, *_I32), np.int64)
+	a = np.asarray(s)
+	if a.shape != (n,):
+		raise ValueError("%s must be an integer or %d integers, not shape %s" % (name, n, a.shape))
+	if a.dtype == object or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
+		if a.dtype != object:
+			raise ValueError("%s must be an integer or %d integers, not dtype %s" % (name, n, a.dtype))
+		return np.array([_int("%s[%d]" % (name, k), x, *_I32) for k, x in enumerate(a)], np.int64)
+	if n and a.dtype != bool:
+		bad = np.flatnonzero((a < _I32[0]) | (a > _I32[1]))
+		if len(bad):
+			_int("%s[%d]" % (name, bad[0]), a[bad[0]], *_I32)
+	return a.astype(np.int64)
+
+
 def align(refs, alts, *, match=None, mismatch=None, gap_open=None, gap_extend=None, preset="NEW_SW_PARAMETERS",
           overhang="SOFTCLIP", java=False, **opts):
 	"""GATK's Smith-Waterman of every (ref, alt) pair: (cigars, offsets, scores), a list of str and two
@@ -288,7 +392,7 @@ def align(refs, alts, *, match=None, mismatch=None, gap_open=None, gap_extend=No
 	Options: raw, java, device, threads (0 = all processors, the default), isa, gpu_chunk_mb."""
 	if refs is None or alts is None:
 		raise TypeError("refs and alts are required (got None)")
-	n = len(refs)
+	n = _int("len(refs)", len(refs), 0, 2 ** 63 - 1)
 	if len(alts) != n:
 		raise ValueError("refs has %d entries, alts %d" % (n, len(alts)))
 	o = _lib.AlignOpts()
@@ -299,19 +403,14 @@ def align(refs, alts, *, match=None, mismatch=None, gap_open=None, gap_extend=No
 	scores = (match, mismatch, gap_open, gap_extend)
 	if all(s is None for s in scores):
 		par = _lib.SwParams()
-		if _L.gvk_sw_preset(str(preset).encode(), ctypes.byref(par)) < 0:
+		if _L.gvk_sw_preset(_name("preset", preset), ctypes.byref(par)) < 0:
 			raise ValueError("unknown preset %r" % (preset,))
 		scores = (par.match, par.mismatch, par.gap_open, par.gap_extend)
 	elif any(s is None for s in scores):
 		raise TypeError("give all of match, mismatch, gap_open, gap_extend, or none (a preset)")
 	cols = []
 	for name, s in zip(("match", "mismatch", "gap_open", "gap_extend"), scores):
-		a = np.asarray(s)
-		if a.ndim == 0:
-			a = np.full(n, a)
-		if a.shape != (n,) or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
-			raise ValueError("%s must be an integer or %d integers" % (name, n))
-		cols.append(a)
+		cols.append(_int32_column(name, s, n))
 	if isinstance(overhang, (str, int)):
 		overhang = [overhang] * n
 	if len(overhang) != n:
@@ -323,11 +422,13 @@ def align(refs, alts, *, match=None, mismatch=None, gap_open=None, gap_extend=No
 		rb, ab = _bytes("refs[%d]" % k, refs[k]), _bytes("alts[%d]" % k, alts[k])
 		keep += (rb, ab)
 		p = pairs[k]
-		p.ref, p.alt, p.ref_len, p.alt_len = _addr(rb), _addr(ab), len(rb), len(ab)
+		p.ref, p.alt = _addr(rb), _addr(ab)
+		p.ref_len = _int("len(refs[%d])" % k, len(rb), 0, _I32[1])
+		p.alt_len = _int("len(alts[%d])" % k, len(ab), 0, _I32[1])
 		p.par.match, p.par.mismatch, p.par.gap_open, p.par.gap_extend = (int(c[k]) for c in cols)
 		ov = overhang[k]
 		if ov not in codes:
-			c = _L.gvk_overhang_parse(str(ov).encode())
+			c = _L.gvk_overhang_parse(_name("overhang", ov))
 			if c < 0:
 				raise ValueError("unknown overhang strategy %r" % (ov,))
 			codes[ov] = c
@@ -369,14 +470,15 @@ def ld(source, *, table=False, layout="snp_major", chrom=None, bp=None, **opts):
 	(0 = all processors, the default), isa, gpu, gpu_path, gpu_mem."""
 	if source is None:
 		raise TypeError("source is required: a PLINK prefix or an int8 genotype matrix (got None)")
+	is_path = isinstance(source, (str, bytes)) or hasattr(source, "__fspath__")
+	prefix = _path("source", source) if is_path else None
 	o = _lib.LdOpts()
 	_L.gvk_ld_opts_init(ctypes.byref(o))
 	o.threads = 0
 	_set_opts(o, opts)
 	keep = []
 	with _Engine("gvk_ld", o) as e:
-		if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
-			prefix = os.fsencode(source)
+		if is_path:
 			if table:
 				p = ctypes.POINTER(_lib.LdTable)()
 				_call(_L.gvk_ld_table_bfile, e.e, prefix, ctypes.byref(p))
@@ -392,7 +494,7 @@ def ld(source, *, table=False, layout="snp_major", chrom=None, bp=None, **opts):
 				if chrom is not None:
 					if len(chrom) != ns:
 						raise ValueError("chrom has %d names for %d SNPs" % (len(chrom), ns))
-					names = [_bytes("chrom[%d]" % i, str(c)) for i, c in enumerate(chrom)]
+					names = [_name("chrom[%d]" % i, c) for i, c in enumerate(chrom)]
 					cp = (ctypes.c_char_p * ns)(*names)
 					keep.append(cp)
 				if bp is not None:
@@ -430,9 +532,6 @@ def ld(source, *, table=False, layout="snp_major", chrom=None, bp=None, **opts):
 
 
 # ---------------------------------------------------------------------------------------------- FastID
-_HIT = np.dtype([("db", "i8"), ("query", "u4"), ("score", "u4")], align=True)
-
-
 class FastidResult:
 	"""top: n_queries x k record array (db, query, score), ascending score per query; hits: the
 	threshold hits (db, query, score) ordered by query, score, db; pairs: scores computed."""
@@ -446,9 +545,7 @@ def fastid(queries, db, n_snp, *, topk=10, mixture=False, threshold=None, **opts
 	isa, gpu, gpu_path, gpu_mem, gpu_db_block, gpu_q_batch."""
 	if n_snp is None:
 		raise TypeError("n_snp is required (got None)")
-	n_snp = int(n_snp)
-	if n_snp < 1:
-		raise ValueError("n_snp must be at least 1")
+	n_snp = _int("n_snp", n_snp, 1, 2 ** 32 - 1)
 	w = (n_snp + 63) // 64
 	q = _array("queries", queries, np.uint64, 2)
 	d = _array("db", db, np.uint64, 2)
@@ -473,9 +570,6 @@ def fastid(queries, db, n_snp, *, topk=10, mixture=False, threshold=None, **opts
 
 
 # ---------------------------------------------------------------------------------------------- CNV
-_SEG = np.dtype([("seq", "i4"), ("sample", "i4"), ("first", "i4"), ("last", "i4"), ("mean", "f8"),
-                 ("median", "f8"), ("cn", "i4"), ("is_cnv", "i4")], align=True)
-_REGION = np.dtype([("seq", "i4"), ("first", "i4"), ("last", "i4"), ("cn", "u8")], align=True)
 _NORM = {"mean": 0, "median": 1, "quant": 2, "mode": 3, "poisson": 4}
 
 
@@ -492,10 +586,10 @@ def _counts_owner(c):
 
 def cnv_counts_file(path, as_matrix=False, threads=1):
 	"""Reads a count matrix file as gvk cnv --counts does; returns an opaque counts object for cnv()."""
-	if path is None:
-		raise TypeError("path is required (got None)")
+	path = _path("path", path)
+	threads = _threads("threads", threads)
 	c = _lib.CnvCounts()
-	_call(_L.gvk_cnv_counts_read_mt, str(path).encode(), int(bool(as_matrix)), int(threads), ctypes.byref(c))
+	_call(_L.gvk_cnv_counts_read_mt, path, int(bool(as_matrix)), threads, ctypes.byref(c))
 	return _counts_owner(c)
 
 
@@ -525,6 +619,7 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 	min_read_count, use_median, seg_alpha, ..., device, threads), folds (a list of fold changes)."""
 	if counts is None:
 		raise TypeError("counts is required (got None)")
+	o = _cnv_opts(exome, opts)
 	keep = []
 	if isinstance(counts, _Owner):
 		cown = counts
@@ -541,7 +636,8 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 			layout = 1
 		else:
 			raise ValueError("counts must be C- or Fortran-contiguous")
-		m, N = counts.shape
+		m, N = _int("regions (rows of counts)", counts.shape[0], 0, _I32[1]), \
+			_int("samples (columns of counts)", counts.shape[1], 0, _I32[1])
 		a = _lib.CnvCountArrays()
 		a.m, a.N, a.layout = m, N, layout
 		if counts.dtype == np.float64:
@@ -551,7 +647,9 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 		if samples is not None:
 			if len(samples) != N:
 				raise ValueError("samples has %d names for %d samples" % (len(samples), N))
-			sp = (ctypes.c_char_p * N)(*[_bytes("samples", str(s)) for s in samples])
+			names = [_name("samples[%d]" % i, s) for i, s in enumerate(samples)]
+			_distinct("samples", names)
+			sp = (ctypes.c_char_p * N)(*names)
 			keep.append(sp)
 			a.samples = ctypes.addressof(sp)
 		given = [x is not None for x in (seq_names, start, end)]
@@ -560,7 +658,7 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 		if all(given):
 			if len(seq_names) != m:
 				raise ValueError("seq_names has %d names for %d regions" % (len(seq_names), m))
-			qp = (ctypes.c_char_p * m)(*[_bytes("seq_names", str(s)) for s in seq_names])
+			qp = (ctypes.c_char_p * m)(*[_name("seq_names[%d]" % i, s) for i, s in enumerate(seq_names)])
 			st, en = _array("start", start, np.int64, 1, (m,)), _array("end", end, np.int64, 1, (m,))
 			keep += [qp, st, en]
 			a.seq_names, a.start, a.end = ctypes.addressof(qp), st.ctypes.data, en.ctypes.data
@@ -568,8 +666,10 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 		_call(_L.gvk_cnv_counts_from_arrays, ctypes.byref(a), ctypes.byref(c))
 		cown = _counts_owner(c)
 	c = cown.ptr
+	if c.samples:
+		_distinct("samples", [c.samples[i] for i in range(c.N)])
 	p = ctypes.POINTER(_lib.CnvResult)()
-	with _Engine("gvk_cnv", _cnv_opts(exome, opts)) as e:
+	with _Engine("gvk_cnv", o) as e:
 		_call(_L.gvk_cnv_run, e.e, ctypes.byref(c), ctypes.byref(p))
 	owner = _Owner(p, _L.gvk_cnv_result_free)
 	r = p.contents

@@ -1,8 +1,17 @@
 # SPDX-License-Identifier: MIT
-"""Finding and loading libgvk.so, and the C declarations of include/gvk.h as ctypes types."""
+"""Finding and loading libgvk.so, and the C declarations of include/gvk.h as ctypes types.
+
+The structs are declared here by hand and checked, when the library is loaded, against the layout
+the library reports (gvk_struct_layout): size, and offset and size of every field by name. Any
+difference refuses the import, naming the struct and the field. Adding a field to a struct of
+gvk.h takes two lines: the field in gvk.h (the library's table is generated from the header), and
+the same field here, at its place in the class's _fields_ with its ctypes type (a C name that is
+a Python keyword gets a trailing underscore: del_, lambda_)."""
 import ctypes
 import ctypes.util
+import keyword
 import os
+import sys
 
 c_int, c_int32, c_int64, c_uint32, c_uint64 = ctypes.c_int, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32, ctypes.c_uint64
 c_double, c_float, c_size_t, c_void_p, c_char_p = ctypes.c_double, ctypes.c_float, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p
@@ -10,83 +19,101 @@ P = ctypes.POINTER
 
 
 class Err(ctypes.Structure):
+	_c_name_ = "gvk_err_t"
 	_fields_ = [("code", c_int), ("msg", ctypes.c_char * 512)]
 
 
 class Log(ctypes.Structure):
+	_c_name_ = "gvk_log_t"
 	_fields_ = [("fn", c_void_p), ("arg", c_void_p), ("level", c_int)]
 
 
 class PairhmmOpts(ctypes.Structure):
-	_fields_ = [(n, c_int) for n in ("flavour", "force_double", "threads", "device", "isa", "gpu", "shared",
-	                                 "merge_wait_us", "merge_max_pairs", "merge_contexts", "gpu_profile",
-	                                 "gpu_gap_share")] + [("log", Log)]
+	_c_name_ = "gvk_pairhmm_opts_t"
+	_fields_ = [(n, c_int) for n in ("flavour", "force_double", "threads", "device", "isa", "gpu")] + [
+		("gpu_min_work", c_double)] + [(n, c_int) for n in ("shared", "merge_wait_us", "merge_max_pairs",
+	                                                        "merge_contexts", "gpu_profile", "gpu_gap_share")] + [
+		("log", Log)]
 
 
 class Read(ctypes.Structure):
+	_c_name_ = "gvk_read_t"
 	_fields_ = [("len", c_int), ("bases", c_void_p), ("qual", c_void_p), ("ins", c_void_p), ("del_", c_void_p),
 	            ("gcp", c_void_p)]
 
 
 class Hap(ctypes.Structure):
+	_c_name_ = "gvk_hap_t"
 	_fields_ = [("len", c_int), ("bases", c_void_p)]
 
 
 class PairhmmFileResult(ctypes.Structure):
+	_c_name_ = "gvk_pairhmm_file_result_t"
 	_fields_ = [("n", c_size_t), ("log10", P(c_double)), ("used_double", P(ctypes.c_uint8)), ("group", P(c_uint64)),
 	            ("read", P(c_int32)), ("hap", P(c_int32))]
 
 
 class LdOpts(ctypes.Structure):
+	_c_name_ = "gvk_ld_opts_t"
 	_fields_ = [(n, c_int) for n in ("r2", "keep_allele_order", "threads", "device", "isa", "gpu", "gpu_path")] + [
 		("gpu_mem", c_size_t), ("window_snps", c_int64), ("window_kb", c_double), ("window_cm", c_double),
 		("window_r2", c_double), ("inter_chr", c_int), ("log", Log)]
 
 
 class LdSnps(ctypes.Structure):
+	_c_name_ = "gvk_ld_snps_t"
 	_fields_ = [("chrom", P(c_char_p)), ("id", P(c_char_p)), ("a1", P(c_char_p)), ("a2", P(c_char_p)),
 	            ("bp", P(c_int64)), ("cm", P(c_double))]
 
 
 class LdMatrix(ctypes.Structure):
+	_c_name_ = "gvk_ld_matrix_t"
 	_fields_ = [("m", c_int64), ("n_samples", c_int64), ("r2", c_int), ("r", P(c_double)), ("snps", LdSnps)]
 
 
 class LdTable(ctypes.Structure):
+	_c_name_ = "gvk_ld_table_t"
 	_fields_ = [("n", c_size_t), ("snp_a", P(c_int64)), ("snp_b", P(c_int64)), ("r", P(c_double)), ("r2", c_int),
 	            ("m", c_int64), ("n_samples", c_int64), ("snps", LdSnps)]
 
 
 class FastidOpts(ctypes.Structure):
+	_c_name_ = "gvk_fastid_opts_t"
 	_fields_ = [("mixture", c_int), ("topk", c_int), ("threshold", c_int64), ("threads", c_int), ("device", c_int),
 	            ("isa", c_int), ("gpu", c_int), ("gpu_path", c_int), ("gpu_mem", c_size_t), ("gpu_db_block", c_int64),
 	            ("gpu_q_batch", c_int64), ("log", Log)]
 
 
 class FastidResult(ctypes.Structure):
+	_c_name_ = "gvk_fastid_result_t"
 	_fields_ = [("n_queries", c_size_t), ("k", c_int), ("top", c_void_p), ("hits", c_void_p), ("n_hits", c_size_t),
 	            ("pairs", c_uint64)]
 
 
 class SwParams(ctypes.Structure):
+	_c_name_ = "gvk_sw_params_t"
 	_fields_ = [("match", c_int32), ("mismatch", c_int32), ("gap_open", c_int32), ("gap_extend", c_int32)]
 
 
 class AlignOpts(ctypes.Structure):
+	_c_name_ = "gvk_align_opts_t"
 	_fields_ = [(n, c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu_chunk_mb", "gpu_emulate")] + [
-		("log", Log)]
+		("gpu_min_work", c_double), ("log", Log)]
 
 
 class AlignPair(ctypes.Structure):
+	_c_name_ = "gvk_align_pair_t"
 	_fields_ = [("ref", c_void_p), ("alt", c_void_p), ("ref_len", c_int32), ("alt_len", c_int32), ("par", SwParams),
 	            ("overhang", c_int32)]
 
 
 class AlignResult(ctypes.Structure):
+	_c_name_ = "gvk_align_result_t"
 	_fields_ = [("cigar", c_void_p), ("cigar_len", c_int32), ("offset", c_int32), ("score", c_int32)]
 
 
 class CnvOpts(ctypes.Structure):
+	_c_name_ = "gvk_cnv_opts_t"
 	_fields_ = [("n_classes", c_int), ("I", c_double * 16), ("cn2", c_int), ("prior_impact", c_double), ("cyc", c_int),
 	            ("norm", c_int), ("norm_type", c_int), ("size_factor", c_int), ("norm_qu", c_double),
 	            ("qu_size_factor", c_double), ("upper", c_double), ("lower", c_double), ("min_width", c_int),
@@ -97,12 +124,14 @@ class CnvOpts(ctypes.Structure):
 
 
 class CnvCounts(ctypes.Structure):
+	_c_name_ = "gvk_cnv_counts_t"
 	_fields_ = [("m", c_int), ("N", c_int), ("n_seqs", c_int), ("samples", P(c_char_p)), ("seq_names", P(c_char_p)),
 	            ("seq_off", P(c_int)), ("start", P(c_int64)), ("end", P(c_int64)), ("x", P(c_double)),
 	            ("is_matrix", c_int), ("seq_len", P(c_int64))]
 
 
 class CnvCountArrays(ctypes.Structure):
+	_c_name_ = "gvk_cnv_count_arrays_t"
 	_fields_ = [("m", c_int), ("N", c_int), ("x", c_void_p), ("x_int", c_void_p), ("layout", c_int),
 	            ("samples", c_void_p), ("seq_names", c_void_p), ("start", c_void_p), ("end", c_void_p)]
 
@@ -111,6 +140,7 @@ _CNV_D = ("norm", "cov", "lambda_", "alpha", "post", "sini", "ini")
 
 
 class CnvResult(ctypes.Structure):
+	_c_name_ = "gvk_cnv_result_t"
 	_fields_ = [("m", c_int), ("N", c_int), ("n", c_int)] + [(n, P(c_double)) for n in _CNV_D] + [
 		("cls", P(ctypes.c_uint8)), ("seg_stat", P(c_double)), ("call", P(c_double)), ("segs", c_void_p),
 		("n_segs", c_size_t), ("cnvs", P(c_size_t)), ("n_cnvs", c_size_t), ("cnvr", c_void_p), ("n_cnvr", c_size_t),
@@ -121,17 +151,99 @@ class CnvResult(ctypes.Structure):
 		("t_seg", c_double), ("t_call", c_double), ("device_name", ctypes.c_char * 64)]
 
 
+STRUCTS = [v for v in list(globals().values()) if isinstance(v, type) and issubclass(v, ctypes.Structure)
+           and hasattr(v, "_c_name_")]
+
+
+class Layout(ctypes.Structure):
+	_c_name_ = "gvk_layout_t"
+	_fields_ = [("type", c_char_p), ("field", c_char_p), ("offset", c_size_t), ("size", c_size_t)]
+
+
+STRUCTS.append(Layout)
+
+
+def library_layout(lib):
+	"""{struct name: (sizeof, {field: (offset, size)})} as the library reports it."""
+	fn = getattr(lib, "gvk_struct_layout", None)
+	if fn is None:
+		raise ImportError("gvk: %s has no gvk_struct_layout(): a library older than this package" % lib._name)
+	fn.restype, fn.argtypes = P(Layout), [P(c_size_t)]
+	n = c_size_t()
+	t = fn(ctypes.byref(n))
+	out = {}
+	for k in range(n.value):
+		e = t[k]
+		name = e.type.decode()
+		if e.field is None:
+			out[name] = (e.size, {})
+		else:
+			out[name][1][e.field.decode()] = (e.offset, e.size)
+	return out
+
+
+def ctypes_fields(cls):
+	"""(sizeof, {C field name: (offset, size)}) of a ctypes struct."""
+	return ctypes.sizeof(cls), {n.rstrip("_") if keyword.iskeyword(n.rstrip("_")) else n:
+	                            (getattr(cls, n).offset, getattr(cls, n).size) for n, *_ in cls._fields_}
+
+
+def check_layout(c_name, py_name, mine, table, path):
+	"""Raises ImportError naming the struct and the field where mine = (sizeof, {field: (offset,
+	size)}) differs from the library's table."""
+	def fail(what):
+		raise ImportError("gvk: %s (%s in gvk/_lib.py) does not match %s: %s; the package and the library "
+		                  "come from different versions of gvk.h" % (c_name, py_name, path, what))
+	if c_name not in table:
+		fail("the library has no struct of that name")
+	size, fields = table[c_name]
+	msize, mfields = mine
+	for f, (off, sz) in fields.items():
+		if f not in mfields:
+			fail("field %s (offset %d, %d bytes) is missing here" % (f, off, sz))
+		if mfields[f] != (off, sz):
+			fail("field %s is at offset %d with %d bytes here, at %d with %d bytes in the library" % (
+				f, mfields[f][0], mfields[f][1], off, sz))
+	for f in mfields:
+		if f not in fields:
+			fail("field %s is declared here but not in the library's struct" % f)
+	if msize != size:
+		fail("sizeof is %d here and %d in the library" % (msize, size))
+
+
+def check_structs(lib, path, structs=None):
+	"""Every ctypes struct of this module (or the given ones) against the library's layout."""
+	table = library_layout(lib)
+	for cls in structs if structs is not None else STRUCTS:
+		check_layout(cls._c_name_, cls.__name__, ctypes_fields(cls), table, path)
+	return table
+
+
+def _recorded_prefix():
+	"""The library that `cmake --install` put beside this copy of the package (share/gvk/python has
+	libgvk.path, the installed library's path)."""
+	here = os.path.dirname(os.path.abspath(__file__))
+	try:
+		with open(os.path.join(here, "..", "libgvk.path")) as f:
+			return [f.read().strip()]
+	except OSError:
+		return []
+
+
 def _candidates():
 	env = os.environ.get("GVK_LIBRARY")
 	if env:
 		return [env]  # an explicit choice: nothing else is tried
 	here = os.path.dirname(os.path.abspath(__file__))
 	out = [os.path.join(here, "..", "..", "build", "src", "libgvk.so")]  # python/gvk in the source tree
+	out += _recorded_prefix()
 	try:
-		from . import _install_path  # written by the wheel build: the build tree it saw
+		from . import _install_path  # written by the wheel build: the library it saw
 		out += list(_install_path.LIBRARIES)
 	except ImportError:
 		pass
+	# cmake --install with the environment's prefix (a venv, a conda environment).
+	out += [os.path.join(sys.prefix, d, "libgvk.so") for d in ("lib", "lib64")]
 	found = ctypes.util.find_library("gvk")
 	if found:
 		out.append(found)
@@ -151,8 +263,10 @@ def load():
 		except OSError as e:
 			tried.append("%s (%s)" % (path, e))
 			continue
+		real = os.path.realpath(path) if os.sep in path else path
+		check_structs(lib, real)
 		_declare(lib)
-		return lib, os.path.realpath(path) if os.sep in path else path
+		return lib, real
 	raise ImportError("gvk: libgvk.so not found; set GVK_LIBRARY to its path. Tried: " + "; ".join(tried))
 
 

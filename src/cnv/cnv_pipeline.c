@@ -81,12 +81,46 @@ static int check_opts(const gvk_cnv_opts_t *o, gvk_err_t *err)
 	return 0;
 }
 
+typedef struct {
+	const char *name;
+	int idx;
+} named_t;
+
+static int by_name(const void *a, const void *b)
+{
+	const named_t *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+	return d ? d : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Every output (table, VCF) names the samples: a name given twice is refused before the model
+ * runs. */
+static int check_names(const gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	named_t *s = malloc((size_t)c->N * sizeof *s);
+	if (!s) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %d sample names", c->N);
+	int rc = 0;
+	for (int k = 0; k < c->N && rc == 0; ++k) {
+		s[k].name = c->samples[k], s[k].idx = k;
+		if (!s[k].name) rc = gvk_err_set(err, GVK_ERR_ARG, "sample %d has no name", k + 1);
+	}
+	if (rc == 0) qsort(s, c->N, sizeof *s, by_name);
+	for (int k = 1; k < c->N && rc == 0; ++k)
+		if (!strcmp(s[k - 1].name, s[k].name))
+			rc = gvk_err_set(err, GVK_ERR_ARG, "sample names must be distinct: '%s' names samples %d and %d",
+			                 s[k].name, s[k - 1].idx + 1, s[k].idx + 1);
+	free(s);
+	return rc;
+}
+
 static int check_counts(const gvk_cnv_counts_t *c, gvk_err_t *err)
 {
 	if (c->N < 2) return gvk_err_set(err, GVK_ERR_ARG, "cn.mops needs at least two samples (got %d)", c->N);
 	if (c->m < 1) return gvk_err_set(err, GVK_ERR_ARG, "the count matrix has no regions");
 	if (!c->x || !c->samples || !c->seq_off || c->n_seqs < 1 || c->seq_off[0] != 0 || c->seq_off[c->n_seqs] != c->m)
 		return gvk_err_set(err, GVK_ERR_ARG, "the counts are incomplete (no matrix, sample names or sequence offsets)");
+	int rc = check_names(c, err);
+	if (rc < 0) return rc;
 	for (size_t k = 0; k < (size_t)c->m * c->N; ++k)
 		if (!(c->x[k] >= 0) || !isfinite(c->x[k]))
 			return gvk_err_set(err, GVK_ERR_FORMAT, "count of sample %s, region %zu is negative or not finite",

@@ -64,11 +64,11 @@ fi
 cmp -s "$tmp/old.gz" "$tmp/v.vcf.gz" && cmp -s "$tmp/old.tbi" "$tmp/v.vcf.gz.tbi" || bad "VCF or index replaced by a failed run"
 ls "$tmp" | grep -q '\.tmp' && bad "temporaries left: $(ls "$tmp")"
 
-# A matrix that names a sample twice cannot make a VCF: an error, and no file
+# A matrix that names a sample twice is refused before the model runs: an error, and no file
 zcat "$in" | awk -F'\t' -v OFS='\t' 'NR == 1 { $5 = $4 } { print }' > "$tmp/dup.tsv"
 rm -f "$tmp/d.vcf" "$tmp/d.tsv"
 "$gvk" cnv -q --counts "$tmp/dup.tsv" -o "$tmp/d.tsv" --vcf "$tmp/d.vcf" 2> "$tmp/err" && bad "duplicate sample names accepted"
-grep -q "a VCF needs distinct sample names, and 'S01' names samples 1 and 2" "$tmp/err" || bad "duplicate names: '$(cat "$tmp/err")'"
+grep -q "sample names must be distinct: 'S01' names samples 1 and 2" "$tmp/err" || bad "duplicate names: '$(cat "$tmp/err")'"
 [ ! -e "$tmp/d.vcf" ] && [ ! -e "$tmp/d.tsv" ] || bad "duplicate names: output left"
 
 # A region where one sample loses and another gains copies: <DEL>,<DUP>, which bcftools splits

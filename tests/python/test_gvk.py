@@ -242,7 +242,8 @@ def test_ld_bad_arguments(data):
 # ---------------------------------------------------------------------------------------------- FastID
 def read_fidb(path):
 	"""Version 1 .fidb: 'FIDB', n profiles, n_snp, words per profile (uint32 each), then the profiles."""
-	raw = open(path, "rb").read()
+	with open(path, "rb") as f:
+		raw = f.read()
 	assert raw[:4] == b"FIDB"
 	n, n_snp, w = np.frombuffer(raw[4:16], np.uint32)
 	prof = np.frombuffer(raw, np.uint64, count=int(n) * int(w), offset=16).reshape(int(n), int(w))
@@ -385,3 +386,122 @@ def test_gil_released_during_compute():
 	th.join()
 	assert len(out) == 1
 	assert gap < max(0.5 * alone, 0.05), (gap, alone)
+
+
+# ---------------------------------------------------------------------------------------------- layouts
+def test_struct_layouts_match_library():
+	"""Every ctypes struct and numpy record of the package has the library's size and field offsets, and a
+	declaration that differs is refused, naming the struct and the field."""
+	import ctypes
+	from gvk import _lib
+	table = _lib.check_structs(gvk._L, gvk.library_path)
+	assert {c._c_name_ for c in _lib.STRUCTS} <= set(table)
+	assert ctypes.sizeof(_lib.PairhmmOpts) == table["gvk_pairhmm_opts_t"][0]
+	assert ctypes.sizeof(_lib.AlignOpts) == table["gvk_align_opts_t"][0]
+
+	def refused(fields, *words):
+		cls = type("Bad", (ctypes.Structure,), {"_c_name_": "gvk_align_opts_t", "_fields_": fields})
+		with pytest.raises(ImportError) as e:
+			_lib.check_structs(gvk._L, "lib", [cls])
+		for w in ("gvk_align_opts_t",) + words:
+			assert w in str(e.value)
+	ints = [(n, ctypes.c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu_chunk_mb", "gpu_emulate")]
+	refused(ints + [("log", _lib.Log)], "gpu_min_work", "missing")  # the declaration before the fix
+	refused(ints + [("gpu_min_work", ctypes.c_float), ("log", _lib.Log)], "gpu_min_work", "offset")
+	refused(ints + [("gpu_min_work", ctypes.c_double), ("log", _lib.Log), ("server", ctypes.c_char_p)], "server")
+	with pytest.raises(ImportError, match="gvk_nothing_t"):
+		_lib.check_layout("gvk_nothing_t", "X", (4, {}), table, "lib")
+
+
+def test_options_land_in_their_fields():
+	"""Each Pair-HMM and align option is where the library reads it (offsets from the library's table)."""
+	import ctypes
+	from gvk import _lib
+	table = _lib.library_layout(gvk._L)
+	o = gvk._pairhmm_opts({"shared": 1, "merge_wait_us": 7, "merge_contexts": 3, "gpu_gap_share": 0,
+	                       "gpu_min_work": 2.5, "gpu": 1})
+	f = table["gvk_pairhmm_opts_t"][1]
+	for name, want in (("shared", 1), ("merge_wait_us", 7), ("merge_contexts", 3), ("gpu_gap_share", 0), ("gpu", 1)):
+		assert ctypes.c_int.from_buffer(o, f[name][0]).value == want, name
+	assert ctypes.c_double.from_buffer(o, f["gpu_min_work"][0]).value == 2.5
+
+
+def test_numbers_checked_against_c_ranges():
+	q = np.zeros((1, 1), np.uint64)
+	for call in (lambda: gvk.align(["A"], ["A"], match=2 ** 32 + 3, mismatch=-1, gap_open=-4, gap_extend=-3),
+	             lambda: gvk.align(["A", "C"], ["A", "C"], match=[1, 2 ** 32 + 3], mismatch=-1, gap_open=-4,
+	                               gap_extend=-3),
+	             lambda: gvk.fastid(q, q, 2 ** 32 + 64), lambda: gvk.fastid(q, q, 60, topk=2 ** 31),
+	             lambda: gvk.ld(np.zeros((3, 4), np.int8), window_snps=2 ** 63),
+	             lambda: gvk.ld(np.zeros((3, 4), np.int8), gpu_mem=-1)):
+		with pytest.raises(OverflowError) as e:
+			call()
+		assert isinstance(e.value, ValueError) and "out of range" in str(e.value)
+	with pytest.raises(OverflowError, match="match = 4294967299"):
+		gvk.align(["A"], ["A"], match=2 ** 32 + 3, mismatch=-1, gap_open=-4, gap_extend=-3)
+	with pytest.raises(OverflowError, match=r"match\[1\]"):
+		gvk.align(["A", "C"], ["A", "C"], match=np.array([1, 2 ** 32 + 3]), mismatch=-1, gap_open=-4, gap_extend=-3)
+	with pytest.raises(OverflowError, match="n_snp"):
+		gvk.fastid(q, q, 2 ** 32 + 64)
+	with pytest.raises(ValueError, match="integer"):
+		gvk.align(["A"], ["A"], match=1.5, mismatch=-1, gap_open=-4, gap_extend=-3)
+	with pytest.raises(ValueError, match="prior_impact"):
+		gvk.cnv(np.ones((5, 3)), prior_impact=10 ** 400)
+	# threads: 0 (all processors) up to gvk.MAX_THREADS, for every engine
+	q4 = np.full(4, 30, np.uint8)
+	for call in (lambda t: gvk.pairhmm(["ACGT"], [q4], [q4], [q4], [q4], ["ACGT"], device="cpu", threads=t),
+	             lambda t: gvk.align(["A"], ["A"], device="cpu", threads=t),
+	             lambda t: gvk.ld(np.zeros((3, 4), np.int8), device="cpu", threads=t),
+	             lambda t: gvk.fastid(q, q, 60, device="cpu", threads=t),
+	             lambda t: gvk.cnv(np.ones((5, 3)), device="cpu", threads=t),
+	             lambda t: gvk.cnv_counts_file("x.tsv", threads=t)):
+		for bad in (100000, gvk.MAX_THREADS + 1, -1):
+			with pytest.raises(ValueError, match="threads = %d: give 0" % bad):
+				call(bad)
+
+
+def test_paths_and_names(data, tmp_path):
+	import pathlib
+	path = os.path.join(data, "pairhmm", "inputs", "carneiro_tiny.in")
+	want = gvk.pairhmm_file(path, device="cpu")
+	for p in (path.encode(), pathlib.Path(path)):
+		assert np.array_equal(gvk.pairhmm_file(p, device="cpu"), want)
+	prefix = os.path.join(data, "snp", "ld_dummy", "dummy203x400_nomiss")
+	assert np.array_equal(gvk.ld(prefix.encode(), device="cpu").r, gvk.ld(pathlib.Path(prefix), device="cpu").r,
+	                      equal_nan=True)
+	counts = os.path.join(data, "cnv", "small", "input_counts.tsv.gz")
+	assert gvk.cnv_counts_file(counts.encode()).ptr.N == gvk.cnv_counts_file(pathlib.Path(counts)).ptr.N
+	for call in (lambda: gvk.pairhmm_file(path + "\0x"), lambda: gvk.ld(prefix + "\0y"),
+	             lambda: gvk.cnv_counts_file(counts.encode() + b"\0")):
+		with pytest.raises(ValueError, match="NUL"):
+			call()
+	with pytest.raises(TypeError, match="path"):
+		gvk.pairhmm_file(3.5)
+	x = np.ones((5, 3))
+	with pytest.raises(ValueError, match=r"samples\[1\] contains a NUL"):
+		gvk.cnv(x, samples=["a", "b\0c", "d"])
+	with pytest.raises(ValueError, match="NUL"):
+		gvk.cnv(x, seq_names=["1\0"] * 5, start=np.arange(5, dtype=np.int64) + 1, end=np.arange(5, dtype=np.int64) + 1)
+	with pytest.raises(ValueError, match="NUL"):
+		gvk.ld(np.zeros((3, 4), np.int8), table=True, chrom=["1", "1\0", "2"])
+	with pytest.raises(ValueError, match="NUL"):
+		gvk.align(["A"], ["A"], preset="STANDARD_NGS\0x")
+
+
+def test_duplicate_sample_names_refused(tmp_path):
+	"""In Python before anything is computed, and by the library's gvk_cnv_run before its model runs."""
+	import ctypes
+	x = np.ones((20, 3))
+	with pytest.raises(ValueError, match="'a' is given twice"):
+		gvk.cnv(x, samples=["a", "b", "a"])
+	f = tmp_path / "dup.tsv"
+	f.write_text("chr\tstart\tend\tS1\tS2\tS1\n" + "".join("1\t%d\t%d\t5\t6\t7\n" % (i * 10 + 1, i * 10 + 10)
+	                                                         for i in range(20)))
+	c = gvk.cnv_counts_file(f)
+	with pytest.raises(ValueError, match="'S1' is given twice"):
+		gvk.cnv(c, device="cpu")
+	p = ctypes.POINTER(gvk._lib.CnvResult)()
+	with gvk._Engine("gvk_cnv", gvk._cnv_opts(False, {"device": "cpu"})) as e:
+		with pytest.raises(gvk.GvkArgError, match="sample names must be distinct: 'S1' names samples 1 and 3"):
+			gvk._call(gvk._L.gvk_cnv_run, e.e, ctypes.byref(c.ptr), ctypes.byref(p))
+	assert not p
