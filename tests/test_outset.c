@@ -2,12 +2,17 @@
 /* The all-or-nothing output set (src/common/outset.c): a commit whose last rename fails puts every
  * earlier output back as it was (an existing file restored, a new one removed); one file named for
  * two outputs, or standard output twice, is refused; a symbolic link is written through; a file
- * marked to drop goes once the outputs are in place. Runs in a fresh directory under /tmp. */
+ * marked to drop goes once the outputs are in place. What a process killed with SIGKILL leaves
+ * (a temporary; a commit cut between two renames, or before its clean-up) is repaired when the
+ * next set opens one of its outputs, with one message; another host's temporary is left alone.
+ * Runs in a fresh directory under /tmp. */
 #define _DEFAULT_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../src/common/outset.h"
@@ -44,10 +49,10 @@ static int exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
-/* Files in the current directory besides the named ones: left-over temporaries or backups. */
+/* Files in the current directory besides the named ones: left-over temporaries, backups or journals. */
 static int strays(void)
 {
-	FILE *p = popen("ls -A | grep -c -e '\\.tmp' -e '\\.old'", "r");
+	FILE *p = popen("ls -A | grep -c -e '\\.tmp' -e '\\.old' -e '\\.commit'", "r");
 	int n = -1;
 	if (p) {
 		if (fscanf(p, "%d", &n) != 1) n = -1;
@@ -121,6 +126,87 @@ static void links(void)
 	check(!exists("stale.idx"), "the dropped file removed");
 }
 
+/* The messages a set passes to its log. */
+typedef struct {
+	int n;
+	char last[512];
+} said_t;
+
+static void hear(void *arg, int level, const char *msg)
+{
+	said_t *h = arg;
+	(void)level;
+	++h->n;
+	snprintf(h->last, sizeof h->last, "%s", msg);
+}
+
+/* In a child: a.txt and b.txt written as one set, the process killed after `renames` renames of
+ * the commit (-1: before the commit). Whether it died of SIGKILL. */
+static int killed_run(int renames)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		gvk_outset_t s;
+		gvk_err_t err;
+		gvk_outset_init(&s);
+		s.kill_after = renames + 1;
+		FILE *a = gvk_outset_open(&s, "a.txt", &err), *b = gvk_outset_open(&s, "b.txt", &err);
+		if (!a || !b) _exit(2);
+		fputs("new a\n", a), fputs("new b\n", b);
+		if (renames < 0) fflush(a), fflush(b), raise(SIGKILL);
+		gvk_outset_commit(&s, &err);
+		_exit(3);
+	}
+	int st = 0;
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+}
+
+/* Opens path in a fresh set that listens to its log, checks what it heard, and aborts the set. */
+static void next_run(const char *path, const char *want, const char *what)
+{
+	gvk_outset_t s;
+	gvk_err_t err;
+	said_t h = {0, ""};
+	gvk_outset_init(&s);
+	s.log = (gvk_log_t){hear, &h, GVK_LOG_WARN};
+	check(gvk_outset_open(&s, path, &err) != NULL, "the next run opens its output");
+	check(h.n == 1 && strstr(h.last, want) != NULL, what);
+	if (h.n != 1 || !strstr(h.last, want)) printf("  heard %d: %s\n", h.n, h.last);
+	gvk_outset_abort(&s);
+}
+
+static void killed(void)
+{
+	put("a.txt", "old a\n"), put("b.txt", "old b\n");
+	check(killed_run(-1), "a run killed while writing");
+	check(strays() == 2, "its two temporaries left");
+	put("b.txt.tmp999999.0.another-host", "x\n");
+	next_run("a.txt", "removed 1 temporary", "a.txt's temporary removed, said once");
+	next_run("b.txt", "removed 1 temporary", "b.txt's temporary removed, said once");
+	check(exists("b.txt.tmp999999.0.another-host"), "another host's temporary left alone");
+	unlink("b.txt.tmp999999.0.another-host");
+	check(strays() == 0, "nothing left of the killed run");
+
+	check(killed_run(1), "a run killed between its two renames");
+	check(!strcmp(first_line("a.txt"), "new a\n") && !strcmp(first_line("b.txt"), "old b\n"), "half replaced");
+	next_run("b.txt", "put back as they were", "the half-replaced set put back, said once");
+	check(!strcmp(first_line("a.txt"), "old a\n") && !strcmp(first_line("b.txt"), "old b\n"), "both as before");
+	check(strays() == 0, "no temporary, backup or journal left after the roll-back");
+
+	unlink("b.txt");
+	check(killed_run(2), "a run killed after its renames, before its clean-up");
+	next_run("a.txt", "is completed", "the commit completed, said once");
+	check(!strcmp(first_line("a.txt"), "new a\n") && !strcmp(first_line("b.txt"), "new b\n"), "both new");
+	check(strays() == 0, "no backup or journal left after the completion");
+
+	unlink("a.txt"), put("b.txt", "old b\n");
+	check(killed_run(1), "killed between the renames, a.txt new to the set");
+	check(exists("a.txt"), "a.txt made by the killed commit");
+	next_run("b.txt", "put back", "rolled back");
+	check(!exists("a.txt") && !strcmp(first_line("b.txt"), "old b\n"), "a.txt, which did not stand before, removed");
+	check(strays() == 0, "nothing left after the second roll-back");
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/gvk-outset-XXXXXX";
@@ -128,6 +214,7 @@ int main(void)
 	rollback();
 	unique();
 	links();
+	killed();
 	if (system("rm -rf -- \"$PWD\"") != 0) printf("note: %s not removed\n", dir);
 	printf("%s\n", fails ? "FAILED" : "all passed");
 	return fails != 0;

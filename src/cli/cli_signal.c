@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "../common/outset.h"
@@ -50,4 +51,19 @@ int gvk_cli_signals_start(void)
 	return 0;
 }
 
-void gvk_cli_signals_watch(gvk_outset_t *s) { atomic_store(&watched, s); }
+/* GVK_TEST_KILL_COMMIT=N, for the tests of a run killed inside its commit: the process kills
+ * itself (SIGKILL) after N renames of the set's commit. Read here, where every command hands its
+ * set over, because the library reads no environment. */
+static void test_hook(gvk_outset_t *s)
+{
+	const char *v = getenv("GVK_TEST_KILL_COMMIT");
+	char *end;
+	long n = v && *v ? strtol(v, &end, 10) : -1;
+	if (n >= 0 && n < 1000 && !*end) s->kill_after = (int)n + 1;
+}
+
+void gvk_cli_signals_watch(gvk_outset_t *s)
+{
+	if (s) test_hook(s);
+	atomic_store(&watched, s);
+}

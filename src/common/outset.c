@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* All-or-nothing commit of a command's outputs (see outset.h). */
-#define _DEFAULT_SOURCE /* realpath, readlink, lstat */
+#define _DEFAULT_SOURCE /* realpath, readlink, lstat, gethostname */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,11 +13,24 @@
 
 #include "err.h"
 #include "outset.h"
+#include "outset_repair.h"
+
+/* This host's name, kept to the characters a file name takes safely. */
+static void host_name(char *buf, size_t size)
+{
+	if (gethostname(buf, size - 1) != 0 || !buf[0]) snprintf(buf, size, "localhost");
+	buf[size - 1] = 0;
+	for (char *p = buf; *p; ++p)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '.'))
+			*p = '_';
+}
 
 void gvk_outset_init(gvk_outset_t *s)
 {
 	memset(s, 0, sizeof *s);
 	pthread_mutex_init(&s->lock, NULL);
+	gvk_log_default(&s->log);
+	host_name(s->host, sizeof s->host);
 }
 
 /* path's directory part joined with name ("dir/name", or name alone when path has no '/'). */
@@ -83,7 +98,7 @@ static int in_place(const char *path)
 
 /* Opens one output: standard output, a path written in place, or a fresh temporary beside the
  * file that the commit replaces. */
-static int out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
+static int out_open(gvk_outset_t *s, gvk_out_t *o, const char *path, gvk_err_t *err)
 {
 	memset(o, 0, sizeof *o);
 	if (!path || strcmp(path, "-") == 0) {
@@ -101,17 +116,18 @@ static int out_open(gvk_out_t *o, const char *path, gvk_err_t *err)
 		return 0;
 	}
 	o->path = target_of(path);
-	size_t n = o->path ? strlen(o->path) : 0;
-	o->tmp = malloc(n + 48);
+	size_t n = o->path ? strlen(o->path) + strlen(s->host) + 48 : 0;
+	o->tmp = malloc(n);
 	if (!o->path || !o->tmp || !(o->key = canonical(o->path))) {
 		out_free(o);
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
+	gvk_outset_reclaim(s, o->path);
 	/* A fresh name opened with O_EXCL and mode 0666, so the kernel applies the umask as it does
 	 * for any new file (mkstemp would make it 0600, and reading the umask means changing it). */
 	int fd = -1;
 	for (unsigned k = 0; k < 100 && fd < 0; ++k) {
-		snprintf(o->tmp, n + 48, "%s.tmp%ld.%u", o->path, (long)getpid(), k);
+		snprintf(o->tmp, n, "%s.tmp%ld.%u.%s", o->path, (long)getpid(), k, s->host);
 		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
 		if (fd < 0 && errno != EEXIST) break;
 	}
@@ -183,7 +199,7 @@ static gvk_out_t *add_locked(gvk_outset_t *s, const char *path, gvk_err_t *err)
 {
 	if (reserve_locked(s, err) < 0) return NULL;
 	gvk_out_t *o = &s->o[s->n];
-	if (out_open(o, path, err) < 0) return NULL;
+	if (out_open(s, o, path, err) < 0) return NULL;
 	if (check_unique(s->o, s->n, o, path, err) < 0) {
 		if (o->fp == stdout) o->fp = NULL;
 		out_free(o);
@@ -290,28 +306,39 @@ static int rename_all(gvk_outset_t *s, gvk_err_t *err)
 	char **bak = calloc((size_t)s->n + 1, sizeof *bak);
 	int *kept = calloc((size_t)s->n + 1, sizeof *kept);
 	if (!bak || !kept) return free(bak), free(kept), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	int rc = 0, k = 0;
-	for (; k < s->n; ++k) {
+	int rc = 0, k, e = 0, journal = 0;
+	const char *first = NULL;
+	for (k = 0; k < s->n && rc == 0; ++k) {
 		gvk_out_t *o = &s->o[k];
 		if (!o->tmp) continue; /* standard output, written in place, or a file to drop */
-		size_t n = strlen(o->path) + 48;
-		if (!(bak[k] = malloc(n))) {
-			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			break;
-		}
-		snprintf(bak[k], n, "%s.old%ld.%d", o->path, (long)getpid(), k);
-		int e = move_in(o, bak[k], &kept[k]);
-		if (e) {
+		size_t n = strlen(o->path) + strlen(s->host) + 48;
+		if (!(bak[k] = malloc(n))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		else snprintf(bak[k], n, "%s.old%ld.%d.%s", o->path, (long)getpid(), k, s->host);
+		if (!first) first = o->path;
+	}
+	/* The journal lets the next run finish or undo what a kill between two renames leaves. */
+	if (rc == 0 && first && (e = gvk_outset_journal_write(s, bak)))
+		rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot write the commit's journal beside it: %s", first, strerror(e));
+	journal = rc == 0 && first;
+	for (k = 0; rc == 0 && k < s->n; ++k) {
+		gvk_out_t *o = &s->o[k];
+		if (!o->tmp) continue;
+		if (s->kill_after > 0 && --s->kill_after == 0) raise(SIGKILL);
+		if ((e = move_in(o, bak[k], &kept[k]))) {
 			rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot write: %s", o->path, strerror(e));
 			break;
 		}
 	}
+	if (rc == 0 && s->kill_after > 0 && --s->kill_after == 0) raise(SIGKILL); /* every output in */
 	if (rc < 0) roll_back(s, bak, kept, k);
 	for (int j = 0; j < s->n; ++j) {
 		gvk_out_t *o = &s->o[j];
 		if (rc == 0 && kept[j]) unlink(bak[j]);
 		if (rc == 0 && o->drop) unlink(o->path);
-		if (rc == 0) free(o->tmp), o->tmp = NULL;
+	}
+	if (journal) gvk_outset_journal_remove(s);
+	for (int j = 0; j < s->n; ++j) {
+		if (rc == 0) free(s->o[j].tmp), s->o[j].tmp = NULL;
 		free(bak[j]);
 	}
 	free(bak);

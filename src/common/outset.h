@@ -2,13 +2,24 @@
 /* A command's output files as one all-or-nothing set: every file is written to its temporary,
  * and only when all of them were written completely are they renamed over their paths; a rename
  * that fails puts the files renamed before it back as they were. A signal watcher may remove the
- * temporaries at any moment (gvk_outset_remove_temps) without racing a commit in progress. */
+ * temporaries at any moment (gvk_outset_remove_temps) without racing a commit in progress.
+ *
+ * A process killed outright (SIGKILL, a node lost) removes nothing, so the names say who made
+ * them: PATH.tmpPID.K.HOST for a temporary, PATH.oldPID.K.HOST for the file a commit replaces,
+ * and, while the renames of a commit run, PATH.commitPID.HOST beside every output: the set's
+ * journal (every output's path, temporary and backup, the files to drop, the journal copies).
+ * Opening an output first looks beside it for such names of a process of this host that no
+ * longer runs: a journal is replayed (completed when every temporary was renamed, else rolled
+ * back to the files as they were), then stray temporaries are removed, and the set says so once
+ * per output through its log. Another host's names are left alone: on a shared file system its
+ * process may still run. Names without a host (PATH.tmpPID.K) are taken as this host's. */
 #ifndef GVK_COMMON_OUTSET_H
 #define GVK_COMMON_OUTSET_H
 
 #include <pthread.h>
 #include <stdio.h>
 #include "err.h"
+#include "log.h"
 
 /* One output: a temporary beside path (tmp), or a device, fifo or /dev/stdout-like path written
  * in place (direct), or standard output (path NULL). */
@@ -24,8 +35,15 @@ typedef struct gvk_outset_s {
 	gvk_out_t *o;
 	int n, cap;
 	pthread_mutex_t lock; /* held while temporaries are created, renamed or removed */
+	gvk_log_t log;        /* where a repaired killed run is reported (GVK_LOG_WARN) */
+	char host[72];        /* this host's name as it appears in the set's file names */
+	/* Test hook, set by the CLI only (GVK_TEST_KILL_COMMIT, README.md): when n > 0, the
+	 * process kills itself with SIGKILL after n - 1 renames of the commit (before its
+	 * clean-up when that is every rename). */
+	int kill_after;
 } gvk_outset_t;
 
+/* An empty set whose log is the library's default (gvk_log_default). */
 void gvk_outset_init(gvk_outset_t *s);
 /* Before any output is opened: refuses two of the n paths naming one file, or standard output
  * ("-") twice, so that a command stops before its work and before writing anything. NULL entries
