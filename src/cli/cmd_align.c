@@ -161,6 +161,11 @@ int gvk_cmd_align(int argc, char **argv)
 	double t0 = gvk_seconds();
 
 	gvk_align_t *eng = gvk_align_create(&a.eng, &err);
+	if (!eng && a.eng.device == GVK_DEVICE_GPU && (err.code == GVK_ERR_GPU || err.code == GVK_ERR_UNSUPPORTED)) {
+		gvk_cli_signals_watch(NULL);
+		gvk_outset_abort(&os);
+		return gvk_cli_no_gpu(err.msg);
+	}
 	al_reader_t *rd = eng ? al_reader_open(a.in, &a.def, &err) : NULL;
 	if (!rd || !(out_fp = gvk_outset_open(&os, a.out, &err))) goto done;
 	for (;;) {

@@ -11,11 +11,13 @@
 
 #include "gvk.h"
 #include "cli_env.h"
+#include "cli_paths.h"
 #include "commands.h"
 #include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
 #include "../cnv/cnv_canvas.h"
+#include "../cnv/cnv_fai.h"
 #include "../cnv/cnv_plot.h"
 #include "../cnv/cnv_vcf.h"
 #include "../cnv/cnv_write.h"
@@ -27,7 +29,7 @@ typedef struct {
 	gvk_cnv_opts_t o;
 	gvk_cnv_bam_opts_t b;
 	cnv_plot_opt_t p;
-	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed, *vcf, *calls_bed, *seg;
+	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed, *vcf, *calls_bed, *seg, *fai;
 	int as_matrix, quiet, posterior, exome, count_only;
 	char **bams;
 	int n_bams;
@@ -45,6 +47,8 @@ static void usage(FILE *fp)
 	        "                         non-negative integer counts, rows of a sequence contiguous\n"
 	        "      --matrix           treat the matrix as cn.mops does a plain matrix: one sequence 'undef'\n"
 	        "  -w, --window N         BAM input: window length (default 25000)\n"
+	        "      --fai FILE         with --counts: contig lengths for the VCF's ##contig lines (a samtools\n"
+	        "                         faidx .fai, or 'name length' lines); without it they have no length\n"
 	        "      --bed FILE         BAM input: count in these target intervals instead of windows\n"
 	        "      --min-mapq N       BAM input: minimum mapping quality (default 1)\n"
 	        "      --reference FASTA  CRAM input: reference sequence\n"
@@ -176,10 +180,11 @@ static int parse_args(int argc, char **argv, args_t *a)
 {
 	enum { O_COUNTS = 256, O_MATRIX, O_BED, O_MAPQ, O_REF, O_CNVR, O_SEGS, O_REGIONS, O_POST, O_PLOT, O_COUT, O_EXOME,
 	       O_PRIOR, O_CYC, O_FOLDS, O_NORM, O_NTYPE, O_SF, O_NQU, O_QSF, O_UP, O_LO, O_MINW, O_MRC, O_MED, O_SA, O_SD,
-	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY, O_EXACT, O_VCF, O_CBED, O_SEG, O_PFMT, O_PCTG };
+	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY, O_EXACT, O_VCF, O_CBED, O_SEG, O_PFMT, O_PCTG, O_FAI };
 	static const struct option lo[] = {
 		{"counts", required_argument, NULL, O_COUNTS}, {"matrix", no_argument, NULL, O_MATRIX},
 		{"window", required_argument, NULL, 'w'},      {"bed", required_argument, NULL, O_BED},
+		{"fai", required_argument, NULL, O_FAI},
 		{"min-mapq", required_argument, NULL, O_MAPQ}, {"reference", required_argument, NULL, O_REF},
 		{"cnvr", required_argument, NULL, O_CNVR},     {"segments", required_argument, NULL, O_SEGS},
 		{"vcf", required_argument, NULL, O_VCF},       {"calls-bed", required_argument, NULL, O_CBED},
@@ -215,6 +220,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case O_COUNTS: a->counts = optarg; break;
 		case O_MATRIX: a->as_matrix = 1; break;
 		case 'w': if (inum(optarg, &a->b.wl, 1) < 0) BAD("--window needs a positive integer"); break;
+		case O_FAI: a->fai = optarg; break;
 		case O_BED: a->bed = optarg; break;
 		case O_MAPQ: if (inum(optarg, &a->b.min_mapq, 0) < 0) BAD("--min-mapq needs a non-negative integer"); break;
 		case O_REF: a->b.reference = optarg; break;
@@ -275,6 +281,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 	}
 	if (a->posterior && !a->regions) BAD("--posterior needs --regions");
 	a->p.prefix = a->plot;
+	/* BAM headers give the lengths; a plain matrix has no contigs */
+	if (a->fai && (!a->counts || a->as_matrix)) BAD("--fai applies to --counts input without --matrix");
 	/* before any counting: a run of hours should not end in this */
 	if (a->plot && a->p.png && !cnv_have_cairo())
 		BAD("this gvk was built without cairo, so it cannot write PNG plots; use --plot-format svg or rebuild with "
@@ -345,6 +353,21 @@ static int write_regions(gvk_outset_t *os, const char *prefix, const gvk_cnv_cou
 }
 
 int gvk_cmd_cnv(int argc, char **argv)
+/* Every output can be made, before any counting or modelling: one that cannot would drop all the
+ * others at the end. The directories of the prefixes may be missing (they are made then). */
+static int check_paths(const args_t *a)
+{
+	const char *opt[] = {"-o", "--cnvr", "--segments", "--counts-out", "--vcf", "--calls-bed", "--seg"};
+	const char *path[] = {a->out, a->cnvr, a->segs, a->counts_out, a->vcf, a->calls_bed, a->seg};
+	int n = a->count_only ? 1 : (int)(sizeof path / sizeof path[0]);
+	for (int k = 0; k < n; ++k)
+		if (cli_path_creatable("cnv", opt[k], path[k]) < 0) return -1;
+	if (a->count_only) return 0;
+	return cli_prefix_creatable("cnv", "--regions", a->regions) < 0 || cli_prefix_creatable("cnv", "--plot", a->plot) < 0
+	               ? -1
+	               : 0;
+}
+
 {
 	args_t a = {0};
 	if (parse_args(argc, argv, &a) < 0) return 1;
@@ -353,6 +376,7 @@ int gvk_cmd_cnv(int argc, char **argv)
 	if (gvk_outset_check(outs, a.count_only ? 1 : (int)(sizeof outs / sizeof outs[0]), &err) < 0)
 		return fprintf(stderr, "gvk cnv: %s\n", err.msg), 1;
 	gvk_cnv_counts_t c = {0};
+	if (check_paths(&a) < 0) return 1;
 	gvk_cnv_result_t *r = NULL;
 	gvk_cnv_t *e = NULL;
 	gvk_outset_t os;
@@ -361,10 +385,16 @@ int gvk_cmd_cnv(int argc, char **argv)
 	double t0 = gvk_seconds();
 	int rc = 0;
 	int counted = 0;
-	/* the engine first: a GPU asked for and missing should not wait for hours of counting */
-	if (!a.count_only && !(e = gvk_cnv_create(&a.o, &err))) {
+	/* the engine first: a GPU asked for and missing should not wait for hours of counting (and
+	 * --device gpu means the GPU or an error, with --count-only too) */
+	if ((!a.count_only || a.o.device == GVK_DEVICE_GPU) && !(e = gvk_cnv_create(&a.o, &err))) {
 		rc = err.code < 0 ? err.code : GVK_ERR_ARG;
 		goto done;
+		if (a.o.device == GVK_DEVICE_GPU && (rc == GVK_ERR_GPU || rc == GVK_ERR_UNSUPPORTED)) {
+			gvk_cli_signals_watch(NULL);
+			gvk_outset_abort(&os);
+			return gvk_cli_no_gpu(err.msg);
+		}
 	}
 #ifdef GVK_MPI
 	/* Under MPI the ranks count the BAM files; rank 0 joins the counts, models and writes. */
@@ -379,6 +409,7 @@ int gvk_cmd_cnv(int argc, char **argv)
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
 	else if (!counted) rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);
 	if (rc < 0) goto done;
+	if (rc == 0 && a.fai) rc = cnv_fai_lengths(a.fai, &c, &err);
 	if (a.as_matrix && !a.counts) {
 		/* BAM counts as a plain matrix: drop coordinates */
 		for (int q = 1; q < c.n_seqs; ++q) free(c.seq_names[q]);
@@ -429,8 +460,11 @@ int gvk_cmd_cnv(int argc, char **argv)
 		if (!(fp = gvk_outset_open(&os, a.seg, &err))) { rc = GVK_ERR_IO; goto done; }
 		WERR(cnv_write_seg(fp, &c, r));
 	}
-	if (a.regions && (rc = write_regions(&os, a.regions, &c, r, &a.o, a.posterior, &err)) < 0) goto done;
-	if (a.plot && (rc = cnv_plot_write(&os, &a.p, &c, r, &a.o, &err)) < 0) goto done;
+	if (a.regions && ((rc = cli_mkdir_parents(a.regions, &err)) < 0 ||
+	                  (rc = write_regions(&os, a.regions, &c, r, &a.o, a.posterior, &err)) < 0))
+		goto done;
+	if (a.plot && ((rc = cli_mkdir_parents(a.plot, &err)) < 0 || (rc = cnv_plot_write(&os, &a.p, &c, r, &a.o, &err)) < 0))
+		goto done;
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	if (rc == 0 && !a.quiet) {
 		double dt = gvk_seconds() - t0;

@@ -286,11 +286,11 @@ int gvk_cmd_fastid(int argc, char **argv)
 	/* a conversion has nothing to split: rank 0 makes the database, the other ranks nothing */
 	if (a.make_fidb && gvk_mpi_rank() > 0) return 0;
 #endif
-	if (a.make_fidb) return make_fidb(&a);
 	gvk_err_t err = {0, ""};
-	/* --device gpu: the GPU or an error, before any input is read */
-	if (a.device == GVK_DEVICE_GPU && snp_gpu_probe(&a.gpu, NULL, 0, &err) < 0)
-		return fprintf(stderr, "gvk fastid: %s\n", err.msg), 1;
+	/* --device gpu: the GPU or an error, before any input is read (--make-fidb too, which has no
+	 * GPU work: the option means the same in every command) */
+	if (a.device == GVK_DEVICE_GPU && snp_gpu_probe(&a.gpu, NULL, 0, &err) < 0) return gvk_cli_no_gpu(err.msg);
+	if (a.make_fidb) return make_fidb(&a);
 	if (!a.quiet) a.gpu.log.level = GVK_LOG_INFO; /* notes such as a GPU kernel that cannot be used */
 	fid_file_t q = {0};
 	fid_ids_t dbids = {0};

@@ -184,8 +184,10 @@ int gvk_cmd_ld(int argc, char **argv)
 	run_t *r = calloc(1, sizeof *r);
 	if (!r) return fprintf(stderr, "gvk ld: out of memory\n"), 1;
 	if (ld_args_parse(argc, argv, &r->a) < 0) return free(r), 1;
-	if (!r->a.stat_set) {
-		fprintf(stderr, "gvk ld: give --r or --r2\n");
+	/* the input is named first: without one, nothing else can be said of the run */
+	int no_input = ld_args_check_input(&r->a) < 0;
+	if (no_input || !r->a.stat_set) {
+		if (!no_input) fprintf(stderr, "gvk ld: give --r or --r2\n");
 		ld_usage(stderr);
 		return free(r), 1;
 	}
@@ -198,7 +200,7 @@ int gvk_cmd_ld(int argc, char **argv)
 		return free(r), 1;
 	}
 	if (r->a.ld.device == GVK_DEVICE_GPU && snp_gpu_probe(&r->a.ld.gpu, NULL, 0, &r->err) < 0) {
-		fprintf(stderr, "gvk ld: %s\n", r->err.msg);
+		gvk_cli_no_gpu(r->err.msg);
 		return free(r), 1;
 	}
 	gvk_outset_init(&r->os);

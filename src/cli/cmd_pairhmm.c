@@ -47,7 +47,8 @@ static void usage(FILE *fp)
 	        "Options:\n"
 	        "  -o FILE            write to FILE (default standard output); nothing is left on failure\n"
 	        "  -t, --threads N    CPU threads (default: all processors)\n"
-	        "      --device D     cpu, gpu or auto (default auto: the GPU when there is one)\n"
+	        "      --device D     cpu, gpu or auto (default auto: the CPU until a batch of at least 2e9\n"
+	        "                     cells, read x haplotype length summed; from it on the GPU when usable)\n"
 	        "      --flavour F    avx512 (default: fused multiply-adds, GKL on AVX-512 CPUs) or\n"
 	        "                     avx2 (no fusion, GKL on AVX2-only CPUs)\n"
 	        "      --double       double precision for every pair (GATK\n"
@@ -344,15 +345,13 @@ static void *engines_main(void *arg)
 	 * others, with a message; with none, the first failure is the error. */
 	int made = 0;
 	for (int k = 0; k < es->n; ++k) {
-		if (es->eng[k]) {
-			es->eng[made++] = es->eng[k];
-			continue;
-		}
-		if (!es->err.code) es->err = j.err[k];
-		if (!es->a->quiet && j.err[k].code)
-			fprintf(stderr, "[gvk pairhmm] engine %d could not start (%s); going on without it\n", k, j.err[k].msg);
+		if (es->eng[k]) es->eng[made++] = es->eng[k];
+		else if (!es->err.code) es->err = j.err[k];
 	}
 	for (int k = made; k < es->n; ++k) es->eng[k] = NULL;
+	for (int k = 0; made > 0 && !es->a->quiet && k < es->n; ++k)
+		if (j.err[k].code)
+			fprintf(stderr, "[gvk pairhmm] engine %d could not start (%s); going on without it\n", k, j.err[k].msg);
 	if (made == 0 && !es->err.code) es->err = (gvk_err_t){GVK_ERR_GPU, "no engine could start"};
 	es->made[1] = gvk_seconds() - j.t0 - es->made[0];
 	return NULL;
@@ -401,6 +400,12 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
 	gvk_outset_t os;
+	/* --device gpu without a GPU: an engine made now says why (no CUDA context is made for it) */
+	if (a.eng.device == GVK_DEVICE_GPU && gvk_pairhmm_gpu_count() == 0) {
+		gvk_pairhmm_t *e = gvk_pairhmm_create(&a.eng, &err);
+		if (!e) return gvk_cli_no_gpu(err.msg);
+		gvk_pairhmm_destroy(e);
+	}
 	gvk_outset_init(&os);
 	gvk_cli_signals_watch(&os);
 	FILE *out_fp = NULL;
@@ -410,7 +415,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	slot_t sl[MAX_SLOTS];
 	memset(sl, 0, sizeof sl);
 	uint64_t tot[3] = {0, 0, 0}; /* pairs, cells, pairs in double, of the chunks handed to the writer */
-	int rc = -1, progress = !a.quiet && isatty(2);
+	int rc = -1, progress = !a.quiet && isatty(2), no_gpu = 0;
 	double t0 = gvk_seconds();
 	/* GVK_PROFILE: where the main thread's time went (first parse, waiting for a computation,
 	 * for the writer, for the parser). */
@@ -450,6 +455,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 		stage_join(&parser);
 		err = es.err;
 		goto done;
+		no_gpu = a.eng.device == GVK_DEVICE_GPU;
 	}
 	int ne = 1;
 	while (ne < MAX_ENGINES && eng[ne]) ++ne;
@@ -527,7 +533,9 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 done:
 	gvk_cli_signals_watch(NULL);
 	gvk_outset_abort(&os);
-	if (rc < 0) {
+	if (rc < 0 && no_gpu) {
+		gvk_cli_no_gpu(err.msg[0] ? err.msg : gvk_strerror(rc));
+	} else if (rc < 0) {
 		fprintf(stderr, "gvk pairhmm: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (!a.quiet) {
 		double dt = gvk_seconds() - t0;

@@ -10,6 +10,9 @@
 #ifdef GVK_MPI
 #include "../mpi/mpi_world.h"
 #endif
+#ifdef GVK_CLI_HTSLIB
+#include <htslib/hts_log.h>
+#endif
 
 static const struct {
 	const char *name;
@@ -52,6 +55,16 @@ static void cli_log(void *arg, int level, const char *msg)
 static const char *log_command = "";
 
 void gvk_cli_log_level(int level) { gvk_set_log(cli_log, (void *)log_command, level); }
+
+int gvk_cli_no_gpu(const char *why)
+{
+	/* The engines' messages for the library say "no usable ... GPU" or give only the reason; the
+	 * line reads the same for every command either way. */
+	if (!strncmp(why, "device gpu: ", 12)) why += 12;
+	if (!strncmp(why, "no usable ", 10)) fprintf(stderr, "gvk %s: --device gpu: %s\n", log_command, why);
+	else fprintf(stderr, "gvk %s: --device gpu: no usable GPU (%s)\n", log_command, why);
+	return 1;
+}
 
 static void usage(FILE *fp)
 {
@@ -112,6 +125,11 @@ static long find_command(const char *name)
 
 int main(int argc, char **argv)
 {
+#ifdef GVK_CLI_HTSLIB
+	/* htslib would print "[E::hts_open_format] ..." before gvk's own message on a file that is not
+	 * a BAM or VCF; gvk's message names the file and what it is not. */
+	hts_set_log_level(HTS_LOG_OFF);
+#endif
 	if (argc < 2) {
 		usage(stderr);
 		return 1;

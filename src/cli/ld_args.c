@@ -338,8 +338,15 @@ static int check_modifiers(ld_args_t *a)
 	return 0;
 }
 
+int ld_args_check_input(const ld_args_t *a)
+{
+	if (a->bfile || a->bed || a->bim || a->fam || a->vcf) return 0;
+	return fprintf(stderr, "gvk ld: no input: give --bfile PREFIX (or --bed, --bim and --fam), or --vcf FILE\n"), -1;
+}
+
 int ld_args_check(ld_args_t *a)
 {
+	if (ld_args_check_input(a) < 0) return -1;
 	if (!a->stat_set) return fprintf(stderr, "gvk ld: give --r or --r2\n"), -1;
 	if (check_modifiers(a) < 0 || check_selection(a) < 0) return -1;
 	a->ld.em = ld_args_em(a);

@@ -29,6 +29,8 @@ int ld_args_parse(int argc, char **argv, ld_args_t *a);
 
 /* PLINK's rules between modifiers and options, before anything is read; -1 with a message. */
 int ld_args_check(ld_args_t *a);
+/* 0 when an input is named (--bfile, --bed/--bim/--fam or --vcf); else -1 with "no input" on stderr. */
+int ld_args_check_input(const ld_args_t *a);
 
 /* The rule that needs the variant count: a matrix of more than 400,000 needs 'yes-really'. */
 int ld_args_check_count(const ld_args_t *a, int64_t m);

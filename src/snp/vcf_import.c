@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vcf_import.h"
+#include "vcf_io.h"
 #include "snp_chrom.h"
 #include "../common/err.h"
 
@@ -51,7 +52,7 @@ static int reader_open(reader_t *r, const char *path, gvk_err_t *err)
 {
 	memset(r, 0, sizeof *r);
 	r->path = path;
-	if (!(r->fp = hts_open(path, "r"))) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open", path);
+	if (!(r->fp = snp_vcf_hts_open(path, err))) return err ? err->code : GVK_ERR_IO;
 	r->hdr = bcf_hdr_read(r->fp);
 	r->rec = bcf_init();
 	if (!r->hdr || !r->rec) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a VCF/BCF file (no header)", path);

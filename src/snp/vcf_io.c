@@ -18,9 +18,28 @@ int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_
 }
 
 #else
+#include <errno.h>
 #include <htslib/vcf.h>
 
 int snp_vcf_available(void) { return 1; }
+
+struct htsFile *snp_vcf_hts_open(const char *path, gvk_err_t *err)
+{
+	errno = 0;
+	htsFile *fp = hts_open(path, "r");
+	/* htslib says ENOEXEC ("Exec format error") for bytes of no format it knows */
+	if (!fp && errno == ENOEXEC)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a VCF/BCF file (nor any format htslib reads)", path), NULL;
+	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error"), NULL;
+	const htsFormat *f = hts_get_format(fp);
+	if (f->format == vcf || f->format == bcf || f->format == empty_format) return fp;
+	char *what = f->format == text_format ? NULL : hts_format_description(f);
+	gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a VCF/BCF file (%s)", path,
+	            what ? what : "text whose first line is not ##fileformat=VCF");
+	free(what);
+	hts_close(fp);
+	return NULL;
+}
 
 enum { VCF_CHR_MAX = 255 }; /* bytes of a contig name, as the PLINK readers keep them */
 
@@ -40,8 +59,7 @@ static int gvcf_open(vcf_t *v, const char *path, gvk_err_t *err)
 {
 	memset(v, 0, sizeof *v);
 	v->path = path;
-	v->fp = hts_open(path, "r");
-	if (!v->fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open", path);
+	if (!(v->fp = snp_vcf_hts_open(path, err))) return err ? err->code : GVK_ERR_IO;
 	v->hdr = bcf_hdr_read(v->fp);
 	v->rec = bcf_init();
 	if (!v->hdr || !v->rec) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a VCF/BCF file (no header)", path);
@@ -57,8 +75,9 @@ static void gvcf_close(vcf_t *v)
 	if (v->fp) hts_close(v->fp);
 }
 
-/* Next record: 1, 0 at the end, or an error. Fills alt[s] (ALT copies or -1) and phased[s]. */
-static int gvcf_next(vcf_t *v, int8_t *alt, uint8_t *phased, gvk_err_t *err)
+/* Next record: 1, 0 at the end, or an error. Fills alt[s] (ALT copies or -1) and phased[s].
+ * haplotypes: every call must be diploid. */
+static int gvcf_next(vcf_t *v, int haplotypes, int8_t *alt, uint8_t *phased, gvk_err_t *err)
 {
 	int r = bcf_read(v->fp, v->hdr, v->rec);
 	if (r == -1) return 0;
@@ -88,14 +107,17 @@ static int gvcf_next(vcf_t *v, int8_t *alt, uint8_t *phased, gvk_err_t *err)
 	if (n <= 0)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): no GT field", v->path, v->recno,
 		                   chr ? chr : "?", (long long)b->pos + 1);
-	if (n != 2 * ns)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): ploidy %d, only diploid GT is supported",
-		                   v->path, v->recno, chr ? chr : "?", (long long)b->pos + 1, n / ns);
+	int ploidy = n / ns;
+	if (n != ploidy * ns || ploidy < 1 || ploidy > 2)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): ploidy %d, only haploid and diploid GT are "
+		                   "supported", v->path, v->recno, chr ? chr : "?", (long long)b->pos + 1, n / ns);
 	for (int s = 0; s < ns; ++s) {
-		int32_t g0 = v->gt[2 * s], g1 = v->gt[2 * s + 1];
-		if (g1 == bcf_int32_vector_end)
-			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): sample %s is haploid, only diploid GT is supported",
+		int32_t g0 = v->gt[ploidy * s], g1 = ploidy == 2 ? v->gt[2 * s + 1] : bcf_int32_vector_end;
+		if (g1 == bcf_int32_vector_end && haplotypes)
+			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: record %ld (%s:%lld): sample %s is haploid, --phased needs diploid GT",
 			                   v->path, v->recno, chr ? chr : "?", (long long)b->pos + 1, v->hdr->samples[s]);
+		/* a haploid call (male X or Y) is its allele twice, as PLINK 1.9 imports it (gvk ld --vcf) */
+		if (g1 == bcf_int32_vector_end) g1 = g0;
 		if (bcf_gt_is_missing(g0) || bcf_gt_is_missing(g1)) {
 			alt[s] = -1, phased[s] = 1;
 			continue;
@@ -141,7 +163,7 @@ int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_
 	size_t n = 0, cap = 0;
 	if (rc == 0 && (!alt || !ph)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
 	while (rc == 0) {
-		int r = gvcf_next(&v, alt, ph, err);
+		int r = gvcf_next(&v, opt->haplotypes, alt, ph, err);
 		if (r <= 0) {
 			rc = r;
 			break;

@@ -14,8 +14,13 @@ typedef struct {
 /* 1 when this build reads VCF/BCF. */
 int snp_vcf_available(void);
 
-/* Bi-allelic records only; records without GT, with ploidy other than 2, or multi-allelic are
- * errors naming the record. */
+/* Bi-allelic records only; records without GT, with ploidy above 2, or multi-allelic are errors
+ * naming the record. A haploid call counts as homozygous (PLINK 1.9's import); with haplotypes,
+ * one is an error. */
 int snp_read_vcf(const char *path, const snp_vcf_opt_t *opt, snp_data_t *d, gvk_err_t *err);
+
+/* htslib builds: path opened for reading as VCF or BCF; NULL with err naming the file and what it
+ * is not (a file of another format, or one htslib cannot open and why). */
+struct htsFile *snp_vcf_hts_open(const char *path, gvk_err_t *err);
 
 #endif

@@ -69,7 +69,7 @@ done
 if "$gvk" cnv -q --counts "$tmp/none.tsv" 2> "$tmp/err" || ! grep -q "none.tsv: cannot open" "$tmp/err"; then
 	echo "FAIL: missing file"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 good="$data/small/input_counts.tsv.gz"
-if "$gvk" cnv -q --counts "$good" -o "$tmp/nodir/out.tsv" 2> "$tmp/err" || ! grep -q "nodir/out.tsv: cannot write" "$tmp/err"; then
+if "$gvk" cnv -q --counts "$good" -o "$tmp/nodir/out.tsv" 2> "$tmp/err" || ! grep -q "nodir/out.tsv: cannot be written" "$tmp/err"; then
 	echo "FAIL: unwritable output"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 rm -f "$tmp/out.tsv"
 if "$gvk" cnv -q --counts "$good" -o "$tmp/out.tsv" --cnvr "$tmp/nodir/cnvr.tsv" 2> /dev/null || [ -e "$tmp/out.tsv" ]; then
@@ -83,7 +83,7 @@ rm -f "$tmp/gpu.tsv"
 "$gvk" cnv -q --device gpu --counts "$good" -o "$tmp/gpu.tsv" 2> "$tmp/err"; rc=$?
 if [ $rc -eq 0 ]; then [ -s "$tmp/gpu.tsv" ] && pass=$((pass + 1)) || { echo "FAIL: --device gpu wrote nothing"; fail=$((fail + 1)); }
 elif [ $rc -eq 1 ] && [ ! -e "$tmp/gpu.tsv" ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
-	grep -qE "^gvk cnv: device gpu: (built without GPU support for this engine|no usable GPU found) \(cnv\)$" "$tmp/err"; then
+	grep -qE "^gvk cnv: --device gpu: (no usable GPU \(built without GPU support for this engine \(cnv\)\)|no usable GPU found \(cnv\))$" "$tmp/err"; then
 	pass=$((pass + 1))
 	"$gvk" cnv -q --device auto --counts "$good" -o "$tmp/auto.tsv" 2> "$tmp/err" && [ ! -s "$tmp/err" ] && [ -s "$tmp/auto.tsv" ] &&
 		pass=$((pass + 1)) || { echo "FAIL: --device auto without a GPU: $(cat "$tmp/err")"; fail=$((fail + 1)); }

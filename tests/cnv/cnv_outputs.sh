@@ -73,9 +73,10 @@ if command -v python3 > /dev/null; then
 	[ "$calls" -ge 8 ] && [ "$drawn" = "$calls" ] || bad "synthetic genome: $calls calls, $drawn drawn at least 3 px wide"
 	[ $png = 0 ] || is_png "$tmp/g.cohort.png" || bad "synthetic PNG"
 fi
-# A plot that cannot be written leaves no other output
+# A plot that cannot be written (its directory would be under a file) leaves no other output
 rm -f "$tmp/k.tsv"
-"$gvk" cnv -q --counts "$in" -o "$tmp/k.tsv" --plot "$tmp/nodir/p" 2> "$tmp/err" && bad "unwritable plot accepted"
+touch "$tmp/afile"
+"$gvk" cnv -q --counts "$in" -o "$tmp/k.tsv" --plot "$tmp/afile/p" 2> "$tmp/err" && bad "unwritable plot accepted"
 [ ! -e "$tmp/k.tsv" ] || bad "-o written although the plots failed"
 "$gvk" cnv -q --counts "$in" --plot "$tmp/p" --plot-format gif 2> "$tmp/err" && bad "--plot-format gif accepted"
 grep -q -- "--plot-format must be" "$tmp/err" || bad "bad --plot-format message"
