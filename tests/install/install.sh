@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The installed library as a user gets it: `cmake --install` of this build into a temporary prefix;
 # libgvk.so exports the functions gvk.h declares and nothing else; examples/pairhmm.c built with
-# pkg-config (shared and static) and examples/ as a CMake project (find_package(gvk), shared and
-# static) give what the installed `gvk` gives on the same input.
+# pkg-config (shared, run without LD_LIBRARY_PATH, and static) and examples/ as a CMake project
+# (find_package(gvk), shared and static) give what the installed `gvk` gives on the same input;
+# gvk.pc installed under /usr (through DESTDIR) has no rpath.
 # Usage: install.sh BUILD_DIR SOURCE_DIR LIBDIR VERSION (CMAKE and CC in the environment: the build's)
 set -eu -o pipefail
 build=$1 src=$2 libdir=$3 version=$4
@@ -60,8 +61,8 @@ echo "libgvk.so exports $(wc -l < "$tmp/exported") symbols"
 # The values `gvk pairhmm` computes for the example's reads and haplotypes.
 "$p/bin/gvk" pairhmm -q -t 1 --device cpu "$src/tests/data/pairhmm/inputs/gpupairhmm_readme_example.in" \
 	> "$tmp/pairhmm.want"
-check_pairhmm() { # NAME PROGRAM
-	"$2" > "$tmp/$1.out" || { bad "$1 failed"; return; }
+check_pairhmm() { # NAME PROGRAM (a command line)
+	"${@:2}" > "$tmp/$1.out" || { bad "$1 failed"; return; }
 	grep -qx "gvk $version (header $version) on .*" "$tmp/$1.out" || bad "$1: version line: $(head -n 1 "$tmp/$1.out")"
 	awk '/^read/ {print $NF}' "$tmp/$1.out" | diff -q - "$tmp/pairhmm.want" > /dev/null ||
 		bad "$1: values differ from gvk pairhmm: $(awk '/^read/ {print $NF}' "$tmp/$1.out" | paste -sd ' ')" \
@@ -73,7 +74,13 @@ if command -v pkg-config > /dev/null; then
 	[ "$(pkg-config --modversion gvk)" = "$version" ] || bad "pkg-config --modversion gvk is not $version"
 	# shellcheck disable=SC2046 # the flags are words
 	"$cc" -std=c11 -Wall -Werror "$src/examples/pairhmm.c" $(pkg-config --cflags --libs gvk) -o "$tmp/pairhmm_pc"
-	LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} check_pairhmm pairhmm_pc "$tmp/pairhmm_pc"
+	# Found through the rpath that Libs gives for a prefix outside the linker's own directories.
+	check_pairhmm pairhmm_pc env -u LD_LIBRARY_PATH "$tmp/pairhmm_pc"
+	readelf -d "$tmp/pairhmm_pc" | grep -qE "R(UN)?PATH.*$lib" || bad "pairhmm_pc has no rpath to $lib"
+	# A prefix whose libdir the linker searches anyway gets no rpath.
+	DESTDIR=$tmp/sys "$cmake" --install "$build" --prefix /usr > "$tmp/install_sys.log" || { cat "$tmp/install_sys.log"; bad "install --prefix /usr failed"; }
+	grep -q -- '-rpath' "$tmp/sys/usr/$libdir/pkgconfig/gvk.pc" 2> /dev/null && bad "gvk.pc for /usr has an rpath: $(grep '^Libs:' "$tmp/sys/usr/$libdir/pkgconfig/gvk.pc")"
+	[ -e "$tmp/sys/usr/$libdir/pkgconfig/gvk.pc" ] || bad "install --prefix /usr: no $libdir/pkgconfig/gvk.pc"
 	# Static: libgvk.a by name (the linker would take the .so), the rest from Libs.private.
 	# shellcheck disable=SC2046
 	"$cc" -std=c11 "$src/examples/pairhmm.c" $(pkg-config --cflags gvk) \
