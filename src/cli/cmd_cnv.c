@@ -46,9 +46,9 @@ static void usage(FILE *fp)
 	        "      --counts FILE      count matrix: header 'chr start end S1 .. SN' (or sample names only),\n"
 	        "                         non-negative integer counts, rows of a sequence contiguous\n"
 	        "      --matrix           treat the matrix as cn.mops does a plain matrix: one sequence 'undef'\n"
-	        "  -w, --window N         BAM input: window length (default 25000)\n"
 	        "      --fai FILE         with --counts: contig lengths for the VCF's ##contig lines (a samtools\n"
 	        "                         faidx .fai, or 'name length' lines); without it they have no length\n"
+	        "  -w, --window N         BAM input: window length (default 25000)\n"
 	        "      --bed FILE         BAM input: count in these target intervals instead of windows\n"
 	        "      --min-mapq N       BAM input: minimum mapping quality (default 1)\n"
 	        "      --reference FASTA  CRAM input: reference sequence\n"
@@ -183,8 +183,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 	       O_SM, O_SC, O_LOG, O_DEV, O_CONLY, O_EXACT, O_VCF, O_CBED, O_SEG, O_PFMT, O_PCTG, O_FAI };
 	static const struct option lo[] = {
 		{"counts", required_argument, NULL, O_COUNTS}, {"matrix", no_argument, NULL, O_MATRIX},
-		{"window", required_argument, NULL, 'w'},      {"bed", required_argument, NULL, O_BED},
 		{"fai", required_argument, NULL, O_FAI},
+		{"window", required_argument, NULL, 'w'},      {"bed", required_argument, NULL, O_BED},
 		{"min-mapq", required_argument, NULL, O_MAPQ}, {"reference", required_argument, NULL, O_REF},
 		{"cnvr", required_argument, NULL, O_CNVR},     {"segments", required_argument, NULL, O_SEGS},
 		{"vcf", required_argument, NULL, O_VCF},       {"calls-bed", required_argument, NULL, O_CBED},
@@ -219,8 +219,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case 'o': a->out = optarg; break;
 		case O_COUNTS: a->counts = optarg; break;
 		case O_MATRIX: a->as_matrix = 1; break;
-		case 'w': if (inum(optarg, &a->b.wl, 1) < 0) BAD("--window needs a positive integer"); break;
 		case O_FAI: a->fai = optarg; break;
+		case 'w': if (inum(optarg, &a->b.wl, 1) < 0) BAD("--window needs a positive integer"); break;
 		case O_BED: a->bed = optarg; break;
 		case O_MAPQ: if (inum(optarg, &a->b.min_mapq, 0) < 0) BAD("--min-mapq needs a non-negative integer"); break;
 		case O_REF: a->b.reference = optarg; break;
@@ -280,9 +280,9 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	if (a->posterior && !a->regions) BAD("--posterior needs --regions");
-	a->p.prefix = a->plot;
 	/* BAM headers give the lengths; a plain matrix has no contigs */
 	if (a->fai && (!a->counts || a->as_matrix)) BAD("--fai applies to --counts input without --matrix");
+	a->p.prefix = a->plot;
 	/* before any counting: a run of hours should not end in this */
 	if (a->plot && a->p.png && !cnv_have_cairo())
 		BAD("this gvk was built without cairo, so it cannot write PNG plots; use --plot-format svg or rebuild with "
@@ -352,7 +352,6 @@ static int write_regions(gvk_outset_t *os, const char *prefix, const gvk_cnv_cou
 	return 0;
 }
 
-int gvk_cmd_cnv(int argc, char **argv)
 /* Every output can be made, before any counting or modelling: one that cannot would drop all the
  * others at the end. The directories of the prefixes may be missing (they are made then). */
 static int check_paths(const args_t *a)
@@ -368,6 +367,7 @@ static int check_paths(const args_t *a)
 	               : 0;
 }
 
+int gvk_cmd_cnv(int argc, char **argv)
 {
 	args_t a = {0};
 	if (parse_args(argc, argv, &a) < 0) return 1;
@@ -375,8 +375,8 @@ static int check_paths(const args_t *a)
 	const char *outs[] = {a.out ? a.out : "-", a.cnvr, a.segs, a.counts_out, a.vcf, a.calls_bed, a.seg};
 	if (gvk_outset_check(outs, a.count_only ? 1 : (int)(sizeof outs / sizeof outs[0]), &err) < 0)
 		return fprintf(stderr, "gvk cnv: %s\n", err.msg), 1;
-	gvk_cnv_counts_t c = {0};
 	if (check_paths(&a) < 0) return 1;
+	gvk_cnv_counts_t c = {0};
 	gvk_cnv_result_t *r = NULL;
 	gvk_cnv_t *e = NULL;
 	gvk_outset_t os;
@@ -389,12 +389,12 @@ static int check_paths(const args_t *a)
 	 * --device gpu means the GPU or an error, with --count-only too) */
 	if ((!a.count_only || a.o.device == GVK_DEVICE_GPU) && !(e = gvk_cnv_create(&a.o, &err))) {
 		rc = err.code < 0 ? err.code : GVK_ERR_ARG;
-		goto done;
 		if (a.o.device == GVK_DEVICE_GPU && (rc == GVK_ERR_GPU || rc == GVK_ERR_UNSUPPORTED)) {
 			gvk_cli_signals_watch(NULL);
 			gvk_outset_abort(&os);
 			return gvk_cli_no_gpu(err.msg);
 		}
+		goto done;
 	}
 #ifdef GVK_MPI
 	/* Under MPI the ranks count the BAM files; rank 0 joins the counts, models and writes. */
@@ -408,8 +408,8 @@ static int check_paths(const args_t *a)
 #endif
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
 	else if (!counted) rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);
-	if (rc < 0) goto done;
 	if (rc == 0 && a.fai) rc = cnv_fai_lengths(a.fai, &c, &err);
+	if (rc < 0) goto done;
 	if (a.as_matrix && !a.counts) {
 		/* BAM counts as a plain matrix: drop coordinates */
 		for (int q = 1; q < c.n_seqs; ++q) free(c.seq_names[q]);

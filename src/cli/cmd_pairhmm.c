@@ -348,10 +348,10 @@ static void *engines_main(void *arg)
 		if (es->eng[k]) es->eng[made++] = es->eng[k];
 		else if (!es->err.code) es->err = j.err[k];
 	}
-	for (int k = made; k < es->n; ++k) es->eng[k] = NULL;
 	for (int k = 0; made > 0 && !es->a->quiet && k < es->n; ++k)
 		if (j.err[k].code)
 			fprintf(stderr, "[gvk pairhmm] engine %d could not start (%s); going on without it\n", k, j.err[k].msg);
+	for (int k = made; k < es->n; ++k) es->eng[k] = NULL;
 	if (made == 0 && !es->err.code) es->err = (gvk_err_t){GVK_ERR_GPU, "no engine could start"};
 	es->made[1] = gvk_seconds() - j.t0 - es->made[0];
 	return NULL;
@@ -399,13 +399,13 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	args_t a = {0};
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
-	gvk_outset_t os;
 	/* --device gpu without a GPU: an engine made now says why (no CUDA context is made for it) */
 	if (a.eng.device == GVK_DEVICE_GPU && gvk_pairhmm_gpu_count() == 0) {
 		gvk_pairhmm_t *e = gvk_pairhmm_create(&a.eng, &err);
 		if (!e) return gvk_cli_no_gpu(err.msg);
 		gvk_pairhmm_destroy(e);
 	}
+	gvk_outset_t os;
 	gvk_outset_init(&os);
 	gvk_cli_signals_watch(&os);
 	FILE *out_fp = NULL;
@@ -454,8 +454,8 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (!eng[0]) {
 		stage_join(&parser);
 		err = es.err;
-		goto done;
 		no_gpu = a.eng.device == GVK_DEVICE_GPU;
+		goto done;
 	}
 	int ne = 1;
 	while (ne < MAX_ENGINES && eng[ne]) ++ne;
