@@ -16,9 +16,11 @@ list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/ld_args.c cli/ld_load.c cli/ld_log.
   cli/snp_gpu_env.c)
 
 # VCF/BCF input through htslib, only when it is installed (the GPU hosts have no package access).
+# -DGVK_HTSLIB=OFF leaves htslib out of every engine (this one and cnv's BAM counting).
+option(GVK_HTSLIB "Use htslib when found (cnv: BAM/CRAM counting; ld, fastid: VCF/BCF input)" ON)
 find_path(GVK_HTSLIB_INCLUDE htslib/vcf.h)
 find_library(GVK_HTSLIB_LIB hts)
-if(GVK_HTSLIB_INCLUDE AND GVK_HTSLIB_LIB)
+if(GVK_HTSLIB AND GVK_HTSLIB_INCLUDE AND GVK_HTSLIB_LIB)
   set(GVK_SNP_HTSLIB ON)
   list(APPEND GVK_EXTRA_LIBS ${GVK_HTSLIB_LIB})
 else()
