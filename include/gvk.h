@@ -566,8 +566,10 @@ GVK_EXPORT int gvk_cnv_counts_from_arrays(const gvk_cnv_count_arrays_t *a, gvk_c
  * Sample names come from each file's @RG SM (the file name without .bam/.cram when it has none);
  * two files of one name, or one file of several, are an error. A BED contig missing from the
  * header is an error when the header has it under another spelling (chr1 / 1) or has none of the
- * BED's contigs; otherwise its targets count 0.
- * Returns GVK_ERR_UNSUPPORTED when gvk was built without htslib. */
+ * BED's contigs; otherwise its targets count 0. Windows whose counts and cn.MOPS model (default
+ * classes) would exceed the machine's physical memory, or that number more than INT_MAX, are
+ * refused before any is laid out (GVK_ERR_NOMEM, GVK_ERR_ARG; the message names a window length
+ * that fits). Returns GVK_ERR_UNSUPPORTED when gvk was built without htslib. */
 typedef struct {
 	int wl;          /* window length (default 25000) */
 	int min_mapq;    /* keep reads with MAPQ >= this (default 1) */
@@ -700,8 +702,9 @@ typedef struct {
 /* The whole pipeline (normalization, EM, segmentation, calls, integer copy numbers) on c, which is
  * only read. *res is allocated for the caller (gvk_cnv_result_free), NULL on error. Errors:
  * GVK_ERR_ARG (NULL arguments, fewer than 2 samples or no regions, an option the counts make
- * invalid), GVK_ERR_FORMAT (a negative or non-finite count), GVK_ERR_NOMEM, GVK_ERR_GPU (device
- * GPU and the GPU failed). */
+ * invalid), GVK_ERR_FORMAT (a negative or non-finite count), GVK_ERR_NOMEM (also before any
+ * allocation when the model's arrays would exceed the machine's physical memory), GVK_ERR_GPU
+ * (device GPU and the GPU failed). */
 GVK_EXPORT int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **res, gvk_err_t *err);
 GVK_EXPORT void gvk_cnv_result_free(gvk_cnv_result_t *r);
 

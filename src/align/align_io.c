@@ -25,6 +25,7 @@ al_reader_t *al_reader_open(const char *path, const al_defaults_t *def, gvk_err_
 		free(rd);
 		return NULL;
 	}
+	gvk_lr_set_max_line(rd->lr, GVK_LINE_MAX_SEQ);
 	return rd;
 }
 
@@ -127,8 +128,6 @@ long al_reader_next(al_reader_t *rd, al_chunk_t *c, size_t max_pairs, gvk_err_t 
 		int rc = gvk_lr_next(rd->lr, &line, &len, err);
 		if (rc < 0) return rc;
 		if (rc == 0) break;
-		if (memchr(line, 0, len))
-			return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte in line", gvk_lr_path(rd->lr), gvk_lr_lineno(rd->lr));
 		if (gvk_lr_lineno(rd->lr) == 1 && len >= 4 && !memcmp(line, "ref\t", 4)) continue;
 		if (c->n == c->cap) {
 			size_t cap = c->cap ? c->cap * 2 : 1024;

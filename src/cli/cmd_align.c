@@ -34,7 +34,7 @@ static void usage(FILE *fp)
 	        "  ref alt [match mismatch gap_open gap_extend strategy]\n"
 	        "a first line starting with 'ref<TAB>' is a header and skipped; strategy is SOFTCLIP,\n"
 	        "INDEL, LEADING_INDEL or IGNORE (or GKL's code 9..12). Lines of two fields take the\n"
-	        "--preset/--scores and --overhang values.\n"
+	        "--preset/--scores and --overhang values. A line holds at most 64 MiB and no NUL byte.\n"
 	        "By default the result is what GATK returns with its default (GKL) aligner: the\n"
 	        "exact-substring shortcut for SOFTCLIP/IGNORE, else GKL's answer.\n\n"
 	        "Options:\n"

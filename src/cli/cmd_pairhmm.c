@@ -43,6 +43,7 @@ static void usage(FILE *fp)
 	        "         base qualities below 6 raised to 6, as GKL's test does)\n"
 	        "  group  'R H' header, R lines 'bases quals ins del gcp' (Phred+33), H haplotype lines\n"
 	        "  hex    hap read quals ins del gcp, qualities as raw bytes in hex\n"
+	        "A line holds at most 64 MiB and no NUL byte (refused as soon as read).\n"
 	        "Output: one value per pair in input order (read-major within a group), %%.17g.\n\n"
 	        "Options:\n"
 	        "  -o FILE            write to FILE (default standard output); nothing is left on failure\n"

@@ -89,6 +89,10 @@ typedef struct {
  * seg_join says another one calls, res holds the segmentation of its own pairs only. */
 int cnv_call_split(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
                    void *redo_arg, const cnv_split_t *sp, gvk_err_t *err);
+/* Bytes a run holds per region: its counts, its row of the layout and the model's arrays (those
+ * of result_alloc) for N samples and n classes; and the machine's physical memory in bytes. */
+double cnv_region_bytes(int N, int n_classes, int keep_posterior);
+double cnv_phys_bytes(void);
 /* gvk_cnv_run with the EM and the segmentation spread as sp says (NULL: gvk_cnv_run). */
 int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp, gvk_cnv_result_t **out,
                   gvk_err_t *err);

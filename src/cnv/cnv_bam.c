@@ -248,7 +248,9 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 	sam_close(fp);
 	if (!h0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: cannot read the header (not SAM/BAM/CRAM?)", paths[0]);
 	cnv_layout_t l;
-	int rc = bed_path ? cnv_read_bed(bed_path, &l, err) : windows_layout(h0, o->wl, &l, err);
+	/* The window count is checked against memory before any window is laid out. */
+	int rc = bed_path ? cnv_read_bed(bed_path, &l, err) : cnv_check_windows(h0, o->wl, n_paths, err);
+	if (rc == 0 && !bed_path) rc = windows_layout(h0, o->wl, &l, err);
 	if (rc < 0) {
 		sam_hdr_destroy(h0);
 		return rc;

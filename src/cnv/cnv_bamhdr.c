@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Sample names and BED contig checks from BAM/CRAM headers (see cnv_bamhdr.h). */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/err.h"
 #include "../common/log.h"
+#include "cnv.h"
 #include "cnv_bamhdr.h"
 
 char *cnv_path_sample(const char *path)
@@ -136,5 +138,45 @@ int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *
 			gvk_logf(&o->log, GVK_LOG_INFO, "note: BED contig '%s' is not in %s's header; its targets count 0", names[q],
 			         bam_path);
 	return 0;
+}
+
+/* The windows of length wl over the header's sequences, as cnv_bam.c lays them out. */
+static double header_windows(const sam_hdr_t *h, int64_t wl)
+{
+	double m = 0;
+	for (int q = 0; q < sam_hdr_nref(h); ++q) {
+		int64_t L = sam_hdr_tid2len(h, q);
+		if (wl >= L) m += 1;
+		else m += (double)((L - (L % wl == 0) + wl - 1) / wl);
+	}
+	return m;
+}
+
+static int windows_fit(double m, double per, double have) { return m <= INT_MAX && m * per <= have; }
+
+int cnv_check_windows(const sam_hdr_t *h, int wl, int n_samples, gvk_err_t *err)
+{
+	gvk_cnv_opts_t d; /* the model the counts are for, as far as counting knows it */
+	gvk_cnv_opts_init(&d, 0);
+	const double per = cnv_region_bytes(n_samples, d.n_classes, 0), have = cnv_phys_bytes();
+	double m = header_windows(h, wl);
+	if (windows_fit(m, per, have)) return 0;
+	/* The shortest window that fits, to say what to give instead; up to the longest sequence,
+	 * beyond which only fewer sequences (targets) help. */
+	int64_t longest = 1, w = wl;
+	for (int q = 0; q < sam_hdr_nref(h); ++q)
+		if (sam_hdr_tid2len(h, q) > longest) longest = sam_hdr_tid2len(h, q);
+	while (w < longest && w < INT_MAX && !windows_fit(header_windows(h, w), per, have)) w = w + w / 8 + 1;
+	char fix[160];
+	if (w < INT_MAX && windows_fit(header_windows(h, w), per, have))
+		snprintf(fix, sizeof fix, "give a window length of at least %lld (-w) or count in target intervals (--bed)", (long long)w);
+	else snprintf(fix, sizeof fix, "count in target intervals (--bed) over fewer sequences");
+	if (m > INT_MAX)
+		return gvk_err_set(err, GVK_ERR_ARG, "windows of %d bases over the %d sequences of the BAM header make %.0f "
+		                   "windows, more than the %d a count matrix holds: %s", wl, sam_hdr_nref(h), m, INT_MAX, fix);
+	return gvk_err_set(err, GVK_ERR_NOMEM,
+	                   "windows of %d bases over the %d sequences of the BAM header make %.0f windows; their counts "
+	                   "and the cn.MOPS model of %d samples need about %.1f GiB, more than the %.1f GiB of memory "
+	                   "here: %s", wl, sam_hdr_nref(h), m, n_samples, m * per / (1 << 30), have / (1 << 30), fix);
 }
 #endif

@@ -26,6 +26,12 @@ int cnv_hdr_sample(const sam_hdr_t *h, const char *path, char **sm, gvk_err_t *e
  * of them is in the header; a note to o->log (INFO) for the others that are missing. */
 int cnv_check_bed_contigs(const sam_hdr_t *h, const char *bam_path, const char *bed_path, char *const *names, int n,
                           const gvk_cnv_bam_opts_t *o, gvk_err_t *err);
+
+/* Whether the windows of length wl over the header's sequences fit, before any of them is laid
+ * out: their counts for n_samples and the model of the default classes against the machine's
+ * physical memory, their number against a count matrix's int. The error says what window
+ * length fits. */
+int cnv_check_windows(const sam_hdr_t *h, int wl, int n_samples, gvk_err_t *err);
 #endif
 
 #endif

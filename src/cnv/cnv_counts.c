@@ -193,6 +193,13 @@ static void parse_worker(void *arg, int tid)
 		q = nl ? nl + 1 : p->end;
 		if (le > line && le[-1] == '\r') --le;
 		if (le == line) continue;
+		/* Fields are split at tabs with string functions, so a NUL would hide the fields after
+		 * it; the reader checks a block's lines for length but leaves NULs to the threads. */
+		const char *nul = memchr(line, 0, (size_t)(le - line));
+		if (nul) {
+			piece_err(p, ln, "%s:%ld: NUL byte in line (column %zu)", bd->fn, ln, (size_t)(nul - line) + 1);
+			break;
+		}
 		/* Lines are ended in place at their '\n'; one without it ends the input, where there is
 		 * no byte of ours to write the NUL to. */
 		if (le == p->end) {
@@ -331,12 +338,6 @@ int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv
 	int rc = gvk_lr_next(lr, &line, &len, err), nf = 0, coords = 0, N = 0, off = 0;
 	if (rc <= 0) {
 		if (rc == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: empty file, expected a header line", fn);
-		goto fail;
-	}
-	/* Fields are split at tabs with string functions, so a NUL would hide the fields after it. */
-	const char *nul = memchr(line, 0, len);
-	if (nul) {
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: NUL byte in the header line (column %zu)", fn, (size_t)(nul - line) + 1);
 		goto fail;
 	}
 	nf = 1;

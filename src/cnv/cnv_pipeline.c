@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The CNV engine (gvk_cnv_create / gvk_cnv_run): the cn.mops pipeline from a count matrix to
  * integer copy numbers. */
+#define _DEFAULT_SOURCE /* sysconf's _SC_PHYS_PAGES */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/device_policy.h"
 #include "../common/err.h"
@@ -149,6 +151,33 @@ void gvk_cnv_destroy(gvk_cnv_t *e)
 	free(e);
 }
 
+/* In step with result_alloc: norm, sini, seg_stat, call (doubles) and cls (a byte) per sample,
+ * lambda and alpha per class, ini, post per class and sample when kept; and the counts and the
+ * layout's start and end. */
+double cnv_region_bytes(int N, int n_classes, int keep_posterior)
+{
+	double n = n_classes, s = N;
+	return 8 * 4 * s + s + 8 * 2 * n + 8 + (keep_posterior ? 8 * n * s : 0) + 8 * s + 16;
+}
+
+double cnv_phys_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+	return pages > 0 && size > 0 ? (double)pages * (double)size : INFINITY;
+}
+
+/* Refused before the allocation rather than met in it: a count matrix of billions of regions
+ * would have the system swap or kill the process before malloc said no. */
+static int check_memory(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_err_t *err)
+{
+	double need = (double)c->m * cnv_region_bytes(c->N, o->n_classes, o->keep_posterior), have = cnv_phys_bytes();
+	if (need <= have) return 0;
+	return gvk_err_set(err, GVK_ERR_NOMEM,
+	                   "the cn.MOPS model of %d regions x %d samples needs about %.1f GiB, more than the %.1f GiB of "
+	                   "memory here: count in longer windows or fewer regions%s",
+	                   c->m, c->N, need / (1 << 30), have / (1 << 30), o->keep_posterior ? ", or leave out the posterior" : "");
+}
+
 static gvk_cnv_result_t *result_alloc(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o)
 {
 	gvk_cnv_result_t *r = calloc(1, sizeof *r);
@@ -258,7 +287,9 @@ int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp
 	if (out) *out = NULL;
 	if (!e || !c || !out) return gvk_err_set(err, GVK_ERR_ARG, "gvk_cnv_run: NULL engine, counts or result");
 	const gvk_cnv_opts_t *o = &e->o;
-	int rc = check_counts(c, err);
+	/* first: it reads only the shape, where check_counts reads every count */
+	int rc = check_memory(c, o, err);
+	if (rc == 0) rc = check_counts(c, err);
 	if (rc < 0) return rc;
 	int use_gpu = want_gpu(e, c);
 	gvk_logf(&o->log, GVK_LOG_DEBUG, "EM of %d regions x %d samples on the %s", c->m, c->N, use_gpu ? "GPU" : "CPU");

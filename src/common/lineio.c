@@ -34,6 +34,7 @@ struct gvk_lr_s {
 	off_t off;       /* its next offset */
 	size_t last_len; /* bytes the last gvk_lr_next consumed, for gvk_lr_unread_line */
 	size_t released; /* a mapped file's bytes given back, from its start (gvk_lr_release) */
+	size_t max_line; /* the longest line taken (gvk_lr_set_max_line) */
 };
 
 enum { LR_BLOCK = 1 << 16 };
@@ -153,6 +154,7 @@ gvk_lr_t *gvk_lr_open(const char *path, gvk_err_t *err)
 		return NULL;
 	}
 	lr->cap = LR_BLOCK;
+	lr->max_line = GVK_LINE_MAX_TABLE;
 	if (!is_stdin && (lr->fd = lr_open_plain(path)) > 0) {
 		lr_map(lr);
 		return lr;
@@ -183,8 +185,11 @@ gvk_lr_t *gvk_lr_open_mem(const char *text, size_t len, const char *path, long l
 	lr->mem = 1, lr->eof = 1;
 	lr->buf = (char *)text, lr->end = lr->cap = len;
 	lr->lineno = lineno;
+	lr->max_line = GVK_LINE_MAX_TABLE;
 	return lr;
 }
+
+void gvk_lr_set_max_line(gvk_lr_t *lr, size_t max) { lr->max_line = max; }
 
 void gvk_lr_close(gvk_lr_t *lr)
 {
@@ -204,8 +209,9 @@ void gvk_lr_close(gvk_lr_t *lr)
 	free(lr);
 }
 
-/* Moves unread bytes to the front and reads more; returns bytes added, 0 at EOF, <0 on error. */
-static long lr_fill(gvk_lr_t *lr, gvk_err_t *err)
+/* Moves unread bytes to the front and reads more, growing the buffer up to `limit` bytes when it
+ * is full; returns bytes added, 0 at EOF, <0 on error. */
+static long lr_fill(gvk_lr_t *lr, size_t limit, gvk_err_t *err)
 {
 	if (lr->beg > 0) {
 		memmove(lr->buf, lr->buf + lr->beg, lr->end - lr->beg);
@@ -213,10 +219,11 @@ static long lr_fill(gvk_lr_t *lr, gvk_err_t *err)
 		lr->beg = 0;
 	}
 	if (lr->end == lr->cap) {
-		char *nb = realloc(lr->buf, lr->cap * 2);
+		size_t cap = lr->cap * 2 < limit ? lr->cap * 2 : limit > lr->cap ? limit : lr->cap * 2;
+		char *nb = realloc(lr->buf, cap);
 		if (!nb) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory for a line", lr->path);
 		lr->buf = nb;
-		lr->cap *= 2;
+		lr->cap = cap;
 	}
 	if (lr->fd > 0) {
 		long got = lr_pread(lr, lr->buf + lr->end, lr->cap - lr->end);
@@ -244,13 +251,53 @@ static long lr_fill(gvk_lr_t *lr, gvk_err_t *err)
 	return (long)n;
 }
 
+/* A NUL byte (nul) or a line over the limit at buffer offset `at`, which lies in the line after
+ * the reader's lineno or in a line after it within the unread bytes. */
+static int lr_refuse(const gvk_lr_t *lr, size_t at, int nul, gvk_err_t *err)
+{
+	long ln = lr->lineno + 1;
+	const char *ls = lr->buf + lr->beg, *e = lr->buf + at;
+	for (const char *p = ls; p < e && (p = memchr(p, '\n', (size_t)(e - p))); ++p) ++ln, ls = p + 1;
+	if (nul) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte in line (column %zu)", lr->path, ln, (size_t)(e - ls) + 1);
+	size_t mib = lr->max_line >> 20;
+	if (mib << 20 == lr->max_line)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: line longer than %zu MiB, the longest this input may have",
+		                   lr->path, ln, mib);
+	return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: line longer than %zu bytes, the longest this input may have",
+	                   lr->path, ln, lr->max_line);
+}
+
+/* The first '\n' in [p, e), or NULL; a NUL byte before it is returned in *nul. Looked for in
+ * pieces that stay in the cache, so that a long line is not read twice from memory and a NUL
+ * near the start of an endless line is seen without reading on. */
+static char *lr_scan(const char *p, const char *e, const char **nul)
+{
+	enum { PIECE = 1 << 14 };
+	*nul = NULL;
+	while (p < e) {
+		size_t n = (size_t)(e - p) < PIECE ? (size_t)(e - p) : PIECE;
+		char *nl = memchr(p, '\n', n);
+		if ((*nul = memchr(p, 0, nl ? (size_t)(nl - p) : n))) return NULL;
+		if (nl) return nl;
+		p += n;
+	}
+	return NULL;
+}
+
 /* The next line in the reader's own buffer: its offset there in *at (the buffer may move when it
- * is refilled), its length without '\n' and '\r' in *len. */
+ * is refilled), its length without '\n' and '\r' in *len. A NUL byte or a line over the limit is
+ * refused as soon as it is read. */
 static int lr_line(gvk_lr_t *lr, size_t *at, size_t *len, gvk_err_t *err)
 {
 	size_t scan = lr->beg;
 	for (;;) {
-		char *nl = memchr(lr->buf + scan, '\n', lr->end - scan);
+		/* One byte past the limit tells a line over it; the '\n' after a line at the limit is
+		 * that byte. */
+		size_t seen = lr->end - lr->beg > lr->max_line + 1 ? lr->beg + lr->max_line + 1 : lr->end;
+		const char *nul;
+		char *nl = lr_scan(lr->buf + scan, lr->buf + seen, &nul);
+		if (nul) return lr_refuse(lr, (size_t)(nul - lr->buf), 1, err);
+		if (!nl && seen - lr->beg > lr->max_line) return lr_refuse(lr, seen, 0, err);
 		if (nl || lr->eof) {
 			size_t stop = nl ? (size_t)(nl - lr->buf) : lr->end;
 			if (!nl && stop == lr->beg) return 0;
@@ -262,8 +309,8 @@ static int lr_line(gvk_lr_t *lr, size_t *at, size_t *len, gvk_err_t *err)
 			lr->lineno++;
 			return 1;
 		}
-		size_t done = lr->end - lr->beg;
-		long got = lr_fill(lr, err);
+		size_t done = seen - lr->beg;
+		long got = lr_fill(lr, lr->max_line + 1, err);
 		if (got < 0) return (int)got;
 		if (got == 0) lr->eof = 1;
 		scan = lr->beg + done;
@@ -307,8 +354,27 @@ void gvk_lr_release(gvk_lr_t *lr, size_t to)
 	lr->released = to;
 }
 
+/* The lines of a counted block are counted here anyway: their lengths are checked on the way. */
+static int lr_count(gvk_lr_t *lr, const char *blk, size_t len, gvk_err_t *err)
+{
+	const char *p = blk, *e = blk + len;
+	for (const char *nl; (nl = memchr(p, '\n', (size_t)(e - p))); p = nl + 1, lr->lineno++, lr->beg = (size_t)(p - lr->buf))
+		if ((size_t)(nl - p) > lr->max_line) return lr_refuse(lr, (size_t)(p - lr->buf) + lr->max_line + 1, 0, err);
+	if (p < e && (size_t)(e - p) > lr->max_line) return lr_refuse(lr, (size_t)(p - lr->buf) + lr->max_line + 1, 0, err);
+	if (p < e) lr->lineno++;
+	return 0;
+}
+
 static int lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, int count, gvk_err_t *err)
 {
+	/* The first line is read as a line is, then given back: a file of zeros or one endless line
+	 * is refused after its first bytes, not after `want` of them, and a block whose first line
+	 * ends past `want` is that line. */
+	size_t first, flen;
+	int rc = lr_line(lr, &first, &flen, err);
+	if (rc <= 0) return rc;
+	lr->beg = first, lr->lineno--;
+	const size_t limit = want + lr->max_line + 1;
 	for (;;) {
 		size_t have = lr->end - lr->beg;
 		char *nl = NULL;
@@ -320,17 +386,18 @@ static int lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, int coun
 			if (!nl && have > want) nl = memchr(lr->buf + lr->beg + want, '\n', have - want);
 		}
 		if (nl || (lr->eof && have)) {
-			size_t stop = nl ? (size_t)(nl - lr->buf) + 1 : lr->end;
+			size_t stop = nl ? (size_t)(nl - lr->buf) + 1 : lr->end, beg = lr->beg;
+			long lineno = lr->lineno;
 			*blk = lr->buf + lr->beg, *len = stop - lr->beg;
-			if (count) {
-				for (char *p = *blk, *e = *blk + *len; (p = memchr(p, '\n', (size_t)(e - p))); ++p) lr->lineno++;
-				if (!nl) lr->lineno++;
+			if (count && (rc = lr_count(lr, *blk, *len, err)) < 0) {
+				lr->beg = beg, lr->lineno = lineno;
+				return rc;
 			}
 			lr->beg = stop;
 			return 1;
 		}
 		if (lr->eof) return 0;
-		long got = lr_fill(lr, err); /* grows the buffer when it is full */
+		long got = lr_fill(lr, limit, err); /* grows the buffer when it is full */
 		if (got < 0) return (int)got;
 		if (got == 0) lr->eof = 1;
 	}

@@ -114,6 +114,7 @@ phmm_reader_t *phmm_reader_open(const char *path, phmm_format_t fmt, gvk_err_t *
 		free(rd);
 		return NULL;
 	}
+	gvk_lr_set_max_line(rd->lr, GVK_LINE_MAX_SEQ);
 	rd->fmt = fmt;
 	const char *line;
 	size_t len;
@@ -526,6 +527,7 @@ static void parse_piece(void *arg, int t)
 		j->n[t] = GVK_ERR_NOMEM;
 		return;
 	}
+	gvk_lr_set_max_line(sub.lr, GVK_LINE_MAX_SEQ);
 	j->n[t] = phmm_reader_next(&sub, &j->parts[t], SIZE_MAX, &j->err[t]);
 	j->lines[t] = gvk_lr_lineno(sub.lr) - j->line0[t];
 	gvk_lr_close(sub.lr);

@@ -37,8 +37,8 @@ check bad_coord "${h}chr1\tx\t100\t5\t6\t7\n" "bad_coord.tsv:2: bad coordinates"
 check reversed "${h}chr1\t200\t100\t5\t6\t7\n" "reversed.tsv:2: bad coordinates"
 check noncontiguous "${h}chr1\t1\t100\t5\t6\t7\nchr2\t1\t100\t5\t6\t7\nchr1\t101\t200\t5\t6\t7\n" "noncontiguous.tsv:4: the rows of sequence chr1 are not contiguous"
 # A NUL byte in the header line (it used to hide fields from the splitter and crash).
-check nul_header "chr\tst\0rt\tend\tA\tB\tC\nchr1\t1\t100\t5\t6\t7\n" "nul_header.tsv:1: NUL byte in the header line (column 7)"
-check nul_header_matrix "A\tB\0\tC\n1\t2\t3\n" "nul_header_matrix.tsv:1: NUL byte in the header line"
+check nul_header "chr\tst\0rt\tend\tA\tB\tC\nchr1\t1\t100\t5\t6\t7\n" "nul_header.tsv:1: NUL byte in line (column 7)"
+check nul_header_matrix "A\tB\0\tC\n1\t2\t3\n" "nul_header_matrix.tsv:1: NUL byte in line (column 4)"
 # Not tab-separated: the whole header is one field
 check csv "chr,start,end,A,B\nchr1,1,100,5,6\n" "csv.tsv:1: the header has one field; the matrix must be tab-separated (this one looks comma-separated)"
 check spaces "chr start end A B\nchr1 1 100 5 6\n" "spaces.tsv:1: the header has one field; the matrix must be tab-separated (this one looks space-separated)"

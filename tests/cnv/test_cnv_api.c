@@ -301,6 +301,31 @@ static void test_engine(const char *path)
 	gvk_cnv_counts_free(&c);
 }
 
+/* Counts whose model would exceed any machine's memory: refused from their shape alone, before
+ * any count is read or any array allocated (the counts here are one row). */
+static void test_memory(void)
+{
+	enum { N = 1000 };
+	static char name[N][8];
+	static char *samples[N];
+	for (int s = 0; s < N; ++s) snprintf(name[s], sizeof name[s], "s%d", s), samples[s] = name[s];
+	double x[1] = {0};
+	int off[2] = {0, 2147483647};
+	char *seq = "chr1";
+	gvk_cnv_counts_t c = {0};
+	c.m = 2147483647, c.N = N, c.n_seqs = 1, c.x = x, c.samples = samples, c.seq_names = &seq, c.seq_off = off;
+	gvk_cnv_opts_t o;
+	gvk_cnv_opts_init(&o, 0);
+	gvk_err_t err = {0, ""};
+	gvk_cnv_t *e = gvk_cnv_create(&o, &err);
+	gvk_cnv_result_t *r = NULL;
+	int rc = e ? gvk_cnv_run(e, &c, &r, &err) : -1;
+	check(rc == GVK_ERR_NOMEM && !r && strstr(err.msg, "2147483647 regions x 1000 samples needs about") &&
+	          strstr(err.msg, "GiB of memory here"),
+	      "a model larger than memory is refused before it is allocated");
+	gvk_cnv_destroy(e);
+}
+
 static void test_policy(void)
 {
 	check(gvk_policy_min_work(GVK_ENGINE_PAIRHMM, 0) == 2e9, "pairhmm: 2e9 cells");
@@ -328,6 +353,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	test_policy();
+	test_memory();
 	test_bad_arrays();
 	test_from_arrays(argv[1]);
 	test_engine(argv[1]);
