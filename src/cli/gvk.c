@@ -74,11 +74,29 @@ static void usage(FILE *fp)
 	fprintf(fp, "\n'gvk <command> -h' describes a command's options; 'gvk --version' prints the version.\n");
 }
 
+/* The library's lines, then what only the command and the build have: MPI (the gvk executable
+ * alone links it) and the GATK drop-in libraries. */
 static int print_version(void)
 {
 	char feat[1024];
 	gvk_features(feat, sizeof feat);
 	printf("gvk %s\n%s", gvk_version(), feat);
+#ifdef GVK_MPI
+	/* MPI allows this call before MPI_Init; the first line names the library and its version. */
+	char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len = 0;
+	if (MPI_Get_library_version(mpi, &len) != MPI_SUCCESS) snprintf(mpi, sizeof mpi, "yes");
+	mpi[strcspn(mpi, "\n,")] = 0;
+	printf("MPI: %s\n", mpi);
+#else
+	printf("MPI: none\n");
+#endif
+#ifdef GVK_JNI_LIBS
+	printf("GKL drop-in JNI libraries: gkl_pairhmm, gkl_pairhmm_omp, gkl_smithwaterman, gkl_utils (PREFIX/%s)\n",
+	       GVK_JNI_LIBS);
+#else
+	printf("GKL drop-in JNI libraries: none\n");
+#endif
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What this build of gvk is: its version, the commit it was built from, and what it can use
- * (GPU architectures compiled in, htslib, CPU instruction sets compiled and present). */
+ * (GPU back end and architectures compiled in, htslib, zlib, cairo, CPU instruction sets compiled
+ * and present). Each optional library has its own line, "none" when the build left it out. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,12 +9,21 @@
 #ifdef GVK_HAVE_HTSLIB
 #include <htslib/hts.h>
 #endif
+#ifdef GVK_HAVE_ZLIB
+#include <zlib.h>
+#endif
+#ifdef GVK_HAVE_CAIRO
+#include <cairo.h>
+#endif
 
 #ifndef GVK_COMMIT
 #define GVK_COMMIT "unknown"
 #endif
 #ifndef GVK_CUDA_ARCHS
 #define GVK_CUDA_ARCHS ""
+#endif
+#ifndef GVK_GPU_BACKEND
+#define GVK_GPU_BACKEND ""
 #endif
 
 const char *gvk_version(void) { return GVK_VERSION; }
@@ -39,12 +49,21 @@ int gvk_features(char *buf, size_t size)
 			if (cpu[0]) strcat(cpu, " ");
 			strcat(cpu, isas[k]);
 		}
-	const char *hts = "none";
+	const char *hts = "none", *z = "none", *cairo = "none";
 #ifdef GVK_HAVE_HTSLIB
 	hts = hts_version();
 #endif
-	int n = snprintf(buf, size, "commit: %s\nGPU architectures: %s\nhtslib: %s\nCPU kernels: %s\nthis CPU: %s\n",
-	                 GVK_COMMIT, GVK_CUDA_ARCHS[0] ? GVK_CUDA_ARCHS : "none (built without a GPU back end)", hts,
+#ifdef GVK_HAVE_ZLIB
+	z = zlibVersion();
+#endif
+#ifdef GVK_HAVE_CAIRO
+	cairo = cairo_version_string();
+#endif
+	int n = snprintf(buf, size,
+	                 "commit: %s\nGPU back end: %s\nGPU architectures: %s\nhtslib: %s\nzlib: %s\ncairo: %s\n"
+	                 "CPU kernels: %s\nthis CPU: %s\n",
+	                 GVK_COMMIT, GVK_GPU_BACKEND[0] ? GVK_GPU_BACKEND : "none",
+	                 GVK_CUDA_ARCHS[0] ? GVK_CUDA_ARCHS : "none (built without a GPU back end)", hts, z, cairo,
 #ifdef __x86_64__
 	                 "avx512, avx2, scalar",
 #else

@@ -2,6 +2,7 @@
 # GKL drop-in JNI libraries (docs/gatk.md), built only when the JNI headers are found. They link the
 # static libgvk (position-independent) and export nothing but the Java_* entry points.
 find_package(JNI QUIET)
+set(GVK_HAVE_JNI OFF)
 # A JVM cannot load libraries built with AddressSanitizer unless the runtime is preloaded into
 # java itself, so Sanitize builds leave them out (docs/gatk.md says how they were checked).
 if(CMAKE_BUILD_TYPE STREQUAL "Sanitize")
@@ -27,6 +28,7 @@ elseif(JAVA_INCLUDE_PATH AND JAVA_INCLUDE_PATH2 AND EXISTS ${JAVA_INCLUDE_PATH}/
   gvk_jni_library(gkl_smithwaterman ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_smithwaterman.c
                   ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_pool.c)
   gvk_jni_library(gkl_utils ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_utils.c)
+  set(GVK_HAVE_JNI ON)
   message(STATUS "GKL drop-in JNI libraries: yes (${GVK_JNI_DIR})")
 else()
   message(STATUS "GKL drop-in JNI libraries: no (JNI headers not found)")
