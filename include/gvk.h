@@ -701,10 +701,11 @@ typedef struct {
 
 /* The whole pipeline (normalization, EM, segmentation, calls, integer copy numbers) on c, which is
  * only read. *res is allocated for the caller (gvk_cnv_result_free), NULL on error. Errors:
- * GVK_ERR_ARG (NULL arguments, fewer than 2 samples or no regions, an option the counts make
- * invalid), GVK_ERR_FORMAT (a negative or non-finite count), GVK_ERR_NOMEM (also before any
- * allocation when the model's arrays would exceed the machine's physical memory), GVK_ERR_GPU
- * (device GPU and the GPU failed). */
+ * GVK_ERR_ARG (NULL arguments, fewer than 2 samples or no regions, a sample name given twice
+ * (checked before anything is computed), an option the counts make invalid), GVK_ERR_FORMAT (a
+ * negative or non-finite count), GVK_ERR_NOMEM (also before any allocation when the model's
+ * arrays would exceed the machine's physical memory), GVK_ERR_GPU (device GPU and the GPU
+ * failed). */
 GVK_EXPORT int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **res, gvk_err_t *err);
 GVK_EXPORT void gvk_cnv_result_free(gvk_cnv_result_t *r);
 
