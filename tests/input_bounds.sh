@@ -4,9 +4,9 @@
 # byte is refused as soon as it is read and a line over the limit as soon as the limit is passed,
 # with FILE:LINE, under a virtual-memory limit that a reader holding the rest of its input would
 # pass; BAM headers whose windows would not fit in memory are refused before any is laid out.
-# The long inputs come through pipes: none sits on disk. Usage: input_bounds.sh GVK
+# The long inputs come through pipes: none sits on disk. Usage: input_bounds.sh GVK [SNP_DATA]
 set -u
-gvk=$1
+gvk=$1 snp=${2:-}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0 pass=0
 MiB=$((1 << 20))
@@ -79,6 +79,17 @@ if command -v samtools > /dev/null && ! "$gvk" cnv --count-only -q x.bam y.bam 2
 	check bam_windows_int "more than the 2147483647 a count matrix holds" "true" cnv -q --count-only -w 1 "$tmp/a.bam" "$tmp/s1.bam" -o "$tmp/out"
 else
 	echo "note: no samtools or no htslib in gvk: the BAM header checks are left out"
+fi
+# gvk ld: PLINK text files are tables; an --extract list may hold all its IDs on one line (64 MiB).
+if [ -n "$snp" ]; then
+	E=$snp/ld_edge/edge13x10
+	{ cut -f2 "$E.bim" | tr '\n' ' '; for i in $(seq 5000); do printf 'z%01000d ' "$i"; done; echo; } > "$tmp/ext.txt"
+	if (ulimit -v 1000000; "$gvk" ld -q --bfile "$E" --r2 --extract "$tmp/ext.txt" --out "$tmp/ld" 2> "$tmp/err"); then
+		pass=$((pass + 1))
+	else echo "FAIL: ld_extract_one_line: $(head -c 300 "$tmp/err")"; fail=$((fail + 1)); fi
+	cp "$E.bed" "$tmp/fam.bed"; cp "$E.bim" "$tmp/fam.bim"
+	{ printf 'fam0 ind0 0 0 2 '; As $((4 * MiB)); echo; tail -n +2 "$E.fam"; } > "$tmp/fam.fam"
+	check ld_fam_long "fam.fam:1: line longer than 4 MiB" "true" ld -q --bfile "$tmp/fam" --r2 --out "$tmp/out"
 fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

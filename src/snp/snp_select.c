@@ -124,6 +124,8 @@ static char **read_tokens(const char *path, size_t *n, gvk_err_t *err)
 {
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return NULL;
+	/* A list may hold all its IDs on one line. */
+	gvk_lr_set_max_line(lr, GVK_LINE_MAX_SEQ);
 	char **ids = NULL, *line, *save;
 	size_t len, cap = 0;
 	int rc;
