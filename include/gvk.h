@@ -4,7 +4,16 @@
  * Conventions: every function that can fail returns a negative GVK_ERR_* code (or NULL) and, when
  * given a gvk_err_t, fills it with a message naming the cause. The caller owns every array it
  * passes in; objects returned by a *_create function are owned by the caller and freed with the
- * matching *_destroy. No function keeps a pointer to caller memory after it returns. */
+ * matching *_destroy. No function keeps a pointer to caller memory after it returns.
+ *
+ * NULL pointers: a function that returns an error code returns GVK_ERR_ARG for a NULL pointer
+ * argument (or a NULL pointer field it reads, such as gvk_align_pair_t.ref), with the message
+ * "FUNCTION: ARG is NULL"; a constructor returns NULL with that message. err may always be NULL;
+ * an array may be NULL where its count is 0, and where its comment says so. A function that
+ * cannot fail does nothing with NULL: *_destroy, *_free, *_opts_init and gvk_log_default return
+ * at once, *_device_name(NULL) is "none", gvk_pairhmm_stats zeroes st for a NULL engine,
+ * gvk_align_gpu_kernel_seconds(NULL) is 0, gvk_struct_layout(NULL) skips the count. The one
+ * exception, as with snprintf: gvk_features takes buf NULL only with size 0. */
 #ifndef GVK_H
 #define GVK_H
 
@@ -192,7 +201,7 @@ typedef struct {
 GVK_EXPORT int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
                                  const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err);
 
-/* Work done since the engine was created. */
+/* Work done since the engine was created (st zeroed for a NULL engine). */
 typedef struct {
 	uint64_t pairs, cells, double_pairs;
 	double gpu_kernel_s; /* time the GPU spent in Pair-HMM kernels (0 on the CPU) */

@@ -35,6 +35,7 @@ struct gvk_align_s {
 
 void gvk_align_opts_init(gvk_align_opts_t *opt)
 {
+	if (!opt) return;
 	memset(opt, 0, sizeof *opt);
 	opt->flavour = GVK_SW_GKL;
 	opt->threads = 1;
@@ -51,7 +52,7 @@ void gvk_align_opts_init(gvk_align_opts_t *opt)
 gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 {
 	if (!opt) {
-		gvk_err_set(err, GVK_ERR_ARG, "align: no options");
+		gvk_err_null(err, __func__, "opt");
 		return NULL;
 	}
 	if (opt->device != GVK_DEVICE_AUTO && opt->device != GVK_DEVICE_CPU && opt->device != GVK_DEVICE_GPU) {
@@ -119,8 +120,8 @@ void gvk_align_destroy(gvk_align_t *e)
 	free(e);
 }
 
-const char *gvk_align_device_name(const gvk_align_t *e) { return e->name; }
-double gvk_align_gpu_kernel_seconds(const gvk_align_t *e) { return e->gpu_kernel_s; }
+const char *gvk_align_device_name(const gvk_align_t *e) { return e ? e->name : "none"; }
+double gvk_align_gpu_kernel_seconds(const gvk_align_t *e) { return e ? e->gpu_kernel_s : 0; }
 
 /* A unit of work: pairs order[beg..beg+cnt) filled together by one kernel, or one pair answered
  * by the shortcut (pos >= 0). */
@@ -488,7 +489,8 @@ static void link_worker(void *arg, int t)
 
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
 {
-	if (!e || (n > 0 && (!pairs || !out))) return gvk_err_set(err, GVK_ERR_ARG, "align: NULL engine, pairs or results");
+	const char *null = !e ? "e" : n == 0 ? NULL : !pairs ? "pairs" : !out ? "out" : NULL;
+	if (null) return gvk_err_null(err, __func__, null);
 	const double t0 = gvk_seconds();
 	if (n == 0) return 0;
 	al_job_t *jobs = gvk_buf_reserve(&e->wk[W_JOBS], n * sizeof *jobs);
@@ -550,9 +552,10 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 
 long gvk_align_batch_copy(gvk_align_result_t *out, size_t n, char *text, size_t size, gvk_err_t *err)
 {
-	if (n > 0 && !out) return gvk_err_set(err, GVK_ERR_ARG, "align: NULL results");
+	if (n > 0 && !out) return gvk_err_null(err, __func__, "out");
 	size_t need = 0;
 	for (size_t k = 0; k < n; ++k) need += (size_t)out[k].cigar_len + 1;
+	if (need > 0 && !text) return gvk_err_null(err, __func__, "text");
 	if (need > size || (need > 0 && !text))
 		return gvk_err_set(err, GVK_ERR_ARG, "align: the CIGARs need %zu bytes, the buffer has %zu", need, text ? size : 0);
 	size_t at = 0;

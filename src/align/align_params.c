@@ -20,6 +20,7 @@ static const struct {
 
 int gvk_sw_preset(const char *name, gvk_sw_params_t *p)
 {
+	if (!name || !p) return GVK_ERR_ARG;
 	for (size_t k = 0; k < sizeof presets / sizeof presets[0]; ++k)
 		if (!strcasecmp(name, presets[k].name)) {
 			*p = presets[k].p;
@@ -32,6 +33,7 @@ static const char *const ovh_names[] = {"SOFTCLIP", "INDEL", "LEADING_INDEL", "I
 
 int gvk_overhang_parse(const char *name)
 {
+	if (!name) return GVK_ERR_ARG;
 	for (int k = 0; k < 4; ++k)
 		if (!strcasecmp(name, ovh_names[k])) return GVK_OVERHANG_SOFTCLIP + k;
 	char *end;
@@ -48,8 +50,12 @@ const char *gvk_overhang_name(int overhang)
 
 int gvk_align_check_pair(const gvk_align_pair_t *p, gvk_err_t *err)
 {
-	if (p->ref_len < 1 || !p->ref) return gvk_err_set(err, GVK_ERR_ARG, "empty ref sequence");
-	if (p->alt_len < 1 || !p->alt) return gvk_err_set(err, GVK_ERR_ARG, "empty alt sequence");
+	if (!p) return gvk_err_null(err, __func__, "p");
+	/* Without the function's name: gvk_align_batch puts "pair K: " before these. */
+	if (p->ref_len < 1) return gvk_err_set(err, GVK_ERR_ARG, "empty ref sequence");
+	if (p->alt_len < 1) return gvk_err_set(err, GVK_ERR_ARG, "empty alt sequence");
+	if (!p->ref) return gvk_err_set(err, GVK_ERR_ARG, "ref is NULL");
+	if (!p->alt) return gvk_err_set(err, GVK_ERR_ARG, "alt is NULL");
 	if (p->ref_len > GVK_ALIGN_MAX_LEN || p->alt_len > GVK_ALIGN_MAX_LEN)
 		return gvk_err_set(err, GVK_ERR_ARG, "sequence of %d bases is longer than the limit of %d",
 		                   p->ref_len > p->alt_len ? p->ref_len : p->alt_len, GVK_ALIGN_MAX_LEN);

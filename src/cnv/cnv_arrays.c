@@ -15,7 +15,7 @@
 
 static int check_shape(const gvk_cnv_count_arrays_t *a, gvk_err_t *err)
 {
-	if (!a) return gvk_err_set(err, GVK_ERR_ARG, "no count arrays");
+	if (!a) return gvk_err_set(err, GVK_ERR_ARG, "gvk_cnv_counts_from_arrays: a is NULL (no count arrays)");
 	if (a->m < 1) return gvk_err_set(err, GVK_ERR_ARG, "the count matrix has no regions (m = %d)", a->m);
 	if (a->N < 2) return gvk_err_set(err, GVK_ERR_ARG, "cn.mops needs at least two samples (N = %d)", a->N);
 	if (!a->x == !a->x_int)
@@ -110,7 +110,7 @@ static int copy_layout(const gvk_cnv_count_arrays_t *a, gvk_cnv_counts_t *c, gvk
 
 int gvk_cnv_counts_from_arrays(const gvk_cnv_count_arrays_t *a, gvk_cnv_counts_t *c, gvk_err_t *err)
 {
-	if (!c) return gvk_err_set(err, GVK_ERR_ARG, "no counts struct to fill");
+	if (!c) return gvk_err_null(err, __func__, "c");
 	memset(c, 0, sizeof *c);
 	int rc = check_shape(a, err);
 	if (rc < 0) return rc;

@@ -14,6 +14,7 @@
 
 void gvk_cnv_bam_opts_init(gvk_cnv_bam_opts_t *o)
 {
+	if (!o) return;
 	o->wl = 25000;
 	o->min_mapq = 1;
 	o->threads = 1;
@@ -21,6 +22,18 @@ void gvk_cnv_bam_opts_init(gvk_cnv_bam_opts_t *o)
 	gvk_log_default(&o->log);
 	o->progress_fn = NULL;
 	o->progress_arg = NULL;
+}
+
+/* The NULL pointers gvk.h refuses, in the order of the arguments; *c zeroed where given. */
+static int null_args(const char *const *paths, int n_paths, const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c,
+                     gvk_err_t *err)
+{
+	if (c) memset(c, 0, sizeof *c);
+	if (!paths && n_paths > 0) return gvk_err_null(err, "gvk_cnv_count_bams", "paths");
+	for (int k = 0; k < n_paths; ++k)
+		if (!paths[k]) return gvk_err_set(err, GVK_ERR_ARG, "gvk_cnv_count_bams: paths[%d] is NULL", k);
+	if (!o) return gvk_err_null(err, "gvk_cnv_count_bams", "o");
+	return c ? 0 : gvk_err_null(err, "gvk_cnv_count_bams", "c");
 }
 
 #ifdef GVK_HAVE_HTSLIB
@@ -239,7 +252,8 @@ static double layout_span(const cnv_layout_t *l)
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
 {
-	memset(c, 0, sizeof *c);
+	int rc0 = null_args(paths, n_paths, o, c, err);
+	if (rc0 < 0) return rc0;
 	if (n_paths < 2) return gvk_err_set(err, GVK_ERR_ARG, "cn.mops needs at least two samples (got %d BAM file%s)", n_paths, n_paths == 1 ? "" : "s");
 	if (!bed_path && o->wl < 1) return gvk_err_set(err, GVK_ERR_ARG, "the window length must be positive");
 	samFile *fp = sam_open(paths[0], "r");
@@ -304,8 +318,9 @@ int gvk_cnv_have_bam(void)
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
 {
-	(void)paths, (void)n_paths, (void)bed, (void)o;
-	memset(c, 0, sizeof *c);
+	(void)bed;
+	int rc = null_args(paths, n_paths, o, c, err);
+	if (rc < 0) return rc;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED,
 	                   "this gvk was built without htslib, so it cannot read BAM/CRAM; give a count matrix with --counts "
 	                   "or rebuild with htslib (Debian: libhts-dev)");

@@ -327,6 +327,7 @@ int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gv
 
 int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv_counts_t *c, gvk_err_t *err)
 {
+	if (!path || !c) return gvk_err_null(err, "gvk_cnv_counts_read", !path ? "path" : "c");
 	memset(c, 0, sizeof *c);
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return GVK_ERR_IO;

@@ -18,6 +18,7 @@
 void gvk_cnv_opts_init(gvk_cnv_opts_t *o, int exome)
 {
 	static const double I[9] = {0.025, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4};
+	if (!o) return;
 	memset(o, 0, sizeof *o);
 	o->n_classes = 9;
 	memcpy(o->I, I, sizeof I);
@@ -132,14 +133,12 @@ static int check_counts(const gvk_cnv_counts_t *c, gvk_err_t *err)
 
 gvk_cnv_t *gvk_cnv_create(const gvk_cnv_opts_t *o, gvk_err_t *err)
 {
-	if (!o) return gvk_err_set(err, GVK_ERR_ARG, "gvk_cnv_create: no options"), NULL;
+	if (!o) return gvk_err_null(err, __func__, "o"), NULL;
 	if (check_opts(o, err) < 0) return NULL;
 	gvk_cnv_t *e = calloc(1, sizeof *e);
 	if (!e) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), NULL;
 	e->o = *o, e->gpu = -1;
-	if (o->device == GVK_DEVICE_GPU && !(e->gpu = cnv_em_gpu_available())) {
-		if (gvk_cnv_have_gpu()) gvk_err_set(err, GVK_ERR_GPU, "device gpu: no usable GPU found (cnv)");
-		else gvk_err_set(err, GVK_ERR_UNSUPPORTED, "device gpu: built without GPU support for this engine (cnv)");
+	if (o->device == GVK_DEVICE_GPU && (e->gpu = cnv_em_gpu_check(err)) < 0) {
 		free(e);
 		return NULL;
 	}
@@ -285,7 +284,7 @@ int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp
                   gvk_err_t *err)
 {
 	if (out) *out = NULL;
-	if (!e || !c || !out) return gvk_err_set(err, GVK_ERR_ARG, "gvk_cnv_run: NULL engine, counts or result");
+	if (!e || !c || !out) return gvk_err_null(err, "gvk_cnv_run", !e ? "e" : !c ? "c" : "res");
 	const gvk_cnv_opts_t *o = &e->o;
 	/* first: it reads only the shape, where check_counts reads every count */
 	int rc = check_memory(c, o, err);

@@ -29,3 +29,8 @@ int gvk_err_set(gvk_err_t *err, int code, const char *fmt, ...)
 	}
 	return code;
 }
+
+int gvk_err_null(gvk_err_t *err, const char *fn, const char *arg)
+{
+	return gvk_err_set(err, GVK_ERR_ARG, "%s: %s is NULL", fn, arg);
+}

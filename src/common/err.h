@@ -18,6 +18,8 @@ extern "C" {
 /* Records code and message in err (which may be NULL) and returns code, so that callers can write
  * `return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: ...", ...)`. */
 int gvk_err_set(gvk_err_t *err, int code, const char *fmt, ...) GVK_PRINTF(3, 4);
+/* GVK_ERR_ARG with the message gvk.h promises for a NULL pointer argument: "FN: ARG is NULL". */
+int gvk_err_null(gvk_err_t *err, const char *fn, const char *arg);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@ void gvk_set_log(gvk_log_fn fn, void *arg, int level)
 
 void gvk_log_default(gvk_log_t *log)
 {
+	if (!log) return;
 	log->fn = atomic_load(&default_fn);
 	log->arg = atomic_load(&default_arg);
 	log->level = atomic_load(&default_level);

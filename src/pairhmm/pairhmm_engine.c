@@ -56,6 +56,7 @@ struct gvk_pairhmm_s {
 
 void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt)
 {
+	if (!opt) return;
 	memset(opt, 0, sizeof *opt);
 	opt->flavour = GVK_PHMM_FMA;
 	opt->threads = 1;
@@ -97,7 +98,7 @@ static void merged_batch(void *arg, int ctx, phmm_req_t *batch);
 gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
 	if (!opt) {
-		gvk_err_set(err, GVK_ERR_ARG, "no options given");
+		gvk_err_null(err, __func__, "opt");
 		return NULL;
 	}
 	if (opt->flavour != GVK_PHMM_FMA && opt->flavour != GVK_PHMM_NOFMA) {
@@ -169,10 +170,15 @@ void gvk_pairhmm_destroy(gvk_pairhmm_t *e)
 	free(e);
 }
 
-const char *gvk_pairhmm_device_name(const gvk_pairhmm_t *e) { return e->name; }
+const char *gvk_pairhmm_device_name(const gvk_pairhmm_t *e) { return e ? e->name : "none"; }
 
 void gvk_pairhmm_stats(const gvk_pairhmm_t *e, gvk_pairhmm_stats_t *st)
 {
+	if (!st) return;
+	if (!e) {
+		memset(st, 0, sizeof *st);
+		return;
+	}
 	gvk_pairhmm_t *m = (gvk_pairhmm_t *)e; /* the lock only */
 	pthread_mutex_lock(&m->lock);
 	*st = e->st;
@@ -513,8 +519,8 @@ static void merged_batch(void *arg, int ctx, phmm_req_t *batch)
 int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
                       const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err)
 {
-	if (!e || !out || !out->log10 || (n > 0 && (!reads || !haps || !pairs)))
-		return gvk_err_set(err, GVK_ERR_ARG, "gvk_pairhmm_pairs: NULL engine, array or output");
+	const char *null = !e ? "e" : !out ? "out" : !out->log10 ? "out->log10" : n == 0 ? NULL : !reads ? "reads" : !haps ? "haps" : !pairs ? "pairs" : NULL;
+	if (null) return gvk_err_null(err, __func__, null);
 	int rc = check_pairs(e, reads, haps, pairs, n, err);
 	if (rc < 0 || n == 0) return rc;
 	if (!e->merge) return compute(e, &e->ctx[0], reads, haps, pairs, n, out, err);
@@ -533,7 +539,8 @@ int gvk_pairhmm_batch(gvk_pairhmm_t *e, const gvk_read_t *reads, int n_reads, co
 	if (n_reads < 0 || n_haps < 0) return gvk_err_set(err, GVK_ERR_ARG, "negative batch size");
 	size_t n = (size_t)n_reads * (size_t)n_haps;
 	if (n == 0) return 0;
-	if (!e || !reads || !haps || !out) return gvk_err_set(err, GVK_ERR_ARG, "gvk_pairhmm_batch: NULL engine or array");
+	const char *null = !e ? "e" : !reads ? "reads" : !haps ? "haps" : !out ? "out" : NULL;
+	if (null) return gvk_err_null(err, __func__, null);
 	gvk_pair_t *pairs = malloc(n * sizeof *pairs);
 	if (!pairs) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
 	for (int r = 0; r < n_reads; ++r)

@@ -40,7 +40,8 @@ static int result_grow(gvk_pairhmm_file_result_t *r, size_t *cap, size_t need)
 int gvk_pairhmm_file(gvk_pairhmm_t *e, const char *path, gvk_pairhmm_file_result_t **out, gvk_err_t *err)
 {
 	if (out) *out = NULL;
-	if (!e || !path || !out) return gvk_err_set(err, GVK_ERR_ARG, "gvk_pairhmm_file: NULL argument");
+	const char *null = !e ? "e" : !path ? "path" : !out ? "out" : NULL;
+	if (null) return gvk_err_null(err, __func__, null);
 	gvk_pairhmm_file_result_t *r = calloc(1, sizeof *r);
 	if (!r) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	phmm_reader_t *rd = phmm_reader_open(path, PHMM_FMT_AUTO, err);

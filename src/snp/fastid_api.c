@@ -23,6 +23,7 @@ struct gvk_fastid_s {
 
 void gvk_fastid_opts_init(gvk_fastid_opts_t *o)
 {
+	if (!o) return;
 	memset(o, 0, sizeof *o);
 	o->topk = 10;
 	o->threshold = -1;
@@ -65,7 +66,7 @@ static snp_gpu_opt_t gpu_opt(const gvk_fastid_opts_t *o)
 gvk_fastid_t *gvk_fastid_create(const gvk_fastid_opts_t *o, gvk_err_t *err)
 {
 	if (!o) {
-		gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_create: options are NULL (gvk_fastid_opts_init fills them)");
+		gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_create: o is NULL (gvk_fastid_opts_init fills it)");
 		return NULL;
 	}
 	if (check_opts(o, err) < 0) return NULL;

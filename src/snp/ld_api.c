@@ -22,6 +22,7 @@ struct gvk_ld_s {
 
 void gvk_ld_opts_init(gvk_ld_opts_t *o)
 {
+	if (!o) return;
 	memset(o, 0, sizeof *o);
 	o->r2 = 1;
 	o->threads = 1;
@@ -67,7 +68,7 @@ static snp_gpu_opt_t gpu_opt(const gvk_ld_opts_t *o)
 gvk_ld_t *gvk_ld_create(const gvk_ld_opts_t *o, gvk_err_t *err)
 {
 	if (!o) {
-		gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_create: options are NULL (gvk_ld_opts_init fills them)");
+		gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_create: o is NULL (gvk_ld_opts_init fills it)");
 		return NULL;
 	}
 	if (check_opts(o, err) < 0) return NULL;
@@ -156,7 +157,7 @@ static int fill_planes(snp_data_t *d, const int8_t *g, int64_t m, int64_t n, int
 static int geno_data(const int8_t *g, int64_t m, int64_t n, int layout, const char *const *chrom, const int64_t *bp,
                      snp_data_t *d, gvk_err_t *err)
 {
-	if (!g) return gvk_err_set(err, GVK_ERR_ARG, "the genotype matrix is NULL");
+	if (!g) return gvk_err_set(err, GVK_ERR_ARG, "geno is NULL");
 	if (m < 1) return gvk_err_set(err, GVK_ERR_ARG, "n_snps must be >= 1, not %lld", (long long)m);
 	if (n < 2) return gvk_err_set(err, GVK_ERR_ARG, "n_samples must be >= 2 for LD, not %lld", (long long)n);
 	if (n > INT32_MAX)

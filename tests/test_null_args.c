@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/* NULL in every pointer argument of every function of gvk.h, one at a time, with the others
+ * valid: GVK_ERR_ARG (NULL for a constructor) with err naming the argument, or, for a function
+ * that cannot fail, the no-op gvk.h documents. Each call runs in a child process, so that a crash
+ * is reported as a failure of that call and the others still run. Built against the public
+ * header only, as a program using the library is. */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gvk.h"
+
+static int fails, cases;
+
+/* 0 when the call returned GVK_ERR_ARG and, where the function takes a gvk_err_t, err holds
+ * that code and the message gvk.h promises: "FUNCTION: ARG is NULL". */
+static int verdict(long rc, const gvk_err_t *err, const char *arg)
+{
+	char want[64];
+	snprintf(want, sizeof want, "%s is NULL", arg ? arg : "");
+	if (rc != GVK_ERR_ARG) return 1;
+	if (arg && (err->code != GVK_ERR_ARG || !strstr(err->msg, want))) return 2;
+	return 0;
+}
+
+static void report(const char *what, pid_t pid)
+{
+	int st = 0;
+	++cases;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+		++fails, printf("FAIL: %s: cannot run\n", what);
+		return;
+	}
+	if (WIFSIGNALED(st)) ++fails, printf("FAIL: %s: killed by signal %d\n", what, WTERMSIG(st));
+	else if (WEXITSTATUS(st) == 1) ++fails, printf("FAIL: %s: not GVK_ERR_ARG\n", what);
+	else if (WEXITSTATUS(st) == 2) ++fails, printf("FAIL: %s: message does not say which argument is NULL\n", what);
+	else if (WEXITSTATUS(st)) ++fails, printf("FAIL: %s: exit status %d\n", what, WEXITSTATUS(st));
+}
+
+/* expr, evaluated in a child with `err` in scope, must give GVK_ERR_ARG naming arg (NULL: the
+ * function has no err). A constructor's case maps its NULL result to GVK_ERR_ARG (CTOR). */
+#define ARG(what, arg, expr)                                                                       \
+	do {                                                                                       \
+		fflush(stdout);                                                                    \
+		pid_t pid_ = fork();                                                               \
+		if (pid_ == 0) {                                                                   \
+			gvk_err_t err = {0, ""};                                                   \
+			long rc_ = (long)(expr);                                                   \
+			_exit(verdict(rc_, &err, arg));                                            \
+		}                                                                                  \
+		report(what, pid_);                                                                \
+	} while (0)
+#define CTOR(call) ((call) == NULL ? GVK_ERR_ARG : 0)
+/* A call that cannot fail: it returns, and check (evaluated after it) holds. */
+#define NOOP(what, stmt, check)                                                                    \
+	do {                                                                                       \
+		fflush(stdout);                                                                    \
+		pid_t pid_ = fork();                                                               \
+		if (pid_ == 0) {                                                                   \
+			stmt;                                                                      \
+			_exit((check) ? 0 : 1);                                                    \
+		}                                                                                  \
+		report(what, pid_);                                                                \
+	} while (0)
+
+static const uint8_t q4[4] = {30, 30, 30, 30}, g4[4] = {10, 10, 10, 10};
+static const gvk_read_t rd = {4, "ACGT", q4, q4, q4, g4};
+static const gvk_hap_t hp = {4, "ACGT"};
+
+static void pairhmm(void)
+{
+	gvk_pairhmm_opts_t o;
+	gvk_pairhmm_opts_init(&o);
+	o.device = GVK_DEVICE_CPU;
+	gvk_pairhmm_t *e = gvk_pairhmm_create(&o, NULL);
+	if (!e) {
+		++fails, printf("FAIL: cannot create a Pair-HMM engine\n");
+		return;
+	}
+	double out[1];
+	gvk_pair_t pr = {0, 0};
+	gvk_pairhmm_out_t po = {out, NULL, NULL, NULL}, none = {NULL, NULL, NULL, NULL};
+	gvk_pairhmm_file_result_t *fr = NULL;
+	NOOP("gvk_pairhmm_opts_init(NULL)", gvk_pairhmm_opts_init(NULL), 1);
+	ARG("gvk_pairhmm_create(opt NULL)", "opt", CTOR(gvk_pairhmm_create(NULL, &err)));
+	NOOP("gvk_pairhmm_destroy(NULL)", gvk_pairhmm_destroy(NULL), 1);
+	NOOP("gvk_pairhmm_device_name(NULL)", const char *n = gvk_pairhmm_device_name(NULL), n && !strcmp(n, "none"));
+	ARG("gvk_pairhmm_batch(e NULL)", "e", gvk_pairhmm_batch(NULL, &rd, 1, &hp, 1, out, &err));
+	ARG("gvk_pairhmm_batch(reads NULL)", "reads", gvk_pairhmm_batch(e, NULL, 1, &hp, 1, out, &err));
+	ARG("gvk_pairhmm_batch(haps NULL)", "haps", gvk_pairhmm_batch(e, &rd, 1, NULL, 1, out, &err));
+	ARG("gvk_pairhmm_batch(out NULL)", "out", gvk_pairhmm_batch(e, &rd, 1, &hp, 1, NULL, &err));
+	ARG("gvk_pairhmm_pairs(e NULL)", "e", gvk_pairhmm_pairs(NULL, &rd, &hp, &pr, 1, &po, &err));
+	ARG("gvk_pairhmm_pairs(reads NULL)", "reads", gvk_pairhmm_pairs(e, NULL, &hp, &pr, 1, &po, &err));
+	ARG("gvk_pairhmm_pairs(haps NULL)", "haps", gvk_pairhmm_pairs(e, &rd, NULL, &pr, 1, &po, &err));
+	ARG("gvk_pairhmm_pairs(pairs NULL)", "pairs", gvk_pairhmm_pairs(e, &rd, &hp, NULL, 1, &po, &err));
+	ARG("gvk_pairhmm_pairs(out NULL)", "out", gvk_pairhmm_pairs(e, &rd, &hp, &pr, 1, NULL, &err));
+	ARG("gvk_pairhmm_pairs(out->log10 NULL)", "log10", gvk_pairhmm_pairs(e, &rd, &hp, &pr, 1, &none, &err));
+	NOOP("gvk_pairhmm_stats(e NULL)", gvk_pairhmm_stats_t st; memset(&st, 0xff, sizeof st); gvk_pairhmm_stats(NULL, &st),
+	     st.pairs == 0 && st.cells == 0 && st.double_pairs == 0 && st.gpu_kernel_s == 0);
+	NOOP("gvk_pairhmm_stats(st NULL)", gvk_pairhmm_stats(e, NULL), 1);
+	ARG("gvk_pairhmm_file(e NULL)", "e", gvk_pairhmm_file(NULL, "x", &fr, &err));
+	ARG("gvk_pairhmm_file(path NULL)", "path", gvk_pairhmm_file(e, NULL, &fr, &err));
+	ARG("gvk_pairhmm_file(out NULL)", "out", gvk_pairhmm_file(e, "x", NULL, &err));
+	NOOP("gvk_pairhmm_file_result_free(NULL)", gvk_pairhmm_file_result_free(NULL), 1);
+	gvk_pairhmm_destroy(e);
+}
+
+static void ld(void)
+{
+	gvk_ld_opts_t o;
+	gvk_ld_opts_init(&o);
+	o.device = GVK_DEVICE_CPU;
+	gvk_ld_t *e = gvk_ld_create(&o, NULL);
+	if (!e) {
+		++fails, printf("FAIL: cannot create an LD engine\n");
+		return;
+	}
+	static const int8_t geno[4] = {0, 1, 2, 0};
+	gvk_ld_matrix_t *m = NULL;
+	gvk_ld_table_t *t = NULL;
+	NOOP("gvk_ld_opts_init(NULL)", gvk_ld_opts_init(NULL), 1);
+	ARG("gvk_ld_create(o NULL)", "o", CTOR(gvk_ld_create(NULL, &err)));
+	NOOP("gvk_ld_destroy(NULL)", gvk_ld_destroy(NULL), 1);
+	NOOP("gvk_ld_device_name(NULL)", const char *n = gvk_ld_device_name(NULL), n && !strcmp(n, "none"));
+	ARG("gvk_ld_matrix_bfile(e NULL)", "e", gvk_ld_matrix_bfile(NULL, "x", &m, &err));
+	ARG("gvk_ld_matrix_bfile(prefix NULL)", "prefix", gvk_ld_matrix_bfile(e, NULL, &m, &err));
+	ARG("gvk_ld_matrix_bfile(out NULL)", "out", gvk_ld_matrix_bfile(e, "x", NULL, &err));
+	ARG("gvk_ld_table_bfile(e NULL)", "e", gvk_ld_table_bfile(NULL, "x", &t, &err));
+	ARG("gvk_ld_table_bfile(prefix NULL)", "prefix", gvk_ld_table_bfile(e, NULL, &t, &err));
+	ARG("gvk_ld_table_bfile(out NULL)", "out", gvk_ld_table_bfile(e, "x", NULL, &err));
+	ARG("gvk_ld_matrix_geno(e NULL)", "e", gvk_ld_matrix_geno(NULL, geno, 2, 2, 0, &m, &err));
+	ARG("gvk_ld_matrix_geno(geno NULL)", "geno", gvk_ld_matrix_geno(e, NULL, 2, 2, 0, &m, &err));
+	ARG("gvk_ld_matrix_geno(out NULL)", "out", gvk_ld_matrix_geno(e, geno, 2, 2, 0, NULL, &err));
+	ARG("gvk_ld_table_geno(e NULL)", "e", gvk_ld_table_geno(NULL, geno, 2, 2, 0, NULL, NULL, &t, &err));
+	ARG("gvk_ld_table_geno(geno NULL)", "geno", gvk_ld_table_geno(e, NULL, 2, 2, 0, NULL, NULL, &t, &err));
+	ARG("gvk_ld_table_geno(out NULL)", "out", gvk_ld_table_geno(e, geno, 2, 2, 0, NULL, NULL, NULL, &err));
+	NOOP("gvk_ld_table_geno(chrom, bp NULL: allowed)", int rc = gvk_ld_table_geno(e, geno, 2, 2, 0, NULL, NULL, &t, NULL),
+	     rc == 0 && t);
+	NOOP("gvk_ld_matrix_free(NULL)", gvk_ld_matrix_free(NULL), 1);
+	NOOP("gvk_ld_table_free(NULL)", gvk_ld_table_free(NULL), 1);
+	gvk_ld_destroy(e);
+}
+
+static void fastid(void)
+{
+	gvk_fastid_opts_t o;
+	gvk_fastid_opts_init(&o);
+	o.device = GVK_DEVICE_CPU;
+	gvk_fastid_t *e = gvk_fastid_create(&o, NULL);
+	if (!e) {
+		++fails, printf("FAIL: cannot create a FastID engine\n");
+		return;
+	}
+	static const uint64_t q[1] = {1}, db[1] = {3};
+	gvk_fastid_result_t *r = NULL;
+	NOOP("gvk_fastid_opts_init(NULL)", gvk_fastid_opts_init(NULL), 1);
+	ARG("gvk_fastid_create(o NULL)", "o", CTOR(gvk_fastid_create(NULL, &err)));
+	NOOP("gvk_fastid_destroy(NULL)", gvk_fastid_destroy(NULL), 1);
+	NOOP("gvk_fastid_device_name(NULL)", const char *n = gvk_fastid_device_name(NULL), n && !strcmp(n, "none"));
+	ARG("gvk_fastid_search(e NULL)", "e", gvk_fastid_search(NULL, q, 1, db, 1, 8, &r, &err));
+	ARG("gvk_fastid_search(queries NULL)", "queries", gvk_fastid_search(e, NULL, 1, db, 1, 8, &r, &err));
+	ARG("gvk_fastid_search(db NULL)", "db", gvk_fastid_search(e, q, 1, NULL, 1, 8, &r, &err));
+	ARG("gvk_fastid_search(out NULL)", "out", gvk_fastid_search(e, q, 1, db, 1, 8, NULL, &err));
+	NOOP("gvk_fastid_result_free(NULL)", gvk_fastid_result_free(NULL), 1);
+	gvk_fastid_destroy(e);
+}
+
+static void align(void)
+{
+	gvk_align_opts_t o;
+	gvk_align_opts_init(&o);
+	o.device = GVK_DEVICE_CPU;
+	gvk_align_t *e = gvk_align_create(&o, NULL);
+	if (!e) {
+		++fails, printf("FAIL: cannot create an align engine\n");
+		return;
+	}
+	gvk_sw_params_t par;
+	gvk_sw_preset("ORIGINAL_DEFAULT", &par);
+	gvk_align_pair_t p = {"ACGT", "ACGT", 4, 4, par, GVK_OVERHANG_SOFTCLIP}, no_ref = p, no_alt = p;
+	no_ref.ref = NULL, no_alt.alt = NULL;
+	gvk_align_result_t res[1];
+	char text[16];
+	ARG("gvk_sw_preset(name NULL)", NULL, gvk_sw_preset(NULL, &par));
+	ARG("gvk_sw_preset(p NULL)", NULL, gvk_sw_preset("STANDARD_NGS", NULL));
+	ARG("gvk_overhang_parse(NULL)", NULL, gvk_overhang_parse(NULL));
+	NOOP("gvk_align_opts_init(NULL)", gvk_align_opts_init(NULL), 1);
+	ARG("gvk_align_create(opt NULL)", "opt", CTOR(gvk_align_create(NULL, &err)));
+	NOOP("gvk_align_destroy(NULL)", gvk_align_destroy(NULL), 1);
+	NOOP("gvk_align_device_name(NULL)", const char *n = gvk_align_device_name(NULL), n && !strcmp(n, "none"));
+	NOOP("gvk_align_gpu_kernel_seconds(NULL)", double s = gvk_align_gpu_kernel_seconds(NULL), s == 0);
+	ARG("gvk_align_check_pair(p NULL)", "p", gvk_align_check_pair(NULL, &err));
+	ARG("gvk_align_check_pair(p->ref NULL)", "ref", gvk_align_check_pair(&no_ref, &err));
+	ARG("gvk_align_check_pair(p->alt NULL)", "alt", gvk_align_check_pair(&no_alt, &err));
+	ARG("gvk_align_batch(e NULL)", "e", gvk_align_batch(NULL, &p, 1, res, &err));
+	ARG("gvk_align_batch(pairs NULL)", "pairs", gvk_align_batch(e, NULL, 1, res, &err));
+	ARG("gvk_align_batch(out NULL)", "out", gvk_align_batch(e, &p, 1, NULL, &err));
+	ARG("gvk_align_batch(pairs[0].ref NULL)", "ref", gvk_align_batch(e, &no_ref, 1, res, &err));
+	if (gvk_align_batch(e, &p, 1, res, NULL) == 0) {
+		ARG("gvk_align_batch_copy(out NULL)", "out", gvk_align_batch_copy(NULL, 1, text, sizeof text, &err));
+		ARG("gvk_align_batch_copy(text NULL)", "text", gvk_align_batch_copy(res, 1, NULL, sizeof text, &err));
+	} else {
+		++fails, printf("FAIL: cannot align one pair\n");
+	}
+	gvk_align_destroy(e);
+}
+
+static void cnv(const char *counts_path)
+{
+	gvk_cnv_opts_t o;
+	gvk_cnv_opts_init(&o, 0);
+	o.device = GVK_DEVICE_CPU;
+	gvk_cnv_t *e = gvk_cnv_create(&o, NULL);
+	gvk_cnv_counts_t c;
+	memset(&c, 0, sizeof c);
+	if (!e || gvk_cnv_counts_read(counts_path, 0, &c, NULL) < 0) {
+		++fails, printf("FAIL: cannot create a CNV engine or read %s\n", counts_path);
+		gvk_cnv_destroy(e);
+		return;
+	}
+	static const double x[4] = {1, 2, 3, 4};
+	gvk_cnv_count_arrays_t a = {2, 2, x, NULL, GVK_CNV_REGION_MAJOR, NULL, NULL, NULL, NULL};
+	gvk_cnv_counts_t out;
+	gvk_cnv_result_t *r = NULL;
+	gvk_cnv_bam_opts_t bo;
+	gvk_cnv_bam_opts_init(&bo);
+	const char *bams[2] = {"x.bam", "y.bam"}, *half[2] = {"x.bam", NULL};
+	NOOP("gvk_cnv_counts_free(NULL)", gvk_cnv_counts_free(NULL), 1);
+	ARG("gvk_cnv_counts_read(path NULL)", "path", gvk_cnv_counts_read(NULL, 0, &out, &err));
+	ARG("gvk_cnv_counts_read(c NULL)", "c", gvk_cnv_counts_read(counts_path, 0, NULL, &err));
+	ARG("gvk_cnv_counts_read_mt(path NULL)", "path", gvk_cnv_counts_read_mt(NULL, 0, 2, &out, &err));
+	ARG("gvk_cnv_counts_read_mt(c NULL)", "c", gvk_cnv_counts_read_mt(counts_path, 0, 2, NULL, &err));
+	ARG("gvk_cnv_counts_from_arrays(a NULL)", "a", gvk_cnv_counts_from_arrays(NULL, &out, &err));
+	ARG("gvk_cnv_counts_from_arrays(c NULL)", "c", gvk_cnv_counts_from_arrays(&a, NULL, &err));
+	NOOP("gvk_cnv_bam_opts_init(NULL)", gvk_cnv_bam_opts_init(NULL), 1);
+	ARG("gvk_cnv_count_bams(paths NULL)", "paths", gvk_cnv_count_bams(NULL, 2, NULL, &bo, &out, &err));
+	ARG("gvk_cnv_count_bams(paths[1] NULL)", "paths[1]", gvk_cnv_count_bams(half, 2, NULL, &bo, &out, &err));
+	ARG("gvk_cnv_count_bams(o NULL)", "o", gvk_cnv_count_bams(bams, 2, NULL, NULL, &out, &err));
+	ARG("gvk_cnv_count_bams(c NULL)", "c", gvk_cnv_count_bams(bams, 2, NULL, &bo, NULL, &err));
+	NOOP("gvk_cnv_opts_init(NULL)", gvk_cnv_opts_init(NULL, 0), 1);
+	ARG("gvk_cnv_create(o NULL)", "o", CTOR(gvk_cnv_create(NULL, &err)));
+	NOOP("gvk_cnv_destroy(NULL)", gvk_cnv_destroy(NULL), 1);
+	ARG("gvk_cnv_run(e NULL)", "e", gvk_cnv_run(NULL, &c, &r, &err));
+	ARG("gvk_cnv_run(c NULL)", "c", gvk_cnv_run(e, NULL, &r, &err));
+	ARG("gvk_cnv_run(res NULL)", "res", gvk_cnv_run(e, &c, NULL, &err));
+	NOOP("gvk_cnv_result_free(NULL)", gvk_cnv_result_free(NULL), 1);
+	gvk_cnv_counts_free(&c);
+	gvk_cnv_destroy(e);
+}
+
+static void common(void)
+{
+	NOOP("gvk_strerror(any code)", const char *s = gvk_strerror(12345), s != NULL);
+	NOOP("gvk_features(NULL, 0)", int n = gvk_features(NULL, 0), n > 0);
+	NOOP("gvk_struct_layout(NULL)", const gvk_layout_t *l = gvk_struct_layout(NULL), l != NULL);
+	NOOP("gvk_set_log(NULL, NULL, level)", gvk_set_log(NULL, NULL, GVK_LOG_WARN), 1);
+	NOOP("gvk_log_default(NULL)", gvk_log_default(NULL), 1);
+	NOOP("gvk_overhang_name(unknown)", const char *s = gvk_overhang_name(0), s == NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) return fprintf(stderr, "usage: test_null_args COUNTS.tsv\n"), 2;
+	common();
+	pairhmm();
+	ld();
+	fastid();
+	align();
+	cnv(argv[1]);
+	printf("%d cases, %s\n", cases, fails ? "FAILED" : "all passed");
+	return fails != 0;
+}
