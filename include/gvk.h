@@ -59,8 +59,9 @@ GVK_EXPORT const char *gvk_strerror(int code);
 
 /* The library's version (GVK_VERSION of the build). */
 GVK_EXPORT const char *gvk_version(void);
-/* What this build can use, as "key: value" lines (commit, CUDA architectures, htslib version, CPU
- * kernels compiled in and instruction sets of this CPU), written to buf (at most size bytes,
+/* What this build can use, as "key: value" lines (commit, GPU back end and architectures, the
+ * versions of htslib, zlib and cairo or "none", CPU kernels compiled in and instruction sets of
+ * this CPU), written to buf (at most size bytes,
  * NUL-terminated). Returns the length the full text needs, like snprintf. */
 GVK_EXPORT int gvk_features(char *buf, size_t size);
 
