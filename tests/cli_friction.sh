@@ -14,7 +14,8 @@ bfile=$data/snp/ld_phased/phased257x200_miss0.02
 fdb=$data/snp/fastid/fastid40x500x200
 has_htslib() { "$gvk" --version | grep -q '^htslib: [0-9]'; }
 
-# --device gpu without a usable GPU: exit 1 with exactly "gvk CMD: --device gpu: no usable ..." and
+# --device gpu without a usable GPU: exit 1 with exactly "gvk CMD: --device gpu: no usable ..." (or
+# "... no GPU (REASON)" on a machine without one: a GPU build where there is no driver) and
 # nothing written, whatever the command; no "going on without it". (With a GPU the commands' own
 # tests run --device gpu.)
 gpu_check() {
@@ -25,13 +26,18 @@ gpu_check() {
 	local rc=$? cmd=$1
 	[ -n "$gpu_usable" ] && return
 	ok "$name: one line, exit 1 (exit $rc: $(cat err.txt))" \
-		'[ $rc -eq 1 ] && [ "$(wc -l < err.txt)" -eq 1 ] && grep -q "^gvk $cmd: --device gpu: no usable " err.txt'
+		'[ $rc -eq 1 ] && [ "$(wc -l < err.txt)" -eq 1 ] && grep -qE "^gvk $cmd: --device gpu: (no usable |no GPU \()" err.txt'
+	[ -n "$no_nvidia" ] && ok "$name: says no GPU (a GPU build, no NVIDIA GPU here)" 'grep -q ": --device gpu: no GPU (" err.txt'
 	ok "$name: nothing written" '[ ! -e "$out" ] && [ ! -s stdout.txt ]'
 	ok "$name: no going on" '! grep -q "going on" err.txt'
 }
 gpu_usable=
 "$gvk" pairhmm -q --device gpu "$data/pairhmm/inputs/carneiro_tiny.in" > /dev/null 2>&1 && gpu_usable=1 &&
 	echo "a GPU is usable: the checks of --device gpu without one are skipped"
+# A CUDA build on a machine without an NVIDIA GPU gives "no GPU (...)" as the reason, never the
+# runtime's "CUDA driver version is insufficient", which reads as if a GPU were there.
+no_nvidia=
+"$gvk" --version | grep -q '^GPU back end: CUDA' && [ ! -e /dev/nvidia0 ] && no_nvidia=1
 gpu_check pairhmm o.txt pairhmm -o o.txt "$data/pairhmm/inputs/carneiro_tiny.in"
 gpu_check align o.txt align -o o.txt "$data/align/unit_tests.tsv"
 gpu_check ld o.ld ld --bfile "$bfile" --r2 --out o

@@ -31,7 +31,7 @@ for cmd in "" pairhmm align cnv ld fastid; do
 		if grep -qE "$want" <<< "$out"; then pass=$((pass + 1)); else bad "gvk $cmd --version: $name=$v wants /$want/ in: $(grep -E "${on[$name]%%:*}" <<< "$out")"; fi
 	done
 	# the GPU architectures follow the back end
-	if grep -qx "GPU back end: none" <<< "$out"; then want="^GPU architectures: none"; else want="^GPU architectures: [a-z]+[0-9]"; fi
+	if grep -qx "GPU back end: none" <<< "$out"; then want="^GPU architectures: none"; else want="^GPU architectures: [a-z_]+[0-9]"; fi
 	if grep -qE "$want" <<< "$out"; then pass=$((pass + 1)); else bad "gvk $cmd --version: GPU architectures do not follow the back end"; fi
 done
 echo "$pass passed, $fail failed"

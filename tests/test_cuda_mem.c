@@ -16,9 +16,13 @@ enum { MIB = 1 << 20 };
 
 int main(void)
 {
-	int n = 0;
-	if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-		printf("SKIP: no CUDA GPU\n");
+	int n = 0, drv = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+	if (e != cudaSuccess || n == 0) {
+		/* The library's words (src/common/gpu_probe.h): a machine without the driver has no GPU. */
+		if (e == cudaSuccess || e == cudaErrorNoDevice) printf("SKIP: no GPU (the NVIDIA driver finds none)\n");
+		else if (cudaDriverGetVersion(&drv) == cudaSuccess && drv == 0) printf("SKIP: no GPU (no NVIDIA driver)\n");
+		else printf("SKIP: no usable CUDA GPU: %s\n", cudaGetErrorString(e));
 		return 77;
 	}
 	gvk_err_t err = {0, ""};

@@ -98,8 +98,9 @@ gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 			}
 			snprintf(e->name, sizeof e->name, "gpu-emulated (+cpu-%s)", isa->name);
 		} else if (opt->device == GVK_DEVICE_GPU) {
-			/* Device gpu means the GPU or an error. */
-			gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "no usable GPU for align (%s)", gerr.msg);
+			/* Device gpu means the GPU or an error; "no GPU (...)", a machine without one, says it all. */
+			if (!strncmp(gerr.msg, "no GPU (", 8)) gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "%s", gerr.msg);
+			else gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "no usable GPU for align (%s)", gerr.msg);
 			gvk_align_destroy(e);
 			return NULL;
 		} else if (gerr.code != GVK_ERR_UNSUPPORTED) {

@@ -14,6 +14,7 @@ extern "C" {
 }
 #include "../common/cuda_check.h"
 #include "../common/cuda_mem.h"
+#include "../common/gpu_probe.h"
 
 #define AL_HD static __device__ __forceinline__
 #include "align_gpu_pair.h"
@@ -51,12 +52,9 @@ struct al_gpu_s {
 
 static int gpu_init(al_gpu_t *g, const gvk_align_opts_t *opt, gvk_err_t *err)
 {
-	int n = 0;
-	cudaError_t e = cudaGetDeviceCount(&n);
-	if (e != cudaSuccess || n == 0)
-		/* No GPU or no driver: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
-		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no " GVK_GPU_API " GPU: %s",
-		                   e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+	/* No GPU at all: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
+	const int n = gvk_gpu_probe_err(err, GVK_ERR_UNSUPPORTED, "");
+	if (n < 0) return n;
 	cudaDeviceProp prop;
 	CK(cudaGetDeviceProperties(&prop, 0));
 	if (prop.major < 7)

@@ -20,7 +20,8 @@ int gvk_cli_signals_start(void);
 /* The library's messages go to stderr up to this level (gvk_set_log); call before creating engines. */
 void gvk_cli_log_level(int level);
 /* --device gpu without a usable GPU, "why" being the engine's message: prints one line, "gvk CMD:
- * --device gpu: no usable GPU (REASON)", and returns the exit status 1. Every command checks the
+ * --device gpu: no usable GPU (REASON)" ("gvk CMD: --device gpu: no GPU (REASON)" on a machine
+ * without one), and returns the exit status 1. Every command checks the
  * GPU before reading its input, so that a run asked to be on the GPU never starts without it. */
 int gvk_cli_no_gpu(const char *why);
 struct gvk_outset_s;

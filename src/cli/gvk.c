@@ -58,10 +58,11 @@ void gvk_cli_log_level(int level) { gvk_set_log(cli_log, (void *)log_command, le
 
 int gvk_cli_no_gpu(const char *why)
 {
-	/* The engines' messages for the library say "no usable ... GPU" or give only the reason; the
-	 * line reads the same for every command either way. */
+	/* The engines' messages for the library say "no usable ... GPU", "no GPU (...)" on a machine
+	 * without one, or give only the reason; the line reads the same for every command either way. */
 	if (!strncmp(why, "device gpu: ", 12)) why += 12;
-	if (!strncmp(why, "no usable ", 10)) fprintf(stderr, "gvk %s: --device gpu: %s\n", log_command, why);
+	if (!strncmp(why, "no usable ", 10) || !strncmp(why, "no GPU (", 8))
+		fprintf(stderr, "gvk %s: --device gpu: %s\n", log_command, why);
 	else fprintf(stderr, "gvk %s: --device gpu: no usable GPU (%s)\n", log_command, why);
 	return 1;
 }

@@ -47,6 +47,10 @@ int cnv_em_cpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, gvk_err_t *e
  * host threads. chunk > 0 forces chunks of that many regions (tests of the streaming); 0 sizes
  * them to the free device memory. A smaller chunk after an out-of-memory is reported to log. */
 int cnv_em_gpu_available(void);
+/* available() with the reason when not: 1, or a negative code with err set (GVK_ERR_GPU: "no GPU
+ * (...)" on a machine without one, else the runtime's error; GVK_ERR_UNSUPPORTED in a build
+ * without a GPU back end). */
+int cnv_em_gpu_check(gvk_err_t *err);
 int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, size_t chunk, const gvk_log_t *log,
                gvk_err_t *err);
 /* The device's name ("none" without one), for benchmarks and messages. */

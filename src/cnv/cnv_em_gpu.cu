@@ -22,6 +22,7 @@ extern "C" {
 #include "../common/err.h"
 #include "../common/log.h"
 #include "../common/cuda_check.h"
+#include "../common/gpu_probe.h"
 #include "../common/threads.h"
 }
 
@@ -62,13 +63,17 @@ typedef struct {
 	int nth;
 } em_gpu_t;
 
-int cnv_em_gpu_available(void)
+int cnv_em_gpu_check(gvk_err_t *err)
 {
-	int n = 0;
-	if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) return 0;
+	const int n = gvk_gpu_probe_err(err, GVK_ERR_GPU, " (cnv)");
+	if (n < 0) return n;
 	/* create the context now, so that the EM's timing does not include it */
-	return cudaFree(0) == cudaSuccess;
+	const cudaError_t e = cudaFree(0);
+	if (e != cudaSuccess) return gvk_err_set(err, GVK_ERR_GPU, "no usable " GVK_GPU_API " GPU (cnv): %s", cudaGetErrorString(e));
+	return 1;
 }
+
+int cnv_em_gpu_available(void) { return cnv_em_gpu_check(NULL) > 0; }
 
 void cnv_em_gpu_name(char *buf, size_t n)
 {
@@ -265,12 +270,13 @@ static int em_gpu_run(em_gpu_t *g, gvk_err_t *err)
 int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, size_t chunk, const gvk_log_t *log,
                gvk_err_t *err)
 {
-	if (!cnv_em_gpu_available()) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no usable GPU (cnv EM)");
+	int rc = cnv_em_gpu_check(err);
+	if (rc < 0) return rc;
 	if (j->m == 0) return 0;
 	em_gpu_t g;
 	memset(&g, 0, sizeof g);
 	g.p = p, g.j = j, g.nth = threads < 1 ? 1 : threads, g.forced_mc = chunk, g.log = log;
-	int rc = em_gpu_alloc(&g, err);
+	rc = em_gpu_alloc(&g, err);
 	if (rc == 0) rc = em_gpu_run(&g, err);
 	if (rc < 0) cudaDeviceSynchronize(); /* nothing may still be writing into buffers freed below */
 	slot_free(&g.s[0]), slot_free(&g.s[1]);

@@ -49,6 +49,9 @@ using std::isnan;
 #define cudaGetErrorString hipGetErrorString
 #define cudaGetLastError hipGetLastError
 #define cudaGetDeviceCount hipGetDeviceCount
+#define cudaErrorNoDevice hipErrorNoDevice
+#define cudaDriverGetVersion hipDriverGetVersion
+#define cudaRuntimeGetVersion hipRuntimeGetVersion
 #define cudaGetDevice hipGetDevice
 #define cudaSetDevice hipSetDevice
 #define cudaDeviceProp hipDeviceProp_t

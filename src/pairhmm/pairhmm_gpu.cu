@@ -19,6 +19,7 @@
 #include "../common/buf.h"
 #include "../common/cuda_check.h"
 #include "../common/cuda_mem.h"
+#include "../common/gpu_probe.h"
 #include "../common/threads.h"
 #include "pairhmm_engine.h"
 #include "pairhmm_gpu_dev.cuh"
@@ -280,20 +281,16 @@ struct phmm_gpu_s {
 
 extern "C" int phmm_gpu_count(void)
 {
-	int n = 0;
-	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+	char why[200];
+	int absent = 0;
+	return gvk_gpu_probe(why, sizeof why, &absent);
 }
 
 extern "C" phmm_gpu_t *phmm_gpu_open(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
-	int n = 0;
-	cudaError_t e = cudaGetDeviceCount(&n);
-	if (e != cudaSuccess || n == 0) {
-		/* No GPU or no driver: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
-		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "no " GVK_GPU_API " GPU: %s",
-		            e != cudaSuccess ? cudaGetErrorString(e) : "none found");
-		return NULL;
-	}
+	/* No GPU at all: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
+	const int n = gvk_gpu_probe_err(err, GVK_ERR_UNSUPPORTED, "");
+	if (n < 0) return NULL;
 	if (opt->gpu >= n) {
 		gvk_err_set(err, GVK_ERR_ARG, "GPU %d asked for, but %d visible", opt->gpu, n);
 		return NULL;

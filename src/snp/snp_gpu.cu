@@ -20,6 +20,7 @@ extern "C" {
 #include "../common/log.h"
 #include "../common/cuda_check.h"
 #include "../common/cuda_mem.h"
+#include "../common/gpu_probe.h"
 #include "../common/threads.h"
 }
 
@@ -68,11 +69,8 @@ struct snp_gpu_s {
 
 static int gpu_init(snp_gpu_t *g, const snp_gpu_opt_t *o, gvk_err_t *err)
 {
-	int n = 0;
-	cudaError_t e = cudaGetDeviceCount(&n);
-	if (e != cudaSuccess || n == 0)
-		return gvk_err_set(err, GVK_ERR_GPU, "no usable " GVK_GPU_API " GPU for the SNP engines: %s",
-		                   e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+	const int n = gvk_gpu_probe_err(err, GVK_ERR_GPU, " for the SNP engines");
+	if (n < 0) return n;
 	if (o->gpu < 0 || o->gpu >= n)
 		return gvk_err_set(err, GVK_ERR_GPU,
 		                   "no usable " GVK_GPU_API " GPU for the SNP engines: GPU %d asked for, %d visible",

@@ -62,7 +62,7 @@ printf 'GGGGGGTTTTTT\tAAACCCTTTTTT\t1\t-4\t-6\t-1\tSOFTCLIP\nGGGGGGTTTTTT\tAAACC
 if "$gvk" align -q --device gpu "$tmp/in.tsv" > "$tmp/gpu.out" 2> "$tmp/err"; then
 	cmp -s "$tmp/gpu.out" "$tmp/ref.out" && ok || bad "--device gpu"
 else
-	grep -q "no usable GPU for align" "$tmp/err" && ok || bad "--device gpu message: $(cat "$tmp/err")"
+	grep -qE "no usable GPU for align|^gvk align: --device gpu: no GPU \(" "$tmp/err" && ok || bad "--device gpu message: $(cat "$tmp/err")"
 fi
 if ! command -v nvidia-smi > /dev/null || ! nvidia-smi -L > /dev/null 2>&1; then
 	"$gvk" align --device auto "$tmp/in.tsv" 2> "$tmp/err" > /dev/null

@@ -22,14 +22,14 @@
 
 static int g_emu, g_threads, g_chunk_mb;
 
-static gvk_align_t *engine(int device, int flavour, int raw)
+static gvk_align_t *engine(int device, int flavour, int raw, gvk_err_t *err)
 {
 	gvk_align_opts_t o;
 	gvk_align_opts_init(&o);
 	o.flavour = flavour, o.raw = raw, o.threads = device == GVK_DEVICE_GPU ? g_threads : 0, o.device = device;
 	gpu_env(&o, g_emu);
 	if (g_chunk_mb > 0) o.gpu_chunk_mb = g_chunk_mb;
-	return gvk_align_create(&o, NULL);
+	return gvk_align_create(&o, err);
 }
 
 int main(int argc, char **argv)
@@ -44,9 +44,10 @@ int main(int argc, char **argv)
 	uint64_t s = (argc > 4 ? strtoull(argv[4], NULL, 10) : 4242) | 1;
 	g_threads = argc > 5 ? atoi(argv[5]) : 0;
 	g_chunk_mb = argc > 6 ? atoi(argv[6]) : 0;
-	gvk_align_t *probe = engine(GVK_DEVICE_GPU, GVK_SW_GKL, 1);
+	gvk_err_t perr = {0, ""};
+	gvk_align_t *probe = engine(GVK_DEVICE_GPU, GVK_SW_GKL, 1, &perr);
 	if (!probe || strncmp(gvk_align_device_name(probe), "gpu-", 4)) {
-		printf("SKIP: no usable GPU for the align engine\n");
+		printf("SKIP: %s\n", probe ? "no usable GPU for the align engine" : perr.msg);
 		gvk_align_destroy(probe);
 		return 77;
 	}
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
 	int bad = 0;
 	for (int fl = 0; fl < 2; ++fl)
 		for (int r = 1; r >= 0; --r) {
-			gvk_align_t *ec = engine(GVK_DEVICE_CPU, fl, r), *eg = engine(GVK_DEVICE_GPU, fl, r);
+			gvk_align_t *ec = engine(GVK_DEVICE_CPU, fl, r, NULL), *eg = engine(GVK_DEVICE_GPU, fl, r, NULL);
 			gvk_err_t err = {0, ""};
 			if (gvk_align_batch(ec, pairs, n, a, &err) < 0 || gvk_align_batch(eg, pairs, n, b, &err) < 0)
 				return fprintf(stderr, "batch failed: %s\n", err.msg), 1;

@@ -72,7 +72,7 @@ int main(void)
 	if (e)
 		CHECK(!strncmp(gvk_align_device_name(e), "gpu-", 4), "device gpu runs on %s", gvk_align_device_name(e));
 	else
-		CHECK((err.code == GVK_ERR_GPU || err.code == GVK_ERR_UNSUPPORTED) && strstr(err.msg, "no usable GPU"),
+		CHECK((err.code == GVK_ERR_GPU || err.code == GVK_ERR_UNSUPPORTED) && (strstr(err.msg, "no usable GPU") || !strncmp(err.msg, "no GPU (", 8)),
 		      "device gpu without a GPU: %d %s", err.code, err.msg);
 	gvk_align_destroy(e);
 	o.gpu_emulate = 1;

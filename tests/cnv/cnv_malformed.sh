@@ -83,7 +83,7 @@ rm -f "$tmp/gpu.tsv"
 "$gvk" cnv -q --device gpu --counts "$good" -o "$tmp/gpu.tsv" 2> "$tmp/err"; rc=$?
 if [ $rc -eq 0 ]; then [ -s "$tmp/gpu.tsv" ] && pass=$((pass + 1)) || { echo "FAIL: --device gpu wrote nothing"; fail=$((fail + 1)); }
 elif [ $rc -eq 1 ] && [ ! -e "$tmp/gpu.tsv" ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
-	grep -qE "^gvk cnv: --device gpu: (no usable GPU \(built without GPU support for this engine \(cnv\)\)|no usable GPU found \(cnv\))$" "$tmp/err"; then
+	grep -qE "^gvk cnv: --device gpu: (no usable GPU \(built without GPU support for this engine \(cnv\)\)|no GPU \(.+\)|no usable (CUDA|HIP) GPU \(cnv\): .+)$" "$tmp/err"; then
 	pass=$((pass + 1))
 	"$gvk" cnv -q --device auto --counts "$good" -o "$tmp/auto.tsv" 2> "$tmp/err" && [ ! -s "$tmp/err" ] && [ -s "$tmp/auto.tsv" ] &&
 		pass=$((pass + 1)) || { echo "FAIL: --device auto without a GPU: $(cat "$tmp/err")"; fail=$((fail + 1)); }

@@ -18,7 +18,7 @@ out=$("$gvk" cnv -q --device "$dev" $opts --counts "$data/small/input_counts.tsv
 	--cnvr "$tmp/cnvr.tsv" --segments "$tmp/segments.tsv" --regions "$tmp/r" 2>&1)
 rc=$?
 if [ $rc -ne 0 ]; then
-	if [ "$dev" = gpu ] && echo "$out" | grep -qE "built without GPU support|no usable GPU"; then echo "skip: $out"; exit 77; fi
+	if [ "$dev" = gpu ] && echo "$out" | grep -qE "built without GPU support|no usable (CUDA |HIP )?GPU|: no GPU \("; then echo "skip: $out"; exit 77; fi
 	echo "gvk cnv failed: $out"; exit 1
 fi
 fail=0

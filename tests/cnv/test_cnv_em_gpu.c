@@ -235,8 +235,9 @@ int main(int argc, char **argv)
 	}
 	int gpu = !strcmp(argv[1], "gpu");
 	uint64_t st = argc > 2 ? strtoull(argv[2], NULL, 10) : 12345;
-	if (gpu && !cnv_em_gpu_available()) {
-		printf("skip: %s\n", gvk_cnv_have_gpu() ? "no usable GPU" : "built without GPU support");
+	gvk_err_t gerr = {0, ""};
+	if (gpu && cnv_em_gpu_check(&gerr) < 0) {
+		printf("skip: %s\n", gerr.msg);
 		return 77;
 	}
 	/* The emulation shares the CPU's libm, so only a different operation order could differ;

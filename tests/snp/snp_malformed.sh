@@ -113,11 +113,13 @@ set_fileset longchr; sed -i "2s/^1/$(printf 'c%.0s' $(seq 300))/" "$tmp/longchr.
 ld longchr "longchr.bim:2: chromosome name of 300 bytes (at most 255)"
 set_fileset extrachr; sed -i '2s/^1/scaffold_9/' "$tmp/extrachr.bim"
 ld extrachr "extrachr.bim:2: 'scaffold_9' is not a PLINK chromosome code (--allow-extra-chr accepts"
-# --device gpu without a usable GPU: the stub's message, or the CUDA build's when no GPU answers;
+# --device gpu without a usable GPU: the stub's message, or the GPU build's on a machine without a
+# GPU ("no GPU (...)") or when the GPU does not answer;
 # with a GPU the request is valid and the two checks are skipped.
 nogpu=""
 if ! "$gvk" ld -q --bfile "$E" --r2 --device gpu --out "$tmp/probe" 2> "$tmp/probe.err"; then
 	if grep -qF "built without GPU support" "$tmp/probe.err"; then nogpu="built without GPU support"
+	elif grep -qF ": no GPU (" "$tmp/probe.err"; then nogpu="--device gpu: no GPU ("
 	elif grep -qF "no usable HIP GPU" "$tmp/probe.err"; then nogpu="no usable HIP GPU for the SNP engines"
 	else nogpu="no usable CUDA GPU for the SNP engines"; fi
 fi

@@ -12,7 +12,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if [ "$dev" = gpu ]; then
 	E=ld_edge/edge13x10
 	if ! "$gvk" ld -q --bfile "$data/$E" --r2 --device gpu --out "$tmp/probe" 2> "$tmp/probe.err"; then
-		if grep -qE "built without GPU support|no usable (CUDA|HIP) GPU" "$tmp/probe.err"; then
+		if grep -qE "built without GPU support|no usable (CUDA|HIP) GPU|: no GPU \(" "$tmp/probe.err"; then
 			echo "skipped: $(cat "$tmp/probe.err")"; exit 77
 		fi
 	fi

@@ -583,7 +583,7 @@ static void devices(void)
 		if (fp) fclose(fp);
 		line[strcspn(line, "\n")] = 0;
 		char want[700];
-		if (!strncmp(ferr.msg, "no usable ", 10)) snprintf(want, sizeof want, "gvk %s: --device gpu: %s", k ? "fastid" : "ld", ferr.msg);
+		if (!strncmp(ferr.msg, "no usable ", 10) || !strncmp(ferr.msg, "no GPU (", 8)) snprintf(want, sizeof want, "gvk %s: --device gpu: %s", k ? "fastid" : "ld", ferr.msg);
 		else snprintf(want, sizeof want, "gvk %s: --device gpu: no usable GPU (%s)", k ? "fastid" : "ld", ferr.msg);
 		CHECK(rc == 1 && !strcmp(line, want), "gvk %s --device gpu: exit %d, '%s' (wanted '%s')\n", k ? "fastid" : "ld",
 		      rc, line, want);

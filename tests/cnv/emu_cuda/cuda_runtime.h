@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 } cudaError_t;
+typedef enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorNoDevice = 100 } cudaError_t;
 enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost };
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount };
 typedef int cudaStream_t;
@@ -34,6 +34,8 @@ static uint3 threadIdx, blockIdx, blockDim, gridDim;
 
 static inline const char *cudaGetErrorString(cudaError_t e) { return e == cudaErrorMemoryAllocation ? "out of memory" : "emulated error"; }
 static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
+static inline cudaError_t cudaDriverGetVersion(int *v) { *v = 12000; return cudaSuccess; }
+static inline cudaError_t cudaRuntimeGetVersion(int *v) { *v = 12000; return cudaSuccess; }
 static inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
 {

@@ -64,6 +64,8 @@ static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, uns
 
 static inline const char *cudaGetErrorString(cudaError_t e) { return e == cudaErrorMemoryAllocation ? "out of memory" : "emulated error"; }
 static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
+static inline cudaError_t cudaDriverGetVersion(int *v) { *v = 12000; return cudaSuccess; }
+static inline cudaError_t cudaRuntimeGetVersion(int *v) { *v = 12000; return cudaSuccess; }
 static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
 {
 	(void)dev;
