@@ -3,6 +3,8 @@
  * MAPQ >= min_mapq counts once, at its leftmost aligned position, in every window or target that
  * contains it; no flag filtering. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +86,14 @@ nomem:
 	return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the window layout");
 }
 
+/* A part of a file's work: rows [r0, r1) of sequence q, read through one index query. The rows
+ * of a sequence are split so that there are several parts per thread: files of unequal depth,
+ * and fewer files than threads, still keep every thread busy. Each row belongs to one part, so
+ * the counts do not depend on how the work was split. */
+typedef struct {
+	int q, r0, r1;
+} count_part_t;
+
 typedef struct {
 	const char *const *paths;
 	int n;
@@ -92,8 +102,14 @@ typedef struct {
 	const sam_hdr_t *h0;
 	double *x;                  /* N x m */
 	int nth;
-	gvk_err_t *errs;            /* one per file */
+	count_part_t *parts;        /* the same parts for every file */
+	int n_parts;
+	atomic_long next;           /* the next task: file * n_parts + part */
+	atomic_int *left;           /* per file: parts not finished, for the progress line */
+	pthread_mutex_t lock;       /* errs, rcs, bad_part */
+	gvk_err_t *errs;            /* one per file: that of its first failing part */
 	int *rcs;
+	int *bad_part;
 	cnv_progress_t *prog;
 } count_run_t;
 
@@ -106,99 +122,155 @@ static int same_dict(const sam_hdr_t *a, const sam_hdr_t *b)
 	return 1;
 }
 
-static int count_one(count_run_t *run, int f, gvk_err_t *err)
+/* The parts of the layout: one per sequence with one thread (or more files than threads can
+ * share), else pieces of at most span / (4 threads / files) bases. NULL: no memory. */
+static count_part_t *split_parts(const cnv_layout_t *l, int nth, int n_files, double span, int *n_parts)
 {
+	int per_file = nth > 1 ? (4 * nth + n_files - 1) / n_files : 1;
+	double most = per_file > 1 ? span / per_file : 0;
+	size_t cap = (size_t)l->n_seqs + (size_t)per_file + 1, n = 0;
+	count_part_t *p = malloc(cap * sizeof *p);
+	for (int q = 0; p && q < l->n_seqs; ++q) {
+		int r = l->off[q], end = l->off[q + 1];
+		do {
+			int r1 = r + 1;
+			if (most > 0)
+				while (r1 < end && (double)(l->end[r1] - l->start[r]) <= most) ++r1;
+			else r1 = end > r ? end : r;
+			if (n == cap) {
+				count_part_t *np = realloc(p, (cap *= 2) * sizeof *p);
+				if (!np) return free(p), NULL;
+				p = np;
+			}
+			p[n++] = (count_part_t){q, r, r1 > end ? end : r1};
+			r = r1;
+		} while (r < end);
+	}
+	*n_parts = (int)n;
+	return p;
+}
+
+/* One thread's open file: kept while its tasks stay in the same file. */
+typedef struct {
+	int f;
+	samFile *fp;
+	sam_hdr_t *h;
+	hts_idx_t *idx;
+	bam1_t *b;
+} count_file_t;
+
+static void file_close(count_file_t *cf)
+{
+	if (cf->idx) hts_idx_destroy(cf->idx);
+	if (cf->h) sam_hdr_destroy(cf->h);
+	if (cf->fp) sam_close(cf->fp);
+	cf->f = -1, cf->fp = NULL, cf->h = NULL, cf->idx = NULL;
+}
+
+static int file_open(count_run_t *run, count_file_t *cf, int f, gvk_err_t *err)
+{
+	if (cf->f == f && cf->idx) return 0;
+	file_close(cf);
 	const char *path = run->paths[f];
+	cf->f = f;
+	if (!(cf->fp = sam_open(path, "r"))) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open", path);
+	if (run->o->reference) hts_set_fai_filename(cf->fp, run->o->reference);
+	/* more threads than tasks: the spare ones decompress */
+	long extra = run->o->threads / ((long)run->n * run->n_parts) - 1;
+	if (extra > 0) hts_set_threads(cf->fp, (int)extra);
+	if (!(cf->h = sam_hdr_read(cf->fp)))
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: cannot read the header (not SAM/BAM/CRAM?)", path);
+	if (!(cf->idx = sam_index_load(cf->fp, path)))
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: no index found (.bai/.csi/.crai); sort and index it (samtools index)", path);
+	return 0;
+}
+
+/* Counts the reads of one part of file cf->f into its column. */
+static int count_part(count_run_t *run, count_file_t *cf, const count_part_t *pt, gvk_err_t *err)
+{
+	const char *path = run->paths[cf->f];
 	const cnv_layout_t *l = run->l;
-	int rc = 0;
-	samFile *fp = sam_open(path, "r");
-	sam_hdr_t *h = NULL;
-	hts_idx_t *idx = NULL;
-	bam1_t *b = bam_init1();
-	double *col = run->x + (size_t)f * l->m;
-	if (!fp) {
-		rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open", path);
-		goto out;
+	double *col = run->x + (size_t)cf->f * l->m;
+	int rc = 0, q = pt->q, r0 = pt->r0, r1 = pt->r1;
+	int tid = sam_hdr_name2tid(cf->h, l->names[q]);
+	int64_t lo = INT64_MAX, hi = 0;
+	for (int r = r0; r < r1; ++r) {
+		if (l->start[r] < lo) lo = l->start[r];
+		if (l->end[r] > hi) hi = l->end[r];
 	}
-	if (run->o->reference) hts_set_fai_filename(fp, run->o->reference);
-	/* more threads than files: the spare ones decompress */
-	int extra = run->o->threads / run->n - 1;
-	if (extra > 0) hts_set_threads(fp, extra);
-	if (!(h = sam_hdr_read(fp))) {
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: cannot read the header (not SAM/BAM/CRAM?)", path);
-		goto out;
+	if (r0 == r1 || tid < 0) { /* nothing to read: done at once, for the progress line */
+		cnv_progress_add(run->prog, hi > lo ? (double)(hi - lo) : 0, 0, 0);
+		return 0;
 	}
-	if (!(idx = sam_index_load(fp, path))) {
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no index found (.bai/.csi/.crai); sort and index it (samtools index)", path);
-		goto out;
-	}
-	for (int q = 0; q < l->n_seqs && rc == 0; ++q) {
-		int r0 = l->off[q], r1 = l->off[q + 1];
-		int tid = sam_hdr_name2tid(h, l->names[q]);
-		int64_t lo = INT64_MAX, hi = 0;
-		for (int r = r0; r < r1; ++r) {
-			if (l->start[r] < lo) lo = l->start[r];
-			if (l->end[r] > hi) hi = l->end[r];
+	int fixed = 1; /* disjoint sorted windows: position -> row by bisection */
+	for (int r = r0 + 1; r < r1; ++r)
+		if (l->start[r] <= l->end[r - 1]) fixed = 0;
+	hts_itr_t *it = sam_itr_queryi(cf->idx, tid, lo > 0 ? lo - 1 : 0, hi);
+	if (!it) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: index query on %s failed", path, l->names[q]);
+	bam1_t *b = cf->b;
+	int64_t prev = -1, shown = lo, nrec = 0;
+	int ret;
+	while ((ret = sam_itr_next(cf->fp, it, b)) >= 0) {
+		/* the progress line moves within a part too: chr1 of a deep BAM takes minutes */
+		if ((++nrec & 0x3ffff) == 0) {
+			int64_t at = b->core.pos + 1 > shown ? b->core.pos + 1 : shown;
+			cnv_progress_add(run->prog, (double)(at - shown), 0x40000, 0);
+			shown = at;
 		}
-		if (r0 == r1 || tid < 0) { /* nothing to read: done at once, for the progress line */
-			cnv_progress_add(run->prog, hi > lo ? (double)(hi - lo) : 0, 0, 0);
-			continue;
-		}
-		int fixed = 1; /* disjoint sorted windows: position -> row by bisection */
-		for (int r = r0 + 1; r < r1; ++r)
-			if (l->start[r] <= l->end[r - 1]) fixed = 0;
-		hts_itr_t *it = sam_itr_queryi(idx, tid, lo > 0 ? lo - 1 : 0, hi);
-		if (!it) {
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: index query on %s failed", path, l->names[q]);
+		if (b->core.pos < prev) {
+			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not sorted by coordinate (%s:%lld after %lld)", path, l->names[q],
+			                 (long long)b->core.pos + 1, (long long)prev + 1);
 			break;
 		}
-		int64_t prev = -1, shown = lo, nrec = 0;
-		int ret;
-		while ((ret = sam_itr_next(fp, it, b)) >= 0) {
-			/* the progress line moves within a sequence too: chr1 of a deep BAM takes minutes */
-			if ((++nrec & 0x3ffff) == 0) {
-				int64_t at = b->core.pos + 1 > shown ? b->core.pos + 1 : shown;
-				cnv_progress_add(run->prog, (double)(at - shown), 0x40000, 0);
-				shown = at;
+		prev = b->core.pos;
+		if ((b->core.flag & BAM_FUNMAP) || b->core.qual < run->o->min_mapq) continue;
+		/* reads that start before the part's first row (the query returns those overlapping it)
+		 * fall in no row of it: each read counts in the part of its start only */
+		int64_t pos = b->core.pos + 1;
+		if (fixed) {
+			int a = r0, z = r1 - 1;
+			while (a < z) {
+				int mid = (a + z + 1) / 2;
+				if (l->start[mid] <= pos) a = mid;
+				else z = mid - 1;
 			}
-			if (b->core.pos < prev) {
-				rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not sorted by coordinate (%s:%lld after %lld)", path, l->names[q],
-				                 (long long)b->core.pos + 1, (long long)prev + 1);
-				break;
-			}
-			prev = b->core.pos;
-			if ((b->core.flag & BAM_FUNMAP) || b->core.qual < run->o->min_mapq) continue;
-			int64_t pos = b->core.pos + 1;
-			if (fixed) {
-				int a = r0, z = r1 - 1;
-				while (a < z) {
-					int mid = (a + z + 1) / 2;
-					if (l->start[mid] <= pos) a = mid;
-					else z = mid - 1;
-				}
-				if (l->start[a] <= pos && pos <= l->end[a]) col[a] += 1;
-			} else {
-				for (int r = r0; r < r1; ++r)
-					if (l->start[r] <= pos && pos <= l->end[r]) col[r] += 1;
-			}
+			if (l->start[a] <= pos && pos <= l->end[a]) col[a] += 1;
+		} else {
+			for (int r = r0; r < r1; ++r)
+				if (l->start[r] <= pos && pos <= l->end[r]) col[r] += 1;
 		}
-		if (rc == 0 && ret < -1) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: truncated or corrupt data in %s", path, l->names[q]);
-		hts_itr_destroy(it);
-		cnv_progress_add(run->prog, hi > shown ? (double)(hi - shown) : 0, nrec & 0x3ffff, 0);
 	}
-	cnv_progress_add(run->prog, 0, 0, 1);
-out:
-	bam_destroy1(b);
-	if (idx) hts_idx_destroy(idx);
-	if (h) sam_hdr_destroy(h);
-	if (fp) sam_close(fp);
+	if (rc == 0 && ret < -1) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: truncated or corrupt data in %s", path, l->names[q]);
+	hts_itr_destroy(it);
+	cnv_progress_add(run->prog, hi > shown ? (double)(hi - shown) : 0, nrec & 0x3ffff, 0);
 	return rc;
 }
 
+/* A file's error is that of its first failing part, as a count file by file would stop there. */
+static void keep_error(count_run_t *run, int f, int part, int rc, const gvk_err_t *e)
+{
+	pthread_mutex_lock(&run->lock);
+	if (run->rcs[f] == 0 || part < run->bad_part[f]) run->rcs[f] = rc, run->bad_part[f] = part, run->errs[f] = *e;
+	pthread_mutex_unlock(&run->lock);
+}
+
+/* Takes tasks in order (file by file, part by part) until none is left. */
 static void count_worker(void *arg, int tid)
 {
+	(void)tid;
 	count_run_t *run = arg;
-	for (int f = tid; f < run->n; f += run->nth) run->rcs[f] = count_one(run, f, &run->errs[f]);
+	count_file_t cf = {-1, NULL, NULL, NULL, bam_init1()};
+	const long n_tasks = (long)run->n * run->n_parts;
+	for (long t; (t = atomic_fetch_add(&run->next, 1)) < n_tasks;) {
+		int f = (int)(t / run->n_parts), part = (int)(t % run->n_parts);
+		gvk_err_t e;
+		int rc = cf.b ? file_open(run, &cf, f, &e) : gvk_err_set(&e, GVK_ERR_NOMEM, "out of memory for a BAM record");
+		if (rc == 0) rc = count_part(run, &cf, &run->parts[part], &e);
+		if (rc < 0) keep_error(run, f, part, rc, &e);
+		if (atomic_fetch_sub(&run->left[f], 1) == 1) cnv_progress_add(run->prog, 0, 0, 1);
+	}
+	file_close(&cf);
+	if (cf.b) bam_destroy1(cf.b);
 }
 
 /* Every file's header before any counting, so that a wrong file fails at once: the same reference
@@ -270,13 +342,21 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 		return rc;
 	}
 	cnv_progress_t prog;
-	cnv_progress_init(&prog, o, "counting reads", layout_span(&l) * n_paths, n_paths);
-	count_run_t run = {paths, n_paths, o, &l, h0, calloc((size_t)l.m * n_paths, sizeof(double)),
-	                   o->threads < 1 ? 1 : (o->threads > n_paths ? n_paths : o->threads),
-	                   calloc((size_t)n_paths, sizeof(gvk_err_t)), calloc((size_t)n_paths, sizeof(int)), &prog};
+	const double span = layout_span(&l);
+	cnv_progress_init(&prog, o, "counting reads", span * n_paths, n_paths);
+	count_run_t run = {.paths = paths, .n = n_paths, .o = o, .l = &l, .h0 = h0, .prog = &prog,
+	                   .x = calloc((size_t)l.m * n_paths, sizeof(double)), .errs = calloc((size_t)n_paths, sizeof(gvk_err_t)),
+	                   .rcs = calloc((size_t)n_paths, sizeof(int)), .bad_part = calloc((size_t)n_paths, sizeof(int)),
+	                   .left = malloc((size_t)n_paths * sizeof(atomic_int))};
+	const int nth = o->threads < 1 ? 1 : o->threads;
+	run.parts = split_parts(&l, nth, n_paths, span, &run.n_parts);
+	run.nth = run.parts && (long)n_paths * run.n_parts < nth ? n_paths * run.n_parts : nth;
+	atomic_init(&run.next, 0);
+	for (int f = 0; run.left && f < n_paths; ++f) atomic_init(&run.left[f], run.n_parts);
+	pthread_mutex_init(&run.lock, NULL);
 	char **sm = calloc((size_t)n_paths, sizeof *sm);
 	int64_t *len = seq_lengths(h0, &l);
-	if (!run.x || !run.errs || !run.rcs || !sm || !len) {
+	if (!run.x || !run.errs || !run.rcs || !run.bad_part || !run.left || !run.parts || !sm || !len) {
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the counts");
 		goto out;
 	}
@@ -303,7 +383,8 @@ out:
 	for (int f = 0; sm && f < n_paths; ++f) free(sm[f]);
 	free(sm), free(len);
 	cnv_layout_free(&l);
-	free(run.x), free(run.errs), free(run.rcs);
+	free(run.x), free(run.errs), free(run.rcs), free(run.bad_part), free(run.left), free(run.parts);
+	pthread_mutex_destroy(&run.lock);
 	sam_hdr_destroy(h0);
 	return rc;
 }
