@@ -157,6 +157,16 @@ typedef struct {
 	int gpu_gap_share;   /* 1 (default): kernels with one gap-open product per read where its
 	                        insertion and deletion qualities agree; 0: never (same results) */
 	gvk_log_t log;       /* fall-backs (GVK_LOG_WARN), device choice and profiles (GVK_LOG_INFO) */
+	/* The socket of a gvk serve (docs/gatk.md, "One GPU, many HaplotypeCallers"), or NULL (default).
+	 * With device auto or gpu the engine sends its calls there, where every process's calls are
+	 * merged into the server's launches. When the server is absent or stops answering, the engine
+	 * says so once (GVK_LOG_WARN) and computes on its own CPU engine, with the same results. Calls
+	 * that ask for raw sums (fsum, dsum) are computed locally. */
+	const char *server;
+	/* Device auto: a lock file (the CLI's is gpu.lock in the per-user gvk directory) that the
+	 * process must hold to open the GPU; while another process holds it the engine computes on the
+	 * CPU and says so once (GVK_LOG_WARN). NULL (default): no lock. Both paths are copied. */
+	const char *gpu_lock;
 } gvk_pairhmm_opts_t;
 
 /* This header has gvk_pairhmm_opts_t.shared (feature test for callers). */
@@ -468,6 +478,8 @@ typedef struct {
 	double gpu_min_work; /* device auto: cells of a batch from which it goes to the GPU (0: the
 	                        policy's, docs/library.md) */
 	gvk_log_t log;    /* messages: a GPU that cannot be used (INFO), a GPU failure (WARN) */
+	const char *server;   /* a gvk serve socket, as gvk_pairhmm_opts_t.server (default NULL) */
+	const char *gpu_lock; /* device auto's GPU lock file, as gvk_pairhmm_opts_t.gpu_lock (default NULL) */
 } gvk_align_opts_t;
 
 typedef struct gvk_align_s gvk_align_t;

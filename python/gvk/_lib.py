@@ -33,7 +33,7 @@ class PairhmmOpts(ctypes.Structure):
 	_fields_ = [(n, c_int) for n in ("flavour", "force_double", "threads", "device", "isa", "gpu")] + [
 		("gpu_min_work", c_double)] + [(n, c_int) for n in ("shared", "merge_wait_us", "merge_max_pairs",
 	                                                        "merge_contexts", "gpu_profile", "gpu_gap_share")] + [
-		("log", Log)]
+		("log", Log), ("server", c_char_p), ("gpu_lock", c_char_p)]
 
 
 class Read(ctypes.Structure):
@@ -98,7 +98,7 @@ class SwParams(ctypes.Structure):
 class AlignOpts(ctypes.Structure):
 	_c_name_ = "gvk_align_opts_t"
 	_fields_ = [(n, c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu_chunk_mb", "gpu_emulate")] + [
-		("gpu_min_work", c_double), ("log", Log)]
+		("gpu_min_work", c_double), ("log", Log), ("server", c_char_p), ("gpu_lock", c_char_p)]
 
 
 class AlignPair(ctypes.Structure):

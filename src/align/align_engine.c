@@ -10,10 +10,12 @@
 
 #include "../common/device_policy.h"
 #include "../common/err.h"
+#include "../common/gpu_lock.h"
 #include "../common/log.h"
 #include "../common/threads.h"
 #include "align_engine.h"
 #include "align_kernel.h"
+#include "../serve/serve_client.h"
 
 typedef struct {
 	char *p;
@@ -31,6 +33,8 @@ struct gvk_align_s {
 	arena_t *arena; /* one per thread */
 	gvk_buf_t wk[W_N]; /* a batch's work arrays, kept between calls (no fresh pages per call) */
 	char name[400];
+	srv_client_t *srv; /* opts.server while it answers (NULL: none, or it stopped) */
+	int gpu_lock_fd;   /* the GPU lock held, or -1 */
 };
 
 void gvk_align_opts_init(gvk_align_opts_t *opt)
@@ -82,9 +86,30 @@ gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 	}
 	e->opt = *opt;
 	e->opt.threads = nt;
+	e->opt.server = e->opt.gpu_lock = NULL;
 	e->isa = isa;
+	e->gpu_lock_fd = -1;
 	snprintf(e->name, sizeof e->name, "cpu-%s", isa->name);
-	if (opt->device != GVK_DEVICE_CPU) {
+	/* With a server, the engine's own work (the server gone) is the CPU's. */
+	if (opt->server && opt->device != GVK_DEVICE_CPU) {
+		gvk_err_t cerr = {0, ""};
+		e->opt.device = GVK_DEVICE_CPU;
+		if ((e->srv = srv_client_connect(opt->server, &cerr)) != NULL)
+			snprintf(e->name, sizeof e->name, "server:%s", srv_client_device(e->srv));
+		else
+			gvk_logf(&opt->log, GVK_LOG_WARN, "gvk serve cannot be used (%s); align computes on the CPU", cerr.msg);
+	}
+	if (e->opt.device == GVK_DEVICE_AUTO && opt->gpu_lock) {
+		gvk_err_t lerr = {0, ""};
+		int won = gvk_gpu_lock_take(opt->gpu_lock, &e->gpu_lock_fd, &lerr);
+		if (won == 0) {
+			gvk_logf(&opt->log, GVK_LOG_WARN, "another process holds the GPU (lock %s); align computes on the CPU", opt->gpu_lock);
+			e->opt.device = GVK_DEVICE_CPU;
+		} else if (won < 0) {
+			gvk_logf(&opt->log, GVK_LOG_INFO, "%s; opening the GPU without it", lerr.msg);
+		}
+	}
+	if (e->opt.device != GVK_DEVICE_CPU) {
 		gvk_err_t gerr = {0, ""};
 		e->gpu = al_gpu_open(opt, &gerr);
 		if (e->gpu)
@@ -113,6 +138,8 @@ gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 void gvk_align_destroy(gvk_align_t *e)
 {
 	if (!e) return;
+	srv_client_close(e->srv);
+	gvk_gpu_lock_release(e->gpu_lock_fd);
 	al_gpu_close(e->gpu);
 	al_emu_close(e->emu);
 	for (int w = 0; w < W_N; ++w) gvk_buf_free(&e->wk[w]);
@@ -514,6 +541,18 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: %s", bad, perr.msg);
 	}
 	int rc = 0;
+	if (e->srv) {
+		gvk_err_t serr = {0, ""};
+		if ((rc = srv_client_align(e->srv, e->opt.flavour, e->opt.raw, pairs, n, out, &serr)) != SRV_GONE) {
+			if (rc < 0 && err) *err = serr;
+			return rc;
+		}
+		gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve stopped answering (%s); align computes on the CPU", serr.msg);
+		srv_client_close(e->srv);
+		e->srv = NULL;
+		snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
+		rc = 0;
+	}
 	if (e->opt.raw) {
 		for (size_t k = 0; k < n; ++k) pos[k] = AL_TODO;
 	} else {

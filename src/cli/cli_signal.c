@@ -17,6 +17,10 @@
 
 static _Atomic(struct gvk_outset_s *) watched;
 static sigset_t handled;
+/* gvk serve: the first signal asks it to stop (it lets calls in flight finish and removes its
+ * socket); a second one ends the process at once. */
+static void (*_Atomic stop_fn)(void *);
+static _Atomic(void *) stop_arg;
 
 static void *watcher(void *arg)
 {
@@ -24,6 +28,11 @@ static void *watcher(void *arg)
 	for (;;) {
 		int sig = 0;
 		if (sigwait(&handled, &sig) != 0) continue;
+		void (*fn)(void *) = atomic_exchange(&stop_fn, NULL);
+		if (fn && sig != SIGXFSZ) {
+			fn(atomic_load(&stop_arg));
+			continue;
+		}
 		gvk_outset_t *s = atomic_load(&watched);
 		if (s) gvk_outset_remove_temps(s);
 		_exit(128 + sig);
@@ -66,4 +75,10 @@ void gvk_cli_signals_watch(gvk_outset_t *s)
 {
 	if (s) test_hook(s);
 	atomic_store(&watched, s);
+}
+
+void gvk_cli_signals_on_stop(void (*fn)(void *), void *arg)
+{
+	atomic_store(&stop_arg, arg);
+	atomic_store(&stop_fn, fn);
 }

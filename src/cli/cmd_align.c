@@ -22,6 +22,8 @@ typedef struct {
 	const char *out, *in;
 	int quiet;
 	size_t chunk;
+	const char *server; /* --server */
+	gvk_cli_serve_t serve;
 } args_t;
 
 static void usage(FILE *fp)
@@ -54,13 +56,16 @@ static void usage(FILE *fp)
 	        "      --isa I         CPU kernel: auto, avx512, avx2 or scalar (default auto: the widest\n"
 	        "                      this CPU runs)\n"
 	        "      --chunk N       pairs per batch (default 65536); bounds memory use\n"
+	        "      --server PATH   send the batches to gvk serve at PATH (default: $GVK_SERVER) under\n"
+	        "                      --device auto or gpu; without an answer, aligned on the CPU here\n"
 	        "  -q, --quiet         no progress and no summary line\n"
 	        "  -h, --help          this text\n\n"
 	        "Environment:\n"
 	        "  GVK_ALIGN_GPU_CHUNK_MB=N  GPU memory per chunk of a batch in MiB (default: a quarter of\n"
 	        "                      the free memory, at most 4096); small values stream many chunks\n"
 	        "  GVK_ALIGN_GPU_EMULATE=1   tests: without a usable GPU, --device gpu runs the GPU code\n"
-	        "                      path on the CPU\n");
+	        "                      path on the CPU\n"
+	        "  GVK_SERVER=PATH     gvk serve's socket, as --server\n");
 }
 
 static int parse_scores(const char *s, gvk_sw_params_t *p)
@@ -84,7 +89,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"overhang", required_argument, NULL, 3},  {"raw", no_argument, NULL, 4},
 		{"java", no_argument, NULL, 5},            {"isa", required_argument, NULL, 6},
 		{"chunk", required_argument, NULL, 7},     {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+		{"server", required_argument, NULL, 8},    {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
 	gvk_align_opts_init(&a->eng);
 	a->eng.threads = gvk_ncpu();
 	gvk_sw_preset("NEW_SW_PARAMETERS", &a->def.par);
@@ -127,6 +133,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			break;
 		}
 		case 'q': a->quiet = 1; break;
+		case 8: a->server = optarg; break;
 		case 'h': usage(stdout); gvk_cli_help_exit();
 		default: usage(stderr); return -1;
 		}
@@ -136,6 +143,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	a->in = argv[optind];
+	if (gvk_cli_serve_opts("align", a->server, a->eng.device, &a->serve, &a->eng.server, &a->eng.gpu_lock) < 0) return -1;
 	/* The library's notes (a GPU that cannot be used) unless -q; warnings always. */
 	a->eng.log.level = a->quiet ? GVK_LOG_WARN : GVK_LOG_INFO;
 	long mb = a->eng.gpu_chunk_mb;

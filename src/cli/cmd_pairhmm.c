@@ -31,6 +31,8 @@ typedef struct {
 	int format, tsv, quiet;
 	size_t chunk;
 	int profile, engines; /* GVK_PROFILE, GVK_ENGINES (0: the default) */
+	const char *server;   /* --server */
+	gvk_cli_serve_t serve;
 } args_t;
 
 static void usage(FILE *fp)
@@ -58,6 +60,8 @@ static void usage(FILE *fp)
 	        "      --tsv          write 'group read hap log10 used_double' per pair (0-based indices)\n"
 	        "      --isa I        CPU kernel: auto, avx512 or scalar (default auto)\n"
 	        "      --chunk N      pairs per batch (default 524288); bounds memory use\n"
+	        "      --server PATH  send the batches to gvk serve at PATH (default: $GVK_SERVER) under\n"
+	        "                     --device auto or gpu; without an answer, computed on the CPU here\n"
 	        "  -q, --quiet        no progress and no summary line\n"
 	        "  -h, --help         this text\n");
 }
@@ -70,7 +74,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"double", no_argument, NULL, 3},          {"format", required_argument, NULL, 4},
 		{"tsv", no_argument, NULL, 5},             {"isa", required_argument, NULL, 6},
 		{"chunk", required_argument, NULL, 7},     {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+		{"server", required_argument, NULL, 8},    {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
 	gvk_pairhmm_opts_init(&a->eng);
 	a->eng.threads = gvk_ncpu();
 	/* Half a million pairs: a smaller first chunk and less memory to fault in and to pin than a
@@ -107,6 +112,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			break;
 		}
 		case 'q': a->quiet = 1; break;
+		case 8: a->server = optarg; break;
 		case 'h': usage(stdout); gvk_cli_help_exit();
 		default: usage(stderr); return -1;
 		}
@@ -116,6 +122,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		return -1;
 	}
 	a->in = argv[optind];
+	if (gvk_cli_serve_opts("pairhmm", a->server, a->eng.device, &a->serve, &a->eng.server, &a->eng.gpu_lock) < 0) return -1;
 	/* Tuning switches, documented in docs/pairhmm-gpu.md: GVK_GPU_PROFILE (1: per GPU pass, 2: per
 	 * kernel bin), GVK_GPU_SHARE=0 (no shared gap-open kernels), GVK_PROFILE (where the pipeline's
 	 * time went) and GVK_ENGINES (engines for a GPU run). */
@@ -401,7 +408,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	gvk_err_t err = {0, ""};
 	/* --device gpu without a GPU: an engine made now says why (no CUDA context is made for it) */
-	if (a.eng.device == GVK_DEVICE_GPU && gvk_pairhmm_gpu_count() == 0) {
+	if (a.eng.device == GVK_DEVICE_GPU && !a.eng.server && gvk_pairhmm_gpu_count() == 0) {
 		gvk_pairhmm_t *e = gvk_pairhmm_create(&a.eng, &err);
 		if (!e) return gvk_cli_no_gpu(err.msg);
 		gvk_pairhmm_destroy(e);
@@ -440,7 +447,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	 * the GPU at all. */
 	struct stat sb;
 	engines_t es = {&a, a.engines, 0, 0, {NULL}, {0, ""}, {0}, {0, 0}};
-	es.probe = a.eng.device == GVK_DEVICE_GPU || strcmp(a.in, "-") == 0 || stat(a.in, &sb) != 0 ||
+	es.probe = a.eng.server ? 0 : a.eng.device == GVK_DEVICE_GPU || strcmp(a.in, "-") == 0 || stat(a.in, &sb) != 0 ||
 	           sb.st_size >= ((off_t)64 << 20);
 	worker_start(&es.w, engines_main, &es);
 	parser.rd = rd, parser.a = &a, writer.fp = out_fp, writer.a = &a, writer.rd = rd;

@@ -26,6 +26,21 @@ void gvk_cli_log_level(int level);
 int gvk_cli_no_gpu(const char *why);
 struct gvk_outset_s;
 void gvk_cli_signals_watch(struct gvk_outset_s *s);
+/* The first signal calls fn(arg) instead of ending the process (gvk serve stops cleanly); a
+ * second one ends it. fn NULL: back to ending at the first. */
+void gvk_cli_signals_on_stop(void (*fn)(void *), void *arg);
+/* The per-user gvk directory (XDG_RUNTIME_DIR/gvk, else /tmp/gvk-UID) into dir, made (mode 0700)
+ * when missing; 0, or -1 when it cannot be used (msg says why when not NULL, size 256). */
+int gvk_cli_user_dir(char *dir, unsigned long size, char *msg);
+/* Where gvk pairhmm and align find gvk serve and device auto's GPU lock. */
+typedef struct {
+	char server[4096], gpu_lock[4096];
+} gvk_cli_serve_t;
+/* server_arg (--server, NULL when not given) or else GVK_SERVER, and for device auto the GPU lock
+ * in the per-user directory: *server and *gpu_lock point into *p (NULL: none). 0, or -1 with
+ * "gvk CMD: ..." on stderr. */
+int gvk_cli_serve_opts(const char *cmd, const char *server_arg, int device, gvk_cli_serve_t *p, const char **server,
+                       const char **gpu_lock);
 
 int gvk_cmd_pairhmm(int argc, char **argv);
 int gvk_cmd_ld(int argc, char **argv);
@@ -34,5 +49,7 @@ int gvk_cmd_fastid(int argc, char **argv);
 int gvk_cmd_align(int argc, char **argv);
 
 int gvk_cmd_cnv(int argc, char **argv);
+
+int gvk_cmd_serve(int argc, char **argv);
 
 #endif

@@ -24,6 +24,7 @@ static const struct {
 	{"fastid", gvk_cmd_fastid, "FastID identity and mixture searches of SNP profiles"},
 	{"align", gvk_cmd_align, "Smith-Waterman CIGAR and offset (GATK/GKL-identical)"},
 	{"cnv", gvk_cmd_cnv, "copy-number variants with the cn.MOPS model (cn.mops-identical)"},
+	{"serve", gvk_cmd_serve, "one GPU service per host for many Pair-HMM and align client processes"},
 };
 
 int gvk_cli_device(const char *arg)

@@ -13,12 +13,14 @@
 
 #include "../common/device_policy.h"
 #include "../common/err.h"
+#include "../common/gpu_lock.h"
 #include "../common/log.h"
 #include "../common/threads.h"
 #include "pairhmm_engine.h"
 #include "pairhmm_kernel.h"
 #include "pairhmm_merge.h"
 #include "pairhmm_tables.h"
+#include "../serve/serve_client.h"
 
 /* What one batch at a time needs: the GPU back end (NULL on the CPU) and arrays kept from one
  * call to the next (fresh ones cost a page fault per 4 KiB, in the serial part of every call). */
@@ -51,6 +53,11 @@ struct gvk_pairhmm_s {
 	double gpu_s_closed; /* kernel time of a GPU back end closed after a failure */
 	int gpu_tried;       /* auto mode: the GPU was opened, or found missing, already */
 	gvk_pool_t *pool;    /* CPU workers kept between calls (NULL: one thread, or GPU only) */
+	srv_clients_t *srv;  /* opts.server: connections to it (NULL: none, or it was not there) */
+	atomic_int srv_gone; /* the server stopped answering: every call is computed here */
+	char *server, *gpu_lock; /* copies of the options' paths */
+	int gpu_lock_fd;     /* the GPU lock held, or -1 */
+	char srv_device[128];
 };
 
 
@@ -72,15 +79,50 @@ void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt)
 static void set_name(gvk_pairhmm_t *e)
 {
 	const phmm_gpu_t *g = e->ctx[0].gpu;
-	if (g)
+	if (e->srv && !atomic_load(&e->srv_gone))
+		snprintf(e->name, sizeof e->name, "server:%.80s", e->srv_device);
+	else if (g)
 		snprintf(e->name, sizeof e->name, "gpu:%s", phmm_gpu_name(g));
 	else
 		snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
 }
 
+/* Device auto with a GPU lock: whether this process may open the GPU (it holds the lock, or
+ * the lock file cannot be used at all); says so when another process holds it. */
+static int gpu_lock_won(gvk_pairhmm_t *e)
+{
+	if (e->opt.device != GVK_DEVICE_AUTO || !e->gpu_lock || e->gpu_lock_fd >= 0) return 1;
+	gvk_err_t lerr = {0, ""};
+	int rc = gvk_gpu_lock_take(e->gpu_lock, &e->gpu_lock_fd, &lerr);
+	if (rc == 0)
+		gvk_logf(&e->opt.log, GVK_LOG_WARN, "another process holds the GPU (lock %s); Pair-HMM computes on the CPU", e->gpu_lock);
+	else if (rc < 0)
+		gvk_logf(&e->opt.log, GVK_LOG_INFO, "%s; opening the GPU without it", lerr.msg);
+	return rc != 0;
+}
+
+/* opts.server: the engine's calls go there when it answers now; else it says so and the engine
+ * computes on the CPU. */
+static int connect_server(gvk_pairhmm_t *e, const char *path)
+{
+	gvk_err_t cerr = {0, ""};
+	if (!(e->server = strdup(path)) || !(e->srv = srv_clients_create(path))) return gvk_err_set(NULL, GVK_ERR_NOMEM, "out of memory");
+	srv_client_t *c = srv_clients_take(e->srv, &cerr);
+	if (c) {
+		snprintf(e->srv_device, sizeof e->srv_device, "%s", srv_client_device(c));
+		srv_clients_give(e->srv, c, 0);
+		return 0;
+	}
+	gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve cannot be used (%s); Pair-HMM computes on the CPU", cerr.msg);
+	srv_clients_destroy(e->srv);
+	e->srv = NULL;
+	return 0;
+}
+
 /* Opens the GPU back end of every context; device auto keeps the CPU when there is none. */
 static int open_gpus(gvk_pairhmm_t *e, gvk_err_t *err)
 {
+	if (!gpu_lock_won(e)) return 0;
 	for (int c = 0; c < e->nctx; ++c) {
 		gvk_err_t gerr = {0, ""};
 		if ((e->ctx[c].gpu = phmm_gpu_open(&e->opt, &gerr)) != NULL) continue;
@@ -124,24 +166,40 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 		return NULL;
 	}
 	e->opt = *opt;
+	e->opt.server = e->opt.gpu_lock = NULL;
 	if (e->opt.threads < 1) e->opt.threads = gvk_ncpu();
 	e->isa = isa;
 	e->nctx = opt->shared ? opt->merge_contexts : 1;
+	e->gpu_lock_fd = -1;
 	pthread_mutex_init(&e->lock, NULL);
+	/* With a server, the engine's own work (the server gone, raw sums) is the CPU's. */
+	if (opt->server && opt->device != GVK_DEVICE_CPU) {
+		e->opt.device = GVK_DEVICE_CPU;
+		if (connect_server(e, opt->server) < 0) {
+			gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			gvk_pairhmm_destroy(e);
+			return NULL;
+		}
+	}
+	if (opt->gpu_lock && !(e->gpu_lock = strdup(opt->gpu_lock))) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		gvk_pairhmm_destroy(e);
+		return NULL;
+	}
 	/* --device gpu opens the GPU now and fails without one; auto opens it at the first pass big
 	 * enough to be worth the GPU's start-up (a CUDA context), so small inputs stay on the CPU, except
 	 * in a shared engine, whose calls are small by design and merged. */
-	if (opt->device == GVK_DEVICE_GPU || (opt->shared && opt->device == GVK_DEVICE_AUTO)) {
+	if (e->opt.device == GVK_DEVICE_GPU || (opt->shared && e->opt.device == GVK_DEVICE_AUTO)) {
 		if (open_gpus(e, err) < 0) {
 			gvk_pairhmm_destroy(e);
 			return NULL;
 		}
 		e->gpu_tried = 1;
 	}
-	e->gpu_tried |= opt->device == GVK_DEVICE_CPU;
+	e->gpu_tried |= e->opt.device == GVK_DEVICE_CPU;
 	/* GATK sends one small batch per call: starting the threads anew for each cost more than
 	 * the batch itself on many cores. */
-	if (opt->device != GVK_DEVICE_GPU && e->opt.threads > 1) e->pool = gvk_pool_create(e->opt.threads);
+	if (e->opt.device != GVK_DEVICE_GPU && e->opt.threads > 1) e->pool = gvk_pool_create(e->opt.threads);
 	if (opt->shared && !(e->merge = phmm_merge_create(e->nctx, opt->merge_wait_us, (size_t)opt->merge_max_pairs,
 	                                                  merged_batch, e))) {
 		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -166,8 +224,16 @@ void gvk_pairhmm_destroy(gvk_pairhmm_t *e)
 	for (int c = 0; c < e->nctx; ++c) ctx_free(&e->ctx[c]);
 	phmm_merge_destroy(e->merge);
 	gvk_pool_destroy(e->pool);
+	srv_clients_destroy(e->srv);
+	gvk_gpu_lock_release(e->gpu_lock_fd);
+	free(e->server), free(e->gpu_lock);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
+}
+
+void phmm_shared_merge_stats(const gvk_pairhmm_t *e, phmm_merge_stats_t *st)
+{
+	if (e) phmm_merge_stats(e->merge, st);
 }
 
 const char *gvk_pairhmm_device_name(const gvk_pairhmm_t *e) { return e ? e->name : "none"; }
@@ -366,6 +432,7 @@ static void auto_open_gpu(gvk_pairhmm_t *e, phmm_ctx_t *c, const gvk_read_t *rea
 	if (!gvk_policy_auto_gpu(GVK_ENGINE_PAIRHMM, cells, e->opt.gpu_min_work)) return;
 	gvk_err_t gerr = {0, ""};
 	e->gpu_tried = 1;
+	if (!gpu_lock_won(e)) return;
 	c->gpu = phmm_gpu_open(&e->opt, &gerr);
 	if (c->gpu)
 		set_name(e);
@@ -516,6 +583,32 @@ static void merged_batch(void *arg, int ctx, phmm_req_t *batch)
 	}
 }
 
+/* A call through the server: 0, its error, or SRV_GONE when it stopped answering (said once; the
+ * engine then computes every call itself). */
+static int server_call(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
+                       size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err)
+{
+	gvk_err_t serr = {0, ""};
+	srv_client_t *c = srv_clients_take(e->srv, &serr);
+	int rc = c ? srv_client_pairhmm(c, e->opt.flavour, e->opt.force_double, reads, haps, pairs, n, out, &serr) : SRV_GONE;
+	if (c) srv_clients_give(e->srv, c, rc == SRV_GONE);
+	if (rc == 0) {
+		uint64_t cells = 0;
+		for (size_t k = 0; k < n; ++k) cells += (uint64_t)reads[pairs[k].read].len * (uint64_t)haps[pairs[k].hap].len;
+		pthread_mutex_lock(&e->lock);
+		e->st.pairs += n, e->st.cells += cells;
+		pthread_mutex_unlock(&e->lock);
+	} else if (rc == SRV_GONE && !atomic_exchange(&e->srv_gone, 1)) {
+		gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve stopped answering (%s); Pair-HMM computes on the CPU", serr.msg);
+		pthread_mutex_lock(&e->lock);
+		set_name(e);
+		pthread_mutex_unlock(&e->lock);
+	} else if (rc < 0 && err) {
+		*err = serr;
+	}
+	return rc;
+}
+
 int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
                       const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err)
 {
@@ -523,6 +616,9 @@ int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t
 	if (null) return gvk_err_null(err, __func__, null);
 	int rc = check_pairs(e, reads, haps, pairs, n, err);
 	if (rc < 0 || n == 0) return rc;
+	if (e->srv && !atomic_load(&e->srv_gone) && !out->fsum && !out->dsum &&
+	    (rc = server_call(e, reads, haps, pairs, n, out, err)) != SRV_GONE)
+		return rc;
 	if (!e->merge) return compute(e, &e->ctx[0], reads, haps, pairs, n, out, err);
 	phmm_req_t r;
 	memset(&r, 0, sizeof r);

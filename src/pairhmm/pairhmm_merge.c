@@ -19,6 +19,7 @@ struct phmm_merge_s {
 	phmm_req_t *waiting_leader; /* a leader in its merge window, woken by arrivals */
 	phmm_batch_fn fn;
 	void *arg;
+	phmm_merge_stats_t st;
 };
 
 phmm_merge_t *phmm_merge_create(int nctx, int wait_us, size_t max_pairs, phmm_batch_fn fn, void *arg)
@@ -74,6 +75,27 @@ static phmm_req_t *take_batch(phmm_merge_t *m, phmm_req_t *leader)
 		last->next = r, last = r;
 	}
 	return batch;
+}
+
+/* Counts a batch taken (under the lock). */
+static void count_batch(phmm_merge_t *m, const phmm_req_t *batch)
+{
+	uint64_t calls = 0, pairs = 0;
+	for (const phmm_req_t *r = batch; r; r = r->next) ++calls, pairs += r->n;
+	int b = 0;
+	while (b < PHMM_MERGE_BUCKETS - 1 && calls >> (b + 1)) ++b;
+	m->st.batches++, m->st.calls += calls, m->st.pairs += pairs, m->st.by_calls[b]++;
+	if (pairs > m->st.max_pairs) m->st.max_pairs = pairs;
+}
+
+void phmm_merge_stats(phmm_merge_t *m, phmm_merge_stats_t *st)
+{
+	if (!m) return;
+	pthread_mutex_lock(&m->lock);
+	st->batches += m->st.batches, st->calls += m->st.calls, st->pairs += m->st.pairs;
+	if (m->st.max_pairs > st->max_pairs) st->max_pairs = m->st.max_pairs;
+	for (int b = 0; b < PHMM_MERGE_BUCKETS; ++b) st->by_calls[b] += m->st.by_calls[b];
+	pthread_mutex_unlock(&m->lock);
 }
 
 static void deadline_after(struct timespec *ts, double t0, int us)
@@ -142,6 +164,7 @@ int phmm_merge_submit(phmm_merge_t *m, phmm_req_t *r)
 				continue;
 			}
 			phmm_req_t *batch = take_batch(m, r);
+			count_batch(m, batch);
 			hand_over(m);
 			pthread_mutex_unlock(&m->lock);
 			m->fn(m->arg, ctx, batch);

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gvk.h"
 
@@ -40,6 +41,13 @@ typedef void (*phmm_batch_fn)(void *arg, int ctx, phmm_req_t *batch);
 
 typedef struct phmm_merge_s phmm_merge_t;
 
+/* What the merging did: batches computed, the calls and pairs in them, the largest batch, and
+ * batches by calls merged (bucket b: 2^b .. 2^(b+1) - 1 calls; the last one and more). */
+enum { PHMM_MERGE_BUCKETS = 8 };
+typedef struct {
+	uint64_t batches, calls, pairs, max_pairs, by_calls[PHMM_MERGE_BUCKETS];
+} phmm_merge_stats_t;
+
 /* NULL when out of memory. wait_us: how long a leader waits for more calls before it starts;
  * max_pairs: a batch stops taking calls beyond this many pairs (it always takes its leader's). */
 phmm_merge_t *phmm_merge_create(int nctx, int wait_us, size_t max_pairs, phmm_batch_fn fn, void *arg);
@@ -47,6 +55,11 @@ void phmm_merge_destroy(phmm_merge_t *m);
 
 /* Queues r (reads ... solo set by the caller), blocks until it is computed, returns r->rc. */
 int phmm_merge_submit(phmm_merge_t *m, phmm_req_t *r);
+
+/* Adds m's figures to *st (m NULL: nothing). */
+void phmm_merge_stats(phmm_merge_t *m, phmm_merge_stats_t *st);
+/* The merge figures of a shared engine (pairhmm_engine.c), added to *st; nothing for another. */
+void phmm_shared_merge_stats(const gvk_pairhmm_t *e, phmm_merge_stats_t *st);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,530 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "../common/buf.h"
+#include "../common/err.h"
+#include "../common/log.h"
+#include "serve_proto.h"
+#include "serve_server.h"
+#include "serve_shm.h"
+
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59
+#endif
+
+/* Align engines behind one merge queue: each context has an engine of its own (an align engine
+ * takes one caller at a time) and the arrays of its merged batch. */
+enum { AL_CTX = 2, AL_MERGE_PAIRS = 65536 };
+/* A connection's buffers above this size are freed after its call, so that one large call does
+ * not keep the server's memory up. */
+#define KEEP_BYTES ((size_t)64 << 20)
+
+typedef struct srv_server_s srv_server_t;
+
+typedef struct {
+	phmm_merge_t *merge;
+	gvk_align_t *eng[AL_CTX];
+	gvk_buf_t pairs[AL_CTX], res[AL_CTX];
+} al_pool_t;
+
+/* An align call in the merge queue (the queue sees base alone). */
+typedef struct {
+	phmm_req_t base;
+	const gvk_align_pair_t *pairs;
+	uint64_t text_cap;
+	gvk_buf_t *out; /* the connection's output area, filled by the batch's leader */
+	size_t out_len;
+} al_req_t;
+
+typedef struct conn_s conn_t;
+struct conn_s {
+	srv_server_t *s;
+	int sock, seg;
+	long pid, uid;
+	uint64_t calls;
+	gvk_buf_t in, out;
+	srv_scratch_t sc;
+	conn_t *prev, *next;
+};
+
+struct srv_server_s {
+	srv_opts_t o;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int lock_fd, lsock, stop[2];
+	pthread_mutex_t lock; /* connections and engines */
+	pthread_cond_t idle;
+	conn_t *conns;
+	int nconn;
+	gvk_pairhmm_t *phmm[2][2]; /* [flavour][force_double] */
+	al_pool_t *al[2][2];       /* [flavour][raw] */
+	_Atomic uint64_t clients, refused, calls[2], pairs[2], errors;
+	char device[128];
+};
+
+/* ---- engines ---- */
+
+static gvk_pairhmm_t *phmm_engine(srv_server_t *s, int flavour, int dbl, gvk_err_t *err)
+{
+	pthread_mutex_lock(&s->lock);
+	gvk_pairhmm_t *e = s->phmm[flavour][dbl];
+	if (!e) {
+		gvk_pairhmm_opts_t o;
+		gvk_pairhmm_opts_init(&o);
+		o.flavour = flavour, o.force_double = dbl, o.device = s->o.device, o.threads = s->o.threads, o.gpu = s->o.gpu;
+		o.shared = 1, o.log = s->o.log;
+		e = s->phmm[flavour][dbl] = gvk_pairhmm_create(&o, err);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return e;
+}
+
+static void al_pool_destroy(al_pool_t *p)
+{
+	if (!p) return;
+	phmm_merge_destroy(p->merge);
+	for (int k = 0; k < AL_CTX; ++k) gvk_align_destroy(p->eng[k]), gvk_buf_free(&p->pairs[k]), gvk_buf_free(&p->res[k]);
+	free(p);
+}
+
+/* Writes a request's results (its share of the merged results r) into its output area. */
+static int al_write(al_req_t *q, const gvk_align_result_t *r, gvk_err_t *err)
+{
+	const size_t n = q->base.n;
+	uint64_t text = 0;
+	for (size_t k = 0; k < n; ++k) text += (uint64_t)r[k].cigar_len + 1;
+	if (text > q->text_cap)
+		return gvk_err_set(err, GVK_ERR_ARG, "the CIGARs need %llu bytes of text, the request has room for %llu",
+		                   (unsigned long long)text, (unsigned long long)q->text_cap);
+	uint8_t *o = gvk_buf_reserve(q->out, SRV_ALIGN_RES * n + (size_t)text);
+	if (!o) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu results", n);
+	char *t = (char *)o + SRV_ALIGN_RES * n;
+	uint32_t at = 0;
+	for (size_t k = 0; k < n; ++k) {
+		const int32_t v[4] = {r[k].offset, r[k].score, r[k].cigar_len, (int32_t)at};
+		memcpy(o + SRV_ALIGN_RES * k, v, sizeof v);
+		memcpy(t + at, r[k].cigar, (size_t)r[k].cigar_len + 1);
+		at += (uint32_t)r[k].cigar_len + 1;
+	}
+	q->out_len = SRV_ALIGN_RES * n + (size_t)text;
+	return 0;
+}
+
+/* The merge queue's batch (phmm_batch_fn): the requests' pairs side by side, one engine call. */
+static void al_batch(void *arg, int ctx, phmm_req_t *batch)
+{
+	al_pool_t *p = arg;
+	gvk_err_t err = {0, ""};
+	size_t total = 0, off = 0;
+	for (phmm_req_t *r = batch; r; r = r->next) total += r->n;
+	gvk_align_pair_t *mp = gvk_buf_reserve(&p->pairs[ctx], total * sizeof *mp);
+	gvk_align_result_t *mr = gvk_buf_reserve(&p->res[ctx], total * sizeof *mr);
+	int rc = mp && mr ? 0 : gvk_err_set(&err, GVK_ERR_NOMEM, "out of memory merging %zu pairs", total);
+	for (phmm_req_t *r = batch; r && rc == 0; r = r->next)
+		memcpy(mp + off, ((al_req_t *)r)->pairs, r->n * sizeof *mp), off += r->n;
+	if (rc == 0) rc = gvk_align_batch(p->eng[ctx], mp, total, mr, &err);
+	off = 0;
+	for (phmm_req_t *r = batch; r; r = r->next) {
+		r->rc = rc < 0 ? rc : al_write((al_req_t *)r, mr + off, &r->err);
+		if (rc < 0) r->err = err;
+		off += r->n;
+	}
+	if (p->pairs[ctx].cap > KEEP_BYTES) gvk_buf_free(&p->pairs[ctx]), gvk_buf_free(&p->res[ctx]);
+}
+
+static al_pool_t *al_engine(srv_server_t *s, int flavour, int raw, gvk_err_t *err)
+{
+	pthread_mutex_lock(&s->lock);
+	al_pool_t *p = s->al[flavour][raw];
+	if (!p && (p = calloc(1, sizeof *p)) != NULL) {
+		gvk_align_opts_t o;
+		gvk_align_opts_init(&o);
+		o.flavour = flavour, o.raw = raw, o.device = s->o.device, o.threads = s->o.threads, o.log = s->o.log;
+		int ok = (p->merge = phmm_merge_create(AL_CTX, 0, AL_MERGE_PAIRS, al_batch, p)) != NULL;
+		for (int k = 0; k < AL_CTX && ok; ++k) ok = (p->eng[k] = gvk_align_create(&o, err)) != NULL;
+		if (!ok) {
+			if (!p->merge) gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			al_pool_destroy(p);
+			p = NULL;
+		}
+		s->al[flavour][raw] = p;
+	} else if (!p) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	}
+	pthread_mutex_unlock(&s->lock);
+	return p;
+}
+
+/* ---- one call ---- */
+
+static int read_area(int fd, uint8_t *dst, uint64_t n, gvk_err_t *err)
+{
+	uint64_t got = 0;
+	while (got < n) {
+		ssize_t r = pread(fd, dst + got, (size_t)(n - got), (off_t)got);
+		if (r < 0 && errno == EINTR) continue;
+		if (r < 0) return gvk_err_set(err, GVK_ERR_IO, "reading the segment: %s", strerror(errno));
+		if (r == 0)
+			return gvk_err_set(err, GVK_ERR_FORMAT, "the segment holds %llu bytes, the request needs %llu",
+			                   (unsigned long long)got, (unsigned long long)n);
+		got += (uint64_t)r;
+	}
+	return 0;
+}
+
+static int write_area(int fd, const uint8_t *src, size_t n, uint64_t off, gvk_err_t *err)
+{
+	size_t done = 0;
+	while (done < n) {
+		ssize_t r = pwrite(fd, src + done, n - done, (off_t)(off + done));
+		if (r < 0 && errno == EINTR) continue;
+		if (r <= 0) return gvk_err_set(err, GVK_ERR_IO, "writing the results into the segment: %s", r < 0 ? strerror(errno) : "no progress");
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+/* The connection's input area, in memory of the server's own. */
+static uint8_t *take_input(conn_t *c, uint64_t in_size, gvk_err_t *err)
+{
+	if (c->seg < 0) {
+		gvk_err_set(err, GVK_ERR_FORMAT, "a request before any segment was sent");
+		return NULL;
+	}
+	uint8_t *in = gvk_buf_reserve(&c->in, in_size ? (size_t)in_size : 1);
+	if (!in) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for an input area of %llu bytes", (unsigned long long)in_size);
+		return NULL;
+	}
+	return read_area(c->seg, in, in_size, err) < 0 ? NULL : in;
+}
+
+static int do_pairhmm(conn_t *c, const uint8_t *msg, size_t len, gvk_err_t *err)
+{
+	srv_phmm_req_t q;
+	gvk_read_t *reads;
+	gvk_hap_t *haps;
+	gvk_pair_t *pairs;
+	int rc = srv_get_phmm(msg, len, &q, err);
+	if (rc < 0) return rc;
+	const uint8_t *in = take_input(c, q.in_size, err);
+	if (!in) return err->code;
+	if ((rc = srv_parse_phmm(&q, in, &c->sc, &reads, &haps, &pairs, err)) < 0) return rc;
+	const size_t n = (size_t)q.n_pairs;
+	gvk_pairhmm_t *e = phmm_engine(c->s, (int)q.flavour, (int)q.force_double, err);
+	uint8_t *out = gvk_buf_reserve(&c->out, 9 * n + 1);
+	if (!e) return err->code;
+	if (!out) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu results", n);
+	gvk_pairhmm_out_t o = {(double *)out, out + 8 * n, NULL, NULL};
+	if ((rc = gvk_pairhmm_pairs(e, reads, haps, pairs, n, &o, err)) < 0) return rc;
+	atomic_fetch_add(&c->s->pairs[0], n);
+	c->calls++;
+	return write_area(c->seg, out, 9 * n, srv_out_off(q.in_size), err);
+}
+
+static int do_align(conn_t *c, const uint8_t *msg, size_t len, gvk_err_t *err)
+{
+	srv_align_req_t q;
+	gvk_align_pair_t *pairs;
+	int rc = srv_get_align(msg, len, &q, err);
+	if (rc < 0) return rc;
+	const uint8_t *in = take_input(c, q.in_size, err);
+	if (!in) return err->code;
+	if ((rc = srv_parse_align(&q, in, &c->sc, &pairs, err)) < 0) return rc;
+	if (q.n_pairs == 0) return 0;
+	al_pool_t *p = al_engine(c->s, (int)q.flavour, (int)q.raw, err);
+	if (!p) return err->code;
+	al_req_t r;
+	memset(&r, 0, sizeof r);
+	r.base.n = (size_t)q.n_pairs, r.pairs = pairs, r.text_cap = q.text_cap, r.out = &c->out;
+	if ((rc = phmm_merge_submit(p->merge, &r.base)) < 0) return *err = r.base.err, rc;
+	atomic_fetch_add(&c->s->pairs[1], q.n_pairs);
+	c->calls++;
+	return write_area(c->seg, c->out.p, r.out_len, srv_out_off(q.in_size), err);
+}
+
+/* A memfd, and nothing else, may serve as a segment: a pipe, socket or device could block the
+ * connection's thread in pread or give it endless data. */
+static int is_memfd(int fd) { return fcntl(fd, F_GET_SEALS) >= 0; }
+
+/* Handles one message: 0 or a negative code with err set; *fatal asks to close the connection
+ * after the reply (the message was not one of ours). */
+static int handle(conn_t *c, const uint8_t *msg, size_t n, int fd, int trunc, gvk_err_t *err, int *fatal)
+{
+	srv_hdr_t h;
+	int rc;
+	*fatal = 1;
+	if (trunc) return gvk_err_set(err, GVK_ERR_FORMAT, "message too long");
+	if ((rc = srv_get_hdr(msg, n, &h, err)) < 0) return rc;
+	if (!!(h.flags & SRV_F_SEGMENT) != (fd >= 0))
+		return gvk_err_set(err, GVK_ERR_FORMAT, fd >= 0 ? "a descriptor without the segment flag" : "the segment flag without a descriptor");
+	*fatal = 0;
+	if (fd >= 0) {
+		if (c->seg >= 0) close(c->seg);
+		c->seg = fd;
+		if (!is_memfd(fd)) {
+			close(fd), c->seg = -1;
+			return gvk_err_set(err, GVK_ERR_FORMAT, "the segment is not a memfd");
+		}
+	}
+	switch (h.op) {
+	case SRV_OP_HELLO: return h.body_len == 0 ? 0 : gvk_err_set(err, GVK_ERR_FORMAT, "hello with a body");
+	case SRV_OP_PAIRHMM: atomic_fetch_add(&c->s->calls[0], 1); return do_pairhmm(c, msg, n, err);
+	case SRV_OP_ALIGN: atomic_fetch_add(&c->s->calls[1], 1); return do_align(c, msg, n, err);
+	default: *fatal = 1; return gvk_err_set(err, GVK_ERR_FORMAT, "operation %u is not a request", h.op);
+	}
+}
+
+static void conn_end(conn_t *c)
+{
+	srv_server_t *s = c->s;
+	gvk_logf(&s->o.log, GVK_LOG_INFO, "client pid %ld (uid %ld) disconnected after %llu calls", c->pid, c->uid,
+	         (unsigned long long)c->calls);
+	close(c->sock);
+	if (c->seg >= 0) close(c->seg);
+	gvk_buf_free(&c->in), gvk_buf_free(&c->out);
+	srv_scratch_free(&c->sc);
+	pthread_mutex_lock(&s->lock);
+	if (c->prev) c->prev->next = c->next; else s->conns = c->next;
+	if (c->next) c->next->prev = c->prev;
+	if (--s->nconn == 0) pthread_cond_broadcast(&s->idle);
+	pthread_mutex_unlock(&s->lock);
+	free(c);
+}
+
+static void trim(gvk_buf_t *b)
+{
+	if (b->cap > KEEP_BYTES) gvk_buf_free(b);
+}
+
+static void *conn_main(void *arg)
+{
+	conn_t *c = arg;
+	uint8_t msg[SRV_MSG_MAX], rep[SRV_MSG_MAX];
+	for (;;) {
+		int fd = -1, trunc = 0, fatal = 0;
+		ssize_t n = srv_recv(c->sock, msg, sizeof msg, &fd, &trunc);
+		if (n <= 0) {
+			if (fd >= 0) close(fd);
+			break;
+		}
+		gvk_err_t err = {0, ""};
+		int rc = handle(c, msg, (size_t)n, fd, trunc, &err, &fatal);
+		if (fatal && fd >= 0 && fd != c->seg) close(fd);
+		if (rc < 0) atomic_fetch_add(&c->s->errors, 1);
+		size_t len = srv_put_reply(rep, rc, rc < 0 ? err.msg : c->s->device);
+		if (srv_send(c->sock, rep, len, -1) < 0 || fatal) break;
+		trim(&c->in), trim(&c->out), trim(&c->sc.reads), trim(&c->sc.haps), trim(&c->sc.pairs);
+	}
+	conn_end(c);
+	return NULL;
+}
+
+/* ---- the socket ---- */
+
+static int peer_allowed(const srv_server_t *s, int fd, struct ucred *cr)
+{
+	socklen_t l = sizeof *cr;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cr, &l) < 0) return 0;
+	if (cr->uid == geteuid()) return 1;
+	if (s->o.group < 0) return 0;
+	if ((long)cr->gid == s->o.group) return 1;
+	gid_t g[256];
+	l = sizeof g;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &l) < 0) return 0;
+	for (size_t k = 0; k < l / sizeof g[0]; ++k)
+		if ((long)g[k] == s->o.group) return 1;
+	return 0;
+}
+
+static void admit(srv_server_t *s, int fd)
+{
+	struct ucred cr = {0, 0, 0};
+	if (!peer_allowed(s, fd, &cr)) {
+		atomic_fetch_add(&s->refused, 1);
+		gvk_logf(&s->o.log, GVK_LOG_WARN, "refused a connection from pid %ld, uid %ld (not this user%s)", (long)cr.pid,
+		         (long)cr.uid, s->o.group >= 0 ? " nor in the group" : "");
+		close(fd);
+		return;
+	}
+	conn_t *c = calloc(1, sizeof *c);
+	pthread_mutex_lock(&s->lock);
+	if (!c || s->nconn >= s->o.max_clients) {
+		pthread_mutex_unlock(&s->lock);
+		uint8_t rep[SRV_MSG_MAX];
+		srv_send(fd, rep, srv_put_reply(rep, GVK_ERR_NOMEM, c ? "too many clients" : "out of memory"), -1);
+		gvk_logf(&s->o.log, GVK_LOG_WARN, "refused a connection from pid %ld: %d clients already", (long)cr.pid, s->nconn);
+		close(fd);
+		free(c);
+		return;
+	}
+	c->s = s, c->sock = fd, c->seg = -1, c->pid = cr.pid, c->uid = (long)cr.uid;
+	c->next = s->conns;
+	if (s->conns) s->conns->prev = c;
+	s->conns = c;
+	int n = ++s->nconn;
+	pthread_mutex_unlock(&s->lock);
+	atomic_fetch_add(&s->clients, 1);
+	gvk_logf(&s->o.log, GVK_LOG_INFO, "client pid %ld (uid %ld) connected; %d connected", c->pid, c->uid, n);
+	pthread_attr_t at;
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	pthread_t th;
+	if (pthread_create(&th, &at, conn_main, c) != 0) conn_end(c);
+	pthread_attr_destroy(&at);
+}
+
+/* Takes the lock file beside the socket, or says which server holds it. */
+static int take_lock(srv_server_t *s, gvk_err_t *err)
+{
+	char lp[sizeof s->path + 8];
+	snprintf(lp, sizeof lp, "%s.lock", s->path);
+	if ((s->lock_fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0)
+		return gvk_err_set(err, GVK_ERR_IO, "%s: %s", lp, strerror(errno));
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0)
+		return gvk_err_set(err, GVK_ERR_IO, "%s: a gvk serve is already running on this socket", s->path);
+	return 0;
+}
+
+/* A live server answers on the socket; a file left by one that died does not. */
+static int live_server(const struct sockaddr_un *sa)
+{
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0) return 0;
+	int live = connect(fd, (const struct sockaddr *)sa, sizeof *sa) == 0;
+	close(fd);
+	return live;
+}
+
+static int bind_socket(srv_server_t *s, gvk_err_t *err)
+{
+	struct sockaddr_un sa;
+	struct stat st;
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path, s->path, strlen(s->path));
+	if (lstat(s->path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) return gvk_err_set(err, GVK_ERR_IO, "%s exists and is not a socket", s->path);
+		if (live_server(&sa)) return gvk_err_set(err, GVK_ERR_IO, "%s: a gvk serve is already running on this socket", s->path);
+		if (unlink(s->path) < 0) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot replace the stale socket: %s", s->path, strerror(errno));
+	}
+	if ((s->lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0 || bind(s->lsock, (struct sockaddr *)&sa, sizeof sa) < 0)
+		return gvk_err_set(err, GVK_ERR_IO, "%s: %s", s->path, strerror(errno));
+	/* Owner only, or owner and group: the directory is private as well, and every peer's
+	 * credentials are checked anyway. */
+	if (chmod(s->path, s->o.group >= 0 ? 0660 : 0600) < 0 ||
+	    (s->o.group >= 0 && chown(s->path, (uid_t)-1, (gid_t)s->o.group) < 0) || listen(s->lsock, 256) < 0) {
+		int e = errno;
+		unlink(s->path);
+		return gvk_err_set(err, GVK_ERR_IO, "%s: %s", s->path, strerror(e));
+	}
+	return 0;
+}
+
+srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
+{
+	srv_server_t *s = calloc(1, sizeof *s);
+	if (!s) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	s->o = *o, s->lock_fd = s->lsock = s->stop[0] = s->stop[1] = -1;
+	if (s->o.max_clients < 1) s->o.max_clients = 1024;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->idle, NULL);
+	int rc = 0;
+	if (!o->socket || strlen(o->socket) >= sizeof s->path)
+		rc = gvk_err_set(err, GVK_ERR_ARG, "socket path %s", o->socket ? "too long" : "missing");
+	else
+		memcpy(s->path, o->socket, strlen(o->socket) + 1);
+	if (rc == 0 && pipe2(s->stop, O_CLOEXEC | O_NONBLOCK) < 0) rc = gvk_err_set(err, GVK_ERR_IO, "pipe: %s", strerror(errno));
+	if (rc == 0) rc = take_lock(s, err);
+	/* The default Pair-HMM engine now: --device gpu fails before the socket exists, and the
+	 * GPU's start-up is paid once, not by the first client. */
+	gvk_pairhmm_t *e = rc == 0 ? phmm_engine(s, GVK_PHMM_FMA, 0, err) : NULL;
+	if (rc == 0 && !e) rc = err && err->code ? err->code : GVK_ERR_GPU;
+	if (e) snprintf(s->device, sizeof s->device, "%s", gvk_pairhmm_device_name(e));
+	if (rc == 0) rc = bind_socket(s, err);
+	if (rc < 0) {
+		if (s->lsock >= 0) close(s->lsock), s->lsock = -1;
+		srv_server_destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+void srv_server_stop(srv_server_t *s)
+{
+	char b = 1;
+	ssize_t r = write(s->stop[1], &b, 1);
+	(void)r;
+}
+
+int srv_server_run(srv_server_t *s, gvk_err_t *err)
+{
+	int rc = 0;
+	for (;;) {
+		struct pollfd p[2] = {{s->lsock, POLLIN, 0}, {s->stop[0], POLLIN, 0}};
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR) continue;
+			rc = gvk_err_set(err, GVK_ERR_IO, "poll: %s", strerror(errno));
+			break;
+		}
+		if (p[1].revents) break;
+		if (p[0].revents & POLLIN) {
+			int fd = accept4(s->lsock, NULL, NULL, SOCK_CLOEXEC);
+			if (fd >= 0) admit(s, fd);
+			else if (errno == EMFILE || errno == ENFILE) usleep(10000); /* the backlog waits; no spinning */
+		}
+	}
+	/* No new clients; the ones connected finish the call they are in (its reply goes out), then
+	 * see the end of their connection. */
+	close(s->lsock), s->lsock = -1;
+	unlink(s->path);
+	pthread_mutex_lock(&s->lock);
+	for (conn_t *c = s->conns; c; c = c->next) shutdown(c->sock, SHUT_RD);
+	while (s->nconn > 0) pthread_cond_wait(&s->idle, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+void srv_server_summary(srv_server_t *s, srv_summary_t *sum)
+{
+	memset(sum, 0, sizeof *sum);
+	sum->clients = atomic_load(&s->clients), sum->refused = atomic_load(&s->refused), sum->errors = atomic_load(&s->errors);
+	for (int k = 0; k < 2; ++k) sum->calls[k] = atomic_load(&s->calls[k]), sum->pairs[k] = atomic_load(&s->pairs[k]);
+	pthread_mutex_lock(&s->lock);
+	for (int f = 0; f < 2; ++f)
+		for (int d = 0; d < 2; ++d) {
+			phmm_shared_merge_stats(s->phmm[f][d], &sum->merge[0]);
+			if (s->al[f][d]) phmm_merge_stats(s->al[f][d]->merge, &sum->merge[1]);
+		}
+	pthread_mutex_unlock(&s->lock);
+	snprintf(sum->device, sizeof sum->device, "%s", s->device);
+}
+
+void srv_server_destroy(srv_server_t *s)
+{
+	if (!s) return;
+	if (s->lsock >= 0) close(s->lsock), unlink(s->path);
+	for (int f = 0; f < 2; ++f)
+		for (int d = 0; d < 2; ++d) gvk_pairhmm_destroy(s->phmm[f][d]), al_pool_destroy(s->al[f][d]);
+	for (int k = 0; k < 2; ++k)
+		if (s->stop[k] >= 0) close(s->stop[k]);
+	if (s->lock_fd >= 0) close(s->lock_fd);
+	pthread_cond_destroy(&s->idle);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* gvk serve: one process per host owns the GPUs and runs the shared engines; every client
+ * process's calls go into them and are merged into large launches. One thread per connection
+ * reads a request, computes it through the engine its options need (Pair-HMM: a shared engine per
+ * flavour and precision; align: engines behind a merge queue per flavour and mode), writes the
+ * results into the client's segment and replies. A bad request gets an error reply, garbage a
+ * closed connection; neither touches another client. */
+#ifndef GVK_SERVE_SERVER_H
+#define GVK_SERVE_SERVER_H
+
+#include <stdint.h>
+
+#include "gvk.h"
+#include "../pairhmm/pairhmm_merge.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+	const char *socket; /* path of the socket (its directory must exist) */
+	int device;         /* gvk_device_t of the engines */
+	int threads;        /* CPU threads of each engine (< 1: all processors) */
+	int gpu;            /* gvk_pairhmm_opts_t.gpu */
+	long group;         /* a group id whose members may connect (socket 0660), or -1 (0600) */
+	int max_clients;    /* connections at once (0: 1024) */
+	gvk_log_t log;      /* connects and disconnects (GVK_LOG_INFO), refused peers (GVK_LOG_WARN) */
+} srv_opts_t;
+
+typedef struct {
+	uint64_t clients, refused, calls[2], pairs[2], errors;
+	phmm_merge_stats_t merge[2]; /* [0] Pair-HMM, [1] align */
+	char device[128];
+} srv_summary_t;
+
+typedef struct srv_server_s srv_server_t;
+
+/* Binds the socket: refuses (GVK_ERR_IO) when a live server holds it, replaces a stale one. NULL
+ * with err set on failure. */
+srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err);
+/* Serves until srv_server_stop, then lets the calls in flight finish, closes every connection
+ * and removes the socket. 0 or an error code. */
+int srv_server_run(srv_server_t *s, gvk_err_t *err);
+/* Asks srv_server_run to return; safe from any thread. */
+void srv_server_stop(srv_server_t *s);
+void srv_server_summary(srv_server_t *s, srv_summary_t *sum);
+void srv_server_destroy(srv_server_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
