@@ -188,7 +188,7 @@ static int make_fidb(const args_t *a)
 	gvk_outset_init(&os);
 	gvk_cli_signals_watch(&os);
 	FILE *fp = NULL;
-	int rc = fid_make(a->make_fidb, a->minor, &f, &err);
+	int rc = fid_make(a->make_fidb, a->minor, a->threads, &f, &err);
 	if (rc == 0 && !(fp = gvk_outset_open(&os, a->out, &err))) rc = GVK_ERR_IO;
 	if (rc == 0 && fidb_write(fp, &f.prof, &f.panel, &f.ids, &err) < 0)
 		rc = gvk_err_set(&err, GVK_ERR_IO, "%s: write error", strcmp(a->out, "-") ? a->out : "standard output");

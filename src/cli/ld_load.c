@@ -194,7 +194,7 @@ static int64_t *kept_rows(const uint8_t *keep, int64_t m)
 /* --vcf ... --phased: the haplotype reader; the variant filters act on its planes. */
 static int load_phased(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
 {
-	snp_vcf_opt_t vo = {a->keep_allele_order, 1};
+	snp_vcf_opt_t vo = {a->keep_allele_order, 1, a->ld.threads};
 	int rc = snp_read_vcf(a->vcf, &vo, d, err);
 	if (rc < 0) return rc;
 	ld_log_printf(log, "%lld variants and %lld samples (phased haplotypes) read from %s.\n", (long long)d->n_snp,

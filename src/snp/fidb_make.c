@@ -10,6 +10,7 @@
 #include "plink_io.h"
 #include "vcf_io.h"
 #include "../common/err.h"
+#include "../common/threads.h"
 
 void fid_file_free(fid_file_t *f)
 {
@@ -48,7 +49,7 @@ static char *plink_prefix(const char *in)
 }
 
 /* Reads in into d: A1 (the counted allele of plane A) as the input has it, or the minor allele. */
-static int read_genotypes(const char *in, int minor, snp_data_t *d, gvk_err_t *err)
+static int read_genotypes(const char *in, int minor, int threads, snp_data_t *d, gvk_err_t *err)
 {
 	char *prefix = plink_prefix(in);
 	if (prefix) {
@@ -59,20 +60,42 @@ static int read_genotypes(const char *in, int minor, snp_data_t *d, gvk_err_t *e
 	}
 	if (strcmp(in, "-") != 0 && !exists(in))
 		return gvk_err_set(err, GVK_ERR_IO, "%s: no such VCF/BCF file, nor a PLINK fileset %s.bed/.bim/.fam", in, in);
-	snp_vcf_opt_t o = {!minor, 0};
+	snp_vcf_opt_t o = {!minor, 0, threads};
 	return snp_read_vcf(in, &o, d, err);
 }
 
-/* Transposes plane A: profile s gets bit j when sample s carries A1 of SNP j. */
-static int profiles(const snp_data_t *d, fid_prof_t *p, gvk_err_t *err)
+/* Plane A transposed: profile s gets bit j when sample s carries A1 of SNP j. Each thread takes
+ * whole words of samples, so that it writes profiles of its own. */
+typedef struct {
+	const snp_data_t *d;
+	fid_prof_t *p;
+	int nth;
+} transpose_t;
+
+static void transpose_worker(void *arg, int tid)
+{
+	const transpose_t *t = arg;
+	const snp_data_t *d = t->d;
+	size_t words = (size_t)(d->n_bits + 63) / 64, w1 = gvk_part(words, tid + 1, t->nth);
+	for (size_t w = gvk_part(words, tid, t->nth); w < w1; ++w)
+		for (int64_t j = 0; j < d->n_snp; ++j) {
+			uint64_t bits = snp_plane(d, j, SNP_PA)[w];
+			const uint64_t set = (uint64_t)1 << (j & 63);
+			for (; bits; bits &= bits - 1) {
+				size_t s = w * 64 + (size_t)__builtin_ctzll(bits);
+				t->p->w[s * (size_t)t->p->stride + (size_t)(j >> 6)] |= set;
+			}
+		}
+}
+
+static int profiles(const snp_data_t *d, int threads, fid_prof_t *p, gvk_err_t *err)
 {
 	int rc = fid_prof_alloc(p, d->n_bits, (uint32_t)d->n_snp, err);
-	for (int64_t j = 0; j < d->n_snp && rc == 0; ++j) {
-		const uint64_t *a = snp_plane(d, j, SNP_PA);
-		for (int64_t s = 0; s < d->n_bits; ++s)
-			if (a[s >> 6] >> (s & 63) & 1) p->w[(size_t)s * (size_t)p->stride + (size_t)(j >> 6)] |= (uint64_t)1 << (j & 63);
-	}
-	return rc;
+	if (rc < 0) return rc;
+	int64_t words = (d->n_bits + 63) / 64;
+	transpose_t t = {d, p, threads < 1 ? 1 : threads > words ? (int)(words ? words : 1) : threads};
+	gvk_parallel(t.nth, transpose_worker, &t);
+	return 0;
 }
 
 static int panel(const snp_data_t *d, fid_panel_t *pl, gvk_err_t *err)
@@ -97,16 +120,16 @@ static int name_input(gvk_err_t *err, int rc, const char *in)
 	return gvk_err_set(err, rc, "%s: %s", in, msg);
 }
 
-int fid_make(const char *in, int minor, fid_file_t *f, gvk_err_t *err)
+int fid_make(const char *in, int minor, int threads, fid_file_t *f, gvk_err_t *err)
 {
 	memset(f, 0, sizeof *f);
 	snp_data_t d = {0};
-	int rc = read_genotypes(in, minor, &d, err);
+	int rc = read_genotypes(in, minor, threads, &d, err);
 	if (rc < 0) return rc;
 	if (d.n_snp > UINT32_MAX || d.n_bits > UINT32_MAX || d.n_sample_id != d.n_bits)
 		rc = gvk_err_set(err, GVK_ERR_ARG, "%s: %lld SNPs x %lld samples do not fit a .fidb (at most 2^32 - 1 of each)", in,
 		                 (long long)d.n_snp, (long long)d.n_bits);
-	if (rc == 0) rc = profiles(&d, &f->prof, err);
+	if (rc == 0) rc = profiles(&d, threads, &f->prof, err);
 	if (rc == 0 && (rc = panel(&d, &f->panel, err)) < 0) name_input(err, rc, in);
 	if (rc == 0 && (rc = fid_ids_copy(&f->ids, d.sample_id, (size_t)d.n_sample_id, err)) < 0) name_input(err, rc, in);
 	snp_data_free(&d);

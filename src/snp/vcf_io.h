@@ -9,6 +9,7 @@
 typedef struct {
 	int keep_allele_order; /* A1 = ALT; otherwise A1 = the minor allele (PLINK 1.9 --vcf) */
 	int haplotypes;        /* columns are the 2N haplotypes; every heterozygous call must be phased */
+	int threads;           /* records parsed and decoded at once (< 1: 1); the result is the same for any number */
 } snp_vcf_opt_t;
 
 /* 1 when this build reads VCF/BCF. */

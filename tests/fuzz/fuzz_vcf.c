@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fz_file_t f;
 	fz_write(&f, data, size, ".vcf");
-	snp_vcf_opt_t opt = {(int)(size & 1), (int)(size >> 1 & 1)};
+	snp_vcf_opt_t opt = {(int)(size & 1), (int)(size >> 1 & 1), 1 + (int)(size >> 2 & 1)};
 	snp_data_t d;
 	memset(&d, 0, sizeof d);
 	gvk_err_t err = {0, ""};

@@ -103,7 +103,7 @@ void fz_check_make_fidb(const char *in, int minor, const char *const *names, int
 {
 	fid_file_t f;
 	gvk_err_t err = {0, ""};
-	int rc = fid_make(in, minor, &f, &err);
+	int rc = fid_make(in, minor, 2, &f, &err); /* 2: the threaded reader and transpose */
 	fz_check_err_any(rc, &err, names, n);
 	if (rc < 0) return;
 	check_made(&f);
