@@ -20,21 +20,10 @@
 
 int gvk_cli_user_dir(char *dir, unsigned long size, char *msg)
 {
-	struct stat st;
-	if (srv_default_dir(getenv("XDG_RUNTIME_DIR"), (unsigned)getuid(), dir, size) < 0) {
-		if (msg) snprintf(msg, 256, "the per-user directory's path is too long");
-		return -1;
-	}
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-		if (msg) snprintf(msg, 256, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	/* Another user's directory at this path (made first in /tmp) must not receive our socket. */
-	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) {
-		if (msg) snprintf(msg, 256, "%s is not a directory of this user", dir);
-		return -1;
-	}
-	return 0;
+	gvk_err_t err = {0, ""};
+	if (srv_user_dir(getenv("XDG_RUNTIME_DIR"), (unsigned)getuid(), dir, size, &err) == 0) return 0;
+	if (msg) snprintf(msg, 256, "%s", err.msg);
+	return -1;
 }
 
 int gvk_cli_serve_opts(const char *cmd, const char *server_arg, int device, gvk_cli_serve_t *p, const char **server,

@@ -12,6 +12,7 @@
 #include <jni.h>
 
 #include "gvk.h"
+#include "common/gpu_lock.h"
 #include "jni_pool.h"
 #include "jni_throw.h"
 #include "jni_workers.h"
@@ -88,6 +89,51 @@ static struct {
 
 static jni_pool_t g_pool = JNI_POOL_INIT(slot_destroy);
 
+/* GVK_SERVER: engines whose calls go to gvk serve, shared by every Java thread (each keeps a
+ * connection per concurrent caller), one per flavour and precision, made at the initNative that
+ * first needs it and kept until the library is unloaded (a Java thread may still be in a call on
+ * one when another thread's initNative changes the settings). g_server is the current one; after
+ * a server that did not answer (the engine said so) no other is tried. */
+static gvk_pairhmm_t *g_servers[2][2], *g_server;
+static int g_no_server;
+/* Device auto takes the GPU only in the process that holds the GPU lock (common/gpu_lock.h): -1
+ * not tried yet, -2 lost or not usable, else the lock's descriptor, kept until the process ends. */
+static int g_gpu_lock = -1;
+
+/* Whether this process may open the GPU in device auto; says so once when another one has it. */
+static int gpu_lock_won(const gvk_log_t *log)
+{
+	char path[4200];
+	if (g_gpu_lock == -1) {
+		const char *p = jni_gpu_lock_path(path, sizeof path);
+		int fd = -1;
+		if (!p) return 1; /* no per-user directory: no lock to honour */
+		if (gvk_gpu_lock_take(p, &fd, NULL) == 0) {
+			jni_log(log, GVK_LOG_WARN, "another process holds the GPU (lock %s); Pair-HMM computes on the CPU", p);
+			g_gpu_lock = -2;
+		} else {
+			g_gpu_lock = fd >= 0 ? fd : -3;
+		}
+	}
+	return g_gpu_lock != -2;
+}
+
+/* The server engine for the new settings, or NULL (no GVK_SERVER, device cpu, or no answer).
+ * Called under g_phmm.lock. */
+static gvk_pairhmm_t *server_engine(const gvk_pairhmm_opts_t *base, int device)
+{
+	gvk_pairhmm_opts_t opt = *base;
+	gvk_pairhmm_t **e = &g_servers[base->flavour == GVK_PHMM_NOFMA][base->force_double != 0];
+	if (*e || g_no_server || device == GVK_DEVICE_CPU || !(opt.server = jni_env_server())) return *e;
+	opt.device = GVK_DEVICE_AUTO, opt.shared = 1;
+	if ((*e = gvk_pairhmm_create(&opt, NULL)) != NULL && strncmp(gvk_pairhmm_device_name(*e), "server:", 7) != 0) {
+		gvk_pairhmm_destroy(*e);
+		*e = NULL;
+	}
+	g_no_server = *e == NULL;
+	return *e;
+}
+
 static jfieldID byte_field(JNIEnv *env, jclass cls, const char *name)
 {
 	return cls ? (*env)->GetFieldID(env, cls, name, "[B") : NULL;
@@ -137,6 +183,7 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_pairhmm_IntelPairHmm_initNative(JNIEnv
 	/* New settings: GATK calls initNative before its first batch, so no call uses the old engine. */
 	if (g_phmm.gpu) gvk_pairhmm_destroy(g_phmm.gpu);
 	g_phmm.gpu = NULL, g_phmm.gpu_missing = 0;
+	g_server = server_engine(&opt, g_phmm.device);
 	g_phmm.read_bases = f[0], g_phmm.read_quals = f[1], g_phmm.ins_gop = f[2];
 	g_phmm.del_gop = f[3], g_phmm.gcp = f[4], g_phmm.hap_bases = f[5];
 	g_phmm.opt = opt;
@@ -168,6 +215,13 @@ static gvk_pairhmm_t *slot_engine(phmm_slot_t *s, double cells, gvk_err_t *err)
 	gvk_pairhmm_t *e;
 	pthread_mutex_lock(&g_phmm.lock);
 	int device = g_phmm.device;
+	if (g_server) {
+		pthread_mutex_unlock(&g_phmm.lock);
+		return g_server;
+	}
+	if (device == GVK_DEVICE_AUTO && !g_phmm.gpu && !g_phmm.gpu_missing && cells >= g_phmm.gpu_min_cells &&
+	    !gpu_lock_won(&g_phmm.opt.log))
+		g_phmm.gpu_missing = 1;
 	if (device == GVK_DEVICE_CPU || (device == GVK_DEVICE_AUTO && (g_phmm.gpu_missing || cells < g_phmm.gpu_min_cells))) {
 		pthread_mutex_unlock(&g_phmm.lock);
 		return s->cpu;
@@ -411,5 +465,11 @@ JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved)
 	g_phmm.workers = NULL;
 	if (g_phmm.gpu) gvk_pairhmm_destroy(g_phmm.gpu);
 	g_phmm.gpu = NULL;
+	for (int f = 0; f < 2; ++f)
+		for (int d = 0; d < 2; ++d) {
+			if (g_servers[f][d]) gvk_pairhmm_destroy(g_servers[f][d]);
+			g_servers[f][d] = NULL;
+		}
+	g_server = NULL;
 	pthread_mutex_unlock(&g_phmm.lock);
 }

@@ -9,6 +9,7 @@
 #include "gvk.h"
 #include "jni_pool.h"
 #include "../common/parse_num.h"
+#include "../serve/serve_proto.h"
 
 void *jni_pool_take(jni_pool_t *p)
 {
@@ -100,4 +101,17 @@ int jni_ncpu(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
+}
+
+const char *jni_env_server(void)
+{
+	const char *s = getenv("GVK_SERVER");
+	return s && *s ? s : NULL;
+}
+
+const char *jni_gpu_lock_path(char *buf, size_t size)
+{
+	char dir[4000];
+	if (srv_user_dir(getenv("XDG_RUNTIME_DIR"), (unsigned)getuid(), dir, sizeof dir, NULL) < 0) return NULL;
+	return (size_t)snprintf(buf, size, "%s/gpu.lock", dir) < size ? buf : NULL;
 }

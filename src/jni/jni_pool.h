@@ -6,6 +6,7 @@
 #define GVK_JNI_POOL_H
 
 #include <pthread.h>
+#include <stddef.h>
 
 #include "gvk.h"
 
@@ -46,6 +47,12 @@ void jni_log(const gvk_log_t *log, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)))
 #endif
 	;
+
+/* GVK_SERVER: the socket of gvk serve (docs/gatk.md), or NULL when unset or empty. */
+const char *jni_env_server(void);
+/* Device auto's GPU lock, gpu.lock in the per-user gvk directory (as the CLI's), into buf; NULL when
+ * the directory cannot be used (then no lock is taken). */
+const char *jni_gpu_lock_path(char *buf, size_t size);
 
 /* Processors of this process (for GKL's max_threads cap). */
 int jni_ncpu(void);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* GKL's IntelSmithWaterman natives (docs/align.md, Semantics 8) over gvk's aligner in raw GKL mode. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,10 @@ static void engine_destroy(void *p) { gvk_align_destroy(p); }
 /* alignNative is static and one call is one pair: engines are borrowed from a shared pool. */
 static jni_pool_t g_pool = JNI_POOL_INIT(engine_destroy);
 
+/* GVK_SERVER: engines send their pairs to gvk serve; set once the server failed to answer a new
+ * engine (which said so), so that the next engines do not try again. */
+static atomic_int g_no_server;
+
 static gvk_align_t *engine_get(gvk_err_t *err)
 {
 	gvk_align_opts_t opt;
@@ -24,9 +29,15 @@ static gvk_align_t *engine_get(gvk_err_t *err)
 	opt.flavour = GVK_SW_GKL;
 	opt.raw = 1;      /* alignNative's answer: no substring shortcut (GATK does that in Java) */
 	opt.threads = 1;  /* one pair per call */
-	opt.device = GVK_DEVICE_CPU; /* a single pair is never worth a GPU round trip */
+	opt.device = GVK_DEVICE_CPU; /* a single pair is never worth a GPU launch of its own */
 	jni_log_setup(&opt.log);
-	return gvk_align_create(&opt, err);
+	/* Through gvk serve, every process's pairs share launches; GVK_DEVICE=cpu keeps them here. */
+	if (!atomic_load(&g_no_server) && (opt.server = jni_env_server()) != NULL && jni_env_device(&opt.log) != GVK_DEVICE_CPU)
+		opt.device = GVK_DEVICE_AUTO;
+	e = gvk_align_create(&opt, err);
+	if (e && opt.device == GVK_DEVICE_AUTO && strncmp(gvk_align_device_name(e), "server:", 7) != 0)
+		atomic_store(&g_no_server, 1);
+	return e;
 }
 
 JNIEXPORT void JNICALL Java_com_intel_gkl_smithwaterman_IntelSmithWaterman_initNative(JNIEnv *env, jclass cls)

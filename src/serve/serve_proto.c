@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* gvk serve's messages and segment layouts (serve_proto.h): encoding for both sides, and the
  * server's strict decoding, which trusts nothing a client sends. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/err.h"
 #include "serve_proto.h"
@@ -269,4 +271,14 @@ int srv_default_dir(const char *xdg, unsigned uid, char *buf, size_t size)
 {
 	int n = xdg && *xdg ? snprintf(buf, size, "%s/gvk", xdg) : snprintf(buf, size, "/tmp/gvk-%u", uid);
 	return n < 0 || (size_t)n >= size ? gvk_err_set(NULL, GVK_ERR_ARG, "path too long") : 0;
+}
+
+int srv_user_dir(const char *xdg, unsigned uid, char *buf, size_t size, gvk_err_t *err)
+{
+	struct stat st;
+	if (srv_default_dir(xdg, uid, buf, size) < 0) return gvk_err_set(err, GVK_ERR_ARG, "the per-user directory's path is too long");
+	if (mkdir(buf, 0700) < 0 && errno != EEXIST) return gvk_err_set(err, GVK_ERR_IO, "%s: %s", buf, strerror(errno));
+	if (lstat(buf, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != uid)
+		return gvk_err_set(err, GVK_ERR_IO, "%s is not a directory of this user", buf);
+	return 0;
 }

@@ -122,6 +122,9 @@ void srv_align_layout(uint8_t *seg, const gvk_align_pair_t *pairs, size_t n);
  * caller's getenv("XDG_RUNTIME_DIR")) is set and not empty, else /tmp/gvk-UID. The library reads
  * no environment: the CLI and the JNI libraries pass it. 0, or GVK_ERR_ARG when it does not fit. */
 int srv_default_dir(const char *xdg, unsigned uid, char *buf, size_t size);
+/* The same directory, made (mode 0700) when missing; refused (GVK_ERR_IO) when it is not a
+ * directory of user uid, which another user could have made first under /tmp. */
+int srv_user_dir(const char *xdg, unsigned uid, char *buf, size_t size, gvk_err_t *err);
 
 #ifdef __cplusplus
 }

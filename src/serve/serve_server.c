@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/buf.h"
@@ -31,6 +32,8 @@ enum { AL_CTX = 2, AL_MERGE_PAIRS = 65536 };
 /* A connection's buffers above this size are freed after its call, so that one large call does
  * not keep the server's memory up. */
 #define KEEP_BYTES ((size_t)64 << 20)
+/* Seconds the calls in flight have to finish after a stop before their connections are cut. */
+#define STOP_GRACE_S 30
 
 typedef struct srv_server_s srv_server_t;
 
@@ -490,11 +493,19 @@ int srv_server_run(srv_server_t *s, gvk_err_t *err)
 		}
 	}
 	/* No new clients; the ones connected finish the call they are in (its reply goes out), then
-	 * see the end of their connection. */
+	 * see the end of their connection. A client that does not read its replies would hold its
+	 * thread in a send: after a grace period every connection is shut both ways, so that such a
+	 * call fails and its client computes on its own. */
 	close(s->lsock), s->lsock = -1;
 	unlink(s->path);
 	pthread_mutex_lock(&s->lock);
 	for (conn_t *c = s->conns; c; c = c->next) shutdown(c->sock, SHUT_RD);
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += STOP_GRACE_S;
+	while (s->nconn > 0)
+		if (pthread_cond_timedwait(&s->idle, &s->lock, &until) == ETIMEDOUT) break;
+	for (conn_t *c = s->conns; c; c = c->next) shutdown(c->sock, SHUT_RDWR);
 	while (s->nconn > 0) pthread_cond_wait(&s->idle, &s->lock);
 	pthread_mutex_unlock(&s->lock);
 	return rc;
