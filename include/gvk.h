@@ -595,7 +595,8 @@ GVK_EXPORT int gvk_cnv_counts_from_arrays(const gvk_cnv_count_arrays_t *a, gvk_c
 typedef struct {
 	int wl;          /* window length (default 25000) */
 	int min_mapq;    /* keep reads with MAPQ >= this (default 1) */
-	int threads;
+	int threads;     /* < 1: 1. Files, and runs of windows read through the index when there are
+	                  * fewer files than threads, are counted at once; the counts never depend on it */
 	const char *reference; /* FASTA for CRAM, may be NULL */
 	/* Notes go to log: GVK_LOG_INFO for sample names taken from file names and for BED contigs
 	 * absent from a header (their targets count 0). */
