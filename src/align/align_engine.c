@@ -99,19 +99,23 @@ gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 		else
 			gvk_logf(&opt->log, GVK_LOG_WARN, "gvk serve cannot be used (%s); align computes on the CPU", cerr.msg);
 	}
+#ifdef GVK_HAVE_CUDA
+	/* A build without a GPU back end has no GPU to share. */
 	if (e->opt.device == GVK_DEVICE_AUTO && opt->gpu_lock) {
 		gvk_err_t lerr = {0, ""};
 		int won = gvk_gpu_lock_take(opt->gpu_lock, &e->gpu_lock_fd, &lerr);
 		if (won == 0) {
-			gvk_logf(&opt->log, GVK_LOG_WARN, "another process holds the GPU (lock %s); align computes on the CPU", opt->gpu_lock);
+			gvk_logf(&opt->log, GVK_LOG_WARN, "another process holds the GPU lock %s; align computes on the CPU", opt->gpu_lock);
 			e->opt.device = GVK_DEVICE_CPU;
 		} else if (won < 0) {
 			gvk_logf(&opt->log, GVK_LOG_INFO, "%s; opening the GPU without it", lerr.msg);
 		}
 	}
+#endif
 	if (e->opt.device != GVK_DEVICE_CPU) {
 		gvk_err_t gerr = {0, ""};
 		e->gpu = al_gpu_open(opt, &gerr);
+		if (!e->gpu) gvk_gpu_lock_release(e->gpu_lock_fd), e->gpu_lock_fd = -1;
 		if (e->gpu)
 			snprintf(e->name, sizeof e->name, "%s%s (+cpu-%s)", opt->device == GVK_DEVICE_AUTO ? "auto: " : "",
 			         al_gpu_name(e->gpu), isa->name);

@@ -91,11 +91,11 @@ static void set_name(gvk_pairhmm_t *e)
  * the lock file cannot be used at all); says so when another process holds it. */
 static int gpu_lock_won(gvk_pairhmm_t *e)
 {
-	if (e->opt.device != GVK_DEVICE_AUTO || !e->gpu_lock || e->gpu_lock_fd >= 0) return 1;
+	if (e->opt.device != GVK_DEVICE_AUTO || !e->gpu_lock || e->gpu_lock_fd >= 0 || phmm_gpu_count() == 0) return 1;
 	gvk_err_t lerr = {0, ""};
 	int rc = gvk_gpu_lock_take(e->gpu_lock, &e->gpu_lock_fd, &lerr);
 	if (rc == 0)
-		gvk_logf(&e->opt.log, GVK_LOG_WARN, "another process holds the GPU (lock %s); Pair-HMM computes on the CPU", e->gpu_lock);
+		gvk_logf(&e->opt.log, GVK_LOG_WARN, "another process holds the GPU lock %s; Pair-HMM computes on the CPU", e->gpu_lock);
 	else if (rc < 0)
 		gvk_logf(&e->opt.log, GVK_LOG_INFO, "%s; opening the GPU without it", lerr.msg);
 	return rc != 0;
@@ -127,6 +127,7 @@ static int open_gpus(gvk_pairhmm_t *e, gvk_err_t *err)
 		gvk_err_t gerr = {0, ""};
 		if ((e->ctx[c].gpu = phmm_gpu_open(&e->opt, &gerr)) != NULL) continue;
 		while (c > 0) phmm_gpu_close(e->ctx[--c].gpu), e->ctx[c].gpu = NULL;
+		gvk_gpu_lock_release(e->gpu_lock_fd), e->gpu_lock_fd = -1;
 		if (e->opt.device == GVK_DEVICE_GPU) return gvk_err_set(err, gerr.code ? gerr.code : GVK_ERR_GPU, "%s", gerr.msg);
 		if (gerr.code != GVK_ERR_UNSUPPORTED)
 			gvk_logf(&e->opt.log, GVK_LOG_WARN, "the GPU cannot be used (%s); computing on the CPU", gerr.msg);
@@ -434,6 +435,7 @@ static void auto_open_gpu(gvk_pairhmm_t *e, phmm_ctx_t *c, const gvk_read_t *rea
 	e->gpu_tried = 1;
 	if (!gpu_lock_won(e)) return;
 	c->gpu = phmm_gpu_open(&e->opt, &gerr);
+	if (!c->gpu) gvk_gpu_lock_release(e->gpu_lock_fd), e->gpu_lock_fd = -1;
 	if (c->gpu)
 		set_name(e);
 	else if (gerr.code != GVK_ERR_UNSUPPORTED)
