@@ -159,9 +159,10 @@ typedef struct {
 	gvk_log_t log;       /* fall-backs (GVK_LOG_WARN), device choice and profiles (GVK_LOG_INFO) */
 	/* The socket of a gvk serve (docs/gatk.md, "One GPU, many HaplotypeCallers"), or NULL (default).
 	 * With device auto or gpu the engine sends its calls there, where every process's calls are
-	 * merged into the server's launches. When the server is absent or stops answering, the engine
-	 * says so once (GVK_LOG_WARN) and computes on its own CPU engine, with the same results. Calls
-	 * that ask for raw sums (fsum, dsum) are computed locally. */
+	 * merged into the server's launches. When the server is absent, stops answering or fails a
+	 * call, the engine says so once (GVK_LOG_WARN) and computes on its own CPU engine from then on,
+	 * with the same results. Calls that ask for raw sums (fsum, dsum), or that are too large for
+	 * the protocol (4 GiB), are computed locally. */
 	const char *server;
 	/* Device auto: a lock file (the CLI's is gpu.lock in the per-user gvk directory) that the
 	 * process must hold to open the GPU; while another process holds it the engine computes on the

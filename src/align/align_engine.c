@@ -546,15 +546,16 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	}
 	int rc = 0;
 	if (e->srv) {
+		/* The batch was checked here: a server that fails it (gone, or its device failed) is said
+		 * once and left for good; a batch too large for it is computed here. */
 		gvk_err_t serr = {0, ""};
-		if ((rc = srv_client_align(e->srv, e->opt.flavour, e->opt.raw, pairs, n, out, &serr)) != SRV_GONE) {
-			if (rc < 0 && err) *err = serr;
-			return rc;
+		if ((rc = srv_client_align(e->srv, e->opt.flavour, e->opt.raw, pairs, n, out, &serr)) == 0) return 0;
+		if (rc != SRV_LOCAL) {
+			gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve stopped answering (%s); align computes on the CPU", serr.msg);
+			srv_client_close(e->srv);
+			e->srv = NULL;
+			snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
 		}
-		gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve stopped answering (%s); align computes on the CPU", serr.msg);
-		srv_client_close(e->srv);
-		e->srv = NULL;
-		snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
 		rc = 0;
 	}
 	if (e->opt.raw) {

@@ -585,30 +585,31 @@ static void merged_batch(void *arg, int ctx, phmm_req_t *batch)
 	}
 }
 
-/* A call through the server: 0, its error, or SRV_GONE when it stopped answering (said once; the
- * engine then computes every call itself). */
+/* A call through the server: 0 when it answered, 1 when this call is to be computed here. A server
+ * that fails a call (it is gone, or its device failed: the call was checked here already) is said
+ * once and left for good: the engine computes every call itself from then on. */
 static int server_call(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps, const gvk_pair_t *pairs,
-                       size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err)
+                       size_t n, gvk_pairhmm_out_t *out)
 {
 	gvk_err_t serr = {0, ""};
 	srv_client_t *c = srv_clients_take(e->srv, &serr);
 	int rc = c ? srv_client_pairhmm(c, e->opt.flavour, e->opt.force_double, reads, haps, pairs, n, out, &serr) : SRV_GONE;
-	if (c) srv_clients_give(e->srv, c, rc == SRV_GONE);
+	if (c) srv_clients_give(e->srv, c, rc < 0 && rc != SRV_LOCAL);
 	if (rc == 0) {
 		uint64_t cells = 0;
 		for (size_t k = 0; k < n; ++k) cells += (uint64_t)reads[pairs[k].read].len * (uint64_t)haps[pairs[k].hap].len;
 		pthread_mutex_lock(&e->lock);
 		e->st.pairs += n, e->st.cells += cells;
 		pthread_mutex_unlock(&e->lock);
-	} else if (rc == SRV_GONE && !atomic_exchange(&e->srv_gone, 1)) {
+		return 0;
+	}
+	if (rc != SRV_LOCAL && !atomic_exchange(&e->srv_gone, 1)) {
 		gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve stopped answering (%s); Pair-HMM computes on the CPU", serr.msg);
 		pthread_mutex_lock(&e->lock);
 		set_name(e);
 		pthread_mutex_unlock(&e->lock);
-	} else if (rc < 0 && err) {
-		*err = serr;
 	}
-	return rc;
+	return 1;
 }
 
 int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t *haps,
@@ -618,9 +619,8 @@ int gvk_pairhmm_pairs(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_t
 	if (null) return gvk_err_null(err, __func__, null);
 	int rc = check_pairs(e, reads, haps, pairs, n, err);
 	if (rc < 0 || n == 0) return rc;
-	if (e->srv && !atomic_load(&e->srv_gone) && !out->fsum && !out->dsum &&
-	    (rc = server_call(e, reads, haps, pairs, n, out, err)) != SRV_GONE)
-		return rc;
+	if (e->srv && !atomic_load(&e->srv_gone) && !out->fsum && !out->dsum && server_call(e, reads, haps, pairs, n, out) == 0)
+		return 0;
 	if (!e->merge) return compute(e, &e->ctx[0], reads, haps, pairs, n, out, err);
 	phmm_req_t r;
 	memset(&r, 0, sizeof r);

@@ -93,7 +93,7 @@ int srv_client_pairhmm(srv_client_t *c, int flavour, int force_double, const gvk
 	const size_t nr = (size_t)(mr + 1), nh = (size_t)(mh + 1);
 	const uint64_t in = srv_phmm_in_size(reads, nr, haps, nh, n), at = srv_out_off(in);
 	if (in > SRV_MAX_AREA || 9 * (uint64_t)n > SRV_MAX_AREA)
-		return gvk_err_set(err, SRV_GONE, "a batch of %llu bytes is over the server's limit", (unsigned long long)in);
+		return gvk_err_set(err, SRV_LOCAL, "a batch of %llu bytes is over the server's limit", (unsigned long long)in);
 	int rc = srv_seg_reserve(&c->seg, (size_t)(at + 9 * (uint64_t)n), err);
 	if (rc < 0) return rc;
 	srv_phmm_layout(c->seg.p, reads, nr, haps, nh, pairs, n);
@@ -111,7 +111,7 @@ int srv_client_align(srv_client_t *c, int flavour, int raw, const gvk_align_pair
 {
 	const uint64_t in = srv_align_in_size(pairs, n), at = srv_out_off(in), cap = srv_align_text_cap(pairs, n);
 	if (in > SRV_MAX_AREA || cap > SRV_MAX_AREA)
-		return gvk_err_set(err, SRV_GONE, "a batch of %llu bytes is over the server's limit", (unsigned long long)in);
+		return gvk_err_set(err, SRV_LOCAL, "a batch of %llu bytes is over the server's limit", (unsigned long long)in);
 	int rc = srv_seg_reserve(&c->seg, (size_t)(at + SRV_ALIGN_RES * (uint64_t)n + cap), err);
 	if (rc < 0) return rc;
 	srv_align_layout(c->seg.p, pairs, n);

@@ -15,6 +15,9 @@ extern "C" {
 /* A call that could not reach the server, or whose connection broke: the caller computes on its
  * own (err says why). Never returned by the public API. */
 #define SRV_GONE (-100)
+/* A call too large for the protocol (4 GiB of input or output): the caller computes this one
+ * itself and keeps the server for the others. */
+#define SRV_LOCAL (-101)
 
 typedef struct srv_client_s srv_client_t;
 
@@ -26,7 +29,7 @@ void srv_client_close(srv_client_t *c);
 const char *srv_client_device(const srv_client_t *c);
 
 /* One Pair-HMM call: out->log10 (and used_double when not NULL) for n pairs. 0, a negative code
- * the server answered (err set), or SRV_GONE. */
+ * the server answered (err set), SRV_GONE or SRV_LOCAL. */
 int srv_client_pairhmm(srv_client_t *c, int flavour, int force_double, const gvk_read_t *reads, const gvk_hap_t *haps,
                        const gvk_pair_t *pairs, size_t n, gvk_pairhmm_out_t *out, gvk_err_t *err);
 /* One align call; each out[k].cigar points into the connection's segment, valid until its next

@@ -28,7 +28,7 @@
 
 /* Align engines behind one merge queue: each context has an engine of its own (an align engine
  * takes one caller at a time) and the arrays of its merged batch. */
-enum { AL_CTX = 2, AL_MERGE_PAIRS = 65536 };
+enum { AL_CTX = 2, AL_MERGE_PAIRS = 65536, AL_CHUNK_MB = 256 };
 /* A connection's buffers above this size are freed after its call, so that one large call does
  * not keep the server's memory up. */
 #define KEEP_BYTES ((size_t)64 << 20)
@@ -67,7 +67,8 @@ struct srv_server_s {
 	srv_opts_t o;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int lock_fd, lsock, stop[2];
-	pthread_mutex_t lock; /* connections and engines */
+	pthread_mutex_t lock; /* connections, and the engine pointers */
+	pthread_mutex_t make; /* making an engine (slow on a GPU), without holding up the others */
 	pthread_cond_t idle;
 	conn_t *conns;
 	int nconn;
@@ -79,19 +80,40 @@ struct srv_server_s {
 
 /* ---- engines ---- */
 
-static gvk_pairhmm_t *phmm_engine(srv_server_t *s, int flavour, int dbl, gvk_err_t *err)
+/* The engine behind *slot, made by make() the first time (under s->make, so that the calls of
+ * engines that exist go on meanwhile). */
+static void *engine_get(srv_server_t *s, void **slot, void *(*make)(srv_server_t *, int, int, gvk_err_t *), int a, int b,
+                        gvk_err_t *err)
 {
 	pthread_mutex_lock(&s->lock);
-	gvk_pairhmm_t *e = s->phmm[flavour][dbl];
-	if (!e) {
-		gvk_pairhmm_opts_t o;
-		gvk_pairhmm_opts_init(&o);
-		o.flavour = flavour, o.force_double = dbl, o.device = s->o.device, o.threads = s->o.threads, o.gpu = s->o.gpu;
-		o.shared = 1, o.log = s->o.log;
-		e = s->phmm[flavour][dbl] = gvk_pairhmm_create(&o, err);
-	}
+	void *e = *slot;
 	pthread_mutex_unlock(&s->lock);
+	if (e) return e;
+	pthread_mutex_lock(&s->make);
+	pthread_mutex_lock(&s->lock);
+	e = *slot;
+	pthread_mutex_unlock(&s->lock);
+	if (!e && (e = make(s, a, b, err)) != NULL) {
+		pthread_mutex_lock(&s->lock);
+		*slot = e;
+		pthread_mutex_unlock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->make);
 	return e;
+}
+
+static void *phmm_make(srv_server_t *s, int flavour, int dbl, gvk_err_t *err)
+{
+	gvk_pairhmm_opts_t o;
+	gvk_pairhmm_opts_init(&o);
+	o.flavour = flavour, o.force_double = dbl, o.device = s->o.device, o.threads = s->o.threads, o.gpu = s->o.gpu;
+	o.shared = 1, o.log = s->o.log;
+	return gvk_pairhmm_create(&o, err);
+}
+
+static gvk_pairhmm_t *phmm_engine(srv_server_t *s, int flavour, int dbl, gvk_err_t *err)
+{
+	return engine_get(s, (void **)&s->phmm[flavour][dbl], phmm_make, flavour, dbl, err);
 }
 
 static void al_pool_destroy(al_pool_t *p)
@@ -147,27 +169,27 @@ static void al_batch(void *arg, int ctx, phmm_req_t *batch)
 	if (p->pairs[ctx].cap > KEEP_BYTES) gvk_buf_free(&p->pairs[ctx]), gvk_buf_free(&p->res[ctx]);
 }
 
+static void *al_make(srv_server_t *s, int flavour, int raw, gvk_err_t *err)
+{
+	al_pool_t *p = calloc(1, sizeof *p);
+	if (!p) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), NULL;
+	gvk_align_opts_t o;
+	gvk_align_opts_init(&o);
+	o.flavour = flavour, o.raw = raw, o.device = s->o.device, o.threads = s->o.threads, o.log = s->o.log;
+	/* The server exists to gather small batches for the GPU: every merged batch goes there, in
+	 * chunks of a size such batches reach. */
+	o.gpu_min_work = 1, o.gpu_chunk_mb = AL_CHUNK_MB;
+	int ok = (p->merge = phmm_merge_create(AL_CTX, 0, AL_MERGE_PAIRS, al_batch, p)) != NULL;
+	if (!ok) gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int k = 0; k < AL_CTX && ok; ++k) ok = (p->eng[k] = gvk_align_create(&o, err)) != NULL;
+	if (ok) return p;
+	al_pool_destroy(p);
+	return NULL;
+}
+
 static al_pool_t *al_engine(srv_server_t *s, int flavour, int raw, gvk_err_t *err)
 {
-	pthread_mutex_lock(&s->lock);
-	al_pool_t *p = s->al[flavour][raw];
-	if (!p && (p = calloc(1, sizeof *p)) != NULL) {
-		gvk_align_opts_t o;
-		gvk_align_opts_init(&o);
-		o.flavour = flavour, o.raw = raw, o.device = s->o.device, o.threads = s->o.threads, o.log = s->o.log;
-		int ok = (p->merge = phmm_merge_create(AL_CTX, 0, AL_MERGE_PAIRS, al_batch, p)) != NULL;
-		for (int k = 0; k < AL_CTX && ok; ++k) ok = (p->eng[k] = gvk_align_create(&o, err)) != NULL;
-		if (!ok) {
-			if (!p->merge) gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			al_pool_destroy(p);
-			p = NULL;
-		}
-		s->al[flavour][raw] = p;
-	} else if (!p) {
-		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	}
-	pthread_mutex_unlock(&s->lock);
-	return p;
+	return engine_get(s, (void **)&s->al[flavour][raw], al_make, flavour, raw, err);
 }
 
 /* ---- one call ---- */
@@ -446,6 +468,7 @@ srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
 	s->o = *o, s->lock_fd = s->lsock = s->stop[0] = s->stop[1] = -1;
 	if (s->o.max_clients < 1) s->o.max_clients = 1024;
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->make, NULL);
 	pthread_cond_init(&s->idle, NULL);
 	int rc = 0;
 	if (!o->socket || strlen(o->socket) >= sizeof s->path)
@@ -459,6 +482,10 @@ srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
 	gvk_pairhmm_t *e = rc == 0 ? phmm_engine(s, GVK_PHMM_FMA, 0, err) : NULL;
 	if (rc == 0 && !e) rc = err && err->code ? err->code : GVK_ERR_GPU;
 	if (e) snprintf(s->device, sizeof s->device, "%s", gvk_pairhmm_device_name(e));
+	/* GATK's aligner (GKL flavour, no shortcut) likewise; without it the first align call makes it. */
+	gvk_err_t aerr = {0, ""};
+	if (rc == 0 && !al_engine(s, GVK_SW_GKL, 1, &aerr))
+		gvk_logf(&s->o.log, GVK_LOG_WARN, "the align engine could not start now (%s); the first align call tries again", aerr.msg);
 	if (rc == 0) rc = bind_socket(s, err);
 	if (rc < 0) {
 		if (s->lsock >= 0) close(s->lsock), s->lsock = -1;
@@ -536,6 +563,7 @@ void srv_server_destroy(srv_server_t *s)
 		if (s->stop[k] >= 0) close(s->stop[k]);
 	if (s->lock_fd >= 0) close(s->lock_fd);
 	pthread_cond_destroy(&s->idle);
+	pthread_mutex_destroy(&s->make);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
