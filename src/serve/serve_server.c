@@ -31,7 +31,7 @@
 enum { AL_CTX = 2, AL_MERGE_PAIRS = 65536, AL_CHUNK_MB = 256 };
 /* A connection's buffers above this size are freed after its call, so that one large call does
  * not keep the server's memory up. */
-#define KEEP_BYTES ((size_t)64 << 20)
+#define KEEP_BYTES ((size_t)16 << 20)
 /* Seconds the calls in flight have to finish after a stop before their connections are cut. */
 #define STOP_GRACE_S 30
 

@@ -545,6 +545,26 @@ int main(int argc, char **argv)
 		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the lock is not free once released");
 		CHECK(gvk_gpu_lock_take("/nonexistent-dir/gpu.lock", &won, NULL) < 0, "a lock that cannot be made");
 		printf("GPU lock: held by one process, refused to another, free after\n");
+		if (gvk_pairhmm_gpu_count() > 0) {
+			/* Engines in device auto: the first process's shared engine takes the GPU, another
+			 * process's stays on its CPU and says so once. */
+			gvk_pairhmm_opts_t po;
+			gvk_pairhmm_opts_init(&po);
+			po.shared = 1, po.gpu_lock = lk;
+			gvk_pairhmm_t *e = gvk_pairhmm_create(&po, NULL);
+			CHECK(e && !strncmp(gvk_pairhmm_device_name(e), "gpu:", 4), "the first engine is on %s", e ? gvk_pairhmm_device_name(e) : "nothing");
+			if ((pid = fork()) == 0) {
+				said_t said = {0, ""};
+				po.log = (gvk_log_t){count_log, &said, GVK_LOG_WARN};
+				gvk_pairhmm_t *e2 = gvk_pairhmm_create(&po, NULL);
+				int ok = e2 && !strncmp(gvk_pairhmm_device_name(e2), "cpu-", 4) && said.warns == 1 && strstr(said.last, "GPU lock");
+				_exit(ok ? 0 : 1);
+			}
+			waitpid(pid, &st, 0);
+			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a second process's engine took the GPU or said nothing");
+			gvk_pairhmm_destroy(e);
+			printf("GPU lock: a second process's engine in device auto stays on the CPU\n");
+		}
 	} else if (!strcmp(mode, "proto")) {
 		pid_t server = start_server(argv[1]);
 		round_trips();
