@@ -443,6 +443,46 @@ static void killed_client(pid_t server)
 	printf("a client killed mid-call: the server serves on\n");
 }
 
+/* SIGTERM while a call is computed: the call finishes and its client gets the server's answer
+ * (no fall-back), then the server exits 0 and removes its socket. */
+static void stop_in_flight(const char *gvk)
+{
+	pid_t server = start_server(gvk);
+	int go[2];
+	if (pipe(go) < 0) exit(1);
+	pid_t pid = fork();
+	if (pid == 0) {
+		static region_t g;
+		uint64_t s = 11;
+		make_region(&g, &s, 24, 8, 1000);
+		said_t said = {0, ""};
+		gvk_pairhmm_t *mine = phmm_engine(0, 0, NULL, NULL), *srv = phmm_engine(0, 0, sock_path, &said);
+		static gvk_pair_t pairs[24 * 8];
+		static double a[24 * 8], b[24 * 8];
+		size_t n = 0;
+		for (int r = 0; r < g.nr; ++r)
+			for (int h = 0; h < g.nh; ++h) pairs[n++] = (gvk_pair_t){r, h};
+		gvk_pairhmm_out_t oa = {a, NULL, NULL, NULL}, ob = {b, NULL, NULL, NULL};
+		if (write(go[1], "x", 1) < 0) _exit(3);
+		/* The server's call first, so that the signal finds it in flight. */
+		int r1 = gvk_pairhmm_pairs(srv, g.reads, g.haps, pairs, n, &ob, NULL);
+		int r2 = gvk_pairhmm_pairs(mine, g.reads, g.haps, pairs, n, &oa, NULL);
+		_exit(r1 || r2 || memcmp(a, b, n * sizeof *a) ? 1 : said.warns ? 2 : 0);
+	}
+	char x;
+	if (read(go[0], &x, 1) < 0) exit(1);
+	usleep(5000);
+	kill(server, SIGTERM);
+	int st, cst;
+	waitpid(pid, &cst, 0);
+	waitpid(server, &st, 0);
+	close(go[0]), close(go[1]);
+	CHECK(WIFEXITED(cst) && WEXITSTATUS(cst) == 0, "the call in flight at SIGTERM: client status %d (1: values differ, 2: fell back)", cst);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the server's status %d after SIGTERM", st);
+	CHECK(access(sock_path, F_OK) != 0, "the socket is left after SIGTERM");
+	printf("SIGTERM during a call: the call finished, the server exited 0 and removed its socket\n");
+}
+
 /* The server killed under a client: the client says so once and computes the same on its own. */
 static void server_gone(pid_t server)
 {
@@ -572,6 +612,7 @@ int main(int argc, char **argv)
 		killed_client(server);
 		CHECK(alive(server), "the server died");
 		server_gone(server);
+		stop_in_flight(argv[1]);
 	} else if (!strcmp(mode, "load") && argc >= 6) {
 		int n = atoi(argv[3]), calls = atoi(argv[4]), kills = atoi(argv[5]);
 		uint64_t s = 2024;
