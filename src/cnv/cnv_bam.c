@@ -185,6 +185,28 @@ static int file_open(count_run_t *run, count_file_t *cf, int f, gvk_err_t *err)
 	return 0;
 }
 
+/* The first start and last end of rows [r0, r1) (INT64_MAX, 0 when there are none). */
+static void rows_bounds(const cnv_layout_t *l, int r0, int r1, int64_t *lo, int64_t *hi)
+{
+	*lo = INT64_MAX, *hi = 0;
+	for (int r = r0; r < r1; ++r) {
+		if (l->start[r] < *lo) *lo = l->start[r];
+		if (l->end[r] > *hi) *hi = l->end[r];
+	}
+}
+
+/* Bases the parts span, per file: the progress line's units. */
+static double parts_span(const cnv_layout_t *l, const count_part_t *p, int n)
+{
+	double t = 0;
+	for (int k = 0; k < n; ++k) {
+		int64_t lo, hi;
+		rows_bounds(l, p[k].r0, p[k].r1, &lo, &hi);
+		if (hi > lo) t += (double)(hi - lo);
+	}
+	return t;
+}
+
 /* Counts the reads of one part of file cf->f into its column. */
 static int count_part(count_run_t *run, count_file_t *cf, const count_part_t *pt, gvk_err_t *err)
 {
@@ -193,11 +215,8 @@ static int count_part(count_run_t *run, count_file_t *cf, const count_part_t *pt
 	double *col = run->x + (size_t)cf->f * l->m;
 	int rc = 0, q = pt->q, r0 = pt->r0, r1 = pt->r1;
 	int tid = sam_hdr_name2tid(cf->h, l->names[q]);
-	int64_t lo = INT64_MAX, hi = 0;
-	for (int r = r0; r < r1; ++r) {
-		if (l->start[r] < lo) lo = l->start[r];
-		if (l->end[r] > hi) hi = l->end[r];
-	}
+	int64_t lo, hi;
+	rows_bounds(l, r0, r1, &lo, &hi);
 	if (r0 == r1 || tid < 0) { /* nothing to read: done at once, for the progress line */
 		cnv_progress_add(run->prog, hi > lo ? (double)(hi - lo) : 0, 0, 0);
 		return 0;
@@ -306,16 +325,13 @@ static int64_t *seq_lengths(const sam_hdr_t *h, const cnv_layout_t *l)
 	return len;
 }
 
-/* Bases the layout spans, per file: the progress line's units. */
+/* Bases the layout spans, per file: what the parts divide. */
 static double layout_span(const cnv_layout_t *l)
 {
 	double t = 0;
 	for (int q = 0; q < l->n_seqs; ++q) {
-		int64_t lo = INT64_MAX, hi = 0;
-		for (int r = l->off[q]; r < l->off[q + 1]; ++r) {
-			if (l->start[r] < lo) lo = l->start[r];
-			if (l->end[r] > hi) hi = l->end[r];
-		}
+		int64_t lo, hi;
+		rows_bounds(l, l->off[q], l->off[q + 1], &lo, &hi);
 		if (hi > lo) t += (double)(hi - lo);
 	}
 	return t;
@@ -342,14 +358,13 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 		return rc;
 	}
 	cnv_progress_t prog;
-	const double span = layout_span(&l);
-	cnv_progress_init(&prog, o, "counting reads", span * n_paths, n_paths);
 	count_run_t run = {.paths = paths, .n = n_paths, .o = o, .l = &l, .h0 = h0, .prog = &prog,
 	                   .x = calloc((size_t)l.m * n_paths, sizeof(double)), .errs = calloc((size_t)n_paths, sizeof(gvk_err_t)),
 	                   .rcs = calloc((size_t)n_paths, sizeof(int)), .bad_part = calloc((size_t)n_paths, sizeof(int)),
 	                   .left = malloc((size_t)n_paths * sizeof(atomic_int))};
 	const int nth = o->threads < 1 ? 1 : o->threads;
-	run.parts = split_parts(&l, nth, n_paths, span, &run.n_parts);
+	run.parts = split_parts(&l, nth, n_paths, layout_span(&l), &run.n_parts);
+	cnv_progress_init(&prog, o, "counting reads", run.parts ? parts_span(&l, run.parts, run.n_parts) * n_paths : 1, n_paths);
 	run.nth = run.parts && (long)n_paths * run.n_parts < nth ? n_paths * run.n_parts : nth;
 	atomic_init(&run.next, 0);
 	for (int f = 0; run.left && f < n_paths; ++f) atomic_init(&run.left[f], run.n_parts);
