@@ -155,6 +155,10 @@ typedef struct {
 } vbatch_t;
 
 enum { BATCH_SLOTS = 256, BATCH_BYTES = 4 << 20 }; /* per thread */
+/* Thread 0 reads for all: reading (inflating, splitting lines) is about a tenth of the work, so
+ * beyond about ten decoders it is the limit; and each decoder keeps a copy of the header, every
+ * sample name included (some 20 MB for 200,000 samples). */
+enum { DECODE_THREADS_MAX = 16 };
 
 typedef struct {
 	vcf_t *v;
@@ -380,7 +384,7 @@ static void vreader_free(vreader_t *r)
 static int vreader_init(vreader_t *r, int threads, int haplotypes, gvk_err_t *err)
 {
 	vrun_t *u = &r->run;
-	r->nth = threads < 1 ? 1 : threads;
+	r->nth = threads < 1 ? 1 : threads > DECODE_THREADS_MAX ? DECODE_THREADS_MAX : threads;
 	u->v = &r->v, u->haplotypes = haplotypes, u->ns = bcf_hdr_nsamples(r->v.hdr);
 	u->is_vcf = hts_get_format(r->v.fp)->format == vcf;
 	u->hdrs = calloc((size_t)r->nth, sizeof *u->hdrs);
