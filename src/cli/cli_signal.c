@@ -18,9 +18,11 @@
 static _Atomic(struct gvk_outset_s *) watched;
 static sigset_t handled;
 /* gvk serve: the first signal asks it to stop (it lets calls in flight finish and removes its
- * socket); a second one ends the process at once. */
-static void (*_Atomic stop_fn)(void *);
-static _Atomic(void *) stop_arg;
+ * socket); a second one ends the process at once. The lock lets gvk_cli_signals_on_stop(NULL)
+ * return only once no call of fn is running, so that its argument can be freed after it. */
+static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
+static void (*stop_fn)(void *);
+static void *stop_arg;
 
 static void *watcher(void *arg)
 {
@@ -28,11 +30,11 @@ static void *watcher(void *arg)
 	for (;;) {
 		int sig = 0;
 		if (sigwait(&handled, &sig) != 0) continue;
-		void (*fn)(void *) = atomic_exchange(&stop_fn, NULL);
-		if (fn && sig != SIGXFSZ) {
-			fn(atomic_load(&stop_arg));
-			continue;
-		}
+		pthread_mutex_lock(&stop_lock);
+		void (*fn)(void *) = sig != SIGXFSZ ? stop_fn : NULL;
+		if (fn) fn(stop_arg), stop_fn = NULL;
+		pthread_mutex_unlock(&stop_lock);
+		if (fn) continue;
 		gvk_outset_t *s = atomic_load(&watched);
 		if (s) gvk_outset_remove_temps(s);
 		_exit(128 + sig);
@@ -79,6 +81,7 @@ void gvk_cli_signals_watch(gvk_outset_t *s)
 
 void gvk_cli_signals_on_stop(void (*fn)(void *), void *arg)
 {
-	atomic_store(&stop_arg, arg);
-	atomic_store(&stop_fn, fn);
+	pthread_mutex_lock(&stop_lock);
+	stop_fn = fn, stop_arg = arg;
+	pthread_mutex_unlock(&stop_lock);
 }

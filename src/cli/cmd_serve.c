@@ -22,7 +22,7 @@ int gvk_cli_user_dir(char *dir, unsigned long size, char *msg)
 {
 	gvk_err_t err = {0, ""};
 	if (srv_user_dir(getenv("XDG_RUNTIME_DIR"), (unsigned)getuid(), dir, size, &err) == 0) return 0;
-	if (msg) snprintf(msg, 256, "%s", err.msg);
+	if (msg) snprintf(msg, 256, "%.200s", err.msg);
 	return -1;
 }
 

@@ -62,7 +62,7 @@ static int try_connect(void)
 
 static pid_t start_server(const char *gvk)
 {
-	pid_t pid = fork();
+	pid_t pid = (fflush(NULL), fork());
 	if (pid == 0) {
 		char log[128];
 		snprintf(log, sizeof log, "%s/serve.log", dir_path);
@@ -263,7 +263,7 @@ static int raw_call(int sock, const uint8_t *msg, size_t n, int fd, char *why)
 	ssize_t r = srv_recv(sock, buf, sizeof buf, &rfd, &trunc);
 	if (r <= 0) return 1;
 	gvk_err_t err = {0, ""};
-	if (srv_get_reply(buf, (size_t)r, &rc, NULL, 0, &err) < 0) return snprintf(why, 512, "bad reply: %s", err.msg), 2;
+	if (srv_get_reply(buf, (size_t)r, &rc, NULL, 0, &err) < 0) return snprintf(why, 512, "bad reply: %.400s", err.msg), 2;
 	snprintf(why, 512, "%s", err.msg);
 	return rc;
 }
@@ -414,7 +414,7 @@ static void killed_client(pid_t server)
 {
 	int go[2];
 	if (pipe(go) < 0) exit(1);
-	pid_t pid = fork();
+	pid_t pid = (fflush(NULL), fork());
 	if (pid == 0) {
 		/* About 100 M cells or more: long enough to be killed in it. */
 		static region_t g;
@@ -450,7 +450,7 @@ static void stop_in_flight(const char *gvk)
 	pid_t server = start_server(gvk);
 	int go[2];
 	if (pipe(go) < 0) exit(1);
-	pid_t pid = fork();
+	pid_t pid = (fflush(NULL), fork());
 	if (pid == 0) {
 		static region_t g;
 		uint64_t s = 11;
@@ -542,7 +542,7 @@ static int run_clients(int n, int calls, int kills, uint64_t *s)
 	pid_t pids[1024];
 	int failed = 0, killed = 0;
 	for (int k = 0; k < n; ++k)
-		if ((pids[k] = fork()) == 0) _exit(client_main(k, calls));
+		if ((pids[k] = (fflush(NULL), fork())) == 0) _exit(client_main(k, calls));
 	for (int k = 0; k < kills; ++k) {
 		usleep((useconds_t)(rng(s) % 200000));
 		kill(pids[rng(s) % (uint64_t)n], SIGKILL);
@@ -574,13 +574,13 @@ int main(int argc, char **argv)
 		snprintf(lk, sizeof lk, "%s/gpu.lock", dir_path);
 		CHECK(gvk_gpu_lock_take(lk, &fd, NULL) == 1, "the first process does not get the lock");
 		CHECK(gvk_gpu_lock_take(lk, &fd2, NULL) == 1, "a second engine of the same process does not share it");
-		pid_t pid = fork();
+		pid_t pid = (fflush(NULL), fork());
 		if (pid == 0) _exit(gvk_gpu_lock_take(lk, &won, NULL) == 0 ? 0 : 1);
 		int st;
 		waitpid(pid, &st, 0);
 		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "another process got the lock too");
 		gvk_gpu_lock_release(fd2), gvk_gpu_lock_release(fd);
-		if ((pid = fork()) == 0) _exit(gvk_gpu_lock_take(lk, &won, NULL) == 1 ? 0 : 1);
+		if ((pid = (fflush(NULL), fork())) == 0) _exit(gvk_gpu_lock_take(lk, &won, NULL) == 1 ? 0 : 1);
 		waitpid(pid, &st, 0);
 		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the lock is not free once released");
 		CHECK(gvk_gpu_lock_take("/nonexistent-dir/gpu.lock", &won, NULL) < 0, "a lock that cannot be made");
@@ -593,7 +593,7 @@ int main(int argc, char **argv)
 			po.shared = 1, po.gpu_lock = lk;
 			gvk_pairhmm_t *e = gvk_pairhmm_create(&po, NULL);
 			CHECK(e && !strncmp(gvk_pairhmm_device_name(e), "gpu:", 4), "the first engine is on %s", e ? gvk_pairhmm_device_name(e) : "nothing");
-			if ((pid = fork()) == 0) {
+			if ((pid = (fflush(NULL), fork())) == 0) {
 				said_t said = {0, ""};
 				po.log = (gvk_log_t){count_log, &said, GVK_LOG_WARN};
 				gvk_pairhmm_t *e2 = gvk_pairhmm_create(&po, NULL);
