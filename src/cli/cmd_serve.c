@@ -71,6 +71,9 @@ static void usage(FILE *fp)
 	        "      --gpu LIST     the GPUs to use, as CUDA_VISIBLE_DEVICES lists them (default: all)\n"
 	        "      --group NAME   members of this group may connect too (socket 0660, directory 0750);\n"
 	        "                     by default only this user (socket 0600)\n"
+	        "      --merge-contexts N  Pair-HMM merged batches in flight at once, 1 to 16 (default 8)\n"
+	        "      --merge-wait-us N   how long a merged batch waits for more calls, 0 to 1000000\n"
+	        "                     microseconds (default 0: it takes the calls queued meanwhile)\n"
 	        "  -v, --verbose      a line per client connecting and disconnecting\n"
 	        "  -h, --help         this text\n");
 }
@@ -96,6 +99,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"socket", required_argument, NULL, 1}, {"device", required_argument, NULL, 2},
 		{"threads", required_argument, NULL, 't'}, {"gpu", required_argument, NULL, 3},
 		{"group", required_argument, NULL, 4}, {"verbose", no_argument, NULL, 'v'},
+		{"merge-contexts", required_argument, NULL, 5}, {"merge-wait-us", required_argument, NULL, 6},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	a->o.device = GVK_DEVICE_AUTO, a->o.threads = gvk_ncpu(), a->o.gpu = -1, a->o.group = -1;
 	int c;
@@ -119,6 +123,16 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case 4:
 			if (parse_group(optarg, &a->o.group) < 0) return fprintf(stderr, "gvk serve: --group: no group '%s'\n", optarg), -1;
 			break;
+		case 5:
+		case 6: {
+			long v;
+			if (gvk_parse_long(optarg, c == 5 ? 1 : 0, c == 5 ? 16 : 1000000, &v) < 0)
+				return fprintf(stderr, "gvk serve: --%s must be a whole number from %d to %d\n", c == 5 ? "merge-contexts" : "merge-wait-us",
+				               c == 5 ? 1 : 0, c == 5 ? 16 : 1000000), -1;
+			if (c == 5) a->o.merge_contexts = (int)v;
+			else a->o.merge_wait_us = (int)v;
+			break;
+		}
 		case 'v': a->verbose = 1; break;
 		case 'h': usage(stdout); gvk_cli_help_exit();
 		default: usage(stderr); return -1;

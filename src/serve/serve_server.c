@@ -107,7 +107,8 @@ static void *phmm_make(srv_server_t *s, int flavour, int dbl, gvk_err_t *err)
 	gvk_pairhmm_opts_t o;
 	gvk_pairhmm_opts_init(&o);
 	o.flavour = flavour, o.force_double = dbl, o.device = s->o.device, o.threads = s->o.threads, o.gpu = s->o.gpu;
-	o.shared = 1, o.log = s->o.log;
+	o.shared = 1, o.log = s->o.log, o.merge_wait_us = s->o.merge_wait_us;
+	if (s->o.merge_contexts > 0) o.merge_contexts = s->o.merge_contexts;
 	return gvk_pairhmm_create(&o, err);
 }
 

@@ -24,6 +24,8 @@ typedef struct {
 	int gpu;            /* gvk_pairhmm_opts_t.gpu */
 	long group;         /* a group id whose members may connect (socket 0660), or -1 (0600) */
 	int max_clients;    /* connections at once (0: 1024) */
+	int merge_contexts; /* Pair-HMM merged batches in flight (0: the library's default) */
+	int merge_wait_us;  /* how long a merged batch waits for more calls (gvk_pairhmm_opts_t) */
 	gvk_log_t log;      /* connects and disconnects (GVK_LOG_INFO), refused peers (GVK_LOG_WARN) */
 } srv_opts_t;
 

@@ -84,6 +84,15 @@ stop $srv
 "$gvk" serve --group no-such-group-gvk 2> "$tmp/g.err" && bad "an unknown group accepted" || ok
 grep -q "no group 'no-such-group-gvk'" "$tmp/g.err" && ok || bad "unknown group: $(cat "$tmp/g.err")"
 
+# Options out of range are refused before anything starts.
+for o in "--merge-contexts 0" "--merge-contexts 17" "--merge-wait-us -1" "--merge-wait-us x" "-t 0" "--device tpu" "--gpu a"; do
+	"$gvk" serve --socket "$tmp/o.sock" $o 2> "$tmp/o.err" && bad "$o accepted" || ok
+	grep -q "^gvk serve: " "$tmp/o.err" && [ ! -e "$tmp/o.sock" ] && ok || bad "$o: $(cat "$tmp/o.err")"
+done
+start e --socket "$tmp/e.sock" --merge-contexts 2 --merge-wait-us 100 && ok || bad "merge options: $(cat "$tmp/e.log")"
+"$gvk" pairhmm --server "$tmp/e.sock" -q -t 1 "$ph" | cmp -s - "$tmp/ph.cpu" && ok || bad "with merge options the values differ"
+stop $srv
+
 # Without XDG_RUNTIME_DIR: /tmp/gvk-UID (not created here when it exists already).
 unset XDG_RUNTIME_DIR
 "$gvk" serve -h | grep -q "tmp/gvk-UID/serve.sock" && ok || bad "-h does not name the default socket"
