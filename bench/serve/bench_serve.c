@@ -16,7 +16,7 @@
  * the cpu mode's bit for bit, and the server's summary (merged launch sizes).
  * Usage: bench_serve [-n PAIRS] [-P 4,16,64] [--modes cpu,gpu,auto,server] [--gvk PATH]
  *                    [--server-device gpu|cpu|auto] [-t SERVER_THREADS] [--no-sw] [--no-phmm]
- *                    [--sw-per-pair] [--seed N] */
+ *                    [--sw-per-pair] [--seed N] [--serve-opt ARG ...] (ARG passed on to gvk serve) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +45,8 @@ typedef struct {
 	const char *gvk, *server_device;
 	unsigned long long seed;
 	char sock[108], lock[128], dir[64];
+	const char *serve_opt[16];
+	int n_serve_opt;
 } opts_t;
 
 static double now_s(void)
@@ -193,11 +195,14 @@ static pid_t server_start(const opts_t *o, const char *log)
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd >= 0) dup2(fd, 2);
 		char t[16];
+		const char *av[40];
+		int n = 0;
 		snprintf(t, sizeof t, "%d", o->threads);
-		if (o->threads > 0)
-			execl(o->gvk, o->gvk, "serve", "--socket", o->sock, "--device", o->server_device, "-t", t, (char *)NULL);
-		else
-			execl(o->gvk, o->gvk, "serve", "--socket", o->sock, "--device", o->server_device, (char *)NULL);
+		av[n++] = o->gvk, av[n++] = "serve", av[n++] = "--socket", av[n++] = o->sock, av[n++] = "--device", av[n++] = o->server_device;
+		if (o->threads > 0) av[n++] = "-t", av[n++] = t;
+		for (int k = 0; k < o->n_serve_opt; ++k) av[n++] = o->serve_opt[k];
+		av[n] = NULL;
+		execv(o->gvk, (char *const *)av);
 		_exit(127);
 	}
 	struct sockaddr_un sa;
@@ -315,7 +320,8 @@ int main(int argc, char **argv)
 		{"modes", required_argument, NULL, 1}, {"gvk", required_argument, NULL, 2},
 		{"server-device", required_argument, NULL, 3}, {"no-sw", no_argument, NULL, 4},
 		{"no-phmm", no_argument, NULL, 5}, {"sw-per-pair", no_argument, NULL, 6},
-		{"seed", required_argument, NULL, 7}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+		{"seed", required_argument, NULL, 7}, {"serve-opt", required_argument, NULL, 8},
+		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "n:P:t:h", lo, NULL)) != -1) {
 		switch (c) {
@@ -333,9 +339,14 @@ int main(int argc, char **argv)
 		case 5: o.phmm = 0; break;
 		case 6: o.per_pair = 1; break;
 		case 7: o.seed = strtoull(optarg, NULL, 10); break;
+		case 8:
+			if (o.n_serve_opt == 16) return fprintf(stderr, "bench_serve: at most 16 --serve-opt\n"), 2;
+			o.serve_opt[o.n_serve_opt++] = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: bench_serve [-n PAIRS] [-P 4,16,64] [--modes cpu,gpu,auto,server] [--gvk PATH]\n"
-			                "       [--server-device gpu|cpu|auto] [-t SERVER_THREADS] [--no-sw] [--no-phmm] [--sw-per-pair] [--seed N]\n");
+			                "       [--server-device gpu|cpu|auto] [-t SERVER_THREADS] [--no-sw] [--no-phmm] [--sw-per-pair] [--seed N]\n"
+			                "       [--serve-opt ARG ...]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
