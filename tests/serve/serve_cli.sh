@@ -84,6 +84,24 @@ stop $srv
 "$gvk" serve --group no-such-group-gvk 2> "$tmp/g.err" && bad "an unknown group accepted" || ok
 grep -q "no group 'no-such-group-gvk'" "$tmp/g.err" && ok || bad "unknown group: $(cat "$tmp/g.err")"
 
+# Peer credentials (root only: another user is needed): a user who is not the server's is refused
+# even when the socket's mode lets it connect, and computes on its own; a member of --group is served.
+if [ "$(id -u)" = 0 ] && command -v runuser > /dev/null && runuser -u nobody -- test -x "$gvk" 2> /dev/null; then
+	pub=$(mktemp -d /tmp/gvk-serve-peer-XXXXXX) && chmod 755 "$pub" && cp "$ph" "$pub/ph.gz" && chmod 644 "$pub/ph.gz"
+	start f --socket "$pub/s.sock" -v && chmod 666 "$pub/s.sock"
+	runuser -u nobody -- "$gvk" pairhmm --server "$pub/s.sock" -t 1 "$pub/ph.gz" 2> "$tmp/nobody.err" | cmp -s - "$tmp/ph.cpu" && ok || bad "another user's values differ"
+	grep -q "gvk serve cannot be used" "$tmp/nobody.err" && ok || bad "another user was not refused: $(cat "$tmp/nobody.err")"
+	stop $srv
+	grep -q "refused a connection from pid .*, uid $(id -u nobody)" "$tmp/f.log" && ok || bad "no refusal logged: $(cat "$tmp/f.log")"
+	start g --socket "$pub/s.sock" --group "$(id -gn)"
+	runuser -u nobody -g "$(id -gn)" -- "$gvk" pairhmm --server "$pub/s.sock" -t 1 "$pub/ph.gz" 2> "$tmp/member.err" | cmp -s - "$tmp/ph.cpu" && ok || bad "a group member's values differ"
+	grep -q "server:cpu" "$tmp/member.err" && ok || bad "a group member was not served: $(cat "$tmp/member.err")"
+	stop $srv
+	rm -rf "$pub"
+else
+	echo "peer credentials: skipped (needs root and runuser)"
+fi
+
 # Options out of range are refused before anything starts.
 for o in "--merge-contexts 0" "--merge-contexts 17" "--merge-wait-us -1" "--merge-wait-us x" "-t 0" "--device tpu" "--gpu a"; do
 	"$gvk" serve --socket "$tmp/o.sock" $o 2> "$tmp/o.err" && bad "$o accepted" || ok
