@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The GPU machine's check: builds for sm_90, runs the GPU tests (and the CPU ones), compute-sanitizer
 # on the test inputs, and the benchmarks; prints a short table last. Logs go to $OUT when set.
-# Usage: scripts/gpu-check.sh [--record] [all|test|sanitize|random|e2e|align|snp|cnv|jni|gatk|profile|bench|peers|mpi] ...
-# (default all; profile, peers and mpi only when named). Benchmark tables are printed (and kept in $OUT);
+# Usage: scripts/gpu-check.sh [--record] [all|test|sanitize|random|e2e|align|snp|cnv|jni|gatk|profile|bench|peers|serve|mpi] ...
+# (default all; profile, peers, serve and mpi only when named). Benchmark tables are printed (and kept in $OUT);
 # --record also appends them to the month's history, bench/history/YYYY-MM.md. bench/RESULTS.md, the
 # current table of each engine, is edited by hand.
 set -uo pipefail
@@ -336,6 +336,17 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 		while IFS= read -r l; do summary+=("  $l"); done < <(awk -F'|' '/^\|---/ { t = 1; next }
 			t && /^\|/ { gsub(/^ +| +$/, "", $2); gsub(/ /, "", $13); printf "%s, %d callers: %.2f GCUPS, %.0f regions/s, call p50 %.3f ms, p99 %.3f ms, max %.3f ms, %s vs CPU on all cores\n", $2, $3, $7, $8, $9, $10, $11, $13 }' "$out/peers-gatk-$v.txt")
 	done
+fi
+if [[ " $stages " == *" serve "* ]]; then
+	# Many HaplotypeCaller processes on one GPU (issue 40): P processes in cpu, gpu, auto and server
+	# modes, Pair-HMM by region, then Smith-Waterman by region at P = 16.
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/serve/bench_serve -n ${GVK_SERVE_PAIRS:-2000000} -P ${GVK_SERVE_P:-1,4,16,64} \
+		--gvk build-gpu/src/gvk --server-device gpu --no-sw > "$out/serve.txt" 2>&1
+	summary+=("bench_serve Pair-HMM: rc=$?")
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/serve/bench_serve -n ${GVK_SERVE_PAIRS:-2000000} -P 16 --gvk build-gpu/src/gvk \
+		--server-device gpu --no-phmm > "$out/serve-sw.txt" 2>&1
+	summary+=("bench_serve Smith-Waterman: rc=$?")
+	while IFS= read -r l; do summary+=("  $l"); done < <(grep -hE '^ +(cpu|gpu|auto|server) |merged|calls, |did not start|gvk serve' "$out/serve.txt" "$out/serve-sw.txt" | grep -v 'GPU lock')
 fi
 if has bench; then
 	gkl=(); [ -x .carry/gkl/gklbench ] && [ "${GVK_BENCH_GKL:-1}" != 0 ] && gkl=(--gkl .carry/gkl/gklbench)

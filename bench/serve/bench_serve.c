@@ -217,7 +217,11 @@ static pid_t server_start(const opts_t *o, const char *log)
 		if (waitpid(pid, NULL, WNOHANG) == pid) break;
 		usleep(10000);
 	}
-	fprintf(stderr, "bench_serve: the server did not start (%s)\n", log);
+	fprintf(stderr, "bench_serve: the server did not start (%s):\n", log);
+	FILE *fp = fopen(log, "r");
+	char line[1024];
+	while (fp && fgets(line, sizeof line, fp)) fprintf(stderr, "  %s", line);
+	if (fp) fclose(fp);
 	return -1;
 }
 

@@ -17,6 +17,9 @@ extern "C" {
  * process holds it; < 0: the file cannot be opened (err says why; *fd is -1). */
 int gvk_gpu_lock_take(const char *path, int *fd, gvk_err_t *err);
 void gvk_gpu_lock_release(int fd);
+/* Whether the machine has GPU device nodes (NVIDIA or AMD), checked without starting a GPU
+ * runtime: the lock is worth taking only there. */
+int gvk_gpu_nodes_present(void);
 
 #ifdef __cplusplus
 }

@@ -107,7 +107,7 @@ static int gpu_lock_won(const gvk_log_t *log)
 	if (g_gpu_lock == -1) {
 		const char *p = jni_gpu_lock_path(path, sizeof path);
 		int fd = -1;
-		if (!p || gvk_pairhmm_gpu_count() == 0) return 1; /* no per-user directory or no GPU: no lock to honour */
+		if (!p || !gvk_gpu_nodes_present()) return 1; /* no per-user directory or no GPU: no lock to honour */
 		if (gvk_gpu_lock_take(p, &fd, NULL) == 0) {
 			jni_log(log, GVK_LOG_WARN, "another process holds the GPU lock %s; Pair-HMM computes on the CPU", p);
 			g_gpu_lock = -2;

@@ -91,7 +91,7 @@ static void set_name(gvk_pairhmm_t *e)
  * the lock file cannot be used at all); says so when another process holds it. */
 static int gpu_lock_won(gvk_pairhmm_t *e)
 {
-	if (e->opt.device != GVK_DEVICE_AUTO || !e->gpu_lock || e->gpu_lock_fd >= 0 || phmm_gpu_count() == 0) return 1;
+	if (e->opt.device != GVK_DEVICE_AUTO || !e->gpu_lock || e->gpu_lock_fd >= 0 || !gvk_gpu_nodes_present()) return 1;
 	gvk_err_t lerr = {0, ""};
 	int rc = gvk_gpu_lock_take(e->gpu_lock, &e->gpu_lock_fd, &lerr);
 	if (rc == 0)
