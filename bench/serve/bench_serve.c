@@ -390,6 +390,9 @@ int main(int argc, char **argv)
 				if (o.modes[md] && run(&o, &x, md, sw, o.P[i], &sh, ref, cpu) < 0) bad = 1;
 		}
 	}
+	free(ref), munmap(m, bytes);
+	free(x.read0), free(x.hap0), free(x.pair0), free(x.al0), free(x.al);
+	phmm_workload_free(&w);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", o.dir);
 	if (system(cmd) != 0) fprintf(stderr, "bench_serve: could not remove %s\n", o.dir);
