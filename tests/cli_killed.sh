@@ -14,17 +14,7 @@ host=$(hostname | tr -c 'A-Za-z0-9.\n-' '_')
 strays() { ls -A | grep -e '\.tmp[0-9]' -e '\.old[0-9]' -e '\.commit[0-9]'; }
 
 # kill -9 while gvk ld writes a large matrix: the temporary stays, the next run removes it.
-python3 - big <<'PY'
-import random, sys
-p = sys.argv[1]; random.seed(7); n, m = 96, 6000
-with open(p + ".fam", "w") as f:
-    for i in range(n): f.write(f"F{i} I{i} 0 0 1 -9\n")
-with open(p + ".bim", "w") as f:
-    for j in range(m): f.write(f"1\trs{j}\t0\t{j + 1}\tA\tG\n")
-with open(p + ".bed", "wb") as f:
-    f.write(bytes([0x6c, 0x1b, 1]))
-    for j in range(m): f.write(bytes(random.choice((0, 2, 3)) | random.choice((0, 2, 3)) << 2 | random.choice((0, 2, 3)) << 4 | random.choice((0, 2, 3)) << 6 for _ in range(n // 4)))
-PY
+python3 "$(dirname "$0")/make_big_bfile.py" big
 echo old > out.ld
 "$gvk" ld -q --device cpu -t 1 --bfile big --r2 square -o out.ld &
 pid=$!

@@ -94,17 +94,7 @@ st=$?
 if [ $st -eq 0 ] && [ -s "$tmp/nohup.txt" ]; then ok; else bad "pairhmm with SIGHUP ignored: exit status $st"; fi
 
 # ld: a large square matrix is written while it is computed.
-python3 - "$tmp/big" <<'PY'
-import random, sys
-p = sys.argv[1]; random.seed(7); n, m = 96, 6000
-with open(p + ".fam", "w") as f:
-    for i in range(n): f.write(f"F{i} I{i} 0 0 1 -9\n")
-with open(p + ".bim", "w") as f:
-    for j in range(m): f.write(f"1\trs{j}\t0\t{j + 1}\tA\tG\n")
-with open(p + ".bed", "wb") as f:
-    f.write(bytes([0x6c, 0x1b, 1]))
-    for j in range(m): f.write(bytes(random.choice((0, 2, 3)) | random.choice((0, 2, 3)) << 2 | random.choice((0, 2, 3)) << 4 | random.choice((0, 2, 3)) << 6 for _ in range(n // 4)))
-PY
+python3 "$(dirname "$0")/make_big_bfile.py" "$tmp/big"
 for sig in INT TERM; do
 	want=$([ $sig = INT ] && echo 130 || echo 143)
 	kill_check "ld SIG$sig" $sig $want "$tmp/out.txt.tmp*" -- "$gvk" ld -q --device cpu -t 1 --bfile "$tmp/big" --r2 square -o "$tmp/out.txt"

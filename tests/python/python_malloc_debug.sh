@@ -16,13 +16,7 @@ for mod in numpy pytest; do
 done
 export PYTHONMALLOC=malloc_debug PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$src/python
 export GVK_LIBRARY=$lib GVK_CLI=$cli GVK_DATA=$src/tests/data
-if ldd "$lib" 2> /dev/null | grep -q libasan; then
-	# The sanitizers' runtime first; their allocator then stands in for malloc_debug's checks.
-	asan=$(${CC:-cc} -print-file-name=libasan.so)
-	[ -f "$asan" ] || { echo "SKIP: libgvk.so is built with ASan and libasan.so was not found"; exit 77; }
-	ubsan=$(${CC:-cc} -print-file-name=libubsan.so); [ -f "$ubsan" ] || ubsan=
-	export LD_PRELOAD="$asan${ubsan:+ $ubsan}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-fi
+. "$src/tests/python/asan_preload.sh"
 cd "$(mktemp -d)"
 trap 'rm -rf "$PWD"' EXIT
 exec "$py" -X dev -m pytest -q -p no:cacheprovider "$src/tests/python"

@@ -25,14 +25,7 @@ GVK_LIBRARY=$lib "$venv/bin/python" -m pip install -q --no-index "$src/python"
 # Run from outside the source tree, so that the installed package is the one imported.
 cd "$build"
 export GVK_LIBRARY=$lib GVK_CLI=$cli GVK_DATA=$src/tests/data
-# A sanitizer build's library needs its runtime loaded before the interpreter's own libraries;
-# Python's allocations are not ours to leak-check.
-if ldd "$lib" 2> /dev/null | grep -q libasan; then
-	asan=$(${CC:-cc} -print-file-name=libasan.so)
-	[ -f "$asan" ] || { echo "SKIP: libgvk.so is built with ASan and libasan.so was not found"; exit 77; }
-	ubsan=$(${CC:-cc} -print-file-name=libubsan.so); [ -f "$ubsan" ] || ubsan=
-	export LD_PRELOAD="$asan${ubsan:+ $ubsan}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-fi
+. "$src/tests/python/asan_preload.sh"
 "$venv/bin/python" - <<'PY'
 import gvk, os, sys
 assert "site-packages" in gvk.__file__, gvk.__file__
