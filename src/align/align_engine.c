@@ -101,16 +101,8 @@ gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 	}
 #ifdef GVK_HAVE_CUDA
 	/* A build without a GPU back end has no GPU to share. */
-	if (e->opt.device == GVK_DEVICE_AUTO && opt->gpu_lock) {
-		gvk_err_t lerr = {0, ""};
-		int won = gvk_gpu_lock_take(opt->gpu_lock, &e->gpu_lock_fd, &lerr);
-		if (won == 0) {
-			gvk_logf(&opt->log, GVK_LOG_WARN, "another process holds the GPU lock %s; align computes on the CPU", opt->gpu_lock);
-			e->opt.device = GVK_DEVICE_CPU;
-		} else if (won < 0) {
-			gvk_logf(&opt->log, GVK_LOG_INFO, "%s; opening the GPU without it", lerr.msg);
-		}
-	}
+	if (e->opt.device == GVK_DEVICE_AUTO && opt->gpu_lock && !gvk_gpu_lock_claim(opt->gpu_lock, &e->gpu_lock_fd, &opt->log, "align"))
+		e->opt.device = GVK_DEVICE_CPU;
 #endif
 	if (e->opt.device != GVK_DEVICE_CPU) {
 		gvk_err_t gerr = {0, ""};
@@ -601,8 +593,7 @@ long gvk_align_batch_copy(gvk_align_result_t *out, size_t n, char *text, size_t 
 	size_t need = 0;
 	for (size_t k = 0; k < n; ++k) need += (size_t)out[k].cigar_len + 1;
 	if (need > 0 && !text) return gvk_err_null(err, __func__, "text");
-	if (need > size || (need > 0 && !text))
-		return gvk_err_set(err, GVK_ERR_ARG, "align: the CIGARs need %zu bytes, the buffer has %zu", need, text ? size : 0);
+	if (need > size) return gvk_err_set(err, GVK_ERR_ARG, "align: the CIGARs need %zu bytes, the buffer has %zu", need, size);
 	size_t at = 0;
 	for (size_t k = 0; k < n; ++k) {
 		memcpy(text + at, out[k].cigar, (size_t)out[k].cigar_len + 1);

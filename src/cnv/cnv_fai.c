@@ -62,7 +62,7 @@ static int read_lengths(gvk_lr_t *lr, const names_t *nm, int64_t *len, gvk_err_t
 	int64_t v;
 	int rc;
 	while ((rc = gvk_lr_next(lr, &line, &n, err)) > 0) {
-		if (memchr(line, 0, n) || split_line(line, &name, &v) < 0)
+		if (split_line(line, &name, &v) < 0)
 			return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: need 'name length' (a .fai, or two columns), length a whole "
 			                   "number of at least 1", gvk_lr_path(lr), gvk_lr_lineno(lr));
 		int q = find(nm, name);

@@ -206,21 +206,9 @@ static int save_bgzf(gvk_outset_t *os, const char *path, const char *text, size_
 }
 #endif
 
-/* VCF readers reject a header that names a sample twice, which a count matrix may do. */
-static int check_names(const gvk_cnv_counts_t *c, const char *path, gvk_err_t *err)
-{
-	for (int s = 1; s < c->N; ++s)
-		for (int t = 0; t < s; ++t)
-			if (!strcmp(c->samples[s], c->samples[t]))
-				return gvk_err_set(err, GVK_ERR_ARG, "%s: a VCF needs distinct sample names, and '%s' names samples %d "
-				                   "and %d", path ? path : "VCF", c->samples[s], t + 1, s + 1);
-	return 0;
-}
-
 int cnv_vcf_save(gvk_outset_t *os, const char *path, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
                  const gvk_cnv_opts_t *o, const char *reference, int threads, gvk_err_t *err)
 {
-	if (check_names(c, path, err) < 0) return GVK_ERR_ARG;
 	if (!path || !ends_with(path, ".gz")) {
 		FILE *fp = gvk_outset_open(os, path, err);
 		return fp ? cnv_write_vcf(fp, c, r, o, reference, err) : GVK_ERR_IO;

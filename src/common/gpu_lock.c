@@ -6,6 +6,7 @@
 
 #include "err.h"
 #include "gpu_lock.h"
+#include "log.h"
 
 int gvk_gpu_lock_take(const char *path, int *fd, gvk_err_t *err)
 {
@@ -19,6 +20,15 @@ int gvk_gpu_lock_take(const char *path, int *fd, gvk_err_t *err)
 	close(*fd), *fd = -1;
 	if (e == EACCES || e == EAGAIN) return 0;
 	return gvk_err_set(err, GVK_ERR_IO, "GPU lock %s: %s", path, strerror(e));
+}
+
+int gvk_gpu_lock_claim(const char *path, int *fd, const gvk_log_t *log, const char *engine)
+{
+	gvk_err_t lerr = {0, ""};
+	int rc = gvk_gpu_lock_take(path, fd, &lerr);
+	if (rc == 0) gvk_logf(log, GVK_LOG_WARN, "another process holds the GPU lock %s; %s computes on the CPU", path, engine);
+	else if (rc < 0) gvk_logf(log, GVK_LOG_INFO, "%s; opening the GPU without it", lerr.msg);
+	return rc != 0;
 }
 
 void gvk_gpu_lock_release(int fd)

@@ -17,6 +17,10 @@ extern "C" {
  * process holds it; < 0: the file cannot be opened (err says why; *fd is -1). */
 int gvk_gpu_lock_take(const char *path, int *fd, gvk_err_t *err);
 void gvk_gpu_lock_release(int fd);
+/* Device auto with a lock file: whether this engine may open the GPU. 1: the process holds the
+ * lock, or the file cannot be used (said at INFO: the GPU is opened without it); 0: another
+ * process holds it (said as a warning naming the engine, which computes on the CPU). */
+int gvk_gpu_lock_claim(const char *path, int *fd, const gvk_log_t *log, const char *engine);
 /* Whether the machine has GPU device nodes (NVIDIA or AMD), checked without starting a GPU
  * runtime: the lock is worth taking only there. */
 int gvk_gpu_nodes_present(void);

@@ -92,13 +92,7 @@ static void set_name(gvk_pairhmm_t *e)
 static int gpu_lock_won(gvk_pairhmm_t *e)
 {
 	if (e->opt.device != GVK_DEVICE_AUTO || !e->gpu_lock || e->gpu_lock_fd >= 0 || !gvk_gpu_nodes_present()) return 1;
-	gvk_err_t lerr = {0, ""};
-	int rc = gvk_gpu_lock_take(e->gpu_lock, &e->gpu_lock_fd, &lerr);
-	if (rc == 0)
-		gvk_logf(&e->opt.log, GVK_LOG_WARN, "another process holds the GPU lock %s; Pair-HMM computes on the CPU", e->gpu_lock);
-	else if (rc < 0)
-		gvk_logf(&e->opt.log, GVK_LOG_INFO, "%s; opening the GPU without it", lerr.msg);
-	return rc != 0;
+	return gvk_gpu_lock_claim(e->gpu_lock, &e->gpu_lock_fd, &e->opt.log, "Pair-HMM");
 }
 
 /* opts.server: the engine's calls go there when it answers now; else it says so and the engine
