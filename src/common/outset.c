@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* All-or-nothing commit of a command's outputs (see outset.h). */
 #define _DEFAULT_SOURCE /* realpath, readlink, lstat, gethostname */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
