@@ -25,6 +25,35 @@ __global__ void GPU_LAUNCH_BOUNDS(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, in
 	if (k < n) ag_pair(&c, k, java);
 }
 
+/* One warp per pair (ag_use_warp): the lanes' strips in a wavefront, lane 0 traces back. */
+__global__ void GPU_LAUNCH_BOUNDS(AG_LANES) ag_warp_kernel(ag_chunk_dev_t c, int java)
+{
+	const size_t k = blockIdx.x;
+	const int lane = (int)threadIdx.x;
+	ag_wpair_t p;
+	ag_wpair_init(&c, k, java, &p);
+	ag_lane_t L;
+	int32_t lc_best = INT32_MIN;
+	int lc_row = 0;
+	for (int g = 0; g * AG_LANES < p.ns; ++g) {
+		ag_wlane_start(&p, g, lane, &L);
+		ag_int2_t out = ag_int2(0, 0);
+		const int steps = ag_wpass_steps(&p, g);
+		for (int tau = 1; tau <= steps; ++tau) {
+			ag_int2_t in;
+			in.x = gpu_shfl_up(out.x, 1, AG_LANES), in.y = gpu_shfl_up(out.y, 1, AG_LANES);
+			out = ag_wlane_step(&p, &L, lane, tau, in);
+		}
+		ag_wlane_end(&p, &L);
+		if (L.s == p.ns - 1) lc_best = L.lc_best, lc_row = L.lc_row;
+		gpu_syncwarp(); /* lane 31's carry before the next pass reads it */
+	}
+	const int src = (p.ns - 1) % AG_LANES;
+	lc_best = gpu_shfl(lc_best, src, AG_LANES), lc_row = gpu_shfl(lc_row, src, AG_LANES);
+	gpu_syncwarp(); /* every lane's moves and bottom row before lane 0 reads them */
+	if (lane == 0) ag_finish(&c, k, java, lc_best, lc_row);
+}
+
 enum { NDEV = 2 };
 
 typedef struct {
@@ -143,7 +172,10 @@ static int gpu_submit(void *ctx, int s, const ag_plan_t *p, int java, gvk_err_t 
 	CK(cudaMemcpyAsync(q->din, h->hin, p->in_bytes, cudaMemcpyHostToDevice, st));
 	const ag_chunk_dev_t c = ag_view(p, q->din, q->dout, q->scr);
 	CK(cudaEventRecord(q->k0, st));
-	ag_kernel<<<(unsigned)p->nb, AG_B, 0, st>>>(c, p->n, java);
+	if (ag_use_warp(p))
+		ag_warp_kernel<<<(unsigned)p->n, AG_LANES, 0, st>>>(c, java);
+	else
+		ag_kernel<<<(unsigned)p->nb, AG_B, 0, st>>>(c, p->n, java);
 	CK(cudaGetLastError());
 	CK(cudaEventRecord(q->k1, st));
 	CK(cudaMemcpyAsync(h->hout, q->dout, p->out_bytes, cudaMemcpyDeviceToHost, st));

@@ -72,6 +72,36 @@ static void emu_worker(void *arg, int tid)
 		for (size_t k = b * AG_B; k < (b + 1) * AG_B && k < r->n; ++k) ag_pair(&r->c, k, r->java);
 }
 
+/* The warp schedule of one pair, its lanes run in turn within a step: from the last lane down, so
+ * that lane l still reads lane l - 1's output of the step before, as the shuffle hands it over. */
+static void emu_warp_pair(const ag_chunk_dev_t *c, size_t k, int java)
+{
+	ag_wpair_t p;
+	ag_wpair_init(c, k, java, &p);
+	ag_lane_t L[AG_LANES];
+	ag_int2_t out[AG_LANES];
+	int32_t lc_best = INT32_MIN;
+	int lc_row = 0;
+	for (int g = 0; g * AG_LANES < p.ns; ++g) {
+		for (int l = 0; l < AG_LANES; ++l) ag_wlane_start(&p, g, l, &L[l]), out[l] = ag_int2(0, 0);
+		const int steps = ag_wpass_steps(&p, g);
+		for (int tau = 1; tau <= steps; ++tau)
+			for (int l = AG_LANES - 1; l >= 0; --l) out[l] = ag_wlane_step(&p, &L[l], l, tau, l ? out[l - 1] : out[0]);
+		for (int l = 0; l < AG_LANES; ++l) {
+			ag_wlane_end(&p, &L[l]);
+			if (L[l].s == p.ns - 1) lc_best = L[l].lc_best, lc_row = L[l].lc_row;
+		}
+	}
+	ag_finish(c, k, java, lc_best, lc_row);
+}
+
+static void emu_warp_worker(void *arg, int tid)
+{
+	run_t *r = arg;
+	(void)tid;
+	for (size_t k; (k = atomic_fetch_add(&r->next, 1)) < r->n;) emu_warp_pair(&r->c, k, r->java);
+}
+
 static int emu_submit(void *ctx, int s, const ag_plan_t *p, int java, gvk_err_t *err)
 {
 	al_emu_t *m = ctx;
@@ -81,7 +111,10 @@ static int emu_submit(void *ctx, int s, const ag_plan_t *p, int java, gvk_err_t 
 	run_t r = {ag_view(p, q->in, q->out, q->scr), p->nb, p->n, java, 0};
 	q->el_at = p->el_at;
 	const double t0 = gvk_seconds();
-	gvk_parallel((size_t)m->nt < p->nb ? m->nt : (int)p->nb, emu_worker, &r);
+	if (ag_use_warp(p))
+		gvk_parallel((size_t)m->nt < p->n ? m->nt : (int)p->n, emu_warp_worker, &r);
+	else
+		gvk_parallel((size_t)m->nt < p->nb ? m->nt : (int)p->nb, emu_worker, &r);
 	q->sec = gvk_seconds() - t0;
 	return 0;
 }

@@ -19,6 +19,42 @@ typedef struct {
 	int32_t dlo, mat, mis, op, ex;
 } ag_sc_t;
 
+/* The columns j0 + 1 .. j0 + AG_W of a strip at row 0: their alt bases, H (4.1) and F. */
+AL_HD void ag_strip_start(const ag_sc_t *c, const uint8_t *alt, int m, int j0, int32_t *Hup, int32_t *F, uint8_t *a)
+{
+	for (int w = 0; w < AG_W; ++w) {
+		a[w] = j0 + w < m ? alt[j0 + w] : 0;
+		Hup[w] = j0 + w < m ? c->bo + (j0 + w) * c->be : AL_LOW, F[w] = AL_LOW;
+	}
+}
+
+/* H[i - 1][j0] before row 1 of the strip starting at column j0 + 1. */
+AL_HD int32_t ag_corner0(const ag_sc_t *c, int j0) { return j0 == 0 ? 0 : c->bo + (j0 - 1) * c->be; }
+
+/* Row i of a strip: its AG_W cells from the left input (*hleft, *E: H and E of column j0), the
+ * row above (Hup, F) and hdiag = H[i - 1][j0]; leaves H and E of the strip's last column in *hleft,
+ * *E and returns the row's 4 move bits per cell as one word. `last` (a constant where inlined)
+ * marks the strip holding column m, which also runs the last-column scan of 5.1. */
+AL_HD uint64_t ag_row(const ag_sc_t *c, int32_t *Hup, int32_t *F, const uint8_t *a, uint8_t r, int32_t hdiag,
+                      int32_t *hleft, int32_t *E, int i, int last, int lastw, int32_t *best_lc, int *best_row)
+{
+	int32_t hl = *hleft, e = *E;
+	uint64_t word = 0;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) /* device code */
+#pragma unroll
+#endif
+	for (int w = 0; w < AG_W; ++w) {
+		int code;
+		const int32_t best = al_cell(hdiag, Hup[w], hl, r == a[w] ? c->mat : c->mis, c->op, c->ex, c->dlo, &e, &F[w], &code);
+		hdiag = Hup[w];
+		Hup[w] = hl = best;
+		word |= (uint64_t)code << (4 * w);
+		if (last && w == lastw && best >= *best_lc) *best_lc = best, *best_row = i;
+	}
+	*hleft = hl, *E = e;
+	return word;
+}
+
 /* One strip (columns j0 + 1 .. j0 + AG_W) over all rows. H and F of the strip's columns stay in
  * registers; H and E of its last column go to `carry` for the next strip; 4 move bits per cell
  * make one 64-bit word per row. `last` (a constant where inlined) marks the strip holding column
@@ -29,11 +65,8 @@ AL_HD void ag_strip(const ag_sc_t *c, const uint8_t *ref, const uint8_t *alt, in
 	const int lastw = m - 1 - j0;
 	int32_t Hup[AG_W], F[AG_W];
 	uint8_t a[AG_W];
-	for (int w = 0; w < AG_W; ++w) {
-		a[w] = j0 + w < m ? alt[j0 + w] : 0;
-		Hup[w] = j0 + w < m ? c->bo + (j0 + w) * c->be : AL_LOW, F[w] = AL_LOW;
-	}
-	int32_t hcorner = j0 == 0 ? 0 : c->bo + (j0 - 1) * c->be; /* H[i - 1][j0] */
+	ag_strip_start(c, alt, m, j0, Hup, F, a);
+	int32_t hcorner = ag_corner0(c, j0); /* H[i - 1][j0] */
 	int32_t best_lc = *lc_best;
 	int best_row = *lc_row;
 	/* The next row's inputs are loaded one row ahead, to hide their latency behind a row's work. */
@@ -42,27 +75,27 @@ AL_HD void ag_strip(const ag_sc_t *c, const uint8_t *ref, const uint8_t *alt, in
 	for (int i = 1; i <= n; ++i) {
 		const uint8_t rn = i < n ? ref[i] : 0;
 		const ag_int2_t cn = first ? ag_int2(c->bo + i * c->be, AL_LOW) : carry[i < n ? (size_t)i * AG_B : 0];
-		int32_t hleft = cin.x, E = cin.y, hdiag = hcorner;
+		int32_t hleft = cin.x, E = cin.y;
+		const int32_t hdiag = hcorner;
 		hcorner = hleft;
-		uint64_t word = 0;
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) /* device code */
-#pragma unroll
-#endif
-		for (int w = 0; w < AG_W; ++w) {
-			int code;
-			const int32_t best =
-			    al_cell(hdiag, Hup[w], hleft, r == a[w] ? c->mat : c->mis, c->op, c->ex, c->dlo, &E, &F[w], &code);
-			hdiag = Hup[w];
-			Hup[w] = hleft = best;
-			word |= (uint64_t)code << (4 * w);
-			if (last && w == lastw && best >= best_lc) best_lc = best, best_row = i;
-		}
+		const uint64_t word = ag_row(c, Hup, F, a, r, hdiag, &hleft, &E, i, last, lastw, &best_lc, &best_row);
 		carry[(size_t)(i - 1) * AG_B] = ag_int2(hleft, E);
 		mv[(size_t)(i - 1) * AG_B] = word;
 		r = rn, cin = cn;
 	}
 	for (int w = 0; w < AG_W && j0 + w < m; ++w) bottom[(size_t)(j0 + w) * AG_B] = Hup[w];
 	*lc_best = best_lc, *lc_row = best_row;
+}
+
+/* A pair's scores and penalties as the fill uses them (clamp_diag: GKL's lower bound on the
+ * diagonal, off in the Java flavour). */
+AL_HD ag_sc_t ag_scores(const ag_job_t *jb, int clamp_diag)
+{
+	const int gapped = jb->ovh == GVK_OVERHANG_INDEL || jb->ovh == GVK_OVERHANG_LEADING_INDEL;
+	ag_sc_t c;
+	c.bo = gapped ? jb->open : 0, c.be = gapped ? jb->extend : 0;
+	c.dlo = clamp_diag ? AL_CUTOFF : INT32_MIN, c.mat = jb->match, c.mis = jb->mismatch, c.op = jb->open, c.ex = jb->extend;
+	return c;
 }
 
 /* Fills the pair's matrix strip by strip, writing its moves and bottom row; returns the last
@@ -72,10 +105,7 @@ AL_HD void ag_fill(const ag_job_t *jb, const ag_block_t *bk, const uint8_t *seq,
 {
 	const int n = jb->n, m = jb->m;
 	const uint8_t *ref = seq + jb->seq, *alt = ref + n;
-	const int gapped = jb->ovh == GVK_OVERHANG_INDEL || jb->ovh == GVK_OVERHANG_LEADING_INDEL;
-	ag_sc_t c;
-	c.bo = gapped ? jb->open : 0, c.be = gapped ? jb->extend : 0;
-	c.dlo = clamp_diag ? AL_CUTOFF : INT32_MIN, c.mat = jb->match, c.mis = jb->mismatch, c.op = jb->open, c.ex = jb->extend;
+	const ag_sc_t c = ag_scores(jb, clamp_diag);
 	*lc_best = INT32_MIN, *lc_row = 0;
 	const int ns = (m + AG_W - 1) / AG_W;
 	for (int s = 0; s < ns; ++s) {
@@ -189,6 +219,17 @@ AL_HD void ag_trace(const ag_job_t *jb, const ag_block_t *bk, int t, const uint6
 	res->ne = ne, res->offset = off, res->score = best;
 }
 
+/* End cell, traceback and the copied-back elements of pair k once its fill is done. */
+AL_HD void ag_finish(const ag_chunk_dev_t *c, size_t k, int java, int32_t lc_best, int lc_row)
+{
+	const ag_job_t *jb = &c->jobs[k];
+	const ag_block_t *bk = &c->blocks[jb->block];
+	uint32_t *el = c->el + jb->el;
+	ag_trace(jb, bk, jb->slot, c->moves + bk->moves, c->bottom + bk->bottom, java, lc_best, lc_row, el, &c->res[k]);
+	const int ne = c->res[k].ne < AG_CAP ? c->res[k].ne : AG_CAP;
+	for (int q = 0; q < ne; ++q) c->out[k * AG_CAP + (size_t)q] = el[q];
+}
+
 /* Everything one thread does for pair k of the chunk (t = its slot in its block). */
 AL_HD void ag_pair(const ag_chunk_dev_t *c, size_t k, int java)
 {
@@ -197,13 +238,88 @@ AL_HD void ag_pair(const ag_chunk_dev_t *c, size_t k, int java)
 	const int t = jb->slot;
 	int32_t lc_best;
 	int lc_row;
-	uint64_t *moves = c->moves + bk->moves;
-	int32_t *bottom = c->bottom + bk->bottom;
-	ag_fill(jb, bk, c->seq, moves + t, c->carry + bk->carry + t, bottom + t, !java, &lc_best, &lc_row);
-	uint32_t *el = c->el + jb->el;
-	ag_trace(jb, bk, t, moves, bottom, java, lc_best, lc_row, el, &c->res[k]);
-	const int ne = c->res[k].ne < AG_CAP ? c->res[k].ne : AG_CAP;
-	for (int q = 0; q < ne; ++q) c->out[k * AG_CAP + (size_t)q] = el[q];
+	ag_fill(jb, bk, c->seq, c->moves + bk->moves + t, c->carry + bk->carry + t, c->bottom + bk->bottom + t, !java, &lc_best,
+	        &lc_row);
+	ag_finish(c, k, java, lc_best, lc_row);
+}
+
+/* The warp schedule, for chunks too small to fill the GPU with one thread per pair (ag_use_warp):
+ * one warp per pair, lane l of pass g sweeping strip 32 g + l one row behind lane l - 1, which
+ * hands it H and E of its last column (a shuffle on the GPU). Every cell sees the same inputs as
+ * in ag_strip, so the moves, bottom row and last-column scan are the same; they go to the same
+ * scratch layout, and ag_finish runs on lane 0. Lane 31 passes its column to the next pass through
+ * `carry`. Written per lane and per step so that the CPU emulation runs the same schedule. */
+enum { AG_LANES = 32 };
+
+typedef struct {
+	ag_sc_t c;
+	const uint8_t *ref, *alt;
+	int n, m, ns, N;
+	uint64_t *moves; /* at the pair's thread slot t of its block, as the strips write them */
+	ag_int2_t *carry;
+	int32_t *bottom;
+} ag_wpair_t;
+
+typedef struct {
+	int32_t Hup[AG_W], F[AG_W];
+	uint8_t a[AG_W];
+	int32_t hcorner, lc_best;
+	int lc_row, s, j0;
+} ag_lane_t;
+
+AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, ag_wpair_t *p)
+{
+	const ag_job_t *jb = &c->jobs[k];
+	const ag_block_t *bk = &c->blocks[jb->block];
+	p->c = ag_scores(jb, !java);
+	p->n = jb->n, p->m = jb->m, p->ns = (jb->m + AG_W - 1) / AG_W, p->N = bk->N;
+	p->ref = c->seq + jb->seq, p->alt = p->ref + jb->n;
+	p->moves = c->moves + bk->moves + jb->slot;
+	p->carry = c->carry + bk->carry + jb->slot;
+	p->bottom = c->bottom + bk->bottom + jb->slot;
+}
+
+/* Steps of pass g: the rows plus the lag of its last active lane. */
+AL_HD int ag_wpass_steps(const ag_wpair_t *p, int g)
+{
+	const int act = p->ns - AG_LANES * g;
+	return p->n + (act < AG_LANES ? act : AG_LANES) - 1;
+}
+
+AL_HD void ag_wlane_start(const ag_wpair_t *p, int g, int lane, ag_lane_t *L)
+{
+	L->s = AG_LANES * g + lane, L->j0 = L->s * AG_W;
+	L->lc_best = INT32_MIN, L->lc_row = 0;
+	if (L->s >= p->ns) return;
+	ag_strip_start(&p->c, p->alt, p->m, L->j0, L->Hup, L->F, L->a);
+	L->hcorner = ag_corner0(&p->c, L->j0);
+}
+
+/* Step tau (from 1) of a lane: row tau - lane of its strip, from the left input `in` (lane
+ * l - 1's output of the step before); returns this row's output for lane l + 1. */
+AL_HD ag_int2_t ag_wlane_step(const ag_wpair_t *p, ag_lane_t *L, int lane, int tau, ag_int2_t in)
+{
+	const int i = tau - lane;
+	if (L->s >= p->ns || i < 1 || i > p->n) return in;
+	if (lane == 0) in = L->s == 0 ? ag_int2(p->c.bo + (i - 1) * p->c.be, AL_LOW) : p->carry[(size_t)(i - 1) * AG_B];
+	const int32_t hdiag = L->hcorner;
+	int32_t hleft = in.x, E = in.y;
+	L->hcorner = hleft;
+	const uint8_t r = p->ref[i - 1];
+	const int lastw = p->m - 1 - L->j0;
+	const uint64_t word = L->s == p->ns - 1 ? ag_row(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 1, lastw, &L->lc_best, &L->lc_row)
+	                                        : ag_row(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 0, lastw, &L->lc_best, &L->lc_row);
+	p->moves[((size_t)L->s * (size_t)p->N + (size_t)(i - 1)) * AG_B] = word;
+	const ag_int2_t out = ag_int2(hleft, E);
+	if (lane == AG_LANES - 1 && L->s + 1 < p->ns) p->carry[(size_t)(i - 1) * AG_B] = out;
+	return out;
+}
+
+/* After a pass: the lane's columns of the bottom row. */
+AL_HD void ag_wlane_end(const ag_wpair_t *p, const ag_lane_t *L)
+{
+	if (L->s >= p->ns) return;
+	for (int w = 0; w < AG_W && L->j0 + w < p->m; ++w) p->bottom[(size_t)(L->j0 + w) * AG_B] = L->Hup[w];
 }
 
 #endif

@@ -20,6 +20,9 @@ enum { AG_CAP = 32 };
 #define AG_MAX_CELLS ((int64_t)1 << 22)
 
 static inline int ag_fits(const al_job_t *j) { return (int64_t)j->n * j->m <= AG_MAX_CELLS; }
+/* Chunks of at most AG_WARP_PAIRS pairs run the warp schedule (align_gpu_pair.h): one thread per
+ * pair would leave most multiprocessors idle and make the launch as long as its largest pair. */
+enum { AG_WARP_PAIRS = 16384 };
 
 #ifdef __cplusplus
 #define AG_ALIGN8 alignas(8)
@@ -92,6 +95,8 @@ typedef struct {
 	size_t res_at, out_at, out_bytes;
 	size_t carry_at, bottom_at, el_at, scratch_bytes;
 } ag_plan_t;
+
+static inline int ag_use_warp(const ag_plan_t *p) { return p->n <= AG_WARP_PAIRS; }
 
 /* A batch cut into blocks and chunks. */
 typedef struct {

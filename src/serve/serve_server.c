@@ -177,11 +177,6 @@ static void *al_make(srv_server_t *s, int flavour, int raw, gvk_err_t *err)
 	gvk_align_opts_t o;
 	gvk_align_opts_init(&o);
 	o.flavour = flavour, o.raw = raw, o.device = s->o.device, o.threads = s->o.threads, o.log = s->o.log;
-	/* A merged Smith-Waterman batch of a few hundred pairs costs the GPU path more in planning and
-	 * launches than the server's CPU threads take to align it (docs/gatk.md): the GPU gets only
-	 * the batches that the auto policy sends there, whatever the server's device. Pair-HMM, whose
-	 * engine opened the GPU at start-up, keeps --device gpu's meaning. */
-	if (o.device == GVK_DEVICE_GPU) o.device = GVK_DEVICE_AUTO;
 	o.gpu_chunk_mb = AL_CHUNK_MB;
 	int ok = (p->merge = phmm_merge_create(AL_CTX, 0, AL_MERGE_PAIRS, al_batch, p)) != NULL;
 	if (!ok) gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
