@@ -25,13 +25,22 @@ __global__ void GPU_LAUNCH_BOUNDS(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, in
 	if (k < n) ag_pair(&c, k, java);
 }
 
-/* One warp per pair (ag_use_warp): the lanes' strips in a wavefront, lane 0 traces back. */
-__global__ void GPU_LAUNCH_BOUNDS(AG_LANES) ag_warp_kernel(ag_chunk_dev_t c, int java)
+/* One warp per pair (ag_use_warp): the lanes' strips in a wavefront, lane 0 traces back. The
+ * ref is copied into shared memory (one load a row per lane otherwise waits on global memory),
+ * and so are the moves when the launch gave room for them (smem bytes in all). */
+__global__ void GPU_LAUNCH_BOUNDS(AG_LANES) ag_warp_kernel(ag_chunk_dev_t c, int java, unsigned smem)
 {
+	extern __shared__ uint64_t ag_sm[];
 	const size_t k = blockIdx.x;
 	const int lane = (int)threadIdx.x;
+	const ag_job_t *jb = &c.jobs[k];
+	const size_t ref_room = ((size_t)jb->n + 7) & ~(size_t)7;
+	uint8_t *sref = (uint8_t *)ag_sm;
+	for (int q = lane; q < jb->n; q += AG_LANES) sref[q] = c.seq[jb->seq + (size_t)q];
+	uint64_t *smoves = ref_room + ag_wmoves_bytes(jb->n, jb->m) <= smem ? ag_sm + ref_room / 8 : NULL;
+	gpu_syncwarp();
 	ag_wpair_t p;
-	ag_wpair_init(&c, k, java, &p);
+	ag_wpair_init(&c, k, java, smoves, sref, &p);
 	ag_lane_t L;
 	int32_t lc_best = INT32_MIN;
 	int lc_row = 0;
@@ -51,7 +60,7 @@ __global__ void GPU_LAUNCH_BOUNDS(AG_LANES) ag_warp_kernel(ag_chunk_dev_t c, int
 	const int src = (p.ns - 1) % AG_LANES;
 	lc_best = gpu_shfl(lc_best, src, AG_LANES), lc_row = gpu_shfl(lc_row, src, AG_LANES);
 	gpu_syncwarp(); /* every lane's moves and bottom row before lane 0 reads them */
-	if (lane == 0) ag_finish(&c, k, java, lc_best, lc_row);
+	if (lane == 0) ag_finish(&c, k, &p.mv, java, lc_best, lc_row);
 }
 
 enum { NDEV = 2 };
@@ -76,6 +85,8 @@ struct al_gpu_s {
 	hslot_t h[AG_SLOTS];
 	int next;      /* device set of the next submit */
 	size_t budget; /* device bytes per chunk */
+	int nsm;       /* multiprocessors */
+	size_t smem;   /* shared memory a block may have (opt-in) */
 	char name[300];
 };
 
@@ -91,6 +102,9 @@ static int gpu_init(al_gpu_t *g, const gvk_align_opts_t *opt, gvk_err_t *err)
 		                   prop.name, prop.major, prop.minor);
 	CK(cudaSetDevice(0));
 	snprintf(g->name, sizeof g->name, "gpu-%s", prop.name);
+	g->nsm = prop.multiProcessorCount;
+	g->smem = GPU_PROP_SMEM_OPTIN(prop);
+	CK(cudaFuncSetAttribute(ag_warp_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g->smem));
 	for (int s = 0; s < NDEV; ++s) {
 		CK(cudaStreamCreateWithFlags(&g->st[s], cudaStreamNonBlocking));
 		CK(cudaEventCreate(&g->d[s].k0));
@@ -154,6 +168,22 @@ static int gpu_buffers(void *ctx, int s, const ag_plan_t *p, uint8_t **in, uint8
 	return 0;
 }
 
+/* Shared memory of a warp-schedule launch: every pair's ref, and every pair's moves too when that
+ * still lets all the chunk's pairs run at once (otherwise more warps in flight hide the scratch's
+ * latency better). */
+static unsigned warp_smem(const al_gpu_t *g, const ag_plan_t *p, const uint8_t *in)
+{
+	const ag_job_t *jo = (const ag_job_t *)(in + p->jobs_at);
+	size_t ref = 0, all = 0;
+	for (size_t k = 0; k < p->n; ++k) {
+		const size_t r = ((size_t)jo[k].n + 7) & ~(size_t)7, a = r + ag_wmoves_bytes(jo[k].n, jo[k].m);
+		if (r > ref) ref = r;
+		if (a > all) all = a;
+	}
+	const size_t per_sm = all <= g->smem ? g->smem / (all + 1024) : 0;
+	return (unsigned)(per_sm > 0 && p->n <= per_sm * (size_t)g->nsm ? all : ref);
+}
+
 static int gpu_submit(void *ctx, int s, const ag_plan_t *p, int java, gvk_err_t *err)
 {
 	al_gpu_t *g = (al_gpu_t *)ctx;
@@ -172,10 +202,12 @@ static int gpu_submit(void *ctx, int s, const ag_plan_t *p, int java, gvk_err_t 
 	CK(cudaMemcpyAsync(q->din, h->hin, p->in_bytes, cudaMemcpyHostToDevice, st));
 	const ag_chunk_dev_t c = ag_view(p, q->din, q->dout, q->scr);
 	CK(cudaEventRecord(q->k0, st));
-	if (ag_use_warp(p))
-		ag_warp_kernel<<<(unsigned)p->n, AG_LANES, 0, st>>>(c, java);
-	else
+	if (ag_use_warp(p)) {
+		const unsigned smem = warp_smem(g, p, h->hin);
+		ag_warp_kernel<<<(unsigned)p->n, AG_LANES, smem, st>>>(c, java, smem);
+	} else {
 		ag_kernel<<<(unsigned)p->nb, AG_B, 0, st>>>(c, p->n, java);
+	}
 	CK(cudaGetLastError());
 	CK(cudaEventRecord(q->k1, st));
 	CK(cudaMemcpyAsync(h->hout, q->dout, p->out_bytes, cudaMemcpyDeviceToHost, st));

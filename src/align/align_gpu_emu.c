@@ -73,11 +73,19 @@ static void emu_worker(void *arg, int tid)
 }
 
 /* The warp schedule of one pair, its lanes run in turn within a step: from the last lane down, so
- * that lane l still reads lane l - 1's output of the step before, as the shuffle hands it over. */
-static void emu_warp_pair(const ag_chunk_dev_t *c, size_t k, int java)
+ * that lane l still reads lane l - 1's output of the step before, as the shuffle hands it over.
+ * The moves go to a buffer of the pair's own, as into the GPU's shared memory; without one, to the
+ * block's scratch, as a larger launch does. */
+static void emu_warp_pair(const ag_chunk_dev_t *c, size_t k, int java, uint64_t **buf, size_t *cap)
 {
+	const ag_job_t *jb = &c->jobs[k];
+	const size_t need = ag_wmoves_bytes(jb->n, jb->m);
+	if (need > *cap) {
+		uint64_t *q = realloc(*buf, need);
+		if (q) *buf = q, *cap = need;
+	}
 	ag_wpair_t p;
-	ag_wpair_init(c, k, java, &p);
+	ag_wpair_init(c, k, java, need <= *cap ? *buf : NULL, NULL, &p);
 	ag_lane_t L[AG_LANES];
 	ag_int2_t out[AG_LANES];
 	int32_t lc_best = INT32_MIN;
@@ -92,14 +100,17 @@ static void emu_warp_pair(const ag_chunk_dev_t *c, size_t k, int java)
 			if (L[l].s == p.ns - 1) lc_best = L[l].lc_best, lc_row = L[l].lc_row;
 		}
 	}
-	ag_finish(c, k, java, lc_best, lc_row);
+	ag_finish(c, k, &p.mv, java, lc_best, lc_row);
 }
 
 static void emu_warp_worker(void *arg, int tid)
 {
 	run_t *r = arg;
 	(void)tid;
-	for (size_t k; (k = atomic_fetch_add(&r->next, 1)) < r->n;) emu_warp_pair(&r->c, k, r->java);
+	uint64_t *buf = NULL;
+	size_t cap = 0;
+	for (size_t k; (k = atomic_fetch_add(&r->next, 1)) < r->n;) emu_warp_pair(&r->c, k, r->java, &buf, &cap);
+	free(buf);
 }
 
 static int emu_submit(void *ctx, int s, const ag_plan_t *p, int java, gvk_err_t *err)

@@ -117,10 +117,20 @@ AL_HD void ag_fill(const ag_job_t *jb, const ag_block_t *bk, const uint8_t *seq,
 	}
 }
 
-AL_HD int ag_move(const uint64_t *moves, int N, int t, int i, int j)
+/* Where a pair's move words are: word (strip s, row i) at w[(s * N + i - 1) * B]; in a block's
+ * scratch N is the block's largest n and B = AG_B (w at the pair's slot), in the warp schedule's
+ * shared memory N = n and B = 1. */
+typedef struct {
+	uint64_t *w;
+	int N, B;
+} ag_mv_t;
+
+AL_HD size_t ag_mv_at(const ag_mv_t *mv, int s, int i) { return ((size_t)s * (size_t)mv->N + (size_t)(i - 1)) * (size_t)mv->B; }
+
+AL_HD int ag_move(const ag_mv_t *mv, int i, int j)
 {
 	const int s = (j - 1) / AG_W, w = (j - 1) % AG_W;
-	return (int)(moves[((size_t)s * (size_t)N + (size_t)(i - 1)) * AG_B + (size_t)t] >> (4 * w) & 15);
+	return (int)(mv->w[ag_mv_at(mv, s, i)] >> (4 * w) & 15);
 }
 
 AL_HD int ag_dist(int i, int j) { return i > j ? i - j : j - i; }
@@ -148,19 +158,19 @@ AL_HD void ag_reverse(uint32_t *el, int ne)
 
 /* End cell (5.1), traceback (5.2) and CIGAR elements (6) into el (n + m + 2 room); element =
  * len << 2 | ag op code. */
-AL_HD void ag_trace(const ag_job_t *jb, const ag_block_t *bk, int t, const uint64_t *moves, const int32_t *bottom,
-                    int java, int32_t lc_best, int lc_row, uint32_t *el, ag_res_t *res)
+AL_HD void ag_trace(const ag_job_t *jb, const ag_mv_t *mv, const int32_t *bottom, int java, int32_t lc_best, int lc_row,
+                    uint32_t *el, ag_res_t *res)
 {
-	const int n = jb->n, m = jb->m, N = bk->N;
+	const int n = jb->n, m = jb->m;
 	int p1, p2;
 	int32_t best;
 	if (jb->ovh == GVK_OVERHANG_INDEL) {
-		p1 = n, p2 = m, best = bottom[(size_t)(m - 1) * AG_B + (size_t)t]; /* H[n][m] */
+		p1 = n, p2 = m, best = bottom[(size_t)(m - 1) * AG_B]; /* H[n][m] */
 	} else {
 		best = lc_best, p1 = lc_row, p2 = m;
 		if (jb->ovh != GVK_OVERHANG_LEADING_INDEL)
 			for (int j = 1; j <= m; ++j) {
-				const int32_t h = bottom[(size_t)(j - 1) * AG_B + (size_t)t];
+				const int32_t h = bottom[(size_t)(j - 1) * AG_B];
 				if (h > best || (h == best && ag_dist(n, j) < ag_dist(p1, p2))) best = h, p1 = n, p2 = j;
 			}
 	}
@@ -168,18 +178,18 @@ AL_HD void ag_trace(const ag_job_t *jb, const ag_block_t *bk, int t, const uint6
 	int ne = 0;
 	uint32_t run = 0; /* len << 2 | op of the run being collected; 0 = none yet */
 	do {
-		const int c = ag_move(moves, N, t, p1, p2);
+		const int c = ag_move(mv, p1, p2);
 		if (c & AL_DEL) {
 			int e;
 			do {
-				e = ag_move(moves, N, t, p1, p2) & AL_FEXT;
+				e = ag_move(mv, p1, p2) & AL_FEXT;
 				ag_push(el, &ne, &run, AG_D);
 				--p1;
 			} while (e && p1 > 0);
 		} else if (c & AL_INS) {
 			int e;
 			do {
-				e = ag_move(moves, N, t, p1, p2) & AL_EEXT;
+				e = ag_move(mv, p1, p2) & AL_EEXT;
 				ag_push(el, &ne, &run, AG_I);
 				--p2;
 			} while (e && p2 > 0);
@@ -220,12 +230,12 @@ AL_HD void ag_trace(const ag_job_t *jb, const ag_block_t *bk, int t, const uint6
 }
 
 /* End cell, traceback and the copied-back elements of pair k once its fill is done. */
-AL_HD void ag_finish(const ag_chunk_dev_t *c, size_t k, int java, int32_t lc_best, int lc_row)
+AL_HD void ag_finish(const ag_chunk_dev_t *c, size_t k, const ag_mv_t *mv, int java, int32_t lc_best, int lc_row)
 {
 	const ag_job_t *jb = &c->jobs[k];
 	const ag_block_t *bk = &c->blocks[jb->block];
 	uint32_t *el = c->el + jb->el;
-	ag_trace(jb, bk, jb->slot, c->moves + bk->moves, c->bottom + bk->bottom, java, lc_best, lc_row, el, &c->res[k]);
+	ag_trace(jb, mv, c->bottom + bk->bottom + jb->slot, java, lc_best, lc_row, el, &c->res[k]);
 	const int ne = c->res[k].ne < AG_CAP ? c->res[k].ne : AG_CAP;
 	for (int q = 0; q < ne; ++q) c->out[k * AG_CAP + (size_t)q] = el[q];
 }
@@ -238,9 +248,10 @@ AL_HD void ag_pair(const ag_chunk_dev_t *c, size_t k, int java)
 	const int t = jb->slot;
 	int32_t lc_best;
 	int lc_row;
-	ag_fill(jb, bk, c->seq, c->moves + bk->moves + t, c->carry + bk->carry + t, c->bottom + bk->bottom + t, !java, &lc_best,
-	        &lc_row);
-	ag_finish(c, k, java, lc_best, lc_row);
+	ag_mv_t mv;
+	mv.w = c->moves + bk->moves + t, mv.N = bk->N, mv.B = AG_B;
+	ag_fill(jb, bk, c->seq, mv.w, c->carry + bk->carry + t, c->bottom + bk->bottom + t, !java, &lc_best, &lc_row);
+	ag_finish(c, k, &mv, java, lc_best, lc_row);
 }
 
 /* The warp schedule, for chunks too small to fill the GPU with one thread per pair (ag_use_warp):
@@ -253,10 +264,10 @@ enum { AG_LANES = 32 };
 
 typedef struct {
 	ag_sc_t c;
-	const uint8_t *ref, *alt;
-	int n, m, ns, N;
-	uint64_t *moves; /* at the pair's thread slot t of its block, as the strips write them */
-	ag_int2_t *carry;
+	const uint8_t *ref, *alt; /* ref may be a copy in shared memory */
+	int n, m, ns;
+	ag_mv_t mv;       /* the block's scratch at the pair's slot, or shared memory */
+	ag_int2_t *carry; /* at the pair's slot */
 	int32_t *bottom;
 } ag_wpair_t;
 
@@ -265,19 +276,27 @@ typedef struct {
 	uint8_t a[AG_W];
 	int32_t hcorner, lc_best;
 	int lc_row, s, j0;
+	ag_int2_t cnext; /* lane 0: the carry of its next row, loaded a step ahead */
 } ag_lane_t;
 
-AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, ag_wpair_t *p)
+/* smoves: room for the pair's moves in shared memory (N = n, B = 1), or NULL for the block's
+ * scratch; sref: a copy of its ref, or NULL. */
+AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, uint64_t *smoves, const uint8_t *sref, ag_wpair_t *p)
 {
 	const ag_job_t *jb = &c->jobs[k];
 	const ag_block_t *bk = &c->blocks[jb->block];
 	p->c = ag_scores(jb, !java);
-	p->n = jb->n, p->m = jb->m, p->ns = (jb->m + AG_W - 1) / AG_W, p->N = bk->N;
-	p->ref = c->seq + jb->seq, p->alt = p->ref + jb->n;
-	p->moves = c->moves + bk->moves + jb->slot;
+	p->n = jb->n, p->m = jb->m, p->ns = (jb->m + AG_W - 1) / AG_W;
+	p->alt = c->seq + jb->seq + jb->n;
+	p->ref = sref ? sref : c->seq + jb->seq;
+	if (smoves)
+		p->mv.w = smoves, p->mv.N = jb->n, p->mv.B = 1;
+	else
+		p->mv.w = c->moves + bk->moves + jb->slot, p->mv.N = bk->N, p->mv.B = AG_B;
 	p->carry = c->carry + bk->carry + jb->slot;
 	p->bottom = c->bottom + bk->bottom + jb->slot;
 }
+
 
 /* Steps of pass g: the rows plus the lag of its last active lane. */
 AL_HD int ag_wpass_steps(const ag_wpair_t *p, int g)
@@ -291,6 +310,7 @@ AL_HD void ag_wlane_start(const ag_wpair_t *p, int g, int lane, ag_lane_t *L)
 	L->s = AG_LANES * g + lane, L->j0 = L->s * AG_W;
 	L->lc_best = INT32_MIN, L->lc_row = 0;
 	if (L->s >= p->ns) return;
+	if (lane == 0 && L->s > 0) L->cnext = p->carry[0];
 	ag_strip_start(&p->c, p->alt, p->m, L->j0, L->Hup, L->F, L->a);
 	L->hcorner = ag_corner0(&p->c, L->j0);
 }
@@ -301,7 +321,12 @@ AL_HD ag_int2_t ag_wlane_step(const ag_wpair_t *p, ag_lane_t *L, int lane, int t
 {
 	const int i = tau - lane;
 	if (L->s >= p->ns || i < 1 || i > p->n) return in;
-	if (lane == 0) in = L->s == 0 ? ag_int2(p->c.bo + (i - 1) * p->c.be, AL_LOW) : p->carry[(size_t)(i - 1) * AG_B];
+	if (lane == 0 && L->s == 0) {
+		in = ag_int2(p->c.bo + (i - 1) * p->c.be, AL_LOW);
+	} else if (lane == 0) { /* the carry written by the last pass's lane 31, one row ahead */
+		in = L->cnext;
+		if (i < p->n) L->cnext = p->carry[(size_t)i * AG_B];
+	}
 	const int32_t hdiag = L->hcorner;
 	int32_t hleft = in.x, E = in.y;
 	L->hcorner = hleft;
@@ -309,7 +334,7 @@ AL_HD ag_int2_t ag_wlane_step(const ag_wpair_t *p, ag_lane_t *L, int lane, int t
 	const int lastw = p->m - 1 - L->j0;
 	const uint64_t word = L->s == p->ns - 1 ? ag_row(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 1, lastw, &L->lc_best, &L->lc_row)
 	                                        : ag_row(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 0, lastw, &L->lc_best, &L->lc_row);
-	p->moves[((size_t)L->s * (size_t)p->N + (size_t)(i - 1)) * AG_B] = word;
+	p->mv.w[ag_mv_at(&p->mv, L->s, i)] = word;
 	const ag_int2_t out = ag_int2(hleft, E);
 	if (lane == AG_LANES - 1 && L->s + 1 < p->ns) p->carry[(size_t)(i - 1) * AG_B] = out;
 	return out;

@@ -46,6 +46,16 @@ ag_int2_t ag_int2(int32_t x, int32_t y)
 	return v;
 }
 
+/* Bytes of a pair's moves in the warp schedule's shared memory (strips x rows words). */
+static inline
+#if defined(__CUDACC__) || defined(__HIP__) /* nvcc or hipcc */
+__host__ __device__
+#endif
+size_t ag_wmoves_bytes(int n, int m)
+{
+	return (size_t)((m + AG_W - 1) / AG_W) * (size_t)n * 8;
+}
+
 typedef struct {
 	int32_t n, m, match, mismatch, open, extend, ovh;
 	int32_t block, slot; /* its block and thread in it */
