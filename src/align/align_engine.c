@@ -553,8 +553,11 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	if (e->opt.raw) {
 		for (size_t k = 0; k < n; ++k) pos[k] = AL_TODO;
 	} else {
-		scan_t sc = {jobs, n, nt, pos};
-		gvk_parallel(nt, scan_worker, &sc);
+		/* A thread per few thousand pairs: a thread started for a small batch's cheap scan costs
+		 * more than the scan, and on a busy host may wait a scheduler period to run. */
+		const int snt = (size_t)nt > 1 + n / 4096 ? (int)(1 + n / 4096) : nt;
+		scan_t sc = {jobs, n, snt, pos};
+		gvk_parallel(snt, scan_worker, &sc);
 	}
 	for (int t = 0; t < e->opt.threads; ++t) e->arena[t].len = 0;
 	e->gpu_kernel_s = 0;

@@ -12,6 +12,7 @@
 #include "align_engine.h"
 
 enum { PACK_BLOCKS = 8, FORMAT_PAIRS = 512 }; /* work units of the parallel region */
+enum { SMALL_PAIRS = 4096 };                  /* pairs per thread, at least, of ag_run's stages */
 
 /* A slot's chunk on the host: its buffers and the full elements of its long CIGARs. */
 typedef struct {
@@ -141,6 +142,10 @@ int ag_run(const ag_backend_t *be, const al_job_t *jobs, size_t n, int java, int
 {
 	if (n == 0) return 0;
 	if (nt < 1) nt = 1;
+	/* A thread per few thousand pairs: each stage starts its threads anew, and on a busy host a
+	 * new thread can wait a scheduler period for its first turn, far longer than packing and
+	 * formatting a small batch takes on one. */
+	if ((size_t)nt > 1 + n / SMALL_PAIRS) nt = (int)(1 + n / SMALL_PAIRS);
 	ag_batch_t bt;
 	double t0 = gvk_seconds(), t1;
 	if (ag_batch_plan(jobs, n, budget, nt, &bt) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);

@@ -74,6 +74,9 @@ static void usage(FILE *fp)
 	        "      --merge-contexts N  Pair-HMM merged batches in flight at once, 1 to 16 (default 8)\n"
 	        "      --merge-wait-us N   how long a merged batch waits for more calls, 0 to 1000000\n"
 	        "                     microseconds (default 0: it takes the calls queued meanwhile)\n"
+	        "      --gpu-wait W   how a thread waits for the GPU: spin, yield (spin, giving the core to\n"
+	        "                     other threads that want it) or block (sleep); default auto, the CUDA\n"
+	        "                     runtime's choice (spin when it has a core of its own)\n"
 	        "  -v, --verbose      a line per client connecting and disconnecting\n"
 	        "  -h, --help         this text\n");
 }
@@ -100,6 +103,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"threads", required_argument, NULL, 't'}, {"gpu", required_argument, NULL, 3},
 		{"group", required_argument, NULL, 4}, {"verbose", no_argument, NULL, 'v'},
 		{"merge-contexts", required_argument, NULL, 5}, {"merge-wait-us", required_argument, NULL, 6},
+		{"gpu-wait", required_argument, NULL, 7},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	a->o.device = GVK_DEVICE_AUTO, a->o.threads = gvk_ncpu(), a->o.gpu = -1, a->o.group = -1;
 	int c;
@@ -131,6 +135,14 @@ static int parse_args(int argc, char **argv, args_t *a)
 				               c == 5 ? 1 : 0, c == 5 ? 16 : 1000000), -1;
 			if (c == 5) a->o.merge_contexts = (int)v;
 			else a->o.merge_wait_us = (int)v;
+			break;
+		}
+		case 7: {
+			static const char *const names[] = {"auto", "spin", "yield", "block"};
+			a->o.gpu_wait = -1;
+			for (int k = 0; k < 4; ++k)
+				if (!strcmp(optarg, names[k])) a->o.gpu_wait = k;
+			if (a->o.gpu_wait < 0) return fprintf(stderr, "gvk serve: --gpu-wait must be auto, spin, yield or block\n"), -1;
 			break;
 		}
 		case 'v': a->verbose = 1; break;

@@ -74,3 +74,19 @@ extern "C" void *gvk_cuda_device_view(void *host)
 	}
 	return d;
 }
+
+extern "C" int gvk_cuda_set_wait(gvk_gpu_wait_t mode, gvk_err_t *err)
+{
+	static const unsigned flag[] = {cudaDeviceScheduleAuto, cudaDeviceScheduleSpin, cudaDeviceScheduleYield,
+	                                cudaDeviceScheduleBlockingSync};
+	int n = 0;
+	if ((int)mode < 0 || (int)mode > GVK_GPU_WAIT_BLOCK) return gvk_err_set(err, GVK_ERR_ARG, "GPU wait mode %d", (int)mode);
+	if (cudaGetDeviceCount(&n) != cudaSuccess) return 0; /* no GPU: nothing to set */
+	for (int d = 0; d < n; ++d) {
+		cudaError_t e = cudaSetDevice(d);
+		if (e == cudaSuccess) e = cudaSetDeviceFlags(flag[mode]);
+		if (e != cudaSuccess)
+			return gvk_err_set(err, GVK_ERR_GPU, GVK_GPU_API ": setting how GPU %d is waited for: %s", d, cudaGetErrorString(e));
+	}
+	return cudaSetDevice(0) == cudaSuccess ? 0 : gvk_err_set(err, GVK_ERR_GPU, GVK_GPU_API ": cannot select GPU 0");
+}

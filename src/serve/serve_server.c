@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../common/buf.h"
+#include "../common/cuda_mem.h"
 #include "../common/err.h"
 #include "../common/log.h"
 #include "serve_proto.h"
@@ -28,12 +29,16 @@
 
 /* Align engines behind one merge queue: each context has an engine of its own (an align engine
  * takes one caller at a time) and the arrays of its merged batch. */
-enum { AL_CTX = 2, AL_MERGE_PAIRS = 65536, AL_CHUNK_MB = 256 };
+enum { AL_CTX = 8, AL_MERGE_PAIRS = 65536, AL_CHUNK_MB = 256 };
 /* A connection's buffers above this size are freed after its call, so that one large call does
  * not keep the server's memory up. */
 #define KEEP_BYTES ((size_t)16 << 20)
 /* Seconds the calls in flight have to finish after a stop before their connections are cut. */
 #define STOP_GRACE_S 30
+/* Connection threads made before the first client and kept idle when one leaves: a thread made at
+ * connect time waits up to a scheduler period for its first turn on a busy host (the kernel starts
+ * new threads behind the running ones), where an idle one woken for the client runs at once. */
+enum { SPARE_START = 64, SPARE_LOW = 8 };
 
 typedef struct srv_server_s srv_server_t;
 
@@ -61,6 +66,7 @@ struct conn_s {
 	gvk_buf_t in, out;
 	srv_scratch_t sc;
 	conn_t *prev, *next;
+	conn_t *hnext; /* in the server's handoff queue */
 };
 
 struct srv_server_s {
@@ -72,6 +78,11 @@ struct srv_server_s {
 	pthread_cond_t idle;
 	conn_t *conns;
 	int nconn;
+	/* Connection threads: admitted connections wait in `handoff` for an idle one. */
+	pthread_cond_t handoff_cv;
+	conn_t *handoff;
+	int n_handoff, n_idle, n_workers, cap_workers, workers_stop;
+	pthread_t *workers;
 	gvk_pairhmm_t *phmm[2][2]; /* [flavour][force_double] */
 	al_pool_t *al[2][2];       /* [flavour][raw] */
 	_Atomic uint64_t clients, refused, calls[2], pairs[2], errors;
@@ -333,9 +344,8 @@ static void trim(gvk_buf_t *b)
 	if (b->cap > KEEP_BYTES) gvk_buf_free(b);
 }
 
-static void *conn_main(void *arg)
+static void conn_serve(conn_t *c)
 {
-	conn_t *c = arg;
 	uint8_t msg[SRV_MSG_MAX], rep[SRV_MSG_MAX];
 	for (;;) {
 		int fd = -1, trunc = 0, fatal = 0;
@@ -353,7 +363,51 @@ static void *conn_main(void *arg)
 		trim(&c->in), trim(&c->out), trim(&c->sc.reads), trim(&c->sc.haps), trim(&c->sc.pairs);
 	}
 	conn_end(c);
+}
+
+/* A connection thread: serves the connections handed to it, one after the other, until the stop. */
+static void *worker_main(void *arg)
+{
+	srv_server_t *s = arg;
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		while (!s->handoff && !s->workers_stop) pthread_cond_wait(&s->handoff_cv, &s->lock);
+		conn_t *c = s->handoff;
+		if (!c) break;
+		s->handoff = c->hnext, --s->n_handoff, --s->n_idle;
+		pthread_mutex_unlock(&s->lock);
+		conn_serve(c);
+		pthread_mutex_lock(&s->lock);
+		++s->n_idle;
+	}
+	pthread_mutex_unlock(&s->lock);
 	return NULL;
+}
+
+/* Adds k idle connection threads (under s->lock); fewer when the system has no more. */
+static void spawn_workers(srv_server_t *s, int k)
+{
+	if (s->n_workers + k > s->cap_workers) {
+		const int cap = (s->n_workers + k) * 2;
+		pthread_t *w = realloc(s->workers, (size_t)cap * sizeof *w);
+		if (!w) return;
+		s->workers = w, s->cap_workers = cap;
+	}
+	for (; k > 0; --k) {
+		if (pthread_create(&s->workers[s->n_workers], NULL, worker_main, s) != 0) return;
+		++s->n_workers, ++s->n_idle;
+	}
+}
+
+/* Stops and joins the connection threads once no connection is left (idempotent). */
+static void workers_join(srv_server_t *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->workers_stop = 1;
+	pthread_cond_broadcast(&s->handoff_cv);
+	pthread_mutex_unlock(&s->lock);
+	for (int k = 0; k < s->n_workers; ++k) pthread_join(s->workers[k], NULL);
+	s->n_workers = 0;
 }
 
 /* ---- the socket ---- */
@@ -385,10 +439,11 @@ static void admit(srv_server_t *s, int fd)
 	}
 	conn_t *c = calloc(1, sizeof *c);
 	pthread_mutex_lock(&s->lock);
-	if (!c || s->nconn >= s->o.max_clients) {
+	if (s->n_idle - s->n_handoff < SPARE_LOW) spawn_workers(s, SPARE_LOW);
+	if (!c || s->nconn >= s->o.max_clients || s->n_workers == 0) {
 		pthread_mutex_unlock(&s->lock);
 		uint8_t rep[SRV_MSG_MAX];
-		srv_send(fd, rep, srv_put_reply(rep, GVK_ERR_NOMEM, c ? "too many clients" : "out of memory"), -1);
+		srv_send(fd, rep, srv_put_reply(rep, GVK_ERR_NOMEM, !c ? "out of memory" : s->n_workers ? "too many clients" : "no thread for a client"), -1);
 		gvk_logf(&s->o.log, GVK_LOG_WARN, "refused a connection from pid %ld: %d clients already", (long)cr.pid, s->nconn);
 		close(fd);
 		free(c);
@@ -399,15 +454,13 @@ static void admit(srv_server_t *s, int fd)
 	if (s->conns) s->conns->prev = c;
 	s->conns = c;
 	int n = ++s->nconn;
+	conn_t **tail = &s->handoff;
+	while (*tail) tail = &(*tail)->hnext;
+	*tail = c, ++s->n_handoff;
+	pthread_cond_signal(&s->handoff_cv);
 	pthread_mutex_unlock(&s->lock);
 	atomic_fetch_add(&s->clients, 1);
 	gvk_logf(&s->o.log, GVK_LOG_INFO, "client pid %ld (uid %ld) connected; %d connected", c->pid, c->uid, n);
-	pthread_attr_t at;
-	pthread_attr_init(&at);
-	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-	pthread_t th;
-	if (pthread_create(&th, &at, conn_main, c) != 0) conn_end(c);
-	pthread_attr_destroy(&at);
 }
 
 /* Takes the lock file beside the socket, or says which server holds it. */
@@ -469,6 +522,7 @@ srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->make, NULL);
 	pthread_cond_init(&s->idle, NULL);
+	pthread_cond_init(&s->handoff_cv, NULL);
 	int rc = 0;
 	if (!o->socket || strlen(o->socket) >= sizeof s->path)
 		rc = gvk_err_set(err, GVK_ERR_ARG, "socket path %s", o->socket ? "too long" : "missing");
@@ -476,6 +530,10 @@ srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
 		memcpy(s->path, o->socket, strlen(o->socket) + 1);
 	if (rc == 0 && pipe2(s->stop, O_CLOEXEC | O_NONBLOCK) < 0) rc = gvk_err_set(err, GVK_ERR_IO, "pipe: %s", strerror(errno));
 	if (rc == 0) rc = take_lock(s, err);
+#ifdef GVK_HAVE_CUDA
+	/* Before the engines make the GPU's context: its flags are fixed then. */
+	if (rc == 0 && o->device != GVK_DEVICE_CPU && o->gpu_wait != GVK_GPU_WAIT_AUTO) rc = gvk_cuda_set_wait((gvk_gpu_wait_t)o->gpu_wait, err);
+#endif
 	/* The default Pair-HMM engine now: --device gpu fails before the socket exists, and the
 	 * GPU's start-up is paid once, not by the first client. */
 	gvk_pairhmm_t *e = rc == 0 ? phmm_engine(s, GVK_PHMM_FMA, 0, err) : NULL;
@@ -486,6 +544,11 @@ srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
 	if (rc == 0 && !al_engine(s, GVK_SW_GKL, 1, &aerr))
 		gvk_logf(&s->o.log, GVK_LOG_WARN, "the align engine could not start now (%s); the first align call tries again", aerr.msg);
 	if (rc == 0) rc = bind_socket(s, err);
+	if (rc == 0) {
+		pthread_mutex_lock(&s->lock);
+		spawn_workers(s, SPARE_START);
+		pthread_mutex_unlock(&s->lock);
+	}
 	if (rc < 0) {
 		if (s->lsock >= 0) close(s->lsock), s->lsock = -1;
 		srv_server_destroy(s);
@@ -561,6 +624,9 @@ void srv_server_destroy(srv_server_t *s)
 	for (int k = 0; k < 2; ++k)
 		if (s->stop[k] >= 0) close(s->stop[k]);
 	if (s->lock_fd >= 0) close(s->lock_fd);
+	workers_join(s);
+	free(s->workers);
+	pthread_cond_destroy(&s->handoff_cv);
 	pthread_cond_destroy(&s->idle);
 	pthread_mutex_destroy(&s->make);
 	pthread_mutex_destroy(&s->lock);
