@@ -92,23 +92,16 @@ struct srv_server_s {
 /* ---- engines ---- */
 
 /* The engine behind *slot, made by make() the first time (under s->make, so that the calls of
- * engines that exist go on meanwhile). */
+ * engines that exist go on meanwhile). A slot is set once: every call reads it without a lock,
+ * which many connections' calls would otherwise queue on. */
 static void *engine_get(srv_server_t *s, void **slot, void *(*make)(srv_server_t *, int, int, gvk_err_t *), int a, int b,
                         gvk_err_t *err)
 {
-	pthread_mutex_lock(&s->lock);
-	void *e = *slot;
-	pthread_mutex_unlock(&s->lock);
+	void *e = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 	if (e) return e;
 	pthread_mutex_lock(&s->make);
-	pthread_mutex_lock(&s->lock);
-	e = *slot;
-	pthread_mutex_unlock(&s->lock);
-	if (!e && (e = make(s, a, b, err)) != NULL) {
-		pthread_mutex_lock(&s->lock);
-		*slot = e;
-		pthread_mutex_unlock(&s->lock);
-	}
+	e = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	if (!e && (e = make(s, a, b, err)) != NULL) __atomic_store_n(slot, e, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&s->make);
 	return e;
 }
@@ -608,8 +601,9 @@ void srv_server_summary(srv_server_t *s, srv_summary_t *sum)
 	pthread_mutex_lock(&s->lock);
 	for (int f = 0; f < 2; ++f)
 		for (int d = 0; d < 2; ++d) {
-			phmm_shared_merge_stats(s->phmm[f][d], &sum->merge[0]);
-			if (s->al[f][d]) phmm_merge_stats(s->al[f][d]->merge, &sum->merge[1]);
+			phmm_shared_merge_stats(__atomic_load_n(&s->phmm[f][d], __ATOMIC_ACQUIRE), &sum->merge[0]);
+			al_pool_t *al = __atomic_load_n(&s->al[f][d], __ATOMIC_ACQUIRE);
+			if (al) phmm_merge_stats(al->merge, &sum->merge[1]);
 		}
 	pthread_mutex_unlock(&s->lock);
 	snprintf(sum->device, sizeof sum->device, "%s", s->device);
