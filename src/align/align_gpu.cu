@@ -25,8 +25,8 @@ __global__ void GPU_LAUNCH_BOUNDS(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, in
 	if (k < n) ag_pair(&c, k, java);
 }
 
-/* One warp per pair (ag_use_warp): the lanes' rows in a wavefront over the columns, lane 0
- * traces back. The alt is copied into shared memory (each lane reads a different base a step),
+/* One warp per pair (ag_use_warp): the lanes' strips in a wavefront, lane 0 traces back. The
+ * ref is copied into shared memory (one load a row per lane otherwise waits on global memory),
  * and so are the moves when the launch gave room for them (smem bytes in all). */
 __global__ void GPU_LAUNCH_BOUNDS(AG_LANES) ag_warp_kernel(ag_chunk_dev_t c, int java, unsigned smem)
 {
@@ -34,33 +34,33 @@ __global__ void GPU_LAUNCH_BOUNDS(AG_LANES) ag_warp_kernel(ag_chunk_dev_t c, int
 	const size_t k = blockIdx.x;
 	const int lane = (int)threadIdx.x;
 	const ag_job_t *jb = &c.jobs[k];
-	const size_t alt_room = ((size_t)jb->m + 7) & ~(size_t)7;
-	uint8_t *salt = (uint8_t *)ag_sm;
-	for (int q = lane; q < jb->m; q += AG_LANES) salt[q] = c.seq[jb->seq + (size_t)jb->n + (size_t)q];
-	uint64_t *smoves = alt_room + ag_wmoves_bytes(jb->n, jb->m) <= smem ? ag_sm + alt_room / 8 : NULL;
+	const size_t ref_room = ((size_t)jb->n + 7) & ~(size_t)7;
+	uint8_t *sref = (uint8_t *)ag_sm;
+	for (int q = lane; q < jb->n; q += AG_LANES) sref[q] = c.seq[jb->seq + (size_t)q];
+	uint64_t *smoves = ref_room + ag_wmoves_bytes(jb->n, jb->m) <= smem ? ag_sm + ref_room / 8 : NULL;
 	gpu_syncwarp();
 	ag_wpair_t p;
-	ag_wpair_init(&c, k, java, smoves, salt, &p);
+	ag_wpair_init(&c, k, java, smoves, sref, &p);
 	ag_lane_t L;
-	ag_wlane_init(&L);
-	const int nb = ag_wbands(&p), steps = ag_wband_steps(&p);
-	for (int b = 0; b < nb; ++b) {
-		ag_wlane_start(&p, b, lane, &L);
+	int32_t lc_best = INT32_MIN;
+	int lc_row = 0;
+	for (int g = 0; g * AG_LANES < p.ns; ++g) {
+		ag_wlane_start(&p, g, lane, &L);
 		ag_int2_t out = ag_int2(0, 0);
+		const int steps = ag_wpass_steps(&p, g);
 		for (int tau = 1; tau <= steps; ++tau) {
-			ag_int2_t up;
-			up.x = gpu_shfl_up(out.x, 1, AG_LANES), up.y = gpu_shfl_up(out.y, 1, AG_LANES);
-			out = ag_wlane_step(&p, &L, b, lane, tau, up);
+			ag_int2_t in;
+			in.x = gpu_shfl_up(out.x, 1, AG_LANES), in.y = gpu_shfl_up(out.y, 1, AG_LANES);
+			out = ag_wlane_step(&p, &L, lane, tau, in);
 		}
-		gpu_syncwarp(); /* lane 31's row before the next band's lane 0 reads it */
+		ag_wlane_end(&p, &L);
+		if (L.s == p.ns - 1) lc_best = L.lc_best, lc_row = L.lc_row;
+		gpu_syncwarp(); /* lane 31's carry before the next pass reads it */
 	}
-	for (int d = AG_LANES / 2; d > 0; d /= 2) {
-		const int32_t ob = gpu_shfl_xor(L.lc_best, d, AG_LANES);
-		const int orow = gpu_shfl_xor(L.lc_row, d, AG_LANES);
-		ag_lc_merge(&L.lc_best, &L.lc_row, ob, orow);
-	}
+	const int src = (p.ns - 1) % AG_LANES;
+	lc_best = gpu_shfl(lc_best, src, AG_LANES), lc_row = gpu_shfl(lc_row, src, AG_LANES);
 	gpu_syncwarp(); /* every lane's moves and bottom row before lane 0 reads them */
-	if (lane == 0) ag_finish(&c, k, &p.mv, java, L.lc_best, L.lc_row);
+	if (lane == 0) ag_finish(&c, k, &p.mv, java, lc_best, lc_row);
 }
 
 enum { NDEV = 2 };
@@ -168,7 +168,7 @@ static int gpu_buffers(void *ctx, int s, const ag_plan_t *p, uint8_t **in, uint8
 	return 0;
 }
 
-/* Shared memory of a warp-schedule launch: every pair's alt, and every pair's moves too when that
+/* Shared memory of a warp-schedule launch: every pair's ref, and every pair's moves too when that
  * still lets all the chunk's pairs run at once (otherwise more warps in flight hide the scratch's
  * latency better). */
 static unsigned warp_smem(const al_gpu_t *g, const ag_plan_t *p, const uint8_t *in)
@@ -176,7 +176,7 @@ static unsigned warp_smem(const al_gpu_t *g, const ag_plan_t *p, const uint8_t *
 	const ag_job_t *jo = (const ag_job_t *)(in + p->jobs_at);
 	size_t ref = 0, all = 0;
 	for (size_t k = 0; k < p->n; ++k) {
-		const size_t r = ((size_t)jo[k].m + 7) & ~(size_t)7, a = r + ag_wmoves_bytes(jo[k].n, jo[k].m);
+		const size_t r = ((size_t)jo[k].n + 7) & ~(size_t)7, a = r + ag_wmoves_bytes(jo[k].n, jo[k].m);
 		if (r > ref) ref = r;
 		if (a > all) all = a;
 	}

@@ -88,15 +88,19 @@ static void emu_warp_pair(const ag_chunk_dev_t *c, size_t k, int java, uint64_t 
 	ag_wpair_init(c, k, java, need <= *cap ? *buf : NULL, NULL, &p);
 	ag_lane_t L[AG_LANES];
 	ag_int2_t out[AG_LANES];
-	for (int l = 0; l < AG_LANES; ++l) ag_wlane_init(&L[l]);
-	const int nb = ag_wbands(&p), steps = ag_wband_steps(&p);
-	for (int b = 0; b < nb; ++b) {
-		for (int l = 0; l < AG_LANES; ++l) ag_wlane_start(&p, b, l, &L[l]), out[l] = ag_int2(0, 0);
+	int32_t lc_best = INT32_MIN;
+	int lc_row = 0;
+	for (int g = 0; g * AG_LANES < p.ns; ++g) {
+		for (int l = 0; l < AG_LANES; ++l) ag_wlane_start(&p, g, l, &L[l]), out[l] = ag_int2(0, 0);
+		const int steps = ag_wpass_steps(&p, g);
 		for (int tau = 1; tau <= steps; ++tau)
-			for (int l = AG_LANES - 1; l >= 0; --l) out[l] = ag_wlane_step(&p, &L[l], b, l, tau, l ? out[l - 1] : out[0]);
+			for (int l = AG_LANES - 1; l >= 0; --l) out[l] = ag_wlane_step(&p, &L[l], l, tau, l ? out[l - 1] : out[0]);
+		for (int l = 0; l < AG_LANES; ++l) {
+			ag_wlane_end(&p, &L[l]);
+			if (L[l].s == p.ns - 1) lc_best = L[l].lc_best, lc_row = L[l].lc_row;
+		}
 	}
-	for (int l = 1; l < AG_LANES; ++l) ag_lc_merge(&L[0].lc_best, &L[0].lc_row, L[l].lc_best, L[l].lc_row);
-	ag_finish(c, k, &p.mv, java, L[0].lc_best, L[0].lc_row);
+	ag_finish(c, k, &p.mv, java, lc_best, lc_row);
 }
 
 static void emu_warp_worker(void *arg, int tid)

@@ -255,44 +255,40 @@ AL_HD void ag_pair(const ag_chunk_dev_t *c, size_t k, int java)
 }
 
 /* The warp schedule, for chunks too small to fill the GPU with one thread per pair (ag_use_warp):
- * one warp per pair, lane l of band b holding row 32 b + l + 1 and sweeping the columns one step
- * behind lane l - 1, which hands it H and F of the cell above (a shuffle on the GPU); a lane's
- * chain is one cell a step instead of a strip's sixteen. Every cell sees the same inputs as in
- * ag_strip, so the moves, bottom row and last-column scan are the same, and they go to the same
- * layout (moves possibly in shared memory: ag_mv_t). Lane 31 hands its row to the next band
- * through `carry`, one (H, F) per column. Written per lane and per step so that the CPU emulation
- * runs the same schedule. */
+ * one warp per pair, lane l of pass g sweeping strip 32 g + l one row behind lane l - 1, which
+ * hands it H and E of its last column (a shuffle on the GPU). Every cell sees the same inputs as
+ * in ag_strip, so the moves, bottom row and last-column scan are the same; they go to the same
+ * scratch layout, and ag_finish runs on lane 0. Lane 31 passes its column to the next pass through
+ * `carry`. Written per lane and per step so that the CPU emulation runs the same schedule. */
 enum { AG_LANES = 32 };
 
 typedef struct {
 	ag_sc_t c;
-	const uint8_t *ref, *alt; /* alt may be a copy in shared memory */
-	int n, m;
+	const uint8_t *ref, *alt; /* ref may be a copy in shared memory */
+	int n, m, ns;
 	ag_mv_t mv;       /* the block's scratch at the pair's slot, or shared memory */
-	ag_int2_t *carry; /* at the pair's slot: a row's (H, F) per column between bands */
+	ag_int2_t *carry; /* at the pair's slot */
 	int32_t *bottom;
 } ag_wpair_t;
 
 typedef struct {
-	int i;                       /* its row in this band (> n: idle) */
-	uint8_t r;                   /* ref[i - 1] */
-	int32_t hleft, E, hdiag;     /* H[i][j - 1], E[i][j - 1], H[i - 1][j - 1] */
-	uint64_t word;               /* move bits of the strip being swept */
-	int32_t lc_best;             /* the last-column scan over the lane's rows (5.1) */
-	int lc_row;
-	ag_int2_t cnext;             /* lane 0: the carry of its next column, loaded a step ahead */
+	int32_t Hup[AG_W], F[AG_W];
+	uint8_t a[AG_W];
+	int32_t hcorner, lc_best;
+	int lc_row, s, j0;
+	ag_int2_t cnext; /* lane 0: the carry of its next row, loaded a step ahead */
 } ag_lane_t;
 
 /* smoves: room for the pair's moves in shared memory (N = n, B = 1), or NULL for the block's
- * scratch; salt: a copy of its alt, or NULL. */
-AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, uint64_t *smoves, const uint8_t *salt, ag_wpair_t *p)
+ * scratch; sref: a copy of its ref, or NULL. */
+AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, uint64_t *smoves, const uint8_t *sref, ag_wpair_t *p)
 {
 	const ag_job_t *jb = &c->jobs[k];
 	const ag_block_t *bk = &c->blocks[jb->block];
 	p->c = ag_scores(jb, !java);
-	p->n = jb->n, p->m = jb->m;
-	p->ref = c->seq + jb->seq;
-	p->alt = salt ? salt : p->ref + jb->n;
+	p->n = jb->n, p->m = jb->m, p->ns = (jb->m + AG_W - 1) / AG_W;
+	p->alt = c->seq + jb->seq + jb->n;
+	p->ref = sref ? sref : c->seq + jb->seq;
 	if (smoves)
 		p->mv.w = smoves, p->mv.N = jb->n, p->mv.B = 1;
 	else
@@ -301,62 +297,54 @@ AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, uint64_t *
 	p->bottom = c->bottom + bk->bottom + jb->slot;
 }
 
-AL_HD int ag_wbands(const ag_wpair_t *p) { return (p->n + AG_LANES - 1) / AG_LANES; }
-/* Steps of a band: the columns plus the lag of its last lane. */
-AL_HD int ag_wband_steps(const ag_wpair_t *p) { return p->m + AG_LANES - 1; }
 
-AL_HD void ag_wlane_init(ag_lane_t *L)
+/* Steps of pass g: the rows plus the lag of its last active lane. */
+AL_HD int ag_wpass_steps(const ag_wpair_t *p, int g)
 {
+	const int act = p->ns - AG_LANES * g;
+	return p->n + (act < AG_LANES ? act : AG_LANES) - 1;
+}
+
+AL_HD void ag_wlane_start(const ag_wpair_t *p, int g, int lane, ag_lane_t *L)
+{
+	L->s = AG_LANES * g + lane, L->j0 = L->s * AG_W;
 	L->lc_best = INT32_MIN, L->lc_row = 0;
+	if (L->s >= p->ns) return;
+	if (lane == 0 && L->s > 0) L->cnext = p->carry[0];
+	ag_strip_start(&p->c, p->alt, p->m, L->j0, L->Hup, L->F, L->a);
+	L->hcorner = ag_corner0(&p->c, L->j0);
 }
 
-AL_HD void ag_wlane_start(const ag_wpair_t *p, int b, int lane, ag_lane_t *L)
+/* Step tau (from 1) of a lane: row tau - lane of its strip, from the left input `in` (lane
+ * l - 1's output of the step before); returns this row's output for lane l + 1. */
+AL_HD ag_int2_t ag_wlane_step(const ag_wpair_t *p, ag_lane_t *L, int lane, int tau, ag_int2_t in)
 {
-	const int i = AG_LANES * b + lane + 1;
-	L->i = i;
-	if (i > p->n) return;
-	L->r = p->ref[i - 1];
-	L->hleft = p->c.bo + (i - 1) * p->c.be, L->E = AL_LOW; /* column 0 (4.1) */
-	L->hdiag = i == 1 ? 0 : p->c.bo + (i - 2) * p->c.be;
-	L->word = 0;
-	if (lane == 0 && b > 0) L->cnext = p->carry[0];
-}
-
-/* Step tau (from 1) of a lane: column tau - lane of its row, from `up` (lane l - 1's output of the
- * step before: H and F of the cell above); returns this cell's H and F for lane l + 1. */
-AL_HD ag_int2_t ag_wlane_step(const ag_wpair_t *p, ag_lane_t *L, int b, int lane, int tau, ag_int2_t up)
-{
-	const int j = tau - lane;
-	if (L->i > p->n || j < 1 || j > p->m) return up;
-	if (lane == 0 && b == 0) {
-		up = ag_int2(p->c.bo + (j - 1) * p->c.be, AL_LOW); /* row 0 (4.1) */
-	} else if (lane == 0) { /* the row the last band's lane 31 left, one column ahead */
-		up = L->cnext;
-		if (j < p->m) L->cnext = p->carry[(size_t)j * AG_B];
+	const int i = tau - lane;
+	if (L->s >= p->ns || i < 1 || i > p->n) return in;
+	if (lane == 0 && L->s == 0) {
+		in = ag_int2(p->c.bo + (i - 1) * p->c.be, AL_LOW);
+	} else if (lane == 0) { /* the carry written by the last pass's lane 31, one row ahead */
+		in = L->cnext;
+		if (i < p->n) L->cnext = p->carry[(size_t)i * AG_B];
 	}
-	int code;
-	int32_t F = up.y;
-	const int32_t best = al_cell(L->hdiag, up.x, L->hleft, L->r == p->alt[j - 1] ? p->c.mat : p->c.mis, p->c.op, p->c.ex,
-	                             p->c.dlo, &L->E, &F, &code);
-	L->hdiag = up.x, L->hleft = best;
-	const int w = (j - 1) % AG_W;
-	L->word |= (uint64_t)code << (4 * w);
-	if (w == AG_W - 1 || j == p->m) {
-		p->mv.w[ag_mv_at(&p->mv, (j - 1) / AG_W, L->i)] = L->word;
-		L->word = 0;
-	}
-	if (L->i == p->n) p->bottom[(size_t)(j - 1) * AG_B] = best;
-	if (j == p->m && best >= L->lc_best) L->lc_best = best, L->lc_row = L->i;
-	const ag_int2_t out = ag_int2(best, F);
-	if (lane == AG_LANES - 1 && L->i < p->n) p->carry[(size_t)(j - 1) * AG_B] = out;
+	const int32_t hdiag = L->hcorner;
+	int32_t hleft = in.x, E = in.y;
+	L->hcorner = hleft;
+	const uint8_t r = p->ref[i - 1];
+	const int lastw = p->m - 1 - L->j0;
+	const uint64_t word = L->s == p->ns - 1 ? ag_row(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 1, lastw, &L->lc_best, &L->lc_row)
+	                                        : ag_row(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 0, lastw, &L->lc_best, &L->lc_row);
+	p->mv.w[ag_mv_at(&p->mv, L->s, i)] = word;
+	const ag_int2_t out = ag_int2(hleft, E);
+	if (lane == AG_LANES - 1 && L->s + 1 < p->ns) p->carry[(size_t)(i - 1) * AG_B] = out;
 	return out;
 }
 
-/* The last-column scan of two lanes merged as the row-ordered scan would end: the highest H,
- * on a tie the later row. */
-AL_HD void ag_lc_merge(int32_t *best, int *row, int32_t ob, int orow)
+/* After a pass: the lane's columns of the bottom row. */
+AL_HD void ag_wlane_end(const ag_wpair_t *p, const ag_lane_t *L)
 {
-	if (ob > *best || (ob == *best && orow > *row)) *best = ob, *row = orow;
+	if (L->s >= p->ns) return;
+	for (int w = 0; w < AG_W && L->j0 + w < p->m; ++w) p->bottom[(size_t)(L->j0 + w) * AG_B] = L->Hup[w];
 }
 
 #endif

@@ -142,7 +142,7 @@ static size_t cut_chunk(ag_batch_t *b, size_t b0, size_t budget, ag_plan_t *p)
 	for (; k < b->nblk; ++k) {
 		ag_hblock_t *h = &b->blk[k];
 		const size_t N = (size_t)h->dev.N, M = (size_t)h->dev.M;
-		const size_t bmv = (size_t)strips((int)M) * N * AG_B, bca = (N > M ? N : M) * AG_B, bbt = M * AG_B;
+		const size_t bmv = (size_t)strips((int)M) * N * AG_B, bca = N * AG_B, bbt = M * AG_B;
 		if (k > b0 &&
 		    chunk_bytes(np + (size_t)h->cnt, k - b0 + 1, seq + h->seq_bytes, el + h->el_n, mv + bmv, ca + bca, bt + bbt) > budget)
 			break;

@@ -65,7 +65,7 @@ typedef struct {
 } ag_job_t;
 
 typedef struct {
-	uint64_t moves, carry, bottom; /* offsets (in elements) of the block's scratch; carry: max(N, M) per slot */
+	uint64_t moves, carry, bottom; /* offsets (in elements) of the block's scratch */
 	int32_t N, M;                  /* largest n and m of its pairs */
 } ag_block_t;
 
