@@ -103,11 +103,11 @@ else
 fi
 
 # Options out of range are refused before anything starts.
-for o in "--merge-contexts 0" "--merge-contexts 17" "--merge-wait-us -1" "--merge-wait-us x" "-t 0" "--device tpu" "--gpu a"; do
+for o in "--merge-contexts 0" "--merge-contexts 17" "--merge-wait-us -1" "--merge-wait-us x" "-t 0" "--device tpu" "--gpu a" "--gpu-wait x"; do
 	"$gvk" serve --socket "$tmp/o.sock" $o 2> "$tmp/o.err" && bad "$o accepted" || ok
 	grep -q "^gvk serve: " "$tmp/o.err" && [ ! -e "$tmp/o.sock" ] && ok || bad "$o: $(cat "$tmp/o.err")"
 done
-start e --socket "$tmp/e.sock" --merge-contexts 2 --merge-wait-us 100 && ok || bad "merge options: $(cat "$tmp/e.log")"
+start e --socket "$tmp/e.sock" --merge-contexts 2 --merge-wait-us 100 --gpu-wait block && ok || bad "merge options: $(cat "$tmp/e.log")"
 "$gvk" pairhmm --server "$tmp/e.sock" -q -t 1 "$ph" | cmp -s - "$tmp/ph.cpu" && ok || bad "with merge options the values differ"
 stop $srv
 
