@@ -22,7 +22,7 @@
 #include "../cnv/cnv_vcf.h"
 #include "../cnv/cnv_write.h"
 #ifdef GVK_MPI
-#include "../mpi/mpi_drivers.h"
+#include "mpi/mpi_drivers.h"
 #endif
 
 typedef struct {

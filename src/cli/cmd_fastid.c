@@ -17,7 +17,7 @@
 #include "../snp/fastid_write.h"
 #include "../snp/fidb_make.h"
 #ifdef GVK_MPI
-#include "../mpi/mpi_drivers.h"
+#include "mpi/mpi_drivers.h"
 #endif
 #include "../snp/snp_gpu.h"
 #include "snp_gpu_env.h"

@@ -19,7 +19,7 @@
 #include "../snp/ld_engine.h"
 #include "../snp/ld_write.h"
 #ifdef GVK_MPI
-#include "../mpi/mpi_drivers.h"
+#include "mpi/mpi_drivers.h"
 #endif
 #include "../snp/snp_gpu.h"
 #include "snp_gpu_env.h"

@@ -94,6 +94,11 @@ using std::isnan;
 #define cudaEventSynchronize hipEventSynchronize
 #define cudaEventQuery hipEventQuery
 #define cudaEventElapsedTime hipEventElapsedTime
+#define cudaSetDeviceFlags hipSetDeviceFlags
+#define cudaDeviceScheduleAuto hipDeviceScheduleAuto
+#define cudaDeviceScheduleSpin hipDeviceScheduleSpin
+#define cudaDeviceScheduleYield hipDeviceScheduleYield
+#define cudaDeviceScheduleBlockingSync hipDeviceScheduleBlockingSync
 #define cudaFuncAttributes hipFuncAttributes
 #define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
 #define cudaOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor

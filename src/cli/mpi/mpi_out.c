@@ -9,7 +9,7 @@
 #endif
 
 #include "mpi_world.h"
-#include "../common/err.h"
+#include "../../common/err.h"
 
 enum { PIECE = 4 << 20, TAG_ASK = 71, TAG_DATA = 72 };
 

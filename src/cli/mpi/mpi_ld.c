@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "mpi_drivers.h"
-#include "../common/err.h"
-#include "../common/outset.h"
-#include "../snp/ld_write.h"
+#include "../../common/err.h"
+#include "../../common/outset.h"
+#include "../../snp/ld_write.h"
 
 enum { CHUNK = 4 << 20, MAX_IO = 1 << 30 };
 
@@ -325,13 +325,9 @@ static int drop_header(FILE *fp, ld_writer_t *w)
 	return fflush(fp) == 0 && ftruncate(fileno(fp), 0) == 0 && fseeko(fp, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
-int gvk_mpi_ld(struct gvk_outset_s *os, const char *path, void *wrp, const void *dp, void *ldopt, void *repp,
+int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_data_t *d, ld_opt_t *o, ld_report_t *rep,
                int *writes, gvk_err_t *err)
 {
-	ld_writer_t *wr = wrp;
-	const snp_data_t *d = dp;
-	ld_opt_t *o = ldopt;
-	ld_report_t *rep = repp;
 	tile_t t = {.wr = wr, .o = o, .fh = MPI_FILE_NULL};
 	gvk_mpi_world_get(&t.w);
 	*writes = t.w.rank == 0;

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "mpi_drivers.h"
-#include "../common/err.h"
-#include "../cnv/cnv.h"
+#include "../../common/err.h"
+#include "../../cnv/cnv.h"
 
 enum { TAG_CNV = 91, MAX_MSG = 1 << 30 };
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "mpi_drivers.h"
-#include "../common/err.h"
-#include "../snp/fastid_engine.h"
+#include "../../common/err.h"
+#include "../../snp/fastid_engine.h"
 
 enum { TAG_FID = 81, MAX_MSG = 1 << 30 };
 
@@ -18,9 +18,8 @@ static off_t profiles_at(const fidb_reader_t *r)
 	return r->version == 1 ? FIDB_V1_HEADER : (off_t)FIDB_V2_HEADER + (off_t)r->panel_len;
 }
 
-int gvk_mpi_fastid_slice(void *rdp, gvk_err_t *err)
+int gvk_mpi_fastid_slice(fidb_reader_t *r, gvk_err_t *err)
 {
-	fidb_reader_t *r = rdp;
 	gvk_mpi_world_t w;
 	gvk_mpi_world_get(&w);
 	if (w.size <= 1) return 0;
@@ -70,10 +69,8 @@ static int recv_result(const gvk_mpi_world_t *w, int from, int64_t n_q, fid_resu
 	return 0;
 }
 
-int gvk_mpi_fastid_reduce(void *rdp, void *resp, int64_t n_q, int topk, int rc, int *writes, gvk_err_t *err)
+int gvk_mpi_fastid_reduce(fidb_reader_t *r, fid_result_t *res, int64_t n_q, int topk, int rc, int *writes, gvk_err_t *err)
 {
-	fidb_reader_t *r = rdp;
-	fid_result_t *res = resp;
 	gvk_mpi_world_t w;
 	gvk_mpi_world_get(&w);
 	*writes = w.rank == 0;

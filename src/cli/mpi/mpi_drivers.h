@@ -6,6 +6,11 @@
 
 #include <stdint.h>
 #include "mpi_world.h"
+#include "../../common/outset.h"
+#include "../../snp/fastid_engine.h"
+#include "../../snp/ld_engine.h"
+#include "../../snp/ld_write.h"
+#include "../../snp/snp_data.h"
 
 /* pairhmm and align: the input cut at record (group) boundaries into one byte range per rank,
  * each range run by the unchanged command in a child process, the outputs joined in input
@@ -15,24 +20,21 @@ int gvk_mpi_records(const gvk_mpi_world_t *w, const char *name, int argc, char *
 /* 1 in a job of several ranks. */
 int gvk_mpi_several(void);
 
-struct gvk_outset_s;
-struct ld_writer_s_;
-
 /* ld: this rank's rows (contiguous, balanced by pairs), written through wr (its fields set, fp
  * not yet) into a part of its own; the parts go to path (an output of os) on rank 0 in order.
  * Pairs and values written are summed into rep and wr on every rank. *writes: 1 on the rank that
  * writes the log and commits. */
-int gvk_mpi_ld(struct gvk_outset_s *os, const char *path, void *wr, const void *d, void *ldopt, void *rep,
+int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_data_t *d, ld_opt_t *ldopt, ld_report_t *rep,
                int *writes, gvk_err_t *err);
 
-/* fastid: moves the database reader (fidb_reader_t, just opened) to this rank's slice of the
- * profiles; 0 or a negative code. */
-int gvk_mpi_fastid_slice(void *rd, gvk_err_t *err);
+/* fastid: moves the database reader (just opened) to this rank's slice of the profiles; 0 or a
+ * negative code. */
+int gvk_mpi_fastid_slice(fidb_reader_t *rd, gvk_err_t *err);
 /* fastid, after the slice's search, with its status rc: agrees on the status, folds every rank's
- * top-k lists and hits (fid_result_t) into rank 0's in rank order (the database order, so the
+ * top-k lists and hits into rank 0's in rank order (the database order, so the
  * one-process tie rule holds), sums the pairs, and puts rank 0's reader after the last profile
  * for the IDs. Returns the agreed status; *writes: 1 on the rank that writes. */
-int gvk_mpi_fastid_reduce(void *rd, void *res, int64_t n_q, int topk, int rc, int *writes, gvk_err_t *err);
+int gvk_mpi_fastid_reduce(fidb_reader_t *rd, fid_result_t *res, int64_t n_q, int topk, int rc, int *writes, gvk_err_t *err);
 
 /* This process's rank (0 without MPI). */
 int gvk_mpi_rank(void);

@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "../common/parse_num.h"
 #ifdef GVK_MPI
-#include "../mpi/mpi_world.h"
+#include "mpi/mpi_drivers.h"
 #endif
 #ifdef GVK_CLI_HTSLIB
 #include <htslib/hts_log.h>
@@ -115,6 +115,19 @@ static int finish(int rc)
 
 _Noreturn void gvk_cli_help_exit(void) { exit(finish(0)); }
 
+#ifdef GVK_MPI
+/* Under mpirun or srun: pairhmm and align split their input into one byte range per rank; the
+ * other commands run on every rank and split their work themselves (src/cli/mpi). */
+static int run_mpi(size_t i, int argc, char **argv)
+{
+	gvk_mpi_world_t w;
+	if (gvk_mpi_start(commands[i].name, &argc, &argv, &w) < 0) return 1;
+	const char *name = commands[i].name;
+	const int records = w.size > 1 && (!strcmp(name, "pairhmm") || !strcmp(name, "align"));
+	return gvk_mpi_end(&w, records ? gvk_mpi_records(&w, name, argc, argv) : commands[i].fn(argc, argv));
+}
+#endif
+
 static int run_command(size_t i, int argc, char **argv)
 {
 	/* 'gvk <command> --version' as in samtools and bcftools. */
@@ -131,7 +144,7 @@ static int run_command(size_t i, int argc, char **argv)
 	snprintf(name, sizeof name, "gvk %s", commands[i].name);
 	argv[0] = name;
 #ifdef GVK_MPI
-	if (gvk_mpi_launched()) return gvk_mpi_main(commands[i].name, commands[i].fn, argc, argv);
+	if (gvk_mpi_launched()) return run_mpi(i, argc, argv);
 #endif
 	return commands[i].fn(argc, argv);
 }

@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "mpi_drivers.h"
-#include "../cli/commands.h"
-#include "../common/err.h"
-#include "../common/outset.h"
-#include "../common/threads.h"
+#include "../commands.h"
+#include "../../common/err.h"
+#include "../../common/outset.h"
+#include "../../common/threads.h"
 
 extern char **environ;
 

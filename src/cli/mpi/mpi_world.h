@@ -18,10 +18,13 @@ typedef struct {
 
 /* 1 when the process was started by mpirun, srun or another PMI launcher. */
 int gvk_mpi_launched(void);
-/* Initializes MPI, picks the rank's GPU and runs the command, distributed where it has a driver;
- * returns the process exit status. A rank that fails aborts the whole job. */
-int gvk_mpi_main(const char *name, int (*fn)(int, char **), int argc, char **argv);
-/* The world of a command running under gvk_mpi_main; size 1 otherwise. */
+/* Initializes MPI (argc, argv as MPI_Init takes them) and picks the rank's GPU; 0, or -1 after a
+ * message naming the command. */
+int gvk_mpi_start(const char *name, int *argc, char ***argv, gvk_mpi_world_t *w);
+/* After the command, with its exit status rc: a rank that failed aborts the whole job; else MPI
+ * ends. Returns rc. */
+int gvk_mpi_end(const gvk_mpi_world_t *w, int rc);
+/* The world of a command running between gvk_mpi_start and gvk_mpi_end; size 1 otherwise. */
 void gvk_mpi_world_get(gvk_mpi_world_t *w);
 
 /* Every rank's status to every rank: 0 when all are 0, else the lowest failing code; a rank that

@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "mpi_world.h"
-#include "mpi_drivers.h"
-#include "../common/err.h"
+#include "../../common/err.h"
 
 int gvk_mpi_launched(void)
 {
@@ -89,26 +88,25 @@ static void finalize_at_exit(void)
 	if (init && !fin) MPI_Finalize();
 }
 
-int gvk_mpi_main(const char *name, int (*fn)(int, char **), int argc, char **argv)
+int gvk_mpi_start(const char *name, int *argc, char ***argv, gvk_mpi_world_t *w)
 {
 	int provided;
-	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
 		fprintf(stderr, "gvk %s: cannot start MPI\n", name);
-		return 1;
+		return -1;
 	}
 	atexit(finalize_at_exit);
-	gvk_mpi_world_t w;
-	gvk_mpi_world_get(&w);
-	pick_gpu(&w);
-	int rc;
-	if (w.size > 1 && (!strcmp(name, "pairhmm") || !strcmp(name, "align")))
-		rc = gvk_mpi_records(&w, name, argc, argv);
-	else
-		rc = fn(argc, argv);
+	gvk_mpi_world_get(w);
+	pick_gpu(w);
+	return 0;
+}
+
+int gvk_mpi_end(const gvk_mpi_world_t *w, int rc)
+{
 	/* A rank that failed alone (its input, its GPU) may leave the others waiting in a collective
 	 * call: the job ends here, after that rank's message, with every temporary output removed
 	 * (the ranks' signal handlers remove theirs). */
-	if (rc != 0 && w.size > 1) {
+	if (rc != 0 && w->size > 1) {
 		fflush(NULL);
 		MPI_Abort(MPI_COMM_WORLD, rc);
 	}
