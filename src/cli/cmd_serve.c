@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* gvk serve: the per-host GPU service (src/serve/serve_server.h), in the foreground. Also the
+/* gvk serve: the per-host GPU service (src/server/serve_server.h), in the foreground. Also the
  * CLI's side of finding it: the per-user directory, GVK_SERVER and device auto's GPU lock. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include "../common/parse_num.h"
 #include "../common/threads.h"
 #include "../serve/serve_proto.h"
-#include "../serve/serve_server.h"
+#include "../server/serve_server.h"
 
 int gvk_cli_user_dir(char *dir, unsigned long size, char *msg)
 {

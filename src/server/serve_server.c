@@ -19,9 +19,9 @@
 #include "../common/cuda_mem.h"
 #include "../common/err.h"
 #include "../common/log.h"
-#include "serve_proto.h"
+#include "../serve/serve_proto.h"
 #include "serve_server.h"
-#include "serve_shm.h"
+#include "../serve/serve_shm.h"
 
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS 59
