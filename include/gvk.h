@@ -179,6 +179,9 @@ typedef struct gvk_pairhmm_s gvk_pairhmm_t;
  * log of gvk_set_log. */
 GVK_EXPORT void gvk_pairhmm_opts_init(gvk_pairhmm_opts_t *opt);
 
+/* Checks the options without the device: 0, or GVK_ERR_ARG with a message naming the field (as
+ * gvk_pairhmm_create does first). */
+GVK_EXPORT int gvk_pairhmm_opts_check(const gvk_pairhmm_opts_t *o, gvk_err_t *err);
 /* Creates an engine; NULL on failure (err says why). Free with gvk_pairhmm_destroy, after every
  * call on it has returned. An engine keeps its working arrays between calls; unless created
  * shared, one engine must not be used by two threads at once. The GPU back end selects its
@@ -282,6 +285,9 @@ typedef struct {
 
 typedef struct gvk_ld_s gvk_ld_t;
 
+/* Checks the options without the device: 0, or GVK_ERR_ARG with a message naming the field (as
+ * gvk_ld_create does first). */
+GVK_EXPORT int gvk_ld_opts_check(const gvk_ld_opts_t *o, gvk_err_t *err);
 /* Fills o with the defaults above and the process log default. */
 GVK_EXPORT void gvk_ld_opts_init(gvk_ld_opts_t *o);
 /* Checks the options (GVK_ERR_ARG naming the field) and the device: with device GPU, a GPU that
@@ -374,6 +380,9 @@ typedef struct {
 
 typedef struct gvk_fastid_s gvk_fastid_t;
 
+/* Checks the options without the device: 0, or GVK_ERR_ARG with a message naming the field (as
+ * gvk_fastid_create does first). */
+GVK_EXPORT int gvk_fastid_opts_check(const gvk_fastid_opts_t *o, gvk_err_t *err);
 /* Fills o with the defaults above and the process log default. */
 GVK_EXPORT void gvk_fastid_opts_init(gvk_fastid_opts_t *o);
 /* As gvk_ld_create: options checked, device GPU means the GPU or an error. NULL on failure. */
@@ -485,6 +494,9 @@ typedef struct {
 
 typedef struct gvk_align_s gvk_align_t;
 
+/* Checks the options without the device: 0, or GVK_ERR_ARG with a message naming the field (as
+ * gvk_align_create does first). */
+GVK_EXPORT int gvk_align_opts_check(const gvk_align_opts_t *o, gvk_err_t *err);
 /* Defaults: GKL flavour, shortcut on, 1 thread, device auto, widest ISA, automatic GPU chunks,
  * the process's log (gvk_set_log). */
 GVK_EXPORT void gvk_align_opts_init(gvk_align_opts_t *opt);
@@ -664,6 +676,9 @@ GVK_EXPORT void gvk_cnv_opts_init(gvk_cnv_opts_t *o, int exome);
 
 typedef struct gvk_cnv_s gvk_cnv_t;
 
+/* Checks the options without the device: 0, or GVK_ERR_ARG with a message naming the field (as
+ * gvk_cnv_create does first). */
+GVK_EXPORT int gvk_cnv_opts_check(const gvk_cnv_opts_t *o, gvk_err_t *err);
 /* Checks the options and keeps a copy of them; NULL on failure (GVK_ERR_ARG: an option out of
  * range; GVK_ERR_GPU: device GPU and no usable GPU; GVK_ERR_UNSUPPORTED: device GPU in a build
  * without the GPU back end). Free with gvk_cnv_destroy. One engine must not be used by two

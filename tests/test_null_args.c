@@ -189,6 +189,11 @@ static void align(void)
 	ARG("gvk_overhang_parse(NULL)", NULL, gvk_overhang_parse(NULL));
 	NOOP("gvk_align_opts_init(NULL)", gvk_align_opts_init(NULL), 1);
 	ARG("gvk_align_create(opt NULL)", "opt", CTOR(gvk_align_create(NULL, &err)));
+	ARG("gvk_align_opts_check(NULL)", "o", gvk_align_opts_check(NULL, &err));
+	ARG("gvk_pairhmm_opts_check(NULL)", "o", gvk_pairhmm_opts_check(NULL, &err));
+	ARG("gvk_ld_opts_check(NULL)", "o", gvk_ld_opts_check(NULL, &err));
+	ARG("gvk_fastid_opts_check(NULL)", "o", gvk_fastid_opts_check(NULL, &err));
+	ARG("gvk_cnv_opts_check(NULL)", "o", gvk_cnv_opts_check(NULL, &err));
 	NOOP("gvk_align_destroy(NULL)", gvk_align_destroy(NULL), 1);
 	NOOP("gvk_align_device_name(NULL)", const char *n = gvk_align_device_name(NULL), n && !strcmp(n, "none"));
 	NOOP("gvk_align_gpu_kernel_seconds(NULL)", double s = gvk_align_gpu_kernel_seconds(NULL), s == 0);

@@ -53,25 +53,27 @@ void gvk_align_opts_init(gvk_align_opts_t *opt)
 /* Default chunk of the emulation (the GPU's depends on its free memory). */
 #define EMU_CHUNK_BYTES ((size_t)256 << 20)
 
+int gvk_align_opts_check(const gvk_align_opts_t *o, gvk_err_t *err)
+{
+	if (!o) return gvk_err_null(err, __func__, "o");
+	if (o->flavour != GVK_SW_GKL && o->flavour != GVK_SW_JAVA)
+		return gvk_err_set(err, GVK_ERR_ARG, "flavour %d is not GVK_SW_GKL or _JAVA", o->flavour);
+	if (o->device != GVK_DEVICE_AUTO && o->device != GVK_DEVICE_CPU && o->device != GVK_DEVICE_GPU)
+		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
+	if (o->gpu_chunk_mb < 0 || o->gpu_chunk_mb > GVK_ALIGN_MAX_CHUNK_MB)
+		return gvk_err_set(err, GVK_ERR_ARG, "gpu_chunk_mb %d is out of range (0 = automatic, 1..%d MiB)", o->gpu_chunk_mb,
+		                   GVK_ALIGN_MAX_CHUNK_MB);
+	if (!(o->gpu_min_work >= 0)) return gvk_err_set(err, GVK_ERR_ARG, "gpu_min_work must be 0 (the policy's) or positive");
+	return 0;
+}
+
 gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 {
 	if (!opt) {
 		gvk_err_null(err, __func__, "opt");
 		return NULL;
 	}
-	if (opt->device != GVK_DEVICE_AUTO && opt->device != GVK_DEVICE_CPU && opt->device != GVK_DEVICE_GPU) {
-		gvk_err_set(err, GVK_ERR_ARG, "align: unknown device %d", opt->device);
-		return NULL;
-	}
-	if (opt->gpu_chunk_mb < 0 || opt->gpu_chunk_mb > GVK_ALIGN_MAX_CHUNK_MB) {
-		gvk_err_set(err, GVK_ERR_ARG, "align: gpu_chunk_mb %d is out of range (0 = automatic, 1..%d MiB)",
-		            opt->gpu_chunk_mb, GVK_ALIGN_MAX_CHUNK_MB);
-		return NULL;
-	}
-	if (opt->flavour != GVK_SW_GKL && opt->flavour != GVK_SW_JAVA) {
-		gvk_err_set(err, GVK_ERR_ARG, "unknown aligner flavour %d", opt->flavour);
-		return NULL;
-	}
+	if (gvk_align_opts_check(opt, err) < 0) return NULL;
 	const al_isa_t *isa = al_isa_select(opt->isa);
 	if (!isa) {
 		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");

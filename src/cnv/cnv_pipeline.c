@@ -65,8 +65,9 @@ void gvk_cnv_result_free(gvk_cnv_result_t *r)
 	free(r);
 }
 
-static int check_opts(const gvk_cnv_opts_t *o, gvk_err_t *err)
+int gvk_cnv_opts_check(const gvk_cnv_opts_t *o, gvk_err_t *err)
 {
+	if (!o) return gvk_err_null(err, __func__, "o");
 	if (o->n_classes < 2 || o->n_classes > GVK_CNV_MAX_CLASSES || o->cn2 < 0 || o->cn2 >= o->n_classes)
 		return gvk_err_set(err, GVK_ERR_ARG, "invalid classes (need 2..%d fold changes and CN2 among them)", GVK_CNV_MAX_CLASSES);
 	for (int i = 0; i < o->n_classes; ++i)
@@ -134,7 +135,7 @@ static int check_counts(const gvk_cnv_counts_t *c, gvk_err_t *err)
 gvk_cnv_t *gvk_cnv_create(const gvk_cnv_opts_t *o, gvk_err_t *err)
 {
 	if (!o) return gvk_err_null(err, __func__, "o"), NULL;
-	if (check_opts(o, err) < 0) return NULL;
+	if (gvk_cnv_opts_check(o, err) < 0) return NULL;
 	gvk_cnv_t *e = calloc(1, sizeof *e);
 	if (!e) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), NULL;
 	e->o = *o, e->gpu = -1;

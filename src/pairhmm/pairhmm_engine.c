@@ -132,24 +132,31 @@ static int open_gpus(gvk_pairhmm_t *e, gvk_err_t *err)
 
 static void merged_batch(void *arg, int ctx, phmm_req_t *batch);
 
+int gvk_pairhmm_opts_check(const gvk_pairhmm_opts_t *o, gvk_err_t *err)
+{
+	if (!o) return gvk_err_null(err, __func__, "o");
+	if (o->flavour != GVK_PHMM_FMA && o->flavour != GVK_PHMM_NOFMA)
+		return gvk_err_set(err, GVK_ERR_ARG, "flavour %d is not GVK_PHMM_FMA or _NOFMA", o->flavour);
+	if (o->threads < 0) return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
+	if (o->device < GVK_DEVICE_AUTO || o->device > GVK_DEVICE_GPU)
+		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
+	if (o->gpu < -1) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be -1 (every GPU) or a device index, not %d", o->gpu);
+	if (o->merge_wait_us < 0 || o->merge_wait_us > 1000000)
+		return gvk_err_set(err, GVK_ERR_ARG, "merge_wait_us must be 0 to 1000000, not %d", o->merge_wait_us);
+	if (o->merge_max_pairs < 1) return gvk_err_set(err, GVK_ERR_ARG, "merge_max_pairs must be >= 1, not %d", o->merge_max_pairs);
+	if (o->merge_contexts < 1 || o->merge_contexts > SHARED_CTX)
+		return gvk_err_set(err, GVK_ERR_ARG, "merge_contexts must be 1 to %d, not %d", SHARED_CTX, o->merge_contexts);
+	if (!(o->gpu_min_work >= 0)) return gvk_err_set(err, GVK_ERR_ARG, "gpu_min_work must be 0 (the policy's) or positive");
+	return 0;
+}
+
 gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 {
 	if (!opt) {
 		gvk_err_null(err, __func__, "opt");
 		return NULL;
 	}
-	if (opt->flavour != GVK_PHMM_FMA && opt->flavour != GVK_PHMM_NOFMA) {
-		gvk_err_set(err, GVK_ERR_ARG, "unknown Pair-HMM flavour %d", opt->flavour);
-		return NULL;
-	}
-	if (opt->device < GVK_DEVICE_AUTO || opt->device > GVK_DEVICE_GPU || opt->merge_wait_us < 0 ||
-	    opt->merge_wait_us > 1000000 || opt->merge_max_pairs < 1 || opt->gpu < -1 || opt->merge_contexts < 1 ||
-	    opt->merge_contexts > SHARED_CTX) {
-		gvk_err_set(err, GVK_ERR_ARG,
-		            "Pair-HMM options out of range (device %d, gpu %d, merge_wait_us %d, merge_max_pairs %d, merge_contexts %d)",
-		            opt->device, opt->gpu, opt->merge_wait_us, opt->merge_max_pairs, opt->merge_contexts);
-		return NULL;
-	}
+	if (gvk_pairhmm_opts_check(opt, err) < 0) return NULL;
 	const phmm_isa_t *isa = phmm_isa_select(opt->isa);
 	if (!isa) {
 		gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");

@@ -34,8 +34,9 @@ void gvk_fastid_opts_init(gvk_fastid_opts_t *o)
 	gvk_log_default(&o->log);
 }
 
-static int check_opts(const gvk_fastid_opts_t *o, gvk_err_t *err)
+int gvk_fastid_opts_check(const gvk_fastid_opts_t *o, gvk_err_t *err)
 {
+	if (!o) return gvk_err_null(err, __func__, "o");
 	if (o->mixture != 0 && o->mixture != 1)
 		return gvk_err_set(err, GVK_ERR_ARG, "mixture must be 0 (identity) or 1 (mixture), not %d", o->mixture);
 	if (o->topk < 0) return gvk_err_set(err, GVK_ERR_ARG, "topk must be >= 0, not %d", o->topk);
@@ -69,7 +70,7 @@ gvk_fastid_t *gvk_fastid_create(const gvk_fastid_opts_t *o, gvk_err_t *err)
 		gvk_err_set(err, GVK_ERR_ARG, "gvk_fastid_create: o is NULL (gvk_fastid_opts_init fills it)");
 		return NULL;
 	}
-	if (check_opts(o, err) < 0) return NULL;
+	if (gvk_fastid_opts_check(o, err) < 0) return NULL;
 	const snp_gpu_opt_t g = gpu_opt(o);
 	char name[sizeof((gvk_fastid_t){0}.name)];
 	const int device = snp_choose_device(&g, o->device, fid_device_name(o->isa), name, sizeof name, err);

@@ -36,8 +36,9 @@ void gvk_ld_opts_init(gvk_ld_opts_t *o)
 	gvk_log_default(&o->log);
 }
 
-static int check_opts(const gvk_ld_opts_t *o, gvk_err_t *err)
+int gvk_ld_opts_check(const gvk_ld_opts_t *o, gvk_err_t *err)
 {
+	if (!o) return gvk_err_null(err, __func__, "o");
 	if (o->r2 != 0 && o->r2 != 1) return gvk_err_set(err, GVK_ERR_ARG, "r2 must be 0 (r) or 1 (r^2), not %d", o->r2);
 	if (o->threads < 0)
 		return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
@@ -71,7 +72,7 @@ gvk_ld_t *gvk_ld_create(const gvk_ld_opts_t *o, gvk_err_t *err)
 		gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_create: o is NULL (gvk_ld_opts_init fills it)");
 		return NULL;
 	}
-	if (check_opts(o, err) < 0) return NULL;
+	if (gvk_ld_opts_check(o, err) < 0) return NULL;
 	const snp_gpu_opt_t g = gpu_opt(o);
 	char name[sizeof((gvk_ld_t){0}.name)];
 	const int device = snp_choose_device(&g, o->device, ld_device_name(&(ld_opt_t){.isa = o->isa}), name, sizeof name, err);
