@@ -9,7 +9,7 @@ scripts/setup.sh
 if [ "${GVK_BUILD_TYPE:-}" = Sanitize ]; then
 	export GVK_BUILD_DIR=${GVK_BUILD_DIR:-build-sanitize}
 	export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
-	scripts/build.sh -DGVK_CUDA=OFF
+	scripts/build.sh -DGVK_GPU=off
 else
 	scripts/build.sh
 fi

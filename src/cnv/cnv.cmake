@@ -15,19 +15,11 @@ else()
 endif()
 list(APPEND GVK_CLI_SOURCES cli/cmd_cnv.c)
 
-option(GVK_HTSLIB "Use htslib for BAM/CRAM read counting when found" ON)
-set(GVK_HAVE_HTSLIB OFF)
-if(GVK_HTSLIB)
-  find_path(HTSLIB_INCLUDE_DIR htslib/sam.h)
-  find_library(HTSLIB_LIBRARY hts)
-  if(HTSLIB_INCLUDE_DIR AND HTSLIB_LIBRARY)
-    set(GVK_HAVE_HTSLIB ON)
-    list(APPEND GVK_EXTRA_LIBS ${HTSLIB_LIBRARY})
-    set_source_files_properties(cnv/cnv_bam.c cnv/cnv_bamhdr.c cnv/cnv_vcf.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_HTSLIB
-                                INCLUDE_DIRECTORIES ${HTSLIB_INCLUDE_DIR})
-  endif()
+# htslib: cmake/gvk_htslib.cmake, found once for every engine.
+if(GVK_HAVE_HTSLIB)
+  set_source_files_properties(cnv/cnv_bam.c cnv/cnv_bamhdr.c cnv/cnv_vcf.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_HTSLIB
+                              INCLUDE_DIRECTORIES ${HTSLIB_INCLUDE_DIR})
 endif()
-message(STATUS "gvk: htslib (cnv BAM counting) ${GVK_HAVE_HTSLIB}")
 
 # cairo for the plots: PNG (and SVG from the same drawing) when found through pkg-config; without
 # it PNG plots are an error that says so and SVG is written directly.

@@ -15,21 +15,10 @@ endif()
 list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/ld_args.c cli/ld_load.c cli/ld_log.c cli/cmd_fastid.c
   cli/snp_gpu_env.c)
 
-# VCF/BCF input through htslib, only when it is installed (the GPU hosts have no package access).
-# -DGVK_HTSLIB=OFF leaves htslib out of every engine (this one and cnv's BAM counting).
-option(GVK_HTSLIB "Use htslib when found (cnv: BAM/CRAM counting; ld, fastid: VCF/BCF input)" ON)
-find_path(GVK_HTSLIB_INCLUDE htslib/vcf.h)
-find_library(GVK_HTSLIB_LIB hts)
-if(GVK_HTSLIB AND GVK_HTSLIB_INCLUDE AND GVK_HTSLIB_LIB)
-  set(GVK_SNP_HTSLIB ON)
-  list(APPEND GVK_EXTRA_LIBS ${GVK_HTSLIB_LIB})
-else()
-  set(GVK_SNP_HTSLIB OFF)
-endif()
-message(STATUS "gvk: snp engine VCF/BCF input (htslib) ${GVK_SNP_HTSLIB}")
-if(GVK_SNP_HTSLIB)
+# VCF/BCF input through htslib (cmake/gvk_htslib.cmake), only where it is found.
+if(GVK_HAVE_HTSLIB)
   set_source_files_properties(snp/vcf_io.c snp/vcf_import.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_HTSLIB
-    INCLUDE_DIRECTORIES ${GVK_HTSLIB_INCLUDE})
+    INCLUDE_DIRECTORIES ${HTSLIB_INCLUDE_DIR})
 endif()
 
 # One file per instruction set, compiled for it alone; popgemm_dispatch.c picks at run time.
