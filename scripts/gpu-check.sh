@@ -79,7 +79,7 @@ fi
 if has random; then
 	# GPU = CPU bit-for-bit on 10^6 random pairs, reads 1-2000 bp (issue 7's acceptance check).
 	t0=$(date +%s)
-	timeout ${GVK_RANDOM_TIMEOUT:-400} build-gpu/tests/test_pairhmm_random gpu ${GVK_RANDOM_PAIRS:-1000000} 2000 1000 777 \
+	timeout ${GVK_RANDOM_TIMEOUT:-400} build-gpu/tests/pairhmm/test_pairhmm_random gpu ${GVK_RANDOM_PAIRS:-1000000} 2000 1000 777 \
 		> "$out/random.txt" 2>&1
 	rc=$?
 	summary+=("random GPU=CPU: rc=$rc, $(grep -c '^flavour.* 0 differ' "$out/random.txt")/2 flavours exact, $(grep -c '^GPU.* 0 differ' "$out/random.txt") single-GPU engine checks exact, $(( $(date +%s) - t0 )) s")
@@ -89,7 +89,7 @@ if has e2e; then
 	# Whole gvk pairhmm runs, file to scores: the "10s" dataset, and a 20,000,000-pair file of
 	# HaplotypeCaller shape made by the benchmark generator (on local disk, not in the repo).
 	f=${GVK_E2E_FILE:-/tmp/gvk-hc20m.txt}
-	[ -s "$f" ] || build-gpu/bench/bench_pairhmm -n ${GVK_E2E_PAIRS:-20000000} --write "$f" --results -
+	[ -s "$f" ] || build-gpu/bench/pairhmm/bench_pairhmm -n ${GVK_E2E_PAIRS:-20000000} --write "$f" --results -
 	# Runs right after the file was written were 0.1-0.2 s slower (its pages still being written
 	# back): flush it and read it once, so that every run starts from the page cache alike.
 	sync; cat "$f" > /dev/null
@@ -199,10 +199,10 @@ if has gatk; then
 	# GPU on this host (every GPU value checked against the CPU's); then the real HaplotypeCaller
 	# batches of carneiro_1m as one GATK thread sends them, with an engine of all cores each.
 	n=$(nproc)
-	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk -n ${GVK_GATK_PAIRS:-2000000} --callers 1,16,64 --device both --rounds 3 \
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/pairhmm/bench_pairhmm_gatk -n ${GVK_GATK_PAIRS:-2000000} --callers 1,16,64 --device both --rounds 3 \
 		"${record[@]}" --note "scripts/gpu-check.sh gatk" > "$out/gatk.txt" 2>&1
 	summary+=("bench_pairhmm_gatk --callers 1,16,64: rc=$?; $(grep -hE '^GPU vs CPU: ' "$out/gatk.txt")")
-	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk --input tests/data/pairhmm/inputs/carneiro_1m.in.gz \
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/pairhmm/bench_pairhmm_gatk --input tests/data/pairhmm/inputs/carneiro_1m.in.gz \
 		-n ${GVK_GATK_PAIRS:-2000000} --callers 1 --cpu-threads $n --gpu-threads $n --device both --profile --rounds 3 \
 		"${record[@]}" --note "scripts/gpu-check.sh gatk, carneiro_1m batches" > "$out/gatk-1m.txt" 2>&1
 	summary+=("bench_pairhmm_gatk --input carneiro_1m, 1 caller: rc=$?; $(grep -hE '^GPU vs CPU: ' "$out/gatk-1m.txt")")
@@ -218,7 +218,7 @@ if [[ " $stages " == *" profile "* ]]; then  # not part of "all"
 	sec=(--clock-control none --print-details all --section LaunchStats --section Occupancy --section SchedulerStats
 		--section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats)
 	timeout 240 ncu "${sec[@]}" -k regex:phmm_gpu_kernel_short --launch-skip 16 --launch-count ${GVK_NCU_LAUNCHES:-8} \
-		build-gpu/bench/bench_pairhmm -n 2000000 --device gpu --gpu-only --results - > "$out/ncu-pairhmm.txt" 2>&1
+		build-gpu/bench/pairhmm/bench_pairhmm -n 2000000 --device gpu --gpu-only --results - > "$out/ncu-pairhmm.txt" 2>&1
 	summary+=("ncu pairhmm: rc=$?")
 	timeout 240 ncu "${sec[@]}" -k regex:ld_count_kernel --launch-skip 2 --launch-count 2 \
 		build-gpu/bench/snp/bench_snp --profiles 0 > "$out/ncu-ld.txt" 2>&1
@@ -275,12 +275,12 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 	zcat -f tests/data/pairhmm/inputs/carneiro_1m.in.gz > "$pd/carneiro_1m.in"
 	cp tests/data/pairhmm/inputs/carneiro_10s.in "$pd/"
 	for L in 512 1024; do
-		build-gpu/bench/bench_pairhmm --length $L --write "$pd/equal$L.in" --results - > /dev/null
+		build-gpu/bench/pairhmm/bench_pairhmm --length $L --write "$pd/equal$L.in" --results - > /dev/null
 	done
 	summary+=("peers, per input: gvk kernels / gvk whole call / gpuPairHMM batch time, best of $reps (ms); gpuPairHMM batch / gvk call")
 	for in in carneiro_1m carneiro_10s equal512 equal1024; do
 		f=$pd/$in.in; rm -f "$pd/$in.gvk.txt" "$pd/$in.gph.txt"
-		build-gpu/bench/bench_pairhmm_file --device ${GVK_PEERS_DEVICE:-gpu} --reps $reps -t "$(nproc)" -o "$pd/$in.gvk.txt" "$f" > "$pd/$in.gvk.log" 2>&1
+		build-gpu/bench/pairhmm/bench_pairhmm_file --device ${GVK_PEERS_DEVICE:-gpu} --reps $reps -t "$(nproc)" -o "$pd/$in.gvk.txt" "$f" > "$pd/$in.gvk.log" 2>&1
 		rc=$?; cat "$pd/$in.gvk.log"
 		gk=$(sed -n 's/.*GPU kernels \([0-9.]*\) s.*/\1/p' "$pd/$in.gvk.log" | awk '{ printf "%.3f", $1 * 1e3 }')
 		gc=$(sed -n 's/.*call \([0-9.]*\) s.*/\1/p' "$pd/$in.gvk.log" | awk '{ printf "%.3f", $1 * 1e3 }')
@@ -309,14 +309,14 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 		if [ -f build-gpu/bench/libkspan.so ] && [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ]; then
 			# bench_pairhmm_file computes the input 3 times (a warm-up and 2 runs); gvk pairhmm ends
 			# with _exit, before an injected tracer could report.
-			line+="; kernels by CUPTI a run: gvk $(kspan 3 build-gpu/bench/bench_pairhmm_file --device gpu --reps 2 -t "$(nproc)" "$f")"
+			line+="; kernels by CUPTI a run: gvk $(kspan 3 build-gpu/bench/pairhmm/bench_pairhmm_file --device gpu --reps 2 -t "$(nproc)" "$f")"
 			[ -n "$gph" ] && line+=", gpuPairHMM $(kspan 1 "$gph" --inputfile "$f" --outputfile /dev/null)"
 		fi
 		summary+=("  $line")
 	done
 	[ -z "$nsys" ] && [ ! -f build-gpu/bench/libkspan.so ] && summary+=("  (neither nsys nor bench/kspan.c's CUPTI tracer here: no kernel times but gvk's own)")
 	# gvk's kernel rate on HaplotypeCaller-shaped work, and GATK-shaped traffic (many callers).
-	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n 200000 --device ${GVK_PEERS_DEVICE:-gpu} --results - > "$out/peers-bench.txt" 2>&1
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/pairhmm/bench_pairhmm -n 200000 --device ${GVK_PEERS_DEVICE:-gpu} --results - > "$out/peers-bench.txt" 2>&1
 	summary+=("bench_pairhmm -n 200000: rc=$?; $(grep 'gpu (kernel time)' "$out/peers-bench.txt" | awk -F'|' '{ printf "kernel %.1f GCUPS = %.3f TCUPS", $8, $8 / 1e3 }'); $(grep -h 'values differ' "$out/peers-bench.txt")")
 	tail -8 "$out/peers-bench.txt"
 	gdev=both; [ "${GVK_PEERS_DEVICE:-gpu}" = gpu ] || gdev=cpu
@@ -327,7 +327,7 @@ if [[ " $stages " == *" peers "* ]]; then  # not part of "all"
 			grep -q 'gpu (shared engine)' "$out/peers-gatk-default.txt" || break
 			extra=(--device gpu --gpu-per-caller)
 		fi
-		timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm_gatk -n ${GVK_PEERS_GATK_PAIRS:-2000000} --callers 16,64 "${extra[@]}" \
+		timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/pairhmm/bench_pairhmm_gatk -n ${GVK_PEERS_GATK_PAIRS:-2000000} --callers 16,64 "${extra[@]}" \
 			"${record[@]}" --note "scripts/gpu-check.sh peers" > "$out/peers-gatk-$v.txt" 2>&1
 		rc=$?
 		tail -12 "$out/peers-gatk-$v.txt"
@@ -350,11 +350,11 @@ if [[ " $stages " == *" serve "* ]]; then
 fi
 if has bench; then
 	gkl=(); [ -x .carry/gkl/gklbench ] && [ "${GVK_BENCH_GKL:-1}" != 0 ] && gkl=(--gkl .carry/gkl/gklbench)
-	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep "${gkl[@]}" --note "scripts/gpu-check.sh" \
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/pairhmm/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep "${gkl[@]}" --note "scripts/gpu-check.sh" \
 		"${record[@]}" 2>&1 | tee "$out/bench.txt" | tail -25
 	# The same shapes with GATK4's default indel qualities (45 at every base), where the float
 	# kernels share the gap-open product.
-	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep --indel45 --note "scripts/gpu-check.sh" \
+	timeout ${GVK_BENCH_TIMEOUT:-400} build-gpu/bench/pairhmm/bench_pairhmm -n ${GVK_BENCH_PAIRS:-2000000} --device gpu --sweep --indel45 --note "scripts/gpu-check.sh" \
 		"${record[@]}" 2>&1 | tee "$out/bench45.txt" | tail -12
 	for f in bench bench45; do
 		summary+=("pairhmm $f: $(grep 'gpu (kernel time)' "$out/$f.txt" | awk -F'|' '{gsub(/ +/, " "); printf "%s%s GCUPS;", $2, $8}')")

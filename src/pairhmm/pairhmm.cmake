@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: MIT
+# Pair-HMM engine (GATK HaplotypeCaller likelihoods, Intel GKL's values). Included by
+# src/CMakeLists.txt.
+list(APPEND GVK_SOURCES
+  pairhmm/pairhmm_tables.c pairhmm/pairhmm_scalar.c pairhmm/pairhmm_dispatch.c
+  pairhmm/pairhmm_engine.c pairhmm/pairhmm_merge.c pairhmm/pairhmm_io.c pairhmm/pairhmm_file.c)
+list(APPEND GVK_CLI_SOURCES cli/cmd_pairhmm.c)
+
+# One file per instruction set, compiled for it alone; pairhmm_dispatch.c picks at run time.
+if(GVK_X86)
+  list(APPEND GVK_SOURCES pairhmm/pairhmm_avx512.c)
+  set_source_files_properties(pairhmm/pairhmm_avx512.c PROPERTIES
+    COMPILE_OPTIONS "-mavx512f;-mavx512vl;-mavx512bw;-mavx512dq;-mfma")
+endif()
+
+# The GPU back end when CUDA or HIP is there, else the stub that reports its absence. Exact GKL
+# arithmetic: flush-to-zero as GKL sets it, no automatic contraction, IEEE division (nvcc's options;
+# cmake/gvk_hip.cmake gives hipcc its own).
+set(GVK_PHMM_CU pairhmm/pairhmm_gpu.cu pairhmm/pairhmm_gpu_pack.cu pairhmm/pairhmm_gpu_pass.cu)
+if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
+  list(APPEND GVK_SOURCES ${GVK_PHMM_CU})
+  if(GVK_HAVE_CUDA)
+    set_source_files_properties(${GVK_PHMM_CU} PROPERTIES COMPILE_OPTIONS "-ftz=true;-fmad=false;-prec-div=true;-prec-sqrt=true")
+  endif()
+else()
+  list(APPEND GVK_SOURCES pairhmm/pairhmm_nogpu.c)
+endif()
