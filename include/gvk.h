@@ -563,7 +563,7 @@ GVK_EXPORT void gvk_cnv_counts_free(gvk_cnv_counts_t *c);
  * or a header of sample names only (plain matrix). as_matrix ignores coordinates. Counts must be
  * non-negative integers; rows of a sequence contiguous; N >= 2. Errors name file and line. */
 GVK_EXPORT int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gvk_err_t *err);
-/* The same, parsing with `threads` threads (blocks of lines split at line ends). */
+/* The same, parsing with `threads` threads (0: all processors; blocks of lines split at line ends). */
 GVK_EXPORT int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv_counts_t *c,
                                       gvk_err_t *err);
 
@@ -608,7 +608,7 @@ GVK_EXPORT int gvk_cnv_counts_from_arrays(const gvk_cnv_count_arrays_t *a, gvk_c
 typedef struct {
 	int wl;          /* window length (default 25000) */
 	int min_mapq;    /* keep reads with MAPQ >= this (default 1) */
-	int threads;     /* < 1: 1. Files, and runs of windows read through the index when there are
+	int threads;     /* 0: all processors (default 1). Files, and runs of windows read through the index when there are
 	                  * fewer files than threads, are counted at once; the counts never depend on it */
 	const char *reference; /* FASTA for CRAM, may be NULL */
 	/* Notes go to log: GVK_LOG_INFO for sample names taken from file names and for BED contigs
@@ -652,7 +652,7 @@ typedef struct {
 	double seg_cyber_weight;
 	int keep_posterior;            /* fill gvk_cnv_result_t.post */
 	int log_domain;                /* log-sum-exp E-step instead of the package's linear floor */
-	int threads;                   /* CPU threads (< 1: 1) */
+	int threads;                   /* CPU threads; 0 = all processors (default 1) */
 	int device;                    /* gvk_device_t: where the EM runs. GPU: the GPU or an error (at
 	                                * gvk_cnv_create when none is usable); AUTO: the GPU for inputs of
 	                                * at least gpu_min_work counts when one is usable, else the CPU

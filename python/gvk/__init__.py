@@ -584,8 +584,9 @@ def _counts_owner(c):
 	return _Owner(c, lambda c: _L.gvk_cnv_counts_free(ctypes.byref(c)))
 
 
-def cnv_counts_file(path, as_matrix=False, threads=1):
-	"""Reads a count matrix file as gvk cnv --counts does; returns an opaque counts object for cnv()."""
+def cnv_counts_file(path, as_matrix=False, threads=0):
+	"""Reads a count matrix file as gvk cnv --counts does (threads: 0 = all processors, the default);
+	returns an opaque counts object for cnv()."""
 	path = _path("path", path)
 	threads = _threads("threads", threads)
 	c = _lib.CnvCounts()
@@ -596,7 +597,7 @@ def cnv_counts_file(path, as_matrix=False, threads=1):
 def _cnv_opts(exome, kw):
 	o = _lib.CnvOpts()
 	_L.gvk_cnv_opts_init(ctypes.byref(o), int(bool(exome)))
-	o.threads = 1
+	o.threads = 0
 
 	def folds(o, v):
 		v = [float(x) for x in v]
@@ -616,7 +617,8 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 	samples: N names; seq_names (m names), start, end (int64, 1-based inclusive): the regions'
 	coordinates, all three or none (a plain matrix). exome: exomecn.mops defaults. Options: the fields
 	of gvk_cnv_opts_t (prior_impact, cyc, norm, norm_type, size_factor, upper, lower, min_width,
-	min_read_count, use_median, seg_alpha, ..., device, threads), folds (a list of fold changes)."""
+	min_read_count, use_median, seg_alpha, ..., device, threads (0 = all processors, the default)),
+	folds (a list of fold changes)."""
 	if counts is None:
 		raise TypeError("counts is required (got None)")
 	o = _cnv_opts(exome, opts)

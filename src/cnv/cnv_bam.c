@@ -342,6 +342,9 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 {
 	int rc0 = null_args(paths, n_paths, o, c, err);
 	if (rc0 < 0) return rc0;
+	gvk_cnv_bam_opts_t ot = *o; /* threads 0: all processors, as in every engine */
+	if (ot.threads < 1) ot.threads = gvk_ncpu();
+	o = &ot;
 	if (n_paths < 2) return gvk_err_set(err, GVK_ERR_ARG, "cn.mops needs at least two samples (got %d BAM file%s)", n_paths, n_paths == 1 ? "" : "s");
 	if (!bed_path && o->wl < 1) return gvk_err_set(err, GVK_ERR_ARG, "the window length must be positive");
 	samFile *fp = sam_open(paths[0], "r");
@@ -362,7 +365,7 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 	                   .x = calloc((size_t)l.m * n_paths, sizeof(double)), .errs = calloc((size_t)n_paths, sizeof(gvk_err_t)),
 	                   .rcs = calloc((size_t)n_paths, sizeof(int)), .bad_part = calloc((size_t)n_paths, sizeof(int)),
 	                   .left = malloc((size_t)n_paths * sizeof(atomic_int))};
-	const int nth = o->threads < 1 ? 1 : o->threads;
+	const int nth = o->threads;
 	run.parts = split_parts(&l, nth, n_paths, layout_span(&l), &run.n_parts);
 	cnv_progress_init(&prog, o, "counting reads", run.parts ? parts_span(&l, run.parts, run.n_parts) * n_paths : 1, n_paths);
 	run.nth = run.parts && (long)n_paths * run.n_parts < nth ? n_paths * run.n_parts : nth;

@@ -368,7 +368,7 @@ int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv
 		}
 		if (!(c->samples[s] = strdup(f[off + s]))) goto nomem;
 	}
-	bd = (body_t){c, &a, fn, coords && !as_matrix, off, nf, N, threads < 1 ? 1 : threads, -1, 0, NULL, NULL, 0, NULL};
+	bd = (body_t){c, &a, fn, coords && !as_matrix, off, nf, N, threads < 1 ? gvk_ncpu() : threads, -1, 0, NULL, NULL, 0, NULL};
 	if (!(bd.piece = malloc((size_t)bd.nth * sizeof *bd.piece))) goto nomem;
 	long lineno = gvk_lr_lineno(lr);
 	char *blk;

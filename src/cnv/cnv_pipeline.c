@@ -139,6 +139,7 @@ gvk_cnv_t *gvk_cnv_create(const gvk_cnv_opts_t *o, gvk_err_t *err)
 	gvk_cnv_t *e = calloc(1, sizeof *e);
 	if (!e) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), NULL;
 	e->o = *o, e->gpu = -1;
+	if (e->o.threads < 1) e->o.threads = gvk_ncpu(); /* 0: all processors, as in every engine */
 	if (o->device == GVK_DEVICE_GPU && (e->gpu = cnv_em_gpu_check(err)) < 0) {
 		free(e);
 		return NULL;
