@@ -13,7 +13,7 @@
  * cannot fail does nothing with NULL: *_destroy, *_free, *_opts_init and gvk_log_default return
  * at once, *_device_name(NULL) is "none", gvk_pairhmm_stats zeroes st for a NULL engine,
  * gvk_align_gpu_kernel_seconds(NULL) is 0, gvk_struct_layout(NULL) skips the count. The one
- * exception, as with snprintf: gvk_features takes buf NULL only with size 0. */
+ * exception, as with snprintf: gvk_feature_string takes buf NULL only with size 0. */
 #ifndef GVK_H
 #define GVK_H
 
@@ -27,9 +27,9 @@ extern "C" {
 /* The version of these declarations; gvk_version() gives the library's. CMake checks these lines
  * against project(VERSION) when it configures. */
 #define GVK_VERSION_MAJOR 0
-#define GVK_VERSION_MINOR 1
+#define GVK_VERSION_MINOR 2
 #define GVK_VERSION_PATCH 0
-#define GVK_VERSION "0.1.0"
+#define GVK_VERSION "0.2.0"
 
 /* The library's build marks what it exports (the shared library exports nothing else); for its
  * users the declarations are plain. */
@@ -59,11 +59,21 @@ GVK_EXPORT const char *gvk_strerror(int code);
 
 /* The library's version (GVK_VERSION of the build). */
 GVK_EXPORT const char *gvk_version(void);
-/* What this build can use, as "key: value" lines (commit, GPU back end and architectures, the
- * versions of htslib, zlib and cairo or "none", CPU kernels compiled in and instruction sets of
- * this CPU), written to buf (at most size bytes,
- * NUL-terminated). Returns the length the full text needs, like snprintf. */
-GVK_EXPORT int gvk_features(char *buf, size_t size);
+/* What this build contains and this CPU runs, as flags (as htslib's hts_features()). */
+#define GVK_FEATURE_CUDA 1u           /* a GPU back end for NVIDIA GPUs */
+#define GVK_FEATURE_HIP 2u            /* a GPU back end for AMD GPUs (HIP) */
+#define GVK_FEATURE_HTSLIB 4u         /* BAM/CRAM counting, VCF/BCF input and output */
+#define GVK_FEATURE_ZLIB 8u           /* gzip input and output */
+#define GVK_FEATURE_CAIRO 16u         /* PNG plots */
+#define GVK_FEATURE_CPU_AVX2 32u      /* AVX2 kernels built, and this CPU runs them */
+#define GVK_FEATURE_CPU_AVX512 64u    /* AVX-512 kernels built, and this CPU runs them */
+#define GVK_FEATURE_CPU_POPCNT 128u   /* POPCNT kernels built, and this CPU runs them */
+GVK_EXPORT unsigned gvk_features(void);
+/* The same in words, as "key: value" lines (commit, GPU back end and architectures, the versions of
+ * htslib, zlib and cairo or "none", CPU kernels compiled in and instruction sets of this CPU),
+ * written to buf (at most size bytes, NUL-terminated). Returns the length the full text needs, like
+ * snprintf. */
+GVK_EXPORT int gvk_feature_string(char *buf, size_t size);
 
 /* The layout of every struct declared in this header, as this build of the library compiled it,
  * for bindings that declare the structs by hand (the Python package checks its declarations

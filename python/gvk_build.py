@@ -15,7 +15,7 @@ import subprocess
 import sys
 import zipfile
 
-NAME, VERSION = "gvk", "0.1.0"
+NAME, VERSION = "gvk", "0.2.0"
 HERE = os.path.dirname(os.path.abspath(__file__))
 DIST = "%s-%s" % (NAME, VERSION)
 TAG = "py3-none-any"

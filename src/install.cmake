@@ -101,7 +101,13 @@ set(GVK_STATIC_DEPS "${gvk_static_deps}")
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gvkConfig.cmake.in ${PROJECT_BINARY_DIR}/gvkConfig.cmake
                               INSTALL_DESTINATION ${gvk_cmake_dir}
                               PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR)
-# The SONAME promises compatibility within a major version; so does the package.
-write_basic_package_version_file(${PROJECT_BINARY_DIR}/gvkConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+# The SONAME promises compatibility within a major version (major and minor before 1.0); so does
+# the package.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(gvk_compat SameMinorVersion)
+else()
+  set(gvk_compat SameMajorVersion)
+endif()
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/gvkConfigVersion.cmake COMPATIBILITY ${gvk_compat})
 install(FILES ${PROJECT_BINARY_DIR}/gvkConfig.cmake ${PROJECT_BINARY_DIR}/gvkConfigVersion.cmake
         DESTINATION ${gvk_cmake_dir})

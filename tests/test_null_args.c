@@ -259,7 +259,7 @@ static void cnv(const char *counts_path)
 static void common(void)
 {
 	NOOP("gvk_strerror(any code)", const char *s = gvk_strerror(12345), s != NULL);
-	NOOP("gvk_features(NULL, 0)", int n = gvk_features(NULL, 0), n > 0);
+	NOOP("gvk_feature_string(NULL, 0)", int n = gvk_feature_string(NULL, 0), n > 0);
 	NOOP("gvk_struct_layout(NULL)", const gvk_layout_t *l = gvk_struct_layout(NULL), l != NULL);
 	NOOP("gvk_set_log(NULL, NULL, level)", gvk_set_log(NULL, NULL, GVK_LOG_WARN), 1);
 	NOOP("gvk_log_default(NULL)", gvk_log_default(NULL), 1);

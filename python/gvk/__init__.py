@@ -127,11 +127,16 @@ def version():
 	return _L.gvk_version().decode()
 
 
+def feature_flags():
+	"""What this build contains and this CPU runs, as GVK_FEATURE_* flags (gvk.h)."""
+	return int(_L.gvk_features())
+
+
 def features():
 	"""What this build of the library can use, as a dict of its "key: value" lines."""
-	n = _L.gvk_features(None, 0)
+	n = _L.gvk_feature_string(None, 0)
 	buf = ctypes.create_string_buffer(n + 1)
-	_L.gvk_features(buf, n + 1)
+	_L.gvk_feature_string(buf, n + 1)
 	out = {}
 	for line in buf.value.decode().splitlines():
 		k, sep, v = line.partition(":")

@@ -273,7 +273,7 @@ def load():
 def _declare(lib):
 	E = P(Err)
 	sig = {
-		"gvk_version": (c_char_p, []), "gvk_features": (c_int, [c_char_p, c_size_t]),
+		"gvk_version": (c_char_p, []), "gvk_features": (ctypes.c_uint, []), "gvk_feature_string": (c_int, [c_char_p, c_size_t]),
 		"gvk_strerror": (c_char_p, [c_int]),
 		"gvk_pairhmm_opts_init": (None, [P(PairhmmOpts)]), "gvk_pairhmm_create": (c_void_p, [P(PairhmmOpts), E]),
 		"gvk_pairhmm_destroy": (None, [c_void_p]), "gvk_pairhmm_device_name": (c_char_p, [c_void_p]),

@@ -81,7 +81,7 @@ static void usage(FILE *fp)
 static int print_version(void)
 {
 	char feat[1024];
-	gvk_features(feat, sizeof feat);
+	gvk_feature_string(feat, sizeof feat);
 	printf("gvk %s\n%s", gvk_version(), feat);
 #ifdef GVK_MPI
 	/* MPI allows this call before MPI_Init; the first line names the library and its version. */

@@ -40,7 +40,30 @@ static int cpu_has(const char *isa)
 	return 0;
 }
 
-int gvk_features(char *buf, size_t size)
+unsigned gvk_features(void)
+{
+	unsigned f = 0;
+#ifdef GVK_HAVE_CUDA
+	f |= GVK_GPU_BACKEND[0] == 'H' ? GVK_FEATURE_HIP : GVK_FEATURE_CUDA;
+#endif
+#ifdef GVK_HAVE_HTSLIB
+	f |= GVK_FEATURE_HTSLIB;
+#endif
+#ifdef GVK_HAVE_ZLIB
+	f |= GVK_FEATURE_ZLIB;
+#endif
+#ifdef GVK_HAVE_CAIRO
+	f |= GVK_FEATURE_CAIRO;
+#endif
+#ifdef __x86_64__
+	if (cpu_has("avx2")) f |= GVK_FEATURE_CPU_AVX2;
+	if (cpu_has("avx512bw")) f |= GVK_FEATURE_CPU_AVX512;
+	if (cpu_has("popcnt")) f |= GVK_FEATURE_CPU_POPCNT;
+#endif
+	return f;
+}
+
+int gvk_feature_string(char *buf, size_t size)
 {
 	const char *isas[] = {"avx512bw", "avx512vpopcntdq", "avx2", "popcnt"};
 	char cpu[96] = "";

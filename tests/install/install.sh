@@ -21,7 +21,10 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 "$cmake" --install "$build" --prefix "$p" > "$tmp/install.log" || { cat "$tmp/install.log"; exit 1; }
-for f in bin/gvk "$libdir/libgvk.so" "$libdir/libgvk.so.${version%%.*}" "$libdir/libgvk.so.$version" \
+# The SONAME: major and minor before 1.0, the major alone from then on (src/CMakeLists.txt).
+soname=libgvk.so.${version%%.*}
+[ "${version%%.*}" = 0 ] && soname=libgvk.so.$(echo "$version" | cut -d. -f1,2)
+for f in bin/gvk "$libdir/libgvk.so" "$libdir/$soname" "$libdir/libgvk.so.$version" \
 	"$libdir/libgvk.a" include/gvk.h "$libdir/pkgconfig/gvk.pc" "$libdir/cmake/gvk/gvkConfig.cmake" \
 	"$libdir/cmake/gvk/gvkConfigVersion.cmake"; do
 	[ -e "$p/$f" ] || bad "not installed: $f"
@@ -44,7 +47,6 @@ if grep -q '^GVK_HELP2MAN:FILEPATH=/' "$build/CMakeCache.txt"; then
 else
 	echo "help2man not found at configure time: no manual pages to check"
 fi
-soname=libgvk.so.${version%%.*}
 [ "$(readelf -d "$lib/libgvk.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" = "$soname" ] || bad "SONAME is not $soname"
 "$p/bin/gvk" --version | grep -qx "gvk $version" || bad "installed gvk --version is not $version"
 
