@@ -3,6 +3,7 @@
  * with "gvk ld" in place of "plink". Options are in ld_args.c, reading and filtering in ld_load.c,
  * the log in ld_log.c. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,8 @@ static int run(run_t *r)
 	a->ld.haplotype = a->phased;
 	a->ld.r2 = a->r2;
 	a->ld.single = a->bin == 4;
+	/* the writer's test: r^2 against --ld-window-r2, |r| against its square root */
+	a->ld.drop = a->ld.shape == LD_TABLE ? (a->r2 ? a->r2_min : sqrt(a->r2_min)) : 0.0;
 	a->ld.idx1 = r->in.idx1;
 	a->ld.row = r->in.row;
 	a->ld.base_bp = r->in.ord.base_bp, a->ld.base_cm = r->in.ord.base_cm, a->ld.n_base = r->in.ord.n_base;

@@ -38,6 +38,28 @@ static void PG_NAME(ld_row)(const uint64_t *x, const uint64_t *y, long stride, i
 	}
 }
 
+static void PG_NAME(tab_row)(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, pg_ldtab_t *out)
+{
+	const uint64_t *xa = x, *xb = x + nw, *xv = x + 2 * nw;
+	for (int k = 0; k < ny; ++k) {
+		const uint64_t *ya = y + (long)k * stride, *yb = ya + nw, *yv = yb + nw;
+		pg_ldtab_t t = {0};
+		for (int w = 0; w < nw; ++w) {
+			uint64_t a = xa[w], b = xb[w], v = xv[w], c = ya[w], d = yb[w], u = yv[w];
+			t.n += PG_PC(v & u), t.av += PG_PC(a & u), t.bv += PG_PC(b & u), t.va += PG_PC(c & v), t.vb += PG_PC(d & v);
+			t.aa += PG_PC(a & c), t.ab += PG_PC(a & d), t.ba += PG_PC(b & c), t.bb += PG_PC(b & d);
+		}
+		out[k] = t;
+	}
+}
+
+static int64_t PG_NAME(popcount)(const uint64_t *p, long n)
+{
+	int64_t s = 0;
+	for (long w = 0; w < n; ++w) s += PG_PC(p[w]);
+	return s;
+}
+
 static void PG_NAME(fid_row)(pg_op_t op, const uint64_t *q, const uint64_t *d, int nd, int nw, uint32_t *out)
 {
 	for (int k = 0; k < nd; ++k) {

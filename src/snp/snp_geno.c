@@ -42,6 +42,7 @@ int snp_geno_ctx_init(snp_geno_ctx_t *c, const snp_samples_t *ss, int nonfounder
 		c->plain &= ld && (c->role[s] & SNP_ROLE_FREQ);
 	}
 	fill_lut(c);
+	c->isa = pg_isa_select(GVK_ISA_AUTO);
 	return 0;
 }
 
@@ -131,12 +132,10 @@ static void decode_plain(snp_data_t *d, int64_t i, const uint8_t *row, const snp
 }
 
 /* Counts of the planes decode_plain filled (every sample kept and counted, diploid). */
-static void tally_plain(const snp_data_t *d, int64_t i, tally_t *t)
+static void tally_plain(const snp_data_t *d, int64_t i, const snp_geno_ctx_t *c, tally_t *t)
 {
-	const uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
-	int64_t ca = 0, cb = 0, cv = 0;
-	for (int w = 0; w < d->nw; ++w)
-		ca += __builtin_popcountll(pa[w]), cb += __builtin_popcountll(pb[w]), cv += __builtin_popcountll(pv[w]);
+	int64_t ca = c->isa->popcount(snp_plane(d, i, SNP_PA), d->nw), cb = c->isa->popcount(snp_plane(d, i, SNP_PB), d->nw);
+	int64_t cv = c->isa->popcount(snp_plane(d, i, SNP_PV), d->nw);
 	memset(t, 0, sizeof *t);
 	t->ll = cb, t->lh = ca - cb, t->hh = cv - ca, t->nm = cv;
 }
@@ -178,7 +177,7 @@ void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_c
 	int cls = snp_chr_class(d->var[i].chr);
 	tally_t t;
 	int plain = c->plain && cls == SNP_CHR_AUTO;
-	if (plain) decode_plain(d, i, row, c), tally_plain(d, i, &t);
+	if (plain) decode_plain(d, i, row, c), tally_plain(d, i, c, &t);
 	else tally(row, c, cls, &t);
 	d->hh |= t.flags;
 	double f2;

@@ -7,6 +7,7 @@
 
 #include "snp_data.h"
 #include "snp_samples.h"
+#include "popgemm.h"
 
 enum { SNP_ROLE_KEPT = 1, SNP_ROLE_FREQ = 2, SNP_ROLE_MALE = 4 };
 
@@ -19,6 +20,7 @@ typedef struct {
 	int raw;                /* planes keep every call as diploid (X / Y rules left to the user) */
 	int plain;              /* every sample kept, counted and a column in order */
 	uint8_t lut[3][256];    /* whole .bed bytes to 4-bit slices of planes A, B and V */
+	const pg_isa_t *isa;    /* the fastest kernels, for plane popcounts */
 } snp_geno_ctx_t;
 
 /* LD columns are the kept founders; frequencies count the kept founders, or every kept sample
