@@ -7,20 +7,6 @@
 #include "snp_chrom.h"
 #include "../common/err.h"
 
-static void fill_lut(snp_geno_ctx_t *c)
-{
-	for (int byte = 0; byte < 256; ++byte) {
-		c->lut[0][byte] = c->lut[1][byte] = c->lut[2][byte] = 0;
-		for (int k = 0; k < 4; ++k) {
-			int code = (byte >> (2 * k)) & 3;
-			if (code == 1) continue;
-			c->lut[2][byte] |= (uint8_t)(1 << k);
-			if (code != 3) c->lut[0][byte] |= (uint8_t)(1 << k);
-			if (code == 0) c->lut[1][byte] |= (uint8_t)(1 << k);
-		}
-	}
-}
-
 int snp_geno_ctx_init(snp_geno_ctx_t *c, const snp_samples_t *ss, int nonfounders, int keep_allele_order,
                       gvk_err_t *err)
 {
@@ -41,8 +27,8 @@ int snp_geno_ctx_init(snp_geno_ctx_t *c, const snp_samples_t *ss, int nonfounder
 		c->n_kept_male += p->kept && p->sex == 1;
 		c->plain &= ld && (c->role[s] & SNP_ROLE_FREQ);
 	}
-	fill_lut(c);
 	c->isa = pg_isa_select(GVK_ISA_AUTO);
+	c->threads = 1;
 	return 0;
 }
 
@@ -56,7 +42,7 @@ void snp_geno_ctx_free(snp_geno_ctx_t *c)
 
 int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err)
 {
-	int rc = snp_data_alloc_planes(d, n_snp, c->n_cols, err);
+	int rc = snp_data_alloc_planes_unset(d, n_snp, c->n_cols, err);
 	if (rc < 0) return rc;
 	d->a2f = malloc(sizeof *d->a2f * (size_t)(n_snp + 1));
 	d->rate = malloc(sizeof *d->rate * (size_t)(n_snp + 1));
@@ -110,24 +96,39 @@ static void stats(const tally_t *t, const snp_geno_ctx_t *c, int cls, double *a2
 	*rate = n ? (double)(cls == SNP_CHR_Y ? t->nm_male : t->nm) * (1.0 / (double)n) : 0.0;
 }
 
-/* Every sample a column: whole bytes through the table, 16 bytes per word. */
+/* The even bits of x packed into the low 32 bits. */
+static inline uint64_t even_bits(uint64_t x)
+{
+	x &= 0x5555555555555555u;
+	x = (x | x >> 1) & 0x3333333333333333u;
+	x = (x | x >> 2) & 0x0f0f0f0f0f0f0f0fu;
+	x = (x | x >> 4) & 0x00ff00ff00ff00ffu;
+	x = (x | x >> 8) & 0x0000ffff0000ffffu;
+	return (x | x >> 16) & 0x00000000ffffffffu;
+}
+
+/* 8 bytes of a row as a little-endian word: sample 4 k + q of byte k at bits 8 k + 2 q. */
+static inline uint64_t le64(const uint8_t *p)
+{
+	uint64_t x = 0;
+	for (int k = 7; k >= 0; --k) x = x << 8 | p[k];
+	return x;
+}
+
+/* Every sample a column: 32 codes a word, the low bits l and high bits h of the codes split out;
+ * code 00 = two A1 (A, B, V), 10 = one (A, V), 11 = none (V), 01 = missing. */
 static void decode_plain(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
 	uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
 	int64_t n = c->n, bpr = (n + 3) / 4, nw = (n + 63) / 64;
 	for (int64_t w = 0; w < nw; ++w) {
-		uint64_t a = 0, b = 0, v = 0;
-		int64_t k1 = bpr - 16 * w < 16 ? bpr - 16 * w : 16;
-		for (int64_t k = 0; k < k1; ++k) {
-			uint8_t x = row[16 * w + k];
-			a |= (uint64_t)c->lut[0][x] << (4 * k), b |= (uint64_t)c->lut[1][x] << (4 * k);
-			v |= (uint64_t)c->lut[2][x] << (4 * k);
-		}
-		if (w == nw - 1 && n % 64) {
-			uint64_t keep = ((uint64_t)1 << (n % 64)) - 1; /* padding pairs read as code 00 */
-			a &= keep, b &= keep, v &= keep;
-		}
-		pa[w] = a, pb[w] = b, pv[w] = v;
+		uint8_t tail[16] = {0};
+		const uint8_t *p = row + 16 * w;
+		if (16 * w + 16 > bpr) p = memcpy(tail, p, (size_t)(bpr - 16 * w)); /* padding pairs read as code 00 */
+		uint64_t x0 = le64(p), x1 = le64(p + 8);
+		uint64_t l = even_bits(x0) | even_bits(x1) << 32, h = even_bits(x0 >> 1) | even_bits(x1 >> 1) << 32;
+		uint64_t keep = w == nw - 1 && n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;
+		pa[w] = ~l & keep, pb[w] = ~l & ~h & keep, pv[w] = (~l | h) & keep;
 	}
 }
 
@@ -172,14 +173,14 @@ static void decode_cols(snp_data_t *d, int64_t i, const uint8_t *row, const snp_
 	}
 }
 
-void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
+int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
 	int cls = snp_chr_class(d->var[i].chr);
 	tally_t t;
 	int plain = c->plain && cls == SNP_CHR_AUTO;
+	memset(snp_plane(d, i, 0), 0, sizeof(uint64_t) * SNP_PLANES * (size_t)d->nw); /* the planes start unset */
 	if (plain) decode_plain(d, i, row, c), tally_plain(d, i, c, &t);
 	else tally(row, c, cls, &t);
-	d->hh |= t.flags;
 	double f2;
 	stats(&t, c, cls, &f2, &d->rate[i]);
 	int swap = !c->keep_allele_order && f2 < 0.5;
@@ -192,4 +193,10 @@ void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_c
 		d->var[i].a2 = a;
 	}
 	snp_data_set_full(d, i);
+	return t.flags;
+}
+
+void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
+{
+	d->hh |= snp_geno_row_hh(d, i, row, c);
 }
