@@ -144,7 +144,7 @@ static int write_outputs(run_t *r)
 	if (!fp) return GVK_ERR_IO;
 	r->w = (ld_writer_t){.fp = fp, .d = &r->d, .shape = a->ld.shape, .r2 = a->r2, .bin = a->bin, .spaces = a->spaces,
 	                     .r2_min = a->r2_min, .with_freqs = a->with_freqs, .in_phase = a->in_phase, .dcol = a->dcol,
-	                     .dprime = a->dprime, .gz = a->gz};
+	                     .dprime = a->dprime, .gz = a->gz, .threads = a->ld.threads};
 	int rc = ld_writer_init(&r->w, &r->err);
 	sink_ctx_t sc = {&r->w, !a->quiet && isatty(2), r->d.n_snp, r->t0};
 	if (rc == 0) rc = ld_run(&r->d, &a->ld, sink, &sc, &r->rep, &r->err);

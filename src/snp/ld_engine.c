@@ -331,6 +331,8 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	int32_t *tot = plane_totals(d, isa);
 	ld_em_plan_t plan = {0};
 	int64_t *cm_end = NULL;
+	/* one set of threads for every stripe, rather than new threads per stripe */
+	gvk_pool_t *pool = !gpu && threads > 1 ? gvk_pool_create(threads) : NULL;
 	rc = window_setup(d, o, &plan, &cm_end, err);
 	j.tot = tot;
 	j.plan = &plan;
@@ -381,7 +383,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 			j.n_tasks = ((i1 - i0 + ROWS_PER_TASK - 1) / ROWS_PER_TASK) * j.n_cblocks;
 			atomic_store(&j.next, 0);
 			int nt = (int64_t)threads > j.n_tasks ? (int)j.n_tasks : threads;
-			gvk_parallel(nt < 1 ? 1 : nt, worker, &j);
+			gvk_pool_run(pool, nt < 1 ? 1 : nt, worker, &j);
 		}
 		if (rc == 0) rc = sink(ctx, &s, err);
 		pairs += sp;
@@ -394,6 +396,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	}
 	if (gpu) snp_gpu_host_free(gpu, s.r), s.r = NULL;
 	snp_gpu_close(gpu);
+	gvk_pool_destroy(pool);
 	ld_em_plan_free(&plan);
 	free(cm_end);
 	free(tot);

@@ -100,7 +100,8 @@ static void ld_row(const uint64_t *x, const uint64_t *y, long stride, int ny, in
 				continue;
 			}
 			two_cols(xa, xb, xv, yk[0], yk[1], nw, w0, w1, v);
-			two_cols(xa, xb, xv, yk[2], yk[3], nw, w0, w1, v + 4);
+			if (m > 2) two_cols(xa, xb, xv, yk[2], yk[3], nw, w0, w1, v + 4);
+			else v[4] = v[5] = v[6] = v[7] = _mm512_setzero_si512(); /* a group of one or two */
 			reduce8(v, s);
 			for (int k = 0; k < 4; ++k) {
 				uint64_t p = s[2 * k], q = s[2 * k + 1];
