@@ -33,6 +33,10 @@ typedef struct {
 	               int full_x, const int32_t *tot_x, const uint8_t *full_y, const int32_t *tot_y, pg_ldcnt_t *out);
 	/* The same pairs as ld_row, as the nine intersections (no shortcut for full SNPs). */
 	void (*tab_row)(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, pg_ldtab_t *out);
+	/* A .bed row of n samples (ceil(n / 4) bytes, codes 00 = two A1, 10 = one, 11 = none, 01 =
+	 * missing) into ceil(n / 64) words of planes a (>= one A1), b (two) and v (called); the bits
+	 * past n are 0. */
+	void (*bed_row)(const uint8_t *row, int64_t n, uint64_t *a, uint64_t *b, uint64_t *v);
 	/* Set bits in p[0, n). */
 	int64_t (*popcount)(const uint64_t *p, long n);
 	/* out[k] = pc(op(q, d_k)) for the nd profiles d_k = d + k * nw (nw a multiple of 8). */

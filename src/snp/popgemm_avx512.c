@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* AVX-512 kernels with VPOPCNTDQ: eight words per popcount. Compiled with -mavx512f
- * -mavx512vpopcntdq; popgemm_dispatch.c calls them only on CPUs that have both.
+ * -mavx512vpopcntdq -mbmi2; popgemm_dispatch.c calls them only on CPUs that have all three.
  * Columns go in groups of four (LD) or eight (FastID) so that one transposing reduction sums
  * eight accumulators at once instead of one horizontal sum per pair. */
 #include <immintrin.h>
+#include <string.h>
 
 #include "popgemm.h"
 
@@ -170,6 +171,22 @@ static void tab_row(const uint64_t *x, const uint64_t *y, long stride, int ny, i
 	}
 }
 
+/* 32 codes a word: the codes' low and high bits gathered by PEXT (BMI2, which every AVX-512 CPU
+ * has); a short last word from a zero-padded copy. */
+static void bed_row(const uint8_t *row, int64_t n, uint64_t *pa, uint64_t *pb, uint64_t *pv)
+{
+	const uint64_t lo = 0x5555555555555555u, hi = 0xaaaaaaaaaaaaaaaau;
+	int64_t bpr = (n + 3) / 4, nw = (n + 63) / 64;
+	for (int64_t w = 0; w < nw; ++w) {
+		uint64_t x[2] = {0, 0};
+		memcpy(x, row + 16 * w, 16 * w + 16 <= bpr ? 16 : (size_t)(bpr - 16 * w));
+		uint64_t l = _pext_u64(x[0], lo) | _pext_u64(x[1], lo) << 32;
+		uint64_t h = _pext_u64(x[0], hi) | _pext_u64(x[1], hi) << 32;
+		uint64_t keep = w == nw - 1 && n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;
+		pa[w] = ~l & keep, pb[w] = ~l & ~h & keep, pv[w] = (~l | h) & keep;
+	}
+}
+
 /* n words, whole vectors unaligned, then single words. */
 static int64_t popcount(const uint64_t *p, long n)
 {
@@ -204,4 +221,4 @@ static void fid_row(pg_op_t op, const uint64_t *q, const uint64_t *d, int nd, in
 	}
 }
 
-const pg_isa_t pg_isa_avx512 = {"cpu-avx512", ld_row, tab_row, popcount, fid_row};
+const pg_isa_t pg_isa_avx512 = {"cpu-avx512", ld_row, tab_row, bed_row, popcount, fid_row};

@@ -37,5 +37,5 @@ if(GVK_X86)
   list(APPEND GVK_SOURCES snp/popgemm_popcnt.c snp/popgemm_avx512.c)
   set_source_files_properties(snp/popgemm_popcnt.c PROPERTIES COMPILE_OPTIONS "-mpopcnt")
   set_source_files_properties(snp/popgemm_avx512.c PROPERTIES COMPILE_OPTIONS
-    "-mavx512f;-mavx512vpopcntdq;-mpopcnt")
+    "-mavx512f;-mavx512vpopcntdq;-mpopcnt;-mbmi2")
 endif()

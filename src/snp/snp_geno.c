@@ -96,40 +96,10 @@ static void stats(const tally_t *t, const snp_geno_ctx_t *c, int cls, double *a2
 	*rate = n ? (double)(cls == SNP_CHR_Y ? t->nm_male : t->nm) * (1.0 / (double)n) : 0.0;
 }
 
-/* The even bits of x packed into the low 32 bits. */
-static inline uint64_t even_bits(uint64_t x)
-{
-	x &= 0x5555555555555555u;
-	x = (x | x >> 1) & 0x3333333333333333u;
-	x = (x | x >> 2) & 0x0f0f0f0f0f0f0f0fu;
-	x = (x | x >> 4) & 0x00ff00ff00ff00ffu;
-	x = (x | x >> 8) & 0x0000ffff0000ffffu;
-	return (x | x >> 16) & 0x00000000ffffffffu;
-}
-
-/* 8 bytes of a row as a little-endian word: sample 4 k + q of byte k at bits 8 k + 2 q. */
-static inline uint64_t le64(const uint8_t *p)
-{
-	uint64_t x = 0;
-	for (int k = 7; k >= 0; --k) x = x << 8 | p[k];
-	return x;
-}
-
-/* Every sample a column: 32 codes a word, the low bits l and high bits h of the codes split out;
- * code 00 = two A1 (A, B, V), 10 = one (A, V), 11 = none (V), 01 = missing. */
+/* Every sample a column: the whole row through the kernel set's decoder. */
 static void decode_plain(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
-	uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
-	int64_t n = c->n, bpr = (n + 3) / 4, nw = (n + 63) / 64;
-	for (int64_t w = 0; w < nw; ++w) {
-		uint8_t tail[16] = {0};
-		const uint8_t *p = row + 16 * w;
-		if (16 * w + 16 > bpr) p = memcpy(tail, p, (size_t)(bpr - 16 * w)); /* padding pairs read as code 00 */
-		uint64_t x0 = le64(p), x1 = le64(p + 8);
-		uint64_t l = even_bits(x0) | even_bits(x1) << 32, h = even_bits(x0 >> 1) | even_bits(x1 >> 1) << 32;
-		uint64_t keep = w == nw - 1 && n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;
-		pa[w] = ~l & keep, pb[w] = ~l & ~h & keep, pv[w] = (~l | h) & keep;
-	}
+	c->isa->bed_row(row, c->n, snp_plane(d, i, SNP_PA), snp_plane(d, i, SNP_PB), snp_plane(d, i, SNP_PV));
 }
 
 /* Counts of the planes decode_plain filled (every sample kept and counted, diploid). */
