@@ -111,6 +111,44 @@ int ld_writer_gz_available(void)
 #endif
 }
 
+/* s (n bytes) right-aligned in width columns; returns the end. */
+static char *field(char *p, const char *s, size_t n, size_t width)
+{
+	for (size_t k = n; k < width; ++k) *p++ = ' ';
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* " " and v as PLINK prints it in width columns. */
+static char *num_field(char *p, double v, size_t width)
+{
+	char num[32];
+	int n = ld_fmt_g(num, v);
+	*p++ = ' ';
+	return field(p, num, (size_t)n, width);
+}
+
+static char *str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* "CHR BP SNP" of v as PLINK prints them (%6s %12lld %*s); returns the end. */
+static char *prefix(char *p, const snp_var_t *v, int maxsnp)
+{
+	char num[24];
+	int n = 0;
+	for (uint64_t bp = v->bp < 0 ? (uint64_t)-v->bp : (uint64_t)v->bp; n == 0 || bp; bp /= 10) num[23 - n++] = (char)('0' + bp % 10);
+	if (v->bp < 0) num[23 - n++] = '-';
+	p = field(p, v->chr, strlen(v->chr), 6);
+	*p++ = ' ';
+	p = field(p, num + 24 - n, (size_t)n, 12);
+	*p++ = ' ';
+	return field(p, v->id, strlen(v->id), (size_t)maxsnp);
+}
+
 int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 {
 	const snp_data_t *d = w->d;
@@ -139,9 +177,10 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 		w->pre = malloc(w->pre_len * (size_t)d->n_snp + 1);
 		w->pre_n = malloc(sizeof *w->pre_n * (size_t)(d->n_snp + 1));
 		if (!w->pre || !w->pre_n) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		for (int64_t i = 0; i < d->n_snp; ++i)
-			w->pre_n[i] = snprintf(w->pre + (size_t)i * w->pre_len, w->pre_len, "%6s %12lld %*s", d->var[i].chr,
-			                       (long long)d->var[i].bp, w->maxsnp, d->var[i].id);
+		for (int64_t i = 0; i < d->n_snp; ++i) {
+			char *p = w->pre + (size_t)i * w->pre_len;
+			w->pre_n[i] = (int)(prefix(p, &d->var[i], w->maxsnp) - p);
+		}
 	}
 	w->r_min = sqrt(w->r2_min);
 	if (reserve(w, 4096) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -208,30 +247,6 @@ void ld_writer_free(ld_writer_t *w)
 	free(w->buf);
 	w->maf = NULL;
 	w->buf = NULL;
-}
-
-/* s (n bytes) right-aligned in width columns; returns the end. */
-static char *field(char *p, const char *s, size_t n, size_t width)
-{
-	for (size_t k = n; k < width; ++k) *p++ = ' ';
-	memcpy(p, s, n);
-	return p + n;
-}
-
-/* " " and v as PLINK prints it in width columns. */
-static char *num_field(char *p, double v, size_t width)
-{
-	char num[32];
-	int n = ld_fmt_g(num, v);
-	*p++ = ' ';
-	return field(p, num, (size_t)n, width);
-}
-
-static char *str(char *p, const char *s)
-{
-	size_t n = strlen(s);
-	memcpy(p, s, n);
-	return p + n;
 }
 
 /* One row of the .ld table at p (room for w->row_max bytes); returns the end. */

@@ -179,7 +179,8 @@ static void bed_row(const uint8_t *row, int64_t n, uint64_t *pa, uint64_t *pb, u
 	int64_t bpr = (n + 3) / 4, nw = (n + 63) / 64;
 	for (int64_t w = 0; w < nw; ++w) {
 		uint64_t x[2] = {0, 0};
-		memcpy(x, row + 16 * w, 16 * w + 16 <= bpr ? 16 : (size_t)(bpr - 16 * w));
+		if (16 * w + 16 <= bpr) memcpy(x, row + 16 * w, 16);
+		else memcpy(x, row + 16 * w, (size_t)(bpr - 16 * w));
 		uint64_t l = _pext_u64(x[0], lo) | _pext_u64(x[1], lo) << 32;
 		uint64_t h = _pext_u64(x[0], hi) | _pext_u64(x[1], hi) << 32;
 		uint64_t keep = w == nw - 1 && n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;

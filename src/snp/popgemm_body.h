@@ -81,7 +81,7 @@ static void PG_NAME(bed_row)(const uint8_t *row, int64_t n, uint64_t *pa, uint64
 	for (int64_t w = 0; w < nw; ++w) {
 		uint8_t tail[16] = {0};
 		const uint8_t *p = row + 16 * w;
-		if (16 * w + 16 > bpr) p = memcpy(tail, p, (size_t)(bpr - 16 * w));
+		if (16 * w + 16 > bpr) p = memcpy(tail, p, (size_t)(bpr - 16 * w)); /* a short last word */
 		uint64_t x0 = PG_NAME(le64)(p), x1 = PG_NAME(le64)(p + 8);
 		uint64_t l = PG_NAME(even_bits)(x0) | PG_NAME(even_bits)(x1) << 32;
 		uint64_t h = PG_NAME(even_bits)(x0 >> 1) | PG_NAME(even_bits)(x1 >> 1) << 32;

@@ -148,7 +148,9 @@ int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno
 	int cls = snp_chr_class(d->var[i].chr);
 	tally_t t;
 	int plain = c->plain && cls == SNP_CHR_AUTO;
-	memset(snp_plane(d, i, 0), 0, sizeof(uint64_t) * SNP_PLANES * (size_t)d->nw); /* the planes start unset */
+	/* the planes start unset: the decoder writes the words that hold samples, the rest are 0 */
+	int64_t used = plain ? (c->n + 63) / 64 : 0;
+	for (int p = 0; p < SNP_PLANES; ++p) memset(snp_plane(d, i, p) + used, 0, sizeof(uint64_t) * (size_t)(d->nw - used));
 	if (plain) decode_plain(d, i, row, c), tally_plain(d, i, c, &t);
 	else tally(row, c, cls, &t);
 	double f2;
