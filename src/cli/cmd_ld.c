@@ -145,11 +145,16 @@ static int write_outputs(run_t *r)
 	r->w = (ld_writer_t){.fp = fp, .d = &r->d, .shape = a->ld.shape, .r2 = a->r2, .bin = a->bin, .spaces = a->spaces,
 	                     .r2_min = a->r2_min, .with_freqs = a->with_freqs, .in_phase = a->in_phase, .dcol = a->dcol,
 	                     .dprime = a->dprime, .gz = a->gz, .threads = a->ld.threads};
+	/* one set of threads for the engine and the writer, which take turns */
+	gvk_pool_t *pool = a->ld.threads > 1 && a->ld.device != GVK_DEVICE_GPU ? gvk_pool_create(a->ld.threads) : NULL;
+	r->w.pool = pool, a->ld.pool = pool;
 	int rc = ld_writer_init(&r->w, &r->err);
 	sink_ctx_t sc = {&r->w, !a->quiet && isatty(2), r->d.n_snp, r->t0};
 	if (rc == 0) rc = ld_run(&r->d, &a->ld, sink, &sc, &r->rep, &r->err);
 	if (sc.progress) fputc('\n', stderr);
 	if (rc == 0) rc = ld_writer_finish(&r->w, &r->err);
+	gvk_pool_destroy(pool);
+	a->ld.pool = r->w.pool = NULL;
 	if (rc == 0 && r->log_path) rc = write_log(r, NULL);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;

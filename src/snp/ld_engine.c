@@ -273,11 +273,13 @@ static void worker(void *arg, int tid)
 	}
 }
 
+/* {pc(A), pc(B)} of each SNP; the kernels read them only for SNPs without a missing call. */
 static int32_t *plane_totals(const snp_data_t *d, const pg_isa_t *isa)
 {
-	int32_t *t = malloc(sizeof *t * 2 * (size_t)(d->n_snp + 1));
+	int32_t *t = calloc(2 * (size_t)(d->n_snp + 1), sizeof *t);
 	if (!t) return NULL;
 	for (int64_t i = 0; i < d->n_snp; ++i) {
+		if (!d->full[i]) continue;
 		t[2 * i] = (int32_t)isa->popcount(snp_plane(d, i, SNP_PA), d->nw);
 		t[2 * i + 1] = (int32_t)isa->popcount(snp_plane(d, i, SNP_PB), d->nw);
 	}
@@ -320,7 +322,9 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 		if (err) err->code = 0, err->msg[0] = 0;
 	}
 	int threads = o->threads > 0 ? o->threads : 1;
-	size_t budget = o->stripe_cells ? o->stripe_cells : (size_t)1 << 22;
+	/* A windowed table fills a band of its stripe's rectangle, a page or so a row: smaller stripes
+	 * reuse a few pages instead of touching a new one a row. */
+	size_t budget = o->stripe_cells ? o->stripe_cells : o->shape == LD_TABLE && !o->inter_chr ? (size_t)1 << 18 : (size_t)1 << 22;
 	int64_t m = d->n_snp;
 	int cb = (int)(262144 / ((size_t)SNP_PLANES * (size_t)d->nw * 8));
 	cb = cb < 8 ? 8 : cb > 1024 ? 1024 : cb;
@@ -332,7 +336,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	ld_em_plan_t plan = {0};
 	int64_t *cm_end = NULL;
 	/* one set of threads for every stripe, rather than new threads per stripe */
-	gvk_pool_t *pool = !gpu && threads > 1 ? gvk_pool_create(threads) : NULL;
+	gvk_pool_t *own = !gpu && threads > 1 && !o->pool ? gvk_pool_create(threads) : NULL, *pool = o->pool ? o->pool : own;
 	rc = window_setup(d, o, &plan, &cm_end, err);
 	j.tot = tot;
 	j.plan = &plan;
@@ -396,7 +400,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	}
 	if (gpu) snp_gpu_host_free(gpu, s.r), s.r = NULL;
 	snp_gpu_close(gpu);
-	gvk_pool_destroy(pool);
+	gvk_pool_destroy(own);
 	ld_em_plan_free(&plan);
 	free(cm_end);
 	free(tot);

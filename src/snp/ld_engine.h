@@ -27,6 +27,8 @@ typedef struct {
 	int64_t n_base;
 	int em;            /* genotypes: r, D and D' from PLINK's haplotype-frequency estimate (ld_em.h) */
 	int threads;
+	void *pool;        /* gvk_pool_t of at least threads threads to run on (the caller's, shared with its
+	                      writer); NULL: the run makes its own */
 	int isa;           /* gvk_isa_t */
 	int device;        /* gvk_device_t */
 	int haplotype;     /* phased data: D, D' and r from haplotype counts (docs/snp.md, "Phased haplotypes") */

@@ -195,7 +195,7 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 	}
 	int np = w->threads > 1 ? w->threads : 1;
 	if (!(w->part = calloc((size_t)np, sizeof *w->part))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (np > 1) w->pool = gvk_pool_create(np);
+	if (np > 1 && !w->pool) w->pool = w->own_pool = gvk_pool_create(np);
 	if (w->with_freqs) {
 		w->maf = malloc(sizeof *w->maf * (size_t)(d->n_snp + 1));
 		if (!w->maf) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -234,8 +234,8 @@ void ld_writer_free(ld_writer_t *w)
 	free(w->zs);
 	w->zs = NULL;
 #endif
-	gvk_pool_destroy(w->pool);
-	w->pool = NULL;
+	gvk_pool_destroy(w->own_pool);
+	w->own_pool = NULL;
 	for (int t = 0; w->part && t < (w->threads > 1 ? w->threads : 1); ++t) free(w->part[t].buf);
 	free(w->part);
 	w->part = NULL;

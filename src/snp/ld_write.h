@@ -20,6 +20,7 @@ typedef struct {
 	int with_freqs, in_phase, dcol, dprime;
 	int gz;          /* text output gzip-compressed (PLINK's 'gz' modifier, PREFIX.ld.gz) */
 	int threads;     /* text is formatted on this many threads (0 or 1: the caller's alone) */
+	void *pool;      /* gvk_pool_t for them (the caller's, shared with ld_run); NULL: the writer's own */
 	/* filled by ld_writer_init */
 	int maxsnp;
 	double r_min;
@@ -29,7 +30,7 @@ typedef struct {
 	int *pre_n;
 	size_t row_max;  /* table: the longest row the options can give */
 	void *zs;        /* zlib stream when gz */
-	void *pool;      /* formatting threads */
+	void *own_pool;
 	struct ld_part *part; /* one text buffer per formatting thread */
 	uint64_t written;
 	char *buf;
