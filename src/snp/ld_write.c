@@ -8,11 +8,9 @@
 #include <string.h>
 
 #include "ld_write.h"
+#include "ld_gz.h"
 #include "../common/err.h"
 #include "../common/threads.h"
-#ifdef GVK_HAVE_ZLIB
-#include <zlib.h>
-#endif
 
 int ld_plink_maxsnp(const snp_data_t *d)
 {
@@ -55,33 +53,10 @@ struct ld_part {
 	int nomem;
 };
 
-#ifdef GVK_HAVE_ZLIB
-/* Compresses n bytes into the output (gzip container), finishing the stream when fin. */
-static int deflate_out(ld_writer_t *w, const char *b, size_t n, int fin, gvk_err_t *err)
-{
-	z_stream *z = w->zs;
-	unsigned char out[1 << 16];
-	z->next_in = (unsigned char *)b;
-	z->avail_in = (uInt)n;
-	int r;
-	do {
-		z->next_out = out;
-		z->avail_out = sizeof out;
-		r = deflate(z, fin ? Z_FINISH : Z_NO_FLUSH);
-		if (r == Z_STREAM_ERROR) return gvk_err_set(err, GVK_ERR_IO, "compression error");
-		size_t k = sizeof out - z->avail_out;
-		if (k && fwrite(out, 1, k, w->fp) != k) return gvk_err_set(err, GVK_ERR_IO, "write error");
-	} while (z->avail_out == 0 || (fin && r != Z_STREAM_END));
-	return 0;
-}
-#endif
-
 /* n bytes of text to the output. */
 static int emit(ld_writer_t *w, const char *b, size_t n, gvk_err_t *err)
 {
-#ifdef GVK_HAVE_ZLIB
-	if (w->zs) return deflate_out(w, b, n, 0, err);
-#endif
+	if (w->zs) return ld_gz_write(w->zs, w->fp, 1, &b, &n, NULL, err);
 	if (n && fwrite(b, 1, n, w->fp) != n) return gvk_err_set(err, GVK_ERR_IO, "write error");
 	return 0;
 }
@@ -96,9 +71,7 @@ static int flush(ld_writer_t *w, gvk_err_t *err)
 int ld_writer_finish(ld_writer_t *w, gvk_err_t *err)
 {
 	int rc = flush(w, err);
-#ifdef GVK_HAVE_ZLIB
-	if (rc == 0 && w->zs) rc = deflate_out(w, NULL, 0, 1, err);
-#endif
+	if (rc == 0 && w->zs) rc = ld_gz_finish(w->zs, w->fp, err);
 	return rc;
 }
 
@@ -154,16 +127,10 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 	const snp_data_t *d = w->d;
 	w->maxsnp = ld_plink_maxsnp(d);
 	if (w->gz) {
-#ifdef GVK_HAVE_ZLIB
-		z_stream *z = calloc(1, sizeof *z);
-		if (!z || deflateInit2(z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-			free(z);
-			return gvk_err_set(err, GVK_ERR_NOMEM, "cannot start gzip compression");
-		}
-		w->zs = z;
-#else
-		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without zlib, so the 'gz' modifier is not available");
-#endif
+		if (!ld_writer_gz_available())
+			return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without zlib, so the 'gz' modifier is not available");
+		if (!(w->zs = ld_gz_new(w->threads > 1 ? w->threads : 1))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (ld_gz_start(w->zs, w->fp, err) < 0) return GVK_ERR_IO;
 	}
 	if (w->shape == LD_TABLE) {
 		/* "CHR BP SNP" of every variant, formatted once; a plain row is then two copies and a number. */
@@ -229,11 +196,8 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 
 void ld_writer_free(ld_writer_t *w)
 {
-#ifdef GVK_HAVE_ZLIB
-	if (w->zs) deflateEnd(w->zs);
-	free(w->zs);
+	ld_gz_free(w->zs);
 	w->zs = NULL;
-#endif
 	gvk_pool_destroy(w->own_pool);
 	w->own_pool = NULL;
 	for (int t = 0; w->part && t < (w->threads > 1 ? w->threads : 1); ++t) free(w->part[t].buf);
@@ -369,11 +333,15 @@ static int write_text(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
 		f.cut[n] = i1;
 		if (n > 1) gvk_pool_run(w->pool, n, fmt_worker, &f);
 		else fmt_worker(&f, 0);
+		const char *b[64];
+		size_t len[64];
 		for (int t = 0; t < n && rc == 0; ++t) {
 			if (w->part[t].nomem) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			else rc = emit(w, w->part[t].buf, w->part[t].len, err);
+			else if (!w->zs) rc = emit(w, w->part[t].buf, w->part[t].len, err);
+			b[t] = w->part[t].buf, len[t] = w->part[t].len;
 			w->written += w->part[t].written;
 		}
+		if (rc == 0 && w->zs) rc = ld_gz_write(w->zs, w->fp, n, b, len, w->pool, err); /* the shares compressed at once */
 	}
 	return rc;
 }

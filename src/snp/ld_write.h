@@ -29,7 +29,7 @@ typedef struct {
 	size_t pre_len;
 	int *pre_n;
 	size_t row_max;  /* table: the longest row the options can give */
-	void *zs;        /* zlib stream when gz */
+	void *zs;        /* ld_gz_t when gz */
 	void *own_pool;
 	struct ld_part *part; /* one text buffer per formatting thread */
 	uint64_t written;

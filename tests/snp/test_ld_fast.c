@@ -8,7 +8,8 @@
  *   included, and the cut-off at a value and one step above it);
  * - the .bed decoder's whole-word path against its sample-by-sample path, and the threaded reader
  *   (rows with gaps) against one thread;
- * - tables and text matrices formatted on several threads against one thread, byte for byte.
+ * - tables and text matrices formatted on several threads against one thread, byte for byte, and
+ *   their gzip output (compressed in pieces on several threads) against the plain text.
  * Usage: test_ld_fast SEED TMPDIR */
 #include <math.h>
 #include <stdio.h>
@@ -247,7 +248,36 @@ static void test_decode(int64_t m, int64_t n, const char *dir)
 	free(rows);
 }
 
-/* The writer's output for one shape on t threads, in a file; returns its bytes. */
+#ifdef GVK_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+/* The text of a file, gzip or not (NULL when it cannot be read); *len its length. */
+static char *slurp(const char *path, long *len)
+{
+#ifdef GVK_HAVE_ZLIB
+	gzFile f = gzopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap);
+	int got;
+	while (f && b && (got = gzread(f, b + n, (unsigned)(cap - n))) > 0)
+		if ((n += (size_t)got) == cap) b = realloc(b, cap *= 2);
+	if (f) gzclose(f);
+	*len = (long)n;
+	return b;
+#else
+	FILE *fp = fopen(path, "rb");
+	fseek(fp, 0, SEEK_END);
+	*len = ftell(fp);
+	rewind(fp);
+	char *b = malloc((size_t)*len + 1);
+	*len = (long)fread(b, 1, (size_t)*len, fp);
+	fclose(fp);
+	return b;
+#endif
+}
+
+/* The writer's output for one shape on t threads, in a file; returns its text. */
 static char *written(const snp_data_t *d, ld_writer_t proto, ld_opt_t o, int t, const char *dir, long *len)
 {
 	char path[4096];
@@ -263,14 +293,7 @@ static char *written(const snp_data_t *d, ld_writer_t proto, ld_opt_t o, int t, 
 	CHECK(rc == 0, "writer on %d threads: %s\n", t, err.msg);
 	ld_writer_free(&w);
 	fclose(w.fp);
-	FILE *fp = fopen(path, "rb");
-	fseek(fp, 0, SEEK_END);
-	*len = ftell(fp);
-	rewind(fp);
-	char *b = malloc((size_t)*len + 1);
-	*len = (long)fread(b, 1, (size_t)*len, fp);
-	fclose(fp);
-	return b;
+	return slurp(path, len);
 }
 
 static void test_writer(int64_t m, int64_t n, const char *dir)
@@ -308,6 +331,16 @@ static void test_writer(int64_t m, int64_t n, const char *dir)
 			      t, lt, l1);
 			free(par);
 		}
+#ifdef GVK_HAVE_ZLIB
+		/* gzip compressed on one and on several threads: the same text */
+		for (int t = 1; t <= 7; t += 6) {
+			w.gz = 1;
+			char *z = written(&d, w, o, t, dir, &lt);
+			CHECK(l1 == lt && !memcmp(one, z, (size_t)l1), "case %zu: gzip on %d threads gave another text\n", k, t);
+			free(z);
+			w.gz = 0;
+		}
+#endif
 		/* without the cut-off in the engine, the same table */
 		o.drop = 0.0;
 		char *full = written(&d, w, o, 1, dir, &lt);
