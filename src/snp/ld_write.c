@@ -56,7 +56,7 @@ struct ld_part {
 /* n bytes of text to the output. */
 static int emit(ld_writer_t *w, const char *b, size_t n, gvk_err_t *err)
 {
-	if (w->zs) return ld_gz_write(w->zs, w->fp, 1, &b, &n, NULL, err);
+	if (w->zs) return ld_gz_add(w->zs, w->fp, b, n, w->pool, err);
 	if (n && fwrite(b, 1, n, w->fp) != n) return gvk_err_set(err, GVK_ERR_IO, "write error");
 	return 0;
 }
@@ -71,7 +71,7 @@ static int flush(ld_writer_t *w, gvk_err_t *err)
 int ld_writer_finish(ld_writer_t *w, gvk_err_t *err)
 {
 	int rc = flush(w, err);
-	if (rc == 0 && w->zs) rc = ld_gz_finish(w->zs, w->fp, err);
+	if (rc == 0 && w->zs) rc = ld_gz_finish(w->zs, w->fp, w->pool, err);
 	return rc;
 }
 
@@ -333,15 +333,11 @@ static int write_text(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
 		f.cut[n] = i1;
 		if (n > 1) gvk_pool_run(w->pool, n, fmt_worker, &f);
 		else fmt_worker(&f, 0);
-		const char *b[64];
-		size_t len[64];
 		for (int t = 0; t < n && rc == 0; ++t) {
 			if (w->part[t].nomem) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			else if (!w->zs) rc = emit(w, w->part[t].buf, w->part[t].len, err);
-			b[t] = w->part[t].buf, len[t] = w->part[t].len;
+			else rc = emit(w, w->part[t].buf, w->part[t].len, err);
 			w->written += w->part[t].written;
 		}
-		if (rc == 0 && w->zs) rc = ld_gz_write(w->zs, w->fp, n, b, len, w->pool, err); /* the shares compressed at once */
 	}
 	return rc;
 }
