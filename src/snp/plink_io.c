@@ -291,6 +291,7 @@ typedef struct {
 	snp_data_t *d;
 	atomic_llong next;
 	int *hh;          /* per thread: SNP_HH_* flags seen */
+	atomic_int nomem; /* a thread had no buffer */
 	int64_t *failed;  /* per thread: the first SNP whose row could not be read (n_snp when none) */
 } bed_job_t;
 
@@ -339,7 +340,7 @@ static void bed_worker(void *arg, int tid)
 			for (int64_t k = i; k < e; ++k) j->hh[tid] |= snp_geno_row_hh(j->d, k, buf + (k - i) * bpr, j->c);
 		}
 	}
-	if (!buf) j->failed[tid] = 0;
+	if (!buf) atomic_store(&j->nomem, 1);
 	free(buf);
 }
 
@@ -360,13 +361,15 @@ int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n
 	if (rc == 0 && (!j.hh || !j.failed)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
 	if (rc == 0) {
 		atomic_init(&j.next, 0);
+		atomic_init(&j.nomem, 0);
 		gvk_parallel(nt, bed_worker, &j);
 		int64_t failed = m;
 		for (int t = 0; t < nt; ++t) {
 			d->hh |= j.hh[t];
 			if (j.failed[t] < failed) failed = j.failed[t];
 		}
-		if (failed < m)
+		if (atomic_load(&j.nomem)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+		else if (failed < m)
 			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", path, (long long)src[failed] + 1);
 	}
 	free(j.hh);
