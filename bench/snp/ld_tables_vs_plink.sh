@@ -12,12 +12,9 @@ set -eu -o pipefail
 gvk=$1 ns=${2:-5000} nsnp=${3:-50000} dir=${4:-} runs=${5:-3}
 shift $(($# < 5 ? $# : 5))
 threads=("$@"); [ ${#threads[@]} -gt 0 ] || threads=(2 1)
-here=$(cd "$(dirname "$0")" && pwd)
-[ -n "$dir" ] || { dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT; }
-mkdir -p "$dir"
+# shellcheck source=bench_common.sh
+. "$(dirname "$0")/bench_common.sh"
 in="$dir/ld${ns}x$nsnp"
-py=${PYTHON:-python3}
-"$py" -c "import numpy" 2> /dev/null || py=/usr/bin/python3 # a pyenv python3 may lack numpy
 [ -s "$in.bed" ] || "$py" "$here/make_ld_bfile.py" "$in" "$ns" "$nsnp"
 # subsets for the all-pairs shapes: every 10th SNP (inter-chr) and every 20th (square)
 awk 'NR % 10 == 1 {print $2}' "$in.bim" > "$dir/every10"

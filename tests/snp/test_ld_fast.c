@@ -22,6 +22,7 @@
 #include "snp/plink_io.h"
 #include "snp/snp_geno.h"
 
+#include "test_planes.h"
 #include "test_rng.h"
 
 static int fails;
@@ -50,10 +51,7 @@ static void make_data(snp_data_t *d, int8_t *g, int64_t m, int64_t n, double mis
 		for (int64_t s = 0; s < n; ++s) {
 			int x = g[i * n + s] = draw(i, p, miss);
 			if (x < 0) continue;
-			uint64_t bit = (uint64_t)1 << (s & 63);
-			snp_plane(d, i, SNP_PV)[s >> 6] |= bit;
-			if (x >= 1) snp_plane(d, i, SNP_PA)[s >> 6] |= bit;
-			if (x == 2) snp_plane(d, i, SNP_PB)[s >> 6] |= bit;
+			test_put_call(d, i, s, x);
 		}
 		snp_data_set_full(d, i);
 	}
