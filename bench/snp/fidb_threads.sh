@@ -10,12 +10,9 @@ set -eu -o pipefail
 gvk=$1 ns=${2:-200000} nsnp=${3:-1000} dir=${4:-}
 shift $(($# < 4 ? $# : 4))
 threads=("$@"); [ ${#threads[@]} -gt 0 ] || threads=(1 2 $(nproc))
-here=$(cd "$(dirname "$0")" && pwd)
-[ -n "$dir" ] || { dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT; }
-mkdir -p "$dir"
+# shellcheck source=bench_common.sh
+. "$(dirname "$0")/bench_common.sh"
 vcf="$dir/p${ns}x$nsnp.vcf.gz"
-py=${PYTHON:-python3}
-"$py" -c "import numpy" 2> /dev/null || py=/usr/bin/python3 # a pyenv python3 may lack numpy
 [ -s "$vcf" ] || "$py" "$here/make_vcf.py" "$ns" "$nsnp" 1 | bgzip > "$vcf"
 inputs=("$vcf")
 if command -v plink1.9 > /dev/null; then

@@ -3,6 +3,7 @@
  * with "gvk ld" in place of "plink". Options are in ld_args.c, reading and filtering in ld_load.c,
  * the log in ld_log.c. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,12 +144,17 @@ static int write_outputs(run_t *r)
 	if (!fp) return GVK_ERR_IO;
 	r->w = (ld_writer_t){.fp = fp, .d = &r->d, .shape = a->ld.shape, .r2 = a->r2, .bin = a->bin, .spaces = a->spaces,
 	                     .r2_min = a->r2_min, .with_freqs = a->with_freqs, .in_phase = a->in_phase, .dcol = a->dcol,
-	                     .dprime = a->dprime, .gz = a->gz};
+	                     .dprime = a->dprime, .gz = a->gz, .threads = a->ld.threads};
+	/* one set of threads for the engine and the writer, which take turns */
+	gvk_pool_t *pool = a->ld.threads > 1 && a->ld.device != GVK_DEVICE_GPU ? gvk_pool_create(a->ld.threads) : NULL;
+	r->w.pool = pool, a->ld.pool = pool;
 	int rc = ld_writer_init(&r->w, &r->err);
 	sink_ctx_t sc = {&r->w, !a->quiet && isatty(2), r->d.n_snp, r->t0};
 	if (rc == 0) rc = ld_run(&r->d, &a->ld, sink, &sc, &r->rep, &r->err);
 	if (sc.progress) fputc('\n', stderr);
 	if (rc == 0) rc = ld_writer_finish(&r->w, &r->err);
+	gvk_pool_destroy(pool);
+	a->ld.pool = r->w.pool = NULL;
 	if (rc == 0 && r->log_path) rc = write_log(r, NULL);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;
@@ -173,6 +179,8 @@ static int run(run_t *r)
 	a->ld.haplotype = a->phased;
 	a->ld.r2 = a->r2;
 	a->ld.single = a->bin == 4;
+	/* the writer's test: r^2 against --ld-window-r2, |r| against its square root */
+	a->ld.drop = a->ld.shape == LD_TABLE ? (a->r2 ? a->r2_min : sqrt(a->r2_min)) : 0.0;
 	a->ld.idx1 = r->in.idx1;
 	a->ld.row = r->in.row;
 	a->ld.base_bp = r->in.ord.base_bp, a->ld.base_cm = r->in.ord.base_cm, a->ld.n_base = r->in.ord.n_base;

@@ -149,6 +149,7 @@ static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err
 	snp_geno_ctx_t c;
 	int rc = snp_geno_ctx_init(&c, &s->ss, a->nonfounders, a->keep_allele_order, err);
 	c.raw = ld_args_em(a);
+	c.threads = a->ld.threads;
 	if (rc == 0 && !a->vcf) rc = snp_read_bed(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
 	else if (rc == 0) {
 		rc = snp_geno_alloc(d, d->n_snp, &c, err);

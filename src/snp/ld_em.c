@@ -29,6 +29,12 @@ static void classes(const snp_data_t *d, int64_t i, int cls, int w, uint64_t out
 	out[2] = v & ~a;
 }
 
+/* Whether a chromosome's haploid rule changes the classes (classes() below). */
+static int haploid(const snp_data_t *d, int cls)
+{
+	return (cls == SNP_CHR_X && (d->hh & SNP_HH_X)) || (cls == SNP_CHR_Y && (d->hh & SNP_HH_Y));
+}
+
 /* First index and count of the X variants (PLINK keeps each chromosome together). */
 static void x_span(const snp_data_t *d, int64_t *xs, int64_t *nx)
 {
@@ -68,13 +74,39 @@ int ld_em_plan(const snp_data_t *d, const uint8_t *first, int64_t back0, int64_t
 	int64_t m2 = first ? back0 : 1;
 	x_range(m2, end - m2, xs, xs + nx, &p->x2_lo, &p->x2_hi);
 	p->x2_lo += m2, p->x2_hi += m2;
+	if (!(p->plain = malloc((size_t)m + 1))) return -1;
+	for (int64_t i = 0; i < m; ++i) {
+		int64_t r = p->rank ? p->rank[i] : i;
+		int ci = snp_chr_class(d->var[i].chr), cj = i < p->stale_end ? p->last_cls : ci;
+		p->plain[i] = (uint8_t)((!haploid(d, ci) && !(r >= p->x1_lo && r < p->x1_hi)) |
+		                        (!haploid(d, cj) && !(i >= p->x2_lo && i < p->x2_hi)) << 1);
+	}
 	return 0;
 }
 
 void ld_em_plan_free(ld_em_plan_t *p)
 {
 	free(p->rank);
+	free(p->plain);
 	p->rank = NULL;
+	p->plain = NULL;
+}
+
+/* Classes 0 = B, 1 = A & ~B, 2 = V & ~A of each SNP (B within A within V), by inclusion and
+ * exclusion from the nine intersections. */
+void ld_em_table(const pg_ldtab_t *t, uint32_t c[18])
+{
+	int32_t hb = t->bv - t->ba, ha = t->vb - t->ab;      /* B x (V & ~A), (V & ~A) x B */
+	c[0] = (uint32_t)t->bb;
+	c[1] = (uint32_t)(t->ba - t->bb);
+	c[2] = (uint32_t)hb;
+	c[3] = (uint32_t)(t->ab - t->bb);
+	c[4] = (uint32_t)(t->aa - t->ab - t->ba + t->bb);
+	c[5] = (uint32_t)(t->av - t->aa - hb);
+	c[6] = (uint32_t)ha;
+	c[7] = (uint32_t)(t->va - t->aa - ha);
+	c[8] = (uint32_t)(t->n - t->av - t->va + t->aa);
+	memset(c + 9, 0, 9 * sizeof *c);
 }
 
 void ld_em_counts(const snp_data_t *d, const ld_em_plan_t *p, int64_t i, int64_t j, int *xi, int *xj, uint32_t c[18])
@@ -199,31 +231,39 @@ static double pick(const em_t *e, const double s[3], int lo, int hi)
 	return best;
 }
 
-/* Frequencies of allele 1 at each SNP (f1x, fx1) and of haplotype 11; 1 when undefined. */
-static int em_freqs(double k11, double k12, double k21, double k22, uint32_t center, double *f1x, double *fx1, double *f11)
+/* The frequencies before the double heterozygotes are split: e, and allele 1's at each SNP (f1x,
+ * fx1); 1 when undefined. */
+static int em_setup(double k11, double k12, double k21, double k22, uint32_t center, em_t *e, double *f1x, double *fx1)
 {
-	em_t e = {k11, k12, k21, k22, (double)(int32_t)center, 0, 0, 0, 0, 0};
-	double twice = k11 + k12 + k21 + k22 + 2 * e.center;
+	*e = (em_t){k11, k12, k21, k22, (double)(int32_t)center, 0, 0, 0, 0, 0};
+	double twice = k11 + k12 + k21 + k22 + 2 * e->center;
 	if (twice == 0.0) return 1;
 	double rec = 1.0 / twice;
-	e.f11 = k11 * rec, e.f12 = k12 * rec, e.f21 = k21 * rec, e.f22 = k22 * rec;
-	double p1122 = e.f11 * e.f22, p1221 = e.f12 * e.f21;
-	e.half = e.center * rec;
-	*f1x = e.f11 + e.f12 + e.half;
-	*fx1 = e.f11 + e.f21 + e.half;
-	*f11 = e.f11;
-	if (center) {
-		double s[3];
-		int lo, hi;
-		candidates(&e, p1122, p1221, s, &lo, &hi);
-		*f11 += pick(&e, s, lo, hi);
-	} else if (p1122 == 0.0 && p1221 == 0.0) {
-		return 1;
-	}
-	return 0;
+	e->f11 = k11 * rec, e->f12 = k12 * rec, e->f21 = k21 * rec, e->f22 = k22 * rec;
+	e->half = e->center * rec;
+	*f1x = e->f11 + e->f12 + e->half;
+	*fx1 = e->f11 + e->f21 + e->half;
+	return !center && e->f11 * e->f22 == 0.0 && e->f12 * e->f21 == 0.0;
 }
 
-void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double *r, double *dd, double *dprime)
+/* r, or signed r^2 when r2, from D and the allele frequencies. */
+static double em_r(double dv, double expect, double f2x, double fx2, int r2)
+{
+	return r2 ? fabs(dv) * dv / (expect * f2x * fx2) : dv / sqrt(expect * f2x * fx2);
+}
+
+/* Whether |r| (r2: |r^2|) is below drop whatever share of the double heterozygotes haplotype 11
+ * gets. That share s lies in [0, half], so the computed f11 = f11 + s lies between the sums with 0
+ * and with half, and D, |D| and r (r^2) follow it monotonically in rounded arithmetic too: the
+ * larger |D| at the two ends bounds the value the estimate would print. */
+static int em_below(const em_t *e, double expect, double f2x, double fx2, int r2, double drop)
+{
+	double lo = e->f11 - expect, hi = (e->f11 + e->half) - expect;
+	double m = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
+	return fabs(em_r(m, expect, f2x, fx2, r2)) < drop;
+}
+
+void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double drop, double *r, double *dd, double *dprime)
 {
 	double k11 = (double)(2 * c[0] + c[1] + c[3]), k12 = (double)(2 * c[2] + c[1] + c[5]);
 	double k21 = (double)(2 * c[6] + c[3] + c[7]), k22 = (double)(2 * c[8] + c[5] + c[7]);
@@ -238,17 +278,29 @@ void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double *r, double
 		k11 -= (double)(2 * c[9] + c[12]) * w, k12 -= (double)(2 * c[11] + c[12]) * w;
 		k21 -= (double)(2 * c[15] + c[14]) * w, k22 -= (double)(2 * c[17] + c[14]) * w;
 	}
-	double f1x, fx1, f11;
-	if (em_freqs(k11, k12, k21, k22, c[4], &f1x, &fx1, &f11)) {
+	em_t e;
+	double f1x, fx1;
+	if (em_setup(k11, k12, k21, k22, c[4], &e, &f1x, &fx1)) {
 		*r = *dd = *dprime = NAN;
 		return;
 	}
-	double f2x = 1.0 - f1x, fx2 = 1.0 - fx1, expect = fx1 * f1x, dv = f11 - expect;
+	double f2x = 1.0 - f1x, fx2 = 1.0 - fx1, expect = fx1 * f1x, f11 = e.f11;
+	if (drop > 0 && em_below(&e, expect, f2x, fx2, r2, drop)) {
+		*r = *dd = *dprime = NAN;
+		return;
+	}
+	if (c[4]) {
+		double s[3];
+		int lo, hi;
+		candidates(&e, e.f11 * e.f22, e.f12 * e.f21, s, &lo, &hi);
+		f11 += pick(&e, s, lo, hi);
+	}
+	double dv = f11 - expect;
 	if (fabs(dv) < EM_SMALL_EPSILON) {
 		*r = *dd = *dprime = 0.0;
 		return;
 	}
-	*r = r2 ? fabs(dv) * dv / (expect * f2x * fx2) : dv / sqrt(expect * f2x * fx2);
+	*r = em_r(dv, expect, f2x, fx2, r2);
 	*dd = dv;
 	if (dv >= 0) *dprime = dv / (fx1 * f2x < fx2 * f1x ? fx1 * f2x : fx2 * f1x);
 	else *dprime = dv / (expect < fx2 * f2x ? expect : fx2 * f2x);

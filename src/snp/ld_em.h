@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "snp_data.h"
+#include "popgemm.h"
 
 /* How PLINK 1.9 (v1.90b6.26) loads and labels the two variants of a pair in this mode; its
  * shortcuts are kept so that the output is the same, including on data with X and males:
@@ -26,6 +27,10 @@ typedef struct {
 	int64_t x1_lo, x1_hi;  /* first variants with rank among the first variants in [x1_lo, x1_hi) */
 	int64_t x2_lo, x2_hi;  /* second variants with index in [x2_lo, x2_hi) */
 	int64_t *rank;         /* rank of each first variant among them (NULL: the index itself) */
+	/* per SNP, bit 0: as a first variant, bit 1: as a second variant, its calls are the planes'
+	 * (no haploid rule) and it needs no male table; a pair with both is plain: its table comes
+	 * from pg_ldtab_t (ld_em_table) */
+	uint8_t *plain;
 } ld_em_plan_t;
 
 /* first[i]: SNP i is a first variant (NULL: all); back0 the first column of the first one's
@@ -38,8 +43,15 @@ void ld_em_plan_free(ld_em_plan_t *p);
  * tables (*xi, *xj receive whether it does). */
 void ld_em_counts(const snp_data_t *d, const ld_em_plan_t *p, int64_t i, int64_t j, int *xi, int *xj, uint32_t c[18]);
 
+/* Whether the pair (i, j) is plain (ld_em_plan_t.plain). */
+static inline int ld_em_plain(const ld_em_plan_t *p, int64_t i, int64_t j) { return (p->plain[i] & 1) && (p->plain[j] & 2); }
+
+/* The table of a plain pair from its plane intersections (c[9 ..] zero). */
+void ld_em_table(const pg_ldtab_t *t, uint32_t c[18]);
+
 /* r (signed r^2 when r2), D, and signed D' from the table; r = D = D' = 0 when |D| < 2^-44, and
- * all NaN when a variant is constant among the pair's calls. */
-void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double *r, double *dd, double *dprime);
+ * all NaN when a variant is constant among the pair's calls. With drop > 0, a pair whose |r|
+ * (|r^2| when r2) is bound to come out below drop may be left all NaN without its estimate. */
+void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double drop, double *r, double *dd, double *dprime);
 
 #endif

@@ -199,19 +199,32 @@ typedef struct {
 	int64_t n_tasks, n_cblocks;
 	atomic_llong next;
 	pg_ldcnt_t *buf; /* threads x cb */
+	pg_ldtab_t *em_tab; /* threads x cb, em mode */
 } job_t;
 
-/* Unphased D / D' (ld_em.h): the two-locus table of each pair, counted here from the planes. */
-static void em_row(const job_t *j, int64_t i, int64_t jl, int n)
+/* Unphased D / D' (ld_em.h): the two-locus table of each pair, from the kernel's plane
+ * intersections for runs of plain pairs, else counted here class by class. */
+static void em_row(const job_t *j, int64_t i, int64_t jl, int n, pg_ldtab_t *tab)
 {
 	const snp_data_t *d = j->d;
 	ld_stripe_t *s = j->s;
 	size_t off = (size_t)(i - s->i0) * (size_t)s->width + (size_t)(jl - s->cbase);
-	for (int k = 0; k < n; ++k) {
+	long stride = (long)SNP_PLANES * d->nw;
+	for (int k = 0; k < n;) {
 		uint32_t c[18];
-		int xi, xj;
+		int xi, xj, run = 0;
+		while (k + run < n && run < j->cb && ld_em_plain(j->plan, i, jl + k + run)) ++run;
+		if (run) {
+			j->isa->tab_row(snp_plane(d, i, 0), snp_plane(d, jl + k, 0), stride, run, d->nw, tab);
+			for (int q = 0; q < run; ++q, ++k) {
+				ld_em_table(&tab[q], c);
+				ld_em_stats(c, 0, 0, j->o->r2, j->o->drop, &s->r[off + k], &s->d[off + k], &s->dp[off + k]);
+			}
+			continue;
+		}
 		ld_em_counts(d, j->plan, i, jl + k, &xi, &xj, c);
-		ld_em_stats(c, xi, xj, j->o->r2, &s->r[off + k], &s->d[off + k], &s->dp[off + k]);
+		ld_em_stats(c, xi, xj, j->o->r2, j->o->drop, &s->r[off + k], &s->d[off + k], &s->dp[off + k]);
+		++k;
 	}
 }
 
@@ -235,6 +248,7 @@ static void worker(void *arg, int tid)
 	const snp_data_t *d = j->d;
 	ld_stripe_t *s = j->s;
 	pg_ldcnt_t *buf = j->buf + (size_t)tid * (size_t)j->cb;
+	pg_ldtab_t *tab = j->em_tab ? j->em_tab + (size_t)tid * (size_t)j->cb : NULL;
 	long stride = (long)SNP_PLANES * d->nw;
 	for (;;) {
 		int64_t t = atomic_fetch_add(&j->next, 1);
@@ -249,7 +263,7 @@ static void worker(void *arg, int tid)
 			if (jl >= jh) continue;
 			int n = (int)(jh - jl);
 			if (j->o->em) {
-				em_row(j, i, jl, n);
+				em_row(j, i, jl, n, tab);
 				continue;
 			}
 			j->isa->ld_row(snp_plane(d, i, 0), snp_plane(d, jl, 0), stride, n, d->nw, d->n_bits, d->full[i],
@@ -259,15 +273,15 @@ static void worker(void *arg, int tid)
 	}
 }
 
-static int32_t *plane_totals(const snp_data_t *d)
+/* {pc(A), pc(B)} of each SNP; the kernels read them only for SNPs without a missing call. */
+static int32_t *plane_totals(const snp_data_t *d, const pg_isa_t *isa)
 {
-	int32_t *t = malloc(sizeof *t * 2 * (size_t)(d->n_snp + 1));
+	int32_t *t = calloc(2 * (size_t)(d->n_snp + 1), sizeof *t);
 	if (!t) return NULL;
 	for (int64_t i = 0; i < d->n_snp; ++i) {
-		const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB);
-		int32_t ca = 0, cb = 0;
-		for (int w = 0; w < d->nw; ++w) ca += __builtin_popcountll(a[w]), cb += __builtin_popcountll(b[w]);
-		t[2 * i] = ca, t[2 * i + 1] = cb;
+		if (!d->full[i]) continue;
+		t[2 * i] = (int32_t)isa->popcount(snp_plane(d, i, SNP_PA), d->nw);
+		t[2 * i + 1] = (int32_t)isa->popcount(snp_plane(d, i, SNP_PB), d->nw);
 	}
 	return t;
 }
@@ -308,7 +322,9 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 		if (err) err->code = 0, err->msg[0] = 0;
 	}
 	int threads = o->threads > 0 ? o->threads : 1;
-	size_t budget = o->stripe_cells ? o->stripe_cells : (size_t)1 << 22;
+	/* A windowed table fills a band of its stripe's rectangle, a page or so a row: smaller stripes
+	 * reuse a few pages instead of touching a new one a row. */
+	size_t budget = o->stripe_cells ? o->stripe_cells : o->shape == LD_TABLE && !o->inter_chr ? (size_t)1 << 18 : (size_t)1 << 22;
 	int64_t m = d->n_snp;
 	int cb = (int)(262144 / ((size_t)SNP_PLANES * (size_t)d->nw * 8));
 	cb = cb < 8 ? 8 : cb > 1024 ? 1024 : cb;
@@ -316,17 +332,20 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	ld_stripe_t s = {0};
 	int rc = 0;
 	uint64_t pairs = 0;
-	int32_t *tot = plane_totals(d);
+	int32_t *tot = plane_totals(d, isa);
 	ld_em_plan_t plan = {0};
 	int64_t *cm_end = NULL;
+	/* one set of threads for every stripe, rather than new threads per stripe */
+	gvk_pool_t *own = !gpu && threads > 1 && !o->pool ? gvk_pool_create(threads) : NULL, *pool = o->pool ? o->pool : own;
 	rc = window_setup(d, o, &plan, &cm_end, err);
 	j.tot = tot;
 	j.plan = &plan;
 	j.buf = malloc(sizeof *j.buf * (size_t)cb * (size_t)threads);
+	if (o->em) j.em_tab = malloc(sizeof *j.em_tab * (size_t)cb * (size_t)threads);
 	s.jlo = malloc(sizeof *s.jlo * STRIPE_ROWS_MAX);
 	s.jhi = malloc(sizeof *s.jhi * STRIPE_ROWS_MAX);
 	size_t vcap = 0;
-	if (!tot || !j.buf || !s.jlo || !s.jhi) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (!tot || !j.buf || (o->em && !j.em_tab) || !s.jlo || !s.jhi) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	int64_t end = o->row1 > 0 && o->row1 < m ? o->row1 : m;
 	for (int64_t i0 = o->row0 > 0 ? o->row0 : 0; i0 < end && rc == 0;) {
 		/* Grow the stripe row by row while its rectangle stays within the budget. */
@@ -368,7 +387,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 			j.n_tasks = ((i1 - i0 + ROWS_PER_TASK - 1) / ROWS_PER_TASK) * j.n_cblocks;
 			atomic_store(&j.next, 0);
 			int nt = (int64_t)threads > j.n_tasks ? (int)j.n_tasks : threads;
-			gvk_parallel(nt < 1 ? 1 : nt, worker, &j);
+			gvk_pool_run(pool, nt < 1 ? 1 : nt, worker, &j);
 		}
 		if (rc == 0) rc = sink(ctx, &s, err);
 		pairs += sp;
@@ -381,10 +400,12 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 	}
 	if (gpu) snp_gpu_host_free(gpu, s.r), s.r = NULL;
 	snp_gpu_close(gpu);
+	gvk_pool_destroy(own);
 	ld_em_plan_free(&plan);
 	free(cm_end);
 	free(tot);
 	free(j.buf);
+	free(j.em_tab);
 	free(s.jlo);
 	free(s.jhi);
 	free(s.r);
@@ -394,7 +415,7 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 int ld_counts_pairs(const snp_data_t *d, const pg_isa_t *isa, const int64_t *ii, const int64_t *jj, size_t n,
                     pg_ldcnt_t *out)
 {
-	int32_t *tot = plane_totals(d);
+	int32_t *tot = plane_totals(d, isa);
 	if (!tot) return GVK_ERR_NOMEM;
 	long stride = (long)SNP_PLANES * d->nw;
 	for (size_t k = 0; k < n; ++k)

@@ -27,11 +27,15 @@ typedef struct {
 	int64_t n_base;
 	int em;            /* genotypes: r, D and D' from PLINK's haplotype-frequency estimate (ld_em.h) */
 	int threads;
+	void *pool;        /* gvk_pool_t of at least threads threads to run on (the caller's, shared with its
+	                      writer); NULL: the run makes its own */
 	int isa;           /* gvk_isa_t */
 	int device;        /* gvk_device_t */
 	int haplotype;     /* phased data: D, D' and r from haplotype counts (docs/snp.md, "Phased haplotypes") */
 	int r2;            /* stripes hold r^2 instead of signed r */
 	int single;        /* genotype values rounded as PLINK's float (bin4) path */
+	double drop;       /* table: the sink drops pairs whose |r| (|r^2| with r2) is below this, so em mode may
+	                      leave them NaN without the estimate; 0 = keeps every pair */
 	size_t stripe_cells; /* pairs held per stripe; 0 = default (4 M) */
 	int64_t row0, row1;  /* only rows [row0, row1) (one MPI rank's share); row1 <= 0: to the last */
 	int64_t col0, col1;  /* matrices: only columns [col0, col1) (one MPI rank's tile); col1 <= 0: to the last */

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* Text is formatted into a buffer per stripe and written with one fwrite; formatting dominates
- * the run time of large tables, as it does in PLINK. */
+/* Text is formatted into one buffer per thread, each thread a share of a stripe's rows, and the
+ * buffers are written in row order; formatting dominates the run time of large tables, as it does
+ * in PLINK. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ld_write.h"
+#include "ld_gz.h"
 #include "../common/err.h"
-#ifdef GVK_HAVE_ZLIB
-#include <zlib.h>
-#endif
+#include "../common/threads.h"
 
 int ld_plink_maxsnp(const snp_data_t *d)
 {
@@ -45,44 +45,34 @@ static void put(ld_writer_t *w, const char *fmt, ...)
 	if (n > 0) w->len += (size_t)n < w->cap - w->len ? (size_t)n : w->cap - w->len - 1;
 }
 
-#ifdef GVK_HAVE_ZLIB
-/* Compresses the buffer into the output (gzip container), finishing the stream when fin. */
-static int deflate_out(ld_writer_t *w, int fin, gvk_err_t *err)
+/* A share of the text, formatted by one thread. */
+struct ld_part {
+	char *buf;
+	size_t len, cap;
+	uint64_t written;
+	int nomem;
+};
+
+/* n bytes of text to the output. */
+static int emit(ld_writer_t *w, const char *b, size_t n, gvk_err_t *err)
 {
-	z_stream *z = w->zs;
-	unsigned char out[1 << 16];
-	z->next_in = (unsigned char *)w->buf;
-	z->avail_in = (uInt)w->len;
-	int r;
-	do {
-		z->next_out = out;
-		z->avail_out = sizeof out;
-		r = deflate(z, fin ? Z_FINISH : Z_NO_FLUSH);
-		if (r == Z_STREAM_ERROR) return gvk_err_set(err, GVK_ERR_IO, "compression error");
-		size_t n = sizeof out - z->avail_out;
-		if (n && fwrite(out, 1, n, w->fp) != n) return gvk_err_set(err, GVK_ERR_IO, "write error");
-	} while (z->avail_out == 0 || (fin && r != Z_STREAM_END));
-	w->len = 0;
+	if (w->zs) return ld_gz_add(w->zs, w->fp, b, n, w->pool, err);
+	if (n && fwrite(b, 1, n, w->fp) != n) return gvk_err_set(err, GVK_ERR_IO, "write error");
 	return 0;
 }
-#endif
 
 static int flush(ld_writer_t *w, gvk_err_t *err)
 {
-#ifdef GVK_HAVE_ZLIB
-	if (w->zs) return deflate_out(w, 0, err);
-#endif
-	if (w->len && fwrite(w->buf, 1, w->len, w->fp) != w->len) return gvk_err_set(err, GVK_ERR_IO, "write error");
+	int rc = emit(w, w->buf, w->len, err);
 	w->len = 0;
-	return 0;
+	return rc;
 }
 
 int ld_writer_finish(ld_writer_t *w, gvk_err_t *err)
 {
-#ifdef GVK_HAVE_ZLIB
-	if (w->zs) return deflate_out(w, 1, err);
-#endif
-	return flush(w, err);
+	int rc = flush(w, err);
+	if (rc == 0 && w->zs) rc = ld_gz_finish(w->zs, w->fp, w->pool, err);
+	return rc;
 }
 
 int ld_writer_gz_available(void)
@@ -94,21 +84,53 @@ int ld_writer_gz_available(void)
 #endif
 }
 
+/* s (n bytes) right-aligned in width columns; returns the end. */
+static char *field(char *p, const char *s, size_t n, size_t width)
+{
+	for (size_t k = n; k < width; ++k) *p++ = ' ';
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* " " and v as PLINK prints it in width columns. */
+static char *num_field(char *p, double v, size_t width)
+{
+	char num[32];
+	int n = ld_fmt_g(num, v);
+	*p++ = ' ';
+	return field(p, num, (size_t)n, width);
+}
+
+static char *str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* "CHR BP SNP" of v as PLINK prints them (%6s %12lld %*s); returns the end. */
+static char *prefix(char *p, const snp_var_t *v, int maxsnp)
+{
+	char num[24];
+	int n = 0;
+	for (uint64_t bp = v->bp < 0 ? (uint64_t)-v->bp : (uint64_t)v->bp; n == 0 || bp; bp /= 10) num[23 - n++] = (char)('0' + bp % 10);
+	if (v->bp < 0) num[23 - n++] = '-';
+	p = field(p, v->chr, strlen(v->chr), 6);
+	*p++ = ' ';
+	p = field(p, num + 24 - n, (size_t)n, 12);
+	*p++ = ' ';
+	return field(p, v->id, strlen(v->id), (size_t)maxsnp);
+}
+
 int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 {
 	const snp_data_t *d = w->d;
 	w->maxsnp = ld_plink_maxsnp(d);
 	if (w->gz) {
-#ifdef GVK_HAVE_ZLIB
-		z_stream *z = calloc(1, sizeof *z);
-		if (!z || deflateInit2(z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-			free(z);
-			return gvk_err_set(err, GVK_ERR_NOMEM, "cannot start gzip compression");
-		}
-		w->zs = z;
-#else
-		return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without zlib, so the 'gz' modifier is not available");
-#endif
+		if (!ld_writer_gz_available())
+			return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without zlib, so the 'gz' modifier is not available");
+		if (!(w->zs = ld_gz_new(w->threads > 1 ? w->threads : 1))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (ld_gz_start(w->zs, w->fp, err) < 0) return GVK_ERR_IO;
 	}
 	if (w->shape == LD_TABLE) {
 		/* "CHR BP SNP" of every variant, formatted once; a plain row is then two copies and a number. */
@@ -122,12 +144,25 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 		w->pre = malloc(w->pre_len * (size_t)d->n_snp + 1);
 		w->pre_n = malloc(sizeof *w->pre_n * (size_t)(d->n_snp + 1));
 		if (!w->pre || !w->pre_n) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		for (int64_t i = 0; i < d->n_snp; ++i)
-			w->pre_n[i] = snprintf(w->pre + (size_t)i * w->pre_len, w->pre_len, "%6s %12lld %*s", d->var[i].chr,
-			                       (long long)d->var[i].bp, w->maxsnp, d->var[i].id);
+		for (int64_t i = 0; i < d->n_snp; ++i) {
+			char *p = w->pre + (size_t)i * w->pre_len;
+			w->pre_n[i] = (int)(prefix(p, &d->var[i], w->maxsnp) - p);
+		}
 	}
 	w->r_min = sqrt(w->r2_min);
 	if (reserve(w, 4096) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (w->shape == LD_TABLE) {
+		/* two prefixes, the PHASE alleles, six numbers of at most 32 bytes and the separators */
+		size_t alleles = 0;
+		for (int64_t i = 0; w->in_phase && i < d->n_snp; ++i) {
+			size_t l = strlen(d->var[i].a1) + strlen(d->var[i].a2);
+			if (l > alleles) alleles = l;
+		}
+		w->row_max = 2 * w->pre_len + 2 * alleles + 6 * 40 + 32;
+	}
+	int np = w->threads > 1 ? w->threads : 1;
+	if (!(w->part = calloc((size_t)np, sizeof *w->part))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (np > 1 && !w->pool) w->pool = w->own_pool = gvk_pool_create(np);
 	if (w->with_freqs) {
 		w->maf = malloc(sizeof *w->maf * (size_t)(d->n_snp + 1));
 		if (!w->maf) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -161,11 +196,13 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 
 void ld_writer_free(ld_writer_t *w)
 {
-#ifdef GVK_HAVE_ZLIB
-	if (w->zs) deflateEnd(w->zs);
-	free(w->zs);
+	ld_gz_free(w->zs);
 	w->zs = NULL;
-#endif
+	gvk_pool_destroy(w->own_pool);
+	w->own_pool = NULL;
+	for (int t = 0; w->part && t < (w->threads > 1 ? w->threads : 1); ++t) free(w->part[t].buf);
+	free(w->part);
+	w->part = NULL;
 	free(w->pre);
 	free(w->pre_n);
 	w->pre = NULL;
@@ -176,71 +213,142 @@ void ld_writer_free(ld_writer_t *w)
 	w->buf = NULL;
 }
 
-static void table_row_plain(ld_writer_t *w, int64_t i, int64_t j, double r)
+/* One row of the .ld table at p (room for w->row_max bytes); returns the end. */
+static char *table_row(const ld_writer_t *w, char *p, int64_t i, int64_t j, double r, double dd, double dp)
 {
-	char num[32], *p = w->buf + w->len;
+	const snp_var_t *a = &w->d->var[i], *b = &w->d->var[j];
 	memcpy(p, w->pre + (size_t)i * w->pre_len, (size_t)w->pre_n[i]), p += w->pre_n[i];
+	if (w->with_freqs) p = num_field(p, w->maf[i], 10);
 	*p++ = ' ';
 	memcpy(p, w->pre + (size_t)j * w->pre_len, (size_t)w->pre_n[j]), p += w->pre_n[j];
-	int n = ld_fmt_g(num, w->r2 ? fabs(r) : r);
-	*p++ = ' ';
-	for (int k = n; k < 12; ++k) *p++ = ' ';
-	memcpy(p, num, (size_t)n), p += n;
-	*p++ = ' ', *p++ = '\n';
-	w->len = (size_t)(p - w->buf);
-}
-
-static void table_row(ld_writer_t *w, int64_t i, int64_t j, double r, double dd, double dp)
-{
-	if (!w->with_freqs && !w->in_phase && !w->dcol && !w->dprime) {
-		table_row_plain(w, i, j, r);
-		return;
-	}
-	const snp_var_t *a = &w->d->var[i], *b = &w->d->var[j];
-	char num[32];
-	put(w, "%6s %12lld %*s", a->chr, (long long)a->bp, w->maxsnp, a->id);
-	if (w->with_freqs) ld_fmt_g(num, w->maf[i]), put(w, " %10s", num);
-	put(w, " %6s %12lld %*s", b->chr, (long long)b->bp, w->maxsnp, b->id);
 	if (w->in_phase) {
 		/* Which allele of B goes with A1 of A: A1 when r > 0, else A2 (r = 0 too, as PLINK pairs them). */
 		const char *b1 = r > 0 ? b->a1 : b->a2, *b2 = r > 0 ? b->a2 : b->a1;
-		char ph[256];
-		snprintf(ph, sizeof ph, "%s%s/%s%s", a->a1, b1, a->a2, b2);
-		put(w, " %10s", ph);
+		size_t n = strlen(a->a1) + strlen(b1) + 1 + strlen(a->a2) + strlen(b2);
+		*p++ = ' ';
+		for (; n < 10; ++n) *p++ = ' ';
+		p = str(str(p, a->a1), b1), *p++ = '/', p = str(str(p, a->a2), b2);
 	}
-	if (w->with_freqs) ld_fmt_g(num, w->maf[j]), put(w, " %10s", num);
-	ld_fmt_g(num, w->r2 ? fabs(r) : r);
-	put(w, " %12s", num);
-	if (w->dcol) ld_fmt_g(num, dd), put(w, " %12s", num);
-	if (w->dprime) ld_fmt_g(num, w->dprime == LD_DP_ABS ? fabs(dp) : dp), put(w, " %12s", num);
-	put(w, " \n");
+	if (w->with_freqs) p = num_field(p, w->maf[j], 10);
+	p = num_field(p, w->r2 ? fabs(r) : r, 12);
+	if (w->dcol) p = num_field(p, dd, 12);
+	if (w->dprime) p = num_field(p, w->dprime == LD_DP_ABS ? fabs(dp) : dp, 12);
+	*p++ = ' ', *p++ = '\n';
+	return p;
 }
 
-static int write_table(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
+static int part_reserve(struct ld_part *t, size_t more)
 {
-	for (int64_t i = s->i0; i < s->i1; ++i) {
+	if (t->len + more <= t->cap) return 0;
+	size_t cap = (t->len + more) * 2 + 65536;
+	char *b = realloc(t->buf, cap);
+	if (!b) return t->nomem = 1, -1;
+	t->buf = b, t->cap = cap;
+	return 0;
+}
+
+/* The table rows [i0, i1) of a stripe into a part. */
+static void table_rows(const ld_writer_t *w, const ld_stripe_t *s, int64_t i0, int64_t i1, struct ld_part *t)
+{
+	for (int64_t i = i0; i < i1; ++i) {
 		size_t row = (size_t)(i - s->i0) * (size_t)s->width;
 		for (int64_t j = s->jlo[i - s->i0]; j < s->jhi[i - s->i0]; ++j) {
 			size_t o = row + (size_t)(j - s->cbase);
 			double r = s->r[o];
 			if (isnan(r) || (w->r2 ? fabs(r) < w->r2_min : fabs(r) < w->r_min)) continue;
-			if (reserve(w, 512 + 2 * w->pre_len) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-			table_row(w, i, j, r, s->d ? s->d[o] : 0.0, s->dp ? s->dp[o] : 0.0);
-			w->written++;
+			if (part_reserve(t, w->row_max) < 0) return;
+			t->len = (size_t)(table_row(w, t->buf + t->len, i, j, r, s->d ? s->d[o] : 0.0, s->dp ? s->dp[o] : 0.0) - t->buf);
+			t->written++;
 		}
-		if (w->len > (1 << 20) && flush(w, err) < 0) return GVK_ERR_IO;
 	}
-	return flush(w, err);
 }
 
-static int write_matrix(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
+/* Columns of row i of a text matrix. */
+static int64_t matrix_cols(const ld_writer_t *w, int64_t i) { return w->shape == LD_TRIANGLE ? i + 1 : w->d->n_snp; }
+
+/* The text matrix rows [i0, i1) of a stripe into a part. */
+static void matrix_rows(const ld_writer_t *w, const ld_stripe_t *s, int64_t i0, int64_t i1, struct ld_part *t)
 {
-	int64_t m = w->d->n_snp;
 	char sep = w->spaces ? ' ' : '\t';
+	for (int64_t i = i0; i < i1; ++i) {
+		size_t row = (size_t)(i - s->i0) * (size_t)s->width;
+		int64_t ncol = matrix_cols(w, i);
+		if (part_reserve(t, (size_t)ncol * 33 + 64) < 0) return;
+		char *p = t->buf + t->len;
+		for (int64_t j = 0; j < ncol; ++j) {
+			double v = 0.0;
+			if (w->shape != LD_SQUARE0 || j <= i) {
+				v = s->r[row + (size_t)(j - s->cbase)];
+				if (w->r2 && !isnan(v)) v = fabs(v);
+			}
+			p += ld_fmt_g(p, v);
+			if (w->spaces || j + 1 < ncol) *p++ = sep;
+		}
+		*p++ = '\n';
+		t->len = (size_t)(p - t->buf);
+		t->written += (uint64_t)ncol;
+	}
+}
+
+/* Rows are formatted a chunk at a time (about CHUNK_PAIRS pairs), each chunk's rows cut into one
+ * share per thread with about as many pairs each. */
+enum { CHUNK_PAIRS = 1 << 18 };
+
+typedef struct {
+	const ld_writer_t *w;
+	const ld_stripe_t *s;
+	int64_t cut[65];
+} fmt_job_t;
+
+static void fmt_worker(void *arg, int tid)
+{
+	fmt_job_t *f = arg;
+	struct ld_part *t = &f->w->part[tid];
+	t->len = 0, t->written = 0;
+	if (f->w->shape == LD_TABLE) table_rows(f->w, f->s, f->cut[tid], f->cut[tid + 1], t);
+	else matrix_rows(f->w, f->s, f->cut[tid], f->cut[tid + 1], t);
+}
+
+/* Pairs of stripe row i that the writer looks at. */
+static int64_t row_pairs(const ld_writer_t *w, const ld_stripe_t *s, int64_t i)
+{
+	return w->shape == LD_TABLE ? s->jhi[i - s->i0] - s->jlo[i - s->i0] : matrix_cols(w, i);
+}
+
+static int write_text(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
+{
+	int rc = flush(w, err);
+	int np = w->threads > 1 ? w->threads : 1;
+	if (np > 64) np = 64;
+	for (int64_t i0 = s->i0, i1; rc == 0 && i0 < s->i1; i0 = i1) {
+		int64_t pairs = 0;
+		for (i1 = i0; i1 < s->i1 && pairs < CHUNK_PAIRS; ++i1) pairs += row_pairs(w, s, i1);
+		fmt_job_t f = {.w = w, .s = s};
+		int n = pairs < 4096 ? 1 : np; /* small chunks are not worth a fork */
+		f.cut[0] = i0;
+		for (int64_t i = i0, acc = 0, t = 1; t < n; ++t) {
+			while (i < i1 && acc * n < pairs * t) acc += row_pairs(w, s, i++);
+			f.cut[t] = i;
+		}
+		f.cut[n] = i1;
+		if (n > 1) gvk_pool_run(w->pool, n, fmt_worker, &f);
+		else fmt_worker(&f, 0);
+		for (int t = 0; t < n && rc == 0; ++t) {
+			if (w->part[t].nomem) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			else rc = emit(w, w->part[t].buf, w->part[t].len, err);
+			w->written += w->part[t].written;
+		}
+	}
+	return rc;
+}
+
+/* .ld.bin matrices: the values as float or double, row by row. */
+static int write_bin(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
+{
 	for (int64_t i = s->i0; i < s->i1; ++i) {
 		size_t row = (size_t)(i - s->i0) * (size_t)s->width;
-		int64_t ncol = w->shape == LD_TRIANGLE ? i + 1 : m;
-		if (reserve(w, (size_t)ncol * 16 + 64) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		int64_t ncol = matrix_cols(w, i);
+		if (reserve(w, (size_t)ncol * 8 + 64) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		for (int64_t j = 0; j < ncol; ++j) {
 			double v = 0.0;
 			if (w->shape != LD_SQUARE0 || j <= i) {
@@ -249,15 +357,11 @@ static int write_matrix(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
 			}
 			if (w->bin == 8) {
 				memcpy(w->buf + w->len, &v, 8), w->len += 8;
-			} else if (w->bin == 4) {
+			} else {
 				float f = (float)v;
 				memcpy(w->buf + w->len, &f, 4), w->len += 4;
-			} else {
-				w->len += (size_t)ld_fmt_g(w->buf + w->len, v);
-				if (w->spaces || j + 1 < ncol) w->buf[w->len++] = sep;
 			}
 		}
-		if (!w->bin) w->buf[w->len++] = '\n';
 		w->written += (uint64_t)ncol;
 		if (w->len > (1 << 20) && flush(w, err) < 0) return GVK_ERR_IO;
 	}
@@ -267,5 +371,5 @@ static int write_matrix(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
 int ld_writer_sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
 {
 	ld_writer_t *w = ctx;
-	return w->shape == LD_TABLE ? write_table(w, s, err) : write_matrix(w, s, err);
+	return w->shape != LD_TABLE && w->bin ? write_bin(w, s, err) : write_text(w, s, err);
 }

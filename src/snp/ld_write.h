@@ -19,6 +19,8 @@ typedef struct {
 	double r2_min;   /* table: keep pairs with r^2 >= r2_min (--ld-window-r2) */
 	int with_freqs, in_phase, dcol, dprime;
 	int gz;          /* text output gzip-compressed (PLINK's 'gz' modifier, PREFIX.ld.gz) */
+	int threads;     /* text is formatted on this many threads (0 or 1: the caller's alone) */
+	void *pool;      /* gvk_pool_t for them (the caller's, shared with ld_run); NULL: the writer's own */
 	/* filled by ld_writer_init */
 	int maxsnp;
 	double r_min;
@@ -26,7 +28,10 @@ typedef struct {
 	char *pre;       /* table: per SNP "CHR BP SNP" at pre + i * pre_len, pre_n[i] bytes */
 	size_t pre_len;
 	int *pre_n;
-	void *zs;        /* zlib stream when gz */
+	size_t row_max;  /* table: the longest row the options can give */
+	void *zs;        /* ld_gz_t when gz */
+	void *own_pool;
+	struct ld_part *part; /* one text buffer per formatting thread */
 	uint64_t written;
 	char *buf;
 	size_t len, cap;

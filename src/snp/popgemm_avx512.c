@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* AVX-512 kernels with VPOPCNTDQ: eight words per popcount. Compiled with -mavx512f
- * -mavx512vpopcntdq; popgemm_dispatch.c calls them only on CPUs that have both.
+ * -mavx512vpopcntdq -mbmi2; popgemm_dispatch.c calls them only on CPUs that have all three.
  * Columns go in groups of four (LD) or eight (FastID) so that one transposing reduction sums
  * eight accumulators at once instead of one horizontal sum per pair. */
 #include <immintrin.h>
+#include <string.h>
 
 #include "popgemm.h"
 
@@ -100,7 +101,8 @@ static void ld_row(const uint64_t *x, const uint64_t *y, long stride, int ny, in
 				continue;
 			}
 			two_cols(xa, xb, xv, yk[0], yk[1], nw, w0, w1, v);
-			two_cols(xa, xb, xv, yk[2], yk[3], nw, w0, w1, v + 4);
+			if (m > 2) two_cols(xa, xb, xv, yk[2], yk[3], nw, w0, w1, v + 4);
+			else v[4] = v[5] = v[6] = v[7] = _mm512_setzero_si512(); /* a group of one or two */
 			reduce8(v, s);
 			for (int k = 0; k < 4; ++k) {
 				uint64_t p = s[2 * k], q = s[2 * k + 1];
@@ -123,6 +125,78 @@ static void ld_row(const uint64_t *x, const uint64_t *y, long stride, int ny, in
 			o->sxy = c[k][5];
 		}
 	}
+}
+
+/* The nine intersections of one column with x over words [w0, w1), packed three to a lane:
+ * pk[0] = (n, av, bv), pk[1] = (va, vb, aa), pk[2] = (ab, ba, bb). */
+static inline void tab_col(const uint64_t *xa, const uint64_t *xb, const uint64_t *xv, const uint64_t *y, int nw, int w0,
+                           int w1, __m512i pk[3])
+{
+	__m512i z = _mm512_setzero_si512();
+	__m512i n = z, av = z, bv = z, va = z, vb = z, aa = z, ab = z, ba = z, bb = z;
+	for (int w = w0; w < w1; w += 8) {
+		__m512i a = LD(xa + w), b = LD(xb + w), v = LD(xv + w);
+		__m512i c = LD(y + w), d = LD(y + nw + w), u = LD(y + 2 * nw + w);
+		n = ADD(n, PC(AND(v, u))), av = ADD(av, PC(AND(a, u))), bv = ADD(bv, PC(AND(b, u)));
+		va = ADD(va, PC(AND(c, v))), vb = ADD(vb, PC(AND(d, v)));
+		aa = ADD(aa, PC(AND(a, c))), ab = ADD(ab, PC(AND(a, d))), ba = ADD(ba, PC(AND(b, c))), bb = ADD(bb, PC(AND(b, d)));
+	}
+	pk[0] = pack3(n, av, bv), pk[1] = pack3(va, vb, aa), pk[2] = pack3(ab, ba, bb);
+}
+
+/* Columns in groups of eight: 24 packed vectors, summed by three transposing reductions. */
+static void tab_row(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, pg_ldtab_t *out)
+{
+	const uint64_t *xa = x, *xb = x + nw, *xv = x + 2 * nw;
+	for (int k0 = 0; k0 < ny; k0 += 8) {
+		int m = ny - k0 < 8 ? ny - k0 : 8;
+		int32_t c[8][9] = {{0}};
+		for (int w0 = 0; w0 < nw; w0 += CHUNK) {
+			int w1 = w0 + CHUNK < nw ? w0 + CHUNK : nw;
+			__m512i v[24];
+			uint64_t s[24];
+			for (int k = 0; k < 8; ++k) {
+				if (k < m) tab_col(xa, xb, xv, y + (long)(k0 + k) * stride, nw, w0, w1, v + 3 * k);
+				else v[3 * k] = v[3 * k + 1] = v[3 * k + 2] = _mm512_setzero_si512();
+			}
+			for (int r = 0; r < 3; ++r) reduce8(v + 8 * r, s + 8 * r);
+			for (int k = 0; k < m; ++k)
+				for (int q = 0; q < 3; ++q) {
+					uint64_t p = s[3 * k + q];
+					c[k][3 * q] += F0(p), c[k][3 * q + 1] += F1(p), c[k][3 * q + 2] += F2(p);
+				}
+		}
+		for (int k = 0; k < m; ++k)
+			out[k0 + k] = (pg_ldtab_t){c[k][0], c[k][1], c[k][2], c[k][3], c[k][4], c[k][5], c[k][6], c[k][7], c[k][8]};
+	}
+}
+
+/* 32 codes a word: the codes' low and high bits gathered by PEXT (BMI2, which every AVX-512 CPU
+ * has); a short last word from a zero-padded copy. */
+static void bed_row(const uint8_t *row, int64_t n, uint64_t *pa, uint64_t *pb, uint64_t *pv)
+{
+	const uint64_t lo = 0x5555555555555555u, hi = 0xaaaaaaaaaaaaaaaau;
+	int64_t bpr = (n + 3) / 4, nw = (n + 63) / 64;
+	for (int64_t w = 0; w < nw; ++w) {
+		uint64_t x[2] = {0, 0};
+		if (16 * w + 16 <= bpr) memcpy(x, row + 16 * w, 16);
+		else memcpy(x, row + 16 * w, (size_t)(bpr - 16 * w));
+		uint64_t l = _pext_u64(x[0], lo) | _pext_u64(x[1], lo) << 32;
+		uint64_t h = _pext_u64(x[0], hi) | _pext_u64(x[1], hi) << 32;
+		uint64_t keep = w == nw - 1 && n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;
+		pa[w] = ~l & keep, pb[w] = ~l & ~h & keep, pv[w] = (~l | h) & keep;
+	}
+}
+
+/* n words, whole vectors unaligned, then single words. */
+static int64_t popcount(const uint64_t *p, long n)
+{
+	__m512i acc = _mm512_setzero_si512();
+	long w = 0;
+	for (; w + 8 <= n; w += 8) acc = ADD(acc, PC(_mm512_loadu_si512(p + w)));
+	int64_t s = _mm512_reduce_add_epi64(acc);
+	for (; w < n; ++w) s += __builtin_popcountll(p[w]);
+	return s;
 }
 
 static inline __m512i op_vec(pg_op_t op, __m512i q, __m512i d)
@@ -148,4 +222,4 @@ static void fid_row(pg_op_t op, const uint64_t *q, const uint64_t *d, int nd, in
 	}
 }
 
-const pg_isa_t pg_isa_avx512 = {"cpu-avx512", ld_row, fid_row};
+const pg_isa_t pg_isa_avx512 = {"cpu-avx512", ld_row, tab_row, bed_row, popcount, fid_row};

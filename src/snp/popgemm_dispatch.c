@@ -7,7 +7,9 @@
 static int cpu_has(int avx512)
 {
 	__builtin_cpu_init();
-	if (avx512) return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq");
+	if (avx512)
+		return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq") &&
+		       __builtin_cpu_supports("bmi2");
 	return __builtin_cpu_supports("popcnt");
 }
 #endif

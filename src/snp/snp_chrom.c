@@ -38,18 +38,28 @@ static int raw_code(const char *s, size_t len)
 	return -1;
 }
 
+/* name (len bytes) into out, cut to out_size - 1 bytes as snprintf cuts it. */
+static void copy_name(const char *name, size_t len, char *out, size_t out_size)
+{
+	if (!out_size) return;
+	if (len > out_size - 1) len = out_size - 1;
+	memcpy(out, name, len);
+	out[len] = 0;
+}
+
 int snp_chr_code(const char *name, size_t len, char *out, size_t out_size)
 {
 	int c = raw_code(name, len);
 	if (c > CHR_MAX) {
-		snprintf(out, out_size, "%.*s", (int)len, name);
+		copy_name(name, len, out, out_size);
 		return SNP_CHR_INVALID;
 	}
 	if (c >= 0) {
-		snprintf(out, out_size, "%d", c);
+		char num[2] = {(char)('0' + c / 10), (char)('0' + c % 10)};
+		copy_name(c < 10 ? num + 1 : num, c < 10 ? 1 : 2, out, out_size);
 		return SNP_CHR_STD;
 	}
-	snprintf(out, out_size, "%.*s", (int)len, name);
+	copy_name(name, len, out, out_size);
 	return SNP_CHR_EXTRA;
 }
 

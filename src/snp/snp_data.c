@@ -23,7 +23,7 @@ void snp_data_free(snp_data_t *d)
 	memset(d, 0, sizeof *d);
 }
 
-int snp_data_alloc_planes(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err)
+int snp_data_alloc_planes_unset(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err)
 {
 	int64_t nw = (n_bits + 63) / 64;
 	nw = (nw + 7) & ~(int64_t)7;
@@ -35,11 +35,17 @@ int snp_data_alloc_planes(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_
 	if ((bytes && !d->w) || !d->full)
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %lld SNPs x %lld samples", (long long)n_snp,
 		                   (long long)n_bits);
-	if (bytes) memset(d->w, 0, bytes);
 	d->n_snp = n_snp;
 	d->n_bits = n_bits;
 	d->nw = (int)nw;
 	return 0;
+}
+
+int snp_data_alloc_planes(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err)
+{
+	int rc = snp_data_alloc_planes_unset(d, n_snp, n_bits, err);
+	if (rc == 0 && d->w) memset(d->w, 0, (size_t)n_snp * SNP_PLANES * (size_t)d->nw * 8);
+	return rc;
 }
 
 long snp_pool_add(snp_data_t *d, const char *s, size_t len)

@@ -56,6 +56,10 @@ void snp_data_free(snp_data_t *d);
 /* Allocates zeroed planes for n_snp SNPs of n_bits columns. */
 int snp_data_alloc_planes(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err);
 
+/* The same with the planes left unset, for a caller that writes every word of every SNP (the
+ * genotype decoder, which then touches each page first on the thread that decodes it). */
+int snp_data_alloc_planes_unset(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err);
+
 static inline uint64_t *snp_plane(const snp_data_t *d, int64_t i, int p)
 {
 	return d->w + ((size_t)i * SNP_PLANES + (size_t)p) * (size_t)d->nw;

@@ -7,20 +7,6 @@
 #include "snp_chrom.h"
 #include "../common/err.h"
 
-static void fill_lut(snp_geno_ctx_t *c)
-{
-	for (int byte = 0; byte < 256; ++byte) {
-		c->lut[0][byte] = c->lut[1][byte] = c->lut[2][byte] = 0;
-		for (int k = 0; k < 4; ++k) {
-			int code = (byte >> (2 * k)) & 3;
-			if (code == 1) continue;
-			c->lut[2][byte] |= (uint8_t)(1 << k);
-			if (code != 3) c->lut[0][byte] |= (uint8_t)(1 << k);
-			if (code == 0) c->lut[1][byte] |= (uint8_t)(1 << k);
-		}
-	}
-}
-
 int snp_geno_ctx_init(snp_geno_ctx_t *c, const snp_samples_t *ss, int nonfounders, int keep_allele_order,
                       gvk_err_t *err)
 {
@@ -41,7 +27,8 @@ int snp_geno_ctx_init(snp_geno_ctx_t *c, const snp_samples_t *ss, int nonfounder
 		c->n_kept_male += p->kept && p->sex == 1;
 		c->plain &= ld && (c->role[s] & SNP_ROLE_FREQ);
 	}
-	fill_lut(c);
+	c->isa = pg_isa_select(GVK_ISA_AUTO);
+	c->threads = 1;
 	return 0;
 }
 
@@ -55,7 +42,7 @@ void snp_geno_ctx_free(snp_geno_ctx_t *c)
 
 int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err)
 {
-	int rc = snp_data_alloc_planes(d, n_snp, c->n_cols, err);
+	int rc = snp_data_alloc_planes_unset(d, n_snp, c->n_cols, err);
 	if (rc < 0) return rc;
 	d->a2f = malloc(sizeof *d->a2f * (size_t)(n_snp + 1));
 	d->rate = malloc(sizeof *d->rate * (size_t)(n_snp + 1));
@@ -109,34 +96,17 @@ static void stats(const tally_t *t, const snp_geno_ctx_t *c, int cls, double *a2
 	*rate = n ? (double)(cls == SNP_CHR_Y ? t->nm_male : t->nm) * (1.0 / (double)n) : 0.0;
 }
 
-/* Every sample a column: whole bytes through the table, 16 bytes per word. */
+/* Every sample a column: the whole row through the kernel set's decoder. */
 static void decode_plain(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
-	uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
-	int64_t n = c->n, bpr = (n + 3) / 4, nw = (n + 63) / 64;
-	for (int64_t w = 0; w < nw; ++w) {
-		uint64_t a = 0, b = 0, v = 0;
-		int64_t k1 = bpr - 16 * w < 16 ? bpr - 16 * w : 16;
-		for (int64_t k = 0; k < k1; ++k) {
-			uint8_t x = row[16 * w + k];
-			a |= (uint64_t)c->lut[0][x] << (4 * k), b |= (uint64_t)c->lut[1][x] << (4 * k);
-			v |= (uint64_t)c->lut[2][x] << (4 * k);
-		}
-		if (w == nw - 1 && n % 64) {
-			uint64_t keep = ((uint64_t)1 << (n % 64)) - 1; /* padding pairs read as code 00 */
-			a &= keep, b &= keep, v &= keep;
-		}
-		pa[w] = a, pb[w] = b, pv[w] = v;
-	}
+	c->isa->bed_row(row, c->n, snp_plane(d, i, SNP_PA), snp_plane(d, i, SNP_PB), snp_plane(d, i, SNP_PV));
 }
 
 /* Counts of the planes decode_plain filled (every sample kept and counted, diploid). */
-static void tally_plain(const snp_data_t *d, int64_t i, tally_t *t)
+static void tally_plain(const snp_data_t *d, int64_t i, const snp_geno_ctx_t *c, tally_t *t)
 {
-	const uint64_t *pa = snp_plane(d, i, SNP_PA), *pb = snp_plane(d, i, SNP_PB), *pv = snp_plane(d, i, SNP_PV);
-	int64_t ca = 0, cb = 0, cv = 0;
-	for (int w = 0; w < d->nw; ++w)
-		ca += __builtin_popcountll(pa[w]), cb += __builtin_popcountll(pb[w]), cv += __builtin_popcountll(pv[w]);
+	int64_t ca = c->isa->popcount(snp_plane(d, i, SNP_PA), d->nw), cb = c->isa->popcount(snp_plane(d, i, SNP_PB), d->nw);
+	int64_t cv = c->isa->popcount(snp_plane(d, i, SNP_PV), d->nw);
 	memset(t, 0, sizeof *t);
 	t->ll = cb, t->lh = ca - cb, t->hh = cv - ca, t->nm = cv;
 }
@@ -173,14 +143,16 @@ static void decode_cols(snp_data_t *d, int64_t i, const uint8_t *row, const snp_
 	}
 }
 
-void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
+int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
 	int cls = snp_chr_class(d->var[i].chr);
 	tally_t t;
 	int plain = c->plain && cls == SNP_CHR_AUTO;
-	if (plain) decode_plain(d, i, row, c), tally_plain(d, i, &t);
+	/* the planes start unset: the decoder writes the words that hold samples, the rest are 0 */
+	int64_t used = plain ? (c->n + 63) / 64 : 0;
+	for (int p = 0; p < SNP_PLANES; ++p) memset(snp_plane(d, i, p) + used, 0, sizeof(uint64_t) * (size_t)(d->nw - used));
+	if (plain) decode_plain(d, i, row, c), tally_plain(d, i, c, &t);
 	else tally(row, c, cls, &t);
-	d->hh |= t.flags;
 	double f2;
 	stats(&t, c, cls, &f2, &d->rate[i]);
 	int swap = !c->keep_allele_order && f2 < 0.5;
@@ -193,4 +165,10 @@ void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_c
 		d->var[i].a2 = a;
 	}
 	snp_data_set_full(d, i);
+	return t.flags;
+}
+
+void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
+{
+	d->hh |= snp_geno_row_hh(d, i, row, c);
 }

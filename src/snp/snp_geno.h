@@ -7,6 +7,7 @@
 
 #include "snp_data.h"
 #include "snp_samples.h"
+#include "popgemm.h"
 
 enum { SNP_ROLE_KEPT = 1, SNP_ROLE_FREQ = 2, SNP_ROLE_MALE = 4 };
 
@@ -18,7 +19,8 @@ typedef struct {
 	int keep_allele_order;
 	int raw;                /* planes keep every call as diploid (X / Y rules left to the user) */
 	int plain;              /* every sample kept, counted and a column in order */
-	uint8_t lut[3][256];    /* whole .bed bytes to 4-bit slices of planes A, B and V */
+	const pg_isa_t *isa;    /* the fastest kernels, for plane popcounts */
+	int threads;            /* readers may decode rows on this many threads (1 after init) */
 } snp_geno_ctx_t;
 
 /* LD columns are the kept founders; frequencies count the kept founders, or every kept sample
@@ -28,11 +30,15 @@ int snp_geno_ctx_init(snp_geno_ctx_t *c, const snp_samples_t *ss, int nonfounder
 void snp_geno_ctx_free(snp_geno_ctx_t *c);
 
 /* Allocates d's planes and per-SNP statistics for n_snp SNPs (d->var already filled), and the
- * male column mask. */
+ * male column mask. A SNP's planes are unset until snp_geno_row decodes it. */
 int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err);
 
 /* SNP i from its row of ceil(n / 4) .bed bytes, coded against var[i].a1 / a2 (code 00 = two
  * copies of a1). Swaps a1 and a2 when a2 is the rarer allele, unless keep_allele_order. */
 void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c);
+
+/* The same, touching nothing of d but SNP i's entries, so that threads can decode different SNPs;
+ * returns the SNP_HH_* flags the caller adds to d->hh. */
+int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c);
 
 #endif

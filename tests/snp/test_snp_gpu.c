@@ -14,6 +14,7 @@
 #include "snp/snp_data.h"
 #include "snp/snp_gpu.h"
 
+#include "test_planes.h"
 #include "test_rng.h"
 
 static int fails;
@@ -37,10 +38,7 @@ static void make_data(snp_data_t *d, int64_t m, int64_t n, double miss, int phas
 			if (unif() < mi) continue;
 			int x = phased ? unif() < p : (unif() < p) + (unif() < p);
 			if (!phased && i % 11 == 4) x = 1;
-			uint64_t bit = (uint64_t)1 << (s & 63);
-			snp_plane(d, i, SNP_PV)[s >> 6] |= bit;
-			if (x >= 1) snp_plane(d, i, SNP_PA)[s >> 6] |= bit;
-			if (x == 2) snp_plane(d, i, SNP_PB)[s >> 6] |= bit;
+			test_put_call(d, i, s, x);
 		}
 		snp_data_set_full(d, i);
 	}

@@ -14,6 +14,7 @@
 #include "snp/plink_io.h"
 #include "snp/snp_data.h"
 
+#include "test_planes.h"
 #include "test_rng.h"
 
 static int fails;
@@ -34,10 +35,7 @@ static void make_data(snp_data_t *d, int8_t *g, int64_t m, int64_t n, double mis
 			if (unif() < mi) x = -1;
 			g[i * n + s] = (int8_t)x;
 			if (x < 0) continue;
-			uint64_t bit = (uint64_t)1 << (s & 63);
-			snp_plane(d, i, SNP_PV)[s >> 6] |= bit;
-			if (x >= 1) snp_plane(d, i, SNP_PA)[s >> 6] |= bit;
-			if (x == 2) snp_plane(d, i, SNP_PB)[s >> 6] |= bit;
+			test_put_call(d, i, s, x);
 		}
 		snp_data_set_full(d, i);
 	}

@@ -4,34 +4,16 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#ifdef GVK_HAVE_ZLIB
-#include <zlib.h>
-#endif
-
 #include "mpi_world.h"
 #include "../../common/err.h"
+#include "../../snp/ld_gz.h"
 
 enum { PIECE = 4 << 20, TAG_ASK = 71, TAG_DATA = 72 };
 
-/* The plain bytes to out, or through the gzip stream z (one for the whole file). */
+/* The plain bytes to out, or through the gzip compressor z (one for the whole file); fin ends it. */
 static int put(FILE *out, void *z, const char *p, size_t n, int fin)
 {
-#ifdef GVK_HAVE_ZLIB
-	if (z) {
-		z_stream *zs = z;
-		unsigned char buf[1 << 16];
-		zs->next_in = (unsigned char *)p, zs->avail_in = (unsigned)n;
-		int r;
-		do {
-			zs->next_out = buf, zs->avail_out = sizeof buf;
-			r = deflate(zs, fin ? Z_FINISH : Z_NO_FLUSH);
-			size_t have = sizeof buf - zs->avail_out;
-			if (have && fwrite(buf, 1, have, out) != have) return -1;
-		} while (zs->avail_out == 0 || (fin && r != Z_STREAM_END));
-		return 0;
-	}
-#endif
-	(void)z, (void)fin;
+	if (z) return fin ? ld_gz_finish(z, out, NULL, NULL) : ld_gz_add(z, out, p, n, NULL, NULL);
 	return n && fwrite(p, 1, n, out) != n ? -1 : 0;
 }
 
@@ -82,26 +64,17 @@ int gvk_mpi_gather_ordered(const gvk_mpi_world_t *w, FILE *part, FILE *out, int 
 	char *buf = malloc(PIECE);
 	void *z = NULL;
 	int rc = buf ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-#ifdef GVK_HAVE_ZLIB
-	/* the parameters of the one-process writers, so that the bytes are the same */
+	/* the one-process writer's compressor, so that the bytes are the same */
 	if (rc == 0 && gz && w->rank == 0) {
-		z_stream *zs = calloc(1, sizeof *zs);
-		if (!zs || deflateInit2(zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-			free(zs), rc = gvk_err_set(err, GVK_ERR_NOMEM, "cannot start gzip compression");
-		else
-			z = zs;
+		if (!(z = ld_gz_new(1))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "cannot start gzip compression (or built without zlib)");
+		else if (out && ld_gz_start(z, out, err) < 0) rc = GVK_ERR_IO;
 	}
-#else
-	if (gz) rc = gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without zlib");
-#endif
 	rc = gvk_mpi_agree(w, rc, err);
 	if (rc == 0) {
 		if (w->rank == 0) rc = receive_parts(w, part, out, z, buf, err);
 		else if (send_part(w, part, buf) < 0) rc = gvk_err_set(err, GVK_ERR_IO, "cannot read back this rank's part");
 	}
-#ifdef GVK_HAVE_ZLIB
-	if (z) deflateEnd(z), free(z);
-#endif
+	ld_gz_free(z);
 	free(buf);
 	return gvk_mpi_agree(w, rc, err);
 }

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* One gzip member written from text compressed on several threads at once: the text is cut at
+ * every PIECE bytes of the whole stream, and each piece is a raw deflate stream primed with the
+ * 32 KB of text before it and ended with a sync flush (an empty stored block, so that the next
+ * piece starts on a byte boundary); an empty final block and the CRC-32 and length of the text
+ * close the member. The cuts depend on the text alone, so the bytes are the same whatever the
+ * threads, stripes or MPI ranks that made the text; any gzip reader reads it as one stream. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ld_gz.h"
+#include "../common/err.h"
+#include "../common/threads.h"
+
+#ifdef GVK_HAVE_ZLIB
+#include <zlib.h>
+
+enum { DICT = 32768, LEVEL = 6, PIECE = 1 << 18 };
+
+/* One compressing thread's stream and output. */
+typedef struct {
+	z_stream z;
+	int ready, failed;
+	unsigned char *out;
+	size_t out_len, out_cap;
+} slot_t;
+
+struct ld_gz {
+	int n;               /* threads */
+	slot_t *slot;
+	char *text;          /* text not compressed yet, after the 32 KB before it */
+	size_t dict_len, len, cap; /* text[0, dict_len): the dictionary; then len bytes */
+	unsigned char **piece_out; /* per piece of a batch: its compressed bytes */
+	size_t *piece_len;
+	int max_pieces;
+	uLong crc, *piece_crc;
+	uint64_t size;
+};
+
+ld_gz_t *ld_gz_new(int threads)
+{
+	ld_gz_t *g = calloc(1, sizeof *g);
+	if (!g) return NULL;
+	g->n = threads > 0 ? threads : 1;
+	g->cap = DICT + 2 * (size_t)g->n * PIECE;
+	g->slot = calloc((size_t)g->n, sizeof *g->slot);
+	g->text = malloc(g->cap);
+	if (!g->slot || !g->text) return ld_gz_free(g), NULL;
+	g->crc = crc32(0, NULL, 0);
+	return g;
+}
+
+void ld_gz_free(ld_gz_t *g)
+{
+	if (!g) return;
+	for (int k = 0; g->slot && k < g->n; ++k) {
+		if (g->slot[k].ready) deflateEnd(&g->slot[k].z);
+		free(g->slot[k].out);
+	}
+	free(g->slot);
+	free(g->text);
+	free(g->piece_out);
+	free(g->piece_len);
+	free(g->piece_crc);
+	free(g);
+}
+
+int ld_gz_start(ld_gz_t *g, FILE *fp, gvk_err_t *err)
+{
+	(void)g;
+	/* what zlib writes at level 6: no name, no time, OS Unix */
+	static const unsigned char head[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
+	return fwrite(head, 1, sizeof head, fp) == sizeof head ? 0 : gvk_err_set(err, GVK_ERR_IO, "write error");
+}
+
+/* Compresses n bytes at p, primed with the dl bytes before them, up to a sync flush, appending to
+ * the slot's output. */
+static void deflate_piece(slot_t *s, const unsigned char *p, size_t n, size_t dl)
+{
+	if (!s->ready) {
+		if (deflateInit2(&s->z, LEVEL, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return (void)(s->failed = 1);
+		s->ready = 1;
+	} else if (deflateReset(&s->z) != Z_OK) {
+		return (void)(s->failed = 1);
+	}
+	if (dl && deflateSetDictionary(&s->z, p - dl, (uInt)dl) != Z_OK) return (void)(s->failed = 1);
+	s->z.next_in = (Bytef *)p, s->z.avail_in = (uInt)n;
+	for (;;) {
+		size_t need = s->out_len + deflateBound(&s->z, (uLong)s->z.avail_in) + 64;
+		if (need > s->out_cap) {
+			unsigned char *o = realloc(s->out, need);
+			if (!o) return (void)(s->failed = 1);
+			s->out = o, s->out_cap = need;
+		}
+		s->z.next_out = s->out + s->out_len, s->z.avail_out = (uInt)(s->out_cap - s->out_len);
+		if (deflate(&s->z, Z_SYNC_FLUSH) != Z_OK) return (void)(s->failed = 1);
+		s->out_len = s->out_cap - s->z.avail_out;
+		if (!s->z.avail_in && s->z.avail_out) return;
+	}
+}
+
+typedef struct {
+	ld_gz_t *g;
+	int pieces;
+	size_t last; /* length of the last piece */
+} batch_t;
+
+/* Thread tid compresses pieces tid, tid + n, ...; each piece's bytes are kept apart. */
+static void batch_worker(void *arg, int tid)
+{
+	batch_t *b = arg;
+	ld_gz_t *g = b->g;
+	slot_t *s = &g->slot[tid];
+	for (int k = tid; k < b->pieces; k += g->n) {
+		const unsigned char *p = (const unsigned char *)g->text + g->dict_len + (size_t)k * PIECE;
+		size_t n = k + 1 < b->pieces ? PIECE : b->last;
+		size_t dl = k ? DICT : g->dict_len;
+		s->out_len = 0;
+		deflate_piece(s, p, n, dl);
+		g->piece_crc[k] = crc32(0, p, (uInt)n);
+		unsigned char *o = s->failed ? NULL : malloc(s->out_len + 1);
+		if (!o) return (void)(s->failed = 1);
+		memcpy(o, s->out, s->out_len);
+		g->piece_out[k] = o, g->piece_len[k] = s->out_len;
+	}
+}
+
+/* Compresses and writes the first `pieces` pieces of the pending text (the last one `last` bytes
+ * long), then keeps the rest after its 32 KB of dictionary. */
+static int flush_pieces(ld_gz_t *g, FILE *fp, int pieces, size_t last, void *pool, gvk_err_t *err)
+{
+	if (pieces > g->max_pieces) {
+		unsigned char **po = realloc(g->piece_out, sizeof *po * (size_t)pieces);
+		if (po) g->piece_out = po;
+		size_t *pl = po ? realloc(g->piece_len, sizeof *pl * (size_t)pieces) : NULL;
+		if (pl) g->piece_len = pl;
+		uLong *pc = pl ? realloc(g->piece_crc, sizeof *pc * (size_t)pieces) : NULL;
+		if (!pc) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		g->piece_crc = pc, g->max_pieces = pieces;
+	}
+	memset(g->piece_out, 0, sizeof *g->piece_out * (size_t)pieces);
+	batch_t b = {g, pieces, last};
+	int nt = pieces < g->n ? pieces : g->n, rc = 0;
+	if (nt > 1) gvk_pool_run(pool, nt, batch_worker, &b);
+	else batch_worker(&b, 0);
+	for (int t = 0; t < nt; ++t)
+		if (g->slot[t].failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "compression failed (out of memory?)");
+	for (int k = 0; k < pieces; ++k) {
+		size_t n = k + 1 < pieces ? PIECE : last;
+		if (rc == 0 && fwrite(g->piece_out[k], 1, g->piece_len[k], fp) != g->piece_len[k])
+			rc = gvk_err_set(err, GVK_ERR_IO, "write error");
+		if (rc == 0) g->crc = crc32_combine(g->crc, g->piece_crc[k], (z_off_t)n), g->size += n;
+		free(g->piece_out[k]);
+	}
+	size_t done = (size_t)(pieces - 1) * PIECE + last, end = g->dict_len + done;
+	size_t keep = end < DICT ? end : DICT, rest = g->len - done;
+	memmove(g->text, g->text + end - keep, keep + rest);
+	g->dict_len = keep, g->len = rest;
+	return rc;
+}
+
+int ld_gz_add(ld_gz_t *g, FILE *fp, const char *b, size_t n, void *pool, gvk_err_t *err)
+{
+	while (n) {
+		size_t room = g->cap - g->dict_len - g->len, take = n < room ? n : room;
+		memcpy(g->text + g->dict_len + g->len, b, take);
+		g->len += take, b += take, n -= take;
+		if (g->len < (size_t)g->n * PIECE && n == 0) break;
+		int pieces = (int)(g->len / PIECE);
+		if (pieces && flush_pieces(g, fp, pieces, PIECE, pool, err) < 0) return GVK_ERR_IO;
+	}
+	return 0;
+}
+
+int ld_gz_finish(ld_gz_t *g, FILE *fp, void *pool, gvk_err_t *err)
+{
+	int pieces = (int)((g->len + PIECE - 1) / PIECE);
+	if (pieces && flush_pieces(g, fp, pieces, g->len - (size_t)(pieces - 1) * PIECE, pool, err) < 0) return GVK_ERR_IO;
+	/* a final empty block with fixed codes, then CRC-32 and length, little-endian */
+	unsigned char end[10] = {3, 0};
+	for (int k = 0; k < 4; ++k) {
+		end[2 + k] = (unsigned char)(g->crc >> (8 * k));
+		end[6 + k] = (unsigned char)(g->size >> (8 * k));
+	}
+	return fwrite(end, 1, sizeof end, fp) == sizeof end ? 0 : gvk_err_set(err, GVK_ERR_IO, "write error");
+}
+
+#else
+
+ld_gz_t *ld_gz_new(int threads) { return (void)threads, NULL; }
+void ld_gz_free(ld_gz_t *g) { (void)g; }
+int ld_gz_start(ld_gz_t *g, FILE *fp, gvk_err_t *err)
+{
+	return (void)g, (void)fp, gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without zlib");
+}
+int ld_gz_add(ld_gz_t *g, FILE *fp, const char *b, size_t n, void *pool, gvk_err_t *err)
+{
+	(void)g, (void)fp, (void)b, (void)n, (void)pool;
+	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without zlib");
+}
+int ld_gz_finish(ld_gz_t *g, FILE *fp, void *pool, gvk_err_t *err)
+{
+	return (void)g, (void)fp, (void)pool, gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without zlib");
+}
+
+#endif
