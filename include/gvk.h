@@ -493,8 +493,6 @@ typedef struct {
 	int isa;          /* gvk_isa_t */
 	int gpu_chunk_mb; /* GPU memory per chunk of a batch, MiB (0 = a quarter of the free memory, at
 	                     most 4 GiB; 1..GVK_ALIGN_MAX_CHUNK_MB): small values stream many chunks */
-	int gpu_emulate;  /* tests: without a usable GPU, device gpu or auto runs the GPU back end's
-	                     per-pair code and chunk pipeline on the CPU ("gpu-emulated") */
 	double gpu_min_work; /* device auto: cells of a batch from which it goes to the GPU (0: the
 	                        policy's, docs/library.md) */
 	gvk_log_t log;    /* messages: a GPU that cannot be used (INFO), a GPU failure (WARN) */
@@ -671,10 +669,6 @@ typedef struct {
 	                                * segmentation meets a near tie (package-identical segments, slower) */
 	double gpu_min_work;           /* AUTO's threshold in counts (m x N); 0: the policy's (1e6,
 	                                * docs/library.md "Device choice") */
-	size_t gpu_chunk_regions;      /* regions per GPU EM chunk; 0: sized to the free device memory.
-	                                * The CLI sets it from GVK_CNV_GPU_CHUNK (tests of the streaming) */
-	int force_redo;                /* take the near-tie redo path after a CPU EM too (tests: nothing may
-	                                * change); the CLI sets it from GVK_CNV_FORCE_REDO */
 	gvk_log_t log;                 /* WARN: a GPU failure under AUTO (the EM reruns on the CPU); INFO: a
 	                                * smaller GPU chunk after an out-of-memory, near-tie redos; DEBUG:
 	                                * the device chosen */

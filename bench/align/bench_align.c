@@ -34,6 +34,7 @@
 
 #include "gvk.h"
 #include "bench_results.h"
+#include "align/align_engine.h"
 #include "common/threads.h"
 
 static uint64_t rng(uint64_t *s)
@@ -146,9 +147,9 @@ static double run_dev(const workload_t *w, size_t n, int isa, int threads, size_
 	gvk_align_opts_t o;
 	gvk_align_opts_init(&o);
 	o.isa = isa, o.threads = threads, o.raw = 1, o.device = device;
-	o.gpu_emulate = g_emulate, o.gpu_chunk_mb = g_chunk_mb;
+	o.gpu_chunk_mb = g_chunk_mb;
 	gvk_err_t err = {0, ""};
-	gvk_align_t *e = gvk_align_create(&o, &err);
+	gvk_align_t *e = al_create(&o, g_emulate, &err);
 	if (!e && device == GVK_DEVICE_GPU && !g_need_gpu) return -1;
 	if (!e) {
 		fprintf(stderr, "bench_align: %s\n", err.msg);

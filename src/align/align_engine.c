@@ -28,7 +28,7 @@ struct gvk_align_s {
 	gvk_align_opts_t opt;
 	const al_isa_t *isa;
 	al_gpu_t *gpu; /* NULL: no GPU */
-	al_emu_t *emu; /* tests: the GPU back end's logic on the CPU (opt.gpu_emulate, no GPU) */
+	al_emu_t *emu; /* tests: the GPU back end's logic on the CPU (al_create's emulate, no GPU) */
 	double gpu_kernel_s;
 	arena_t *arena; /* one per thread */
 	gvk_buf_t wk[W_N]; /* a batch's work arrays, kept between calls (no fresh pages per call) */
@@ -46,7 +46,6 @@ void gvk_align_opts_init(gvk_align_opts_t *opt)
 	opt->device = GVK_DEVICE_AUTO;
 	opt->isa = GVK_ISA_AUTO;
 	opt->gpu_chunk_mb = 0;
-	opt->gpu_emulate = 0;
 	gvk_log_default(&opt->log);
 }
 
@@ -67,7 +66,9 @@ int gvk_align_opts_check(const gvk_align_opts_t *o, gvk_err_t *err)
 	return 0;
 }
 
-gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
+gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err) { return al_create(opt, 0, err); }
+
+gvk_align_t *al_create(const gvk_align_opts_t *opt, int emulate, gvk_err_t *err)
 {
 	if (!opt) {
 		gvk_err_null(err, __func__, "opt");
@@ -113,7 +114,7 @@ gvk_align_t *gvk_align_create(const gvk_align_opts_t *opt, gvk_err_t *err)
 		if (e->gpu)
 			snprintf(e->name, sizeof e->name, "%s%s (+cpu-%s)", opt->device == GVK_DEVICE_AUTO ? "auto: " : "",
 			         al_gpu_name(e->gpu), isa->name);
-		else if (opt->gpu_emulate) {
+		else if (emulate) {
 			if (!(e->emu = al_emu_open(nt))) {
 				gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 				gvk_align_destroy(e);

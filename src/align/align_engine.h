@@ -54,6 +54,10 @@ int ag_run(const ag_backend_t *be, const al_job_t *jobs, size_t n, int java, int
 
 /* The CUDA back end. NULL with err filled when there is no usable GPU. */
 typedef struct al_gpu_s al_gpu_t;
+/* gvk_align_create, and for tests: emulate 1 runs the GPU back end's per-pair code and chunk
+ * pipeline on the CPU ("gpu-emulated") where device gpu or auto finds no usable GPU. */
+gvk_align_t *al_create(const gvk_align_opts_t *opt, int emulate, gvk_err_t *err);
+
 al_gpu_t *al_gpu_open(const gvk_align_opts_t *opt, gvk_err_t *err);
 void al_gpu_close(al_gpu_t *g);
 const char *al_gpu_name(const al_gpu_t *g);

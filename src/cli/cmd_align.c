@@ -11,6 +11,7 @@
 #include "gvk.h"
 #include "cli_env.h"
 #include "commands.h"
+#include "../align/align_engine.h"
 #include "../align/align_io.h"
 #include "../common/lineio.h"
 #include "../common/outset.h"
@@ -20,7 +21,7 @@ typedef struct {
 	gvk_align_opts_t eng;
 	al_defaults_t def;
 	const char *out, *in;
-	int quiet;
+	int quiet, emulate;
 	size_t chunk;
 	const char *server; /* --server */
 	gvk_cli_serve_t serve;
@@ -149,7 +150,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 	long mb = a->eng.gpu_chunk_mb;
 	if (cli_env_long("align", "GVK_ALIGN_GPU_CHUNK_MB", 0, GVK_ALIGN_MAX_CHUNK_MB, &mb) < 0) return -1;
 	a->eng.gpu_chunk_mb = (int)mb;
-	a->eng.gpu_emulate = getenv("GVK_ALIGN_GPU_EMULATE") != NULL;
+	a->emulate = getenv("GVK_ALIGN_GPU_EMULATE") != NULL;
 	return 0;
 }
 
@@ -168,7 +169,8 @@ int gvk_cmd_align(int argc, char **argv)
 	int rc = -1, progress = !a.quiet && isatty(2);
 	double t0 = gvk_seconds();
 
-	gvk_align_t *eng = gvk_align_create(&a.eng, &err);
+	/* GVK_ALIGN_GPU_EMULATE (tests): the GPU back end's code on the CPU where there is no GPU. */
+	gvk_align_t *eng = a.emulate ? al_create(&a.eng, 1, &err) : gvk_align_create(&a.eng, &err);
 	if (!eng && a.eng.device == GVK_DEVICE_GPU && (err.code == GVK_ERR_GPU || err.code == GVK_ERR_UNSUPPORTED)) {
 		gvk_cli_signals_watch(NULL);
 		gvk_outset_abort(&os);

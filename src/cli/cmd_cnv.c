@@ -16,6 +16,7 @@
 #include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
+#include "../cnv/cnv.h"
 #include "../cnv/cnv_canvas.h"
 #include "../cnv/cnv_fai.h"
 #include "../cnv/cnv_plot.h"
@@ -33,6 +34,8 @@ typedef struct {
 	int as_matrix, quiet, posterior, exome, count_only;
 	char **bams;
 	int n_bams;
+	size_t gpu_chunk_regions; /* GVK_CNV_GPU_CHUNK, GVK_CNV_FORCE_REDO (tests) */
+	int force_redo;
 } args_t;
 
 static void usage(FILE *fp)
@@ -168,12 +171,12 @@ static void print_progress(void *arg, int kind, const char *text)
 
 /* Documented variables for tests: GVK_CNV_GPU_CHUNK=R (GPU EM chunks of R regions),
  * GVK_CNV_FORCE_REDO (the near-tie redo path after a CPU EM too). */
-static int env_opts(gvk_cnv_opts_t *o)
+static int env_opts(args_t *a)
 {
-	long r = (long)o->gpu_chunk_regions;
+	long r = 0;
 	if (cli_env_long("cnv", "GVK_CNV_GPU_CHUNK", 1, LONG_MAX, &r) < 0) return -1;
-	o->gpu_chunk_regions = (size_t)r;
-	o->force_redo = getenv("GVK_CNV_FORCE_REDO") != NULL;
+	a->gpu_chunk_regions = (size_t)r;
+	a->force_redo = getenv("GVK_CNV_FORCE_REDO") != NULL;
 	return 0;
 }
 
@@ -209,7 +212,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 	for (int i = 1; i < argc; ++i)
 		if (!strcmp(argv[i], "--exome")) a->exome = 1;
 	gvk_cnv_opts_init(&a->o, a->exome);
-	if (env_opts(&a->o) < 0) return -1;
+	if (env_opts(a) < 0) return -1;
 	gvk_cnv_bam_opts_init(&a->b);
 	a->p = (cnv_plot_opt_t){NULL, 1, 0, CNV_PLOT_CONTIGS_CALLS, getenv("GVK_CNV_PLAIN_SVG") != NULL};
 	a->o.threads = a->b.threads = gvk_ncpu();
@@ -388,7 +391,9 @@ int gvk_cmd_cnv(int argc, char **argv)
 	int counted = 0;
 	/* the engine first: a GPU asked for and missing should not wait for hours of counting (and
 	 * --device gpu means the GPU or an error, with --count-only too) */
-	if ((!a.count_only || a.o.device == GVK_DEVICE_GPU) && !(e = gvk_cnv_create(&a.o, &err))) {
+	if ((!a.count_only || a.o.device == GVK_DEVICE_GPU) && (e = gvk_cnv_create(&a.o, &err)) != NULL)
+		cnv_set_testing(e, a.gpu_chunk_regions, a.force_redo);
+	if ((!a.count_only || a.o.device == GVK_DEVICE_GPU) && !e) {
 		rc = err.code < 0 ? err.code : GVK_ERR_ARG;
 		if (a.o.device == GVK_DEVICE_GPU && (rc == GVK_ERR_GPU || rc == GVK_ERR_UNSUPPORTED)) {
 			gvk_cli_signals_watch(NULL);

@@ -110,4 +110,10 @@ void cnv_layout_free(cnv_layout_t *l);
  * be contiguous. Errors name the file and line. */
 int cnv_read_bed(const char *path, cnv_layout_t *l, gvk_err_t *err);
 
+/* Test-only settings of an engine (not in gvk_cnv_opts_t): GPU EM chunks of gpu_chunk_regions
+ * regions (0: sized to the free device memory; the streaming's tests), and force_redo 1 to take the
+ * near-tie redo path after a CPU EM too (nothing may change). The CLI maps GVK_CNV_GPU_CHUNK and
+ * GVK_CNV_FORCE_REDO to them. */
+void cnv_set_testing(gvk_cnv_t *e, size_t gpu_chunk_regions, int force_redo);
+
 #endif

@@ -42,7 +42,14 @@ void gvk_cnv_opts_init(gvk_cnv_opts_t *o, int exome)
 struct gvk_cnv_s {
 	gvk_cnv_opts_t o;
 	int gpu; /* -1: not looked for yet, 0: none usable, 1: usable */
+	size_t gpu_chunk_regions; /* tests (cnv_set_testing): regions per GPU EM chunk, 0 automatic */
+	int force_redo;           /* tests: the near-tie redo path after a CPU EM too */
 };
+
+void cnv_set_testing(gvk_cnv_t *e, size_t gpu_chunk_regions, int force_redo)
+{
+	e->gpu_chunk_regions = gpu_chunk_regions, e->force_redo = force_redo;
+}
 
 void gvk_cnv_counts_free(gvk_cnv_counts_t *c)
 {
@@ -240,13 +247,13 @@ static int want_gpu(gvk_cnv_t *e, const gvk_cnv_counts_t *c)
 
 /* The EM on the GPU when chosen; under AUTO a GPU failure (after the back end has already tried
  * smaller chunks) falls back to the CPU with a warning. */
-static int run_em(const cnv_em_par_t *par, cnv_em_job_t *job, const gvk_cnv_opts_t *o, int use_gpu, char *name,
+static int run_em(const cnv_em_par_t *par, cnv_em_job_t *job, const gvk_cnv_opts_t *o, size_t chunk, int use_gpu, char *name,
                   size_t name_len, gvk_err_t *err)
 {
 	int threads = o->threads < 1 ? 1 : o->threads;
 	if (use_gpu) {
 		gvk_err_t gerr = {0, ""};
-		int rc = cnv_em_gpu(par, job, threads, o->gpu_chunk_regions, &o->log, &gerr);
+		int rc = cnv_em_gpu(par, job, threads, chunk, &o->log, &gerr);
 		if (rc == 0 || o->device == GVK_DEVICE_GPU) {
 			snprintf(name, name_len, "gpu");
 			return rc < 0 ? gvk_err_set(err, rc, "%s", gerr.msg) : 0;
@@ -318,18 +325,18 @@ int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp
 		cnv_em_job_t part = {len,         job.ld,       job.x + r0,   job.cov,      job.lambda + r0, job.alpha + r0,
 		                     job.post ? job.post + r0 : NULL, job.sini + r0, job.ini + r0, job.cls + r0};
 		snprintf(r->device_name, sizeof r->device_name, "%s", use_gpu ? "gpu" : "cpu");
-		if (len > 0) rc = run_em(&par, &part, o, use_gpu, r->device_name, sizeof r->device_name, err);
+		if (len > 0) rc = run_em(&par, &part, o, e->gpu_chunk_regions, use_gpu, r->device_name, sizeof r->device_name, err);
 		rc = sp->em_join(sp->ctx, c, r, rc, err);
 	} else {
-		rc = run_em(&par, &job, o, use_gpu, r->device_name, sizeof r->device_name, err);
+		rc = run_em(&par, &job, o, e->gpu_chunk_regions, use_gpu, r->device_name, sizeof r->device_name, err);
 	}
 	if (rc < 0) goto fail;
 	double t2 = gvk_seconds();
 	/* force_redo takes the redo path after a CPU EM too (tests: the result must not change). */
 	em_redo_t redo = {c, &par, &job, o->threads < 1 ? 1 : o->threads};
-	int need_redo = (o->exact_ties && !strcmp(r->device_name, "gpu")) || o->force_redo;
+	int need_redo = (o->exact_ties && !strcmp(r->device_name, "gpu")) || e->force_redo;
 	/* spread over processes, all of them take the same path (they join in it), as chosen */
-	if (sp) need_redo = (o->exact_ties && use_gpu) || o->force_redo;
+	if (sp) need_redo = (o->exact_ties && use_gpu) || e->force_redo;
 	rc = cnv_call_split(c, o, r, need_redo ? em_redo_cpu : NULL, &redo, sp, err);
 	if (rc < 0) goto fail;
 	double t3 = gvk_seconds();

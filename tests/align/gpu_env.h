@@ -7,12 +7,15 @@
 #include <stdlib.h>
 
 #include "gvk.h"
+#include "align/align_engine.h"
 
-static void gpu_env(gvk_align_opts_t *o, int emulate)
+/* An engine with the variables' settings (emulate: the emulation even without the variable; a
+ * chunk size already in o stays). */
+static gvk_align_t *gpu_env_create(gvk_align_opts_t *o, int emulate, gvk_err_t *err)
 {
 	const char *mb = getenv("GVK_ALIGN_GPU_CHUNK_MB");
-	o->gpu_emulate = emulate || getenv("GVK_ALIGN_GPU_EMULATE") != NULL;
-	if (mb) o->gpu_chunk_mb = atoi(mb);
+	if (mb && o->gpu_chunk_mb == 0) o->gpu_chunk_mb = atoi(mb);
+	return al_create(o, emulate || getenv("GVK_ALIGN_GPU_EMULATE") != NULL, err);
 }
 
 #endif

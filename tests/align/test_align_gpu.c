@@ -27,9 +27,8 @@ static gvk_align_t *engine(int device, int flavour, int raw, gvk_err_t *err)
 	gvk_align_opts_t o;
 	gvk_align_opts_init(&o);
 	o.flavour = flavour, o.raw = raw, o.threads = device == GVK_DEVICE_GPU ? g_threads : 0, o.device = device;
-	gpu_env(&o, g_emu);
 	if (g_chunk_mb > 0) o.gpu_chunk_mb = g_chunk_mb;
-	return gvk_align_create(&o, err);
+	return gpu_env_create(&o, g_emu, err);
 }
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gvk.h"
+#include "align/align_engine.h"
 
 static int fails;
 
@@ -75,8 +76,7 @@ int main(void)
 		CHECK((err.code == GVK_ERR_GPU || err.code == GVK_ERR_UNSUPPORTED) && (strstr(err.msg, "no usable GPU") || !strncmp(err.msg, "no GPU (", 8)),
 		      "device gpu without a GPU: %d %s", err.code, err.msg);
 	gvk_align_destroy(e);
-	o.gpu_emulate = 1;
-	e = gvk_align_create(&o, &err);
+	e = al_create(&o, 1, &err);
 	CHECK(e && !strncmp(gvk_align_device_name(e), "gpu-", 4), "device gpu with emulation: %s", e ? gvk_align_device_name(e) : err.msg);
 	gvk_align_destroy(e);
 

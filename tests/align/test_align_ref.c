@@ -75,9 +75,8 @@ int main(int argc, char **argv)
 		gvk_align_opts_t o;
 		gvk_align_opts_init(&o);
 		o.device = GVK_DEVICE_GPU;
-		gpu_env(&o, emu);
 		gvk_err_t e0 = {0, ""};
-		gvk_align_t *probe = gvk_align_create(&o, &e0);
+		gvk_align_t *probe = gpu_env_create(&o, emu, &e0);
 		int usable = probe && !strncmp(gvk_align_device_name(probe), "gpu-", 4);
 		gvk_align_destroy(probe);
 		if (!usable) {
@@ -135,9 +134,8 @@ int main(int argc, char **argv)
 		gvk_align_opts_init(&opt);
 		opt.flavour = cfg[c].flavour, opt.raw = cfg[c].raw, opt.isa = isa, opt.threads = 2;
 		opt.device = gpu ? GVK_DEVICE_GPU : GVK_DEVICE_CPU;
-		gpu_env(&opt, emu);
 		gvk_err_t err = {0, ""};
-		gvk_align_t *e = gvk_align_create(&opt, &err);
+		gvk_align_t *e = gpu_env_create(&opt, emu, &err);
 		if (!e || (gpu && strncmp(gvk_align_device_name(e), "gpu-", 4))) {
 			printf("SKIP: %s\n", e ? "no usable GPU" : err.msg);
 			return 77;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gvk.h"
+#include "cnv/cnv.h"
 #include "common/device_policy.h"
 #include "cnv_run_once.h"
 
@@ -136,9 +137,12 @@ static void test_from_arrays(const char *path)
 	/* force_redo (GVK_CNV_FORCE_REDO in the CLI): the near-tie path runs, says so at INFO, changes nothing */
 	seen_t seen;
 	memset(&seen, 0, sizeof seen);
-	o.force_redo = 1, o.log = (gvk_log_t){keep_log, &seen, GVK_LOG_DEBUG};
-	gvk_cnv_result_t *rr;
-	check(run_once(&mem, &o, &rr, &err) == 0, "run with force_redo");
+	o.log = (gvk_log_t){keep_log, &seen, GVK_LOG_DEBUG};
+	gvk_cnv_result_t *rr = NULL;
+	gvk_cnv_t *er = gvk_cnv_create(&o, &err);
+	if (er) cnv_set_testing(er, 0, 1);
+	check(er && gvk_cnv_run(er, &mem, &rr, &err) == 0, "run with force_redo");
+	gvk_cnv_destroy(er);
 	check(strstr(seen.info, "EM was recomputed on the CPU") != NULL, "force_redo reports the redo at INFO");
 	check(seen.at[GVK_LOG_WARN] == 0 && seen.at[GVK_LOG_ERROR] == 0, "no warnings on the CPU");
 	if (rf && rr) check(same_result(rf, rr), "the redo path changes nothing");
