@@ -278,7 +278,7 @@ typedef struct {
 	int threads;           /* CPU worker threads; 0 = all processors (default 1) */
 	int device;            /* gvk_device_t (default AUTO) */
 	int isa;               /* gvk_isa_t: AUTO (default), SCALAR or AVX512 */
-	int gpu;               /* CUDA device index (default 0) */
+	int gpu;               /* -1: the first visible GPU (this engine runs on one); k: GPU k (default 0) */
 	int gpu_path;          /* gvk_snp_path_t (default AUTO) */
 	size_t gpu_mem;        /* GPU memory to plan with, bytes; 0 (default): what is free. SNP bit planes
 	                          larger than half of it are streamed through the GPU instead of kept there */
@@ -380,7 +380,7 @@ typedef struct {
 	int threads;          /* CPU worker threads; 0 = all processors (default 1) */
 	int device;           /* gvk_device_t (default AUTO) */
 	int isa;              /* gvk_isa_t: AUTO (default), SCALAR or AVX512 */
-	int gpu;              /* CUDA device index (default 0) */
+	int gpu;              /* -1: the first visible GPU (this engine runs on one); k: GPU k (default 0) */
 	int gpu_path;         /* gvk_snp_path_t (default AUTO) */
 	size_t gpu_mem;       /* GPU memory to plan with, bytes; 0 (default): what is free */
 	int64_t gpu_db_block; /* database profiles per GPU block; 0 (default): as memory allows */
@@ -491,6 +491,7 @@ typedef struct {
 	                     write the CIGAR text of its results */
 	int device;       /* gvk_device_t */
 	int isa;          /* gvk_isa_t */
+	int gpu;          /* -1 (default): the first visible GPU (this engine runs on one); k: GPU k */
 	int gpu_chunk_mb; /* GPU memory per chunk of a batch, MiB (0 = a quarter of the free memory, at
 	                     most 4 GiB; 1..GVK_ALIGN_MAX_CHUNK_MB): small values stream many chunks */
 	double gpu_min_work; /* device auto: cells of a batch from which it goes to the GPU (0: the
@@ -665,6 +666,7 @@ typedef struct {
 	                                * gvk_cnv_create when none is usable); AUTO: the GPU for inputs of
 	                                * at least gpu_min_work counts when one is usable, else the CPU
 	                                * without a message */
+	int gpu;                       /* -1 (default): the first visible GPU (the EM runs on one); k: GPU k */
 	int exact_ties;                /* after a GPU EM, recompute on the CPU the EM of every sequence whose
 	                                * segmentation meets a near tie (package-identical segments, slower) */
 	double gpu_min_work;           /* AUTO's threshold in counts (m x N); 0: the policy's (1e6,

@@ -47,7 +47,7 @@ int main(void)
 	CHECK(ld, gvk_ld_opts_t, NULL, (void)0);
 	CHECK(ld, gvk_ld_opts_t, "threads", o.threads = -1);
 	CHECK(ld, gvk_ld_opts_t, "window_r2", o.window_r2 = 2);
-	CHECK(ld, gvk_ld_opts_t, "gpu", o.gpu = -1);
+	CHECK(ld, gvk_ld_opts_t, "gpu", o.gpu = -2);
 	CHECK(fastid, gvk_fastid_opts_t, NULL, (void)0);
 	CHECK(fastid, gvk_fastid_opts_t, "topk", o.topk = -1);
 	CHECK(fastid, gvk_fastid_opts_t, "device", o.device = 3);

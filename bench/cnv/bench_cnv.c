@@ -257,7 +257,7 @@ static double em_alone(const gvk_cnv_counts_t *c, int gpu, int threads)
 	double best = -1;
 	for (int k = 0; k < 3; ++k) {
 		double t0 = gvk_seconds();
-		int rc = gpu ? cnv_em_gpu(&par, &job, threads, 0, &o.log, &err) : cnv_em_cpu(&par, &job, threads, &err);
+		int rc = gpu ? cnv_em_gpu(&par, &job, threads, 0, -1, &o.log, &err) : cnv_em_cpu(&par, &job, threads, &err);
 		double dt = gvk_seconds() - t0;
 		if (rc < 0) break;
 		if (best < 0 || dt < best) best = dt;

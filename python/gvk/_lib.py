@@ -97,7 +97,7 @@ class SwParams(ctypes.Structure):
 
 class AlignOpts(ctypes.Structure):
 	_c_name_ = "gvk_align_opts_t"
-	_fields_ = [(n, c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu_chunk_mb")] + [
+	_fields_ = [(n, c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu", "gpu_chunk_mb")] + [
 		("gpu_min_work", c_double), ("log", Log), ("server", c_char_p), ("gpu_lock", c_char_p)]
 
 
@@ -119,7 +119,7 @@ class CnvOpts(ctypes.Structure):
 	            ("qu_size_factor", c_double), ("upper", c_double), ("lower", c_double), ("min_width", c_int),
 	            ("min_read_count", c_double), ("use_median", c_int), ("seg_alpha", c_double), ("seg_delta", c_int),
 	            ("seg_max_int", c_int), ("seg_cyber_weight", c_double), ("keep_posterior", c_int),
-	            ("log_domain", c_int), ("threads", c_int), ("device", c_int), ("exact_ties", c_int),
+	            ("log_domain", c_int), ("threads", c_int), ("device", c_int), ("gpu", c_int), ("exact_ties", c_int),
 	            ("gpu_min_work", c_double), ("log", Log)]
 
 

@@ -45,6 +45,7 @@ void gvk_align_opts_init(gvk_align_opts_t *opt)
 	opt->threads = 1;
 	opt->device = GVK_DEVICE_AUTO;
 	opt->isa = GVK_ISA_AUTO;
+	opt->gpu = -1;
 	opt->gpu_chunk_mb = 0;
 	gvk_log_default(&opt->log);
 }
@@ -59,6 +60,7 @@ int gvk_align_opts_check(const gvk_align_opts_t *o, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "flavour %d is not GVK_SW_GKL or _JAVA", o->flavour);
 	if (o->device != GVK_DEVICE_AUTO && o->device != GVK_DEVICE_CPU && o->device != GVK_DEVICE_GPU)
 		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
+	if (o->gpu < -1) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be -1 (the first GPU) or a device index, not %d", o->gpu);
 	if (o->gpu_chunk_mb < 0 || o->gpu_chunk_mb > GVK_ALIGN_MAX_CHUNK_MB)
 		return gvk_err_set(err, GVK_ERR_ARG, "gpu_chunk_mb %d is out of range (0 = automatic, 1..%d MiB)", o->gpu_chunk_mb,
 		                   GVK_ALIGN_MAX_CHUNK_MB);

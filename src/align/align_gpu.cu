@@ -95,12 +95,15 @@ static int gpu_init(al_gpu_t *g, const gvk_align_opts_t *opt, gvk_err_t *err)
 	/* No GPU at all: nothing to warn about in auto mode (GVK_ERR_UNSUPPORTED). */
 	const int n = gvk_gpu_probe_err(err, GVK_ERR_UNSUPPORTED, "");
 	if (n < 0) return n;
+	g->dev = opt->gpu < 0 ? 0 : opt->gpu;
+	if (g->dev >= n)
+		return gvk_err_set(err, GVK_ERR_ARG, "align: gpu %d, but " GVK_GPU_API " sees %d GPU%s", g->dev, n, n == 1 ? "" : "s");
 	cudaDeviceProp prop;
-	CK(cudaGetDeviceProperties(&prop, 0));
+	CK(cudaGetDeviceProperties(&prop, g->dev));
 	if (prop.major < 7)
 		return gvk_err_set(err, GVK_ERR_GPU, "GPU %s has compute capability %d.%d; the align engine needs 7.0 or newer",
 		                   prop.name, prop.major, prop.minor);
-	CK(cudaSetDevice(0));
+	CK(cudaSetDevice(g->dev));
 	snprintf(g->name, sizeof g->name, "gpu-%s", prop.name);
 	g->nsm = prop.multiProcessorCount;
 	g->smem = GPU_PROP_SMEM_OPTIN(prop);

@@ -51,7 +51,7 @@ int cnv_em_gpu_available(void);
  * (...)" on a machine without one, else the runtime's error; GVK_ERR_UNSUPPORTED in a build
  * without a GPU back end). */
 int cnv_em_gpu_check(gvk_err_t *err);
-int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, size_t chunk, const gvk_log_t *log,
+int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, size_t chunk, int gpu, const gvk_log_t *log,
                gvk_err_t *err);
 /* The device's name ("none" without one), for benchmarks and messages. */
 void cnv_em_gpu_name(char *buf, size_t n);

@@ -267,11 +267,14 @@ static int em_gpu_run(em_gpu_t *g, gvk_err_t *err)
 	return chunk_finish(g, &g->s[(nc - 1) & 1], err);
 }
 
-int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, size_t chunk, const gvk_log_t *log,
+int cnv_em_gpu(const cnv_em_par_t *p, cnv_em_job_t *j, int threads, size_t chunk, int gpu, const gvk_log_t *log,
                gvk_err_t *err)
 {
 	int rc = cnv_em_gpu_check(err);
 	if (rc < 0) return rc;
+	/* The EM runs on the current device of the calling thread: the options' GPU. */
+	const cudaError_t se = cudaSetDevice(gpu < 0 ? 0 : gpu);
+	if (se != cudaSuccess) return gvk_err_set(err, GVK_ERR_GPU, "cnv: GPU %d: %s", gpu < 0 ? 0 : gpu, cudaGetErrorString(se));
 	if (j->m == 0) return 0;
 	em_gpu_t g;
 	memset(&g, 0, sizeof g);

@@ -21,6 +21,7 @@ void gvk_cnv_opts_init(gvk_cnv_opts_t *o, int exome)
 	if (!o) return;
 	memset(o, 0, sizeof *o);
 	o->n_classes = 9;
+	o->gpu = -1;
 	memcpy(o->I, I, sizeof I);
 	o->cn2 = 2;
 	o->prior_impact = exome ? 10 : 1;
@@ -88,6 +89,7 @@ int gvk_cnv_opts_check(const gvk_cnv_opts_t *o, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "invalid priorImpact, minWidth or segmentation alpha");
 	if (o->device != GVK_DEVICE_AUTO && o->device != GVK_DEVICE_CPU && o->device != GVK_DEVICE_GPU)
 		return gvk_err_set(err, GVK_ERR_ARG, "unknown device %d", o->device);
+	if (o->gpu < -1) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be -1 (the first GPU) or a device index, not %d", o->gpu);
 	if (!(o->gpu_min_work >= 0)) return gvk_err_set(err, GVK_ERR_ARG, "gpu_min_work must be 0 (the default) or positive");
 	return 0;
 }
@@ -253,7 +255,7 @@ static int run_em(const cnv_em_par_t *par, cnv_em_job_t *job, const gvk_cnv_opts
 	int threads = o->threads < 1 ? 1 : o->threads;
 	if (use_gpu) {
 		gvk_err_t gerr = {0, ""};
-		int rc = cnv_em_gpu(par, job, threads, chunk, &o->log, &gerr);
+		int rc = cnv_em_gpu(par, job, threads, chunk, o->gpu, &o->log, &gerr);
 		if (rc == 0 || o->device == GVK_DEVICE_GPU) {
 			snprintf(name, name_len, "gpu");
 			return rc < 0 ? gvk_err_set(err, rc, "%s", gerr.msg) : 0;

@@ -50,7 +50,7 @@ int gvk_fastid_opts_check(const gvk_fastid_opts_t *o, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
 	if (o->isa != GVK_ISA_AUTO && o->isa != GVK_ISA_SCALAR && o->isa != GVK_ISA_AVX512)
 		return gvk_err_set(err, GVK_ERR_ARG, "isa %d is not GVK_ISA_AUTO, _SCALAR or _AVX512", o->isa);
-	if (o->gpu < 0) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be a device index >= 0, not %d", o->gpu);
+	if (o->gpu < -1) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be -1 (the first GPU) or a device index, not %d", o->gpu);
 	if (o->gpu_path < GVK_SNP_PATH_AUTO || o->gpu_path > GVK_SNP_PATH_MMA)
 		return gvk_err_set(err, GVK_ERR_ARG, "gpu_path %d is not GVK_SNP_PATH_AUTO, _POPC or _MMA", o->gpu_path);
 	if (o->gpu_db_block < 0 || o->gpu_q_batch < 0)
@@ -60,7 +60,7 @@ int gvk_fastid_opts_check(const gvk_fastid_opts_t *o, gvk_err_t *err)
 
 static snp_gpu_opt_t gpu_opt(const gvk_fastid_opts_t *o)
 {
-	snp_gpu_opt_t g = {o->gpu, o->gpu_path, o->gpu_mem, o->gpu_db_block, o->gpu_q_batch, o->log};
+	snp_gpu_opt_t g = {o->gpu < 0 ? 0 : o->gpu, o->gpu_path, o->gpu_mem, o->gpu_db_block, o->gpu_q_batch, o->log};
 	return g;
 }
 

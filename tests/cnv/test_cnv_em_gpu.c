@@ -211,7 +211,7 @@ static int run_case(int gpu, const variant_t *v, size_t m, int N, uint64_t *st, 
 		cmp_t c = {0, 0, 0, 0};
 		memset(b.sini, 0xff, m * N * sizeof(double)); /* stale values must not survive */
 		if (gpu) {
-			rc = cnv_em_gpu(&p, &jb, 3, chunks[t], &log, &err);
+			rc = cnv_em_gpu(&p, &jb, 3, chunks[t], -1, &log, &err);
 			if (rc < 0) fprintf(stderr, "cnv_em_gpu: %s\n", err.msg);
 		} else {
 			rc = emulate(&p, &jb, chunks[t]);

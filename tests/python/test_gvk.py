@@ -405,7 +405,7 @@ def test_struct_layouts_match_library():
 			_lib.check_structs(gvk._L, "lib", [cls])
 		for w in ("gvk_align_opts_t",) + words:
 			assert w in str(e.value)
-	ints = [(n, ctypes.c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu_chunk_mb")]
+	ints = [(n, ctypes.c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu", "gpu_chunk_mb")]
 	refused(ints + [("log", _lib.Log)], "gpu_min_work", "missing")  # the declaration before the fix
 	refused(ints + [("gpu_min_work", ctypes.c_float), ("log", _lib.Log)], "gpu_min_work", "offset")
 	refused(ints + [("gpu_min_work", ctypes.c_double), ("log", _lib.Log), ("server", ctypes.c_char_p),

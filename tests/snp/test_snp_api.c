@@ -350,7 +350,7 @@ static void bad_ld_opts(void)
 		case 1: o.threads = -1; break;
 		case 2: o.device = 7; break;
 		case 3: o.isa = 42; break;
-		case 4: o.gpu = -1; break;
+		case 4: o.gpu = -2; break;
 		case 5: o.gpu_path = 3; break;
 		case 6: o.window_snps = 1; break;
 		case 7: o.window_kb = -1; break;

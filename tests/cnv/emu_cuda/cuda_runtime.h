@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorNoDevice = 100 } cudaError_t;
+typedef enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorNoDevice = 100, cudaErrorInvalidDevice = 101 } cudaError_t;
 enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost };
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount };
 typedef int cudaStream_t;
@@ -37,6 +37,7 @@ static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSucces
 static inline cudaError_t cudaDriverGetVersion(int *v) { *v = 12000; return cudaSuccess; }
 static inline cudaError_t cudaRuntimeGetVersion(int *v) { *v = 12000; return cudaSuccess; }
 static inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
+static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
 static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev)
 {
 	(void)dev;
