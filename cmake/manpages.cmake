@@ -2,7 +2,8 @@
 # Manual pages gvk(1) and gvk-COMMAND(1), made at build time from the program's --help by help2man
 # (cmake/gvk-man.sh) and installed under share/man/man1. Without help2man there are none.
 find_program(GVK_HELP2MAN help2man)
-if(GVK_HELP2MAN)
+# A cross build's gvk does not run here: its manual pages come from the native build.
+if(GVK_HELP2MAN AND NOT CMAKE_CROSSCOMPILING)
   set(man_dir ${PROJECT_BINARY_DIR}/man/man1)
   set(man_pages)
   # command, guide in the sources, one-line description
@@ -33,5 +34,5 @@ if(GVK_HELP2MAN)
   install(FILES ${man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
   message(STATUS "Manual pages: yes (help2man)")
 else()
-  message(STATUS "Manual pages: no (help2man not found)")
+  message(STATUS "Manual pages: no (help2man not found, or a cross build)")
 endif()

@@ -334,10 +334,12 @@ int main(int argc, char **argv)
 		if (!gkl) fprintf(stderr, "bench_align: cannot use %s: %s\n", gkl_path, dlerror());
 		/* GKL's AVX-512 entry crashes at 1024 bp and longer (docs/align.md, Semantics 9); these workloads
 		 * stay below. */
+#if defined(__x86_64__)
 		__builtin_cpu_init();
 		if (h && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
 		    __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
 			gkl512 = (gkl_fn)dlsym(h, "_Z21runSWOnePairBT_avx512iiiiPhS_ssaPciPjPi");
+#endif
 	}
 	workload_t wl[2] = {make_read_hap(n_rh, 0x9e3779b97f4a7c15ull), make_hap_ref(n_hr, 0x2545f4914f6cdd1dull)};
 	const char *names[2] = {"read x haplotype", "haplotype x ref"};

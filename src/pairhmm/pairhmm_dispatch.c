@@ -9,6 +9,7 @@
 
 #include "pairhmm_kernel.h"
 
+static int cpu_has_avx512(void) __attribute__((unused));
 static int cpu_has_avx512(void)
 {
 #if defined(GVK_HAVE_AVX512) && defined(PHMM_X86)
