@@ -13,6 +13,7 @@
 #include "ld_args.h"
 #include "ld_load.h"
 #include "ld_log.h"
+#include "ld_prune_cmd.h"
 #include "../common/err.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
@@ -69,6 +70,7 @@ typedef struct {
 	ld_report_t rep;
 	gvk_err_t err;
 	double t0;
+	int64_t n_pruned; /* --indep-pairwise: variants removed */
 	int no_table; /* the run ended without a table (one variant, or fewer than two founders) */
 } run_t;
 
@@ -154,6 +156,16 @@ static int write_outputs(run_t *r)
 	return rc;
 }
 
+/* --indep-pairwise: both lists and the log, as one output set. */
+static int write_prune(run_t *r)
+{
+	int rc = ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
+	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
+	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
+	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
+	return rc;
+}
+
 static int run(run_t *r)
 {
 	ld_args_t *a = &r->a;
@@ -169,6 +181,7 @@ static int run(run_t *r)
 		if (first_rank()) fprintf(stderr, "gvk ld: warning: %s\n", FOUNDERS_SKIP);
 		return write_log_only(r, "Warning: " FOUNDERS_SKIP);
 	}
+	if (a->prune_set) return write_prune(r);
 	if (ld_args_check_count(a, r->d.n_snp) < 0) return GVK_ERR_ARG;
 	a->ld.haplotype = a->phased;
 	a->ld.r2 = a->r2;
@@ -186,8 +199,8 @@ int gvk_cmd_ld(int argc, char **argv)
 	if (ld_args_parse(argc, argv, &r->a) < 0) return free(r), 1;
 	/* the input is named first: without one, nothing else can be said of the run */
 	int no_input = ld_args_check_input(&r->a) < 0;
-	if (no_input || !r->a.stat_set) {
-		if (!no_input) fprintf(stderr, "gvk ld: give --r or --r2\n");
+	if (no_input || (!r->a.stat_set && !r->a.prune_set)) {
+		if (!no_input) fprintf(stderr, "gvk ld: give --r, --r2 or --indep-pairwise\n");
 		ld_usage(stderr);
 		return free(r), 1;
 	}
@@ -214,6 +227,10 @@ int gvk_cmd_ld(int argc, char **argv)
 		fprintf(stderr, "gvk ld: %s\n", r->err.msg[0] ? r->err.msg : gvk_strerror(rc));
 	} else if (rc < 0 && r->err.msg[0]) {
 		fprintf(stderr, "gvk ld: %s\n", r->err.msg);
+	} else if (rc == 0 && !a->quiet && a->prune_set) {
+		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, %lld pruned, %lld kept; lists in %s.prune.in / .prune.out, %.3f s\n",
+		        (long long)r->d.n_snp, (long long)r->d.n_bits, (long long)r->n_pruned,
+		        (long long)(r->d.n_snp - r->n_pruned), a->out_prefix, gvk_seconds() - r->t0);
 	} else if (rc == 0 && !a->quiet && r->no_table) {
 		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, no pairs, no table file written%s%s\n", (long long)r->d.n_snp,
 		        (long long)r->d.n_bits, r->log_path ? "; log in " : "", r->log_path ? r->log_path : "");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ld_args.h"
+#include "ld_prune_cmd.h"
 #include "commands.h"
 #include "../common/threads.h"
 #include "../snp/ld_write.h"
@@ -13,7 +14,8 @@
 void ld_usage(FILE *fp)
 {
 	fprintf(fp,
-	        "Usage: gvk ld --bfile PREFIX (--r | --r2) [modifiers] [options]\n\n"
+	        "Usage: gvk ld --bfile PREFIX (--r | --r2) [modifiers] [options]\n"
+	        "       gvk ld --bfile PREFIX --indep-pairwise W[kb] S R2 [options]\n\n"
 	        "PLINK 1.9 --r/--r2 linkage disequilibrium, same options, file names and output columns.\n"
 	        "Input:\n"
 	        "  --bfile PREFIX         PREFIX.bed/.bim/.fam (or --bed/--bim/--fam FILE each)\n"
@@ -27,6 +29,9 @@ void ld_usage(FILE *fp)
 	        "  with-freqs | in-phase         MAF_A/MAF_B and PHASE table columns\n"
 	        "  d | dprime | dprime-signed    D / D' column (unphased: PLINK's haplotype-frequency estimate)\n"
 	        "  yes-really                    allow an unfiltered matrix of more than 400,000 SNPs\n"
+	        "Pruning (PREFIX.prune.in / PREFIX.prune.out, after the filters below):\n"
+	        "  --indep-pairwise W[kb] S R2   windows of W variants (or W kb) moved by S variants; of each\n"
+	        "                                pair with r^2 > R2 the lower-MAF variant goes\n"
 	        "Table windows (PLINK defaults):\n"
 	        "  --ld-window N          B at most N-1 SNPs after A (10)\n"
 	        "  --ld-window-kb X       bp(B) - bp(A) <= X kb (1000)\n"
@@ -223,6 +228,8 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 		if (num_arg(argc, argv, i, &v)) return -1;
 		if (v < 0 || v > 1) return fprintf(stderr, "gvk ld: --ld-window-r2 must be in [0, 1]\n"), -1;
 		a->r2_min = v, a->r2_set = 1;
+	} else if (!strcmp(s, "--indep-pairwise")) {
+		return ld_prune_parse(argc, argv, i, a);
 	} else if (!strcmp(s, "--geno") || !strcmp(s, "--maf")) {
 		return filter_arg(a, argc, argv, i);
 	} else if (!strcmp(s, "--snps") || !strcmp(s, "--ld-snps")) {
@@ -347,7 +354,9 @@ int ld_args_check_input(const ld_args_t *a)
 int ld_args_check(ld_args_t *a)
 {
 	if (ld_args_check_input(a) < 0) return -1;
-	if (!a->stat_set) return fprintf(stderr, "gvk ld: give --r or --r2\n"), -1;
+	if (!a->stat_set && !a->prune_set) return fprintf(stderr, "gvk ld: give --r, --r2 or --indep-pairwise\n"), -1;
+	if (a->stat_set && a->prune_set)
+		return fprintf(stderr, "gvk ld: give --r/--r2 and --indep-pairwise in separate runs\n"), -1;
 	if (check_modifiers(a) < 0 || check_selection(a) < 0) return -1;
 	a->ld.em = ld_args_em(a);
 	return 0;

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include "../snp/ld_engine.h"
+#include "../snp/ld_prune.h"
 
 typedef struct {
 	const char *bfile, *bed, *bim, *fam, *vcf, *out_prefix, *out, *chr, *extract, *exclude;
@@ -17,6 +18,8 @@ typedef struct {
 	double maf;               /* --maf: lowest minor allele frequency kept; 0 = no filter */
 	double r2_min;            /* --ld-window-r2 */
 	ld_opt_t ld;
+	int prune_set;            /* --indep-pairwise given */
+	ld_prune_opt_t prune;
 	int argc;
 	char **argv;
 } ld_args_t;

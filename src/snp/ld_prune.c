@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* --indep-pairwise as PLINK 1.9 decides it. A window holds the live variants between its start
+ * and end; within it, each variant u is compared with the later live variants from next[u] on
+ * (the first it has not yet been compared with), and a pair above the threshold removes the
+ * variant of lower MAF (the later one on a tie), after which u's scan stops and the pass starts
+ * over until a pass removes nothing. Comparisons are never repeated, so the order in which pairs
+ * are met (and hence which variants go) is PLINK's. Genotypes are centred as -1 / 0 / +1 with a
+ * missing call 0, and r^2 is taken over the samples called at both, in PLINK's arithmetic. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ld_prune.h"
+#include "../common/err.h"
+
+/* PLINK's relative epsilon for its threshold and MAF comparisons (2^-44). */
+#define PRUNE_EPS 0.00000000000005684341886080801486968994140625
+
+/* Per SNP: its centred +1 and -1 bits (zero where missing), called bits, and PLINK's sums. */
+typedef struct {
+	const uint64_t *pos, *neg, *v;
+	int64_t miss, sum, ssq;
+	double var_recip; /* 1 / (n ssq - sum^2) when nothing is missing */
+	int ok;           /* variance over the called samples is not zero */
+} prune_snp_t;
+
+typedef struct {
+	const snp_data_t *d;
+	uint64_t *neg;    /* V & ~A per SNP (nw words each) */
+	prune_snp_t *s;
+	uint64_t pairs;
+} prune_ctx_t;
+
+static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
+
+static void snp_prepare(prune_ctx_t *c, int64_t i)
+{
+	const snp_data_t *d = c->d;
+	prune_snp_t *s = &c->s[i];
+	const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
+	uint64_t *ng = c->neg + (size_t)i * (size_t)d->nw;
+	int64_t np = 0, nn = 0, nv = 0;
+	for (int w = 0; w < d->nw; ++w) {
+		ng[w] = v[w] & ~a[w];
+		np += pop(b[w]), nn += pop(ng[w]), nv += pop(v[w]);
+	}
+	int64_t n = d->n_bits;
+	s->pos = b, s->neg = ng, s->v = v;
+	s->miss = n - nv, s->sum = np - nn, s->ssq = np + nn;
+	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
+	s->ok = var != 0;
+	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
+}
+
+/* r^2 of SNPs i and j with PLINK's two formulas (no missing call at either, or some). */
+static double pair_r2(prune_ctx_t *c, int64_t i, int64_t j)
+{
+	const prune_snp_t *x = &c->s[i], *y = &c->s[j];
+	int nw = c->d->nw;
+	++c->pairs;
+	int64_t dot = 0;
+	if (!x->miss && !y->miss) {
+		for (int w = 0; w < nw; ++w)
+			dot += pop(x->pos[w] & y->pos[w]) + pop(x->neg[w] & y->neg[w]) - pop(x->pos[w] & y->neg[w]) -
+			       pop(x->neg[w] & y->pos[w]);
+		double cov = (double)(dot * c->d->n_bits) - (double)x->sum * (double)y->sum;
+		return cov * cov * (x->var_recip * y->var_recip);
+	}
+	int64_t nm = 0, sx = 0, sy = 0, sxx = 0, syy = 0;
+	for (int w = 0; w < nw; ++w) {
+		uint64_t vx = x->v[w], vy = y->v[w];
+		dot += pop(x->pos[w] & y->pos[w]) + pop(x->neg[w] & y->neg[w]) - pop(x->pos[w] & y->neg[w]) -
+		       pop(x->neg[w] & y->pos[w]);
+		nm += pop(vx & vy);
+		sx += pop(x->pos[w] & vy) - pop(x->neg[w] & vy), sxx += pop((x->pos[w] | x->neg[w]) & vy);
+		sy += pop(y->pos[w] & vx) - pop(y->neg[w] & vx), syy += pop((y->pos[w] | y->neg[w]) & vx);
+	}
+	double n = (double)nm, dx = (double)sx, dy = (double)sy;
+	double cov = (double)dot * n - dx * dy;
+	double rec = 1.0 / (((double)sxx * n - dx * dx) * ((double)syy * n - dy * dy));
+	return cov * cov * rec;
+}
+
+static double maf(double f) { return f < 0.5 ? f : 1.0 - f; }
+
+/* One chromosome's SNPs [lo, hi). */
+typedef struct {
+	int64_t *live, *next; /* window entries: SNP index, first later SNP index still to compare with */
+	int64_t size;
+	int64_t pruned;
+} window_t;
+
+/* Adds SNP e to the window; a SNP whose calls do not vary is removed as it enters. */
+static void enter(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t e)
+{
+	wd->live[wd->size++] = e;
+	snp_prepare(c, e);
+	if (!c->s[e].ok) out[e] = 1, ++wd->pruned;
+}
+
+/* Passes over the window until one removes nothing. end: the SNP after the window. */
+static void window_passes(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t end, double thr)
+{
+	const double *f = c->d->a2f;
+	int again = 1;
+	while (again) {
+		again = 0;
+		for (int64_t u = 0; u + 1 < wd->size; ++u) {
+			int64_t iu = wd->live[u];
+			if (out[iu]) continue;
+			int64_t k = u + 1;
+			while (k < wd->size && wd->live[k] < wd->next[u]) ++k;
+			for (; k < wd->size; ++k) {
+				int64_t ik = wd->live[k];
+				if (out[ik]) continue;
+				if (!(pair_r2(c, iu, ik) > thr)) continue;
+				again = 1, ++wd->pruned;
+				if (maf(f[iu]) < (1 - PRUNE_EPS) * maf(f[ik])) {
+					out[iu] = 1;
+				} else {
+					out[ik] = 1;
+					for (++k; k < wd->size && out[wd->live[k]]; ++k) {}
+					if (k < wd->size) wd->next[u] = wd->live[k];
+				}
+				break;
+			}
+			if (k == wd->size) wd->next[u] = end;
+		}
+	}
+}
+
+/* The end of a kb window starting at SNP s: the first SNP from e on beyond it (or hi). */
+static int64_t kb_end(const snp_data_t *d, int64_t s, int64_t e, int64_t hi, int64_t bp)
+{
+	while (e < hi && d->var[e].bp <= d->var[s].bp + bp) ++e;
+	return e;
+}
+
+static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi)
+{
+	const snp_data_t *d = c->d;
+	double thr = o->r2 * (1 + PRUNE_EPS);
+	int64_t bp = o->win * 1000;
+	int64_t start = lo, end = o->kb ? kb_end(d, lo, lo + 1, hi, bp) : lo + o->win;
+	if (end > hi) end = hi;
+	wd->size = 0;
+	if (end - start > 1)
+		for (int64_t e = start; e < end; ++e) enter(c, wd, out, e);
+	else
+		wd->live[wd->size++] = start;
+	for (int64_t k = 0; k < wd->size; ++k) wd->next[k] = k + 1 < wd->size ? wd->live[k + 1] : end;
+	for (;;) {
+		if (wd->size > 1) window_passes(c, wd, out, end, thr);
+		for (int64_t k = 0; k < o->step && start < hi; ++k) ++start;
+		if (start == hi) break;
+		if (end < start) end = start;
+		int64_t m = 0;
+		for (int64_t k = 0; k < wd->size; ++k) {
+			int64_t e = wd->live[k];
+			if (e < start || out[e]) continue;
+			wd->live[m] = e, wd->next[m] = wd->next[k], ++m;
+		}
+		int64_t prev = m;
+		wd->size = m;
+		int64_t add = o->kb ? kb_end(d, start, end, hi, bp) - end : o->step;
+		for (int64_t k = 0; k < add && end < hi; ++k) {
+			if (wd->size > prev) wd->next[wd->size - 1] = end;
+			enter(c, wd, out, end++);
+		}
+		if (wd->size > prev) wd->next[wd->size - 1] = end;
+	}
+}
+
+int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pruned, uint8_t *skip,
+                      ld_prune_report_t *rep, gvk_err_t *err)
+{
+	prune_ctx_t c = {.d = d};
+	window_t wd = {0};
+	int64_t m = d->n_snp;
+	memset(pruned, 0, (size_t)m);
+	memset(skip, 0, (size_t)m);
+	if (rep) memset(rep, 0, sizeof *rep);
+	c.neg = malloc(sizeof *c.neg * (size_t)d->nw * (size_t)(m ? m : 1));
+	c.s = calloc((size_t)(m ? m : 1), sizeof *c.s);
+	wd.live = malloc(sizeof *wd.live * (size_t)(m + 1));
+	wd.next = malloc(sizeof *wd.next * (size_t)(m + 1));
+	ld_prune_chrom_t *ch = rep ? calloc((size_t)(m ? m : 1), sizeof *ch) : NULL;
+	int rc = 0;
+	if (!c.neg || !c.s || !wd.live || !wd.next || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t lo = 0, hi; rc == 0 && lo < m; lo = hi) {
+		for (hi = lo + 1; hi < m && !strcmp(d->var[hi].chr, d->var[lo].chr); ++hi) {}
+		if (!strcmp(d->var[lo].chr, "0")) {
+			memset(skip + lo, 1, (size_t)(hi - lo));
+			continue;
+		}
+		wd.pruned = 0;
+		prune_chrom(&c, o, &wd, pruned, lo, hi);
+		if (rep) {
+			ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[lo].chr, hi - lo, wd.pruned};
+			rep->pruned += wd.pruned;
+		}
+	}
+	if (rc == 0 && rep) rep->chrom = ch, rep->pairs = c.pairs;
+	else free(ch);
+	free(c.neg);
+	free(c.s);
+	free(wd.live);
+	free(wd.next);
+	return rc;
+}
+
+void ld_prune_report_free(ld_prune_report_t *r)
+{
+	if (!r) return;
+	free(r->chrom);
+	memset(r, 0, sizeof *r);
+}
