@@ -160,6 +160,11 @@ static int write_outputs(run_t *r)
 static int write_prune(run_t *r)
 {
 	int rc = ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
+	/* PLINK writes the samples --mind removed to PREFIX.irem, when there are any */
+	char *irem = r->in.n_mind_removed ? with_ext(r->a.out_prefix, ".irem") : NULL;
+	FILE *fi = rc == 0 && irem ? gvk_outset_open(&r->os, irem, &r->err) : NULL;
+	if (rc == 0 && irem && (!fi || fputs(r->in.irem, fi) < 0)) rc = r->err.code ? r->err.code : GVK_ERR_IO;
+	free(irem);
 	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
 	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);

@@ -48,6 +48,9 @@ void ld_usage(FILE *fp)
 	        "  --exclude FILE         all but the variant IDs listed in FILE\n"
 	        "  --geno [X]             drop variants with more than X missing calls (0.1)\n"
 	        "  --maf [X]              drop variants with minor allele frequency below X (0.01)\n"
+	        "  --hwe P [midp]         drop variants whose founders' Hardy-Weinberg exact test p < P (X:\n"
+	        "                         non-males; Y and MT untested); runs after --geno, before --maf\n"
+	        "  --mind [X]             drop samples with more than X missing calls (0.1), PREFIX.irem\n"
 	        "  --allow-extra-chr      accept contig names that are not PLINK chromosome codes\n"
 	        "Samples:\n"
 	        "  --keep FILE            only the samples listed in FILE (FID IID per line)\n"
@@ -167,9 +170,27 @@ static int window_arg(ld_args_t *a, const char *s, double v)
 	return 0;
 }
 
+/* --hwe P ['midp'] ['include-nonctrl']: without phenotypes every sample is a control, so
+ * include-nonctrl changes nothing. */
+static int hwe_arg(ld_args_t *a, int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc || is_opt(argv[*i + 1])) return fprintf(stderr, "gvk ld: --hwe needs a p-value threshold\n"), -1;
+	if (num_arg(argc, argv, i, &a->hwe)) return -1;
+	if (a->hwe < 0 || a->hwe >= 1) return fprintf(stderr, "gvk ld: --hwe threshold must be at least 0 and below 1\n"), -1;
+	while (*i + 1 < argc && (!strcmp(argv[*i + 1], "midp") || !strcmp(argv[*i + 1], "include-nonctrl")))
+		if (!strcmp(argv[++*i], "midp")) a->hwe_midp = 1;
+	return 0;
+}
+
 static int filter_arg(ld_args_t *a, int argc, char **argv, int *i)
 {
 	const char *s = argv[*i];
+	if (!strcmp(s, "--hwe")) return hwe_arg(a, argc, argv, i);
+	if (!strcmp(s, "--mind")) {
+		if (opt_num_arg(argc, argv, i, 0.1, &a->mind)) return -1;
+		if (a->mind < 0 || a->mind > 1) return fprintf(stderr, "gvk ld: --mind must be between 0 and 1\n"), -1;
+		return 0;
+	}
 	if (!strcmp(s, "--geno")) {
 		if (opt_num_arg(argc, argv, i, 0.1, &a->geno)) return -1;
 		if (a->geno < 0 || a->geno > 1) return fprintf(stderr, "gvk ld: --geno must be between 0 and 1\n"), -1;
@@ -230,7 +251,7 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 		a->r2_min = v, a->r2_set = 1;
 	} else if (!strcmp(s, "--indep-pairwise")) {
 		return ld_prune_parse(argc, argv, i, a);
-	} else if (!strcmp(s, "--geno") || !strcmp(s, "--maf")) {
+	} else if (!strcmp(s, "--geno") || !strcmp(s, "--maf") || !strcmp(s, "--mind") || !strcmp(s, "--hwe")) {
 		return filter_arg(a, argc, argv, i);
 	} else if (!strcmp(s, "--snps") || !strcmp(s, "--ld-snps")) {
 		int ld = s[2] == 'l';
@@ -285,6 +306,7 @@ int ld_args_parse(int argc, char **argv, ld_args_t *a)
 	a->out_prefix = "plink";
 	a->r2_min = 0.2;
 	a->geno = 1.0;
+	a->mind = 1.0;
 	a->argc = argc, a->argv = argv;
 	uint8_t *seen = calloc((size_t)argc + 1, 1);
 	if (!seen) return fprintf(stderr, "gvk ld: out of memory\n"), -1;
@@ -313,6 +335,9 @@ static int check_selection(ld_args_t *a)
 	if ((a->from || a->to) && a->snps) return fprintf(stderr, "gvk ld: --snps cannot be used with --from or --to\n"), -1;
 	if ((a->ld_snp != NULL) + (a->ld_snp_list != NULL) + (a->ld_snps != NULL) > 1)
 		return fprintf(stderr, "gvk ld: give only one of --ld-snp, --ld-snps and --ld-snp-list\n"), -1;
+	if (a->hwe > 0 && a->nonfounders)
+		return fprintf(stderr, "gvk ld: --hwe with --nonfounders is not supported (the test counts founders)\n"), -1;
+	if (a->mind < 1 && a->vcf) return fprintf(stderr, "gvk ld: --mind applies to --bfile input only in gvk ld\n"), -1;
 	if (a->phased && (a->keep || a->remove || a->geno < 1 || a->maf > 0 || a->make_founders || a->nonfounders))
 		return fprintf(stderr, "gvk ld: --keep, --remove, --geno, --maf, --make-founders and --nonfounders apply to "
 		                       "genotypes, not to --phased haplotypes\n"), -1;

@@ -40,6 +40,8 @@ def main():
     rng = random.Random(a.seed)
     n = a.samples
     sex = [rng.randint(1, 2) for _ in range(n)]  # 1 male, 2 female
+    # a few samples with many missing calls (--mind)
+    bad = [0.3 if rng.random() < 0.05 else 0.0 for _ in range(n)]
     bim, rows = [], []
     for c in a.chroms.split(","):
         m = a.snps
@@ -59,9 +61,11 @@ def main():
                 g = list(prev)  # duplicates: exact ties in MAF, r^2 = 1
             if rng.random() < 0.01:
                 g = [0] * n  # monomorphic
+            elif rng.random() < 0.03:
+                g = [1 if rng.random() < 0.4 else x for x in g]  # excess heterozygotes (--hwe)
             prev = g
             rate = a.missing * rng.uniform(0, 3)
-            row = [1 if rng.random() < rate else (0, 2, 3)[x] for x in g]
+            row = [1 if rng.random() < rate + bad[s] else (0, 2, 3)[x] for s, x in enumerate(g)]
             pos += rng.randint(50, 4000)
             bim.append(f"{c}\t{c}_{j + 1}\t0\t{pos}\tA\tG\n")
             rows.append(row)

@@ -34,6 +34,15 @@ refused "--indep-pairwise 5 1 -0.1" "threshold"
 refused "--indep-pairwise 5 1 nan" "threshold"
 refused "--indep-pairwise 5 1" "threshold"
 refused "--indep-pairwise 5 1 0.2 --r2" "separate runs"
+refused "--indep-pairwise 5 1 0.2 --hwe 1" "--hwe threshold"
+refused "--indep-pairwise 5 1 0.2 --hwe" "--hwe needs"
+refused "--indep-pairwise 5 1 0.2 --hwe 0.5 foo" "unknown option 'foo'"
+refused "--indep-pairwise 5 1 0.2 --hwe 0.5 --nonfounders" "--hwe with --nonfounders"
+refused "--indep-pairwise 5 1 0.2 --mind 1.5" "--mind must be"
+python3 "$here/gen_ld_data.py" m --samples 20 --snps 50 --chroms 1 --missing 0.3 || exit 1
+"$gvk" ld --bfile m --indep-pairwise 5 1 0.2 --mind 0 --out o > out.txt 2>&1
+[ $? -eq 1 ] && grep -q "removed every sample" out.txt && ! ls o.* > /dev/null 2>&1 && pass=$((pass + 1)) ||
+	{ echo "FAIL --mind 0: $(head -1 out.txt)"; fail=$((fail + 1)); }
 # accepted for comparison: both lists written
 "$gvk" ld -q --bfile d --indep-pairwise 5 kb 1 0.2 --out ok && [ -e ok.prune.in ] && [ -e ok.prune.out ] && [ -e ok.log ] &&
 	[ $(cat ok.prune.in ok.prune.out | wc -l) -eq 50 ] && pass=$((pass + 1)) || { echo "FAIL: accepted run"; fail=$((fail + 1)); }

@@ -5,6 +5,7 @@
 # (variant counts and kb), steps, thresholds (0 included) and filters, on filesets with real LD
 # blocks, missing calls, monomorphic and duplicated SNPs (MAF and r^2 ties), several chromosomes,
 # X with haploid males (some heterozygous), and MT, from gen_ld_data.py with three seeds.
+# --mind, --geno, --hwe (midp, include-nonctrl) and --maf before pruning, .irem included.
 # Skips (77) without plink1.9 or python3. Usage: ld_prune_plink.sh GVK
 set -u
 gvk=$1
@@ -19,8 +20,12 @@ pass=0 fail=0
 # same DATA plink-options...: both lists equal, and not trivially empty
 same() {
 	local d=$1; shift
+	rm -f p.irem g.irem
 	"$plink" --bfile "$d" "$@" --out p > p.out 2>&1
 	"$gvk" ld -q --bfile "$d" "$@" --out g > g.out 2>&1
+	if [ -e p.irem ] || [ -e g.irem ]; then
+		cmp -s p.irem g.irem || { echo "FAIL $d $*: .irem differs"; fail=$((fail + 1)); return; }
+	fi
 	if [ ! -s p.prune.in ] || [ ! -e g.prune.in ]; then
 		echo "FAIL $d $*: plink $(grep -m1 -i error p.out) / gvk $(head -1 g.out)"; fail=$((fail + 1))
 	elif cmp -s p.prune.in g.prune.in && cmp -s p.prune.out g.prune.out; then
@@ -40,6 +45,11 @@ for seed in 1 2 3; do
 	same "d$seed" --indep-pairwise 50 5 0.2 --maf 0.05 --geno 0.1
 	same "d$seed" --indep-pairwise 20 4 0.3 --keep-allele-order
 	same "d$seed" --indep-pairwise 20 4 0.3 --chr 2,23
+	# PLINK's QC line and the filters alone, in its order (--mind, --geno, --hwe, --maf); .irem too
+	same "d$seed" --maf 0.05 --geno 0.1 --mind 0.1 --hwe 1e-6 --indep-pairwise 50 5 0.2
+	same "d$seed" --hwe 0.01 midp --indep-pairwise 10 2 0.3
+	same "d$seed" --hwe 0.001 include-nonctrl --mind --indep-pairwise 40kb 1 0.4
+	same "d$seed" --mind 0.2 --hwe 1e-4 midp --geno 0.05 --indep-pairwise 50 5 0.2
 done
 # a single-variant chromosome stays in (never compared), chromosome 0 is in neither list
 awk 'NR == 1 {$1 = 0} NR > 600 && NR < 900 {$1 = 5} NR == 900 {$1 = 6} {print}' OFS='\t' d1.bim > d1b.bim
