@@ -28,6 +28,7 @@ typedef struct {
 	uint64_t *neg;    /* V & ~A per SNP (nw words each) */
 	prune_snp_t *s;
 	uint64_t pairs;
+	double (*r2)(const prune_snp_t *, const prune_snp_t *, int, int64_t);
 } prune_ctx_t;
 
 static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
@@ -51,18 +52,17 @@ static void snp_prepare(prune_ctx_t *c, int64_t i)
 	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
 }
 
-/* r^2 of SNPs i and j with PLINK's two formulas (no missing call at either, or some). */
-static double pair_r2(prune_ctx_t *c, int64_t i, int64_t j)
+/* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some); inlined
+ * into a build for the popcnt instruction and a portable one. */
+static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
+                                                                 int64_t n_bits)
 {
-	const prune_snp_t *x = &c->s[i], *y = &c->s[j];
-	int nw = c->d->nw;
-	++c->pairs;
 	int64_t dot = 0;
 	if (!x->miss && !y->miss) {
 		for (int w = 0; w < nw; ++w)
 			dot += pop(x->pos[w] & y->pos[w]) + pop(x->neg[w] & y->neg[w]) - pop(x->pos[w] & y->neg[w]) -
 			       pop(x->neg[w] & y->pos[w]);
-		double cov = (double)(dot * c->d->n_bits) - (double)x->sum * (double)y->sum;
+		double cov = (double)(dot * n_bits) - (double)x->sum * (double)y->sum;
 		return cov * cov * (x->var_recip * y->var_recip);
 	}
 	int64_t nm = 0, sx = 0, sy = 0, sxx = 0, syy = 0;
@@ -78,6 +78,25 @@ static double pair_r2(prune_ctx_t *c, int64_t i, int64_t j)
 	double cov = (double)dot * n - dx * dy;
 	double rec = 1.0 / (((double)sxx * n - dx * dx) * ((double)syy * n - dy * dy));
 	return cov * cov * rec;
+}
+
+static double pair_r2_portable(const prune_snp_t *x, const prune_snp_t *y, int nw, int64_t n_bits)
+{
+	return pair_r2_body(x, y, nw, n_bits);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("popcnt"))) static double pair_r2_popcnt(const prune_snp_t *x, const prune_snp_t *y, int nw,
+                                                                int64_t n_bits)
+{
+	return pair_r2_body(x, y, nw, n_bits);
+}
+#endif
+
+static double pair_r2(prune_ctx_t *c, int64_t i, int64_t j)
+{
+	++c->pairs;
+	return c->r2(&c->s[i], &c->s[j], c->d->nw, c->d->n_bits);
 }
 
 static double maf(double f) { return f < 0.5 ? f : 1.0 - f; }
@@ -173,7 +192,10 @@ static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, u
 int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pruned, uint8_t *skip,
                       ld_prune_report_t *rep, gvk_err_t *err)
 {
-	prune_ctx_t c = {.d = d};
+	prune_ctx_t c = {.d = d, .r2 = pair_r2_portable};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (__builtin_cpu_supports("popcnt")) c.r2 = pair_r2_popcnt;
+#endif
 	window_t wd = {0};
 	int64_t m = d->n_snp;
 	memset(pruned, 0, (size_t)m);
