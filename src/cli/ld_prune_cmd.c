@@ -52,31 +52,14 @@ int ld_prune_parse(int argc, char **argv, int *i, ld_args_t *a)
 	return 0;
 }
 
-/* Chromosome runs of d in output order: PLINK codes (1 .. 26) ascending, then other names. */
-static int64_t code_of(const char *chr)
-{
-	char *end;
-	long v = strtol(chr, &end, 10);
-	return *end || end == chr ? 1000 : v;
-}
-
 static int write_list(FILE *fp, const snp_data_t *d, const uint8_t *pruned, const uint8_t *skip, int want)
 {
-	int64_t m = d->n_snp;
-	/* runs sorted by code; input order among equal codes (contigs) */
-	int64_t n_run = 0, *lo = malloc(sizeof *lo * (size_t)(m + 1));
-	if (!lo) return -1;
-	for (int64_t i = 0; i < m; ++i)
-		if (i == 0 || strcmp(d->var[i].chr, d->var[i - 1].chr)) lo[n_run++] = i;
-	for (int64_t r = 1; r < n_run; ++r)
-		for (int64_t q = r; q > 0 && code_of(d->var[lo[q]].chr) < code_of(d->var[lo[q - 1]].chr); --q) {
-			int64_t t = lo[q];
-			lo[q] = lo[q - 1], lo[q - 1] = t;
-		}
-	for (int64_t r = 0; r < n_run; ++r)
-		for (int64_t i = lo[r]; i < m && !strcmp(d->var[i].chr, d->var[lo[r]].chr); ++i)
-			if (!skip[i] && pruned[i] == want) fprintf(fp, "%s\n", d->var[i].id);
-	free(lo);
+	int64_t *order = malloc(sizeof *order * (size_t)(d->n_snp + 1));
+	if (!order) return -1;
+	ld_prune_order(d, order);
+	for (int64_t k = 0; k < d->n_snp; ++k)
+		if (!skip[order[k]] && pruned[order[k]] == want) fprintf(fp, "%s\n", d->var[order[k]].id);
+	free(order);
 	return 0;
 }
 

@@ -236,3 +236,44 @@ void ld_prune_report_free(ld_prune_report_t *r)
 	free(r->chrom);
 	memset(r, 0, sizeof *r);
 }
+
+/* A chromosome's place in PLINK's list order: its code, or after every code for another name. */
+static int64_t code_of(const char *chr)
+{
+	char *end;
+	long v = strtol(chr, &end, 10);
+	return *end || end == chr ? 1000 : v;
+}
+
+void ld_prune_order(const snp_data_t *d, int64_t *order)
+{
+	int64_t m = d->n_snp, n_run = 0, k = 0;
+	int64_t *lo = order; /* run starts first, then expanded from the back */
+	for (int64_t i = 0; i < m; ++i)
+		if (i == 0 || strcmp(d->var[i].chr, d->var[i - 1].chr)) lo[n_run++] = i;
+	for (int64_t r = 1; r < n_run; ++r) /* stable: equal codes keep their order */
+		for (int64_t q = r; q > 0 && code_of(d->var[lo[q]].chr) < code_of(d->var[lo[q - 1]].chr); --q) {
+			int64_t t = lo[q];
+			lo[q] = lo[q - 1], lo[q - 1] = t;
+		}
+	int64_t *runs = malloc(sizeof *runs * (size_t)(n_run + 1));
+	if (!runs) { /* cannot happen for the sizes used; fall back to file order */
+		for (int64_t i = 0; i < m; ++i) order[i] = i;
+		return;
+	}
+	memcpy(runs, lo, sizeof *runs * (size_t)n_run);
+	for (int64_t r = 0; r < n_run; ++r)
+		for (int64_t i = runs[r]; i < m && (i == runs[r] || !strcmp(d->var[i].chr, d->var[i - 1].chr)); ++i)
+			order[k++] = i;
+	free(runs);
+}
+
+int ld_prune_opt_check(const ld_prune_opt_t *o, gvk_err_t *err)
+{
+	if (o->win < (o->kb ? 1 : 2) || o->win > 2147483647)
+		return gvk_err_set(err, GVK_ERR_ARG, "window: %lld; give at least 2 variants or 1 kb", (long long)o->win);
+	if (o->step < 1 || (!o->kb && o->step > o->win))
+		return gvk_err_set(err, GVK_ERR_ARG, "step: %lld; give 1 to the window size (in variants)", (long long)o->step);
+	if (!(o->r2 >= 0 && o->r2 < 1)) return gvk_err_set(err, GVK_ERR_ARG, "r2: %g; give a value in [0, 1)", o->r2);
+	return 0;
+}

@@ -31,4 +31,14 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
                       ld_prune_report_t *rep, gvk_err_t *err);
 void ld_prune_report_free(ld_prune_report_t *r);
 
+/* The SNPs of d in the order of PLINK's lists: chromosome runs by code (1 .. 26 ascending, then
+ * other names as d has them), file order within a run. order: d->n_snp entries. */
+void ld_prune_order(const snp_data_t *d, int64_t *order);
+
+/* The engine's keep_allele_order (ld_api.c), for gvk_ld_prune_bfile. */
+int ld_api_keep_allele_order(const gvk_ld_t *e);
+
+/* PLINK 1.9's ranges for the options; 0, or GVK_ERR_ARG naming the value. */
+int ld_prune_opt_check(const ld_prune_opt_t *o, gvk_err_t *err);
+
 #endif
