@@ -78,7 +78,9 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os, ld
 	char *in = with_ext(a->out_prefix, ".prune.in"), *out = with_ext(a->out_prefix, ".prune.out");
 	ld_prune_report_t rep = {0};
 	int rc = pruned && skip && in && out ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (rc == 0) rc = ld_prune_pairwise(d, &a->prune, pruned, skip, &rep, err);
+	ld_prune_opt_t po = a->prune;
+	po.threads = a->ld.threads;
+	if (rc == 0) rc = ld_prune_pairwise(d, &po, pruned, skip, &rep, err);
 	for (int64_t k = 0; rc == 0 && k < rep.n_chrom; ++k)
 		ld_log_printf(log, "Pruned %lld variant%s from chromosome %s, leaving %lld.\n", (long long)rep.chrom[k].pruned,
 		              rep.chrom[k].pruned == 1 ? "" : "s", rep.chrom[k].chr,

@@ -11,24 +11,28 @@
 
 #include "ld_prune.h"
 #include "../common/err.h"
+#include "../common/threads.h"
 
 /* PLINK's relative epsilon for its threshold and MAF comparisons (2^-44). */
 #define PRUNE_EPS 0.00000000000005684341886080801486968994140625
 
-/* Per SNP: its centred +1 and -1 bits (zero where missing), called bits, and PLINK's sums. */
+/* Per SNP: its +1 bits (two copies of A1), its A and called planes (-1 = called & ~A), and
+ * PLINK's sums. */
 typedef struct {
-	const uint64_t *pos, *neg, *v;
+	const uint64_t *pos, *a, *v;
 	int64_t miss, sum, ssq;
 	double var_recip; /* 1 / (n ssq - sum^2) when nothing is missing */
 	int ok;           /* variance over the called samples is not zero */
 } prune_snp_t;
 
+typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t);
+
+/* One worker's view: the shared per-SNP table (each chromosome's entries written by one worker). */
 typedef struct {
 	const snp_data_t *d;
-	uint64_t *neg;    /* V & ~A per SNP (nw words each) */
 	prune_snp_t *s;
 	uint64_t pairs;
-	double (*r2)(const prune_snp_t *, const prune_snp_t *, int, int64_t);
+	pair_fn r2;
 } prune_ctx_t;
 
 static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
@@ -38,14 +42,10 @@ static void snp_prepare(prune_ctx_t *c, int64_t i)
 	const snp_data_t *d = c->d;
 	prune_snp_t *s = &c->s[i];
 	const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
-	uint64_t *ng = c->neg + (size_t)i * (size_t)d->nw;
 	int64_t np = 0, nn = 0, nv = 0;
-	for (int w = 0; w < d->nw; ++w) {
-		ng[w] = v[w] & ~a[w];
-		np += pop(b[w]), nn += pop(ng[w]), nv += pop(v[w]);
-	}
+	for (int w = 0; w < d->nw; ++w) np += pop(b[w]), nn += pop(v[w] & ~a[w]), nv += pop(v[w]);
 	int64_t n = d->n_bits;
-	s->pos = b, s->neg = ng, s->v = v;
+	s->pos = b, s->a = a, s->v = v;
 	s->miss = n - nv, s->sum = np - nn, s->ssq = np + nn;
 	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
 	s->ok = var != 0;
@@ -59,20 +59,20 @@ static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp
 {
 	int64_t dot = 0;
 	if (!x->miss && !y->miss) {
-		for (int w = 0; w < nw; ++w)
-			dot += pop(x->pos[w] & y->pos[w]) + pop(x->neg[w] & y->neg[w]) - pop(x->pos[w] & y->neg[w]) -
-			       pop(x->neg[w] & y->pos[w]);
+		for (int w = 0; w < nw; ++w) {
+			uint64_t xn = x->v[w] & ~x->a[w], yn = y->v[w] & ~y->a[w];
+			dot += pop(x->pos[w] & y->pos[w]) + pop(xn & yn) - pop(x->pos[w] & yn) - pop(xn & y->pos[w]);
+		}
 		double cov = (double)(dot * n_bits) - (double)x->sum * (double)y->sum;
 		return cov * cov * (x->var_recip * y->var_recip);
 	}
 	int64_t nm = 0, sx = 0, sy = 0, sxx = 0, syy = 0;
 	for (int w = 0; w < nw; ++w) {
-		uint64_t vx = x->v[w], vy = y->v[w];
-		dot += pop(x->pos[w] & y->pos[w]) + pop(x->neg[w] & y->neg[w]) - pop(x->pos[w] & y->neg[w]) -
-		       pop(x->neg[w] & y->pos[w]);
+		uint64_t vx = x->v[w], vy = y->v[w], xn = vx & ~x->a[w], yn = vy & ~y->a[w];
+		dot += pop(x->pos[w] & y->pos[w]) + pop(xn & yn) - pop(x->pos[w] & yn) - pop(xn & y->pos[w]);
 		nm += pop(vx & vy);
-		sx += pop(x->pos[w] & vy) - pop(x->neg[w] & vy), sxx += pop((x->pos[w] | x->neg[w]) & vy);
-		sy += pop(y->pos[w] & vx) - pop(y->neg[w] & vx), syy += pop((y->pos[w] | y->neg[w]) & vx);
+		sx += pop(x->pos[w] & vy) - pop(xn & vy), sxx += pop((x->pos[w] | xn) & vy);
+		sy += pop(y->pos[w] & vx) - pop(yn & vx), syy += pop((y->pos[w] | yn) & vx);
 	}
 	double n = (double)nm, dx = (double)sx, dy = (double)sy;
 	double cov = (double)dot * n - dx * dy;
@@ -88,6 +88,16 @@ static double pair_r2_portable(const prune_snp_t *x, const prune_snp_t *y, int n
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("popcnt"))) static double pair_r2_popcnt(const prune_snp_t *x, const prune_snp_t *y, int nw,
                                                                 int64_t n_bits)
+{
+	return pair_r2_body(x, y, nw, n_bits);
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define PRUNE_AVX512 1
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static double pair_r2_avx512(const prune_snp_t *x,
+                                                                                        const prune_snp_t *y, int nw,
+                                                                                        int64_t n_bits)
 {
 	return pair_r2_body(x, y, nw, n_bits);
 }
@@ -189,44 +199,85 @@ static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, u
 	}
 }
 
+/* The chromosome runs of d, shared by the workers, who take them in turn. */
+typedef struct {
+	const snp_data_t *d;
+	const ld_prune_opt_t *o;
+	prune_snp_t *s;
+	pair_fn r2;
+	uint8_t *pruned;
+	int64_t *lo, *hi, *n_pruned, n_run, longest;
+	int64_t next;         /* the next run to take (atomic) */
+	uint64_t pairs;       /* (atomic) */
+	int failed;           /* a worker ran out of memory (atomic) */
+} prune_job_t;
+
+static void worker(void *arg, int tid)
+{
+	prune_job_t *j = arg;
+	(void)tid;
+	prune_ctx_t c = {j->d, j->s, 0, j->r2};
+	window_t wd = {0};
+	wd.live = malloc(sizeof *wd.live * (size_t)(j->longest + 1));
+	wd.next = malloc(sizeof *wd.next * (size_t)(j->longest + 1));
+	if (!wd.live || !wd.next) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+	for (int64_t r; wd.live && wd.next && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
+		wd.pruned = 0;
+		prune_chrom(&c, j->o, &wd, j->pruned, j->lo[r], j->hi[r]);
+		j->n_pruned[r] = wd.pruned;
+	}
+	__atomic_fetch_add(&j->pairs, c.pairs, __ATOMIC_RELAXED);
+	free(wd.live);
+	free(wd.next);
+}
+
+static pair_fn pick_kernel(void)
+{
+#ifdef PRUNE_AVX512
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return pair_r2_avx512;
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (__builtin_cpu_supports("popcnt")) return pair_r2_popcnt;
+#endif
+	return pair_r2_portable;
+}
+
 int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pruned, uint8_t *skip,
                       ld_prune_report_t *rep, gvk_err_t *err)
 {
-	prune_ctx_t c = {.d = d, .r2 = pair_r2_portable};
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (__builtin_cpu_supports("popcnt")) c.r2 = pair_r2_popcnt;
-#endif
-	window_t wd = {0};
 	int64_t m = d->n_snp;
 	memset(pruned, 0, (size_t)m);
 	memset(skip, 0, (size_t)m);
 	if (rep) memset(rep, 0, sizeof *rep);
-	c.neg = malloc(sizeof *c.neg * (size_t)d->nw * (size_t)(m ? m : 1));
-	c.s = calloc((size_t)(m ? m : 1), sizeof *c.s);
-	wd.live = malloc(sizeof *wd.live * (size_t)(m + 1));
-	wd.next = malloc(sizeof *wd.next * (size_t)(m + 1));
-	ld_prune_chrom_t *ch = rep ? calloc((size_t)(m ? m : 1), sizeof *ch) : NULL;
+	prune_job_t j = {.d = d, .o = o, .r2 = pick_kernel(), .pruned = pruned};
+	j.s = calloc((size_t)m + 1, sizeof *j.s);
+	j.lo = malloc(sizeof *j.lo * (size_t)(m + 1));
+	j.hi = malloc(sizeof *j.hi * (size_t)(m + 1));
+	j.n_pruned = calloc((size_t)m + 1, sizeof *j.n_pruned);
+	ld_prune_chrom_t *ch = rep ? calloc((size_t)m + 1, sizeof *ch) : NULL;
 	int rc = 0;
-	if (!c.neg || !c.s || !wd.live || !wd.next || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (!j.s || !j.lo || !j.hi || !j.n_pruned || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (int64_t lo = 0, hi; rc == 0 && lo < m; lo = hi) {
 		for (hi = lo + 1; hi < m && !strcmp(d->var[hi].chr, d->var[lo].chr); ++hi) {}
-		if (!strcmp(d->var[lo].chr, "0")) {
+		if (!strcmp(d->var[lo].chr, "0")) { /* PLINK prunes and lists no variant of chromosome 0 */
 			memset(skip + lo, 1, (size_t)(hi - lo));
 			continue;
 		}
-		wd.pruned = 0;
-		prune_chrom(&c, o, &wd, pruned, lo, hi);
-		if (rep) {
-			ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[lo].chr, hi - lo, wd.pruned};
-			rep->pruned += wd.pruned;
-		}
+		j.lo[j.n_run] = lo, j.hi[j.n_run++] = hi;
+		if (hi - lo > j.longest) j.longest = hi - lo;
 	}
-	if (rc == 0 && rep) rep->chrom = ch, rep->pairs = c.pairs;
+	if (rc == 0 && j.n_run) {
+		int nt = o->threads > 1 ? o->threads : 1;
+		gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, worker, &j);
+		if (j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	}
+	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
+		ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[j.lo[r]].chr, j.hi[r] - j.lo[r], j.n_pruned[r]};
+		rep->pruned += j.n_pruned[r];
+	}
+	if (rc == 0 && rep) rep->chrom = ch, rep->pairs = j.pairs;
 	else free(ch);
-	free(c.neg);
-	free(c.s);
-	free(wd.live);
-	free(wd.next);
+	free(j.s), free(j.lo), free(j.hi), free(j.n_pruned);
 	return rc;
 }
 

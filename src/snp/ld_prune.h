@@ -11,6 +11,7 @@ typedef struct {
 	int kb;         /* win is in kb */
 	int64_t step;   /* variants the window moves by */
 	double r2;      /* prune pairs with r^2 above this */
+	int threads;    /* chromosomes pruned at once (each one is sequential) */
 } ld_prune_opt_t;
 
 /* Per chromosome run of d, as the log reports it. */
@@ -37,6 +38,8 @@ void ld_prune_order(const snp_data_t *d, int64_t *order);
 
 /* The engine's keep_allele_order (ld_api.c), for gvk_ld_prune_bfile. */
 int ld_api_keep_allele_order(const gvk_ld_t *e);
+/* The engine's CPU threads (0 in the options: every processor). */
+int ld_api_threads(const gvk_ld_t *e);
 
 /* PLINK 1.9's ranges for the options; 0, or GVK_ERR_ARG naming the value. */
 int ld_prune_opt_check(const ld_prune_opt_t *o, gvk_err_t *err);
