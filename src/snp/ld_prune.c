@@ -33,11 +33,12 @@ typedef struct {
 	prune_snp_t *s;
 	uint64_t pairs;
 	pair_fn r2;
+	int popcnt;  /* the CPU has the popcnt instruction */
 } prune_ctx_t;
 
 static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
 
-static void snp_prepare(prune_ctx_t *c, int64_t i)
+static inline __attribute__((always_inline)) void prepare_body(prune_ctx_t *c, int64_t i)
 {
 	const snp_data_t *d = c->d;
 	prune_snp_t *s = &c->s[i];
@@ -50,6 +51,24 @@ static void snp_prepare(prune_ctx_t *c, int64_t i)
 	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
 	s->ok = var != 0;
 	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
+}
+
+static void prepare_portable(prune_ctx_t *c, int64_t i) { prepare_body(c, i); }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int64_t i) { prepare_body(c, i); }
+#endif
+
+/* A SNP's sums, as it enters a window. */
+static void snp_prepare(prune_ctx_t *c, int64_t i)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (c->popcnt) {
+		prepare_popcnt(c, i);
+		return;
+	}
+#endif
+	prepare_portable(c, i);
 }
 
 /* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some); inlined
@@ -216,7 +235,10 @@ static void worker(void *arg, int tid)
 {
 	prune_job_t *j = arg;
 	(void)tid;
-	prune_ctx_t c = {j->d, j->s, 0, j->r2};
+	prune_ctx_t c = {j->d, j->s, 0, j->r2, 0};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	c.popcnt = __builtin_cpu_supports("popcnt");
+#endif
 	window_t wd = {0};
 	wd.live = malloc(sizeof *wd.live * (size_t)(j->longest + 1));
 	wd.next = malloc(sizeof *wd.next * (size_t)(j->longest + 1));
