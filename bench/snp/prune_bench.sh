@@ -30,5 +30,9 @@ else
 fi
 if command -v plink2 > /dev/null; then
 	run plink2 plink2 --bfile "$data" --indep-pairwise $win --threads "$t" --out p2
-	echo "plink2: $(wc -l < p2.prune.in) kept (its own estimator; not compared)"
+	if cmp -s p19.prune.in p2.prune.in && cmp -s p19.prune.out p2.prune.out; then
+		echo "plink2 lists: the same as plink1.9's"
+	else
+		echo "plink2 lists: differ from plink1.9's ($(wc -l < p2.prune.in) kept)"
+	fi
 fi
