@@ -131,6 +131,18 @@ static int write_log_only(run_t *r, const char *why)
 	return rc == 0 ? gvk_outset_commit(&r->os, &r->err) : rc;
 }
 
+/* PLINK writes the samples --mind removed to PREFIX.irem, when there are any. */
+static int write_irem(run_t *r)
+{
+	if (!r->in.n_mind_removed) return 0;
+	char *path = with_ext(r->a.out_prefix, ".irem");
+	if (!path) return gvk_err_set(&r->err, GVK_ERR_NOMEM, "out of memory");
+	FILE *fp = gvk_outset_open(&r->os, path, &r->err);
+	free(path);
+	if (!fp) return GVK_ERR_IO;
+	return fputs(r->in.irem, fp) < 0 ? gvk_err_set(&r->err, GVK_ERR_IO, "cannot write %s.irem", r->a.out_prefix) : 0;
+}
+
 /* The table or matrix, then the log, as one output set. */
 static int write_outputs(run_t *r)
 {
@@ -151,6 +163,7 @@ static int write_outputs(run_t *r)
 	if (rc == 0) rc = ld_run(&r->d, &a->ld, sink, &sc, &r->rep, &r->err);
 	if (sc.progress) fputc('\n', stderr);
 	if (rc == 0) rc = ld_writer_finish(&r->w, &r->err);
+	if (rc == 0) rc = write_irem(r);
 	if (rc == 0 && r->log_path) rc = write_log(r, NULL);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;
@@ -160,11 +173,7 @@ static int write_outputs(run_t *r)
 static int write_prune(run_t *r)
 {
 	int rc = ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
-	/* PLINK writes the samples --mind removed to PREFIX.irem, when there are any */
-	char *irem = r->in.n_mind_removed ? with_ext(r->a.out_prefix, ".irem") : NULL;
-	FILE *fi = rc == 0 && irem ? gvk_outset_open(&r->os, irem, &r->err) : NULL;
-	if (rc == 0 && irem && (!fi || fputs(r->in.irem, fi) < 0)) rc = r->err.code ? r->err.code : GVK_ERR_IO;
-	free(irem);
+	if (rc == 0) rc = write_irem(r);
 	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
 	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
@@ -174,7 +183,7 @@ static int write_prune(run_t *r)
 static int run(run_t *r)
 {
 	ld_args_t *a = &r->a;
-	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 --r/--r2)\n", GVK_VERSION);
+	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 %s)\n", GVK_VERSION, a->prune_set ? "--indep-pairwise" : "--r/--r2");
 	ld_log_options(&r->log, a->argc, a->argv);
 	int rc = ld_load(a, &r->d, &r->in, &r->log, &r->err);
 	if (rc < 0) return rc;

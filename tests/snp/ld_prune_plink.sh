@@ -57,5 +57,13 @@ done
 awk 'NR == 1 {$1 = 0} NR > 600 && NR < 900 {$1 = 5} NR == 900 {$1 = 6} {print}' OFS='\t' d1.bim > d1b.bim
 cp d1.bed d1b.bed && cp d1.fam d1b.fam
 same d1b --indep-pairwise 20 4 0.3
+# the QC filters apply to --r2 tables as well: same .ld and .irem
+for f in "--mind 0.1" "--hwe 1e-4 midp --maf 0.05"; do
+	rm -f p.irem g.irem
+	"$plink" --bfile d3 $f --r2 --out p > p.out 2>&1
+	"$gvk" ld -q --bfile d3 $f --r2 --out g > g.out 2>&1
+	if [ -s p.ld ] && cmp -s p.ld g.ld && { [ ! -e p.irem ] || cmp -s p.irem g.irem; }; then pass=$((pass + 1))
+	else echo "FAIL --r2 $f: .ld or .irem differs"; fail=$((fail + 1)); fi
+done
 echo "ld_prune_plink: $pass passed, $fail failed"
 [ $fail -eq 0 ]
