@@ -16,7 +16,8 @@ void ld_usage(FILE *fp)
 	fprintf(fp,
 	        "Usage: gvk ld --bfile PREFIX (--r | --r2) [modifiers] [options]\n"
 	        "       gvk ld --bfile PREFIX --indep-pairwise W[kb] S R2 [options]\n\n"
-	        "PLINK 1.9 --r/--r2 linkage disequilibrium, same options, file names and output columns.\n"
+	        "PLINK 1.9 --r/--r2 linkage disequilibrium and --indep-pairwise pruning, same options, file names\n"
+	        "and output columns.\n"
 	        "Input:\n"
 	        "  --bfile PREFIX         PREFIX.bed/.bim/.fam (or --bed/--bim/--fam FILE each)\n"
 	        "  --vcf FILE             VCF/BCF imported as PLINK 1.9 does (needs a build with htslib)\n"
