@@ -368,6 +368,32 @@ GVK_EXPORT int gvk_ld_table_geno(gvk_ld_t *e, const int8_t *geno, int64_t n_snps
 GVK_EXPORT void gvk_ld_matrix_free(gvk_ld_matrix_t *r);
 GVK_EXPORT void gvk_ld_table_free(gvk_ld_table_t *t);
 
+/* LD pruning as PLINK 1.9's --indep-pairwise W[kb] S R2 (docs/snp.md, "QC -> prune"): in windows
+ * moved along each chromosome, of each pair with r^2 > R2 the variant of lower MAF goes. */
+typedef struct {
+	int64_t window; /* variants (at least 2), or kb with window_kb (at least 1) (default 50) */
+	int window_kb;  /* 1: window in kb (default 0) */
+	int64_t step;   /* variants the window moves by: 1 .. window for a window in variants (default 5) */
+	double r2;      /* r^2 threshold in [0, 1) (default 0.2) */
+} gvk_ld_prune_opts_t;
+
+/* The two lists, each in PLINK's order (.prune.in / .prune.out). */
+typedef struct {
+	int64_t n_kept, n_removed;
+	char **kept, **removed; /* variant IDs, NUL-terminated */
+} gvk_ld_prune_result_t;
+
+/* Fills o with the defaults above. */
+GVK_EXPORT void gvk_ld_prune_opts_init(gvk_ld_prune_opts_t *o);
+/* Prunes the PLINK 1 fileset prefix.bed / .bim / .fam with e's PLINK rules (founders, X / Y,
+ * keep_allele_order; no filters: the caller filters first). Each chromosome must be sorted by
+ * position. *out is allocated for the caller (gvk_ld_prune_free), NULL after an error; options out
+ * of range are GVK_ERR_ARG naming the field. */
+GVK_EXPORT int gvk_ld_prune_bfile(gvk_ld_t *e, const char *prefix, const gvk_ld_prune_opts_t *o,
+                                  gvk_ld_prune_result_t **out, gvk_err_t *err);
+/* Frees a result and its strings; NULL is allowed. */
+GVK_EXPORT void gvk_ld_prune_free(gvk_ld_prune_result_t *r);
+
 /* FastID options. The gvk fastid command sets the gpu_* fields from the environment variables
  * GVK_SNP_GPU_PATH, GVK_SNP_GPU_MEM, GVK_SNP_GPU_DB_BLOCK and GVK_SNP_GPU_QBATCH. */
 typedef struct {

@@ -139,6 +139,15 @@ static void ld(void)
 	ARG("gvk_ld_table_geno(out NULL)", "out", gvk_ld_table_geno(e, geno, 2, 2, 0, NULL, NULL, NULL, &err));
 	NOOP("gvk_ld_table_geno(chrom, bp NULL: allowed)", int rc = gvk_ld_table_geno(e, geno, 2, 2, 0, NULL, NULL, &t, NULL),
 	     rc == 0 && t);
+	gvk_ld_prune_opts_t po;
+	gvk_ld_prune_result_t *pr = NULL;
+	gvk_ld_prune_opts_init(&po);
+	NOOP("gvk_ld_prune_opts_init(NULL)", gvk_ld_prune_opts_init(NULL), 1);
+	ARG("gvk_ld_prune_bfile(e NULL)", "e", gvk_ld_prune_bfile(NULL, "x", &po, &pr, &err));
+	ARG("gvk_ld_prune_bfile(prefix NULL)", "prefix", gvk_ld_prune_bfile(e, NULL, &po, &pr, &err));
+	ARG("gvk_ld_prune_bfile(o NULL)", "o", gvk_ld_prune_bfile(e, "x", NULL, &pr, &err));
+	ARG("gvk_ld_prune_bfile(out NULL)", "out", gvk_ld_prune_bfile(e, "x", &po, NULL, &err));
+	NOOP("gvk_ld_prune_free(NULL)", gvk_ld_prune_free(NULL), 1);
 	NOOP("gvk_ld_matrix_free(NULL)", gvk_ld_matrix_free(NULL), 1);
 	NOOP("gvk_ld_table_free(NULL)", gvk_ld_table_free(NULL), 1);
 	gvk_ld_destroy(e);

@@ -34,7 +34,7 @@ del _table, _c, _d
 # Thread counts above this are refused (0 = all processors).
 MAX_THREADS = 4096
 
-__all__ = ["GvkError", "GvkArgError", "GvkRangeError", "version", "features", "library_path", "pairhmm", "pairhmm_file", "align",
+__all__ = ["GvkError", "GvkArgError", "GvkRangeError", "version", "features", "library_path", "pairhmm", "pairhmm_file", "align", "ld_prune",
            "ld", "fastid", "cnv", "cnv_counts_file"]
 
 GVK_ERR_ARG = -4
@@ -534,6 +534,29 @@ def ld(source, *, table=False, layout="snp_major", chrom=None, bp=None, **opts):
 	res.n_samples, res.r2, res.device = r.n_samples, bool(r.r2), device
 	res.snps = _snps(owner, r.snps, r.m)
 	return res
+
+
+def ld_prune(prefix, window=50, step=5, r2=0.2, *, window_kb=False, **opts):
+	"""PLINK 1.9 --indep-pairwise window step r2 (window in kb with window_kb=True) of the PLINK
+	fileset prefix (.bed/.bim/.fam), without filters. Returns (kept, removed): lists of variant IDs
+	in the order of PLINK's .prune.in and .prune.out. Engine options as for ld() (keep_allele_order,
+	device, threads, ...)."""
+	prefix = _path("prefix", prefix)
+	po = _lib.LdPruneOpts()
+	_L.gvk_ld_prune_opts_init(ctypes.byref(po))
+	po.window, po.step, po.window_kb = _int("window", window, 1, 2**31 - 1), _int("step", step, 1, 2**31 - 1), int(bool(window_kb))
+	po.r2 = float(r2)
+	o = _lib.LdOpts()
+	_L.gvk_ld_opts_init(ctypes.byref(o))
+	_set_opts(o, opts)
+	p = ctypes.POINTER(_lib.LdPruneResult)()
+	with _Engine("gvk_ld", o) as e:
+		_call(_L.gvk_ld_prune_bfile, e.e, prefix, ctypes.byref(po), ctypes.byref(p))
+	try:
+		r = p.contents
+		return _strings(r.kept, r.n_kept) or [], _strings(r.removed, r.n_removed) or []
+	finally:
+		_L.gvk_ld_prune_free(p)
 
 
 # ---------------------------------------------------------------------------------------------- FastID

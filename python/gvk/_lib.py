@@ -77,6 +77,16 @@ class LdTable(ctypes.Structure):
 	            ("m", c_int64), ("n_samples", c_int64), ("snps", LdSnps)]
 
 
+class LdPruneOpts(ctypes.Structure):
+	_c_name_ = "gvk_ld_prune_opts_t"
+	_fields_ = [("window", c_int64), ("window_kb", c_int), ("step", c_int64), ("r2", c_double)]
+
+
+class LdPruneResult(ctypes.Structure):
+	_c_name_ = "gvk_ld_prune_result_t"
+	_fields_ = [("n_kept", c_int64), ("n_removed", c_int64), ("kept", P(c_char_p)), ("removed", P(c_char_p))]
+
+
 class FastidOpts(ctypes.Structure):
 	_c_name_ = "gvk_fastid_opts_t"
 	_fields_ = [("mixture", c_int), ("topk", c_int), ("threshold", c_int64), ("threads", c_int), ("device", c_int),
@@ -288,6 +298,9 @@ def _declare(lib):
 		"gvk_ld_table_geno": (c_int, [c_void_p, c_void_p, c_int64, c_int64, c_int, c_void_p, c_void_p,
 		                              P(P(LdTable)), E]),
 		"gvk_ld_matrix_free": (None, [P(LdMatrix)]), "gvk_ld_table_free": (None, [P(LdTable)]),
+		"gvk_ld_prune_opts_init": (None, [P(LdPruneOpts)]),
+		"gvk_ld_prune_bfile": (c_int, [c_void_p, c_char_p, P(LdPruneOpts), P(P(LdPruneResult)), E]),
+		"gvk_ld_prune_free": (None, [P(LdPruneResult)]),
 		"gvk_fastid_opts_init": (None, [P(FastidOpts)]), "gvk_fastid_create": (c_void_p, [P(FastidOpts), E]),
 		"gvk_fastid_destroy": (None, [c_void_p]), "gvk_fastid_device_name": (c_char_p, [c_void_p]),
 		"gvk_fastid_search": (c_int, [c_void_p, c_void_p, c_size_t, c_void_p, c_size_t, c_uint32,

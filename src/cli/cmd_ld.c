@@ -14,6 +14,7 @@
 #include "ld_args.h"
 #include "ld_load.h"
 #include "ld_log.h"
+#include "ld_prune_cmd.h"
 #include "../common/err.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
@@ -70,6 +71,7 @@ typedef struct {
 	ld_report_t rep;
 	gvk_err_t err;
 	double t0;
+	int64_t n_pruned; /* --indep-pairwise: variants removed */
 	int no_table; /* the run ended without a table (one variant, or fewer than two founders) */
 } run_t;
 
@@ -130,6 +132,18 @@ static int write_log_only(run_t *r, const char *why)
 	return rc == 0 ? gvk_outset_commit(&r->os, &r->err) : rc;
 }
 
+/* PLINK writes the samples --mind removed to PREFIX.irem, when there are any. */
+static int write_irem(run_t *r)
+{
+	if (!r->in.n_mind_removed) return 0;
+	char *path = with_ext(r->a.out_prefix, ".irem");
+	if (!path) return gvk_err_set(&r->err, GVK_ERR_NOMEM, "out of memory");
+	FILE *fp = gvk_outset_open(&r->os, path, &r->err);
+	free(path);
+	if (!fp) return GVK_ERR_IO;
+	return fputs(r->in.irem, fp) < 0 ? gvk_err_set(&r->err, GVK_ERR_IO, "cannot write %s.irem", r->a.out_prefix) : 0;
+}
+
 /* The table or matrix, then the log, as one output set. */
 static int write_outputs(run_t *r)
 {
@@ -155,7 +169,19 @@ static int write_outputs(run_t *r)
 	if (rc == 0) rc = ld_writer_finish(&r->w, &r->err);
 	gvk_pool_destroy(pool);
 	a->ld.pool = r->w.pool = NULL;
+	if (rc == 0) rc = write_irem(r);
 	if (rc == 0 && r->log_path) rc = write_log(r, NULL);
+	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
+	return rc;
+}
+
+/* --indep-pairwise: both lists and the log, as one output set. */
+static int write_prune(run_t *r)
+{
+	int rc = ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
+	if (rc == 0) rc = write_irem(r);
+	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
+	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;
 }
@@ -163,7 +189,7 @@ static int write_outputs(run_t *r)
 static int run(run_t *r)
 {
 	ld_args_t *a = &r->a;
-	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 --r/--r2)\n", GVK_VERSION);
+	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 %s)\n", GVK_VERSION, a->prune_set ? "--indep-pairwise" : "--r/--r2");
 	ld_log_options(&r->log, a->argc, a->argv);
 	int rc = ld_load(a, &r->d, &r->in, &r->log, &r->err);
 	if (rc < 0) return rc;
@@ -175,6 +201,7 @@ static int run(run_t *r)
 		if (first_rank()) fprintf(stderr, "gvk ld: warning: %s\n", FOUNDERS_SKIP);
 		return write_log_only(r, "Warning: " FOUNDERS_SKIP);
 	}
+	if (a->prune_set) return write_prune(r);
 	if (ld_args_check_count(a, r->d.n_snp) < 0) return GVK_ERR_ARG;
 	a->ld.haplotype = a->phased;
 	a->ld.r2 = a->r2;
@@ -194,8 +221,8 @@ int gvk_cmd_ld(int argc, char **argv)
 	if (ld_args_parse(argc, argv, &r->a) < 0) return free(r), 1;
 	/* the input is named first: without one, nothing else can be said of the run */
 	int no_input = ld_args_check_input(&r->a) < 0;
-	if (no_input || !r->a.stat_set) {
-		if (!no_input) fprintf(stderr, "gvk ld: give --r or --r2\n");
+	if (no_input || (!r->a.stat_set && !r->a.prune_set)) {
+		if (!no_input) fprintf(stderr, "gvk ld: give --r, --r2 or --indep-pairwise\n");
 		ld_usage(stderr);
 		return free(r), 1;
 	}
@@ -222,6 +249,10 @@ int gvk_cmd_ld(int argc, char **argv)
 		fprintf(stderr, "gvk ld: %s\n", r->err.msg[0] ? r->err.msg : gvk_strerror(rc));
 	} else if (rc < 0 && r->err.msg[0]) {
 		fprintf(stderr, "gvk ld: %s\n", r->err.msg);
+	} else if (rc == 0 && !a->quiet && a->prune_set) {
+		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, %lld pruned, %lld kept; lists in %s.prune.in / .prune.out, %.3f s\n",
+		        (long long)r->d.n_snp, (long long)r->d.n_bits, (long long)r->n_pruned,
+		        (long long)(r->d.n_snp - r->n_pruned), a->out_prefix, gvk_seconds() - r->t0);
 	} else if (rc == 0 && !a->quiet && r->no_table) {
 		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, no pairs, no table file written%s%s\n", (long long)r->d.n_snp,
 		        (long long)r->d.n_bits, r->log_path ? "; log in " : "", r->log_path ? r->log_path : "");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ld_args.h"
+#include "ld_prune_cmd.h"
 #include "commands.h"
 #include "../common/threads.h"
 #include "../snp/ld_write.h"
@@ -13,8 +14,10 @@
 void ld_usage(FILE *fp)
 {
 	fprintf(fp,
-	        "Usage: gvk ld --bfile PREFIX (--r | --r2) [modifiers] [options]\n\n"
-	        "PLINK 1.9 --r/--r2 linkage disequilibrium, same options, file names and output columns.\n"
+	        "Usage: gvk ld --bfile PREFIX (--r | --r2) [modifiers] [options]\n"
+	        "       gvk ld --bfile PREFIX --indep-pairwise W[kb] S R2 [options]\n\n"
+	        "PLINK 1.9 --r/--r2 linkage disequilibrium and --indep-pairwise pruning, same options, file names\n"
+	        "and output columns.\n"
 	        "Input:\n"
 	        "  --bfile PREFIX         PREFIX.bed/.bim/.fam (or --bed/--bim/--fam FILE each)\n"
 	        "  --vcf FILE             VCF/BCF imported as PLINK 1.9 does (needs a build with htslib)\n"
@@ -27,6 +30,9 @@ void ld_usage(FILE *fp)
 	        "  with-freqs | in-phase         MAF_A/MAF_B and PHASE table columns\n"
 	        "  d | dprime | dprime-signed    D / D' column (unphased: PLINK's haplotype-frequency estimate)\n"
 	        "  yes-really                    allow an unfiltered matrix of more than 400,000 SNPs\n"
+	        "Pruning (PREFIX.prune.in / PREFIX.prune.out, after the filters below):\n"
+	        "  --indep-pairwise W[kb] S R2   windows of W variants (or W kb) moved by S variants; of each\n"
+	        "                                pair with r^2 > R2 the lower-MAF variant goes\n"
 	        "Table windows (PLINK defaults):\n"
 	        "  --ld-window N          B at most N-1 SNPs after A (10)\n"
 	        "  --ld-window-kb X       bp(B) - bp(A) <= X kb (1000)\n"
@@ -43,6 +49,9 @@ void ld_usage(FILE *fp)
 	        "  --exclude FILE         all but the variant IDs listed in FILE\n"
 	        "  --geno [X]             drop variants with more than X missing calls (0.1)\n"
 	        "  --maf [X]              drop variants with minor allele frequency below X (0.01)\n"
+	        "  --hwe P [midp]         drop variants whose founders' Hardy-Weinberg exact test p < P (X:\n"
+	        "                         non-males; Y and MT untested); runs after --geno, before --maf\n"
+	        "  --mind [X]             drop samples with more than X missing calls (0.1), PREFIX.irem\n"
 	        "  --allow-extra-chr      accept contig names that are not PLINK chromosome codes\n"
 	        "Samples:\n"
 	        "  --keep FILE            only the samples listed in FILE (FID IID per line)\n"
@@ -162,9 +171,27 @@ static int window_arg(ld_args_t *a, const char *s, double v)
 	return 0;
 }
 
+/* --hwe P ['midp'] ['include-nonctrl']: without phenotypes every sample is a control, so
+ * include-nonctrl changes nothing. */
+static int hwe_arg(ld_args_t *a, int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc || is_opt(argv[*i + 1])) return fprintf(stderr, "gvk ld: --hwe needs a p-value threshold\n"), -1;
+	if (num_arg(argc, argv, i, &a->hwe)) return -1;
+	if (a->hwe < 0 || a->hwe >= 1) return fprintf(stderr, "gvk ld: --hwe threshold must be at least 0 and below 1\n"), -1;
+	while (*i + 1 < argc && (!strcmp(argv[*i + 1], "midp") || !strcmp(argv[*i + 1], "include-nonctrl")))
+		if (!strcmp(argv[++*i], "midp")) a->hwe_midp = 1;
+	return 0;
+}
+
 static int filter_arg(ld_args_t *a, int argc, char **argv, int *i)
 {
 	const char *s = argv[*i];
+	if (!strcmp(s, "--hwe")) return hwe_arg(a, argc, argv, i);
+	if (!strcmp(s, "--mind")) {
+		if (opt_num_arg(argc, argv, i, 0.1, &a->mind)) return -1;
+		if (a->mind < 0 || a->mind > 1) return fprintf(stderr, "gvk ld: --mind must be between 0 and 1\n"), -1;
+		return 0;
+	}
 	if (!strcmp(s, "--geno")) {
 		if (opt_num_arg(argc, argv, i, 0.1, &a->geno)) return -1;
 		if (a->geno < 0 || a->geno > 1) return fprintf(stderr, "gvk ld: --geno must be between 0 and 1\n"), -1;
@@ -223,7 +250,9 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 		if (num_arg(argc, argv, i, &v)) return -1;
 		if (v < 0 || v > 1) return fprintf(stderr, "gvk ld: --ld-window-r2 must be in [0, 1]\n"), -1;
 		a->r2_min = v, a->r2_set = 1;
-	} else if (!strcmp(s, "--geno") || !strcmp(s, "--maf")) {
+	} else if (!strcmp(s, "--indep-pairwise")) {
+		return ld_prune_parse(argc, argv, i, a);
+	} else if (!strcmp(s, "--geno") || !strcmp(s, "--maf") || !strcmp(s, "--mind") || !strcmp(s, "--hwe")) {
 		return filter_arg(a, argc, argv, i);
 	} else if (!strcmp(s, "--snps") || !strcmp(s, "--ld-snps")) {
 		int ld = s[2] == 'l';
@@ -278,6 +307,7 @@ int ld_args_parse(int argc, char **argv, ld_args_t *a)
 	a->out_prefix = "plink";
 	a->r2_min = 0.2;
 	a->geno = 1.0;
+	a->mind = 1.0;
 	a->argc = argc, a->argv = argv;
 	uint8_t *seen = calloc((size_t)argc + 1, 1);
 	if (!seen) return fprintf(stderr, "gvk ld: out of memory\n"), -1;
@@ -306,6 +336,9 @@ static int check_selection(ld_args_t *a)
 	if ((a->from || a->to) && a->snps) return fprintf(stderr, "gvk ld: --snps cannot be used with --from or --to\n"), -1;
 	if ((a->ld_snp != NULL) + (a->ld_snp_list != NULL) + (a->ld_snps != NULL) > 1)
 		return fprintf(stderr, "gvk ld: give only one of --ld-snp, --ld-snps and --ld-snp-list\n"), -1;
+	if (a->hwe > 0 && a->nonfounders)
+		return fprintf(stderr, "gvk ld: --hwe with --nonfounders is not supported (the test counts founders)\n"), -1;
+	if (a->mind < 1 && a->vcf) return fprintf(stderr, "gvk ld: --mind applies to --bfile input only in gvk ld\n"), -1;
 	if (a->phased && (a->keep || a->remove || a->geno < 1 || a->maf > 0 || a->make_founders || a->nonfounders))
 		return fprintf(stderr, "gvk ld: --keep, --remove, --geno, --maf, --make-founders and --nonfounders apply to "
 		                       "genotypes, not to --phased haplotypes\n"), -1;
@@ -347,7 +380,9 @@ int ld_args_check_input(const ld_args_t *a)
 int ld_args_check(ld_args_t *a)
 {
 	if (ld_args_check_input(a) < 0) return -1;
-	if (!a->stat_set) return fprintf(stderr, "gvk ld: give --r or --r2\n"), -1;
+	if (!a->stat_set && !a->prune_set) return fprintf(stderr, "gvk ld: give --r, --r2 or --indep-pairwise\n"), -1;
+	if (a->stat_set && a->prune_set)
+		return fprintf(stderr, "gvk ld: give --r/--r2 and --indep-pairwise in separate runs\n"), -1;
 	if (check_modifiers(a) < 0 || check_selection(a) < 0) return -1;
 	a->ld.em = ld_args_em(a);
 	return 0;

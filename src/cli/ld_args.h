@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include "../snp/ld_engine.h"
+#include "../snp/ld_prune.h"
 
 typedef struct {
 	const char *bfile, *bed, *bim, *fam, *vcf, *out_prefix, *out, *chr, *extract, *exclude;
@@ -15,8 +16,13 @@ typedef struct {
 	int keep_allele_order, make_founders, nonfounders, allow_extra, double_id, quiet, win_set, r2_set, out_set;
 	double geno;              /* --geno: highest missing-call rate kept; 1 = no filter */
 	double maf;               /* --maf: lowest minor allele frequency kept; 0 = no filter */
+	double mind;              /* --mind: highest sample missing-call rate kept; 1 = no filter */
+	double hwe;               /* --hwe: lowest Hardy-Weinberg exact test p kept; 0 = no filter */
+	int hwe_midp;             /* --hwe ... midp */
 	double r2_min;            /* --ld-window-r2 */
 	ld_opt_t ld;
+	int prune_set;            /* --indep-pairwise given */
+	ld_prune_opt_t prune;
 	int argc;
 	char **argv;
 } ld_args_t;

@@ -13,6 +13,7 @@
 #include "../snp/snp_chrom.h"
 #include "../snp/snp_samples.h"
 #include "../snp/snp_select.h"
+#include "../snp/snp_qc.h"
 #include "../snp/vcf_import.h"
 #include "../snp/vcf_io.h"
 
@@ -144,6 +145,30 @@ static int select_variants(const ld_args_t *a, source_t *s, snp_data_t *d, ld_lo
 	return rc;
 }
 
+/* --mind on the selected variants' rows, before founders and frequencies are settled. */
+static int mind(const ld_args_t *a, source_t *s, const snp_data_t *d, ld_input_t *in, int64_t *founders, ld_log_t *log,
+                gvk_err_t *err)
+{
+	if (a->mind >= 1 || a->vcf) return 0;
+	uint8_t *gone = malloc((size_t)s->ss.n + 1);
+	if (!gone) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int rc = snp_qc_mind(s->bed, s->src, s->n_rows, d, &s->ss, a->mind, gone, &in->n_mind_removed, err);
+	size_t len = 1;
+	for (int64_t k = 0; rc == 0 && k < s->ss.n; ++k)
+		if (gone[k]) len += strlen(s->ss.s[k].fid) + strlen(s->ss.s[k].iid) + 2;
+	if (rc == 0 && !(in->irem = malloc(len))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t k = 0, at = 0; rc == 0 && k < s->ss.n; ++k)
+		if (gone[k]) at += sprintf(in->irem + at, "%s\t%s\n", s->ss.s[k].fid, s->ss.s[k].iid);
+	if (rc == 0 && len == 1) in->irem[0] = 0;
+	free(gone);
+	if (rc < 0) return rc;
+	ld_log_printf(log, "%lld %s removed due to missing genotype data (--mind).\n", (long long)in->n_mind_removed,
+	              in->n_mind_removed == 1 ? "person" : "people");
+	if (snp_samples_count(&s->ss, 0, -1) == 0) return gvk_err_set(err, GVK_ERR_ARG, "--mind %g removed every sample", a->mind);
+	*founders = snp_samples_count(&s->ss, 1, -1);
+	return 0;
+}
+
 static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err)
 {
 	snp_geno_ctx_t c;
@@ -164,9 +189,16 @@ static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gv
 	double tot = 0;
 	for (int64_t i = 0; i < d->n_snp; ++i) tot += d->rate[i];
 	ld_log_printf(log, "Total genotyping rate is %g.\n", d->n_snp ? tot / (double)d->n_snp : 0.0);
-	int64_t ng = 0, nm = 0;
-	int rc = snp_select_qc(d, a->geno, a->maf, &ng, &nm, src, err);
+	int64_t ng = 0, nm = 0, nh = 0;
+	/* PLINK's order: --geno, --hwe, --maf */
+	int rc = snp_select_qc(d, a->geno, 0.0, &ng, &nm, src, err);
 	if (a->geno < 1) ld_log_printf(log, "%lld variants removed due to missing genotype data (--geno).\n", (long long)ng);
+	if (rc == 0 && a->hwe > 0) {
+		rc = snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
+		ld_log_printf(log, "--hwe: %lld variants removed due to Hardy-Weinberg exact test.\n", (long long)nh);
+		if (rc == 0 && d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--hwe %g removed every variant", a->hwe);
+	}
+	if (rc == 0 && a->maf > 0) rc = snp_select_qc(d, 1.0, a->maf, &ng, &nm, src, err);
 	if (a->maf > 0) ld_log_printf(log, "%lld variants removed due to minor allele threshold(s) (--maf).\n", (long long)nm);
 	return rc;
 }
@@ -258,6 +290,7 @@ static int load_genotypes(const ld_args_t *a, snp_data_t *d, ld_input_t *in, int
 	int rc = read_source(a, &s, d, &in->ord, log, err);
 	if (rc == 0) rc = select_samples(a, &s.ss, founders, log, err);
 	if (rc == 0) rc = select_variants(a, &s, d, log, err);
+	if (rc == 0) rc = mind(a, &s, d, in, founders, log, err);
 	if (rc == 0) rc = decode(a, &s, d, err);
 	if (rc == 0) rc = qc(a, d, s.src, log, err);
 	if (rc == 0) rc = check_order(a, d, &in->ord, a->vcf ? a->vcf : s.bim, a->vcf != NULL, err);
@@ -281,6 +314,7 @@ int ld_load(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gv
 
 void ld_input_free(ld_input_t *in)
 {
+	free(in->irem);
 	free(in->idx1);
 	free(in->row);
 	snp_bim_order_free(&in->ord);

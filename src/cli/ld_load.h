@@ -15,6 +15,8 @@ typedef struct {
 	uint8_t *idx1;       /* per SNP of d when an index option is given, else NULL */
 	int64_t *row;        /* per SNP of d: its variant index in the input (ld_opt_t.row) */
 	snp_bim_order_t ord; /* the input's order (for a VCF, its records as PLINK imports them) */
+	char *irem;          /* --mind: the removed samples, "FID<tab>IID" lines (PLINK's .irem); NULL without */
+	int64_t n_mind_removed;
 	int skip;            /* fewer than two founders: PLINK skips --r/--r2 with a warning */
 } ld_input_t;
 

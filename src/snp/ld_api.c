@@ -20,6 +20,9 @@ struct gvk_ld_s {
 	char name[300];
 };
 
+int ld_api_keep_allele_order(const gvk_ld_t *e) { return e->o.keep_allele_order; }
+int ld_api_threads(const gvk_ld_t *e) { return e->o.threads > 0 ? e->o.threads : gvk_ncpu(); }
+
 void gvk_ld_opts_init(gvk_ld_opts_t *o)
 {
 	if (!o) return;

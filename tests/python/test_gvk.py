@@ -217,6 +217,23 @@ def test_ld_table_equals_cli(cli, data):
 	assert np.array_equal(np.asarray(tab["r2"]), full[np.asarray(tab["snp_a"]), np.asarray(tab["snp_b"])])
 
 
+def test_ld_prune_equals_cli(cli, data, tmp_path):
+	prefix = os.path.join(data, "snp", "ld_dummy", "dummy203x800")
+	for args, kw in ((("50", "5", "0.2"), {}), (("20kb", "1", "0.05"), {"window_kb": True}), (("10", "10", "0"), {})):
+		out = str(tmp_path / "p")
+		cli("ld", "--bfile", prefix, "--indep-pairwise", *args, "--out", out, "-q")
+		with open(out + ".prune.in") as f:
+			want_in = f.read().split()
+		with open(out + ".prune.out") as f:
+			want_out = f.read().split()
+		kept, removed = gvk.ld_prune(prefix, int(args[0].rstrip("kb")), int(args[1]), float(args[2]), device="cpu", **kw)
+		assert kept == want_in and removed == want_out and len(kept) + len(removed) == 800
+	with pytest.raises(gvk.GvkArgError, match="step"):
+		gvk.ld_prune(prefix, 5, 6, 0.2)
+	with pytest.raises(gvk.GvkArgError, match="r2"):
+		gvk.ld_prune(prefix, 5, 1, 1.0)
+
+
 def test_ld_bad_arguments(data):
 	g = np.zeros((3, 4), np.int8)
 	with pytest.raises(TypeError, match="int8"):

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: MIT */
+/* --indep-pairwise as PLINK 1.9 decides it. A window holds the live variants between its start
+ * and end; within it, each variant u is compared with the later live variants from next[u] on
+ * (the first it has not yet been compared with), and a pair above the threshold removes the
+ * variant of lower MAF (the later one on a tie), after which u's scan stops and the pass starts
+ * over until a pass removes nothing. Comparisons are never repeated, so the order in which pairs
+ * are met (and hence which variants go) is PLINK's. Genotypes are centred as -1 / 0 / +1 with a
+ * missing call 0, and r^2 is taken over the samples called at both, in PLINK's arithmetic. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ld_prune.h"
+#include "../common/err.h"
+#include "../common/threads.h"
+
+/* PLINK's relative epsilon for its threshold and MAF comparisons (2^-44). */
+#define PRUNE_EPS 0.00000000000005684341886080801486968994140625
+
+/* Per SNP: its +1 bits (two copies of A1), its A and called planes (-1 = called & ~A), and
+ * PLINK's sums. */
+typedef struct {
+	const uint64_t *pos, *a, *v;
+	int64_t miss, sum, ssq;
+	double var_recip; /* 1 / (n ssq - sum^2) when nothing is missing */
+	int ok;           /* variance over the called samples is not zero */
+} prune_snp_t;
+
+typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t);
+
+/* One worker's view: the shared per-SNP table (each chromosome's entries written by one worker). */
+typedef struct {
+	const snp_data_t *d;
+	prune_snp_t *s;
+	uint64_t pairs;
+	pair_fn r2;
+	int popcnt;  /* the CPU has the popcnt instruction */
+} prune_ctx_t;
+
+static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
+
+static inline __attribute__((always_inline)) void prepare_body(prune_ctx_t *c, int64_t i)
+{
+	const snp_data_t *d = c->d;
+	prune_snp_t *s = &c->s[i];
+	const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
+	int64_t np = 0, nn = 0, nv = 0;
+	for (int w = 0; w < d->nw; ++w) np += pop(b[w]), nn += pop(v[w] & ~a[w]), nv += pop(v[w]);
+	int64_t n = d->n_bits;
+	s->pos = b, s->a = a, s->v = v;
+	s->miss = n - nv, s->sum = np - nn, s->ssq = np + nn;
+	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
+	s->ok = var != 0;
+	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
+}
+
+static void prepare_portable(prune_ctx_t *c, int64_t i) { prepare_body(c, i); }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int64_t i) { prepare_body(c, i); }
+#endif
+
+/* A SNP's sums, as it enters a window. */
+static void snp_prepare(prune_ctx_t *c, int64_t i)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (c->popcnt) {
+		prepare_popcnt(c, i);
+		return;
+	}
+#endif
+	prepare_portable(c, i);
+}
+
+/* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some); inlined
+ * into a build for the popcnt instruction and a portable one. */
+static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
+                                                                 int64_t n_bits)
+{
+	int64_t dot = 0;
+	if (!x->miss && !y->miss) {
+		for (int w = 0; w < nw; ++w) {
+			uint64_t xn = x->v[w] & ~x->a[w], yn = y->v[w] & ~y->a[w];
+			dot += pop(x->pos[w] & y->pos[w]) + pop(xn & yn) - pop(x->pos[w] & yn) - pop(xn & y->pos[w]);
+		}
+		double cov = (double)(dot * n_bits) - (double)x->sum * (double)y->sum;
+		return cov * cov * (x->var_recip * y->var_recip);
+	}
+	int64_t nm = 0, sx = 0, sy = 0, sxx = 0, syy = 0;
+	for (int w = 0; w < nw; ++w) {
+		uint64_t vx = x->v[w], vy = y->v[w], xn = vx & ~x->a[w], yn = vy & ~y->a[w];
+		dot += pop(x->pos[w] & y->pos[w]) + pop(xn & yn) - pop(x->pos[w] & yn) - pop(xn & y->pos[w]);
+		nm += pop(vx & vy);
+		sx += pop(x->pos[w] & vy) - pop(xn & vy), sxx += pop((x->pos[w] | xn) & vy);
+		sy += pop(y->pos[w] & vx) - pop(yn & vx), syy += pop((y->pos[w] | yn) & vx);
+	}
+	double n = (double)nm, dx = (double)sx, dy = (double)sy;
+	double cov = (double)dot * n - dx * dy;
+	double rec = 1.0 / (((double)sxx * n - dx * dx) * ((double)syy * n - dy * dy));
+	return cov * cov * rec;
+}
+
+static double pair_r2_portable(const prune_snp_t *x, const prune_snp_t *y, int nw, int64_t n_bits)
+{
+	return pair_r2_body(x, y, nw, n_bits);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("popcnt"))) static double pair_r2_popcnt(const prune_snp_t *x, const prune_snp_t *y, int nw,
+                                                                int64_t n_bits)
+{
+	return pair_r2_body(x, y, nw, n_bits);
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define PRUNE_AVX512 1
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static double pair_r2_avx512(const prune_snp_t *x,
+                                                                                        const prune_snp_t *y, int nw,
+                                                                                        int64_t n_bits)
+{
+	return pair_r2_body(x, y, nw, n_bits);
+}
+#endif
+
+static double pair_r2(prune_ctx_t *c, int64_t i, int64_t j)
+{
+	++c->pairs;
+	return c->r2(&c->s[i], &c->s[j], c->d->nw, c->d->n_bits);
+}
+
+static double maf(double f) { return f < 0.5 ? f : 1.0 - f; }
+
+/* One chromosome's SNPs [lo, hi). */
+typedef struct {
+	int64_t *live, *next; /* window entries: SNP index, first later SNP index still to compare with */
+	int64_t size;
+	int64_t pruned;
+} window_t;
+
+/* Adds SNP e to the window; a SNP whose calls do not vary is removed as it enters. */
+static void enter(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t e)
+{
+	wd->live[wd->size++] = e;
+	snp_prepare(c, e);
+	if (!c->s[e].ok) out[e] = 1, ++wd->pruned;
+}
+
+/* Passes over the window until one removes nothing. end: the SNP after the window. */
+static void window_passes(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t end, double thr)
+{
+	const double *f = c->d->a2f;
+	int again = 1;
+	while (again) {
+		again = 0;
+		for (int64_t u = 0; u + 1 < wd->size; ++u) {
+			int64_t iu = wd->live[u];
+			if (out[iu]) continue;
+			int64_t k = u + 1;
+			while (k < wd->size && wd->live[k] < wd->next[u]) ++k;
+			for (; k < wd->size; ++k) {
+				int64_t ik = wd->live[k];
+				if (out[ik]) continue;
+				if (!(pair_r2(c, iu, ik) > thr)) continue;
+				again = 1, ++wd->pruned;
+				if (maf(f[iu]) < (1 - PRUNE_EPS) * maf(f[ik])) {
+					out[iu] = 1;
+				} else {
+					out[ik] = 1;
+					for (++k; k < wd->size && out[wd->live[k]]; ++k) {}
+					if (k < wd->size) wd->next[u] = wd->live[k];
+				}
+				break;
+			}
+			if (k == wd->size) wd->next[u] = end;
+		}
+	}
+}
+
+/* The end of a kb window starting at SNP s: the first SNP from e on beyond it (or hi). */
+static int64_t kb_end(const snp_data_t *d, int64_t s, int64_t e, int64_t hi, int64_t bp)
+{
+	while (e < hi && d->var[e].bp <= d->var[s].bp + bp) ++e;
+	return e;
+}
+
+static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi)
+{
+	const snp_data_t *d = c->d;
+	double thr = o->r2 * (1 + PRUNE_EPS);
+	int64_t bp = o->win * 1000;
+	int64_t start = lo, end = o->kb ? kb_end(d, lo, lo + 1, hi, bp) : lo + o->win;
+	if (end > hi) end = hi;
+	wd->size = 0;
+	if (end - start > 1)
+		for (int64_t e = start; e < end; ++e) enter(c, wd, out, e);
+	else
+		wd->live[wd->size++] = start;
+	for (int64_t k = 0; k < wd->size; ++k) wd->next[k] = k + 1 < wd->size ? wd->live[k + 1] : end;
+	for (;;) {
+		if (wd->size > 1) window_passes(c, wd, out, end, thr);
+		for (int64_t k = 0; k < o->step && start < hi; ++k) ++start;
+		if (start == hi) break;
+		if (end < start) end = start;
+		int64_t m = 0;
+		for (int64_t k = 0; k < wd->size; ++k) {
+			int64_t e = wd->live[k];
+			if (e < start || out[e]) continue;
+			wd->live[m] = e, wd->next[m] = wd->next[k], ++m;
+		}
+		int64_t prev = m;
+		wd->size = m;
+		int64_t add = o->kb ? kb_end(d, start, end, hi, bp) - end : o->step;
+		for (int64_t k = 0; k < add && end < hi; ++k) {
+			if (wd->size > prev) wd->next[wd->size - 1] = end;
+			enter(c, wd, out, end++);
+		}
+		if (wd->size > prev) wd->next[wd->size - 1] = end;
+	}
+}
+
+/* The chromosome runs of d, shared by the workers, who take them in turn. */
+typedef struct {
+	const snp_data_t *d;
+	const ld_prune_opt_t *o;
+	prune_snp_t *s;
+	pair_fn r2;
+	uint8_t *pruned;
+	int64_t *lo, *hi, *n_pruned, n_run, longest;
+	int64_t next;         /* the next run to take (atomic) */
+	uint64_t pairs;       /* (atomic) */
+	int failed;           /* a worker ran out of memory (atomic) */
+} prune_job_t;
+
+static void worker(void *arg, int tid)
+{
+	prune_job_t *j = arg;
+	(void)tid;
+	prune_ctx_t c = {j->d, j->s, 0, j->r2, 0};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	c.popcnt = __builtin_cpu_supports("popcnt");
+#endif
+	window_t wd = {0};
+	wd.live = malloc(sizeof *wd.live * (size_t)(j->longest + 1));
+	wd.next = malloc(sizeof *wd.next * (size_t)(j->longest + 1));
+	if (!wd.live || !wd.next) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+	for (int64_t r; wd.live && wd.next && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
+		wd.pruned = 0;
+		prune_chrom(&c, j->o, &wd, j->pruned, j->lo[r], j->hi[r]);
+		j->n_pruned[r] = wd.pruned;
+	}
+	__atomic_fetch_add(&j->pairs, c.pairs, __ATOMIC_RELAXED);
+	free(wd.live);
+	free(wd.next);
+}
+
+static pair_fn pick_kernel(void)
+{
+#ifdef PRUNE_AVX512
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return pair_r2_avx512;
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (__builtin_cpu_supports("popcnt")) return pair_r2_popcnt;
+#endif
+	return pair_r2_portable;
+}
+
+int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pruned, uint8_t *skip,
+                      ld_prune_report_t *rep, gvk_err_t *err)
+{
+	int64_t m = d->n_snp;
+	memset(pruned, 0, (size_t)m);
+	memset(skip, 0, (size_t)m);
+	if (rep) memset(rep, 0, sizeof *rep);
+	prune_job_t j = {.d = d, .o = o, .r2 = pick_kernel(), .pruned = pruned};
+	j.s = calloc((size_t)m + 1, sizeof *j.s);
+	j.lo = malloc(sizeof *j.lo * (size_t)(m + 1));
+	j.hi = malloc(sizeof *j.hi * (size_t)(m + 1));
+	j.n_pruned = calloc((size_t)m + 1, sizeof *j.n_pruned);
+	ld_prune_chrom_t *ch = rep ? calloc((size_t)m + 1, sizeof *ch) : NULL;
+	int rc = 0;
+	if (!j.s || !j.lo || !j.hi || !j.n_pruned || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t lo = 0, hi; rc == 0 && lo < m; lo = hi) {
+		for (hi = lo + 1; hi < m && !strcmp(d->var[hi].chr, d->var[lo].chr); ++hi) {}
+		if (!strcmp(d->var[lo].chr, "0")) { /* PLINK prunes and lists no variant of chromosome 0 */
+			memset(skip + lo, 1, (size_t)(hi - lo));
+			continue;
+		}
+		j.lo[j.n_run] = lo, j.hi[j.n_run++] = hi;
+		if (hi - lo > j.longest) j.longest = hi - lo;
+	}
+	if (rc == 0 && j.n_run) {
+		int nt = o->threads > 1 ? o->threads : 1;
+		gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, worker, &j);
+		if (j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	}
+	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
+		ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[j.lo[r]].chr, j.hi[r] - j.lo[r], j.n_pruned[r]};
+		rep->pruned += j.n_pruned[r];
+	}
+	if (rc == 0 && rep) rep->chrom = ch, rep->pairs = j.pairs;
+	else free(ch);
+	free(j.s), free(j.lo), free(j.hi), free(j.n_pruned);
+	return rc;
+}
+
+void ld_prune_report_free(ld_prune_report_t *r)
+{
+	if (!r) return;
+	free(r->chrom);
+	memset(r, 0, sizeof *r);
+}
+
+/* A chromosome's place in PLINK's list order: its code, or after every code for another name. */
+static int64_t code_of(const char *chr)
+{
+	char *end;
+	long v = strtol(chr, &end, 10);
+	return *end || end == chr ? 1000 : v;
+}
+
+void ld_prune_order(const snp_data_t *d, int64_t *order)
+{
+	int64_t m = d->n_snp, n_run = 0, k = 0;
+	int64_t *lo = order; /* run starts first, then expanded from the back */
+	for (int64_t i = 0; i < m; ++i)
+		if (i == 0 || strcmp(d->var[i].chr, d->var[i - 1].chr)) lo[n_run++] = i;
+	for (int64_t r = 1; r < n_run; ++r) /* stable: equal codes keep their order */
+		for (int64_t q = r; q > 0 && code_of(d->var[lo[q]].chr) < code_of(d->var[lo[q - 1]].chr); --q) {
+			int64_t t = lo[q];
+			lo[q] = lo[q - 1], lo[q - 1] = t;
+		}
+	int64_t *runs = malloc(sizeof *runs * (size_t)(n_run + 1));
+	if (!runs) { /* cannot happen for the sizes used; fall back to file order */
+		for (int64_t i = 0; i < m; ++i) order[i] = i;
+		return;
+	}
+	memcpy(runs, lo, sizeof *runs * (size_t)n_run);
+	for (int64_t r = 0; r < n_run; ++r)
+		for (int64_t i = runs[r]; i < m && (i == runs[r] || !strcmp(d->var[i].chr, d->var[i - 1].chr)); ++i)
+			order[k++] = i;
+	free(runs);
+}
+
+int ld_prune_opt_check(const ld_prune_opt_t *o, gvk_err_t *err)
+{
+	if (o->win < (o->kb ? 1 : 2) || o->win > 2147483647)
+		return gvk_err_set(err, GVK_ERR_ARG, "window: %lld; give at least 2 variants or 1 kb", (long long)o->win);
+	if (o->step < 1 || (!o->kb && o->step > o->win))
+		return gvk_err_set(err, GVK_ERR_ARG, "step: %lld; give 1 to the window size (in variants)", (long long)o->step);
+	if (!(o->r2 >= 0 && o->r2 < 1)) return gvk_err_set(err, GVK_ERR_ARG, "r2: %g; give a value in [0, 1)", o->r2);
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* PLINK 1.9 --indep-pairwise over snp_data_t: greedy pruning in sliding windows by genotype r^2
+ * (docs/snp.md, "QC -> prune"). */
+#ifndef GVK_SNP_LD_PRUNE_H
+#define GVK_SNP_LD_PRUNE_H
+
+#include "snp_data.h"
+
+typedef struct {
+	int64_t win;    /* window: variants, or kb when kb is set (PLINK keeps an integer) */
+	int kb;         /* win is in kb */
+	int64_t step;   /* variants the window moves by */
+	double r2;      /* prune pairs with r^2 above this */
+	int threads;    /* chromosomes pruned at once (each one is sequential) */
+} ld_prune_opt_t;
+
+/* Per chromosome run of d, as the log reports it. */
+typedef struct {
+	const char *chr;
+	int64_t n, pruned;
+} ld_prune_chrom_t;
+
+typedef struct {
+	ld_prune_chrom_t *chrom; /* n_chrom entries, in d's order; chr points into d */
+	int64_t n_chrom, pruned, pairs;
+} ld_prune_report_t;
+
+/* pruned[i] = 1 for the SNPs of d that PLINK 1.9 writes to .prune.out (d's SNPs sorted by
+ * position within each chromosome, each chromosome contiguous). Variants on chromosome 0 are in
+ * neither list: out[i] = 0 and skip[i] = 1 for them. rep (may be NULL) receives counts. */
+int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pruned, uint8_t *skip,
+                      ld_prune_report_t *rep, gvk_err_t *err);
+void ld_prune_report_free(ld_prune_report_t *r);
+
+/* The SNPs of d in the order of PLINK's lists: chromosome runs by code (1 .. 26 ascending, then
+ * other names as d has them), file order within a run. order: d->n_snp entries. */
+void ld_prune_order(const snp_data_t *d, int64_t *order);
+
+/* The engine's keep_allele_order (ld_api.c), for gvk_ld_prune_bfile. */
+int ld_api_keep_allele_order(const gvk_ld_t *e);
+/* The engine's CPU threads (0 in the options: every processor). */
+int ld_api_threads(const gvk_ld_t *e);
+
+/* PLINK 1.9's ranges for the options; 0, or GVK_ERR_ARG naming the value. */
+int ld_prune_opt_check(const ld_prune_opt_t *o, gvk_err_t *err);
+
+#endif

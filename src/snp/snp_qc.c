@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/* --mind and --hwe with PLINK 1.9's counts and thresholds. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snp_qc.h"
+#include "snp_chrom.h"
+#include "../common/err.h"
+
+/* PLINK's relative epsilon (2^-44) for thresholds. */
+#define QC_EPS 0.00000000000005684341886080801486968994140625
+
+/* Missing calls per sample over the selected rows; on Y only males count. */
+static int count_missing(FILE *fp, const char *bed, const int64_t *src, const snp_data_t *d, const snp_samples_t *ss,
+                         int64_t *miss, gvk_err_t *err)
+{
+	int64_t bpr = (ss->n + 3) / 4;
+	uint8_t *buf = malloc((size_t)bpr + 1);
+	if (!buf) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int rc = 0;
+	for (int64_t i = 0; i < d->n_snp && rc == 0; ++i) {
+		if (fseeko(fp, 3 + (off_t)src[i] * (off_t)bpr, SEEK_SET) != 0 || fread(buf, 1, (size_t)bpr, fp) != (size_t)bpr) {
+			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", bed, (long long)src[i] + 1);
+			break;
+		}
+		int y = snp_chr_class(d->var[i].chr) == SNP_CHR_Y;
+		for (int64_t s = 0; s < ss->n; ++s)
+			if (((buf[s >> 2] >> ((s & 3) * 2)) & 3) == 1 && (!y || ss->s[s].sex == 1)) ++miss[s];
+	}
+	free(buf);
+	return rc;
+}
+
+int snp_qc_mind(const char *bed, const int64_t *src, int64_t n_rows, const snp_data_t *d, snp_samples_t *ss,
+                double mind, uint8_t *removed, int64_t *n_removed, gvk_err_t *err)
+{
+	*n_removed = 0;
+	memset(removed, 0, (size_t)ss->n);
+	FILE *fp = fopen(bed, "rb");
+	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", bed, strerror(errno));
+	struct { uint8_t b[3]; } magic = {{0}};
+	int64_t *miss = calloc((size_t)ss->n + 1, sizeof *miss);
+	int rc = miss ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (rc == 0 && (fread(magic.b, 1, 3, fp) != 3 || magic.b[0] != 0x6c || magic.b[1] != 0x1b || magic.b[2] != 0x01))
+		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a SNP-major PLINK 1 .bed file (it must start with 6c 1b 01)", bed);
+	(void)n_rows;
+	if (rc == 0) rc = count_missing(fp, bed, src, d, ss, miss, err);
+	fclose(fp);
+	int64_t all = d->n_snp, nony = 0;
+	for (int64_t i = 0; i < d->n_snp; ++i) nony += snp_chr_class(d->var[i].chr) != SNP_CHR_Y;
+	/* PLINK's integer thresholds: males over every variant, the others over the non-Y ones */
+	int64_t t_male = (int64_t)(int32_t)(mind * (double)all * (1 + QC_EPS));
+	int64_t t_other = (int64_t)(int32_t)(mind * (double)nony * (1 + QC_EPS));
+	for (int64_t s = 0; rc == 0 && s < ss->n; ++s) {
+		if (!ss->s[s].kept) continue;
+		if (miss[s] > (ss->s[s].sex == 1 ? t_male : t_other)) removed[s] = 1, ss->s[s].kept = 0, ++*n_removed;
+	}
+	free(miss);
+	return rc;
+}
+
+double snp_hwe_p(int64_t het, int64_t hom1, int64_t hom2, int midp)
+{
+	int64_t rare_hom = hom1 < hom2 ? hom1 : hom2, common_hom = hom1 < hom2 ? hom2 : hom1;
+	int64_t n = het + rare_hom + common_hom, rare = 2 * rare_hom + het;
+	if (n == 0) return 1.0;
+	double *p = calloc((size_t)rare + 1, sizeof *p);
+	if (!p) return NAN;
+	/* start at the most likely heterozygote count, with the parity of rare */
+	int64_t mid = (int64_t)((double)rare * (double)(2 * n - rare) / (double)(2 * n));
+	if ((mid & 1) != (rare & 1)) ++mid;
+	if (mid > rare) mid -= 2;
+	p[mid] = 1.0;
+	double sum = 1.0;
+	int64_t hets = mid, homr = (rare - mid) / 2, homc = n - hets - homr;
+	for (; hets >= 2; hets -= 2, ++homr, ++homc) {
+		p[hets - 2] = p[hets] * (double)hets * (double)(hets - 1) / (4.0 * (double)(homr + 1) * (double)(homc + 1));
+		sum += p[hets - 2];
+	}
+	hets = mid, homr = (rare - mid) / 2, homc = n - hets - homr;
+	for (; hets <= rare - 2; hets += 2, --homr, --homc) {
+		p[hets + 2] = p[hets] * 4.0 * (double)homr * (double)homc / ((double)(hets + 2) * (double)(hets + 1));
+		sum += p[hets + 2];
+	}
+	double obs = p[het], tail = 0.0;
+	for (int64_t k = rare & 1; k <= rare; k += 2)
+		if (p[k] <= obs * (1 + QC_EPS)) tail += p[k];
+	if (midp) tail -= 0.5 * obs;
+	free(p);
+	double r = tail / sum;
+	return r > 1.0 ? 1.0 : r;
+}
+
+static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
+
+int snp_qc_hwe(snp_data_t *d, double p, int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err)
+{
+	uint8_t *keep = malloc((size_t)d->n_snp + 1);
+	if (!keep) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	double thr = p * (1 - QC_EPS);
+	int64_t k = 0;
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		int cls = snp_chr_class(d->var[i].chr);
+		keep[i] = 1;
+		if (cls == SNP_CHR_Y || !strcmp(d->var[i].chr, "26")) continue;
+		const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
+		int64_t hom1 = 0, het = 0, hom2 = 0;
+		for (int w = 0; w < d->nw; ++w) {
+			uint64_t m = cls == SNP_CHR_X && d->male ? ~d->male[w] : ~(uint64_t)0;
+			hom1 += pop(b[w] & m), het += pop(a[w] & ~b[w] & m), hom2 += pop(v[w] & ~a[w] & m);
+		}
+		if (snp_hwe_p(het, hom1, hom2, midp) < thr) keep[i] = 0;
+	}
+	int64_t m0 = d->n_snp;
+	if (src)
+		for (int64_t i = 0; i < m0; ++i)
+			if (keep[i]) src[k++] = src[i];
+	snp_data_select(d, keep);
+	*n_removed = m0 - d->n_snp;
+	free(keep);
+	return 0;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* PLINK 1.9's --mind (sample missing-call rate, on the .bed before anything is decoded) and --hwe
+ * (Hardy-Weinberg exact test on the decoded founders), as gvk ld runs them. */
+#ifndef GVK_SNP_QC_H
+#define GVK_SNP_QC_H
+
+#include "snp_data.h"
+#include "snp_samples.h"
+
+/* --mind: over the .bed rows src[0 .. d->n_snp) (n_rows in the file, for its size check), each
+ * kept sample whose missing calls exceed mind of the variants it is counted on (Y only for
+ * males) stops being kept; removed[s] (ss->n entries) is set for it. *n_removed: how many. */
+int snp_qc_mind(const char *bed, const int64_t *src, int64_t n_rows, const snp_data_t *d, snp_samples_t *ss,
+                double mind, uint8_t *removed, int64_t *n_removed, gvk_err_t *err);
+
+/* The Hardy-Weinberg exact test p-value (Wigginton, Cutler and Abecasis 2005) for het
+ * heterozygotes and hom1 / hom2 homozygotes; midp: the mid-p variant (half the observed
+ * configuration's probability left out). */
+double snp_hwe_p(int64_t het, int64_t hom1, int64_t hom2, int midp);
+
+/* --hwe: removes the SNPs of d whose founders fail the test at p (X: non-males only; Y and MT
+ * not tested), keeping src (may be NULL) in step. *n_removed: how many. */
+int snp_qc_hwe(snp_data_t *d, double p, int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err);
+
+#endif
