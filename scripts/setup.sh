@@ -9,15 +9,6 @@ command -v python3 >/dev/null || need+=(python3)
 command -v gzip >/dev/null || need+=(gzip)
 # clang (with libFuzzer) builds the fuzz targets of tests/fuzz; without it their tests skip.
 # hipcc and libamdhip64-dev: the AMD (HIP) compile test of tests/hip (docs/hip.md).
-# gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu, qemu-user and zlib1g-dev:arm64: the ARM cross build
-# and its reference tests under qemu (tests/arm, docs/arm.md); the arm64 architecture is added for
-# the last one.
-if command -v dpkg >/dev/null && ! dpkg --print-foreign-architectures | grep -qx arm64; then
-	[ "$(id -u)" -eq 0 ] && dpkg --add-architecture arm64 || true
-fi
-for pkg in gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user zlib1g-dev:arm64; do
-	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
 for pkg in clang help2man man-db hipcc libamdhip64-dev zlib1g-dev libhts-dev pkg-config samtools bcftools tabix libcairo2-dev plink1.9 default-jdk-headless libgkl-java libgkl-jni libhtsjdk-java libgatk-native-bindings-java libcommons-logging-java libopenmpi-dev openmpi-bin python3-numpy python3-pytest python3-venv python3-pip; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
