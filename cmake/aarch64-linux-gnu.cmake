@@ -17,7 +17,12 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 find_program(GVK_QEMU_AARCH64 qemu-aarch64)
-if(GVK_QEMU_AARCH64)
+# qemu 7.2 with the cross C library (libc6-arm64-cross) as its -L prefix never returns from a
+# thread start, while the multiarch C library (libc6:arm64, which zlib1g-dev:arm64 brings) works:
+# use the multiarch loader when it is there and the cross prefix only without it.
+if(GVK_QEMU_AARCH64 AND EXISTS /lib/ld-linux-aarch64.so.1)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${GVK_QEMU_AARCH64})
+elseif(GVK_QEMU_AARCH64)
   set(CMAKE_CROSSCOMPILING_EMULATOR ${GVK_QEMU_AARCH64};-L;/usr/aarch64-linux-gnu)
 endif()
 # No GPU code in the cross build (docs/arm.md says what a CUDA build for ARM hosts needs).
