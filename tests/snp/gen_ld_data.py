@@ -7,7 +7,12 @@ switching founder with a small probability between neighbouring SNPs, plus rare 
 nearby SNPs are correlated in blocks. Missing calls at random, some monomorphic SNPs, ties in
 allele frequency (duplicated SNPs), several chromosomes, and X with haploid males.
 
+With --assoc FILE it also writes a PLINK .assoc-like table (CHR SNP BP A1 P ...) for the
+clumping tests: strongly associated SNPs in blocks, the rest uniform, with NA p-values, tied
+p-values, a duplicated id and ids absent from the fileset.
+
 usage: gen_ld_data.py PREFIX [--samples N] [--snps M] [--chroms 1,2,X] [--seed S] [--missing P]
+                             [--assoc FILE]
 """
 import argparse
 import random
@@ -36,6 +41,7 @@ def main():
     p.add_argument("--chroms", default="1,2,X")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--missing", type=float, default=0.01)
+    p.add_argument("--assoc", help="also write an association table here")
     a = p.parse_args()
     rng = random.Random(a.seed)
     n = a.samples
@@ -79,6 +85,35 @@ def main():
     with open(a.prefix + ".fam", "w") as f:
         for i in range(n):
             f.write(f"F{i + 1}\tI{i + 1}\t0\t0\t{sex[i]}\t-9\n")
+    if a.assoc:
+        write_assoc(rng, a.assoc, bim)
+
+
+def write_assoc(rng, path, bim):
+    """p-values: a few blocks of strong signals (small p near a centre, weaker further out), the
+    rest uniform; some NA, some ties, one id twice, ids the fileset lacks."""
+    m = len(bim)
+    p = [rng.random() for _ in range(m)]
+    for _ in range(max(1, m // 150)):
+        c = rng.randrange(m)
+        top = rng.uniform(4, 12)
+        for j in range(max(0, c - 25), min(m, c + 26)):
+            if rng.random() < 0.7:
+                p[j] = min(p[j], 10 ** -(top * rng.uniform(0.3, 1.0)))
+    rows = []
+    for j, line in enumerate(bim):
+        chrom, sid, _, bp = line.split("\t")[:4]
+        r = rng.random()
+        pv = "NA" if r < 0.02 else f"{p[rows[-1][4]] if r < 0.04 and rows and rows[-1][4] is not None else p[j]:.4g}"
+        rows.append((chrom, sid, bp, "A", j if pv != "NA" else None, pv))
+    with open(path, "w") as f:
+        f.write(" CHR          SNP         BP   A1      F_A      F_U   A2        CHISQ            P           OR\n")
+        for chrom, sid, bp, a1, _, pv in rows:
+            f.write(f"{chrom:>4} {sid:>12} {bp:>10} {a1:>4}   0.2500   0.2000    G        1.234 {pv:>12}        1.100\n")
+        for k in range(3):
+            f.write(f"{'1':>4} {'absent_' + str(k):>12} {'100':>10} {'A':>4}   0.2500   0.2000    G        1.234 {'1e-07':>12}        1.100\n")
+        chrom, sid, bp, a1, _, pv = rows[len(rows) // 2]
+        f.write(f"{chrom:>4} {sid:>12} {bp:>10} {a1:>4}   0.2500   0.2000    G        1.234 {'0.5':>12}        1.100\n")
 
 
 if __name__ == "__main__":
