@@ -6,6 +6,7 @@
 
 #include "ld_args.h"
 #include "ld_prune_cmd.h"
+#include "ld_clump_cmd.h"
 #include "commands.h"
 #include "../common/threads.h"
 #include "../snp/ld_write.h"
@@ -15,9 +16,10 @@ void ld_usage(FILE *fp)
 {
 	fprintf(fp,
 	        "Usage: gvk ld --bfile PREFIX (--r | --r2) [modifiers] [options]\n"
-	        "       gvk ld --bfile PREFIX --indep-pairwise W[kb] S R2 [options]\n\n"
-	        "PLINK 1.9 --r/--r2 linkage disequilibrium and --indep-pairwise pruning, same options, file names\n"
-	        "and output columns.\n"
+	        "       gvk ld --bfile PREFIX --indep-pairwise W[kb] S R2 [options]\n"
+	        "       gvk ld --bfile PREFIX --clump FILE[,FILE...] [--clump-* options] [options]\n\n"
+	        "PLINK 1.9 --r/--r2 linkage disequilibrium, --indep-pairwise pruning and --clump, same options,\n"
+	        "file names and output columns.\n"
 	        "Input:\n"
 	        "  --bfile PREFIX         PREFIX.bed/.bim/.fam (or --bed/--bim/--fam FILE each)\n"
 	        "  --vcf FILE             VCF/BCF imported as PLINK 1.9 does (needs a build with htslib)\n"
@@ -33,6 +35,18 @@ void ld_usage(FILE *fp)
 	        "Pruning (PREFIX.prune.in / PREFIX.prune.out, after the filters below):\n"
 	        "  --indep-pairwise W[kb] S R2   windows of W variants (or W kb) moved by S variants; of each\n"
 	        "                                pair with r^2 > R2 the lower-MAF variant goes\n"
+	        "Clumping (PREFIX.clumped, after the filters below):\n"
+	        "  --clump FILE[,FILE...]   association reports with a variant ID and a p-value column\n"
+	        "  --clump-p1 P           index variants: p <= P (0.0001)\n"
+	        "  --clump-p2 P           clump members listed: p < P (0.01)\n"
+	        "  --clump-r2 R           members: r^2 with the index above R (0.5)\n"
+	        "  --clump-kb KB          members: within KB kb of the index (250)\n"
+	        "  --clump-field NAME...      p-value column names, first found wins (P)\n"
+	        "  --clump-snp-field NAME...  variant ID column names, first found wins (SNP)\n"
+	        "  --clump-allow-overlap  a variant may join several clumps\n"
+	        "  --clump-verbose        one block per clump with each member's distance, r^2 and alleles\n"
+	        "  --clump-index-first    with several files, index variants come from the first only\n"
+	        "  (--clump-best, --clump-replicate, --clump-range and --clump-annotate are not supported)\n"
 	        "Table windows (PLINK defaults):\n"
 	        "  --ld-window N          B at most N-1 SNPs after A (10)\n"
 	        "  --ld-window-kb X       bp(B) - bp(A) <= X kb (1000)\n"
@@ -252,6 +266,8 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 		a->r2_min = v, a->r2_set = 1;
 	} else if (!strcmp(s, "--indep-pairwise")) {
 		return ld_prune_parse(argc, argv, i, a);
+	} else if (!strncmp(s, "--clump", 7)) {
+		return ld_clump_parse(argc, argv, i, a);
 	} else if (!strcmp(s, "--geno") || !strcmp(s, "--maf") || !strcmp(s, "--mind") || !strcmp(s, "--hwe")) {
 		return filter_arg(a, argc, argv, i);
 	} else if (!strcmp(s, "--snps") || !strcmp(s, "--ld-snps")) {
@@ -308,6 +324,7 @@ int ld_args_parse(int argc, char **argv, ld_args_t *a)
 	a->r2_min = 0.2;
 	a->geno = 1.0;
 	a->mind = 1.0;
+	ld_clump_opt_init(&a->clump);
 	a->argc = argc, a->argv = argv;
 	uint8_t *seen = calloc((size_t)argc + 1, 1);
 	if (!seen) return fprintf(stderr, "gvk ld: out of memory\n"), -1;
@@ -380,9 +397,11 @@ int ld_args_check_input(const ld_args_t *a)
 int ld_args_check(ld_args_t *a)
 {
 	if (ld_args_check_input(a) < 0) return -1;
-	if (!a->stat_set && !a->prune_set) return fprintf(stderr, "gvk ld: give --r, --r2 or --indep-pairwise\n"), -1;
-	if (a->stat_set && a->prune_set)
-		return fprintf(stderr, "gvk ld: give --r/--r2 and --indep-pairwise in separate runs\n"), -1;
+	if (!a->stat_set && !a->prune_set && !a->clump_set)
+		return fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise or --clump\n"), -1;
+	if (a->stat_set + a->prune_set + a->clump_set > 1)
+		return fprintf(stderr, "gvk ld: give --r/--r2, --indep-pairwise and --clump in separate runs\n"), -1;
+	if (ld_clump_check(a) < 0) return -1;
 	if (check_modifiers(a) < 0 || check_selection(a) < 0) return -1;
 	a->ld.em = ld_args_em(a);
 	return 0;

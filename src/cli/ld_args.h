@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "../snp/ld_engine.h"
 #include "../snp/ld_prune.h"
+#include "../snp/ld_clump.h"
 
 typedef struct {
 	const char *bfile, *bed, *bim, *fam, *vcf, *out_prefix, *out, *chr, *extract, *exclude;
@@ -23,6 +24,12 @@ typedef struct {
 	ld_opt_t ld;
 	int prune_set;            /* --indep-pairwise given */
 	ld_prune_opt_t prune;
+	int clump_set;            /* --clump given */
+	ld_clump_opt_t clump;
+	char **clump_files;       /* --clump's arguments (inside argv; each may hold FILE,FILE...) */
+	int n_clump_files;
+	char **clump_field, **clump_snp_field; /* --clump-field / --clump-snp-field names (inside argv) */
+	int n_clump_field, n_clump_snp_field, clump_verbose;
 	int argc;
 	char **argv;
 } ld_args_t;

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/* --clump's association files as PLINK 1.9 reads them. The header is the first line with a
+ * token; the id and p columns are the first names of the search lists found there (a list's
+ * name seen twice is an error). A data line too short for either column, or whose p does not
+ * start with a number (NA), is skipped. Lines whose p is above the load threshold (the larger of
+ * 0.05 and p2, or just above p1 when p1 is larger) only count, per variant, towards NSIG; the
+ * others become entries. A top variant (p <= p1) the fileset lacks is remembered for the report.
+ * Files are read last first and each line's entry put in front of its variant's list, so a list
+ * runs from the first file's last line to the last file's first line, as PLINK's does. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ld_clump.h"
+#include "../common/err.h"
+
+#define CLUMP_EPS 0.00000000000005684341886080801486968994140625
+
+/* Open-addressing table of the fileset's ids (the first of equal ids wins). */
+typedef struct {
+	int64_t *slot;
+	uint64_t mask;
+	const snp_data_t *d;
+} id_table_t;
+
+static uint64_t hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t k = 0; k < n; ++k) h = (h ^ (unsigned char)s[k]) * 1099511628211ULL;
+	return h;
+}
+
+static int table_init(id_table_t *t, const snp_data_t *d)
+{
+	uint64_t cap = 16;
+	while (cap < 2 * (uint64_t)d->n_snp + 2) cap <<= 1;
+	t->slot = malloc(sizeof *t->slot * cap);
+	if (!t->slot) return -1;
+	memset(t->slot, 0xff, sizeof *t->slot * cap);
+	t->mask = cap - 1, t->d = d;
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		const char *id = d->var[i].id;
+		uint64_t h = hash(id, strlen(id)) & t->mask;
+		while (t->slot[h] >= 0 && strcmp(d->var[t->slot[h]].id, id)) h = (h + 1) & t->mask;
+		if (t->slot[h] < 0) t->slot[h] = i;
+	}
+	return 0;
+}
+
+static int64_t table_find(const id_table_t *t, const char *s, size_t n)
+{
+	for (uint64_t h = hash(s, n) & t->mask; t->slot[h] >= 0; h = (h + 1) & t->mask) {
+		const char *id = t->d->var[t->slot[h]].id;
+		if (!strncmp(id, s, n) && !id[n]) return t->slot[h];
+	}
+	return -1;
+}
+
+/* Tokens are separated by spaces and tabs; a line ends at a newline, carriage return or NUL. */
+static int is_end(char c) { return c == '\0' || c == '\n' || c == '\r'; }
+static int is_sep(char c) { return c == ' ' || c == '\t'; }
+static const char *skip_sep(const char *s)
+{
+	while (is_sep(*s)) ++s;
+	return s;
+}
+static const char *token_end(const char *s)
+{
+	while (!is_end(*s) && !is_sep(*s)) ++s;
+	return s;
+}
+
+/* The rank of token [s, e) in a search list (0 first), or -1. */
+static int rank_in(const char *s, const char *e, const char *const *names, int n)
+{
+	for (int k = 0; k < n; ++k)
+		if ((size_t)(e - s) == strlen(names[k]) && !memcmp(s, names[k], (size_t)(e - s))) return k;
+	return -1;
+}
+
+/* Finds the id and p columns of a header line; 0, or an error naming the file. */
+static int header(const char *line, const char *path, const ld_clump_fields_t *f, int *col_id, int *col_p,
+                  gvk_err_t *err)
+{
+	static const char *const snp_default[] = {"SNP"}, *const p_default[] = {"P"};
+	const char *const *sn = f && f->snp_field ? f->snp_field : snp_default;
+	const char *const *pn = f && f->p_field ? f->p_field : p_default;
+	int n_sn = f && f->snp_field ? f->n_snp_field : 1, n_pn = f && f->p_field ? f->n_p_field : 1;
+	int best_id = n_sn, best_p = n_pn;
+	*col_id = *col_p = -1;
+	const char *s = skip_sep(line);
+	for (int col = 0; !is_end(*s); ++col) {
+		const char *e = token_end(s);
+		int ki = rank_in(s, e, sn, n_sn), kp = rank_in(s, e, pn, n_pn);
+		if ((ki >= 0 && ki == best_id) || (kp >= 0 && kp == best_p))
+			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: duplicate column header '%.*s'", path, (int)(e - s), s);
+		if (ki >= 0 && ki < best_id) best_id = ki, *col_id = col;
+		if (kp >= 0 && kp < best_p) best_p = kp, *col_p = col;
+		s = skip_sep(e);
+	}
+	if (*col_id < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: no variant ID field found (looked for %s%s)", path, sn[0],
+	                                     n_sn > 1 ? " and the other --clump-snp-field names" : "");
+	if (*col_p < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: no p-value field found (looked for %s%s)", path, pn[0],
+	                                    n_pn > 1 ? " and the other --clump-field names" : "");
+	return 0;
+}
+
+/* Token number col of line (start and end), or 0 when the line is shorter. */
+static int field(const char *line, int col, const char **s, const char **e)
+{
+	const char *p = skip_sep(line);
+	for (int k = 0; k < col && !is_end(*p); ++k) p = skip_sep(token_end(p));
+	if (is_end(*p)) return 0;
+	*s = p, *e = token_end(p);
+	return 1;
+}
+
+static int add_entry(ld_clump_input_t *in, int64_t i, double p, int fidx)
+{
+	if (in->n_e == in->cap_e) {
+		int64_t cap = in->cap_e ? 2 * in->cap_e : 4096;
+		ld_clump_entry_t *e = realloc(in->e, sizeof *e * (size_t)cap);
+		if (!e) return -1;
+		in->e = e, in->cap_e = cap;
+	}
+	in->e[in->n_e] = (ld_clump_entry_t){p, fidx, in->head[i]};
+	in->head[i] = in->n_e++;
+	return 0;
+}
+
+static int add_missing(ld_clump_input_t *in, const char *s, size_t n, double p, int64_t *cap)
+{
+	if (in->n_miss == *cap) {
+		int64_t c = *cap ? 2 * *cap : 64;
+		ld_clump_missing_t *m = realloc(in->miss, sizeof *m * (size_t)c);
+		if (!m) return -1;
+		in->miss = m, *cap = c;
+	}
+	char *id = malloc(n + 1);
+	if (!id) return -1;
+	memcpy(id, s, n), id[n] = 0;
+	in->miss[in->n_miss++] = (ld_clump_missing_t){id, p};
+	return 0;
+}
+
+typedef struct {
+	const snp_data_t *d;
+	const id_table_t *ids;
+	const ld_clump_opt_t *o;
+	double load;  /* lines with p above this only count towards NSIG */
+	int64_t miss_cap;
+} reader_t;
+
+/* One data line; 0 (also for a skipped line) or an error naming the file and line. */
+static int data_line(reader_t *r, ld_clump_input_t *in, const char *line, int col_id, int col_p, int fidx, int top,
+                     const char *path, int64_t ln, gvk_err_t *err)
+{
+	const char *is, *ie, *ps, *pe;
+	if (!field(line, col_id, &is, &ie) || !field(line, col_p, &ps, &pe)) return 0;
+	char *num_end;
+	double p = strtod(ps, &num_end);
+	if (num_end == ps) return 0;
+	if (p < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: negative p-value '%.*s'", path, (long long)ln,
+	                              (int)(pe - ps), ps);
+	int64_t i = table_find(r->ids, is, (size_t)(ie - is));
+	if (i < 0) {
+		if (p <= r->o->p1 && top && add_missing(in, is, (size_t)(ie - is), p, &r->miss_cap) < 0)
+			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return 0;
+	}
+	if (p > r->load) {
+		if (p >= 0.05) {
+			if (p > 1)
+				return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: p-value '%.*s' is above 1", path, (long long)ln,
+				                   (int)(pe - ps), ps);
+			++in->nsig[i];
+		}
+		return 0;
+	}
+	if (add_entry(in, i, p, fidx) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (p <= r->o->p1 && top) in->top[i] = 1;
+	return 0;
+}
+
+static int read_file(reader_t *r, ld_clump_input_t *in, const char *path, const ld_clump_fields_t *f, int fidx, int top,
+                     gvk_err_t *err)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "cannot open %s", path);
+	char *line = NULL;
+	size_t cap = 0;
+	int64_t ln = 0;
+	int rc = 0, col_id = -1, col_p = -1, have_header = 0;
+	ssize_t got;
+	while (rc == 0 && (got = getline(&line, &cap, fp)) >= 0) {
+		++ln;
+		if (ln == 1 && got >= 2 && (unsigned char)line[0] == 0x1f && (unsigned char)line[1] == 0x8b) {
+			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s is gzip-compressed; gvk reads clump files uncompressed", path);
+			break;
+		}
+		if ((size_t)got != strlen(line)) {
+			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: a NUL byte (not a text file?)", path, (long long)ln);
+			break;
+		}
+		if (is_end(*skip_sep(line))) continue;
+		if (!have_header) rc = header(line, path, f, &col_id, &col_p, err), have_header = 1;
+		else rc = data_line(r, in, line, col_id, col_p, fidx, top, path, ln, err);
+	}
+	if (rc == 0 && ferror(fp)) rc = gvk_err_set(err, GVK_ERR_IO, "cannot read %s", path);
+	if (rc == 0 && !have_header) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s is empty (no header line)", path);
+	free(line);
+	fclose(fp);
+	return rc;
+}
+
+static int miss_id_cmp(const void *x, const void *y)
+{
+	return strcmp(((const ld_clump_missing_t *)x)->id, ((const ld_clump_missing_t *)y)->id);
+}
+
+static int miss_p_cmp(const void *x, const void *y)
+{
+	const ld_clump_missing_t *a = x, *b = y;
+	if (a->p != b->p) return a->p < b->p ? -1 : 1;
+	return strcmp(a->id, b->id);
+}
+
+/* One entry per missing id, with its smallest p, ordered by p then id. */
+static void missing_sort(ld_clump_input_t *in)
+{
+	if (!in->n_miss) return;
+	qsort(in->miss, (size_t)in->n_miss, sizeof *in->miss, miss_id_cmp);
+	int64_t k = 0;
+	for (int64_t q = 1; q < in->n_miss; ++q) {
+		if (!strcmp(in->miss[q].id, in->miss[k].id)) {
+			if (in->miss[q].p < in->miss[k].p) in->miss[k].p = in->miss[q].p;
+			free(in->miss[q].id);
+		} else {
+			in->miss[++k] = in->miss[q];
+		}
+	}
+	in->n_miss = k + 1;
+	qsort(in->miss, (size_t)in->n_miss, sizeof *in->miss, miss_p_cmp);
+}
+
+int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld_clump_fields_t *f,
+                  const ld_clump_opt_t *o, ld_clump_input_t *in, gvk_err_t *err)
+{
+	memset(in, 0, sizeof *in);
+	int64_t m = d->n_snp;
+	in->n_snp = m, in->n_files = n;
+	in->head = malloc(sizeof *in->head * (size_t)(m + 1));
+	in->nsig = calloc((size_t)m + 1, sizeof *in->nsig);
+	in->top = calloc((size_t)m + 1, 1);
+	id_table_t ids = {0};
+	if (!in->head || !in->nsig || !in->top || table_init(&ids, d) < 0) {
+		free(ids.slot);
+		ld_clump_input_free(in);
+		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	}
+	for (int64_t i = 0; i < m; ++i) in->head[i] = -1;
+	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05};
+	if (o->p2 > r.load) r.load = o->p2;
+	if (o->p1 >= r.load) r.load = o->p1 * (1 + CLUMP_EPS);
+	int rc = 0;
+	for (int k = n; rc == 0 && k >= 1; --k) {
+		int top = !o->index_first || n == 1 || k == 1;
+		rc = read_file(&r, in, files[k - 1], f, k, top, err);
+	}
+	free(ids.slot);
+	if (rc < 0) {
+		ld_clump_input_free(in);
+		return rc;
+	}
+	missing_sort(in);
+	return 0;
+}
+
+void ld_clump_input_free(ld_clump_input_t *in)
+{
+	if (!in) return;
+	for (int64_t k = 0; k < in->n_miss; ++k) free(in->miss[k].id);
+	free(in->miss), free(in->head), free(in->nsig), free(in->top), free(in->e);
+	memset(in, 0, sizeof *in);
+}
