@@ -235,6 +235,7 @@ int gvk_cmd_ld(int argc, char **argv)
 	if (ld_args_parse(argc, argv, &r->a) < 0) return free(r), 1;
 	/* the input is named first: without one, nothing else can be said of the run */
 	int no_input = ld_args_check_input(&r->a) < 0;
+	if (!no_input && ld_clump_check(&r->a) < 0) return free(r), 1;
 	if (no_input || (!r->a.stat_set && !r->a.prune_set && !r->a.clump_set)) {
 		if (!no_input) fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise or --clump\n");
 		ld_usage(stderr);

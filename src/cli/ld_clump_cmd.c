@@ -19,7 +19,8 @@ static int bad(const char *opt, const char *v, const char *why)
 static int number(int argc, char **argv, int *i, double *v)
 {
 	const char *opt = argv[*i];
-	if (*i + 1 >= argc) return fprintf(stderr, "gvk ld: %s needs a value\n", opt), -1;
+	if (*i + 1 >= argc || (argv[*i + 1][0] == '-' && argv[*i + 1][1] == '-'))
+		return fprintf(stderr, "gvk ld: %s needs a value\n", opt), -1;
 	char *end;
 	const char *s = argv[++*i];
 	*v = strtod(s, &end);
@@ -50,7 +51,7 @@ int ld_clump_parse(int argc, char **argv, int *i, ld_args_t *a)
 	if (!strcmp(s, "--clump-p1") || !strcmp(s, "--clump-p2")) {
 		if (number(argc, argv, i, &v) < 0) return -1;
 		if (!(v > 0 && v <= 1)) return bad(s, argv[*i], "give a p-value in (0, 1]");
-		*(s[8] == '1' ? &o->p1 : &o->p2) = v;
+		*(s[9] == '1' ? &o->p1 : &o->p2) = v;
 		return 0;
 	}
 	if (!strcmp(s, "--clump-r2")) {
