@@ -394,6 +394,55 @@ GVK_EXPORT int gvk_ld_prune_bfile(gvk_ld_t *e, const char *prefix, const gvk_ld_
 /* Frees a result and its strings; NULL is allowed. */
 GVK_EXPORT void gvk_ld_prune_free(gvk_ld_prune_result_t *r);
 
+/* LD clumping as PLINK 1.9's --clump FILE[,FILE...] (docs/snp.md, "Clumping"): around each
+ * variant with p <= p1, by p ascending, the variants within kb with |r^2| > r2 that are in no
+ * clump yet; their lines with p < p2 are the clump's members. */
+typedef struct {
+	double p1;         /* index variants: p <= p1, in (0, 1] (default 1e-4) */
+	double p2;         /* members listed: p < p2, in (0, 1] (default 0.01) */
+	double r2;         /* members: |r^2| > r2, below 1 (default 0.5) */
+	double kb;         /* members: within this many kb of the index, at least 0.001 (default 250) */
+	int allow_overlap; /* 1: a variant may join several clumps (default 0) */
+	int index_first;   /* 1: with several files, index variants come from the first only (default 0) */
+	const char *snp_field; /* variant ID column names, comma-separated, first found wins (NULL: "SNP") */
+	const char *p_field;   /* p-value column names, likewise (NULL: "P") */
+} gvk_ld_clump_opts_t;
+
+/* One clump, in PLINK's order (the index variant's p ascending). */
+typedef struct {
+	char *index;        /* index variant ID */
+	char *chr;          /* its chromosome as PLINK prints it ("23" for X) */
+	int64_t bp;
+	double p;
+	int file;           /* the report its p came from, from 1 */
+	int64_t counts[5];  /* lines in the clump with p >= 0.05, [0.01, 0.05), [0.001, 0.01), [1e-4, 0.001), < 1e-4 */
+	int64_t n_members;  /* listed lines (p < p2), as PLINK's SP2: one per variant and report line */
+	char **members;     /* their variant IDs */
+	int *member_file;   /* their reports, from 1 */
+	double *member_r2;  /* their signed r^2 with the index (1 for the index's own lines) */
+} gvk_ld_clump_t;
+
+typedef struct {
+	int64_t n_clumps;
+	gvk_ld_clump_t *clumps;
+	int64_t n_top;      /* variants of the fileset with p <= p1 */
+	int64_t n_missing;  /* top variants (p <= p1) the fileset lacks, by p then ID */
+	char **missing;
+} gvk_ld_clump_result_t;
+
+/* Fills o with the defaults above. */
+GVK_EXPORT void gvk_ld_clump_opts_init(gvk_ld_clump_opts_t *o);
+/* Clumps the PLINK 1 fileset prefix.bed / .bim / .fam by the association reports files[0 ..
+ * n_files) (plain text with a header line) with e's PLINK rules (founders, X / Y,
+ * keep_allele_order; no filters: the caller filters first). Each chromosome must be sorted by
+ * position. *out is allocated for the caller (gvk_ld_clump_free), NULL after an error; a report
+ * without the named columns, a negative p or one above 1 is GVK_ERR_FORMAT naming the file and
+ * line, options out of range GVK_ERR_ARG naming the field. */
+GVK_EXPORT int gvk_ld_clump_bfile(gvk_ld_t *e, const char *prefix, const char *const *files, int n_files,
+                                  const gvk_ld_clump_opts_t *o, gvk_ld_clump_result_t **out, gvk_err_t *err);
+/* Frees a result and everything it points to; NULL is allowed. */
+GVK_EXPORT void gvk_ld_clump_free(gvk_ld_clump_result_t *r);
+
 /* FastID options. The gvk fastid command sets the gpu_* fields from the environment variables
  * GVK_SNP_GPU_PATH, GVK_SNP_GPU_MEM, GVK_SNP_GPU_DB_BLOCK and GVK_SNP_GPU_QBATCH. */
 typedef struct {

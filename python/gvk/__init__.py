@@ -34,7 +34,7 @@ del _table, _c, _d
 # Thread counts above this are refused (0 = all processors).
 MAX_THREADS = 4096
 
-__all__ = ["GvkError", "GvkArgError", "GvkRangeError", "version", "features", "library_path", "pairhmm", "pairhmm_file", "align", "ld_prune",
+__all__ = ["GvkError", "GvkArgError", "GvkRangeError", "version", "features", "library_path", "pairhmm", "pairhmm_file", "align", "ld_prune", "ld_clump",
            "ld", "fastid", "cnv", "cnv_counts_file"]
 
 GVK_ERR_ARG = -4
@@ -557,6 +557,56 @@ def ld_prune(prefix, window=50, step=5, r2=0.2, *, window_kb=False, **opts):
 		return _strings(r.kept, r.n_kept) or [], _strings(r.removed, r.n_removed) or []
 	finally:
 		_L.gvk_ld_prune_free(p)
+
+
+class Clump:
+	"""One clump of ld_clump(): the index variant (index, chr, bp, p, file), counts (lines with p
+	>= 0.05, [0.01, 0.05), [0.001, 0.01), [1e-4, 0.001), < 1e-4) and the members (p < p2) as
+	(id, file, signed r^2) tuples in PLINK's SP2 order."""
+	__slots__ = ("index", "chr", "bp", "p", "file", "counts", "members")
+
+	def __repr__(self):
+		return "Clump(%s, p=%g, %d members)" % (self.index, self.p, len(self.members))
+
+
+def ld_clump(prefix, files, *, p1=1e-4, p2=0.01, r2=0.5, kb=250.0, allow_overlap=False, index_first=False,
+             snp_field=None, p_field=None, **opts):
+	"""PLINK 1.9 --clump of the PLINK fileset prefix (.bed/.bim/.fam) by one association report or
+	a list of them (text with a header line), without filters. snp_field / p_field: a column name
+	or a list of them, the first found winning ("SNP" / "P"). Returns (clumps, missing): the
+	clumps (Clump) in the order of PLINK's .clumped, and the top variant IDs the fileset lacks.
+	Engine options as for ld() (keep_allele_order, threads, ...)."""
+	prefix = _path("prefix", prefix)
+	if isinstance(files, (str, bytes, os.PathLike)):
+		files = [files]
+	paths = [_path("files", f) for f in files]
+	if not paths:
+		raise ValueError("files: give at least one association report")
+	co = _lib.LdClumpOpts()
+	_L.gvk_ld_clump_opts_init(ctypes.byref(co))
+	co.p1, co.p2, co.r2, co.kb = float(p1), float(p2), float(r2), float(kb)
+	co.allow_overlap, co.index_first = int(bool(allow_overlap)), int(bool(index_first))
+	names = lambda v: None if v is None else (v if isinstance(v, str) else ",".join(v)).encode()
+	co.snp_field, co.p_field = names(snp_field), names(p_field)
+	arr = (ctypes.c_char_p * len(paths))(*paths)
+	o = _lib.LdOpts()
+	_L.gvk_ld_opts_init(ctypes.byref(o))
+	_set_opts(o, opts)
+	p = ctypes.POINTER(_lib.LdClumpResult)()
+	with _Engine("gvk_ld", o) as e:
+		_call(_L.gvk_ld_clump_bfile, e.e, prefix, arr, len(paths), ctypes.byref(co), ctypes.byref(p))
+	try:
+		r = p.contents
+		out = []
+		for k in range(r.n_clumps):
+			c, x = r.clumps[k], Clump()
+			x.index, x.chr, x.bp, x.p, x.file = c.index.decode(), c.chr.decode(), c.bp, c.p, c.file
+			x.counts = tuple(c.counts)
+			x.members = [(c.members[q].decode(), c.member_file[q], c.member_r2[q]) for q in range(c.n_members)]
+			out.append(x)
+		return out, _strings(r.missing, r.n_missing) or []
+	finally:
+		_L.gvk_ld_clump_free(p)
 
 
 # ---------------------------------------------------------------------------------------------- FastID

@@ -87,6 +87,25 @@ class LdPruneResult(ctypes.Structure):
 	_fields_ = [("n_kept", c_int64), ("n_removed", c_int64), ("kept", P(c_char_p)), ("removed", P(c_char_p))]
 
 
+class LdClumpOpts(ctypes.Structure):
+	_c_name_ = "gvk_ld_clump_opts_t"
+	_fields_ = [("p1", c_double), ("p2", c_double), ("r2", c_double), ("kb", c_double), ("allow_overlap", c_int),
+	            ("index_first", c_int), ("snp_field", c_char_p), ("p_field", c_char_p)]
+
+
+class LdClump(ctypes.Structure):
+	_c_name_ = "gvk_ld_clump_t"
+	_fields_ = [("index", c_char_p), ("chr", c_char_p), ("bp", c_int64), ("p", c_double), ("file", c_int),
+	            ("counts", c_int64 * 5), ("n_members", c_int64), ("members", P(c_char_p)), ("member_file", P(c_int)),
+	            ("member_r2", P(c_double))]
+
+
+class LdClumpResult(ctypes.Structure):
+	_c_name_ = "gvk_ld_clump_result_t"
+	_fields_ = [("n_clumps", c_int64), ("clumps", P(LdClump)), ("n_top", c_int64), ("n_missing", c_int64),
+	            ("missing", P(c_char_p))]
+
+
 class FastidOpts(ctypes.Structure):
 	_c_name_ = "gvk_fastid_opts_t"
 	_fields_ = [("mixture", c_int), ("topk", c_int), ("threshold", c_int64), ("threads", c_int), ("device", c_int),
@@ -301,6 +320,9 @@ def _declare(lib):
 		"gvk_ld_prune_opts_init": (None, [P(LdPruneOpts)]),
 		"gvk_ld_prune_bfile": (c_int, [c_void_p, c_char_p, P(LdPruneOpts), P(P(LdPruneResult)), E]),
 		"gvk_ld_prune_free": (None, [P(LdPruneResult)]),
+		"gvk_ld_clump_opts_init": (None, [P(LdClumpOpts)]),
+		"gvk_ld_clump_bfile": (c_int, [c_void_p, c_char_p, P(c_char_p), c_int, P(LdClumpOpts), P(P(LdClumpResult)), E]),
+		"gvk_ld_clump_free": (None, [P(LdClumpResult)]),
 		"gvk_fastid_opts_init": (None, [P(FastidOpts)]), "gvk_fastid_create": (c_void_p, [P(FastidOpts), E]),
 		"gvk_fastid_destroy": (None, [c_void_p]), "gvk_fastid_device_name": (c_char_p, [c_void_p]),
 		"gvk_fastid_search": (c_int, [c_void_p, c_void_p, c_size_t, c_void_p, c_size_t, c_uint32,

@@ -3,6 +3,7 @@
 import gzip
 import math
 import os
+import random
 
 import numpy as np
 import pytest
@@ -232,6 +233,39 @@ def test_ld_prune_equals_cli(cli, data, tmp_path):
 		gvk.ld_prune(prefix, 5, 6, 0.2)
 	with pytest.raises(gvk.GvkArgError, match="r2"):
 		gvk.ld_prune(prefix, 5, 1, 1.0)
+
+
+def test_ld_clump_equals_cli(cli, data, tmp_path):
+	prefix = os.path.join(data, "snp", "ld_dummy", "dummy203x800")
+	rng = random.Random(7)
+	assoc = str(tmp_path / "a.assoc")
+	with open(prefix + ".bim") as f, open(assoc, "w") as out:
+		out.write("CHR SNP BP P\n")
+		for k, line in enumerate(f):
+			c, sid, _, bp = line.split()[:4]
+			p = rng.random() * (1e-6 if k % 97 < 12 else 1)
+			out.write("%s %s %s %.4g\n" % (c, sid, bp, p))
+		out.write("1 not_there 1 1e-9\n")
+	for flags, kw in (((), {}), (("--clump-r2", "0.1", "--clump-p2", "0.5"), {"r2": 0.1, "p2": 0.5}),
+	                  (("--clump-allow-overlap", "--clump-kb", "50"), {"allow_overlap": True, "kb": 50})):
+		out = str(tmp_path / "c")
+		cli("ld", "--bfile", prefix, "--clump", assoc, *flags, "--out", out, "-q")
+		with open(out + ".clumped") as f:
+			rows = [line.split() for line in f.read().splitlines()[1:] if line.strip()]
+		clumps, missing = gvk.ld_clump(prefix, assoc, device="cpu", **kw)
+		assert missing == ["not_there"] and len(clumps) == len(rows) > 3
+		for c, row in zip(clumps, rows):
+			members = [] if row[11] == "NONE" else row[11].split(",")
+			assert (c.chr, c.file, c.index, c.bp) == (row[0], int(row[1]), row[2], int(row[3]))
+			assert sum(c.counts) == int(row[5]) and list(c.counts) == [int(x) for x in row[6:11]]
+			assert ["%s(%d)" % (m, fi) for m, fi, _ in c.members] == members
+			assert all(abs(r) > kw.get("r2", 0.5) for _, _, r in c.members)
+	with pytest.raises(gvk.GvkArgError, match="p2"):
+		gvk.ld_clump(prefix, assoc, p1=0.01, p2=0.001)
+	with pytest.raises(gvk.GvkArgError, match="kb"):
+		gvk.ld_clump(prefix, assoc, kb=0)
+	with pytest.raises(gvk.GvkError, match="no p-value field"):
+		gvk.ld_clump(prefix, assoc, p_field="PVAL,PV")
 
 
 def test_ld_bad_arguments(data):
