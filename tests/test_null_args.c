@@ -148,6 +148,17 @@ static void ld(void)
 	ARG("gvk_ld_prune_bfile(o NULL)", "o", gvk_ld_prune_bfile(e, "x", NULL, &pr, &err));
 	ARG("gvk_ld_prune_bfile(out NULL)", "out", gvk_ld_prune_bfile(e, "x", &po, NULL, &err));
 	NOOP("gvk_ld_prune_free(NULL)", gvk_ld_prune_free(NULL), 1);
+	gvk_ld_clump_opts_t co;
+	gvk_ld_clump_result_t *cr = NULL;
+	const char *files[] = {"x.assoc"};
+	gvk_ld_clump_opts_init(&co);
+	NOOP("gvk_ld_clump_opts_init(NULL)", gvk_ld_clump_opts_init(NULL), 1);
+	ARG("gvk_ld_clump_bfile(e NULL)", "engine", gvk_ld_clump_bfile(NULL, "x", files, 1, &co, &cr, &err));
+	ARG("gvk_ld_clump_bfile(prefix NULL)", "prefix", gvk_ld_clump_bfile(e, NULL, files, 1, &co, &cr, &err));
+	ARG("gvk_ld_clump_bfile(files NULL)", "files", gvk_ld_clump_bfile(e, "x", NULL, 1, &co, &cr, &err));
+	ARG("gvk_ld_clump_bfile(o NULL)", "options o", gvk_ld_clump_bfile(e, "x", files, 1, NULL, &cr, &err));
+	ARG("gvk_ld_clump_bfile(out NULL)", "out", gvk_ld_clump_bfile(e, "x", files, 1, &co, NULL, &err));
+	NOOP("gvk_ld_clump_free(NULL)", gvk_ld_clump_free(NULL), 1);
 	NOOP("gvk_ld_matrix_free(NULL)", gvk_ld_matrix_free(NULL), 1);
 	NOOP("gvk_ld_table_free(NULL)", gvk_ld_table_free(NULL), 1);
 	gvk_ld_destroy(e);

@@ -104,7 +104,7 @@ int gvk_ld_clump_bfile(gvk_ld_t *e, const char *prefix, const char *const *files
 	if (!e) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_clump_bfile: the engine is NULL");
 	if (!o) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_clump_bfile: the options o is NULL");
 	if (!prefix || !*prefix) return gvk_err_set(err, GVK_ERR_ARG, "the PLINK prefix is NULL or empty");
-	if (!files || n_files < 1) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_clump_bfile: no association file given");
+	if (!files || n_files < 1) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_clump_bfile: files is NULL or n_files below 1 (no association file given)");
 	for (int k = 0; k < n_files; ++k)
 		if (!files[k] || !*files[k]) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_clump_bfile: files[%d] is NULL or empty", k);
 	ld_clump_opt_t co;
