@@ -45,11 +45,10 @@ int ld_clump_opt_check(const ld_clump_opt_t *o, gvk_err_t *err)
 	return 0;
 }
 
-static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
-
 /* Genotype classes of word w of SNP i (two copies of A1, one, none) as PLINK counts them: an X
  * male's call (one copy, or none) is a homozygote. */
-static inline void classes(const snp_data_t *d, int64_t i, int w, uint64_t mx, uint64_t k[3])
+static inline __attribute__((always_inline)) void classes(const snp_data_t *d, int64_t i, int w, uint64_t mx,
+                                                          uint64_t k[3])
 {
 	const uint64_t a = snp_plane(d, i, SNP_PA)[w], b = snp_plane(d, i, SNP_PB)[w], v = snp_plane(d, i, SNP_PV)[w];
 	k[0] = b | (a & mx);
@@ -57,31 +56,80 @@ static inline void classes(const snp_data_t *d, int64_t i, int w, uint64_t mx, u
 	k[2] = v & ~a;
 }
 
-/* The two-locus table of index i and SNP j (ld_em_counts' layout, i first). */
-static void table(const snp_data_t *d, int64_t i, int64_t j, const uint64_t *xmale, uint32_t c[18])
+/* The row of index i: its classes once (ki: 3 planes of nw words), then per SNP j the two-locus
+ * table (ld_em_counts' layout, i first; c[9 ..] over the X males) and its r^2. Inlined into a
+ * build per instruction set below. */
+static inline __attribute__((always_inline)) void row_body(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n,
+                                                           double *r, const uint64_t *xmale, uint64_t *ki)
 {
-	memset(c, 0, sizeof *c * 18);
-	for (int w = 0; w < d->nw; ++w) {
-		uint64_t mx = xmale ? xmale[w] : 0, ki[3], kj[3];
-		classes(d, i, w, mx, ki);
-		classes(d, j, w, mx, kj);
-		for (int a = 0; a < 3; ++a)
-			for (int b = 0; b < 3; ++b) {
-				c[3 * a + b] += (uint32_t)pop(ki[a] & kj[b]);
-				if (mx) c[9 + 3 * a + b] += (uint32_t)pop(ki[a] & mx & kj[b]);
+	int nw = d->nw;
+	for (int w = 0; w < nw; ++w) {
+		uint64_t k[3];
+		classes(d, i, w, xmale ? xmale[w] : 0, k);
+		ki[w] = k[0], ki[nw + w] = k[1], ki[2 * nw + w] = k[2];
+	}
+	for (int64_t q = 0; q < n; ++q) {
+		const uint64_t *a = snp_plane(d, j[q], SNP_PA), *b = snp_plane(d, j[q], SNP_PB), *v = snp_plane(d, j[q], SNP_PV);
+		uint32_t c[18] = {0};
+		for (int w = 0; w < nw; ++w) {
+			uint64_t mx = xmale ? xmale[w] : 0;
+			uint64_t kj[3] = {b[w] | (a[w] & mx), a[w] & ~b[w] & ~mx, v[w] & ~a[w]};
+			for (int x = 0; x < 3; ++x) {
+				uint64_t kx = ki[x * nw + w];
+				for (int y = 0; y < 3; ++y) c[3 * x + y] += (uint32_t)__builtin_popcountll(kx & kj[y]);
 			}
+			if (mx)
+				for (int x = 0; x < 3; x += 2)
+					for (int y = 0; y < 3; y += 2) c[9 + 3 * x + y] += (uint32_t)__builtin_popcountll(ki[x * nw + w] & mx & kj[y]);
+		}
+		double dd, dp;
+		ld_em_stats(c, xmale != NULL, xmale != NULL, 1, 0.0, &r[q], &dd, &dp);
 	}
 }
+
+static void row_portable(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n, double *r, const uint64_t *xm,
+                         uint64_t *ki)
+{
+	row_body(d, i, j, n, r, xm, ki);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("popcnt"))) static void row_popcnt(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n,
+                                                         double *r, const uint64_t *xm, uint64_t *ki)
+{
+	row_body(d, i, j, n, r, xm, ki);
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define CLUMP_AVX512 1
+__attribute__((target("avx512f,avx512bw,avx512vpopcntdq,popcnt"))) static void row_avx512(const snp_data_t *d, int64_t i,
+                                                                                          const int64_t *j, int64_t n,
+                                                                                          double *r, const uint64_t *xm,
+                                                                                          uint64_t *ki)
+{
+	row_body(d, i, j, n, r, xm, ki);
+}
+#endif
 
 void ld_clump_r2_row(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n, double *r)
 {
 	const uint64_t *xmale = snp_chr_class(d->var[i].chr) == SNP_CHR_X ? d->male : NULL;
-	for (int64_t k = 0; k < n; ++k) {
-		uint32_t c[18];
-		double dd, dp;
-		table(d, i, j[k], xmale, c);
-		ld_em_stats(c, xmale != NULL, xmale != NULL, 1, 0.0, &r[k], &dd, &dp);
+	uint64_t *ki = malloc(sizeof *ki * 3 * (size_t)d->nw + 1);
+	if (!ki) { /* cannot happen for a row of a loaded fileset; NaN leaves every pair out */
+		for (int64_t q = 0; q < n; ++q) r[q] = NAN;
+		return;
 	}
+#ifdef CLUMP_AVX512
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) row_avx512(d, i, j, n, r, xmale, ki);
+	else
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (__builtin_cpu_supports("popcnt")) row_popcnt(d, i, j, n, r, xmale, ki);
+	else
+#endif
+		row_portable(d, i, j, n, r, xmale, ki);
+	free(ki);
 }
 
 /* Which histogram bin p falls in. */
