@@ -36,7 +36,10 @@ else
 fi
 if command -v plink2 > /dev/null; then
 	# plink2 writes PREFIX.clumps (its own layout); only its time and clump count are reported
-	if run plink2 plink2 --bfile "$data" --clump "$data.assoc" $opts --threads "$t" --out p2; then
-		echo "plink2: $(($(grep -c . p2.clumps) - 1)) clumps (plink1.9: $(($(grep -c . p19.clumped) - 1)))"
+	if ! plink2 --clump none --out p2probe 2>&1 | grep -q "Unrecognized flag"; then
+		run plink2 plink2 --bfile "$data" --clump "$data.assoc" $opts --threads "$t" --out p2 &&
+			echo "plink2: $(($(grep -c . p2.clumps) - 1)) clumps (plink1.9: $(($(grep -c . p19.clumped) - 1)))"
+	else
+		echo "plink2: $(plink2 --version 2>&1 | head -1) has no --clump"
 	fi
 fi
