@@ -17,14 +17,7 @@ if [ ! -e "$data.assoc" ]; then
 	cc -O2 -o gen_ld_bed "$here/gen_ld_bed.c" || exit 1
 	./gen_ld_bed "$data" "$n" "$m" "$nc" 1 "$data.assoc" || exit 1
 fi
-# run NAME COMMAND...: wall seconds and peak RSS of one run
-run() {
-	local name=$1; shift
-	/usr/bin/time -v "$@" > "$name.stdout" 2> "$name.time" || { echo "$name failed: $(tail -3 "$name.time")"; return 1; }
-	printf '%-8s %8.2f s  %8d MB peak RSS\n' "$name" \
-		"$(awk -F': ' '/Elapsed/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$name.time")" \
-		"$(awk -F': ' '/Maximum resident/ {print int($2 / 1024)}' "$name.time")"
-}
+. "$here/bench_run.sh"
 echo "data: $n samples x $m SNPs on $nc chromosomes, $(awk 'NR > 1 && $5 < 1e-4' "$data.assoc" | wc -l) with p < 1e-4;" \
 	"--clump $opts; $t threads; $(nproc) CPUs"
 run plink1.9 plink1.9 --bfile "$data" --clump "$data.assoc" $opts --threads "$t" --out p19

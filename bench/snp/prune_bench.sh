@@ -12,14 +12,7 @@ cd "$dir" || exit 1
 cc -O2 -o gen_ld_bed "$here/gen_ld_bed.c" || exit 1
 [ -e "b_${n}_${m}.bed" ] || ./gen_ld_bed "b_${n}_${m}" "$n" "$m" "$nc" 1 || exit 1
 data=b_${n}_${m}
-# run NAME COMMAND...: wall seconds and peak RSS of one run
-run() {
-	local name=$1; shift
-	/usr/bin/time -v "$@" > "$name.stdout" 2> "$name.time" || { echo "$name failed: $(tail -3 "$name.time")"; return 1; }
-	printf '%-8s %8.2f s  %8d MB peak RSS\n' "$name" \
-		"$(awk -F': ' '/Elapsed/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$name.time")" \
-		"$(awk -F': ' '/Maximum resident/ {print int($2 / 1024)}' "$name.time")"
-}
+. "$here/bench_run.sh"
 echo "data: $n samples x $m SNPs on $nc chromosomes; --indep-pairwise $win; $t threads; $(nproc) CPUs"
 run plink1.9 plink1.9 --bfile "$data" --indep-pairwise $win --threads "$t" --out p19
 run gvk "$gvk" ld -q --bfile "$data" --indep-pairwise $win -t "$t" --out g

@@ -177,10 +177,9 @@ static int write_outputs(run_t *r)
 	return rc;
 }
 
-/* --indep-pairwise: both lists and the log, as one output set. */
-static int write_prune(run_t *r)
+/* After a run's own files (rc: how they went): .irem, the log, and the commit of the set. */
+static int finish_set(run_t *r, int rc)
 {
-	int rc = ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
 	if (rc == 0) rc = write_irem(r);
 	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
 	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
@@ -188,15 +187,16 @@ static int write_prune(run_t *r)
 	return rc;
 }
 
+/* --indep-pairwise: both lists and the log, as one output set. */
+static int write_prune(run_t *r)
+{
+	return finish_set(r, ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err));
+}
+
 /* --clump: PREFIX.clumped and the log, as one output set. */
 static int write_clump(run_t *r)
 {
-	int rc = ld_clump_cmd_write(&r->a, &r->d, &r->os, &r->log, &r->n_clumps, &r->err);
-	if (rc == 0) rc = write_irem(r);
-	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
-	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
-	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
-	return rc;
+	return finish_set(r, ld_clump_cmd_write(&r->a, &r->d, &r->os, &r->log, &r->n_clumps, &r->err));
 }
 
 static int run(run_t *r)

@@ -105,8 +105,4 @@ void ld_clump_r2_row(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n
 int ld_clump_write(FILE *fp, const snp_data_t *d, const ld_clump_input_t *in, const ld_clump_result_t *r,
                    int verbose);
 
-/* v with 3 significant digits as PLINK 1.9 prints p-values and r^2 in .clumped, right-aligned in
- * width w; returns the length. s needs w + 32 bytes. */
-int ld_fmt_g3(char *s, double v, int w);
-
 #endif

@@ -2,7 +2,7 @@
 /* The .clumped report, byte for byte as PLINK 1.9 lays it out (docs/snp.md, "Clumping"): a
  * fixed-width table with the members as ID(file) in SP2, or with verbose one block per clump
  * listing each member's distance, r^2, allele pairing, file and p. Numbers use PLINK's 3-digit
- * rounding (half to even within a band of 5e-12 of a tie). */
+ * rounding (ld_fmt_g3). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,128 +12,6 @@
 #include "ld_clump.h"
 #include "ld_write.h"
 #include "../common/err.h"
-
-/* Half-to-even rounding with PLINK's tie band for 3-digit output. */
-static uint32_t bround3(double x)
-{
-	uint32_t r = (uint32_t)(int32_t)x;
-	return r + (uint32_t)(int32_t)((x - (double)(int32_t)r) + ((r & 1) ? 0.500000000005 : 0.499999999995));
-}
-
-/* q in [100, 999] as d.dd without trailing zeros. */
-static int put_1p2(char *s, uint32_t q)
-{
-	int n = 0;
-	s[n++] = (char)('0' + q / 100);
-	q %= 100;
-	if (!q) return n;
-	s[n++] = '.', s[n++] = (char)('0' + q / 10);
-	if (q % 10) s[n++] = (char)('0' + q % 10);
-	return n;
-}
-
-/* v in [1, 10) after scaling by 10^xp (sign given), as mantissa and exponent. */
-static int put_exp3(char *s, double v, char sign, int xp)
-{
-	int n = put_1p2(s, bround3(v * 100));
-	s[n++] = 'e', s[n++] = sign;
-	if (xp >= 100) s[n++] = (char)('0' + xp / 100), xp %= 100;
-	s[n++] = (char)('0' + xp / 10), s[n++] = (char)('0' + xp % 10);
-	return n;
-}
-
-static const int xbits[] = {256, 128, 64, 32, 16, 8, 4, 2, 1};
-
-static int small3(char *s, double v)
-{
-	static const double up[] = {1e256, 1e128, 1e64, 1e32, 1e16, 1e8, 1e4, 100, 10};
-	static const double below[] = {9.9949999999999e-256, 9.9949999999999e-128, 9.9949999999999e-64, 9.9949999999999e-32,
-	                               9.9949999999999e-16, 9.9949999999999e-8, 9.9949999999999e-4, 9.9949999999999e-2,
-	                               9.9949999999999e-1};
-	int xp = 0;
-	if (v < below[4]) {
-		if (v < below[1]) {
-			int k = v < below[0] ? 0 : 1;
-			v *= up[k], xp |= xbits[k];
-		}
-		for (int k = 2; k < 5; ++k)
-			if (v < below[k]) v *= up[k], xp |= xbits[k];
-	}
-	for (int k = 5; k < 9; ++k)
-		if (v < below[k]) v *= up[k], xp |= xbits[k];
-	return put_exp3(s, v, '-', xp);
-}
-
-static int large3(char *s, double v)
-{
-	static const double down[] = {1e-256, 1e-128, 1e-64, 1e-32, 1e-16, 1e-8, 1e-4, 1e-2, 1e-1};
-	static const double from[] = {9.9949999999999e255, 9.9949999999999e127, 9.9949999999999e63, 9.9949999999999e31,
-	                              9.9949999999999e15, 9.9949999999999e7, 9.9949999999999e3, 9.9949999999999e1,
-	                              9.9949999999999e0};
-	int xp = 0;
-	if (v >= from[4]) {
-		if (v >= from[1]) {
-			int k = v >= from[0] ? 0 : 1;
-			v *= down[k], xp |= xbits[k];
-		}
-		for (int k = 2; k < 5; ++k)
-			if (v >= from[k]) v *= down[k], xp |= xbits[k];
-	}
-	for (int k = 5; k < 9; ++k)
-		if (v >= from[k]) v *= down[k], xp |= xbits[k];
-	return put_exp3(s, v, '+', xp);
-}
-
-/* 0.9995 <= v < 999.5. */
-static int mid3(char *s, double v)
-{
-	if (v < 9.9949999999999) return put_1p2(s, bround3(v * 100));
-	if (v < 99.949999999999) {
-		uint32_t q = bround3(v * 10);
-		int n = snprintf(s, 8, "%02u", q / 10);
-		if (q % 10) s[n++] = '.', s[n++] = (char)('0' + q % 10);
-		return n;
-	}
-	return snprintf(s, 8, "%03u", bround3(v));
-}
-
-/* v < 0.9995: "0.", zeros, up to three digits. */
-static int frac3(char *s, double v)
-{
-	int n = 2;
-	memcpy(s, "0.", 2);
-	if (v < 9.9949999999999e-3) v *= 100, s[n++] = '0', s[n++] = '0';
-	if (v < 9.9949999999999e-2) v *= 10, s[n++] = '0';
-	uint32_t q = bround3(v * 1000);
-	s[n++] = (char)('0' + q / 100);
-	q %= 100;
-	if (q) {
-		s[n++] = (char)('0' + q / 10);
-		if (q % 10) s[n++] = (char)('0' + q % 10);
-	}
-	return n;
-}
-
-int ld_fmt_g3(char *s, double v, int w)
-{
-	char b[40];
-	int n = 0;
-	if (isnan(v)) n = 3, memcpy(b, "nan", 3);
-	else {
-		if (v < 0) b[n++] = '-', v = -v;
-		if (v == 0.0) b[n++] = '0';
-		else if (isinf(v)) memcpy(b + n, "inf", 3), n += 3;
-		else if (v < 9.9949999999999e-5) n += small3(b + n, v);
-		else if (v >= 999.49999999999) n += large3(b + n, v);
-		else if (v >= 0.99949999999999) n += mid3(b + n, v);
-		else n += frac3(b + n, v);
-	}
-	int pad = w > n ? w - n : 0;
-	memset(s, ' ', (size_t)pad);
-	memcpy(s + pad, b, (size_t)n);
-	s[pad + n] = 0;
-	return pad + n;
-}
 
 /* The text of one clumped row up to its SP2 column. */
 static void row_head(FILE *fp, const snp_data_t *d, const ld_clump_t *c, int maxsnp)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Numbers as PLINK 1.9 prints them in .ld files. Its routine is not printf's %g: the layout is the
- * same (6 significant digits, trailing zeros dropped, e-05 style exponents), but rounding is
- * half-to-even on the scaled value with a tie band of +-5e-9, so a value printf rounds up because
- * its binary value lies a hair above a decimal tie may be rounded to even by PLINK. The value is
+/* Numbers as PLINK 1.9 prints them: in .ld files with 6 significant digits (ld_fmt_g), in
+ * .clumped files with 3 (ld_fmt_g3). Its routine is not printf's %g: the layout is the same
+ * (trailing zeros dropped, e-05 style exponents), but rounding is half-to-even on the scaled value
+ * with a tie band (+-5e-9 for 6 digits, +-5e-12 for 3), so a value printf rounds up because its
+ * binary value lies a hair above a decimal tie may be rounded to even by PLINK. The value is
  * scaled as PLINK scales it (the same multiplications, so the same doubles) and rounded the same
  * way; the digits are then written with integer arithmetic, without printf. */
 #include <math.h>
@@ -55,46 +56,64 @@ static int put_exp(char *s, double v, char sign, int xp)
 
 static const int exp_bits[] = {256, 128, 64, 32, 16, 8, 4, 2, 1};
 
-/* v < 1e-4: scaled up into [1, 10) by the powers PLINK multiplies with. */
-static int fmt_small(char *s, double v)
+/* v below 1 scaled up into [1, 10) by the powers PLINK multiplies with, the exponent in *xp.
+ * below[k]: the bound under which PLINK applies the k-th power, 10^-(exp_bits[k]) less half a unit
+ * of the last digit it prints. */
+static double scale_up(double v, const double below[9], int *xp)
 {
 	static const double up[] = {1.0e256, 1.0e128, 1.0e64, 1.0e32, 1.0e16, 100000000, 10000, 100, 10};
-	static const double below[] = {9.9999949999999e-256, 9.9999949999999e-128, 9.9999949999999e-64,
-	                               9.9999949999999e-32, 9.9999949999999e-16, 9.9999949999999e-8,
-	                               9.9999949999999e-4, 9.9999949999999e-2, 9.9999949999999e-1};
-	int xp = 0;
+	*xp = 0;
 	if (v < below[4]) {
 		if (v < below[1]) {
 			int k = v < below[0] ? 0 : 1;
-			v *= up[k], xp |= exp_bits[k];
+			v *= up[k], *xp |= exp_bits[k];
 		}
 		for (int k = 2; k < 5; ++k)
-			if (v < below[k]) v *= up[k], xp |= exp_bits[k];
+			if (v < below[k]) v *= up[k], *xp |= exp_bits[k];
 	}
 	for (int k = 5; k < 9; ++k)
-		if (v < below[k]) v *= up[k], xp |= exp_bits[k];
+		if (v < below[k]) v *= up[k], *xp |= exp_bits[k];
+	return v;
+}
+
+/* The same downwards for large v; from[k]: the bound from which the k-th power applies. */
+static double scale_down(double v, const double from[9], int *xp)
+{
+	static const double down[] = {1.0e-256, 1.0e-128, 1.0e-64, 1.0e-32, 1.0e-16, 1.0e-8, 1.0e-4, 1.0e-2, 1.0e-1};
+	*xp = 0;
+	if (v >= from[4]) {
+		if (v >= from[1]) {
+			int k = v >= from[0] ? 0 : 1;
+			v *= down[k], *xp |= exp_bits[k];
+		}
+		for (int k = 2; k < 5; ++k)
+			if (v >= from[k]) v *= down[k], *xp |= exp_bits[k];
+	}
+	for (int k = 5; k < 9; ++k)
+		if (v >= from[k]) v *= down[k], *xp |= exp_bits[k];
+	return v;
+}
+
+/* v < 1e-4, six digits. */
+static int fmt_small(char *s, double v)
+{
+	static const double below[] = {9.9999949999999e-256, 9.9999949999999e-128, 9.9999949999999e-64,
+	                               9.9999949999999e-32, 9.9999949999999e-16, 9.9999949999999e-8,
+	                               9.9999949999999e-4, 9.9999949999999e-2, 9.9999949999999e-1};
+	int xp;
+	v = scale_up(v, below, &xp);
 	return put_exp(s, v, '-', xp);
 }
 
-/* v >= 999999.5: scaled down into [1, 10). */
+/* v >= 999999.5, six digits. */
 static int fmt_large(char *s, double v)
 {
-	static const double down[] = {1.0e-256, 1.0e-128, 1.0e-64, 1.0e-32, 1.0e-16, 1.0e-8, 1.0e-4, 1.0e-2, 1.0e-1};
 	static const double from[] = {9.9999949999999e255, 9.9999949999999e127, 9.9999949999999e63, 9.9999949999999e31,
 	                              9.9999949999999e15, 9.9999949999999e7, 9.9999949999999e3, 9.9999949999999e1,
 	                              9.9999949999999e0};
 	if (v == INFINITY) return (int)(memcpy(s, "inf", 3), 3);
-	int xp = 0;
-	if (v >= from[4]) {
-		if (v >= from[1]) {
-			int k = v >= from[0] ? 0 : 1;
-			v *= down[k], xp |= exp_bits[k];
-		}
-		for (int k = 2; k < 5; ++k)
-			if (v >= from[k]) v *= down[k], xp |= exp_bits[k];
-	}
-	for (int k = 5; k < 9; ++k)
-		if (v >= from[k]) v *= down[k], xp |= exp_bits[k];
+	int xp;
+	v = scale_down(v, from, &xp);
 	return put_exp(s, v, '+', xp);
 }
 
@@ -131,4 +150,106 @@ int ld_fmt_g(char *s, double v)
 	else n += fmt_frac(s + n, v);
 	s[n] = 0;
 	return n;
+}
+
+/* Three significant digits, as PLINK 1.9 prints p-values and r^2 in .clumped (its rounding of
+ * ties within 5e-12, not printf's). */
+/* Half-to-even rounding with PLINK's tie band for 3-digit output. */
+static uint32_t bround3(double x)
+{
+	uint32_t r = (uint32_t)(int32_t)x;
+	return r + (uint32_t)(int32_t)((x - (double)(int32_t)r) + ((r & 1) ? 0.500000000005 : 0.499999999995));
+}
+
+/* q in [100, 999] as d.dd without trailing zeros. */
+static int put_1p2(char *s, uint32_t q)
+{
+	int n = 0;
+	s[n++] = (char)('0' + q / 100);
+	q %= 100;
+	if (!q) return n;
+	s[n++] = '.', s[n++] = (char)('0' + q / 10);
+	if (q % 10) s[n++] = (char)('0' + q % 10);
+	return n;
+}
+
+/* v in [1, 10) after scaling by 10^xp (sign given), as mantissa and exponent. */
+static int put_exp3(char *s, double v, char sign, int xp)
+{
+	int n = put_1p2(s, bround3(v * 100));
+	s[n++] = 'e', s[n++] = sign;
+	if (xp >= 100) s[n++] = (char)('0' + xp / 100), xp %= 100;
+	s[n++] = (char)('0' + xp / 10), s[n++] = (char)('0' + xp % 10);
+	return n;
+}
+
+/* v < 1e-4 and v >= 999.5, three digits. */
+static int small3(char *s, double v)
+{
+	static const double below[] = {9.9949999999999e-256, 9.9949999999999e-128, 9.9949999999999e-64,
+	                               9.9949999999999e-32, 9.9949999999999e-16, 9.9949999999999e-8,
+	                               9.9949999999999e-4, 9.9949999999999e-2, 9.9949999999999e-1};
+	int xp;
+	v = scale_up(v, below, &xp);
+	return put_exp3(s, v, '-', xp);
+}
+
+static int large3(char *s, double v)
+{
+	static const double from[] = {9.9949999999999e255, 9.9949999999999e127, 9.9949999999999e63, 9.9949999999999e31,
+	                              9.9949999999999e15, 9.9949999999999e7, 9.9949999999999e3, 9.9949999999999e1,
+	                              9.9949999999999e0};
+	int xp;
+	v = scale_down(v, from, &xp);
+	return put_exp3(s, v, '+', xp);
+}
+
+/* 0.9995 <= v < 999.5: d.dd, dd.d or ddd, trailing fraction zeros dropped. */
+static int mid3(char *s, double v)
+{
+	if (v < 9.9949999999999) return put_1p2(s, bround3(v * 100));
+	uint32_t q = bround3(v < 99.949999999999 ? v * 10 : v);
+	s[0] = (char)('0' + q / 100), s[1] = (char)('0' + q / 10 % 10);
+	if (v >= 99.949999999999) return s[2] = (char)('0' + q % 10), 3;
+	if (!(q % 10)) return 2;
+	s[2] = '.', s[3] = (char)('0' + q % 10);
+	return 4;
+}
+
+/* v < 0.9995: "0.", zeros, up to three digits. */
+static int frac3(char *s, double v)
+{
+	int n = 2;
+	memcpy(s, "0.", 2);
+	if (v < 9.9949999999999e-3) v *= 100, s[n++] = '0', s[n++] = '0';
+	if (v < 9.9949999999999e-2) v *= 10, s[n++] = '0';
+	uint32_t q = bround3(v * 1000);
+	s[n++] = (char)('0' + q / 100);
+	q %= 100;
+	if (q) {
+		s[n++] = (char)('0' + q / 10);
+		if (q % 10) s[n++] = (char)('0' + q % 10);
+	}
+	return n;
+}
+
+int ld_fmt_g3(char *s, double v, int w)
+{
+	char b[40];
+	int n = 0;
+	if (isnan(v)) n = 3, memcpy(b, "nan", 3);
+	else {
+		if (v < 0) b[n++] = '-', v = -v;
+		if (v == 0.0) b[n++] = '0';
+		else if (isinf(v)) memcpy(b + n, "inf", 3), n += 3;
+		else if (v < 9.9949999999999e-5) n += small3(b + n, v);
+		else if (v >= 999.49999999999) n += large3(b + n, v);
+		else if (v >= 0.99949999999999) n += mid3(b + n, v);
+		else n += frac3(b + n, v);
+	}
+	int pad = w > n ? w - n : 0;
+	memset(s, ' ', (size_t)pad);
+	memcpy(s + pad, b, (size_t)n);
+	s[pad + n] = 0;
+	return pad + n;
 }

@@ -54,6 +54,10 @@ int ld_writer_sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err);
  * of near-ties, "nan" for any NaN; returns the length. s needs 32 bytes. */
 int ld_fmt_g(char *s, double v);
 
+/* v with 3 significant digits as PLINK 1.9 prints p-values and r^2 in .clumped, right-aligned in
+ * width w; returns the length. s needs w + 32 bytes. */
+int ld_fmt_g3(char *s, double v, int w);
+
 /* PLINK 1.9's width of the SNP ID columns for these variants. */
 int ld_plink_maxsnp(const snp_data_t *d);
 
