@@ -94,29 +94,6 @@ static double scale_down(double v, const double from[9], int *xp)
 	return v;
 }
 
-/* v < 1e-4, six digits. */
-static int fmt_small(char *s, double v)
-{
-	static const double below[] = {9.9999949999999e-256, 9.9999949999999e-128, 9.9999949999999e-64,
-	                               9.9999949999999e-32, 9.9999949999999e-16, 9.9999949999999e-8,
-	                               9.9999949999999e-4, 9.9999949999999e-2, 9.9999949999999e-1};
-	int xp;
-	v = scale_up(v, below, &xp);
-	return put_exp(s, v, '-', xp);
-}
-
-/* v >= 999999.5, six digits. */
-static int fmt_large(char *s, double v)
-{
-	static const double from[] = {9.9999949999999e255, 9.9999949999999e127, 9.9999949999999e63, 9.9999949999999e31,
-	                              9.9999949999999e15, 9.9999949999999e7, 9.9999949999999e3, 9.9999949999999e1,
-	                              9.9999949999999e0};
-	if (v == INFINITY) return (int)(memcpy(s, "inf", 3), 3);
-	int xp;
-	v = scale_down(v, from, &xp);
-	return put_exp(s, v, '+', xp);
-}
-
 /* 1 <= v < 999999.5: six digits with the point after the integer part. */
 static int fmt_mid(char *s, double v)
 {
@@ -138,23 +115,7 @@ static int fmt_frac(char *s, double v)
 	return n + put_digits(s + n, bround(v * 1000000), 6);
 }
 
-int ld_fmt_g(char *s, double v)
-{
-	int n = 0;
-	if (isnan(v)) return (int)(memcpy(s, "nan", 4), 3);
-	if (v < 0) s[n++] = '-', v = -v;
-	if (v == 0.0) s[n++] = '0';
-	else if (v < 9.9999949999999e-5) n += fmt_small(s + n, v);
-	else if (v >= 999999.49999999) n += fmt_large(s + n, v);
-	else if (v >= 0.99999949999999) n += fmt_mid(s + n, v);
-	else n += fmt_frac(s + n, v);
-	s[n] = 0;
-	return n;
-}
-
-/* Three significant digits, as PLINK 1.9 prints p-values and r^2 in .clumped (its rounding of
- * ties within 5e-12, not printf's). */
-/* Half-to-even rounding with PLINK's tie band for 3-digit output. */
+/* Half-to-even with the +-5e-12 tie band of 3-digit output. */
 static uint32_t bround3(double x)
 {
 	uint32_t r = (uint32_t)(int32_t)x;
@@ -183,25 +144,41 @@ static int put_exp3(char *s, double v, char sign, int xp)
 	return n;
 }
 
-/* v < 1e-4 and v >= 999.5, three digits. */
-static int small3(char *s, double v)
+/* Scaling bounds (see scale_up / scale_down) for 6 and for 3 digits. */
+static const double below6[] = {9.9999949999999e-256, 9.9999949999999e-128, 9.9999949999999e-64, 9.9999949999999e-32,
+                                9.9999949999999e-16, 9.9999949999999e-8, 9.9999949999999e-4, 9.9999949999999e-2,
+                                9.9999949999999e-1};
+static const double from6[] = {9.9999949999999e255, 9.9999949999999e127, 9.9999949999999e63, 9.9999949999999e31,
+                               9.9999949999999e15, 9.9999949999999e7, 9.9999949999999e3, 9.9999949999999e1,
+                               9.9999949999999e0};
+static const double below3[] = {9.9949999999999e-256, 9.9949999999999e-128, 9.9949999999999e-64, 9.9949999999999e-32,
+                                9.9949999999999e-16, 9.9949999999999e-8, 9.9949999999999e-4, 9.9949999999999e-2,
+                                9.9949999999999e-1};
+static const double from3[] = {9.9949999999999e255, 9.9949999999999e127, 9.9949999999999e63, 9.9949999999999e31,
+                               9.9949999999999e15, 9.9949999999999e7, 9.9949999999999e3, 9.9949999999999e1,
+                               9.9949999999999e0};
+
+/* A value too small or too large for the fixed forms (below 1e-4, or from 999999.5 with 6 digits
+ * and 999.5 with 3), as mantissa and exponent. */
+static int exp_form(char *s, double v, int three)
 {
-	static const double below[] = {9.9949999999999e-256, 9.9949999999999e-128, 9.9949999999999e-64,
-	                               9.9949999999999e-32, 9.9949999999999e-16, 9.9949999999999e-8,
-	                               9.9949999999999e-4, 9.9949999999999e-2, 9.9949999999999e-1};
-	int xp;
-	v = scale_up(v, below, &xp);
-	return put_exp3(s, v, '-', xp);
+	int xp, up = v < 1;
+	v = up ? scale_up(v, three ? below3 : below6, &xp) : scale_down(v, three ? from3 : from6, &xp);
+	return three ? put_exp3(s, v, up ? '-' : '+', xp) : put_exp(s, v, up ? '-' : '+', xp);
 }
 
-static int large3(char *s, double v)
+int ld_fmt_g(char *s, double v)
 {
-	static const double from[] = {9.9949999999999e255, 9.9949999999999e127, 9.9949999999999e63, 9.9949999999999e31,
-	                              9.9949999999999e15, 9.9949999999999e7, 9.9949999999999e3, 9.9949999999999e1,
-	                              9.9949999999999e0};
-	int xp;
-	v = scale_down(v, from, &xp);
-	return put_exp3(s, v, '+', xp);
+	int n = 0;
+	if (isnan(v)) return (int)(memcpy(s, "nan", 4), 3);
+	if (v < 0) s[n++] = '-', v = -v;
+	if (v == 0.0) s[n++] = '0';
+	else if (v == INFINITY) n += (int)(memcpy(s + n, "inf", 4), 3);
+	else if (v < 9.9999949999999e-5 || v >= 999999.49999999) n += exp_form(s + n, v, 0);
+	else if (v >= 0.99999949999999) n += fmt_mid(s + n, v);
+	else n += fmt_frac(s + n, v);
+	s[n] = 0;
+	return n;
 }
 
 /* 0.9995 <= v < 999.5: d.dd, dd.d or ddd, trailing fraction zeros dropped. */
@@ -242,8 +219,7 @@ int ld_fmt_g3(char *s, double v, int w)
 		if (v < 0) b[n++] = '-', v = -v;
 		if (v == 0.0) b[n++] = '0';
 		else if (isinf(v)) memcpy(b + n, "inf", 3), n += 3;
-		else if (v < 9.9949999999999e-5) n += small3(b + n, v);
-		else if (v >= 999.49999999999) n += large3(b + n, v);
+		else if (v < 9.9949999999999e-5 || v >= 999.49999999999) n += exp_form(b + n, v, 1);
 		else if (v >= 0.99949999999999) n += mid3(b + n, v);
 		else n += frac3(b + n, v);
 	}
