@@ -9,6 +9,7 @@
 #include "ld_clump_cmd.h"
 #include "../common/err.h"
 #include "../snp/ld_clump.h"
+#include "../snp/snp_gpu.h"
 
 static int bad(const char *opt, const char *v, const char *why)
 {
@@ -117,6 +118,18 @@ static char **file_list(const ld_args_t *a, int *n)
 	return list;
 }
 
+/* The GPU for the tables (device gpu, or auto when one answers), or NULL for the CPU; -1 when
+ * device gpu finds none. */
+static int open_gpu(const ld_args_t *a, snp_gpu_t **gpu, gvk_err_t *err)
+{
+	*gpu = NULL;
+	if (a->ld.device == GVK_DEVICE_CPU) return 0;
+	if ((*gpu = snp_gpu_open(&a->ld.gpu, err))) return 0;
+	if (a->ld.device == GVK_DEVICE_GPU) return -1;
+	err->code = 0, err->msg[0] = 0;
+	return 0;
+}
+
 /* PLINK's warnings for the top variants the fileset lacks (not with verbose, which lists them in
  * the file). */
 static void log_missing(const ld_args_t *a, const ld_clump_input_t *in, ld_log_t *log)
@@ -162,7 +175,11 @@ int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os
 		ld_log_printf(log, "Warning: No significant --clump results.  Skipping.\n");
 		if (!a->quiet) fprintf(stderr, "gvk ld: warning: no significant --clump results; no .clumped file written\n");
 	} else {
-		rc = ld_clump_run(d, &in, &o, &r, err);
+		snp_gpu_t *gpu = NULL;
+		rc = open_gpu(a, &gpu, err) < 0 ? err->code : 0;
+		o.gpu = gpu;
+		if (rc == 0) rc = ld_clump_run(d, &in, &o, &r, err);
+		snp_gpu_close(gpu);
 		size_t n = strlen(a->out_prefix) + 16;
 		char *path = rc == 0 ? malloc(n) : NULL;
 		if (rc == 0 && !path) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");

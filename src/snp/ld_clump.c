@@ -7,14 +7,16 @@
  * joins: all its lines count in the p histogram, those with p < p2 are listed, and it is marked
  * clumped. The index variant's other lines join with r^2 = 1.
  * The r^2 of an index against its window does not depend on which variants are clumped, so the
- * rows of a batch of index candidates are computed in parallel and then applied in order; a
- * candidate clumped by an earlier one of its batch only costs its row. */
+ * rows of a batch of index candidates are computed in parallel (or their tables in one GPU call,
+ * the estimate on the host) and then applied in order; a candidate clumped by an earlier one of
+ * its batch only costs its row. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ld_clump.h"
 #include "ld_em.h"
+#include "snp_gpu.h"
 #include "snp_chrom.h"
 #include "../common/err.h"
 #include "../common/threads.h"
@@ -266,6 +268,47 @@ static void row_worker(void *arg, int tid)
 	__atomic_fetch_add(&b->pairs, pairs, __ATOMIC_RELAXED);
 }
 
+/* GPU buffers of a batch: its pairs, their X flags and tables. */
+typedef struct {
+	int64_t *pairs;
+	uint8_t *x;
+	uint32_t *c;
+	int64_t cap;
+} gpu_buf_t;
+
+/* The rows of a batch through the GPU's tables and the host's estimate. */
+static int gpu_rows(batch_t *b, gpu_buf_t *gb, gvk_err_t *err)
+{
+	const snp_data_t *d = b->s->d;
+	int64_t n = 0;
+	for (int64_t k = 0; k < b->n_rows; ++k) n += b->rows[k].n;
+	if (n > gb->cap) {
+		int64_t *pp = realloc(gb->pairs, sizeof *pp * 2 * (size_t)n);
+		if (pp) gb->pairs = pp;
+		uint8_t *xx = realloc(gb->x, (size_t)n);
+		if (xx) gb->x = xx;
+		uint32_t *cc = realloc(gb->c, sizeof *cc * 18 * (size_t)n);
+		if (cc) gb->c = cc;
+		if (!pp || !xx || !cc) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		gb->cap = n;
+	}
+	int64_t q = 0;
+	for (int64_t k = 0; k < b->n_rows; ++k) {
+		const row_t *w = &b->rows[k];
+		uint8_t on_x = snp_chr_class(d->var[w->i].chr) == SNP_CHR_X;
+		for (int64_t t = 0; t < w->n; ++t, ++q) gb->pairs[2 * q] = w->i, gb->pairs[2 * q + 1] = w->j[t], gb->x[q] = on_x;
+	}
+	int rc = snp_gpu_clump_counts(b->s->o->gpu, d, gb->pairs, gb->x, n, gb->c, err);
+	q = 0;
+	for (int64_t k = 0; rc == 0 && k < b->n_rows; ++k)
+		for (int64_t t = 0; t < b->rows[k].n; ++t, ++q) {
+			double dd, dp;
+			ld_em_stats(gb->c + 18 * q, gb->x[q], gb->x[q], 1, 0.0, &b->rows[k].r2[t], &dd, &dp);
+		}
+	b->pairs = (uint64_t)n;
+	return rc;
+}
+
 /* Applies a computed row: the clump of index candidate w->i, unless it was clumped meanwhile. */
 static int apply(pass_t *s, const row_t *w, double p)
 {
@@ -366,7 +409,9 @@ int ld_clump_run(const snp_data_t *d, const ld_clump_input_t *in, const ld_clump
 	memset(r, 0, sizeof *r);
 	int64_t m = d->n_snp, n_cand = 0;
 	int nt = o->threads > 1 ? o->threads : 1;
-	int64_t batch = 16 * (int64_t)nt;
+	int64_t batch = o->gpu ? 256 : 16 * (int64_t)nt;
+	gpu_buf_t gb = {0};
+	int gpu_rc = 0;
 	pass_t s = {.d = d, .in = in, .o = o, .r = r};
 	s.clumped = calloc((size_t)m + 1, 1);
 	s.run_lo = malloc(sizeof *s.run_lo * (size_t)(m + 1));
@@ -386,8 +431,16 @@ int ld_clump_run(const snp_data_t *d, const ld_clump_input_t *in, const ld_clump
 			break;
 		}
 		batch_t b = {.s = &s, .rows = rows, .n_rows = n};
-		if (nt > 1 && n > 1) gvk_pool_run(pool, nt < n ? nt : (int)n, row_worker, &b);
-		else row_worker(&b, 0);
+		if (o->gpu) {
+			if ((gpu_rc = gpu_rows(&b, &gb, err)) < 0) {
+				rc = -1;
+				break;
+			}
+		} else if (nt > 1 && n > 1) {
+			gvk_pool_run(pool, nt < n ? nt : (int)n, row_worker, &b);
+		} else {
+			row_worker(&b, 0);
+		}
 		r->pairs += b.pairs;
 		for (int64_t q = 0, k = k0; rc == 0 && q < n; ++q) {
 			while (cand[k].i != rows[q].i) ++k;
@@ -396,9 +449,10 @@ int ld_clump_run(const snp_data_t *d, const ld_clump_input_t *in, const ld_clump
 	}
 	gvk_pool_destroy(pool);
 	free(s.clumped), free(s.run_lo), free(s.run_hi), free(rows), free(cand), free(jbuf), free(rbuf);
+	free(gb.pairs), free(gb.x), free(gb.c);
 	if (rc < 0) {
 		ld_clump_result_free(r);
-		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return gpu_rc < 0 ? gpu_rc : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
 	return 0;
 }

@@ -16,6 +16,7 @@ typedef struct {
 	int allow_overlap;   /* a variant may join several clumps */
 	int index_first;     /* with several files, only the first file's entries can be index variants */
 	int threads;
+	void *gpu;           /* an open snp_gpu_t: the tables of each batch of rows on it (NULL: the CPU) */
 } ld_clump_opt_t;
 
 /* PLINK's defaults: p1 1e-4, p2 0.01, r2 0.5, 250 kb. */

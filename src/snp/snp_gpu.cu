@@ -30,6 +30,7 @@ extern "C" {
 #include "snp_gpu_bmma.cuh"
 #endif
 #include "snp_gpu_kernels.cuh"
+#include "snp_gpu_clump.cuh"
 #if GPU_HAVE_BMMA
 #include "snp_gpu_mma.cuh"
 #endif
@@ -63,6 +64,12 @@ struct snp_gpu_s {
 	size_t ld_cnt_cap[LD_NBUF], ld_val_cap[LD_NBUF], h_cnt_cap;
 	int64_t db_block, q_batch; /* snp_gpu_opt_t's limits; 0 = automatic */
 	gvk_log_t log;
+	/* --clump: pairs, their X flags, the male columns and the tables of one call */
+	int64_t *cl_pairs;
+	uint8_t *cl_x;
+	uint64_t *cl_male;
+	uint32_t *cl_cnt;
+	size_t cl_pairs_cap, cl_x_cap, cl_male_cap, cl_cnt_cap;
 };
 
 /* ---- device set-up -------------------------------------------------------------------------- */
@@ -158,6 +165,7 @@ extern "C" void snp_gpu_close(snp_gpu_t *g)
 		for (int j = 0; j < 2; ++j)
 			if (g->ev[i][j]) cudaEventDestroy(g->ev[i][j]);
 	gvk_cuda_free((void **)&g->h_cnt, &g->h_cnt_cap, GVK_MEM_PINNED);
+	cudaFree(g->cl_pairs), cudaFree(g->cl_x), cudaFree(g->cl_male), cudaFree(g->cl_cnt);
 	free(g);
 }
 
@@ -243,6 +251,36 @@ static int ld_resident(snp_gpu_t *g, const snp_data_t *d, gvk_err_t *err)
 	CK(cudaGetLastError());
 	g->ld_src = d->w;
 	return 1;
+}
+
+/* ---- --clump -------------------------------------------------------------------------------- */
+
+extern "C" int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs, const uint8_t *x,
+                                    int64_t n, uint32_t *c, gvk_err_t *err)
+{
+	if (n <= 0) return 0;
+	CK(cudaSetDevice(g->dev));
+	int rc = ld_resident(g, d, err);
+	if (rc == 0)
+		rc = gvk_err_set(err, GVK_ERR_NOMEM, "--clump: the bit planes of %lld SNPs do not fit in half the GPU's free memory",
+		                 (long long)d->n_snp);
+	if (rc < 0) return rc;
+	const size_t male_bytes = (size_t)d->nw * sizeof(uint64_t);
+	rc = dev_reserve((void **)&g->cl_pairs, &g->cl_pairs_cap, 2 * (size_t)n * sizeof(int64_t), "clump pairs", err);
+	if (rc == 0) rc = dev_reserve((void **)&g->cl_x, &g->cl_x_cap, (size_t)n, "clump X flags", err);
+	if (rc == 0) rc = dev_reserve((void **)&g->cl_male, &g->cl_male_cap, male_bytes, "male columns", err);
+	if (rc == 0) rc = dev_reserve((void **)&g->cl_cnt, &g->cl_cnt_cap, 18 * (size_t)n * sizeof(uint32_t), "clump tables", err);
+	if (rc < 0) return rc;
+	CK(cudaMemcpyAsync(g->cl_pairs, pairs, 2 * (size_t)n * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
+	CK(cudaMemcpyAsync(g->cl_x, x, (size_t)n, cudaMemcpyHostToDevice, g->st[0]));
+	if (d->male) CK(cudaMemcpyAsync(g->cl_male, d->male, male_bytes, cudaMemcpyHostToDevice, g->st[0]));
+	else CK(cudaMemsetAsync(g->cl_male, 0, male_bytes, g->st[0]));
+	clump_count_kernel<<<(unsigned)((n + 127) / 128), 128, 0, g->st[0]>>>(g->ld_w, d->nw, g->cl_pairs, g->cl_x, g->cl_male,
+	                                                                     n, g->cl_cnt);
+	CK(cudaGetLastError());
+	CK(cudaMemcpyAsync(c, g->cl_cnt, 18 * (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost, g->st[0]));
+	CK(cudaStreamSynchronize(g->st[0]));
+	return 0;
 }
 
 /* One count launch: rows [i0, i0 + nrows) against columns [cbase, cbase + width), results at

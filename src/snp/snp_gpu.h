@@ -41,6 +41,11 @@ int snp_choose_device(const snp_gpu_opt_t *g, int device, const char *cpu, char 
  * o->single) or ld_haplotype (correctly rounded sqrt and division give identical values). */
 int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err);
 
+/* --clump: c[18 k ..] receives the two-locus table of pairs[2 k] (the index) and pairs[2 k + 1] in
+ * ld_em_counts' layout, over the male columns too where x[k] (X), exactly as ld_clump_r2_row counts
+ * it; d's planes are made resident (once per data set). */
+int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs, const uint8_t *x, int64_t n,
+                         uint32_t *c, gvk_err_t *err);
 /* A whole FastID search with the contract of fid_search (fastid_engine.h). */
 int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_err_t *err);
 

@@ -5,7 +5,8 @@
 # --clump-allow-overlap, --clump-verbose, several files (--clump-index-first), other column names
 # and the QC filters, on filesets from gen_ld_data.py (LD blocks, missing calls, duplicated SNPs,
 # several chromosomes, X with haploid males) with association files from its --assoc (signal
-# blocks, NA, tied p-values, a duplicated id, ids the fileset lacks), three seeds.
+# blocks, NA, tied p-values, a duplicated id, ids the fileset lacks), three seeds. With a GPU
+# build on a GPU machine the runs take the GPU's tables (device auto), one per seed the CPU's.
 # Skips (77) without plink1.9 or python3. Usage: ld_clump_plink.sh GVK
 set -u
 gvk=$1
@@ -17,12 +18,14 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 pass=0 fail=0
 
-# same DATA plink-options...: the same .clumped (present, with at least one clump row)
+# same DATA plink-options...: the same .clumped (present, with at least one clump row); $gx: options
+# for gvk only
+gx=
 same() {
 	local d=$1; shift
 	rm -f p.clumped g.clumped
 	"$plink" --bfile "$d" "$@" --out p > p.out 2>&1
-	"$gvk" ld -q --bfile "$d" "$@" --out g > g.out 2>&1
+	"$gvk" ld -q --bfile "$d" "$@" $gx --out g > g.out 2>&1
 	if [ ! -s p.clumped ]; then
 		echo "FAIL $d $*: plink wrote no .clumped: $(grep -m1 -i -e error -e warning p.out)"; fail=$((fail + 1))
 	elif [ ! -e g.clumped ]; then
@@ -60,6 +63,10 @@ for seed in 1 2 3; do
 	same "d$seed" --clump $a --keep-allele-order --clump-verbose
 	same "d$seed" --clump $a --chr 2,23 --threads 1
 	same "d$seed" --clump $a --threads 3 --clump-r2 0.2
+	# the CPU tables also on a machine where the default (auto) takes the GPU's
+	gx="--device cpu"
+	same "d$seed" --clump $a,b$seed.assoc --clump-verbose --clump-r2 0.1
+	gx=
 done
 echo "ld_clump_plink: $pass passed, $fail failed"
 [ $fail -eq 0 ]
