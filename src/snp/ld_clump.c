@@ -295,7 +295,7 @@ static int gpu_rows(batch_t *b, gpu_buf_t *gb, gvk_err_t *err)
 	int64_t q = 0;
 	for (int64_t k = 0; k < b->n_rows; ++k) {
 		const row_t *w = &b->rows[k];
-		uint8_t on_x = snp_chr_class(d->var[w->i].chr) == SNP_CHR_X;
+		uint8_t on_x = d->male && snp_chr_class(d->var[w->i].chr) == SNP_CHR_X; /* as ld_clump_r2_row */
 		for (int64_t t = 0; t < w->n; ++t, ++q) gb->pairs[2 * q] = w->i, gb->pairs[2 * q + 1] = w->j[t], gb->x[q] = on_x;
 	}
 	int rc = snp_gpu_clump_counts(b->s->o->gpu, d, gb->pairs, gb->x, n, gb->c, err);

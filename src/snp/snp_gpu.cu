@@ -273,8 +273,8 @@ extern "C" int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int
 	if (rc < 0) return rc;
 	CK(cudaMemcpyAsync(g->cl_pairs, pairs, 2 * (size_t)n * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
 	CK(cudaMemcpyAsync(g->cl_x, x, (size_t)n, cudaMemcpyHostToDevice, g->st[0]));
+	/* without male columns no pair has x set, and the kernel reads none */
 	if (d->male) CK(cudaMemcpyAsync(g->cl_male, d->male, male_bytes, cudaMemcpyHostToDevice, g->st[0]));
-	else CK(cudaMemsetAsync(g->cl_male, 0, male_bytes, g->st[0]));
 	clump_count_kernel<<<(unsigned)((n + 127) / 128), 128, 0, g->st[0]>>>(g->ld_w, d->nw, g->cl_pairs, g->cl_x, g->cl_male,
 	                                                                     n, g->cl_cnt);
 	CK(cudaGetLastError());

@@ -90,6 +90,8 @@ template <typename F> static inline cudaError_t cudaOccupancyMaxActiveBlocksPerM
 	return cudaSuccess;
 }
 static inline cudaError_t cudaSetDevice(int d) { (void)d; return cudaSuccess; }
+enum { cudaDeviceScheduleAuto = 0, cudaDeviceScheduleSpin = 1, cudaDeviceScheduleYield = 2, cudaDeviceScheduleBlockingSync = 4 };
+static inline cudaError_t cudaSetDeviceFlags(unsigned f) { (void)f; return cudaSuccess; }
 static inline cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = (size_t)1 << 30; return cudaSuccess; }
 static inline cudaError_t cudaMalloc(void **p, size_t n) { *p = malloc(n ? n : 1); return *p ? cudaSuccess : cudaErrorMemoryAllocation; }
 template <typename T> static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
@@ -110,7 +112,9 @@ static inline cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *s, s
 static inline cudaError_t cudaMallocHost(void **p, size_t n) { return cudaMalloc(p, n); }
 template <typename T> static inline cudaError_t cudaMallocHost(T **p, size_t n) { return cudaMalloc((void **)p, n); }
 static inline cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
-enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1 };
+enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2 };
+/* host memory is the device's here */
+static inline cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned f) { (void)f; *d = h; return cudaSuccess; }
 static inline cudaError_t cudaHostRegister(void *p, size_t n, unsigned f) { (void)p, (void)n, (void)f; return cudaSuccess; }
 static inline cudaError_t cudaHostUnregister(void *p) { (void)p; return cudaSuccess; }
 static inline cudaError_t cudaMemset(void *d, int v, size_t n) { memset(d, v, n); return cudaSuccess; }
