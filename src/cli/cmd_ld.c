@@ -104,7 +104,7 @@ static int write_outputs_mpi(run_t *r)
 	                     .r2_min = a->r2_min, .with_freqs = a->with_freqs, .in_phase = a->in_phase, .dcol = a->dcol,
 	                     .dprime = a->dprime, .gz = a->gz};
 	int writes = 0;
-	int rc = gvk_mpi_ld(&r->os, a->out ? a->out : r->path, &r->w, &r->d, &a->ld, &r->rep, &writes, &r->err);
+	int rc = gvk_mpi_ld(&r->os, a->out ? a->out : r->path, &r->w, &r->d, r->in.mpi_part, &a->ld, &r->rep, &writes, &r->err);
 	if (!writes) a->quiet = 1;
 	if (rc < 0 || !writes) return rc;
 	if (r->log_path) rc = write_log(r, NULL);

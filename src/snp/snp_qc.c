@@ -14,15 +14,15 @@
 /* PLINK's relative epsilon (2^-44) for thresholds. */
 #define QC_EPS 0.00000000000005684341886080801486968994140625
 
-/* Missing calls per sample over the selected rows; on Y only males count. */
+/* Missing calls per sample over the selected rows [i0, i1); on Y only males count. */
 static int count_missing(FILE *fp, const char *bed, const int64_t *src, const snp_data_t *d, const snp_samples_t *ss,
-                         int64_t *miss, gvk_err_t *err)
+                         int64_t i0, int64_t i1, int64_t *miss, gvk_err_t *err)
 {
 	int64_t bpr = (ss->n + 3) / 4;
 	uint8_t *buf = malloc((size_t)bpr + 1);
 	if (!buf) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	int rc = 0;
-	for (int64_t i = 0; i < d->n_snp && rc == 0; ++i) {
+	for (int64_t i = i0; i < i1 && rc == 0; ++i) {
 		if (fseeko(fp, 3 + (off_t)src[i] * (off_t)bpr, SEEK_SET) != 0 || fread(buf, 1, (size_t)bpr, fp) != (size_t)bpr) {
 			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", bed, (long long)src[i] + 1);
 			break;
@@ -35,30 +35,47 @@ static int count_missing(FILE *fp, const char *bed, const int64_t *src, const sn
 	return rc;
 }
 
-int snp_qc_mind(const char *bed, const int64_t *src, int64_t n_rows, const snp_data_t *d, snp_samples_t *ss,
-                double mind, uint8_t *removed, int64_t *n_removed, gvk_err_t *err)
+int snp_qc_mind_count(const char *bed, const int64_t *src, int64_t i0, int64_t i1, const snp_data_t *d,
+                      const snp_samples_t *ss, int64_t *miss, gvk_err_t *err)
+{
+	memset(miss, 0, sizeof *miss * (size_t)ss->n);
+	FILE *fp = fopen(bed, "rb");
+	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", bed, strerror(errno));
+	uint8_t magic[3] = {0, 0, 0};
+	int rc = 0;
+	if (fread(magic, 1, 3, fp) != 3 || magic[0] != 0x6c || magic[1] != 0x1b || magic[2] != 0x01)
+		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a SNP-major PLINK 1 .bed file (it must start with 6c 1b 01)", bed);
+	if (rc == 0) rc = count_missing(fp, bed, src, d, ss, i0, i1, miss, err);
+	fclose(fp);
+	return rc;
+}
+
+void snp_qc_mind_apply(const snp_data_t *d, snp_samples_t *ss, double mind, const int64_t *miss, uint8_t *removed,
+                       int64_t *n_removed)
 {
 	*n_removed = 0;
 	memset(removed, 0, (size_t)ss->n);
-	FILE *fp = fopen(bed, "rb");
-	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", bed, strerror(errno));
-	struct { uint8_t b[3]; } magic = {{0}};
-	int64_t *miss = calloc((size_t)ss->n + 1, sizeof *miss);
-	int rc = miss ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (rc == 0 && (fread(magic.b, 1, 3, fp) != 3 || magic.b[0] != 0x6c || magic.b[1] != 0x1b || magic.b[2] != 0x01))
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a SNP-major PLINK 1 .bed file (it must start with 6c 1b 01)", bed);
-	(void)n_rows;
-	if (rc == 0) rc = count_missing(fp, bed, src, d, ss, miss, err);
-	fclose(fp);
 	int64_t all = d->n_snp, nony = 0;
 	for (int64_t i = 0; i < d->n_snp; ++i) nony += snp_chr_class(d->var[i].chr) != SNP_CHR_Y;
 	/* PLINK's integer thresholds: males over every variant, the others over the non-Y ones */
 	int64_t t_male = (int64_t)(int32_t)(mind * (double)all * (1 + QC_EPS));
 	int64_t t_other = (int64_t)(int32_t)(mind * (double)nony * (1 + QC_EPS));
-	for (int64_t s = 0; rc == 0 && s < ss->n; ++s) {
+	for (int64_t s = 0; s < ss->n; ++s) {
 		if (!ss->s[s].kept) continue;
 		if (miss[s] > (ss->s[s].sex == 1 ? t_male : t_other)) removed[s] = 1, ss->s[s].kept = 0, ++*n_removed;
 	}
+}
+
+int snp_qc_mind(const char *bed, const int64_t *src, int64_t n_rows, const snp_data_t *d, snp_samples_t *ss,
+                double mind, uint8_t *removed, int64_t *n_removed, gvk_err_t *err)
+{
+	(void)n_rows;
+	*n_removed = 0;
+	memset(removed, 0, (size_t)ss->n);
+	int64_t *miss = calloc((size_t)ss->n + 1, sizeof *miss);
+	if (!miss) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int rc = snp_qc_mind_count(bed, src, 0, d->n_snp, d, ss, miss, err);
+	if (rc == 0) snp_qc_mind_apply(d, ss, mind, miss, removed, n_removed);
 	free(miss);
 	return rc;
 }

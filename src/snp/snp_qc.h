@@ -12,6 +12,13 @@
  * males) stops being kept; removed[s] (ss->n entries) is set for it. *n_removed: how many. */
 int snp_qc_mind(const char *bed, const int64_t *src, int64_t n_rows, const snp_data_t *d, snp_samples_t *ss,
                 double mind, uint8_t *removed, int64_t *n_removed, gvk_err_t *err);
+/* snp_qc_mind in two steps, so that the counting can be split (an MPI rank counts its rows and
+ * the counts are summed): miss[s] (ss->n entries, zeroed here) = the missing calls of sample s
+ * over the rows [i0, i1) of src; then the threshold over all of d's variants. */
+int snp_qc_mind_count(const char *bed, const int64_t *src, int64_t i0, int64_t i1, const snp_data_t *d,
+                      const snp_samples_t *ss, int64_t *miss, gvk_err_t *err);
+void snp_qc_mind_apply(const snp_data_t *d, snp_samples_t *ss, double mind, const int64_t *miss, uint8_t *removed,
+                       int64_t *n_removed);
 
 /* The Hardy-Weinberg exact test p-value (Wigginton, Cutler and Abecasis 2005) for het
  * heterozygotes and hom1 / hom2 homozygotes; midp: the mid-p variant (half the observed
