@@ -93,7 +93,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"server", required_argument, NULL, 8},    {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	gvk_align_opts_init(&a->eng);
-	a->eng.threads = gvk_ncpu();
+	a->eng.threads = gvk_cli_default_threads();
 	gvk_sw_preset("NEW_SW_PARAMETERS", &a->def.par);
 	a->def.overhang = GVK_OVERHANG_SOFTCLIP;
 	a->chunk = 1 << 16;

@@ -215,7 +215,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 	if (env_opts(a) < 0) return -1;
 	gvk_cnv_bam_opts_init(&a->b);
 	a->p = (cnv_plot_opt_t){NULL, 1, 0, CNV_PLOT_CONTIGS_CALLS, getenv("GVK_CNV_PLAIN_SVG") != NULL};
-	a->o.threads = a->b.threads = gvk_ncpu();
+	a->o.threads = a->b.threads = gvk_cli_default_threads();
 	int c;
 	double v;
 	while ((c = getopt_long(argc, argv, "o:w:t:qh", lo, NULL)) != -1) {

@@ -21,6 +21,7 @@
 #endif
 #include "../snp/snp_gpu.h"
 #include "snp_gpu_env.h"
+#include "cli_env.h"
 
 typedef struct {
 	const char *out, *hits_out, *make_fidb, *db, *queries;
@@ -171,7 +172,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 	a->topk = 10;
 	a->thresh = -1;
 	a->block = (int64_t)1 << 24;
-	a->threads = gvk_ncpu();
+	a->threads = gvk_cli_default_threads();
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":k:o:T:H:t:qh", lo, NULL)) != -1)

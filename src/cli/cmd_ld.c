@@ -95,6 +95,18 @@ static int write_log(run_t *r, const char *why)
 	return lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
 }
 
+/* PLINK writes the samples --mind removed to PREFIX.irem, when there are any. */
+static int write_irem(run_t *r)
+{
+	if (!r->in.n_mind_removed) return 0;
+	char *path = with_ext(r->a.out_prefix, ".irem");
+	if (!path) return gvk_err_set(&r->err, GVK_ERR_NOMEM, "out of memory");
+	FILE *fp = gvk_outset_open(&r->os, path, &r->err);
+	free(path);
+	if (!fp) return GVK_ERR_IO;
+	return fputs(r->in.irem, fp) < 0 ? gvk_err_set(&r->err, GVK_ERR_IO, "cannot write %s.irem", r->a.out_prefix) : 0;
+}
+
 #ifdef GVK_MPI
 /* Under MPI: each rank its rows, rank 0 the joined output, the log and the commit. */
 static int write_outputs_mpi(run_t *r)
@@ -107,7 +119,8 @@ static int write_outputs_mpi(run_t *r)
 	int rc = gvk_mpi_ld(&r->os, a->out ? a->out : r->path, &r->w, &r->d, r->in.mpi_part, &a->ld, &r->rep, &writes, &r->err);
 	if (!writes) a->quiet = 1;
 	if (rc < 0 || !writes) return rc;
-	if (r->log_path) rc = write_log(r, NULL);
+	rc = write_irem(r);
+	if (rc == 0 && r->log_path) rc = write_log(r, NULL);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;
 }
@@ -130,18 +143,6 @@ static int write_log_only(run_t *r, const char *why)
 	if (!first_rank()) return r->a.quiet = 1, 0;
 	int rc = r->log_path ? write_log(r, why) : 0;
 	return rc == 0 ? gvk_outset_commit(&r->os, &r->err) : rc;
-}
-
-/* PLINK writes the samples --mind removed to PREFIX.irem, when there are any. */
-static int write_irem(run_t *r)
-{
-	if (!r->in.n_mind_removed) return 0;
-	char *path = with_ext(r->a.out_prefix, ".irem");
-	if (!path) return gvk_err_set(&r->err, GVK_ERR_NOMEM, "out of memory");
-	FILE *fp = gvk_outset_open(&r->os, path, &r->err);
-	free(path);
-	if (!fp) return GVK_ERR_IO;
-	return fputs(r->in.irem, fp) < 0 ? gvk_err_set(&r->err, GVK_ERR_IO, "cannot write %s.irem", r->a.out_prefix) : 0;
 }
 
 /* The table or matrix, then the log, as one output set. */
@@ -178,7 +179,9 @@ static int write_outputs(run_t *r)
 /* --indep-pairwise: both lists and the log, as one output set. */
 static int write_prune(run_t *r)
 {
-	int rc = ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
+	int writes = 1;
+	int rc = ld_prune_write(&r->a, &r->d, r->in.mpi_part, &r->os, &r->log, &r->n_pruned, &writes, &r->err);
+	if (!writes) return r->a.quiet = 1, rc;
 	if (rc == 0) rc = write_irem(r);
 	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
 	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;

@@ -77,7 +77,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"server", required_argument, NULL, 8},    {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	gvk_pairhmm_opts_init(&a->eng);
-	a->eng.threads = gvk_ncpu();
+	a->eng.threads = gvk_cli_default_threads();
 	/* Half a million pairs: a smaller first chunk and less memory to fault in and to pin than a
 	 * million, which measured slower on a 20 M-pair file, as did 128 k. */
 	a->chunk = 1 << 19;

@@ -10,6 +10,7 @@
 #include "../common/threads.h"
 #include "../snp/ld_write.h"
 #include "../snp/snp_chrom.h"
+#include "cli_env.h"
 
 void ld_usage(FILE *fp)
 {
@@ -303,7 +304,7 @@ int ld_args_parse(int argc, char **argv, ld_args_t *a)
 {
 	memset(a, 0, sizeof *a);
 	ld_opt_init(&a->ld);
-	a->ld.threads = gvk_ncpu();
+	a->ld.threads = gvk_cli_default_threads();
 	a->out_prefix = "plink";
 	a->r2_min = 0.2;
 	a->geno = 1.0;

@@ -234,11 +234,11 @@ static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gv
 }
 
 #ifdef GVK_MPI
-/* Under MPI, a PLINK fileset for --r/--r2: each rank decodes only the SNPs it computes on
+/* Under MPI, a PLINK fileset: each rank decodes only the SNPs it computes on
  * (mpi/mpi_ld_read.c), after the per-SNP filters ran on the ranks' shares. */
 static int ranged(const ld_args_t *a)
 {
-	return gvk_mpi_several() && !a->vcf && !a->prune_set;
+	return gvk_mpi_several() && !a->vcf;
 }
 
 static int load_ranged(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
@@ -256,10 +256,11 @@ static int load_ranged(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_
 	if (rc == 0 && filters) snp_vars_compact(d, keep, s->src);
 	char *path = a->out ? NULL : malloc(strlen(a->out_prefix) + 8);
 	if (path) sprintf(path, "%s%s", a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
-	int both = a->ld_snp || a->ld_snp_list || a->ld_snps;
+	int mode = a->prune_set ? GVK_MPI_LD_CHROMS
+	           : a->ld_snp || a->ld_snp_list || a->ld_snps ? GVK_MPI_LD_BOTH_SIDES : GVK_MPI_LD_TILE;
 	if (rc == 0 && !a->out && !path) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	gvk_mpi_ld_part_t *p = NULL;
-	if (rc == 0) rc = gvk_mpi_ld_read(&b, d, &a->ld, both, a->out ? a->out : path, a->gz, &p, filters ? NULL : rates, err);
+	if (rc == 0) rc = gvk_mpi_ld_read(&b, d, &a->ld, mode, a->out ? a->out : path, a->gz, &p, filters ? NULL : rates, err);
 	in->mpi_part = p;
 	if (rc == 0) log_rate(log, rates, m0), log_qc(a, n, log);
 	free(path), free(rates), free(keep);

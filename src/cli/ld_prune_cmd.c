@@ -8,6 +8,9 @@
 #include <strings.h>
 
 #include "ld_prune_cmd.h"
+#ifdef GVK_MPI
+#include "mpi/mpi_drivers.h"
+#endif
 #include "../common/err.h"
 #include "../snp/ld_prune.h"
 
@@ -71,15 +74,25 @@ static char *with_ext(const char *prefix, const char *ext)
 	return p;
 }
 
-int ld_prune_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os, ld_log_t *log, int64_t *pruned_ct,
-                   gvk_err_t *err)
+int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const void *mpi_part, gvk_outset_t *os, ld_log_t *log,
+                   int64_t *pruned_ct, int *writes, gvk_err_t *err)
 {
+	*writes = 1;
 	uint8_t *pruned = malloc((size_t)d->n_snp + 1), *skip = malloc((size_t)d->n_snp + 1);
 	char *in = with_ext(a->out_prefix, ".prune.in"), *out = with_ext(a->out_prefix, ".prune.out");
 	ld_prune_report_t rep = {0};
 	int rc = pruned && skip && in && out ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	ld_prune_opt_t po = a->prune;
 	po.threads = a->ld.threads;
+#ifdef GVK_MPI
+	/* under MPI each rank prunes its chromosomes; every rank gets the lists, rank 0 writes them */
+	if (mpi_part) {
+		if (rc == 0) rc = gvk_mpi_ld_prune(mpi_part, d, &po, pruned, skip, &rep, err);
+		*writes = gvk_mpi_rank() == 0;
+	} else
+#else
+	(void)mpi_part;
+#endif
 	if (rc == 0) rc = ld_prune_pairwise(d, &po, pruned, skip, &rep, err);
 	for (int64_t k = 0; rc == 0 && k < rep.n_chrom; ++k)
 		ld_log_printf(log, "Pruned %lld variant%s from chromosome %s, leaving %lld.\n", (long long)rep.chrom[k].pruned,
@@ -88,12 +101,13 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os, ld
 	if (rc == 0)
 		ld_log_printf(log, "Pruning complete.  %lld of %lld variants removed.\n", (long long)rep.pruned,
 		              (long long)d->n_snp);
-	FILE *fi = rc == 0 ? gvk_outset_open(os, in, err) : NULL;
+	int w = rc == 0 && *writes;
+	FILE *fi = w ? gvk_outset_open(os, in, err) : NULL;
 	FILE *fo = fi ? gvk_outset_open(os, out, err) : NULL;
-	if (rc == 0 && (!fi || !fo)) rc = GVK_ERR_IO;
-	if (rc == 0 && (write_list(fi, d, pruned, skip, 0) < 0 || write_list(fo, d, pruned, skip, 1) < 0))
+	if (w && (!fi || !fo)) rc = GVK_ERR_IO;
+	if (w && rc == 0 && (write_list(fi, d, pruned, skip, 0) < 0 || write_list(fo, d, pruned, skip, 1) < 0))
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (rc == 0) ld_log_printf(log, "Marker lists written to %s.prune.in and %s.prune.out .\n", a->out_prefix, a->out_prefix);
+	if (w && rc == 0) ld_log_printf(log, "Marker lists written to %s.prune.in and %s.prune.out .\n", a->out_prefix, a->out_prefix);
 	if (rc == 0 && pruned_ct) *pruned_ct = rep.pruned;
 	ld_prune_report_free(&rep);
 	free(pruned), free(skip), free(in), free(out);

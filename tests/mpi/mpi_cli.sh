@@ -81,6 +81,20 @@ for b in "$data/snp/ld_dummy/dummy203x800" "$data/snp/ld_edge/edge13x10" "$tmp/g
 done
 same "ld --ld-snps (rows of a few variants, windows on both sides)" out.ld -- ld --bfile "$tmp/g" --r2 --ld-snps rs5-rs40,rs2000,rs3990-rs3999 --ld-window 30 --ld-window-r2 0 --out out
 same "ld --ld-window-kb, --maf, --geno" out.ld out.log -- ld --bfile "$tmp/g" --r --ld-window 99999 --ld-window-kb 30 --ld-window-r2 0.05 --maf 0.3 --geno 0.2 --out out
+# each rank reads its rows only: the per-SNP filters run on the ranks' shares, --mind sums the
+# ranks' per-sample counts; the log (genotyping rate, counts) is the one process's
+D=$data/snp/ld_dummy/dummy203x800
+same "ld QC filters split, table" out.ld out.log -- ld --bfile "$D" --r2 with-freqs --ld-window-r2 0 --mind 0.1 --hwe 1e-4 --maf 0.05 --geno 0.05 --out out
+same "ld QC filters split, --mind only" out.ld out.log out.irem -- ld --bfile "$D" --r --ld-window 7 --ld-window-r2 0 --mind 0.02 --out out
+same "ld QC filters split, square" out.ld out.log -- ld --bfile "$D" --r2 square --geno 0.03 --hwe 1e-6 --out out
+same "ld QC filters split, triangle bin4 tiles" out.ld.bin out.log -- ld --bfile "$D" --r triangle bin4 --maf 0.1 --out out
+same "ld --ld-snps with the window before the first row" out.ld -- ld --bfile "$D" --r2 --ld-snps snp100-snp120,snp790 --ld-window 40 --ld-window-r2 0 --out out
+same "ld --ld-window-cm" out.ld -- ld --bfile "$tmp/g" --r2 --ld-window 99999 --ld-window-kb 99999 --ld-window-cm 0.5 --ld-window-r2 0 --out out
+# --indep-pairwise: whole chromosomes per rank (the generated set has 3, the bundled one 1: the
+# other ranks then read nothing)
+same "ld --indep-pairwise by chromosome" out.prune.in out.prune.out out.log -- ld --bfile "$tmp/g" --indep-pairwise 50 5 0.01 --out out
+same "ld --indep-pairwise kb, filters" out.prune.in out.prune.out out.log out.irem -- ld --bfile "$D" --indep-pairwise 20kb 3 0.1 --mind 0.02 --maf 0.05 --out out
+fails "ld --hwe removing every variant" out.ld "removed every variant" -- ld --bfile "$tmp/g" --r2 --hwe 0.5 --out out
 same "ld phased" out.ld -- ld --bfile "$data/snp/ld_phased/phased257x200_miss0.02" --r2 --ld-window-r2 0 --out out
 
 # ld matrices as 2-D tiles: one row block of NP column blocks (each row's pieces placed by

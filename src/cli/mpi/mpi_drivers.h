@@ -9,6 +9,7 @@
 #include "../../common/outset.h"
 #include "../../snp/fastid_engine.h"
 #include "../../snp/ld_engine.h"
+#include "../../snp/ld_prune.h"
 #include "../../snp/ld_write.h"
 #include "../../snp/snp_data.h"
 #include "../../snp/snp_geno.h"
@@ -55,12 +56,20 @@ typedef struct {
  * entries); the one-process message when a filter removes every SNP. */
 int gvk_mpi_ld_qc(const gvk_mpi_bed_t *b, const snp_data_t *d, const gvk_mpi_ld_qc_t *q, uint8_t *keep, double *rates,
                   int64_t n[3], gvk_err_t *err);
-/* Decodes this rank's part of d (variants only) for the run o: its rows and their windows
- * (both_sides: windows before a row too, --ld-snp) or its tile; path and gz as gvk_mpi_ld gets
- * them. d keeps every variant, with the part's alleles, frequencies and rates merged in and no
- * planes. rates (may be NULL): rank 0 receives every SNP's genotyping rate. */
-int gvk_mpi_ld_read(const gvk_mpi_bed_t *b, snp_data_t *d, const ld_opt_t *o, int both_sides, const char *path, int gz,
+/* What a rank of gvk_mpi_ld_read reads: its tile (rows, their windows after them, columns), the
+ * windows on both sides of its rows too (--ld-snp), or its whole chromosomes (pruning). */
+enum { GVK_MPI_LD_TILE, GVK_MPI_LD_BOTH_SIDES, GVK_MPI_LD_CHROMS };
+/* Decodes this rank's part of d (variants only) for the run o, as mode says; path and gz as
+ * gvk_mpi_ld gets them. d keeps every variant, with the part's alleles, frequencies and rates
+ * merged in and no planes. rates (may be NULL): rank 0 receives every SNP's genotyping rate. */
+int gvk_mpi_ld_read(const gvk_mpi_bed_t *b, snp_data_t *d, const ld_opt_t *o, int mode, const char *path, int gz,
                     gvk_mpi_ld_part_t **part, double *rates, gvk_err_t *err);
+/* --indep-pairwise: this rank's contiguous run of whole chromosomes, about equal variants. */
+int gvk_mpi_ld_prune_plan(const gvk_mpi_world_t *w, const snp_data_t *d, gvk_mpi_ld_part_t *p, gvk_err_t *err);
+/* --indep-pairwise on every rank's chromosomes (part, from gvk_mpi_ld_read): pruned and skip
+ * (d->n_snp entries) and rep as ld_prune_pairwise gives them for d, on every rank. */
+int gvk_mpi_ld_prune(const gvk_mpi_ld_part_t *p, const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pruned,
+                     uint8_t *skip, ld_prune_report_t *rep, gvk_err_t *err);
 void gvk_mpi_ld_part_free(gvk_mpi_ld_part_t *p);
 /* SNP g of the set (in one of the part's runs) as an index of part->d. */
 int64_t gvk_mpi_ld_local(const gvk_mpi_ld_part_t *p, int64_t g);

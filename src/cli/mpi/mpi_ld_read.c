@@ -216,17 +216,21 @@ static int shared_output(const gvk_mpi_world_t *w, const char *path, int gz)
 	return mode;
 }
 
-int gvk_mpi_ld_read(const gvk_mpi_bed_t *b, snp_data_t *d, const ld_opt_t *o, int both_sides, const char *path, int gz,
+int gvk_mpi_ld_read(const gvk_mpi_bed_t *b, snp_data_t *d, const ld_opt_t *o, int mode, const char *path, int gz,
                     gvk_mpi_ld_part_t **out, double *rates, gvk_err_t *err)
 {
 	gvk_mpi_world_t w;
 	gvk_mpi_world_get(&w);
 	gvk_mpi_ld_part_t *p = calloc(1, sizeof *p);
 	int rc = p ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	int shared = shared_output(&w, path, gz);
-	if (rc == 0) rc = gvk_mpi_ld_plan(&w, o->shape, d->n_snp, shared, p, err);
-	if (rc == 0) {
-		tile_runs(p, d, o, both_sides, p->lo, p->n);
+	int shared = mode == GVK_MPI_LD_CHROMS ? 0 : shared_output(&w, path, gz);
+	if (rc == 0 && mode == GVK_MPI_LD_CHROMS) rc = gvk_mpi_ld_prune_plan(&w, d, p, err);
+	else if (rc == 0) rc = gvk_mpi_ld_plan(&w, o->shape, d->n_snp, shared, p, err);
+	if (rc == 0 && mode == GVK_MPI_LD_CHROMS) {
+		p->lo[0] = p->r0, p->n[0] = p->r1 - p->r0;
+		rc = decode_runs(b, d, p->lo, p->n, &p->d, err);
+	} else if (rc == 0) {
+		tile_runs(p, d, o, mode == GVK_MPI_LD_BOTH_SIDES, p->lo, p->n);
 		rc = decode_runs(b, d, p->lo, p->n, &p->d, err);
 	}
 	if (rc == 0) rc = merge_back(p, d, err);

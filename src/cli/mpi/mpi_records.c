@@ -238,7 +238,10 @@ static int run_child(const char *name, int argc, char **argv, const cmdline_t *c
 	}
 	if (share && c->out < 0) av[n++] = "-o", av[n++] = (char *)part;
 	if (share) av[n++] = "-q";
-	setenv("GVK_MPI_CHILD", "1", 1);
+	/* the child is one process again, with this rank's share of the node's processors */
+	char threads[32];
+	snprintf(threads, sizeof threads, "%d", gvk_mpi_node_threads(gvk_ncpu()));
+	setenv("GVK_MPI_CHILD", threads, 1);
 	pid_t pid;
 	int st = 1;
 	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, av, environ) == 0) {
