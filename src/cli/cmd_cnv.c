@@ -412,6 +412,10 @@ int gvk_cmd_cnv(int argc, char **argv)
 		if (counted && !a.count_only && (rc = gvk_mpi_cnv_share(&c, &err)) < 0) goto done;
 	}
 #endif
+#ifdef GVK_MPI
+	if (a.counts && gvk_mpi_several()) rc = gvk_mpi_cnv_read(a.counts, a.as_matrix, a.o.threads, &c, &err);
+	else
+#endif
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
 	else if (!counted) rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);
 	if (rc == 0 && a.fai) rc = cnv_fai_lengths(a.fai, &c, &err);

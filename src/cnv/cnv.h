@@ -97,6 +97,14 @@ double cnv_phys_bytes(void);
 int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp, gvk_cnv_result_t **out,
                   gvk_err_t *err);
 
+/* The rows of a count matrix whose lines lie in bytes [lo, hi) of path (line starts; the header
+ * is read from the file's start), for a reader that splits the file (gvk cnv under MPI). line0:
+ * the number of the range's first line, for messages. c has the range's regions only (m may be
+ * 0); sequences are checked for contiguity within the range; a plain matrix's regions are
+ * numbered from 1 within the range. A plain (uncompressed) file only. */
+int cnv_counts_read_range(const char *path, int as_matrix, int threads, int64_t lo, int64_t hi, long line0,
+                          gvk_cnv_counts_t *c, gvk_err_t *err);
+
 /* Rows of read counting: one list of [start, end] (1-based inclusive) per sequence name. */
 typedef struct {
 	int n_seqs, m;

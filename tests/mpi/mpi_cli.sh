@@ -192,9 +192,16 @@ KEEP=1 bam fails "cnv missing bam, existing output" cnv.tsv "none.bam" -- cnv -w
 head -c 1000 "$tmp/t.bed" > "$tmp/short.bed"; cp "$tmp/t.bim" "$tmp/short.bim"; cp "$tmp/t.fam" "$tmp/short.fam"
 KEEP=1 fails "ld short .bed, existing output" out.ld.bin "gvk ld" -- ld --bfile "$tmp/short" --r square bin4 --out out
 fails "ld output directory missing" out.ld "gvk ld" -- ld --bfile "$tmp/t" --r2 triangle --out nodir/out
-# a bad count matrix row only the ranks reading it would see; every rank reads the matrix
+# a bad count matrix row that only the last rank's byte range holds
 cp "$tmp/cnv.tsv" "$tmp/badc.tsv"; printf 'chr5\t1\t2\tx\n' >> "$tmp/badc.tsv"
 KEEP=1 fails "cnv bad count matrix, existing output" cnv.tsv "gvk cnv" -- cnv --counts "$tmp/badc.tsv" -o cnv.tsv
+
+# the matrix is parsed by byte ranges: a sequence whose rows come back in another rank's range
+# is the one-process error, with the line
+(head -1 "$tmp/cnv.tsv"; sed -n '2,1500p' "$tmp/cnv.tsv"; sed -n '4000,6001p' "$tmp/cnv.tsv"; sed -n '1500,3999p' "$tmp/cnv.tsv") > "$tmp/nc.tsv"
+KEEP=1 fails "cnv count matrix, a sequence split over ranges" cnv.tsv "nc.tsv:3503: the rows of sequence chr2 are not contiguous" -- cnv --counts "$tmp/nc.tsv" -o cnv.tsv
+head -1 "$tmp/cnv.tsv" > "$tmp/empty.tsv"
+fails "cnv count matrix without rows" cnv.tsv "no regions after the header" -- cnv --counts "$tmp/empty.tsv" -o cnv.tsv
 
 echo "$n checks under $np ranks, $fail failed, $left left out"
 [ $fail -eq 0 ]

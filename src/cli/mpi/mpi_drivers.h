@@ -99,6 +99,9 @@ int gvk_mpi_rank(void);
  * agreed status. */
 int gvk_mpi_cnv_count(char **paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c,
                       gvk_err_t *err);
+/* cnv --counts: each rank parses an equal byte range of the matrix; every rank receives the
+ * joined matrix (the one-process counts). A compressed file is parsed whole by every rank. */
+int gvk_mpi_cnv_read(const char *path, int as_matrix, int threads, gvk_cnv_counts_t *c, gvk_err_t *err);
 /* cnv: rank 0's counts (joined from the ranks' files) copied to every rank, for the model. */
 int gvk_mpi_cnv_share(gvk_cnv_counts_t *c, gvk_err_t *err);
 /* cnv: gvk_cnv_run with the EM by blocks of regions and the segmentation by (sequence, sample)

@@ -147,7 +147,7 @@ int gvk_mpi_agree(const gvk_mpi_world_t *w, int rc, gvk_err_t *err)
 	if (w->size <= 1) return rc;
 	test_kill(w);
 	/* the failing rank's own message names it, as the others' do */
-	if (rc < 0 && err && err->msg[0] && strncmp(err->msg, "rank ", 5)) {
+	if (rc < 0 && err && err->msg[0] && strncmp(err->msg, "rank ", 5) && strncmp(err->msg, "stopped:", 8)) {
 		char m[sizeof err->msg];
 		snprintf(m, sizeof m, "rank %d: %.490s", w->rank, err->msg);
 		memcpy(err->msg, m, sizeof m);
