@@ -74,7 +74,6 @@ run() {
 	local outs=()
 	while [ "$1" != -- ]; do outs+=("$1"); shift; done
 	shift
-	local tag; tag=$(echo "$name" | tr -c 'A-Za-z0-9\n' '_')
 	rm -rf "$dir/r1"; mkdir -p "$dir/r1"
 	local s0 s1 rc1
 	s0=$(date +%s.%N)

@@ -105,6 +105,12 @@ int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp
 int cnv_counts_read_range(const char *path, int as_matrix, int threads, int64_t lo, int64_t hi, long line0,
                           gvk_cnv_counts_t *c, gvk_err_t *err);
 
+/* gvk_cnv_count_bams counting only one share of the rows (the share-th of shares runs of equal
+ * rows, [*row0, *row1)) in every file, for ranks that split the regions (gvk cnv under MPI with
+ * more ranks than files); c has every row, those of other shares 0. */
+int cnv_count_bams_share(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
+                         int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err);
+
 /* Rows of read counting: one list of [start, end] (1-based inclusive) per sequence name. */
 typedef struct {
 	int n_seqs, m;

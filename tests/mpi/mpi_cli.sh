@@ -172,6 +172,10 @@ same "cnv generated, every output" cnv.tsv cnvr.tsv seg.tsv calls.bed s.seg $R r
 same "cnv generated --exome --norm 2" cnv.tsv cnvr.tsv r.sINI.tsv r.seg_stat.tsv -- cnv -q --exome --norm 2 --counts "$tmp/cnv.tsv" -o cnv.tsv --cnvr cnvr.tsv --regions r
 same "cnv generated --matrix --use-median -t 1" cnv.tsv seg.tsv -- cnv -q --matrix --use-median -t 1 --counts "$tmp/cnv.tsv" -o cnv.tsv --segments seg.tsv
 same "cnv small --exome" cnv.tsv seg.tsv -- cnv -q --exome --counts "$data/cnv/small/input_counts.tsv.gz" -o cnv.tsv --segments seg.tsv
+# fewer than two files a rank: every rank counts every file over its share of the regions
+awk 'NR > 1 { print $1 "\t" $2 - 1 "\t" $3 }' "$B/counts_targets.tsv" > "$tmp/targets.bed"
+bam same "cnv count-only --bed (by regions)" c.tsv -- cnv --count-only -q --bed "$tmp/targets.bed" "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o c.tsv
+bam same "cnv two files (by regions)" cnv.tsv c.tsv -- cnv -q -w 2000 --min-width 1 "$B/T1.bam" "$B/T3.bam" -o cnv.tsv --counts-out c.tsv
 bam same "cnv bams --counts-out --regions" cnv.tsv c.tsv r.sINI.tsv r.lambda.tsv -- cnv -q -w 5000 --min-width 1 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o cnv.tsv --counts-out c.tsv --regions r
 
 # failures: bad input in the last rank's share, a missing file, a bad database
