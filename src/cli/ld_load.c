@@ -248,7 +248,7 @@ static int load_ranged(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_
 	gvk_mpi_bed_t b = {s->bed, s->src, s->n_rows, s->ss.n, &c};
 	int64_t m0 = d->n_snp, n[3] = {0, 0, 0};
 	int filters = a->geno < 1 || a->hwe > 0 || a->maf > 0;
-	double *rates = malloc(sizeof *rates * (size_t)(m0 + 1));
+	double *rates = calloc((size_t)m0 + 1, sizeof *rates);
 	uint8_t *keep = filters ? malloc((size_t)m0 + 1) : NULL;
 	if (rc == 0 && (!rates || (filters && !keep))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	gvk_mpi_ld_qc_t q = {a->geno, a->hwe, a->maf, a->hwe_midp};
@@ -263,6 +263,7 @@ static int load_ranged(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_
 	if (rc == 0) rc = gvk_mpi_ld_read(&b, d, &a->ld, mode, a->out ? a->out : path, a->gz, &p, filters ? NULL : rates, err);
 	in->mpi_part = p;
 	if (rc == 0) log_rate(log, rates, m0), log_qc(a, n, log);
+	if (rc == 0 && !a->quiet) gvk_mpi_ld_say_part(p, d->n_snp);
 	free(path), free(rates), free(keep);
 	snp_geno_ctx_free(&c);
 	return rc;

@@ -85,10 +85,11 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const void *mpi_part
 	ld_prune_opt_t po = a->prune;
 	po.threads = a->ld.threads;
 #ifdef GVK_MPI
-	/* under MPI each rank prunes its chromosomes; every rank gets the lists, rank 0 writes them */
+	/* under MPI rank 0 writes the lists; each rank prunes its chromosomes when it read only
+	 * those (a PLINK fileset), else every rank prunes them all (a VCF) */
+	*writes = gvk_mpi_rank() == 0;
 	if (mpi_part) {
 		if (rc == 0) rc = gvk_mpi_ld_prune(mpi_part, d, &po, pruned, skip, &rep, err);
-		*writes = gvk_mpi_rank() == 0;
 	} else
 #else
 	(void)mpi_part;

@@ -81,6 +81,16 @@ for b in "$data/snp/ld_dummy/dummy203x800" "$data/snp/ld_edge/edge13x10" "$tmp/g
 done
 same "ld --ld-snps (rows of a few variants, windows on both sides)" out.ld -- ld --bfile "$tmp/g" --r2 --ld-snps rs5-rs40,rs2000,rs3990-rs3999 --ld-window 30 --ld-window-r2 0 --out out
 same "ld --ld-window-kb, --maf, --geno" out.ld out.log -- ld --bfile "$tmp/g" --r --ld-window 99999 --ld-window-kb 30 --ld-window-r2 0.05 --maf 0.3 --geno 0.2 --out out
+# each rank decodes its rows and their window only (a table of 4000 SNPs, windows of 10) or, for
+# triangle row blocks, the SNPs up to its block's last row
+(cd "$tmp" && "${mpi[@]}" "$gvk" ld --bfile "$tmp/g" --r2 --ld-window-r2 0 --out parts > parts.out 2> parts.err)
+n=$((n + 1))
+[ "$(grep -c 'decodes' "$tmp/parts.err")" = "$np" ] || bad "ld parts: not one line a rank: $(grep gvk "$tmp/parts.err" | head -3)"
+awk -v np="$np" '/decodes/ { if ($8 > 4000 / np + 10) { print "FAIL: ld parts: rank " $4 " decodes " $8 " SNPs"; bad = 1 } } END { exit bad }' "$tmp/parts.err" || fail=$((fail + 1))
+(cd "$tmp" && "${mpi[@]}" "$gvk" ld --bfile "$tmp/g" --r triangle bin4 --out parts > parts.out 2> parts.err)
+n=$((n + 1))
+awk -v np="$np" '/rank 0 of/ && /decodes/ { if ($8 >= 4000) { print "FAIL: ld triangle: rank 0 decodes every SNP"; bad = 1 } } END { exit bad }' "$tmp/parts.err" || fail=$((fail + 1))
+
 # each rank reads its rows only: the per-SNP filters run on the ranks' shares, --mind sums the
 # ranks' per-sample counts; the log (genotyping rate, counts) is the one process's
 D=$data/snp/ld_dummy/dummy203x800

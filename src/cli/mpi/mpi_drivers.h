@@ -71,6 +71,8 @@ int gvk_mpi_ld_prune_plan(const gvk_mpi_world_t *w, const snp_data_t *d, gvk_mpi
 int gvk_mpi_ld_prune(const gvk_mpi_ld_part_t *p, const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pruned,
                      uint8_t *skip, ld_prune_report_t *rep, gvk_err_t *err);
 void gvk_mpi_ld_part_free(gvk_mpi_ld_part_t *p);
+/* One line on stderr: what this rank decodes of the m SNPs and the rows it computes. */
+void gvk_mpi_ld_say_part(const gvk_mpi_ld_part_t *p, int64_t m);
 /* SNP g of the set (in one of the part's runs) as an index of part->d. */
 int64_t gvk_mpi_ld_local(const gvk_mpi_ld_part_t *p, int64_t g);
 

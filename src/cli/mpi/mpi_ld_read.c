@@ -6,6 +6,7 @@
  * --maf are per SNP, so each rank tests an equal share of the rows and the ranks exchange what
  * they keep before the part is read. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -189,19 +190,20 @@ static int merge_back(const gvk_mpi_ld_part_t *p, snp_data_t *d, gvk_err_t *err)
 
 /* Rank 0 receives the genotyping rate of every SNP from the rank whose rows hold it (the first
  * column block of each row block), for the log. */
-static void gather_rates(const gvk_mpi_world_t *w, const gvk_mpi_ld_part_t *p, const snp_data_t *d, double *rates)
+static int gather_rates(const gvk_mpi_world_t *w, const gvk_mpi_ld_part_t *p, const snp_data_t *d, double *rates,
+                        gvk_err_t *err)
 {
 	int *cnt = malloc(sizeof *cnt * (size_t)w->size), *at = malloc(sizeof *at * (size_t)w->size);
-	int mine[2] = {p->b == 0 ? (int)(p->r1 - p->r0) : 0, (int)p->r0};
-	if (!cnt || !at) {
-		free(cnt), free(at);
-		MPI_Abort(w->comm, 1);
+	int mine[2] = {p->b == 0 ? (int)(p->r1 - p->r0) : 0, (int)p->r0}, ok = cnt && at;
+	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, w->comm);
+	if (ok) {
+		MPI_Allgather(mine, 1, MPI_INT, cnt, 1, MPI_INT, w->comm);
+		MPI_Allgather(mine + 1, 1, MPI_INT, at, 1, MPI_INT, w->comm);
+		MPI_Gatherv(w->rank ? d->rate + p->r0 : MPI_IN_PLACE, mine[0], MPI_DOUBLE, rates, cnt, at, MPI_DOUBLE, 0, w->comm);
+		if (w->rank == 0 && mine[0]) memcpy(rates + p->r0, d->rate + p->r0, sizeof *rates * (size_t)mine[0]);
 	}
-	MPI_Allgather(mine, 1, MPI_INT, cnt, 1, MPI_INT, w->comm);
-	MPI_Allgather(mine + 1, 1, MPI_INT, at, 1, MPI_INT, w->comm);
-	MPI_Gatherv(w->rank ? d->rate + p->r0 : MPI_IN_PLACE, mine[0], MPI_DOUBLE, rates, cnt, at, MPI_DOUBLE, 0, w->comm);
-	if (w->rank == 0 && mine[0]) memcpy(rates + p->r0, d->rate + p->r0, sizeof *rates * (size_t)mine[0]);
 	free(cnt), free(at);
+	return ok ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 }
 
 /* 1 when the output goes by MPI-IO into one shared temporary (gvk_mpi_ld's rule), decided on rank 0. */
@@ -235,10 +237,22 @@ int gvk_mpi_ld_read(const gvk_mpi_bed_t *b, snp_data_t *d, const ld_opt_t *o, in
 	}
 	if (rc == 0) rc = merge_back(p, d, err);
 	rc = gvk_mpi_agree(&w, rc, err);
-	if (rc == 0 && rates) gather_rates(&w, p, d, rates);
+	if (rc == 0 && rates) rc = gather_rates(&w, p, d, rates, err);
 	if (rc < 0) gvk_mpi_ld_part_free(p), p = NULL;
 	*out = p;
 	return rc;
+}
+
+void gvk_mpi_ld_say_part(const gvk_mpi_ld_part_t *p, int64_t m)
+{
+	gvk_mpi_world_t w;
+	gvk_mpi_world_get(&w);
+	char runs[96] = "";
+	for (int k = 0, at = 0; k < 2; ++k)
+		if (p->n[k]) at += snprintf(runs + at, sizeof runs - (size_t)at, "%s%lld-%lld", at ? ", " : "", (long long)p->lo[k] + 1,
+		                            (long long)(p->lo[k] + p->n[k]));
+	fprintf(stderr, "gvk ld: rank %d of %d decodes %lld of %lld SNPs (%s) for rows %lld-%lld\n", w.rank, w.size,
+	        (long long)(p->n[0] + p->n[1]), (long long)m, runs[0] ? runs : "none", (long long)p->r0 + 1, (long long)p->r1);
 }
 
 void gvk_mpi_ld_part_free(gvk_mpi_ld_part_t *p)
