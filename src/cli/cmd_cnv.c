@@ -413,7 +413,7 @@ int gvk_cmd_cnv(int argc, char **argv)
 	}
 #endif
 #ifdef GVK_MPI
-	if (a.counts && gvk_mpi_several()) rc = gvk_mpi_cnv_read(a.counts, a.as_matrix, a.o.threads, &c, &err);
+	if (a.counts && !a.count_only && gvk_mpi_several()) rc = gvk_mpi_cnv_read(a.counts, a.as_matrix, a.o.threads, &c, &err);
 	else
 #endif
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);

@@ -210,6 +210,7 @@ fails "ld output directory missing" out.ld "gvk ld" -- ld --bfile "$tmp/t" --r2 
 cp "$tmp/cnv.tsv" "$tmp/badc.tsv"; printf 'chr5\t1\t2\tx\n' >> "$tmp/badc.tsv"
 KEEP=1 fails "cnv bad count matrix, existing output" cnv.tsv "gvk cnv" -- cnv --counts "$tmp/badc.tsv" -o cnv.tsv
 
+same "cnv --count-only of a count matrix (rank 0 alone)" c.tsv -- cnv --count-only -q --counts "$tmp/cnv.tsv" -o c.tsv
 # the matrix is parsed by byte ranges: a sequence whose rows come back in another rank's range
 # is the one-process error, with the line
 (head -1 "$tmp/cnv.tsv"; sed -n '2,1500p' "$tmp/cnv.tsv"; sed -n '4000,6001p' "$tmp/cnv.tsv"; sed -n '1500,3999p' "$tmp/cnv.tsv") > "$tmp/nc.tsv"

@@ -24,17 +24,21 @@ static int64_t line_start(FILE *fp, int64_t at, int64_t size)
 	return size;
 }
 
-/* Lines in [a, b): the '\n's, and one more for a last line without it. */
+/* Lines in [a, b): the '\n's, and one more for a last line without it; -1 on a read error. */
 static long long count_lines(FILE *fp, int64_t a, int64_t b)
 {
+	enum { BUF = 1 << 20 };
+	char *buf = malloc(BUF);
 	long long n = 0;
-	int last = '\n';
-	if (fseeko(fp, (off_t)a, SEEK_SET) != 0) return -1;
-	for (int64_t k = a; k < b; ++k) {
-		int ch = getc(fp);
-		if (ch == EOF) return -1;
-		n += ch == '\n', last = ch;
+	char last = '\n';
+	if (!buf || fseeko(fp, (off_t)a, SEEK_SET) != 0) return free(buf), -1;
+	for (int64_t k = a; k < b;) {
+		size_t want = b - k < BUF ? (size_t)(b - k) : BUF, got = fread(buf, 1, want, fp);
+		if (got != want) return free(buf), -1;
+		for (const char *p = buf, *e = buf + got; (p = memchr(p, '\n', (size_t)(e - p))); ++p) ++n;
+		last = buf[got - 1], k += (int64_t)got;
 	}
+	free(buf);
 	return n + (b > a && last != '\n');
 }
 
