@@ -104,6 +104,9 @@ same "ld --ld-window-cm" out.ld -- ld --bfile "$tmp/g" --r2 --ld-window 99999 --
 # other ranks then read nothing)
 same "ld --indep-pairwise by chromosome" out.prune.in out.prune.out out.log -- ld --bfile "$tmp/g" --indep-pairwise 50 5 0.01 --out out
 same "ld --indep-pairwise kb, filters" out.prune.in out.prune.out out.log out.irem -- ld --bfile "$D" --indep-pairwise 20kb 3 0.1 --mind 0.02 --maf 0.05 --out out
+# a VCF is read whole by every rank: pruning it and a filtered table still give one process's bytes
+same "ld --vcf --indep-pairwise (rank 0 writes)" out.prune.in out.prune.out out.log -- ld --vcf "$data/snp/ld_phased/phased257x200_miss0.02.vcf.gz" --indep-pairwise 20 3 0.1 --out out
+same "ld --vcf --maf table" out.ld out.log -- ld --vcf "$data/snp/ld_phased/phased257x200_miss0.02.vcf.gz" --r2 --ld-window-r2 0 --maf 0.1 --out out
 fails "ld --hwe removing every variant" out.ld "removed every variant" -- ld --bfile "$tmp/g" --r2 --hwe 0.5 --out out
 same "ld phased" out.ld -- ld --bfile "$data/snp/ld_phased/phased257x200_miss0.02" --r2 --ld-window-r2 0 --out out
 
