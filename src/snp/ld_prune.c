@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ld_prune.h"
+#include "../common/cpu_features.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 
@@ -236,9 +237,7 @@ static void worker(void *arg, int tid)
 	prune_job_t *j = arg;
 	(void)tid;
 	prune_ctx_t c = {j->d, j->s, 0, j->r2, 0};
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	c.popcnt = __builtin_cpu_supports("popcnt");
-#endif
+	c.popcnt = cpu_has(CPUF_POPCNT);
 	window_t wd = {0};
 	wd.live = malloc(sizeof *wd.live * (size_t)(j->longest + 1));
 	wd.next = malloc(sizeof *wd.next * (size_t)(j->longest + 1));
@@ -256,10 +255,10 @@ static void worker(void *arg, int tid)
 static pair_fn pick_kernel(void)
 {
 #ifdef PRUNE_AVX512
-	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return pair_r2_avx512;
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) return pair_r2_avx512;
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (__builtin_cpu_supports("popcnt")) return pair_r2_popcnt;
+	if (cpu_has(CPUF_POPCNT)) return pair_r2_popcnt;
 #endif
 	return pair_r2_portable;
 }
