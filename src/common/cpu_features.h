@@ -22,6 +22,10 @@ enum {
 	CPUF_SVE = 1u << 17
 };
 
+/* What each kernel family of cmake/gvk_isa.cmake is compiled for, so what its dispatch checks. */
+#define CPUF_FAMILY_AVX512 (CPUF_AVX512F | CPUF_AVX512VL | CPUF_AVX512BW | CPUF_AVX512DQ | CPUF_FMA)
+#define CPUF_FAMILY_AVX512POP (CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT | CPUF_BMI2)
+
 typedef struct {
 	unsigned flags;   /* CPUF_* */
 	int sve_bytes;    /* SVE vector length in bytes; 0 without SVE */

@@ -10,15 +10,13 @@
 #include "pairhmm_kernel.h"
 #include "../common/cpu_features.h"
 
-enum { AVX512 = CPUF_AVX512F | CPUF_AVX512VL | CPUF_AVX512BW | CPUF_AVX512DQ | CPUF_FMA };
-
 const phmm_isa_t *phmm_isa_select(int isa)
 {
 	switch (isa) {
 	case GVK_ISA_SCALAR: return &phmm_isa_scalar;
 #ifdef GVK_HAVE_AVX512
-	case GVK_ISA_AVX512: return cpu_has(AVX512) ? &phmm_isa_avx512 : NULL;
-	case GVK_ISA_AUTO: return cpu_has(AVX512) ? &phmm_isa_avx512 : &phmm_isa_scalar;
+	case GVK_ISA_AVX512: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : NULL;
+	case GVK_ISA_AUTO: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : &phmm_isa_scalar;
 #else
 	case GVK_ISA_AUTO: return &phmm_isa_scalar;
 #endif
