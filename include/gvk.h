@@ -139,8 +139,9 @@ typedef enum {
 } gvk_phmm_flavour_t;
 
 /* CPU kernel choice; AUTO takes the widest the CPU runs. */
-/* AVX2 kernels exist for the align engine so far; the others fall back to scalar or say so. */
-typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2, GVK_ISA_AVX2 = 3 } gvk_isa_t;
+/* AVX2 kernels exist for the align engine so far; the others fall back to scalar or say so. NEON
+ * (aarch64) kernels exist for Pair-HMM, align and the popcount products of LD and FastID. */
+typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2, GVK_ISA_AVX2 = 3, GVK_ISA_NEON = 4 } gvk_isa_t;
 
 typedef struct {
 	int flavour;      /* gvk_phmm_flavour_t */

@@ -137,6 +137,9 @@ extern const al_isa_t al_isa_scalar;
 #ifdef GVK_HAVE_AVX512
 extern const al_isa_t al_isa_avx512, al_isa_avx2;
 #endif
+#ifdef GVK_HAVE_NEON
+extern const al_isa_t al_isa_neon;
+#endif
 
 /* The kernel set for a gvk_isa_t request; NULL if this build or CPU cannot run it. */
 const al_isa_t *al_isa_select(int isa);

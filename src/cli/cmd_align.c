@@ -125,7 +125,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case 4: a->eng.raw = 1; break;
 		case 5: a->eng.flavour = GVK_SW_JAVA; break;
 		case 6:
-			if ((a->eng.isa = gvk_cli_isa(optarg, 1)) < 0) return fprintf(stderr, "gvk align: --isa must be auto, avx512, avx2 or scalar\n"), -1;
+			if ((a->eng.isa = gvk_cli_isa(optarg, 1)) < 0) return fprintf(stderr, "gvk align: --isa must be auto, avx512, avx2, neon or scalar\n"), -1;
 			break;
 		case 7: {
 			long v = atol(optarg);

@@ -122,7 +122,7 @@ static int one_opt(int c, char **argv, args_t *a)
 		if ((a->device = gvk_cli_device(optarg)) < 0) return fail("--device must be cpu, gpu or auto");
 		return 0;
 	case 6:
-		if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fail("--isa must be auto, avx512 or scalar");
+		if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fail("--isa must be auto, avx512, neon or scalar");
 		return 0;
 	case 'q': a->quiet = 1; return 0;
 	case 'h': usage(stdout); gvk_cli_help_exit();

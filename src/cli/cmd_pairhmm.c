@@ -103,7 +103,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			break;
 		case 5: a->tsv = 1; break;
 		case 6:
-			if ((a->eng.isa = gvk_cli_isa(optarg, 0)) < 0) return fprintf(stderr, "gvk pairhmm: --isa must be auto, avx512 or scalar\n"), -1;
+			if ((a->eng.isa = gvk_cli_isa(optarg, 0)) < 0) return fprintf(stderr, "gvk pairhmm: --isa must be auto, avx512, neon or scalar\n"), -1;
 			break;
 		case 7: {
 			long v = atol(optarg);

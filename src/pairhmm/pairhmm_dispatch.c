@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Picks the Pair-HMM kernel set at run time, and the CPU state every kernel runs under. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -17,6 +18,9 @@ const phmm_isa_t *phmm_isa_select(int isa)
 #ifdef GVK_HAVE_AVX512
 	case GVK_ISA_AVX512: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : NULL;
 	case GVK_ISA_AUTO: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : &phmm_isa_scalar;
+#elif defined(GVK_HAVE_NEON)
+	case GVK_ISA_NEON: return cpu_has(CPUF_NEON) ? &phmm_isa_neon : NULL;
+	case GVK_ISA_AUTO: return cpu_has(CPUF_NEON) ? &phmm_isa_neon : &phmm_isa_scalar;
 #else
 	case GVK_ISA_AUTO: return &phmm_isa_scalar;
 #endif
@@ -25,13 +29,20 @@ const phmm_isa_t *phmm_isa_select(int isa)
 }
 
 /* GKL sets the x86 FTZ bit (not DAZ); results below the smallest normal become 0. The bit is per
- * thread, so each worker sets it around its kernel calls and restores the caller's state. */
+ * thread, so each worker sets it around its kernel calls and restores the caller's state. On
+ * aarch64 FPCR.FZ (bit 24) flushes the same results; it also reads subnormal inputs as 0, which
+ * changes nothing here, as every input is a flushed result or a normal table value. */
 unsigned phmm_ftz_enter(void)
 {
 #ifdef PHMM_X86
 	unsigned saved = _mm_getcsr();
 	_mm_setcsr(saved | _MM_FLUSH_ZERO_ON);
 	return saved;
+#elif defined(__aarch64__)
+	uint64_t fpcr;
+	__asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+	__asm__ volatile("msr fpcr, %0" : : "r"(fpcr | (1u << 24)));
+	return (unsigned)fpcr;
 #else
 	return 0;
 #endif
@@ -41,6 +52,8 @@ void phmm_ftz_leave(unsigned saved)
 {
 #ifdef PHMM_X86
 	_mm_setcsr(saved);
+#elif defined(__aarch64__)
+	__asm__ volatile("msr fpcr, %0" : : "r"((uint64_t)saved));
 #else
 	(void)saved;
 #endif

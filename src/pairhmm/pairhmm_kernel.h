@@ -30,6 +30,9 @@ extern const phmm_isa_t phmm_isa_scalar;
 #ifdef GVK_HAVE_AVX512
 extern const phmm_isa_t phmm_isa_avx512;
 #endif
+#ifdef GVK_HAVE_NEON
+extern const phmm_isa_t phmm_isa_neon;
+#endif
 
 /* The kernel set for a gvk_isa_t request; NULL if this build or CPU cannot run it. */
 const phmm_isa_t *phmm_isa_select(int isa);
