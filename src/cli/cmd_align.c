@@ -54,7 +54,7 @@ static void usage(FILE *fp)
 	        "                      alignNative returns)\n"
 	        "      --java          reproduce GATK's Java aligner instead of GKL (differs only for\n"
 	        "                      IGNORE trailing overhangs, very long CIGARs, scores below -1e8)\n"
-	        "      --isa I         CPU kernel: auto, avx512, avx2 or scalar (default auto: the widest\n"
+	        "      --isa I         CPU kernel: auto, avx512, avx2, neon or scalar (default auto: the widest\n"
 	        "                      this CPU runs)\n"
 	        "      --chunk N       pairs per batch (default 65536); bounds memory use\n"
 	        "      --server PATH   send the batches to gvk serve at PATH (default: $GVK_SERVER) under\n"

@@ -55,7 +55,7 @@ static void usage(FILE *fp)
 	        "                      so databases larger than memory can be searched\n"
 	        "  -t, --threads N     CPU threads (default: all processors)\n"
 	        "      --device D      cpu, gpu or auto (default auto: the GPU when usable)\n"
-	        "      --isa I         CPU kernel: auto, avx512 or scalar\n"
+	        "      --isa I         CPU kernel: auto, avx512, neon or scalar\n"
 	        "  -q, --quiet         no summary line (and no notes)\n"
 	        "  -h, --help          this text\n\n"
 	        "Environment: GVK_SNP_GPU_PATH=auto|popc|mma picks the GPU kernel (CUDA cores or tensor cores);\n"

@@ -58,7 +58,7 @@ static void usage(FILE *fp)
 	        "                     --native-pair-hmm-use-double-precision)\n"
 	        "      --format F     auto, gkl, group or hex (default auto)\n"
 	        "      --tsv          write 'group read hap log10 used_double' per pair (0-based indices)\n"
-	        "      --isa I        CPU kernel: auto, avx512 or scalar (default auto)\n"
+	        "      --isa I        CPU kernel: auto, avx512, neon or scalar (default auto)\n"
 	        "      --chunk N      pairs per batch (default 524288); bounds memory use\n"
 	        "      --server PATH  send the batches to gvk serve at PATH (default: $GVK_SERVER) under\n"
 	        "                     --device auto or gpu; without an answer, computed on the CPU here\n"

@@ -66,7 +66,7 @@ void ld_usage(FILE *fp)
 	        "  --phased               VCF haplotypes: r, r^2, D, D' from phased haplotypes (docs/snp.md)\n"
 	        "  -t, --threads N        CPU threads (default: all processors)\n"
 	        "      --device D         cpu, gpu or auto (default auto: the GPU when usable)\n"
-	        "      --isa I            CPU kernel: auto, avx512 or scalar\n"
+	        "      --isa I            CPU kernel: auto, avx512, neon or scalar\n"
 	        "  -q, --silent           no progress and no summary line\n"
 	        "  -h, --help             this text\n"
 	        "Accepted and ignored: --noweb, --allow-no-sex, --memory N.\n"

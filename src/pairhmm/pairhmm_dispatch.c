@@ -28,6 +28,17 @@ const phmm_isa_t *phmm_isa_select(int isa)
 	}
 }
 
+int phmm_isa_note(const phmm_isa_t *k, int isa, char *buf, size_t size)
+{
+	if (isa != GVK_ISA_AUTO) return cpu_kernel_note(buf, size, k->name, NULL, 0);
+#if defined(GVK_HAVE_AVX512)
+	if (k == &phmm_isa_scalar) return cpu_kernel_note(buf, size, k->name, "avx512", CPUF_FAMILY_AVX512);
+#elif defined(GVK_HAVE_NEON)
+	if (k == &phmm_isa_scalar) return cpu_kernel_note(buf, size, k->name, "neon", CPUF_NEON);
+#endif
+	return cpu_kernel_note(buf, size, k->name, NULL, 0);
+}
+
 /* GKL sets the x86 FTZ bit (not DAZ); results below the smallest normal become 0. The bit is per
  * thread, so each worker sets it around its kernel calls and restores the caller's state. On
  * aarch64 FPCR.FZ (bit 24) flushes the same results; it also reads subnormal inputs as 0, which
