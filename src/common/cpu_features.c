@@ -104,18 +104,10 @@ static size_t append_names(char *buf, size_t size, size_t n, unsigned mask)
 	return n;
 }
 
-int cpu_kernel_note(char *buf, size_t size, const char *name, const char *better, unsigned need)
+void cpu_feature_list(unsigned mask, char *buf, size_t size)
 {
-	char miss[160] = "";
-	if (better) {
-		append_names(miss, sizeof miss, 0, need & ~cpu_features()->flags);
-		snprintf(buf, size, "%s (%s needs %s, which this CPU lacks)", name, better, miss);
-	} else if (cpu_has(CPUF_SVE)) {
-		snprintf(buf, size, "%s (this CPU has SVE; gvk has no SVE kernels, NEON serves)", name);
-	} else {
-		snprintf(buf, size, "%s", name);
-	}
-	return better != NULL;
+	if (size) buf[0] = 0;
+	append_names(buf, size, 0, mask);
 }
 
 void cpu_feature_names(char *buf, size_t size)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Picks the Pair-HMM kernel set at run time, and the CPU state every kernel runs under. */
+/* Picks the Pair-HMM kernel set at run time (cpu_kernel_t: best first), and the CPU state every
+ * kernel runs under. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,34 +10,22 @@
 #endif
 
 #include "pairhmm_kernel.h"
-#include "../common/cpu_features.h"
+#include "../common/cpu_dispatch.h"
 
-const phmm_isa_t *phmm_isa_select(int isa)
-{
-	switch (isa) {
-	case GVK_ISA_SCALAR: return &phmm_isa_scalar;
-#ifdef GVK_HAVE_AVX512
-	case GVK_ISA_AVX512: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : NULL;
-	case GVK_ISA_AUTO: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : &phmm_isa_scalar;
+static const cpu_kernel_t kernels[] = {
+#if defined(GVK_HAVE_AVX512)
+    {GVK_ISA_AVX512, CPUF_FAMILY_AVX512, &phmm_isa_avx512, "avx512"},
 #elif defined(GVK_HAVE_NEON)
-	case GVK_ISA_NEON: return cpu_has(CPUF_NEON) ? &phmm_isa_neon : NULL;
-	case GVK_ISA_AUTO: return cpu_has(CPUF_NEON) ? &phmm_isa_neon : &phmm_isa_scalar;
-#else
-	case GVK_ISA_AUTO: return &phmm_isa_scalar;
+    {GVK_ISA_NEON, CPUF_NEON, &phmm_isa_neon, "neon"},
 #endif
-	default: return NULL;
-	}
-}
+    {GVK_ISA_SCALAR, 0, &phmm_isa_scalar, "scalar"}};
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
+
+const phmm_isa_t *phmm_isa_select(int isa) { return cpu_kernel_pick(kernels, N_KERNELS, isa); }
 
 int phmm_isa_note(const phmm_isa_t *k, int isa, char *buf, size_t size)
 {
-	if (isa != GVK_ISA_AUTO) return cpu_kernel_note(buf, size, k->name, NULL, 0);
-#if defined(GVK_HAVE_AVX512)
-	if (k == &phmm_isa_scalar) return cpu_kernel_note(buf, size, k->name, "avx512", CPUF_FAMILY_AVX512);
-#elif defined(GVK_HAVE_NEON)
-	if (k == &phmm_isa_scalar) return cpu_kernel_note(buf, size, k->name, "neon", CPUF_NEON);
-#endif
-	return cpu_kernel_note(buf, size, k->name, NULL, 0);
+	return cpu_kernel_note(kernels, N_KERNELS, isa, k, buf, size);
 }
 
 /* GKL sets the x86 FTZ bit (not DAZ); results below the smallest normal become 0. The bit is per

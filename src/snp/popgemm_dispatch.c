@@ -1,25 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* Picks the popcount-GEMM kernel set at run time. SCALAR is the portable build, whatever the CPU. */
+/* Picks the popcount-GEMM kernel set at run time (cpu_kernel_t: best first). SCALAR is the portable
+ * build, whatever the CPU; the POPCNT build is AUTO's below AVX-512. */
 #include "gvk.h"
 #include "popgemm.h"
-#include "../common/cpu_features.h"
+#include "../common/cpu_dispatch.h"
 
-const pg_isa_t *pg_isa_select(int isa)
-{
-	switch (isa) {
-	case GVK_ISA_SCALAR: return &pg_isa_scalar;
+static const cpu_kernel_t kernels[] = {
 #if defined(GVK_HAVE_AVX512)
-	case GVK_ISA_AVX512: return cpu_has(CPUF_FAMILY_AVX512POP) ? &pg_isa_avx512 : NULL;
-	case GVK_ISA_AUTO: return cpu_has(CPUF_FAMILY_AVX512POP) ? &pg_isa_avx512 : cpu_has(CPUF_POPCNT) ? &pg_isa_popcnt : &pg_isa_scalar;
+    {GVK_ISA_AVX512, CPUF_FAMILY_AVX512POP, &pg_isa_avx512, "cpu-avx512"},
+    {-1, CPUF_POPCNT, &pg_isa_popcnt, "cpu-popcnt"},
 #elif defined(GVK_HAVE_NEON)
-	case GVK_ISA_NEON: return cpu_has(CPUF_NEON) ? &pg_isa_neon : NULL;
-	case GVK_ISA_AUTO: return cpu_has(CPUF_NEON) ? &pg_isa_neon : &pg_isa_scalar;
-#else
-	case GVK_ISA_AUTO: return &pg_isa_scalar;
+    {GVK_ISA_NEON, CPUF_NEON, &pg_isa_neon, "cpu-neon"},
 #endif
-	default: return NULL;
-	}
-}
+    {GVK_ISA_SCALAR, 0, &pg_isa_scalar, "cpu-scalar"}};
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
+
+const pg_isa_t *pg_isa_select(int isa) { return cpu_kernel_pick(kernels, N_KERNELS, isa); }
 
 const pg_isa_t *pg_isa_word(void)
 {
@@ -32,12 +28,5 @@ const pg_isa_t *pg_isa_word(void)
 
 int pg_isa_note(const pg_isa_t *k, int isa, char *buf, size_t size)
 {
-	if (isa != GVK_ISA_AUTO) return cpu_kernel_note(buf, size, k->name, NULL, 0);
-#if defined(GVK_HAVE_AVX512)
-	if (k == &pg_isa_popcnt) return cpu_kernel_note(buf, size, k->name, "cpu-avx512", CPUF_FAMILY_AVX512POP);
-	if (k == &pg_isa_scalar) return cpu_kernel_note(buf, size, k->name, "cpu-popcnt", CPUF_POPCNT);
-#elif defined(GVK_HAVE_NEON)
-	if (k == &pg_isa_scalar) return cpu_kernel_note(buf, size, k->name, "cpu-neon", CPUF_NEON);
-#endif
-	return cpu_kernel_note(buf, size, k->name, NULL, 0);
+	return cpu_kernel_note(kernels, N_KERNELS, isa, k, buf, size);
 }
