@@ -173,7 +173,7 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 	e->isa = isa;
 	char note[256];
 	int passed = phmm_isa_note(isa, opt->isa, note, sizeof note);
-	gvk_logf(&e->opt.log, passed ? GVK_LOG_INFO : GVK_LOG_DEBUG, "pairhmm: CPU kernel %s", note);
+	if (passed) gvk_logf(&e->opt.log, GVK_LOG_INFO, "pairhmm: CPU kernel %s", note);
 	e->nctx = opt->shared ? opt->merge_contexts : 1;
 	e->gpu_lock_fd = -1;
 	pthread_mutex_init(&e->lock, NULL);

@@ -171,7 +171,7 @@ int fid_search(const fid_job_t *b, fid_result_t *res, gvk_err_t *err)
 	if (!isa) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
 	char note[256];
 	int passed = pg_isa_note(isa, b->isa, note, sizeof note);
-	gvk_logf(&b->gpu.log, passed ? GVK_LOG_INFO : GVK_LOG_DEBUG, "fastid: CPU kernel %s", note);
+	if (passed) gvk_logf(&b->gpu.log, GVK_LOG_INFO, "fastid: CPU kernel %s", note);
 	int nt = b->threads > 0 ? b->threads : 1;
 	job_t j = {.job = b, .isa = isa};
 	j.k = (int)(b->topk < b->db->n ? b->topk : b->db->n);
