@@ -108,7 +108,8 @@ class SwParams(ctypes.Structure):
 class AlignOpts(ctypes.Structure):
 	_c_name_ = "gvk_align_opts_t"
 	_fields_ = [(n, c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu", "gpu_chunk_mb")] + [
-		("gpu_min_work", c_double), ("log", Log), ("server", c_char_p), ("gpu_lock", c_char_p)]
+		("gpu_min_work", c_double), ("log", Log), ("server", c_char_p), ("gpu_lock", c_char_p),
+		("server_min_work", c_double)]
 
 
 class AlignPair(ctypes.Structure):

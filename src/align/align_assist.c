@@ -12,8 +12,11 @@
 #include "align_gpu_plan.h"
 
 /* The model, in nanoseconds: a launch's fixed cost (copies, launch, synchronisation), a warp's
- * cost per cell, and one CPU core's per cell for the widest to the narrowest kernel sets. */
+ * cost per cell, a call through gvk serve's fixed cost, and one CPU core's per cell for the widest
+ * to the narrowest kernel sets. The assist runs on the batch's own thread: a thread started per
+ * call can wait a scheduler period on a busy host, and a shared host's cores serve other batches. */
 #define GPU_LAUNCH_NS 40000.0
+#define SERVER_CALL_NS 50000.0
 #define GPU_WARP_CELL_NS 2.4
 #define CPU_CELL_NS(lanes) ((lanes) >= 16 ? 0.3 : (lanes) >= 8 ? 0.4 : 3.5)
 
@@ -35,10 +38,12 @@ static int cmp_cells_desc(const void *a, const void *b)
 
 static int64_t job_cells(const al_job_t *j) { return (int64_t)j->n * j->m; }
 
-size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int threads, int cpu_lanes, int *all)
+double al_assist_server_cells(int cpu_lanes) { return SERVER_CALL_NS / CPU_CELL_NS(cpu_lanes); }
+
+size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, int *all)
 {
 	*all = 0;
-	if (n == 0 || n > AG_WARP_PAIRS || threads < 1) return 0;
+	if (n == 0 || n > AG_WARP_PAIRS) return 0;
 	size_t neligible = 0;
 	int64_t top = 0;
 	for (size_t k = 0; k < n; ++k) {
@@ -54,15 +59,14 @@ size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int threads, int
 	for (size_t k = 0; k < n; ++k)
 		if (pos[k] == AL_TODO && ag_fits(&jobs[k]) && job_cells(&jobs[k]) >= floor) c[nc++] = (cand_t){job_cells(&jobs[k]), k};
 	qsort(c, nc, sizeof *c, cmp_cells_desc);
-	/* Moving the i longest: the CPU needs the larger of the longest pair and an even share of
-	 * their cells; the GPU its launch and its own longest pair (none when nothing is left). */
+	/* Moving the i longest: the CPU needs all their cells; the GPU its launch and its own longest
+	 * pair (none when nothing is left). */
 	const double cpu_ns = CPU_CELL_NS(cpu_lanes);
 	double best = GPU_LAUNCH_NS + GPU_WARP_CELL_NS * (double)c[0].cells, sum = 0;
 	size_t best_i = 0;
 	for (size_t i = 1; i <= nc; ++i) {
 		sum += (double)c[i - 1].cells;
-		const double share = sum / (double)(threads < (int)i ? threads : (int)i);
-		const double cpu = cpu_ns * ((double)c[0].cells > share ? (double)c[0].cells : share);
+		const double cpu = cpu_ns * sum;
 		const int64_t next = i < nc ? c[i].cells : 0;
 		const double gpu = i == neligible ? 0 : GPU_LAUNCH_NS + GPU_WARP_CELL_NS * (double)(next > floor ? next : floor);
 		const double t = cpu > gpu ? cpu : gpu;

@@ -66,6 +66,8 @@ int gvk_align_opts_check(const gvk_align_opts_t *o, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "gpu_chunk_mb %d is out of range (0 = automatic, 1..%d MiB)", o->gpu_chunk_mb,
 		                   GVK_ALIGN_MAX_CHUNK_MB);
 	if (!(o->gpu_min_work >= 0)) return gvk_err_set(err, GVK_ERR_ARG, "gpu_min_work must be 0 (the policy's) or positive");
+	if (!(o->server_min_work >= 0 && o->server_min_work < 1e300))
+		return gvk_err_set(err, GVK_ERR_ARG, "server_min_work must be 0 (the model's) or positive");
 	return 0;
 }
 
@@ -359,7 +361,8 @@ static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *
 	return ni;
 }
 
-/* The pairs al_assist_pick gave to the CPU threads, aligned while the GPU runs the others. */
+/* The pairs al_assist_pick gave to the CPU, aligned on the batch's thread while the GPU runs the
+ * others. */
 typedef struct {
 	gvk_align_t *e;
 	const al_job_t *jobs;
@@ -378,8 +381,7 @@ static void host_part(void *arg)
 	host_t *h = arg;
 	const size_t ni = plan_items(h->e, h->jobs, h->pos, h->n, AL_HOST, h->order, h->items, h->keys);
 	run_t r = {h->e, h->jobs, h->order, h->items, ni, 0, 0, h->out, h->text_at, h->text_tid};
-	const int nt = h->e->opt.threads < AL_ASSIST_THREADS ? h->e->opt.threads : AL_ASSIST_THREADS;
-	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
+	if (ni > 0) run_worker(&r, 0);
 	if ((h->rc = atomic_load(&r.err)) < 0) return;
 	for (size_t k = 0; k < h->n; ++k)
 		if (h->pos[k] == AL_HOST) h->pos[k] = AL_HOSTED;
@@ -552,6 +554,15 @@ static void link_worker(void *arg, int t)
 	for (size_t k = beg; k < end; ++k) w->out[k].cigar = w->e->arena[w->text_tid[k]].p + w->text_at[k];
 }
 
+/* With a server: whether the batch is aligned here, below server_min_work cells. */
+static int send_here(const gvk_align_t *e, const al_job_t *jobs, size_t n)
+{
+	const double limit = e->opt.server_min_work > 0 ? e->opt.server_min_work : al_assist_server_cells(e->isa->lanes);
+	double cells = 0;
+	for (size_t k = 0; k < n && cells < limit; ++k) cells += (double)jobs[k].n * jobs[k].m;
+	return cells < limit;
+}
+
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
 {
 	const char *null = !e ? "e" : n == 0 ? NULL : !pairs ? "pairs" : !out ? "out" : NULL;
@@ -578,7 +589,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: %s", bad, perr.msg);
 	}
 	int rc = 0;
-	if (e->srv) {
+	if (e->srv && !send_here(e, jobs, n)) {
 		/* The batch was checked here: a server that fails it (gone, or its device failed) is said
 		 * once and left for good; a batch too large for it is computed here. */
 		gvk_err_t serr = {0, ""};
@@ -607,10 +618,10 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	int all_host = 0;
 	host_t h = {e, jobs, pos, n, order, items, keys, out, text_at, text_tid, 0};
 	const int gpu = want_gpu(e, jobs, pos, n);
-	const int ant = e->opt.threads < AL_ASSIST_THREADS ? e->opt.threads : AL_ASSIST_THREADS;
-	const size_t nhost = gpu && e->assist ? al_assist_pick(jobs, pos, n, ant, e->isa->lanes, &all_host) : 0;
+	const size_t nhost = gpu && e->assist ? al_assist_pick(jobs, pos, n, e->isa->lanes, &all_host) : 0;
 	if (all_host) {
-		host_settle(pos, n, 1); /* the CPU threads finish the whole batch before a launch would */
+		host_part(&h); /* this thread finishes the batch before a launch would */
+		if (h.rc < 0) return gvk_err_set(err, h.rc, "out of memory in the align engine");
 	} else if (gpu) {
 		gvk_err_t gerr = {0, ""};
 		const ag_idle_t idle = {nhost > 0 ? host_part : NULL, &h};

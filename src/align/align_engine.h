@@ -68,10 +68,10 @@ enum { AL_TODO = -1, AL_DONE = -2, AL_HOST = -3, AL_HOSTED = -4 };
  * pair, marks AL_HOST the AL_TODO pairs the GPU takes (ag_fits) that the CPU threads should align
  * instead, for the shortest time of both; cpu_lanes is the CPU kernel set's width. Returns how many
  * it marked; *all is set when that is every pair the GPU would have taken. */
-size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int threads, int cpu_lanes, int *all);
-/* Threads of one batch's CPU assist: a shared engine's host (gvk serve runs several batches at
- * once) has the other batches' packing and assists on its cores too. */
-enum { AL_ASSIST_THREADS = 2 };
+size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, int *all);
+/* The cells one CPU core aligns in the time of the shortest call through gvk serve (a round trip
+ * and a launch): the default of server_min_work. */
+double al_assist_server_cells(int cpu_lanes);
 
 /* The CUDA back end. NULL with err filled when there is no usable GPU. */
 typedef struct al_gpu_s al_gpu_t;

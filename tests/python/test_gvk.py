@@ -426,7 +426,8 @@ def test_struct_layouts_match_library():
 	refused(ints + [("log", _lib.Log)], "gpu_min_work", "missing")  # the declaration before the fix
 	refused(ints + [("gpu_min_work", ctypes.c_float), ("log", _lib.Log)], "gpu_min_work", "offset")
 	refused(ints + [("gpu_min_work", ctypes.c_double), ("log", _lib.Log), ("server", ctypes.c_char_p),
-	                ("gpu_lock", ctypes.c_char_p), ("spare", ctypes.c_int)], "spare", "not in the library")
+	                ("gpu_lock", ctypes.c_char_p), ("server_min_work", ctypes.c_double), ("spare", ctypes.c_int)],
+	        "spare", "not in the library")
 	with pytest.raises(ImportError, match="gvk_nothing_t"):
 		_lib.check_layout("gvk_nothing_t", "X", (4, {}), table, "lib")
 
