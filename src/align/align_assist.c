@@ -1,24 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /* CPU assist for small GPU batches (docs/align-gpu.md, "CPU assist"). A batch of a few thousand
  * pairs runs one warp per pair, so its launch lasts as long as its longest pair, and a warp fills
- * a pair's cells about ten times slower than one CPU core does. GATK's calls are such batches:
- * a region's haplotypes against the reference are its longest pairs. The CPU threads therefore
- * align the longest pairs while the GPU aligns the rest; the split minimises the longer of the two
- * times under a cost model of both (the results are the same on either side). */
+ * a pair's cells several times slower than one CPU core does. GATK's calls are such batches: a
+ * region's haplotypes against the reference are its longest pairs. The batch's own thread
+ * therefore aligns the longest pairs while the GPU aligns the rest; the split minimises the longer
+ * of the two times under a cost model of both (the results are the same on either side). The
+ * same model keeps batches smaller than a call's fixed cost out of gvk serve. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "align_engine.h"
 #include "align_gpu_plan.h"
 
-/* The model, in nanoseconds: a launch's fixed cost (copies, launch, synchronisation), a warp's
- * cost per cell, a call through gvk serve's fixed cost, and one CPU core's per cell for the widest
- * to the narrowest kernel sets. The assist runs on the batch's own thread: a thread started per
- * call can wait a scheduler period on a busy host, and a shared host's cores serve other batches. */
-#define GPU_LAUNCH_NS 40000.0
-#define SERVER_CALL_NS 50000.0
-#define GPU_WARP_CELL_NS 2.4
-#define CPU_CELL_NS(lanes) ((lanes) >= 16 ? 0.3 : (lanes) >= 8 ? 0.4 : 3.5)
+/* The model, in nanoseconds, fitted to gvk serve's per-launch timings on an H200 host under load
+ * (docs/align-gpu.md): a launch's fixed cost (copies, launch, synchronisation, a warp's first
+ * strips), a call through gvk serve (a launch and a round trip), a warp's cost per cell, and one
+ * busy CPU core's per cell for the widest to the narrowest kernel sets. The assist runs on the
+ * batch's own thread: a thread started per call can wait a scheduler period on a busy host, and
+ * a shared host's cores serve other batches. */
+#define GPU_LAUNCH_NS 150000.0
+#define SERVER_CALL_NS (GPU_LAUNCH_NS + 20000.0)
+#define GPU_WARP_CELL_NS 1.5
+#define CPU_CELL_NS(lanes) ((lanes) >= 16 ? 0.4 : (lanes) >= 8 ? 0.5 : 3.5)
 
 /* Pairs smaller than the largest by this factor are never worth moving: the GPU's time would be
  * bound by its launch before their turn. */

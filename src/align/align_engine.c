@@ -648,8 +648,8 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	link_t lk = {e, out, text_at, text_tid, n, n >= PREP_PARALLEL ? nt : 1};
 	gvk_parallel(lk.nt, link_worker, &lk);
 	gvk_logf(&e->opt.log, GVK_LOG_DEBUG,
-	         "align: batch of %zu pairs on %s: checks and shortcut %.2f ms, GPU part %.2f ms (%zu pairs of it on the CPU "
-	         "threads%s), CPU part %.2f ms, results %.2f ms", n, e->name, (t1 - t0) * 1e3, (t2 - t1) * 1e3, nhost,
+	         "align: batch of %zu pairs on %s: checks and shortcut %.2f ms, GPU part %.2f ms (%zu pairs of it on this "
+	         "thread%s), CPU part %.2f ms, results %.2f ms", n, e->name, (t1 - t0) * 1e3, (t2 - t1) * 1e3, nhost,
 	         all_host ? ", the whole batch" : "", (t3 - t2) * 1e3, (gvk_seconds() - t3) * 1e3);
 	return 0;
 }
