@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Picks the Pair-HMM kernel set at run time, and the CPU state every kernel runs under. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -43,6 +44,14 @@ unsigned phmm_ftz_enter(void)
 	unsigned saved = _mm_getcsr();
 	_mm_setcsr(saved | _MM_FLUSH_ZERO_ON);
 	return saved;
+#elif defined(__aarch64__)
+	/* FPCR.FZ (bit 24) flushes denormal results, and denormal inputs too; the kernel's inputs are
+	 * normal numbers and, with FZ, so is everything it computes, so only the results' flush shows,
+	 * as with x86's FTZ. */
+	uint64_t saved;
+	__asm__ volatile("mrs %0, fpcr" : "=r"(saved));
+	__asm__ volatile("msr fpcr, %0" : : "r"(saved | (UINT64_C(1) << 24)));
+	return (unsigned)saved;
 #else
 	return 0;
 #endif
@@ -52,6 +61,8 @@ void phmm_ftz_leave(unsigned saved)
 {
 #ifdef PHMM_X86
 	_mm_setcsr(saved);
+#elif defined(__aarch64__)
+	__asm__ volatile("msr fpcr, %0" : : "r"((uint64_t)saved));
 #else
 	(void)saved;
 #endif
