@@ -8,7 +8,7 @@
 #include "snp_data.h"
 
 /* What a window is pruned by. */
-enum { LD_PRUNE_PAIRWISE = 0, LD_PRUNE_PAIRPHASE = 1, LD_PRUNE_VIF = 2 };
+enum { LD_PRUNE_PAIRWISE = GVK_LD_PRUNE_PAIRWISE, LD_PRUNE_PAIRPHASE = GVK_LD_PRUNE_PAIRPHASE, LD_PRUNE_VIF = GVK_LD_PRUNE_VIF };
 
 typedef struct {
 	int64_t win;    /* window: variants, or kb when kb is set (PLINK keeps an integer) */
