@@ -548,9 +548,9 @@ def ld_prune(prefix, window=50, step=5, r2=None, *, window_kb=False, mode="pairw
 	(keep_allele_order, device, threads, ...)."""
 	prefix = _path("prefix", prefix)
 	if mode not in _PRUNE_MODES:
-		raise GvkArgError("mode: %r; give 'pairwise', 'pairphase' or 'vif'" % (mode,))
+		raise GvkArgError(GVK_ERR_ARG, "mode: %r; give 'pairwise', 'pairphase' or 'vif'" % (mode,))
 	if r2 is None and mode == "vif":
-		raise GvkArgError("mode='vif' needs the VIF threshold (r2)")
+		raise GvkArgError(GVK_ERR_ARG, "mode='vif' needs the VIF threshold (r2)")
 	po = _lib.LdPruneOpts()
 	_L.gvk_ld_prune_opts_init(ctypes.byref(po))
 	po.window, po.step, po.window_kb = _int("window", window, 1, 2**31 - 1), _int("step", step, 1, 2**31 - 1), int(bool(window_kb))
