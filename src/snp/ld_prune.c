@@ -31,6 +31,7 @@ typedef struct {
 	int64_t miss, sum, ssq;
 	double var_recip; /* 1 / (n ssq - sum^2) when nothing is missing */
 	int ok;           /* variance over the called samples is not zero */
+	int64_t cls[3];   /* --indep-pairphase: founders with each genotype class (classes() below) */
 } prune_snp_t;
 
 /* r^2 of two SNPs, or r when sign is set. */
@@ -144,19 +145,34 @@ typedef struct {
 
 /* Genotype classes of a word of SNP x: two copies of A1, one, none. On X a male's call holds one
  * copy (planes as snp_geno.c decodes them) but counts as a homozygote in the table. */
-static inline void classes(const prune_snp_t *x, int w, uint64_t mx, uint64_t k[3])
+static inline __attribute__((always_inline)) void classes(const prune_snp_t *x, int w, uint64_t mx, uint64_t k[3])
 {
 	k[0] = x->pos[w] | (x->a[w] & mx);
 	k[1] = x->a[w] & ~x->pos[w] & ~mx;
 	k[2] = x->v[w] & ~x->a[w];
 }
 
-/* --indep-pairphase's r^2 of SNPs x and y; NaN when the table gives no estimate. */
-static double pair_phased(const prune_ctx_t *c, const prune_snp_t *x, const prune_snp_t *y)
+/* The two-locus table of SNPs x and y (ld_em_counts' layout). Without a missing call at either
+ * and off X, four cells and the class totals give the rest. */
+static inline __attribute__((always_inline)) void phased_table_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
+                                                                    const uint64_t *xmale, uint32_t t[18])
 {
-	uint32_t t[18] = {0};
-	for (int w = 0; w < c->d->nw; ++w) {
-		uint64_t mx = c->xmale ? c->xmale[w] : 0, kx[3], ky[3];
+	memset(t, 0, sizeof *t * 18);
+	if (!xmale && !x->miss && !y->miss) {
+		for (int w = 0; w < nw; ++w) {
+			uint64_t kx[3], ky[3];
+			classes(x, w, 0, kx);
+			classes(y, w, 0, ky);
+			t[0] += (uint32_t)pop(kx[0] & ky[0]), t[1] += (uint32_t)pop(kx[0] & ky[1]);
+			t[3] += (uint32_t)pop(kx[1] & ky[0]), t[4] += (uint32_t)pop(kx[1] & ky[1]);
+		}
+		t[2] = (uint32_t)x->cls[0] - t[0] - t[1], t[5] = (uint32_t)x->cls[1] - t[3] - t[4];
+		t[6] = (uint32_t)y->cls[0] - t[0] - t[3], t[7] = (uint32_t)y->cls[1] - t[1] - t[4];
+		t[8] = (uint32_t)y->cls[2] - t[2] - t[5];
+		return;
+	}
+	for (int w = 0; w < nw; ++w) {
+		uint64_t mx = xmale ? xmale[w] : 0, kx[3], ky[3];
 		classes(x, w, mx, kx);
 		classes(y, w, mx, ky);
 		for (int a = 0; a < 3; ++a)
@@ -165,14 +181,40 @@ static double pair_phased(const prune_ctx_t *c, const prune_snp_t *x, const prun
 				if (mx) t[9 + 3 * a + b] += (uint32_t)pop(kx[a] & mx & ky[b]);
 			}
 	}
+}
+
+static void phased_table_portable(const prune_snp_t *x, const prune_snp_t *y, int nw, const uint64_t *xmale, uint32_t t[18])
+{
+	phased_table_body(x, y, nw, xmale, t);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("popcnt"))) static void phased_table_popcnt(const prune_snp_t *x, const prune_snp_t *y, int nw,
+                                                                  const uint64_t *xmale, uint32_t t[18])
+{
+	phased_table_body(x, y, nw, xmale, t);
+}
+#endif
+
+/* --indep-pairphase's r^2 of SNPs x and y; NaN when the table gives no estimate. */
+static double pair_phased(const prune_ctx_t *c, const prune_snp_t *x, const prune_snp_t *y)
+{
+	uint32_t t[18];
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (c->popcnt) phased_table_popcnt(x, y, c->d->nw, c->xmale, t);
+	else
+#endif
+		phased_table_portable(x, y, c->d->nw, c->xmale, t);
 	double r2;
 	return ld_em_phased_r2(t, c->xmale != NULL, &r2) ? NAN : r2;
 }
 
-/* Whether SNP x's calls vary, as --indep-pairphase tests it: a heterozygote, or both homozygotes. */
-static int phased_varies(const prune_ctx_t *c, const prune_snp_t *x)
+/* Counts SNP x's classes; whether its calls vary, as --indep-pairphase tests it: a heterozygote,
+ * or both homozygotes. */
+static int phased_varies(const prune_ctx_t *c, prune_snp_t *x)
 {
-	int64_t n[3] = {0, 0, 0};
+	int64_t *n = x->cls;
+	n[0] = n[1] = n[2] = 0;
 	for (int w = 0; w < c->d->nw; ++w) {
 		uint64_t k[3];
 		classes(x, w, c->xmale ? c->xmale[w] : 0, k);
