@@ -2,7 +2,8 @@
 /* The factorisation is the recursive one reference LAPACK uses below its block size (64) and the
  * inverse the unblocked column sweep; the BLAS steps are written out with the reference loop
  * order, since a different summation order changes the last bits of a VIF and, through ties
- * between equal VIFs, which variant is pruned. Larger matrices use the same unblocked code. The
+ * between equal VIFs, which variant is pruned. Above 64 rows LAPACK switches to blocked code,
+ * whose sums may differ in the last bits; gvk keeps the unblocked order there too. The
  * condition number is taken from the computed inverse rather than LAPACK's estimate (which never
  * exceeds it), so the two can disagree only for a matrix at the edge of singularity. */
 #include <float.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The order of drops is PLINK 1.9's: while the matrix is singular, a binary search over its
- * leading blocks (from the carried-over part on) finds the first size n whose block is singular
- * when the block of n - 1 is not... and drops the variant at index n (PLINK's choice, one past the
- * block); once the matrix inverts, the variant with the largest VIF (the first of equal ones) goes
- * if that VIF exceeds the threshold, and the loop repeats. */
+/* The order of drops is PLINK 1.9's: while the matrix is singular, a binary search over the sizes
+ * of its leading blocks (from the carried-over part on) finds a size n whose block is singular
+ * while the one below is not, and the variant at index n goes (PLINK's choice: the one just past
+ * that block); once the matrix inverts, the variant with the largest VIF (the first of equal ones)
+ * goes if that VIF exceeds the threshold, and the loop repeats. */
 #include <stdlib.h>
 #include <string.h>
 
