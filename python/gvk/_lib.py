@@ -79,7 +79,7 @@ class LdTable(ctypes.Structure):
 
 class LdPruneOpts(ctypes.Structure):
 	_c_name_ = "gvk_ld_prune_opts_t"
-	_fields_ = [("window", c_int64), ("window_kb", c_int), ("step", c_int64), ("r2", c_double)]
+	_fields_ = [("window", c_int64), ("window_kb", c_int), ("step", c_int64), ("r2", c_double), ("mode", c_int)]
 
 
 class LdPruneResult(ctypes.Structure):

@@ -189,7 +189,7 @@ static int write_prune(run_t *r)
 static int run(run_t *r)
 {
 	ld_args_t *a = &r->a;
-	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 %s)\n", GVK_VERSION, a->prune_set ? "--indep-pairwise" : "--r/--r2");
+	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 %s)\n", GVK_VERSION, a->prune_set ? ld_prune_mode_name(a->prune.mode) : "--r/--r2");
 	ld_log_options(&r->log, a->argc, a->argv);
 	int rc = ld_load(a, &r->d, &r->in, &r->log, &r->err);
 	if (rc < 0) return rc;
@@ -222,7 +222,7 @@ int gvk_cmd_ld(int argc, char **argv)
 	/* the input is named first: without one, nothing else can be said of the run */
 	int no_input = ld_args_check_input(&r->a) < 0;
 	if (no_input || (!r->a.stat_set && !r->a.prune_set)) {
-		if (!no_input) fprintf(stderr, "gvk ld: give --r, --r2 or --indep-pairwise\n");
+		if (!no_input) fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise, --indep-pairphase or --indep\n");
 		ld_usage(stderr);
 		return free(r), 1;
 	}

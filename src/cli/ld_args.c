@@ -15,8 +15,9 @@ void ld_usage(FILE *fp)
 {
 	fprintf(fp,
 	        "Usage: gvk ld --bfile PREFIX (--r | --r2) [modifiers] [options]\n"
-	        "       gvk ld --bfile PREFIX --indep-pairwise W[kb] S R2 [options]\n\n"
-	        "PLINK 1.9 --r/--r2 linkage disequilibrium and --indep-pairwise pruning, same options, file names\n"
+	        "       gvk ld --bfile PREFIX (--indep-pairwise | --indep-pairphase) W[kb] S R2 [options]\n"
+	        "       gvk ld --bfile PREFIX --indep W[kb] S VIF [options]\n\n"
+	        "PLINK 1.9 --r/--r2 linkage disequilibrium and --indep* pruning, same options, file names\n"
 	        "and output columns.\n"
 	        "Input:\n"
 	        "  --bfile PREFIX         PREFIX.bed/.bim/.fam (or --bed/--bim/--fam FILE each)\n"
@@ -33,6 +34,9 @@ void ld_usage(FILE *fp)
 	        "Pruning (PREFIX.prune.in / PREFIX.prune.out, after the filters below):\n"
 	        "  --indep-pairwise W[kb] S R2   windows of W variants (or W kb) moved by S variants; of each\n"
 	        "                                pair with r^2 > R2 the lower-MAF variant goes\n"
+	        "  --indep-pairphase W[kb] S R2  the same with r^2 from maximum-likelihood haplotype frequencies\n"
+	        "  --indep W[kb] S VIF           of each window, variants go until no variance inflation factor\n"
+	        "                                exceeds VIF (at least 1)\n"
 	        "Table windows (PLINK defaults):\n"
 	        "  --ld-window N          B at most N-1 SNPs after A (10)\n"
 	        "  --ld-window-kb X       bp(B) - bp(A) <= X kb (1000)\n"
@@ -250,7 +254,7 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 		if (num_arg(argc, argv, i, &v)) return -1;
 		if (v < 0 || v > 1) return fprintf(stderr, "gvk ld: --ld-window-r2 must be in [0, 1]\n"), -1;
 		a->r2_min = v, a->r2_set = 1;
-	} else if (!strcmp(s, "--indep-pairwise")) {
+	} else if (!strcmp(s, "--indep-pairwise") || !strcmp(s, "--indep-pairphase") || !strcmp(s, "--indep")) {
 		return ld_prune_parse(argc, argv, i, a);
 	} else if (!strcmp(s, "--geno") || !strcmp(s, "--maf") || !strcmp(s, "--mind") || !strcmp(s, "--hwe")) {
 		return filter_arg(a, argc, argv, i);
@@ -380,9 +384,10 @@ int ld_args_check_input(const ld_args_t *a)
 int ld_args_check(ld_args_t *a)
 {
 	if (ld_args_check_input(a) < 0) return -1;
-	if (!a->stat_set && !a->prune_set) return fprintf(stderr, "gvk ld: give --r, --r2 or --indep-pairwise\n"), -1;
+	if (!a->stat_set && !a->prune_set)
+		return fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise, --indep-pairphase or --indep\n"), -1;
 	if (a->stat_set && a->prune_set)
-		return fprintf(stderr, "gvk ld: give --r/--r2 and --indep-pairwise in separate runs\n"), -1;
+		return fprintf(stderr, "gvk ld: give --r/--r2 and %s in separate runs\n", ld_prune_mode_name(a->prune.mode)), -1;
 	if (check_modifiers(a) < 0 || check_selection(a) < 0) return -1;
 	a->ld.em = ld_args_em(a);
 	return 0;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# gvk ld --indep-pairwise against PLINK 1.9 itself: the same command line through plink1.9 and
+# gvk ld --indep-pairwise, --indep-pairphase and --indep (VIF) against PLINK 1.9 itself: the
+# same command line through plink1.9 and
 # gvk ld must write the same .prune.in and .prune.out, byte for byte, over a grid of windows
 # (variant counts and kb), steps, thresholds (0 included) and filters, on filesets with real LD
 # blocks, missing calls, monomorphic and duplicated SNPs (MAF and r^2 ties), several chromosomes,
@@ -52,6 +53,17 @@ for seed in 1 2 3; do
 	same "d$seed" --hwe 0.01 midp --indep-pairwise 10 2 0.3
 	same "d$seed" --hwe 0.001 include-nonctrl --mind --indep-pairwise 40kb 1 0.4
 	same "d$seed" --mind 0.2 --hwe 1e-4 midp --geno 0.05 --indep-pairwise 50 5 0.2
+	# r^2 from haplotype frequencies (X males one haplotype; a threshold of 0 prunes any D != 0)
+	for w in "50 5 0.2" "10 3 0.5" "2 1 0.1" "20 1 0" "30kb 2 0.3" "100 kb 10 0.8"; do
+		same "d$seed" --indep-pairphase $w
+	done
+	same "d$seed" --maf 0.05 --mind 0.1 --hwe 1e-6 --indep-pairphase 20 4 0.3 --threads 2
+	# VIF: windows in variants and kb, a VIF of 1 (any correlation), steps as large as the window
+	for w in "50 5 2" "10 2 1.5" "2 1 1.3" "20 20 1.05" "30 kb 3 4" "1 kb 1 1.2" "5 1 1" "50 5 10"; do
+		same "d$seed" --indep $w
+	done
+	same "d$seed" --geno 0.1 --maf 0.02 --indep 30 3 2 --keep-allele-order
+	same "d$seed" --indep 20 4 1.5 --chr 2,23 --threads 3
 done
 # a single-variant chromosome stays in (never compared), chromosome 0 is in neither list
 awk 'NR == 1 {$1 = 0} NR > 600 && NR < 900 {$1 = 5} NR == 900 {$1 = 6} {print}' OFS='\t' d1.bim > d1b.bim
