@@ -3,7 +3,8 @@
 # The aarch64 cross build (cmake/aarch64-linux-gnu.cmake) and its reference tests under qemu-user:
 # Pair-HMM against GKL's values, align against GATK's, LD and FastID against PLINK's and FastID's,
 # CNV against cn.mops (docs/arm.md). Exit 77 (a skip) without the cross compiler or qemu.
-# Usage: scripts/arm-check.sh [BUILD_DIR]   (default build-aarch64)
+# Usage: scripts/arm-check.sh [BUILD_DIR [NATIVE_BUILD_DIR]]   (default build-aarch64; with the
+# native build, the GATK drop-in libraries' JNI entry points are compared)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 for t in aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ qemu-aarch64; do
@@ -24,4 +25,17 @@ echo "aarch64 cross build: $((t1 - t0)) s"
 (cd "$dir" && ctest -L reference -E '^cnv_ref_cpu_exomecn_default$' -j "$(nproc)" --timeout 600 --output-on-failure)
 rc=$?
 echo "aarch64 reference tests under qemu: rc=$rc, $(($(date +%s) - t1)) s"
+# The GATK drop-in libraries: the aarch64 ones export the JNI entry points the native build's do.
+native=${2:-}
+if [ -n "$native" ] && [ -d "$native/jni" ] && [ -d "$dir/jni" ]; then
+	for so in "$native"/jni/*.so; do
+		b=$(basename "$so")
+		if cmp -s <(nm -D --defined-only "$so" | awk '/ Java_/ { print $3 }' | sort) \
+			<(nm -D --defined-only "$dir/jni/$b" 2> /dev/null | awk '/ Java_/ { print $3 }' | sort); then
+			echo "aarch64 $b: the same JNI entry points"
+		else
+			echo "FAIL: aarch64 $b does not export the JNI entry points of $so"; rc=1
+		fi
+	done
+fi
 exit $rc
