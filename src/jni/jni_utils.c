@@ -4,6 +4,8 @@
 
 #include <jni.h>
 
+#include "common/cpu_features.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #define JNI_X86 1
@@ -33,11 +35,9 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_IntelGKLUtils_setFlushToZeroNative(JNI
 static jboolean cpu_has(int which)
 {
 #ifdef JNI_X86
-	__builtin_cpu_init();
-	if (which == 0) return __builtin_cpu_supports("avx") != 0;
-	if (which == 1) return __builtin_cpu_supports("avx2") != 0;
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+	if (which == 0) return gvk_cpu_has(GVK_CPU_AVX) ? JNI_TRUE : JNI_FALSE;
+	if (which == 1) return gvk_cpu_has(GVK_CPU_AVX2) ? JNI_TRUE : JNI_FALSE;
+	return gvk_cpu_has(GVK_CPU_AVX512_CORE | GVK_CPU_AVX512DQ) ? JNI_TRUE : JNI_FALSE;
 #else
 	(void)which;
 	return JNI_FALSE;
