@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cpu_features.h"
 #include "gvk.h"
 #ifdef GVK_HAVE_HTSLIB
 #include <htslib/hts.h>
@@ -29,12 +28,17 @@
 
 const char *gvk_version(void) { return GVK_VERSION; }
 
-/* The CPU features --version names, in its order. */
-static const struct {
-	const char *name;
-	unsigned flag;
-} cpu_names[] = {{"avx512bw", GVK_CPU_AVX512BW}, {"avx512vpopcntdq", GVK_CPU_AVX512VPOPCNTDQ}, {"avx2", GVK_CPU_AVX2},
-                 {"popcnt", GVK_CPU_POPCNT},     {"neon", GVK_CPU_NEON},                       {"sve", GVK_CPU_SVE}};
+static int cpu_has(const char *isa)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (!strcmp(isa, "avx512bw")) return __builtin_cpu_supports("avx512bw");
+	if (!strcmp(isa, "avx512vpopcntdq")) return __builtin_cpu_supports("avx512vpopcntdq");
+	if (!strcmp(isa, "avx2")) return __builtin_cpu_supports("avx2");
+	if (!strcmp(isa, "popcnt")) return __builtin_cpu_supports("popcnt");
+#endif
+	(void)isa;
+	return 0;
+}
 
 unsigned gvk_features(void)
 {
@@ -51,21 +55,22 @@ unsigned gvk_features(void)
 #ifdef GVK_HAVE_CAIRO
 	f |= GVK_FEATURE_CAIRO;
 #endif
-	const unsigned cpu = gvk_cpu_features();
-	if (cpu & GVK_CPU_AVX2) f |= GVK_FEATURE_CPU_AVX2;
-	if (cpu & GVK_CPU_AVX512BW) f |= GVK_FEATURE_CPU_AVX512;
-	if (cpu & GVK_CPU_POPCNT) f |= GVK_FEATURE_CPU_POPCNT;
+#ifdef __x86_64__
+	if (cpu_has("avx2")) f |= GVK_FEATURE_CPU_AVX2;
+	if (cpu_has("avx512bw")) f |= GVK_FEATURE_CPU_AVX512;
+	if (cpu_has("popcnt")) f |= GVK_FEATURE_CPU_POPCNT;
+#endif
 	return f;
 }
 
 int gvk_feature_string(char *buf, size_t size)
 {
+	const char *isas[] = {"avx512bw", "avx512vpopcntdq", "avx2", "popcnt"};
 	char cpu[96] = "";
-	const unsigned have = gvk_cpu_features();
-	for (size_t k = 0; k < sizeof cpu_names / sizeof cpu_names[0]; ++k)
-		if (have & cpu_names[k].flag) {
+	for (size_t k = 0; k < sizeof isas / sizeof isas[0]; ++k)
+		if (cpu_has(isas[k])) {
 			if (cpu[0]) strcat(cpu, " ");
-			strcat(cpu, cpu_names[k].name);
+			strcat(cpu, isas[k]);
 		}
 	const char *hts = "none", *z = "none", *cairo = "none";
 #ifdef GVK_HAVE_HTSLIB

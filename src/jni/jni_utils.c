@@ -4,8 +4,6 @@
 
 #include <jni.h>
 
-#include "common/cpu_features.h"
-
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #define JNI_X86 1
@@ -35,9 +33,11 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_IntelGKLUtils_setFlushToZeroNative(JNI
 static jboolean cpu_has(int which)
 {
 #ifdef JNI_X86
-	if (which == 0) return gvk_cpu_has(GVK_CPU_AVX) ? JNI_TRUE : JNI_FALSE;
-	if (which == 1) return gvk_cpu_has(GVK_CPU_AVX2) ? JNI_TRUE : JNI_FALSE;
-	return gvk_cpu_has(GVK_CPU_AVX512_CORE | GVK_CPU_AVX512DQ) ? JNI_TRUE : JNI_FALSE;
+	__builtin_cpu_init();
+	if (which == 0) return __builtin_cpu_supports("avx") != 0;
+	if (which == 1) return __builtin_cpu_supports("avx2") != 0;
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
 #else
 	(void)which;
 	return JNI_FALSE;
