@@ -3,8 +3,10 @@
  * file, line); one not yet claimed becomes an index. Every unclaimed record of a variant on its
  * chromosome closer than the kb window whose haplotype r^2 with the index (maximum-likelihood
  * frequencies of the two-locus genotype table, ld_em.c; males count one X haplotype) is at least
- * r2 counts towards the clump's totals; those with p <= p2 are listed and claimed, unless overlap
- * is allowed. The index's own other records count with r^2 = 1. The r^2 of an index against its
+ * r2 counts towards the clump's totals and is not counted again; those with p <= p2 are listed
+ * and can no longer be an index. With overlap allowed, records are counted and listed in every
+ * clump they fall in, but a listed one is still no index. The index's own other records count
+ * with r^2 = 1. The r^2 of an index against its
  * whole window is one batch; batches of many candidate indexes run in parallel, and the claims
  * then follow in order, so the result does not depend on the threads. */
 #include <math.h>
@@ -138,6 +140,10 @@ static int windows(const snp_data_t *d, double kb, int64_t *lo, int64_t *hi, gvk
 	return 0;
 }
 
+/* A record's claims: counted in a clump (no longer counted), or listed or an index (no longer an
+ * index). */
+enum { USED_COUNT = 1, USED_INDEX = 2 };
+
 typedef struct {
 	const clump_rec_t *rec;
 	const clump_opt_t *o;
@@ -157,10 +163,11 @@ static int take(claim_t *c, clump_t *cl, int64_t v)
 {
 	for (int64_t q = c->vstart[v]; q < c->vstart[v + 1]; ++q) {
 		int64_t r = c->byvar[q];
-		if (c->used[r]) continue;
+		if (c->used[r] & USED_COUNT) continue;
 		++cl->total, ++cl->bins[bin_of(c->rec[r].p)];
+		if (!c->o->allow_overlap) c->used[r] |= USED_COUNT;
 		if (c->rec[r].p > c->o->p2) continue;
-		if (!c->o->allow_overlap) c->used[r] = 1;
+		c->used[r] |= USED_INDEX;
 		if (c->res->n_member == c->cap_m) {
 			int64_t cap = c->cap_m * 2 + 64, *m = realloc(c->res->member, sizeof *m * (size_t)cap);
 			if (!m) return -1;
@@ -184,7 +191,7 @@ static int claim(claim_t *c, int64_t r, const int64_t *js, const double *r2, int
 	clump_t *cl = &res->c[res->n++];
 	memset(cl, 0, sizeof *cl);
 	cl->index = r, cl->m0 = res->n_member;
-	c->used[r] = 1;
+	c->used[r] = USED_COUNT | USED_INDEX;
 	int64_t s = c->rec[r].var, q = 0;
 	/* the window in SNP order, with s itself (r^2 = 1) in its place */
 	for (; q < n && js[q] < s; ++q)
@@ -204,8 +211,8 @@ static int run_batch(const snp_data_t *d, claim_t *c, const int64_t *top, int64_
 	b->off[0] = 0;
 	for (int64_t k = k0; k < k1; ++k) {
 		int64_t r = top[k], s = c->rec[r].var, n = 0;
-		b->cand[k - k0] = c->used[r] ? -1 : s;
-		if (!c->used[r])
+		b->cand[k - k0] = c->used[r] & USED_INDEX ? -1 : s;
+		if (!(c->used[r] & USED_INDEX))
 			for (int64_t j = lo[s]; j < hi[s]; ++j) n += j != s && c->vstart[j + 1] > c->vstart[j];
 		b->off[k - k0 + 1] = b->off[k - k0] + n;
 	}
@@ -229,7 +236,7 @@ static int run_batch(const snp_data_t *d, claim_t *c, const int64_t *top, int64_
 	for (int64_t k = k0; k < k1; ++k) {
 		int64_t r = top[k], q = k - k0;
 		/* claimed by an earlier candidate of this batch: its window was computed for nothing */
-		if (c->used[r]) continue;
+		if (c->used[r] & USED_INDEX) continue;
 		if (claim(c, r, b->js + b->off[q], b->r2 + b->off[q], b->off[q + 1] - b->off[q]) < 0) return -1;
 	}
 	return 0;
