@@ -22,7 +22,7 @@ static int number(int argc, char **argv, int *i, double *v)
 {
 	const char *s = argv[*i];
 	char *end;
-	if (*i + 1 >= argc) return fprintf(stderr, "gvk ld: %s needs a value\n", s), -1;
+	if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2)) return fprintf(stderr, "gvk ld: %s needs a value\n", s), -1;
 	const char *x = argv[++*i];
 	*v = strtod(x, &end);
 	if (end == x || *end || isnan(*v)) return fprintf(stderr, "gvk ld: %s: '%s' is not a number\n", s, x), -1;
