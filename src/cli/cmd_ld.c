@@ -177,10 +177,12 @@ static int write_outputs(run_t *r)
 	return rc;
 }
 
-/* --indep-pairwise: both lists and the log, as one output set. */
-static int write_prune(run_t *r)
+/* --indep-pairwise's lists or --clump's PREFIX.clumped (when anything is significant), then
+ * .irem and the log, as one output set. */
+static int write_lists(run_t *r)
 {
-	int rc = ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
+	int rc = r->a.clump_set ? ld_clump_write(&r->a, &r->d, &r->os, &r->log, &r->n_clumps, &r->err)
+	                        : ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
 	if (rc == 0) rc = write_irem(r);
 	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
 	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
@@ -188,16 +190,6 @@ static int write_prune(run_t *r)
 	return rc;
 }
 
-/* --clump: PREFIX.clumped (when anything is significant) and the log, as one output set. */
-static int write_clump(run_t *r)
-{
-	int rc = ld_clump_write(&r->a, &r->d, &r->os, &r->log, &r->n_clumps, &r->err);
-	if (rc == 0) rc = write_irem(r);
-	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
-	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
-	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
-	return rc;
-}
 
 static int run(run_t *r)
 {
@@ -214,8 +206,7 @@ static int run(run_t *r)
 		if (first_rank()) fprintf(stderr, "gvk ld: warning: %s\n", FOUNDERS_SKIP);
 		return write_log_only(r, "Warning: " FOUNDERS_SKIP);
 	}
-	if (a->prune_set) return write_prune(r);
-	if (a->clump_set) return write_clump(r);
+	if (a->prune_set || a->clump_set) return write_lists(r);
 	if (ld_args_check_count(a, r->d.n_snp) < 0) return GVK_ERR_ARG;
 	a->ld.haplotype = a->phased;
 	a->ld.r2 = a->r2;
