@@ -18,6 +18,9 @@ void ld_clump_args_init(ld_clump_args_t *c)
 	c->o = (clump_opt_t){.p1 = 0.0001, .p2 = 0.01, .r2 = 0.5, .kb = 250};
 }
 
+/* Where a list of file or column names ends: at the next option, long (PLINK's) or short (-t). */
+static int is_option(const char *arg) { return arg[0] == '-' && arg[1] != '\0'; }
+
 static int number(int argc, char **argv, int *i, double *v)
 {
 	const char *s = argv[*i];
@@ -34,7 +37,7 @@ static int names(int argc, char **argv, int *i, const char **out, int *n)
 {
 	const char *s = argv[*i];
 	*n = 0;
-	while (*i + 1 < argc && strncmp(argv[*i + 1], "--", 2)) {
+	while (*i + 1 < argc && !is_option(argv[*i + 1])) {
 		if (*n == LD_CLUMP_MAX_FIELDS) return fprintf(stderr, "gvk ld: %s: too many names\n", s), -1;
 		out[(*n)++] = argv[++*i];
 	}
@@ -56,7 +59,7 @@ int ld_clump_parse(int argc, char **argv, int *i, ld_args_t *a)
 	if (!strcmp(s, "--clump")) {
 		if (c->files) return fprintf(stderr, "gvk ld: --clump given twice\n"), -1;
 		c->files = argv + *i + 1;
-		while (*i + 1 < argc && strncmp(argv[*i + 1], "--", 2)) ++*i, ++c->n_files;
+		while (*i + 1 < argc && !is_option(argv[*i + 1])) ++*i, ++c->n_files;
 		if (!c->n_files) return fprintf(stderr, "gvk ld: --clump needs FILE[,FILE...]\n"), -1;
 		a->clump_set = 1;
 	} else if (!strcmp(s, "--clump-p1") || !strcmp(s, "--clump-p2")) {
