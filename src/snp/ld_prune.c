@@ -10,14 +10,19 @@
  * haplotype frequencies of the two-locus genotype table (ld_em.c; males count one X haplotype).
  * --indep runs the same passes with r in place of r^2, removing only pairs with r above 0.999999
  * (or no r at all), keeps each r, and then applies the VIF step (ld_prune_vif.c) to the window. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ld_prune.h"
 #include "ld_prune_vif.h"
 #include "ld_em.h"
 #include "snp_chrom.h"
+#include "plink_io.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 
@@ -37,10 +42,21 @@ typedef struct {
 /* r^2 of two SNPs, or r when sign is set. */
 typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t, int sign);
 
-/* One worker's view: the shared per-SNP table (each chromosome's entries written by one worker). */
+/* Bytes of .bed rows a worker reads at once when streaming. */
+#define PRUNE_READ_BYTES (1 << 20)
+
+/* One worker's view. A SNP's entry (and, streaming, its planes) sits in slot i % n_slot of the
+ * worker's rings, which hold more slots than a window holds SNPs. */
 typedef struct {
 	const snp_data_t *d;
 	prune_snp_t *s;
+	int64_t n_slot;
+	const ld_prune_src_t *src; /* NULL: d's planes */
+	int fd;
+	uint64_t *ring;            /* n_slot SNPs' planes */
+	uint8_t *rows;             /* .bed rows [r0, r1) */
+	int64_t r0, r1, bpr, rows_cap;
+	int io_failed;
 	uint64_t pairs;
 	pair_fn r2;
 	int popcnt;  /* the CPU has the popcnt instruction */
@@ -51,11 +67,33 @@ typedef struct {
 
 static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
 
-static inline __attribute__((always_inline)) void prepare_body(prune_ctx_t *c, int64_t i)
+static prune_snp_t *snp_at(const prune_ctx_t *c, int64_t i) { return &c->s[i % c->n_slot]; }
+
+/* SNP i's planes: d's, or its .bed row decoded into its ring slot. */
+static const uint64_t *planes_of(prune_ctx_t *c, int64_t i)
+{
+	if (!c->src) return snp_plane(c->d, i, 0);
+	size_t words = (size_t)SNP_PLANES * (size_t)c->d->nw;
+	uint64_t *p = c->ring + (size_t)(i % c->n_slot) * words;
+	int64_t r = c->src->row[i];
+	if (r < c->r0 || r >= c->r1) {
+		int64_t n = c->src->n_rows - r < c->rows_cap ? c->src->n_rows - r : c->rows_cap;
+		c->r0 = c->r1 = 0;
+		if (snp_pread_all(c->fd, c->rows, (size_t)(n * c->bpr), 3 + (off_t)r * (off_t)c->bpr) < 0) {
+			c->io_failed = 1; /* reported once the workers finish */
+			return memset(p, 0, words * 8);
+		}
+		c->r0 = r, c->r1 = r + n;
+	}
+	snp_geno_row_to(c->d, i, c->rows + (r - c->r0) * c->bpr, c->src->c, p, 0);
+	return p;
+}
+
+static inline __attribute__((always_inline)) void prepare_body(prune_ctx_t *c, int64_t i, const uint64_t *p)
 {
 	const snp_data_t *d = c->d;
-	prune_snp_t *s = &c->s[i];
-	const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
+	prune_snp_t *s = snp_at(c, i);
+	const uint64_t *a = p + (size_t)SNP_PA * d->nw, *b = p + (size_t)SNP_PB * d->nw, *v = p + (size_t)SNP_PV * d->nw;
 	int64_t np = 0, nn = 0, nv = 0;
 	for (int w = 0; w < d->nw; ++w) np += pop(b[w]), nn += pop(v[w] & ~a[w]), nv += pop(v[w]);
 	int64_t n = d->n_bits;
@@ -66,22 +104,26 @@ static inline __attribute__((always_inline)) void prepare_body(prune_ctx_t *c, i
 	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
 }
 
-static void prepare_portable(prune_ctx_t *c, int64_t i) { prepare_body(c, i); }
+static void prepare_portable(prune_ctx_t *c, int64_t i, const uint64_t *p) { prepare_body(c, i, p); }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int64_t i) { prepare_body(c, i); }
+__attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int64_t i, const uint64_t *p)
+{
+	prepare_body(c, i, p);
+}
 #endif
 
 /* A SNP's sums, as it enters a window. */
 static void snp_prepare(prune_ctx_t *c, int64_t i)
 {
+	const uint64_t *p = planes_of(c, i);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (c->popcnt) {
-		prepare_popcnt(c, i);
+		prepare_popcnt(c, i, p);
 		return;
 	}
 #endif
-	prepare_portable(c, i);
+	prepare_portable(c, i, p);
 }
 
 /* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some); inlined
@@ -227,7 +269,7 @@ static int phased_varies(const prune_ctx_t *c, prune_snp_t *x)
  * which is kept for the VIF step. */
 static double pair_value(prune_ctx_t *c, const window_t *wd, int64_t u, int64_t k)
 {
-	const prune_snp_t *x = &c->s[wd->live[u]], *y = &c->s[wd->live[k]];
+	const prune_snp_t *x = snp_at(c, wd->live[u]), *y = snp_at(c, wd->live[k]);
 	++c->pairs;
 	if (c->mode == LD_PRUNE_PAIRPHASE) return pair_phased(c, x, y);
 	if (c->mode == LD_PRUNE_PAIRWISE) return c->r2(x, y, c->d->nw, c->d->n_bits, 0);
@@ -244,7 +286,7 @@ static void enter(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t e)
 {
 	wd->live[wd->size++] = e;
 	snp_prepare(c, e);
-	int ok = c->mode == LD_PRUNE_PAIRPHASE ? phased_varies(c, &c->s[e]) : c->s[e].ok;
+	int ok = c->mode == LD_PRUNE_PAIRPHASE ? phased_varies(c, snp_at(c, e)) : snp_at(c, e)->ok;
 	if (!ok) out[e] = 1, ++wd->pruned;
 }
 
@@ -342,21 +384,43 @@ static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, u
 typedef struct {
 	const snp_data_t *d;
 	const ld_prune_opt_t *o;
-	prune_snp_t *s;
 	pair_fn r2;
 	uint8_t *pruned;
 	int64_t *lo, *hi, *n_pruned, n_run, longest;
 	int64_t cap;          /* the most variants a window holds */
+	int fd;               /* o->src's .bed, or -1 */
 	int64_t next;         /* the next run to take (atomic) */
 	uint64_t pairs;       /* (atomic) */
 	int failed;           /* a worker ran out of memory (atomic) */
+	int io_failed;        /* a worker could not read the .bed (atomic) */
 } prune_job_t;
+
+/* A worker's rings and, streaming, its row buffer; 0 or -1 when out of memory. */
+static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
+{
+	c->n_slot = j->cap + 1;
+	c->s = calloc((size_t)c->n_slot, sizeof *c->s);
+	if (!c->s) return -1;
+	if (!c->src) return 0;
+	c->fd = j->fd;
+	c->bpr = (c->src->n_samples + 3) / 4;
+	c->rows_cap = PRUNE_READ_BYTES / c->bpr > 0 ? PRUNE_READ_BYTES / c->bpr : 1;
+	c->rows = malloc((size_t)(c->rows_cap * c->bpr));
+	c->ring = aligned_alloc(64, (size_t)c->n_slot * SNP_PLANES * (size_t)c->d->nw * 8);
+	return c->rows && c->ring ? 0 : -1;
+}
+
+static void ctx_free(prune_ctx_t *c)
+{
+	free(c->s), free(c->rows), free(c->ring);
+	vif_buf_free(&c->vb);
+}
 
 static void worker(void *arg, int tid)
 {
 	prune_job_t *j = arg;
 	(void)tid;
-	prune_ctx_t c = {.d = j->d, .s = j->s, .r2 = j->r2, .mode = j->o->mode};
+	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .mode = j->o->mode};
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	c.popcnt = __builtin_cpu_supports("popcnt");
 #endif
@@ -364,16 +428,18 @@ static void worker(void *arg, int tid)
 	wd.live = malloc(sizeof *wd.live * (size_t)(j->longest + 1));
 	wd.next = malloc(sizeof *wd.next * (size_t)(j->longest + 1));
 	wd.was = malloc(sizeof *wd.was * (size_t)(j->longest + 1));
-	int ok = wd.live && wd.next && wd.was && (c.mode != LD_PRUNE_VIF || vif_buf_init(&c.vb, j->cap) == 0);
+	int ok = wd.live && wd.next && wd.was && ctx_alloc(&c, j) == 0 &&
+	         (c.mode != LD_PRUNE_VIF || vif_buf_init(&c.vb, j->cap) == 0);
 	if (!ok) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
-	for (int64_t r; ok && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
+	for (int64_t r; ok && !c.io_failed && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
 		wd.pruned = 0;
 		prune_chrom(&c, j->o, &wd, j->pruned, j->lo[r], j->hi[r]);
 		j->n_pruned[r] = wd.pruned;
 	}
+	if (c.io_failed) __atomic_store_n(&j->io_failed, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&j->pairs, c.pairs, __ATOMIC_RELAXED);
 	free(wd.live), free(wd.next), free(wd.was);
-	vif_buf_free(&c.vb);
+	ctx_free(&c);
 }
 
 /* The most variants one window holds. */
@@ -407,14 +473,13 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	memset(pruned, 0, (size_t)m);
 	memset(skip, 0, (size_t)m);
 	if (rep) memset(rep, 0, sizeof *rep);
-	prune_job_t j = {.d = d, .o = o, .r2 = pick_kernel(), .pruned = pruned};
-	j.s = calloc((size_t)m + 1, sizeof *j.s);
+	prune_job_t j = {.d = d, .o = o, .r2 = pick_kernel(), .pruned = pruned, .fd = -1};
 	j.lo = malloc(sizeof *j.lo * (size_t)(m + 1));
 	j.hi = malloc(sizeof *j.hi * (size_t)(m + 1));
 	j.n_pruned = calloc((size_t)m + 1, sizeof *j.n_pruned);
 	ld_prune_chrom_t *ch = rep ? calloc((size_t)m + 1, sizeof *ch) : NULL;
 	int rc = 0;
-	if (!j.s || !j.lo || !j.hi || !j.n_pruned || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (!j.lo || !j.hi || !j.n_pruned || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (int64_t lo = 0, hi; rc == 0 && lo < m; lo = hi) {
 		for (hi = lo + 1; hi < m && !strcmp(d->var[hi].chr, d->var[lo].chr); ++hi) {}
 		if (!strcmp(d->var[lo].chr, "0")) { /* PLINK prunes and lists no variant of chromosome 0 */
@@ -428,18 +493,22 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	if (rc == 0 && o->mode == LD_PRUNE_VIF && j.cap > 46340)
 		rc = gvk_err_set(err, GVK_ERR_ARG, "--indep: a window holds up to %lld variants; PLINK 1.9 takes at most 46340",
 		                 (long long)j.cap);
+	if (rc == 0 && j.n_run && o->src && (j.fd = open(o->src->bed, O_RDONLY)) < 0)
+		rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", o->src->bed, strerror(errno));
 	if (rc == 0 && j.n_run) {
 		int nt = o->threads > 1 ? o->threads : 1;
 		gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, worker, &j);
 		if (j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		else if (j.io_failed) rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error", o->src->bed);
 	}
+	if (j.fd >= 0) close(j.fd);
 	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
 		ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[j.lo[r]].chr, j.hi[r] - j.lo[r], j.n_pruned[r]};
 		rep->pruned += j.n_pruned[r];
 	}
 	if (rc == 0 && rep) rep->chrom = ch, rep->pairs = j.pairs;
 	else free(ch);
-	free(j.s), free(j.lo), free(j.hi), free(j.n_pruned);
+	free(j.lo), free(j.hi), free(j.n_pruned);
 	return rc;
 }
 

@@ -295,8 +295,7 @@ typedef struct {
 	int64_t *failed;  /* per thread: the first SNP whose row could not be read (n_snp when none) */
 } bed_job_t;
 
-/* All n bytes at offset off; 0 or -1. */
-static int pread_all(int fd, uint8_t *buf, size_t n, off_t off)
+int snp_pread_all(int fd, uint8_t *buf, size_t n, off_t off)
 {
 	while (n) {
 		ssize_t got = pread(fd, buf, n, off);
@@ -321,37 +320,43 @@ static void prefault(void *p, void *end)
 #endif
 }
 
-/* Blocks of rows in turn: each run of consecutive rows read at once, then decoded. */
+/* Blocks of rows in turn: each run of consecutive rows read at once, then decoded (into one SNP's
+ * scratch planes when d keeps none). */
 static void bed_worker(void *arg, int tid)
 {
 	bed_job_t *j = arg;
 	int64_t m = j->d->n_snp, bpr = j->bpr;
 	uint8_t *buf = malloc((size_t)(BED_BLOCK * bpr) + 1);
+	uint64_t *scratch = j->d->w ? NULL : aligned_alloc(64, (size_t)SNP_PLANES * (size_t)j->d->nw * 8);
 	j->hh[tid] = 0, j->failed[tid] = m;
-	for (int64_t b; buf && (b = atomic_fetch_add(&j->next, 1)) < j->n_blocks;) {
+	for (int64_t b; buf && (j->d->w || scratch) && (b = atomic_fetch_add(&j->next, 1)) < j->n_blocks;) {
 		int64_t i0 = b * BED_BLOCK, i1 = i0 + BED_BLOCK < m ? i0 + BED_BLOCK : m;
-		prefault(snp_plane(j->d, i0, 0), snp_plane(j->d, i1, 0));
+		if (j->d->w) prefault(snp_plane(j->d, i0, 0), snp_plane(j->d, i1, 0));
 		for (int64_t i = i0, e; i < i1 && i < j->failed[tid]; i = e) {
 			for (e = i + 1; e < i1 && j->src[e] == j->src[e - 1] + 1;) ++e;
-			if (pread_all(j->fd, buf, (size_t)((e - i) * bpr), 3 + (off_t)j->src[i] * (off_t)bpr) < 0) {
+			if (snp_pread_all(j->fd, buf, (size_t)((e - i) * bpr), 3 + (off_t)j->src[i] * (off_t)bpr) < 0) {
 				j->failed[tid] = i;
 				break;
 			}
-			for (int64_t k = i; k < e; ++k) j->hh[tid] |= snp_geno_row_hh(j->d, k, buf + (k - i) * bpr, j->c);
+			for (int64_t k = i; k < e; ++k)
+				j->hh[tid] |= scratch ? snp_geno_row_to(j->d, k, buf + (k - i) * bpr, j->c, scratch, 1)
+				                      : snp_geno_row_hh(j->d, k, buf + (k - i) * bpr, j->c);
 		}
 	}
-	if (!buf) atomic_store(&j->nomem, 1);
+	if (!buf || (!j->d->w && !scratch)) atomic_store(&j->nomem, 1);
 	free(buf);
+	free(scratch);
 }
 
-int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
-                 snp_data_t *d, gvk_err_t *err)
+/* snp_read_bed, keeping d's planes when planes is set. */
+static int read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
+                    snp_data_t *d, int planes, gvk_err_t *err)
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	int64_t m = d->n_snp;
 	int rc = check_bed(fp, path, n_rows, n_samples, err);
-	if (rc == 0) rc = snp_geno_alloc(d, m, c, err);
+	if (rc == 0) rc = planes ? snp_geno_alloc(d, m, c, err) : snp_geno_alloc_stats(d, m, c, err);
 	int nt = c->threads > 1 ? c->threads : 1;
 	bed_job_t j = {.fd = fileno(fp), .src = src, .bpr = (n_samples + 3) / 4, .c = c, .d = d};
 	j.n_blocks = (m + BED_BLOCK - 1) / BED_BLOCK;
@@ -376,6 +381,18 @@ int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n
 	free(j.failed);
 	fclose(fp);
 	return rc;
+}
+
+int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
+                 snp_data_t *d, gvk_err_t *err)
+{
+	return read_bed(path, src, n_rows, n_samples, c, d, 1, err);
+}
+
+int snp_read_bed_stats(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples,
+                       const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err)
+{
+	return read_bed(path, src, n_rows, n_samples, c, d, 0, err);
 }
 
 /* The LD columns' sample IDs as FID_IID, the name plink --recode vcf gives a sample, so that a

@@ -4,6 +4,8 @@
 #ifndef GVK_SNP_PLINK_IO_H
 #define GVK_SNP_PLINK_IO_H
 
+#include <sys/types.h>
+
 #include "snp_data.h"
 #include "snp_geno.h"
 
@@ -54,6 +56,14 @@ void snp_bim_order_free(snp_bim_order_t *ord);
  * n_rows and n_samples give the size the file must have. */
 int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
                  snp_data_t *d, gvk_err_t *err);
+
+/* The same, keeping only the per-SNP statistics, allele swaps and flags (d->w stays NULL): a
+ * first pass for a caller that decodes the rows again a window at a time (ld_prune_src_t). */
+int snp_read_bed_stats(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples,
+                       const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err);
+
+/* All n bytes of fd at offset off (retrying short reads); 0 or -1. */
+int snp_pread_all(int fd, uint8_t *buf, size_t n, off_t off);
 
 /* The whole fileset with default PLINK rules (all founders with all_samples); for the library. */
 int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,

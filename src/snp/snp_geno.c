@@ -40,9 +40,10 @@ void snp_geno_ctx_free(snp_geno_ctx_t *c)
 	c->role = NULL;
 }
 
-int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err)
+/* d's statistics and male masks, with its planes when planes is set. */
+static int alloc_geno(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, int planes, gvk_err_t *err)
 {
-	int rc = snp_data_alloc_planes_unset(d, n_snp, c->n_cols, err);
+	int rc = planes ? snp_data_alloc_planes_unset(d, n_snp, c->n_cols, err) : snp_data_alloc_no_planes(d, n_snp, c->n_cols, err);
 	if (rc < 0) return rc;
 	d->a2f = malloc(sizeof *d->a2f * (size_t)(n_snp + 1));
 	d->rate = malloc(sizeof *d->rate * (size_t)(n_snp + 1));
@@ -55,6 +56,16 @@ int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_er
 		if (s < c->n_cols) d->male_raw[s >> 6] |= (uint64_t)1 << (s & 63);
 	}
 	return 0;
+}
+
+int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err)
+{
+	return alloc_geno(d, n_snp, c, 1, err);
+}
+
+int snp_geno_alloc_stats(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err)
+{
+	return alloc_geno(d, n_snp, c, 0, err);
 }
 
 /* Genotype counts of one row: diploid (code 00, 10, 11 = ll, lh, hh) and haploid male ones. */
@@ -171,4 +182,19 @@ int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno
 void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
 	d->hh |= snp_geno_row_hh(d, i, row, c);
+}
+
+int snp_geno_row_to(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *planes, int stats)
+{
+	/* a view of SNP i alone whose planes are the caller's; without stats its entries are copies */
+	snp_var_t var = d->var[i];
+	double a2f, rate;
+	uint8_t full;
+	snp_data_t v = *d;
+	v.w = planes;
+	v.var = stats ? d->var + i : &var;
+	v.a2f = stats ? d->a2f + i : &a2f;
+	v.rate = stats ? d->rate + i : &rate;
+	v.full = stats ? d->full + i : &full;
+	return snp_geno_row_hh(&v, 0, row, c);
 }
