@@ -178,7 +178,9 @@ static int write_outputs(run_t *r)
 /* --indep-pairwise: both lists and the log, as one output set. */
 static int write_prune(run_t *r)
 {
-	int rc = ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
+	const ld_input_t *in = &r->in;
+	ld_prune_src_t src = {in->bed, in->row, in->n_rows, in->n_samples, &in->geno};
+	int rc = ld_prune_write(&r->a, &r->d, in->streamed ? &src : NULL, &r->os, &r->log, &r->n_pruned, &r->err);
 	if (rc == 0) rc = write_irem(r);
 	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
 	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;

@@ -2,6 +2,7 @@
 /* Reading and filtering for gvk ld. Variant filters that need no genotypes run before the .bed is
  * read, so only the selected rows are decoded; PLINK's SNP column width is fixed at that point,
  * before --geno and --maf, as PLINK fixes it. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,12 +170,23 @@ static int mind(const ld_args_t *a, source_t *s, const snp_data_t *d, ld_input_t
 	return 0;
 }
 
-static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err)
+/* Pruning needs a window of SNPs at a time; --hwe counts genotypes from the planes after the
+ * read, so it keeps them all. */
+static int streams(const ld_args_t *a) { return a->prune_set && !a->vcf && !(a->hwe > 0); }
+
+static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, gvk_err_t *err)
 {
 	snp_geno_ctx_t c;
 	int rc = snp_geno_ctx_init(&c, &s->ss, a->nonfounders, a->keep_allele_order, err);
 	c.raw = ld_args_em(a);
 	c.threads = a->ld.threads;
+	if (rc == 0 && streams(a)) {
+		rc = snp_read_bed_stats(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
+		if (rc == 0 && !(in->bed = strdup(s->bed))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (rc < 0) return snp_geno_ctx_free(&c), rc;
+		in->streamed = 1, in->geno = c, in->n_rows = s->n_rows, in->n_samples = s->ss.n;
+		return 0;
+	}
 	if (rc == 0 && !a->vcf) rc = snp_read_bed(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
 	else if (rc == 0) {
 		rc = snp_geno_alloc(d, d->n_snp, &c, err);
@@ -291,7 +303,7 @@ static int load_genotypes(const ld_args_t *a, snp_data_t *d, ld_input_t *in, int
 	if (rc == 0) rc = select_samples(a, &s.ss, founders, log, err);
 	if (rc == 0) rc = select_variants(a, &s, d, log, err);
 	if (rc == 0) rc = mind(a, &s, d, in, founders, log, err);
-	if (rc == 0) rc = decode(a, &s, d, err);
+	if (rc == 0) rc = decode(a, &s, d, in, err);
 	if (rc == 0) rc = qc(a, d, s.src, log, err);
 	if (rc == 0) rc = check_order(a, d, &in->ord, a->vcf ? a->vcf : s.bim, a->vcf != NULL, err);
 	if (rc == 0) in->row = s.src, s.src = NULL;
@@ -317,6 +329,8 @@ void ld_input_free(ld_input_t *in)
 	free(in->irem);
 	free(in->idx1);
 	free(in->row);
+	free(in->bed);
+	if (in->streamed) snp_geno_ctx_free(&in->geno);
 	snp_bim_order_free(&in->ord);
 	memset(in, 0, sizeof *in);
 }
