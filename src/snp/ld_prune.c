@@ -33,6 +33,7 @@
  * PLINK's sums. */
 typedef struct {
 	const uint64_t *pos, *a, *v;
+	const uint64_t *z, *neg; /* the calls that are not 0 once centred, and those that are -1 */
 	int64_t miss, sum, ssq;
 	double var_recip; /* 1 / (n ssq - sum^2) when nothing is missing */
 	int ok;           /* variance over the called samples is not zero */
@@ -54,6 +55,7 @@ typedef struct {
 	const ld_prune_src_t *src; /* NULL: d's planes */
 	int fd;
 	uint64_t *ring;            /* n_slot SNPs' planes */
+	uint64_t *zn;              /* n_slot SNPs' z and neg planes (prune_snp_t) */
 	uint8_t *rows;             /* .bed rows [r0, r1) */
 	int64_t r0, r1, bpr, rows_cap;
 	int io_failed;
@@ -94,10 +96,14 @@ static inline __attribute__((always_inline)) void prepare_body(prune_ctx_t *c, i
 	const snp_data_t *d = c->d;
 	prune_snp_t *s = snp_at(c, i);
 	const uint64_t *a = p + (size_t)SNP_PA * d->nw, *b = p + (size_t)SNP_PB * d->nw, *v = p + (size_t)SNP_PV * d->nw;
+	uint64_t *z = c->zn + (size_t)(i % c->n_slot) * 2 * (size_t)d->nw, *neg = z + d->nw;
 	int64_t np = 0, nn = 0, nv = 0;
-	for (int w = 0; w < d->nw; ++w) np += pop(b[w]), nn += pop(v[w] & ~a[w]), nv += pop(v[w]);
+	for (int w = 0; w < d->nw; ++w) {
+		neg[w] = v[w] & ~a[w], z[w] = b[w] | neg[w];
+		np += pop(b[w]), nn += pop(neg[w]), nv += pop(v[w]);
+	}
 	int64_t n = d->n_bits;
-	s->pos = b, s->a = a, s->v = v;
+	s->pos = b, s->a = a, s->v = v, s->z = z, s->neg = neg;
 	s->miss = n - nv, s->sum = np - nn, s->ssq = np + nn;
 	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
 	s->ok = var != 0;
@@ -127,29 +133,30 @@ static void snp_prepare(prune_ctx_t *c, int64_t i)
 }
 
 /* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some); inlined
- * into a build for the popcnt instruction and a portable one. */
+ * into a build for the popcnt instruction and a portable one. Every count is exact: the product
+ * of two centred calls is nonzero where both z bits are set, and -1 where their signs differ. */
 static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
                                                                  int64_t n_bits, int sign)
 {
-	int64_t dot = 0;
+	int64_t nz = 0, diff = 0;
 	if (!x->miss && !y->miss) {
 		for (int w = 0; w < nw; ++w) {
-			uint64_t xn = x->v[w] & ~x->a[w], yn = y->v[w] & ~y->a[w];
-			dot += pop(x->pos[w] & y->pos[w]) + pop(xn & yn) - pop(x->pos[w] & yn) - pop(xn & y->pos[w]);
+			uint64_t zz = x->z[w] & y->z[w];
+			nz += pop(zz), diff += pop(zz & (x->neg[w] ^ y->neg[w]));
 		}
-		double cov = (double)(dot * n_bits) - (double)x->sum * (double)y->sum;
+		double cov = (double)((nz - 2 * diff) * n_bits) - (double)x->sum * (double)y->sum;
 		return sign ? cov * sqrt(x->var_recip * y->var_recip) : cov * cov * (x->var_recip * y->var_recip);
 	}
-	int64_t nm = 0, sx = 0, sy = 0, sxx = 0, syy = 0;
+	int64_t nm = 0, sxx = 0, syy = 0, nx = 0, ny = 0;
 	for (int w = 0; w < nw; ++w) {
-		uint64_t vx = x->v[w], vy = y->v[w], xn = vx & ~x->a[w], yn = vy & ~y->a[w];
-		dot += pop(x->pos[w] & y->pos[w]) + pop(xn & yn) - pop(x->pos[w] & yn) - pop(xn & y->pos[w]);
+		uint64_t vx = x->v[w], vy = y->v[w], zz = x->z[w] & y->z[w];
+		nz += pop(zz), diff += pop(zz & (x->neg[w] ^ y->neg[w]));
 		nm += pop(vx & vy);
-		sx += pop(x->pos[w] & vy) - pop(xn & vy), sxx += pop((x->pos[w] | xn) & vy);
-		sy += pop(y->pos[w] & vx) - pop(yn & vx), syy += pop((y->pos[w] | yn) & vx);
+		sxx += pop(x->z[w] & vy), nx += pop(x->neg[w] & vy);
+		syy += pop(y->z[w] & vx), ny += pop(y->neg[w] & vx);
 	}
-	double n = (double)nm, dx = (double)sx, dy = (double)sy;
-	double cov = (double)dot * n - dx * dy;
+	double n = (double)nm, dx = (double)(sxx - 2 * nx), dy = (double)(syy - 2 * ny);
+	double cov = (double)(nz - 2 * diff) * n - dx * dy;
 	double rec = 1.0 / (((double)sxx * n - dx * dx) * ((double)syy * n - dy * dy));
 	return sign ? cov * sqrt(rec) : cov * cov * rec;
 }
@@ -400,7 +407,8 @@ static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
 {
 	c->n_slot = j->cap + 1;
 	c->s = calloc((size_t)c->n_slot, sizeof *c->s);
-	if (!c->s) return -1;
+	c->zn = aligned_alloc(64, (size_t)c->n_slot * 2 * (size_t)c->d->nw * 8);
+	if (!c->s || !c->zn) return -1;
 	if (!c->src) return 0;
 	c->fd = j->fd;
 	c->bpr = (c->src->n_samples + 3) / 4;
@@ -412,7 +420,7 @@ static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
 
 static void ctx_free(prune_ctx_t *c)
 {
-	free(c->s), free(c->rows), free(c->ring);
+	free(c->s), free(c->zn), free(c->rows), free(c->ring);
 	vif_buf_free(&c->vb);
 }
 
