@@ -339,7 +339,7 @@ static void bed_worker(void *arg, int tid)
 				break;
 			}
 			for (int64_t k = i; k < e; ++k)
-				j->hh[tid] |= scratch ? snp_geno_row_to(j->d, k, buf + (k - i) * bpr, j->c, scratch, 1)
+				j->hh[tid] |= scratch ? snp_geno_row_stats(j->d, k, buf + (k - i) * bpr, j->c, scratch)
 				                      : snp_geno_row_hh(j->d, k, buf + (k - i) * bpr, j->c);
 		}
 	}

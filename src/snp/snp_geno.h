@@ -49,4 +49,8 @@ int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno
  * as it is (a row decoded again after a first pass counted it). Returns the SNP_HH_* flags. */
 int snp_geno_row_to(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *planes, int stats);
 
+/* The same statistics with d's per-SNP entries set, and nothing decoded where the counts come
+ * straight from the row (every sample kept, an autosome); scratch: planes as above otherwise. */
+int snp_geno_row_stats(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *scratch);
+
 #endif
