@@ -192,10 +192,23 @@ __attribute__((target("popcnt"))) static void count_popcnt(const uint8_t *row, i
 }
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define GENO_AVX512 1
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void count_avx512(const uint8_t *row, int64_t n, int64_t *k,
+                                                                                   int64_t cnt[3])
+{
+	count_words(row, n, k, cnt);
+}
+#endif
+
 /* tally_plain's counts straight from the row's codes. */
 static void tally_row_plain(const uint8_t *row, int64_t n, tally_t *t)
 {
 	int64_t k, cnt[3];
+#ifdef GENO_AVX512
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) count_avx512(row, n, &k, cnt);
+	else
+#endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (__builtin_cpu_supports("popcnt")) count_popcnt(row, n, &k, cnt);
 	else
