@@ -42,6 +42,8 @@ typedef struct {
 
 /* r^2 of two SNPs, or r when sign is set. */
 typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t, int sign);
+/* --indep-pairphase's two-locus table of two SNPs (X's male columns, or NULL). */
+typedef void (*table_fn)(const prune_snp_t *, const prune_snp_t *, int, const uint64_t *, uint32_t *);
 
 /* Bytes of .bed rows a worker reads at once when streaming. */
 #define PRUNE_READ_BYTES (1 << 20)
@@ -61,6 +63,7 @@ typedef struct {
 	int io_failed;
 	uint64_t pairs;
 	pair_fn r2;
+	table_fn table; /* --indep-pairphase */
 	int popcnt;  /* the CPU has the popcnt instruction */
 	int mode;    /* LD_PRUNE_* */
 	const uint64_t *xmale; /* the male columns while the chromosome is X, else NULL */
@@ -201,27 +204,40 @@ static inline __attribute__((always_inline)) void classes(const prune_snp_t *x, 
 	k[2] = x->v[w] & ~x->a[w];
 }
 
-/* The two-locus table of SNPs x and y (ld_em_counts' layout). Without a missing call at either
- * and off X, four cells and the class totals give the rest. */
+/* The two-locus table of SNPs x and y (ld_em_counts' layout). Off X, four cells and the class
+ * totals over the samples called at the other SNP give the rest (without a missing call, the
+ * SNP's own totals). */
 static inline __attribute__((always_inline)) void phased_table_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
                                                                     const uint64_t *xmale, uint32_t t[18])
 {
 	memset(t, 0, sizeof *t * 18);
-	if (!xmale && !x->miss && !y->miss) {
-		for (int w = 0; w < nw; ++w) {
-			uint64_t kx[3], ky[3];
-			classes(x, w, 0, kx);
-			classes(y, w, 0, ky);
-			t[0] += (uint32_t)pop(kx[0] & ky[0]), t[1] += (uint32_t)pop(kx[0] & ky[1]);
-			t[3] += (uint32_t)pop(kx[1] & ky[0]), t[4] += (uint32_t)pop(kx[1] & ky[1]);
+	if (!xmale) {
+		int64_t c00 = 0, c01 = 0, c10 = 0, c11 = 0, r0, r1, r2, k0, k1;
+		if (!x->miss && !y->miss) {
+			for (int w = 0; w < nw; ++w) {
+				uint64_t x1 = x->a[w] & ~x->pos[w], y1 = y->a[w] & ~y->pos[w];
+				c00 += pop(x->pos[w] & y->pos[w]), c01 += pop(x->pos[w] & y1);
+				c10 += pop(x1 & y->pos[w]), c11 += pop(x1 & y1);
+			}
+			r0 = x->cls[0], r1 = x->cls[1], r2 = x->cls[2], k0 = y->cls[0], k1 = y->cls[1];
+		} else {
+			r0 = r1 = r2 = k0 = k1 = 0;
+			for (int w = 0; w < nw; ++w) {
+				uint64_t x1 = x->a[w] & ~x->pos[w], y1 = y->a[w] & ~y->pos[w], vx = x->v[w], vy = y->v[w];
+				c00 += pop(x->pos[w] & y->pos[w]), c01 += pop(x->pos[w] & y1);
+				c10 += pop(x1 & y->pos[w]), c11 += pop(x1 & y1);
+				r0 += pop(x->pos[w] & vy), r1 += pop(x1 & vy), r2 += pop(x->neg[w] & vy);
+				k0 += pop(y->pos[w] & vx), k1 += pop(y1 & vx);
+			}
 		}
-		t[2] = (uint32_t)x->cls[0] - t[0] - t[1], t[5] = (uint32_t)x->cls[1] - t[3] - t[4];
-		t[6] = (uint32_t)y->cls[0] - t[0] - t[3], t[7] = (uint32_t)y->cls[1] - t[1] - t[4];
-		t[8] = (uint32_t)y->cls[2] - t[2] - t[5];
+		t[0] = (uint32_t)c00, t[1] = (uint32_t)c01, t[3] = (uint32_t)c10, t[4] = (uint32_t)c11;
+		t[2] = (uint32_t)(r0 - c00 - c01), t[5] = (uint32_t)(r1 - c10 - c11);
+		t[6] = (uint32_t)(k0 - c00 - c10), t[7] = (uint32_t)(k1 - c01 - c11);
+		t[8] = (uint32_t)r2 - t[6] - t[7];
 		return;
 	}
 	for (int w = 0; w < nw; ++w) {
-		uint64_t mx = xmale ? xmale[w] : 0, kx[3], ky[3];
+		uint64_t mx = xmale[w], kx[3], ky[3];
 		classes(x, w, mx, kx);
 		classes(y, w, mx, ky);
 		for (int a = 0; a < 3; ++a)
@@ -245,15 +261,32 @@ __attribute__((target("popcnt"))) static void phased_table_popcnt(const prune_sn
 }
 #endif
 
+#ifdef PRUNE_AVX512
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void phased_table_avx512(const prune_snp_t *x,
+                                                                                          const prune_snp_t *y, int nw,
+                                                                                          const uint64_t *xmale,
+                                                                                          uint32_t t[18])
+{
+	phased_table_body(x, y, nw, xmale, t);
+}
+#endif
+
+static table_fn pick_table(void)
+{
+#ifdef PRUNE_AVX512
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return phased_table_avx512;
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (__builtin_cpu_supports("popcnt")) return phased_table_popcnt;
+#endif
+	return phased_table_portable;
+}
+
 /* --indep-pairphase's r^2 of SNPs x and y; NaN when the table gives no estimate. */
 static double pair_phased(const prune_ctx_t *c, const prune_snp_t *x, const prune_snp_t *y)
 {
 	uint32_t t[18];
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (c->popcnt) phased_table_popcnt(x, y, c->d->nw, c->xmale, t);
-	else
-#endif
-		phased_table_portable(x, y, c->d->nw, c->xmale, t);
+	c->table(x, y, c->d->nw, c->xmale, t);
 	double r2;
 	return ld_em_phased_r2(t, c->xmale != NULL, &r2) ? NAN : r2;
 }
@@ -428,7 +461,7 @@ static void worker(void *arg, int tid)
 {
 	prune_job_t *j = arg;
 	(void)tid;
-	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .mode = j->o->mode};
+	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .table = pick_table(), .mode = j->o->mode};
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	c.popcnt = __builtin_cpu_supports("popcnt");
 #endif
