@@ -414,8 +414,10 @@ static int column_ids(const snp_samples_t *ss, const snp_geno_ctx_t *c, snp_data
 	return 0;
 }
 
-int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
-                   gvk_err_t *err)
+/* snp_read_plink; without planes, the rows and decoding context go to *keep_src, *n_rows and
+ * *keep (the caller frees them). */
+static int read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
+                      snp_geno_ctx_t *keep, int64_t **keep_src, int64_t *n_rows, gvk_err_t *err)
 {
 	snp_samples_t ss = {0};
 	snp_geno_ctx_t c = {0};
@@ -426,25 +428,52 @@ int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_
 	if (rc == 0) rc = snp_geno_ctx_init(&c, &ss, 0, opt->keep_allele_order, err);
 	if (rc == 0) {
 		d->n_samples = ss.n;
-		rc = snp_read_bed(bed, src, rows, ss.n, &c, d, err);
+		rc = keep ? snp_read_bed_stats(bed, src, rows, ss.n, &c, d, err) : snp_read_bed(bed, src, rows, ss.n, &c, d, err);
 	}
 	if (rc == 0) rc = column_ids(&ss, &c, d, err);
-	snp_geno_ctx_free(&c);
+	if (rc == 0 && keep) *keep = c, *keep_src = src, *n_rows = rows, src = NULL;
+	else snp_geno_ctx_free(&c);
 	snp_samples_free(&ss);
 	free(src);
 	if (rc < 0) snp_data_free(d);
 	return rc;
 }
 
+int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
+                   gvk_err_t *err)
+{
+	return read_plink(bed, bim, fam, opt, d, NULL, NULL, NULL, err);
+}
+
+/* PREFIX.bed, .bim and .fam in one buffer of three slots of n bytes; NULL when out of memory. */
+static char *fileset_paths(const char *prefix, size_t *n)
+{
+	*n = strlen(prefix) + 8;
+	char *p = malloc(3 * *n);
+	if (!p) return NULL;
+	snprintf(p, *n, "%s.bed", prefix);
+	snprintf(p + *n, *n, "%s.bim", prefix);
+	snprintf(p + 2 * *n, *n, "%s.fam", prefix);
+	return p;
+}
+
 int snp_read_bfile(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, gvk_err_t *err)
 {
-	size_t n = strlen(prefix) + 8;
-	char *p = malloc(3 * n);
+	size_t n;
+	char *p = fileset_paths(prefix, &n);
 	if (!p) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	snprintf(p, n, "%s.bed", prefix);
-	snprintf(p + n, n, "%s.bim", prefix);
-	snprintf(p + 2 * n, n, "%s.fam", prefix);
 	int rc = snp_read_plink(p, p + n, p + 2 * n, opt, d, err);
+	free(p);
+	return rc;
+}
+
+int snp_read_bfile_stats(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, snp_geno_ctx_t *c,
+                         int64_t **src, int64_t *n_rows, gvk_err_t *err)
+{
+	size_t n;
+	char *p = fileset_paths(prefix, &n);
+	if (!p) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int rc = read_plink(p, p + n, p + 2 * n, opt, d, c, src, n_rows, err);
 	free(p);
 	return rc;
 }

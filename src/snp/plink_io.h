@@ -72,4 +72,10 @@ int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_
 /* Same with prefix.bed, prefix.bim, prefix.fam. */
 int snp_read_bfile(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, gvk_err_t *err);
 
+/* snp_read_bfile's statistics only (snp_read_bed_stats), for a reader that decodes the rows
+ * itself: *src (d's rows in the .bed, of *n_rows) and c (freed with snp_geno_ctx_free) are the
+ * caller's. */
+int snp_read_bfile_stats(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, snp_geno_ctx_t *c,
+                         int64_t **src, int64_t *n_rows, gvk_err_t *err);
+
 #endif
