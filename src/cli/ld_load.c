@@ -170,9 +170,8 @@ static int mind(const ld_args_t *a, source_t *s, const snp_data_t *d, ld_input_t
 	return 0;
 }
 
-/* Pruning needs a window of SNPs at a time; --hwe counts genotypes from the planes after the
- * read, so it keeps them all. */
-static int streams(const ld_args_t *a) { return a->prune_set && !a->vcf && !(a->hwe > 0); }
+/* Pruning needs a window of SNPs at a time (--hwe then decodes each row once more). */
+static int streams(const ld_args_t *a) { return a->prune_set && !a->vcf; }
 
 static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, gvk_err_t *err)
 {
@@ -196,7 +195,7 @@ static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in
 	return rc;
 }
 
-static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gvk_err_t *err)
+static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t *in, ld_log_t *log, gvk_err_t *err)
 {
 	double tot = 0;
 	for (int64_t i = 0; i < d->n_snp; ++i) tot += d->rate[i];
@@ -206,7 +205,8 @@ static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gv
 	int rc = snp_select_qc(d, a->geno, 0.0, &ng, &nm, src, err);
 	if (a->geno < 1) ld_log_printf(log, "%lld variants removed due to missing genotype data (--geno).\n", (long long)ng);
 	if (rc == 0 && a->hwe > 0) {
-		rc = snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
+		rc = in->streamed ? snp_qc_hwe_bed(d, in->bed, in->n_rows, in->n_samples, &in->geno, a->hwe, a->hwe_midp, src, &nh, err)
+		                  : snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
 		ld_log_printf(log, "--hwe: %lld variants removed due to Hardy-Weinberg exact test.\n", (long long)nh);
 		if (rc == 0 && d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--hwe %g removed every variant", a->hwe);
 	}
@@ -304,7 +304,7 @@ static int load_genotypes(const ld_args_t *a, snp_data_t *d, ld_input_t *in, int
 	if (rc == 0) rc = select_variants(a, &s, d, log, err);
 	if (rc == 0) rc = mind(a, &s, d, in, founders, log, err);
 	if (rc == 0) rc = decode(a, &s, d, in, err);
-	if (rc == 0) rc = qc(a, d, s.src, log, err);
+	if (rc == 0) rc = qc(a, d, s.src, in, log, err);
 	if (rc == 0) rc = check_order(a, d, &in->ord, a->vcf ? a->vcf : s.bim, a->vcf != NULL, err);
 	if (rc == 0) in->row = s.src, s.src = NULL;
 	source_free(&s);

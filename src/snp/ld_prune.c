@@ -10,13 +10,9 @@
  * haplotype frequencies of the two-locus genotype table (ld_em.c; males count one X haplotype).
  * --indep runs the same passes with r in place of r^2, removing only pairs with r above 0.999999
  * (or no r at all), keeps each r, and then applies the VIF step (ld_prune_vif.c) to the window. */
-#define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ld_prune.h"
 #include "ld_prune_vif.h"
@@ -55,11 +51,9 @@ typedef struct {
 	prune_snp_t *s;
 	int64_t n_slot;
 	const ld_prune_src_t *src; /* NULL: d's planes */
-	int fd;
+	snp_rows_t rows;           /* src's rows */
 	uint64_t *ring;            /* n_slot SNPs' planes */
 	uint64_t *zn;              /* n_slot SNPs' z and neg planes (prune_snp_t) */
-	uint8_t *rows;             /* .bed rows [r0, r1) */
-	int64_t r0, r1, bpr, rows_cap;
 	int io_failed;
 	uint64_t pairs;
 	pair_fn r2;
@@ -80,17 +74,12 @@ static const uint64_t *planes_of(prune_ctx_t *c, int64_t i)
 	if (!c->src) return snp_plane(c->d, i, 0);
 	size_t words = (size_t)SNP_PLANES * (size_t)c->d->nw;
 	uint64_t *p = c->ring + (size_t)(i % c->n_slot) * words;
-	int64_t r = c->src->row[i];
-	if (r < c->r0 || r >= c->r1) {
-		int64_t n = c->src->n_rows - r < c->rows_cap ? c->src->n_rows - r : c->rows_cap;
-		c->r0 = c->r1 = 0;
-		if (snp_pread_all(c->fd, c->rows, (size_t)(n * c->bpr), 3 + (off_t)r * (off_t)c->bpr) < 0) {
-			c->io_failed = 1; /* reported once the workers finish */
-			return memset(p, 0, words * 8);
-		}
-		c->r0 = r, c->r1 = r + n;
+	const uint8_t *row = snp_rows_get(&c->rows, c->src->row[i]);
+	if (!row) {
+		c->io_failed = 1; /* reported once the workers finish */
+		return memset(p, 0, words * 8);
 	}
-	snp_geno_row_to(c->d, i, c->rows + (r - c->r0) * c->bpr, c->src->c, p, 0);
+	snp_geno_row_to(c->d, i, row, c->src->c, p, 0);
 	return p;
 }
 
@@ -428,7 +417,6 @@ typedef struct {
 	uint8_t *pruned;
 	int64_t *lo, *hi, *n_pruned, n_run, longest;
 	int64_t cap;          /* the most variants a window holds */
-	int fd;               /* o->src's .bed, or -1 */
 	int64_t next;         /* the next run to take (atomic) */
 	uint64_t pairs;       /* (atomic) */
 	int failed;           /* a worker ran out of memory (atomic) */
@@ -443,17 +431,18 @@ static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
 	c->zn = aligned_alloc(64, (size_t)c->n_slot * 2 * (size_t)c->d->nw * 8);
 	if (!c->s || !c->zn) return -1;
 	if (!c->src) return 0;
-	c->fd = j->fd;
-	c->bpr = (c->src->n_samples + 3) / 4;
-	c->rows_cap = PRUNE_READ_BYTES / c->bpr > 0 ? PRUNE_READ_BYTES / c->bpr : 1;
-	c->rows = malloc((size_t)(c->rows_cap * c->bpr));
 	c->ring = aligned_alloc(64, (size_t)c->n_slot * SNP_PLANES * (size_t)c->d->nw * 8);
-	return c->rows && c->ring ? 0 : -1;
+	if (!c->ring) return -1;
+	/* the .bed opened and read at the first pass: a failure now is the file's */
+	if (snp_rows_open(&c->rows, c->src->bed, c->src->n_rows, c->src->n_samples, PRUNE_READ_BYTES, NULL) < 0)
+		c->io_failed = 1;
+	return 0;
 }
 
 static void ctx_free(prune_ctx_t *c)
 {
-	free(c->s), free(c->zn), free(c->rows), free(c->ring);
+	free(c->s), free(c->zn), free(c->ring);
+	if (c->src) snp_rows_close(&c->rows);
 	vif_buf_free(&c->vb);
 }
 
@@ -514,7 +503,7 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	memset(pruned, 0, (size_t)m);
 	memset(skip, 0, (size_t)m);
 	if (rep) memset(rep, 0, sizeof *rep);
-	prune_job_t j = {.d = d, .o = o, .r2 = pick_kernel(), .pruned = pruned, .fd = -1};
+	prune_job_t j = {.d = d, .o = o, .r2 = pick_kernel(), .pruned = pruned};
 	j.lo = malloc(sizeof *j.lo * (size_t)(m + 1));
 	j.hi = malloc(sizeof *j.hi * (size_t)(m + 1));
 	j.n_pruned = calloc((size_t)m + 1, sizeof *j.n_pruned);
@@ -534,15 +523,12 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	if (rc == 0 && o->mode == LD_PRUNE_VIF && j.cap > 46340)
 		rc = gvk_err_set(err, GVK_ERR_ARG, "--indep: a window holds up to %lld variants; PLINK 1.9 takes at most 46340",
 		                 (long long)j.cap);
-	if (rc == 0 && j.n_run && o->src && (j.fd = open(o->src->bed, O_RDONLY)) < 0)
-		rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", o->src->bed, strerror(errno));
 	if (rc == 0 && j.n_run) {
 		int nt = o->threads > 1 ? o->threads : 1;
 		gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, worker, &j);
 		if (j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		else if (j.io_failed) rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error", o->src->bed);
+		else if (j.io_failed) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open or read it again", o->src->bed);
 	}
-	if (j.fd >= 0) close(j.fd);
 	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
 		ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[j.lo[r]].chr, j.hi[r] - j.lo[r], j.n_pruned[r]};
 		rep->pruned += j.n_pruned[r];

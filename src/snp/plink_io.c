@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE /* madvise */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -295,7 +296,8 @@ typedef struct {
 	int64_t *failed;  /* per thread: the first SNP whose row could not be read (n_snp when none) */
 } bed_job_t;
 
-int snp_pread_all(int fd, uint8_t *buf, size_t n, off_t off)
+/* All n bytes at offset off; 0 or -1. */
+static int pread_all(int fd, uint8_t *buf, size_t n, off_t off)
 {
 	while (n) {
 		ssize_t got = pread(fd, buf, n, off);
@@ -306,6 +308,39 @@ int snp_pread_all(int fd, uint8_t *buf, size_t n, off_t off)
 		buf += got, n -= (size_t)got, off += got;
 	}
 	return 0;
+}
+
+int snp_rows_open(snp_rows_t *r, const char *path, int64_t n_rows, int64_t n_samples, size_t bytes, gvk_err_t *err)
+{
+	memset(r, 0, sizeof *r);
+	r->bpr = (n_samples + 3) / 4, r->n_rows = n_rows;
+	r->cap = (int64_t)bytes / (r->bpr > 0 ? r->bpr : 1);
+	if (r->cap < 1) r->cap = 1;
+	if (!(r->buf = malloc((size_t)(r->cap * r->bpr) + 1))) return r->fd = -1, gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if ((r->fd = open(path, O_RDONLY)) < 0) {
+		free(r->buf), r->buf = NULL;
+		return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+const uint8_t *snp_rows_get(snp_rows_t *r, int64_t k)
+{
+	if (k < r->r0 || k >= r->r1) {
+		int64_t n = r->n_rows - k < r->cap ? r->n_rows - k : r->cap;
+		r->r0 = r->r1 = 0;
+		if (n < 1 || pread_all(r->fd, r->buf, (size_t)(n * r->bpr), 3 + (off_t)k * (off_t)r->bpr) < 0) return NULL;
+		r->r0 = k, r->r1 = k + n;
+	}
+	return r->buf + (k - r->r0) * r->bpr;
+}
+
+void snp_rows_close(snp_rows_t *r)
+{
+	if (r->buf) close(r->fd); /* buf is set only once the file is open */
+	free(r->buf);
+	memset(r, 0, sizeof *r);
+	r->fd = -1;
 }
 
 /* Maps the pages of [p, end) in one call, which costs less than a fault a page (Linux 5.14 on;
@@ -334,7 +369,7 @@ static void bed_worker(void *arg, int tid)
 		if (j->d->w) prefault(snp_plane(j->d, i0, 0), snp_plane(j->d, i1, 0));
 		for (int64_t i = i0, e; i < i1 && i < j->failed[tid]; i = e) {
 			for (e = i + 1; e < i1 && j->src[e] == j->src[e - 1] + 1;) ++e;
-			if (snp_pread_all(j->fd, buf, (size_t)((e - i) * bpr), 3 + (off_t)j->src[i] * (off_t)bpr) < 0) {
+			if (pread_all(j->fd, buf, (size_t)((e - i) * bpr), 3 + (off_t)j->src[i] * (off_t)bpr) < 0) {
 				j->failed[tid] = i;
 				break;
 			}

@@ -62,8 +62,20 @@ int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n
 int snp_read_bed_stats(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples,
                        const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err);
 
-/* All n bytes of fd at offset off (retrying short reads); 0 or -1. */
-int snp_pread_all(int fd, uint8_t *buf, size_t n, off_t off);
+/* .bed rows by index, read a buffer of rows at a time for a caller that goes through them in
+ * increasing order (a window's or a filter's pass). */
+typedef struct {
+	int fd;
+	int64_t bpr, n_rows;  /* bytes per row, rows in the file */
+	int64_t r0, r1, cap;  /* rows [r0, r1) are in buf, which holds cap */
+	uint8_t *buf;
+} snp_rows_t;
+
+/* 0, or an error naming path. bytes: about how much to read at once. */
+int snp_rows_open(snp_rows_t *r, const char *path, int64_t n_rows, int64_t n_samples, size_t bytes, gvk_err_t *err);
+/* Row k, or NULL on a read error. */
+const uint8_t *snp_rows_get(snp_rows_t *r, int64_t k);
+void snp_rows_close(snp_rows_t *r);
 
 /* The whole fileset with default PLINK rules (all founders with all_samples); for the library. */
 int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,

@@ -9,6 +9,7 @@
 
 #include "snp_qc.h"
 #include "snp_chrom.h"
+#include "plink_io.h"
 #include "../common/err.h"
 
 /* PLINK's relative epsilon (2^-44) for thresholds. */
@@ -97,30 +98,56 @@ double snp_hwe_p(int64_t het, int64_t hom1, int64_t hom2, int midp)
 
 static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
 
-int snp_qc_hwe(snp_data_t *d, double p, int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err)
+/* Whether SNP i (planes p) passes --hwe at thr. */
+static int hwe_keeps(const snp_data_t *d, int64_t i, const uint64_t *p, double thr, int midp)
 {
-	uint8_t *keep = malloc((size_t)d->n_snp + 1);
-	if (!keep) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	double thr = p * (1 - QC_EPS);
-	int64_t k = 0;
-	for (int64_t i = 0; i < d->n_snp; ++i) {
-		int cls = snp_chr_class(d->var[i].chr);
-		keep[i] = 1;
-		if (cls == SNP_CHR_Y || !strcmp(d->var[i].chr, "26")) continue;
-		const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
-		int64_t hom1 = 0, het = 0, hom2 = 0;
-		for (int w = 0; w < d->nw; ++w) {
-			uint64_t m = cls == SNP_CHR_X && d->male ? ~d->male[w] : ~(uint64_t)0;
-			hom1 += pop(b[w] & m), het += pop(a[w] & ~b[w] & m), hom2 += pop(v[w] & ~a[w] & m);
-		}
-		if (snp_hwe_p(het, hom1, hom2, midp) < thr) keep[i] = 0;
+	int cls = snp_chr_class(d->var[i].chr);
+	if (cls == SNP_CHR_Y || !strcmp(d->var[i].chr, "26")) return 1;
+	const uint64_t *a = p + (size_t)SNP_PA * d->nw, *b = p + (size_t)SNP_PB * d->nw, *v = p + (size_t)SNP_PV * d->nw;
+	int64_t hom1 = 0, het = 0, hom2 = 0;
+	for (int w = 0; w < d->nw; ++w) {
+		uint64_t m = cls == SNP_CHR_X && d->male ? ~d->male[w] : ~(uint64_t)0;
+		hom1 += pop(b[w] & m), het += pop(a[w] & ~b[w] & m), hom2 += pop(v[w] & ~a[w] & m);
 	}
-	int64_t m0 = d->n_snp;
+	return !(snp_hwe_p(het, hom1, hom2, midp) < thr);
+}
+
+/* Keeps the SNPs of d with keep[i], and src (may be NULL) in step. */
+static void hwe_select(snp_data_t *d, const uint8_t *keep, int64_t *src, int64_t *n_removed)
+{
+	int64_t m0 = d->n_snp, k = 0;
 	if (src)
 		for (int64_t i = 0; i < m0; ++i)
 			if (keep[i]) src[k++] = src[i];
 	snp_data_select(d, keep);
 	*n_removed = m0 - d->n_snp;
+}
+
+int snp_qc_hwe(snp_data_t *d, double p, int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err)
+{
+	uint8_t *keep = malloc((size_t)d->n_snp + 1);
+	if (!keep) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < d->n_snp; ++i) keep[i] = (uint8_t)hwe_keeps(d, i, snp_plane(d, i, 0), p * (1 - QC_EPS), midp);
+	hwe_select(d, keep, src, n_removed);
 	free(keep);
 	return 0;
+}
+
+int snp_qc_hwe_bed(snp_data_t *d, const char *bed, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c, double p,
+                   int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err)
+{
+	snp_rows_t rows;
+	uint8_t *keep = malloc((size_t)d->n_snp + 1);
+	uint64_t *planes = aligned_alloc(64, (size_t)SNP_PLANES * (size_t)d->nw * 8);
+	int rc = keep && planes ? snp_rows_open(&rows, bed, n_rows, n_samples, 1 << 20, err)
+	                        : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; rc == 0 && i < d->n_snp; ++i) {
+		const uint8_t *row = snp_rows_get(&rows, src[i]);
+		if (!row) rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", bed, (long long)src[i] + 1);
+		else snp_geno_row_to(d, i, row, c, planes, 0), keep[i] = (uint8_t)hwe_keeps(d, i, planes, p * (1 - QC_EPS), midp);
+	}
+	if (keep && planes) snp_rows_close(&rows);
+	if (rc == 0) hwe_select(d, keep, src, n_removed);
+	free(keep), free(planes);
+	return rc;
 }
