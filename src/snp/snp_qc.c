@@ -15,24 +15,32 @@
 /* PLINK's relative epsilon (2^-44) for thresholds. */
 #define QC_EPS 0.00000000000005684341886080801486968994140625
 
-/* Missing calls per sample over the selected rows; on Y only males count. */
-static int count_missing(FILE *fp, const char *bed, const int64_t *src, const snp_data_t *d, const snp_samples_t *ss,
-                         int64_t *miss, gvk_err_t *err)
+/* Adds a row's missing calls (code 01, rare) to miss[], 32 codes a word; on Y only males'. */
+static void row_missing(const uint8_t *row, int64_t n, int y, const snp_samples_t *ss, int64_t *miss)
 {
-	int64_t bpr = (ss->n + 3) / 4;
-	uint8_t *buf = malloc((size_t)bpr + 1);
-	if (!buf) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	int rc = 0;
-	for (int64_t i = 0; i < d->n_snp && rc == 0; ++i) {
-		if (fseeko(fp, 3 + (off_t)src[i] * (off_t)bpr, SEEK_SET) != 0 || fread(buf, 1, (size_t)bpr, fp) != (size_t)bpr) {
-			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", bed, (long long)src[i] + 1);
-			break;
+	for (int64_t at = 0; at < n; at += 32) {
+		uint64_t x = 0;
+		size_t bytes = n - at >= 32 ? 8 : (size_t)((n - at + 3) / 4);
+		memcpy(&x, row + at / 4, bytes); /* little-endian: sample at + k in bits 2k, 2k + 1 */
+		for (uint64_t m = x & ~(x >> 1) & 0x5555555555555555ull; m; m &= m - 1) {
+			int64_t s = at + __builtin_ctzll(m) / 2;
+			if (s < n && (!y || ss->s[s].sex == 1)) ++miss[s];
 		}
-		int y = snp_chr_class(d->var[i].chr) == SNP_CHR_Y;
-		for (int64_t s = 0; s < ss->n; ++s)
-			if (((buf[s >> 2] >> ((s & 3) * 2)) & 3) == 1 && (!y || ss->s[s].sex == 1)) ++miss[s];
 	}
-	free(buf);
+}
+
+/* Missing calls per sample over the selected rows. */
+static int count_missing(const char *bed, const int64_t *src, int64_t n_rows, const snp_data_t *d,
+                         const snp_samples_t *ss, int64_t *miss, gvk_err_t *err)
+{
+	snp_rows_t rows;
+	int rc = snp_rows_open(&rows, bed, n_rows, ss->n, 1 << 20, err);
+	for (int64_t i = 0; i < d->n_snp && rc == 0; ++i) {
+		const uint8_t *row = snp_rows_get(&rows, src[i]);
+		if (!row) rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", bed, (long long)src[i] + 1);
+		else row_missing(row, ss->n, snp_chr_class(d->var[i].chr) == SNP_CHR_Y, ss, miss);
+	}
+	snp_rows_close(&rows);
 	return rc;
 }
 
@@ -48,9 +56,8 @@ int snp_qc_mind(const char *bed, const int64_t *src, int64_t n_rows, const snp_d
 	int rc = miss ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	if (rc == 0 && (fread(magic.b, 1, 3, fp) != 3 || magic.b[0] != 0x6c || magic.b[1] != 0x1b || magic.b[2] != 0x01))
 		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: not a SNP-major PLINK 1 .bed file (it must start with 6c 1b 01)", bed);
-	(void)n_rows;
-	if (rc == 0) rc = count_missing(fp, bed, src, d, ss, miss, err);
 	fclose(fp);
+	if (rc == 0) rc = count_missing(bed, src, n_rows, d, ss, miss, err);
 	int64_t all = d->n_snp, nony = 0;
 	for (int64_t i = 0; i < d->n_snp; ++i) nony += snp_chr_class(d->var[i].chr) != SNP_CHR_Y;
 	/* PLINK's integer thresholds: males over every variant, the others over the non-Y ones */
