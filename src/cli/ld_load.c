@@ -205,7 +205,8 @@ static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t 
 	int rc = snp_select_qc(d, a->geno, 0.0, &ng, &nm, src, err);
 	if (a->geno < 1) ld_log_printf(log, "%lld variants removed due to missing genotype data (--geno).\n", (long long)ng);
 	if (rc == 0 && a->hwe > 0) {
-		rc = in->streamed ? snp_qc_hwe_bed(d, in->bed, in->n_rows, in->n_samples, &in->geno, a->hwe, a->hwe_midp, src, &nh, err)
+		rc = in->streamed ? snp_qc_hwe_bed(d, in->bed, in->n_rows, in->n_samples, &in->geno, a->hwe, a->hwe_midp,
+		                                   a->ld.threads, src, &nh, err)
 		                  : snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
 		ld_log_printf(log, "--hwe: %lld variants removed due to Hardy-Weinberg exact test.\n", (long long)nh);
 		if (rc == 0 && d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--hwe %g removed every variant", a->hwe);

@@ -11,6 +11,7 @@
 #include "snp_chrom.h"
 #include "plink_io.h"
 #include "../common/err.h"
+#include "../common/threads.h"
 
 /* PLINK's relative epsilon (2^-44) for thresholds. */
 #define QC_EPS 0.00000000000005684341886080801486968994140625
@@ -140,21 +141,65 @@ int snp_qc_hwe(snp_data_t *d, double p, int midp, int64_t *src, int64_t *n_remov
 	return 0;
 }
 
-int snp_qc_hwe_bed(snp_data_t *d, const char *bed, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c, double p,
-                   int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err)
+/* SNPs in blocks that threads take in turn, each block's rows read (at once where they are
+ * consecutive) and decoded by its thread. */
+#define HWE_BLOCK 256
+
+typedef struct {
+	const snp_data_t *d;
+	const char *bed;
+	int64_t n_rows, n_samples;
+	const snp_geno_ctx_t *c;
+	const int64_t *src;
+	double thr;
+	int midp;
+	uint8_t *keep;
+	int64_t next;   /* the next block (atomic) */
+	int64_t failed; /* the first SNP whose row could not be read, or n_snp (atomic minimum) */
+	int nomem;      /* (atomic) */
+} hwe_job_t;
+
+static void hwe_worker(void *arg, int tid)
 {
+	hwe_job_t *j = arg;
+	const snp_data_t *d = j->d;
+	(void)tid;
 	snp_rows_t rows;
-	uint8_t *keep = malloc((size_t)d->n_snp + 1);
 	uint64_t *planes = aligned_alloc(64, (size_t)SNP_PLANES * (size_t)d->nw * 8);
-	int rc = keep && planes ? snp_rows_open(&rows, bed, n_rows, n_samples, 1 << 20, err)
-	                        : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	for (int64_t i = 0; rc == 0 && i < d->n_snp; ++i) {
-		const uint8_t *row = snp_rows_get(&rows, src[i]);
-		if (!row) rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", bed, (long long)src[i] + 1);
-		else snp_geno_row_to(d, i, row, c, planes, 0), keep[i] = (uint8_t)hwe_keeps(d, i, planes, p * (1 - QC_EPS), midp);
+	size_t bytes = (size_t)HWE_BLOCK * (size_t)((j->n_samples + 3) / 4);
+	if (!planes || snp_rows_open(&rows, j->bed, j->n_rows, j->n_samples, bytes, NULL) < 0) {
+		__atomic_store_n(&j->nomem, 1, __ATOMIC_RELAXED);
+		free(planes);
+		return;
 	}
-	if (keep && planes) snp_rows_close(&rows);
-	if (rc == 0) hwe_select(d, keep, src, n_removed);
-	free(keep), free(planes);
+	for (int64_t b; (b = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) * HWE_BLOCK < d->n_snp;)
+		for (int64_t i = b * HWE_BLOCK; i < d->n_snp && i < (b + 1) * HWE_BLOCK; ++i) {
+			const uint8_t *row = snp_rows_get(&rows, j->src[i]);
+			if (!row) {
+				for (int64_t f = __atomic_load_n(&j->failed, __ATOMIC_RELAXED);
+				     i < f && !__atomic_compare_exchange_n(&j->failed, &f, i, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);) {}
+				break;
+			}
+			snp_geno_row_to(d, i, row, j->c, planes, 0);
+			j->keep[i] = (uint8_t)hwe_keeps(d, i, planes, j->thr, j->midp);
+		}
+	snp_rows_close(&rows);
+	free(planes);
+}
+
+int snp_qc_hwe_bed(snp_data_t *d, const char *bed, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c, double p,
+                   int midp, int threads, int64_t *src, int64_t *n_removed, gvk_err_t *err)
+{
+	hwe_job_t j = {d, bed, n_rows, n_samples, c, src, p * (1 - QC_EPS), midp, malloc((size_t)d->n_snp + 1), 0, d->n_snp, 0};
+	if (!j.keep) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int64_t blocks = (d->n_snp + HWE_BLOCK - 1) / HWE_BLOCK;
+	int nt = threads > 1 ? threads : 1;
+	if (blocks > 0) gvk_parallel(nt < blocks ? nt : (int)blocks, hwe_worker, &j);
+	int rc = 0;
+	if (j.nomem) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory, or %s could not be opened again", bed);
+	else if (j.failed < d->n_snp)
+		rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", bed, (long long)src[j.failed] + 1);
+	else hwe_select(d, j.keep, src, n_removed);
+	free(j.keep);
 	return rc;
 }

@@ -24,8 +24,8 @@ double snp_hwe_p(int64_t het, int64_t hom1, int64_t hom2, int midp);
 int snp_qc_hwe(snp_data_t *d, double p, int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err);
 
 /* The same for d without planes (snp_read_bed_stats): each SNP's row src[i] of bed (n_rows rows
- * of n_samples) decoded again with c, one at a time. */
+ * of n_samples) decoded again with c, blocks of SNPs on up to threads threads. */
 int snp_qc_hwe_bed(snp_data_t *d, const char *bed, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c, double p,
-                   int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err);
+                   int midp, int threads, int64_t *src, int64_t *n_removed, gvk_err_t *err);
 
 #endif
