@@ -181,8 +181,10 @@ static int write_outputs(run_t *r)
  * .irem and the log, as one output set. */
 static int write_lists(run_t *r)
 {
+	const ld_input_t *in = &r->in;
+	ld_prune_src_t src = {in->bed, in->row, in->n_rows, in->n_samples, &in->geno};
 	int rc = r->a.clump_set ? ld_clump_write(&r->a, &r->d, &r->os, &r->log, &r->n_clumps, &r->err)
-	                        : ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err);
+	                        : ld_prune_write(&r->a, &r->d, in->streamed ? &src : NULL, &r->os, &r->log, &r->n_pruned, &r->err);
 	if (rc == 0) rc = write_irem(r);
 	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
 	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;

@@ -82,8 +82,8 @@ static char *with_ext(const char *prefix, const char *ext)
 	return p;
 }
 
-int ld_prune_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os, ld_log_t *log, int64_t *pruned_ct,
-                   gvk_err_t *err)
+int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const ld_prune_src_t *src, gvk_outset_t *os, ld_log_t *log,
+                   int64_t *pruned_ct, gvk_err_t *err)
 {
 	uint8_t *pruned = malloc((size_t)d->n_snp + 1), *skip = malloc((size_t)d->n_snp + 1);
 	char *in = with_ext(a->out_prefix, ".prune.in"), *out = with_ext(a->out_prefix, ".prune.out");
@@ -91,6 +91,7 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os, ld
 	int rc = pruned && skip && in && out ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	ld_prune_opt_t po = a->prune;
 	po.threads = a->ld.threads;
+	po.src = src;
 	if (rc == 0) rc = ld_prune_pairwise(d, &po, pruned, skip, &rep, err);
 	for (int64_t k = 0; rc == 0 && k < rep.n_chrom; ++k)
 		ld_log_printf(log, "Pruned %lld variant%s from chromosome %s, leaving %lld.\n", (long long)rep.chrom[k].pruned,
