@@ -19,6 +19,7 @@
 #include "ld_em.h"
 #include "snp_chrom.h"
 #include "plink_io.h"
+#include "../common/cpu_features.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 
@@ -263,10 +264,10 @@ __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void phased_tab
 static table_fn pick_table(void)
 {
 #ifdef PRUNE_AVX512
-	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return phased_table_avx512;
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ)) return phased_table_avx512;
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (__builtin_cpu_supports("popcnt")) return phased_table_popcnt;
+	if (cpu_has(CPUF_POPCNT)) return phased_table_popcnt;
 #endif
 	return phased_table_portable;
 }
@@ -451,9 +452,7 @@ static void worker(void *arg, int tid)
 	prune_job_t *j = arg;
 	(void)tid;
 	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .table = pick_table(), .mode = j->o->mode};
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	c.popcnt = __builtin_cpu_supports("popcnt");
-#endif
+	c.popcnt = cpu_has(CPUF_POPCNT);
 	window_t wd = {0};
 	wd.live = malloc(sizeof *wd.live * (size_t)(j->longest + 1));
 	wd.next = malloc(sizeof *wd.next * (size_t)(j->longest + 1));
@@ -488,10 +487,10 @@ static int64_t window_cap(const snp_data_t *d, const ld_prune_opt_t *o, const pr
 static pair_fn pick_kernel(void)
 {
 #ifdef PRUNE_AVX512
-	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return pair_r2_avx512;
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) return pair_r2_avx512;
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (__builtin_cpu_supports("popcnt")) return pair_r2_popcnt;
+	if (cpu_has(CPUF_POPCNT)) return pair_r2_popcnt;
 #endif
 	return pair_r2_portable;
 }

@@ -21,10 +21,8 @@ if(GVK_HAVE_HTSLIB)
     INCLUDE_DIRECTORIES ${HTSLIB_INCLUDE_DIR})
 endif()
 
-# One file per instruction set, compiled for it alone; popgemm_dispatch.c picks at run time.
+# One file per instruction set (cmake/gvk_isa.cmake); popgemm_dispatch.c picks at run time.
 if(GVK_X86)
-  list(APPEND GVK_SOURCES snp/popgemm_popcnt.c snp/popgemm_avx512.c)
-  set_source_files_properties(snp/popgemm_popcnt.c PROPERTIES COMPILE_OPTIONS "-mpopcnt")
-  set_source_files_properties(snp/popgemm_avx512.c PROPERTIES COMPILE_OPTIONS
-    "-mavx512f;-mavx512vpopcntdq;-mpopcnt;-mbmi2")
+  gvk_isa_kernel(popcnt snp/popgemm_popcnt.c)
+  gvk_isa_kernel(avx512pop snp/popgemm_avx512.c)
 endif()

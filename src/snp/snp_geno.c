@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/cpu_features.h"
 #include "snp_geno.h"
 #include "snp_chrom.h"
 #include "../common/err.h"
@@ -206,11 +207,11 @@ static void tally_row_plain(const uint8_t *row, int64_t n, tally_t *t)
 {
 	int64_t k, cnt[3];
 #ifdef GENO_AVX512
-	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) count_avx512(row, n, &k, cnt);
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ)) count_avx512(row, n, &k, cnt);
 	else
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (__builtin_cpu_supports("popcnt")) count_popcnt(row, n, &k, cnt);
+	if (cpu_has(CPUF_POPCNT)) count_popcnt(row, n, &k, cnt);
 	else
 #endif
 		count_portable(row, n, &k, cnt);
