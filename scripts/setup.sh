@@ -9,7 +9,16 @@ command -v python3 >/dev/null || need+=(python3)
 command -v gzip >/dev/null || need+=(gzip)
 # clang (with libFuzzer) builds the fuzz targets of tests/fuzz; without it their tests skip.
 # hipcc and libamdhip64-dev: the AMD (HIP) compile test of tests/hip (docs/hip.md).
-for pkg in clang help2man man-db hipcc libamdhip64-dev zlib1g-dev libhts-dev pkg-config samtools bcftools tabix libcairo2-dev plink1.9 default-jdk-headless libgkl-java libgkl-jni libhtsjdk-java libgatk-native-bindings-java libcommons-logging-java libopenmpi-dev openmpi-bin python3-numpy python3-pytest python3-venv python3-pip; do
+# gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu, qemu-user and zlib1g-dev:arm64 (with it libc6:arm64,
+# whose loader qemu runs the tests with): the ARM cross build and its checks (tests/arm, docs/arm.md).
+arm=()
+for pkg in gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user zlib1g-dev:arm64; do
+	dpkg -s "$pkg" >/dev/null 2>&1 || arm+=("$pkg")
+done
+need+=(${arm[@]+"${arm[@]}"})
+# With arm64 added, Debian's dpkg -s wants the host's zlib named with its architecture.
+host=$(dpkg --print-architecture 2>/dev/null || true)
+for pkg in clang help2man man-db hipcc libamdhip64-dev "zlib1g-dev${host:+:$host}" libhts-dev pkg-config samtools bcftools tabix libcairo2-dev plink1.9 default-jdk-headless libgkl-java libgkl-jni libhtsjdk-java libgatk-native-bindings-java libcommons-logging-java libopenmpi-dev openmpi-bin python3-numpy python3-pytest python3-venv python3-pip; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 [ ${#need[@]} -eq 0 ] && exit 0
@@ -21,6 +30,11 @@ sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 echo "setup: installing ${need[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# The target's zlib is an arm64 package: Debian installs it beside the host's once the foreign
+# architecture is added.
+if [ ${#arm[@]} -gt 0 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	$sudo dpkg --add-architecture arm64 || true
+fi
 $sudo apt-get update -qq >/dev/null || true
 $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || {
 	echo "setup: some packages could not be installed (${need[*]}); building with what is there" >&2
