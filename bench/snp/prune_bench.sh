@@ -17,21 +17,24 @@ cc -O2 -o gen_ld_bed "$here/gen_ld_bed.c" || exit 1
 [ -e "b_${n}_${m}.bed" ] || ./gen_ld_bed "b_${n}_${m}" "$n" "$m" "$nc" 1 || exit 1
 data=b_${n}_${m}
 repeat=${REPEAT:-1}
-# once NAME COMMAND...: "seconds MB" (wall time, peak RSS) of one run
+# once NAME COMMAND...: "seconds MB cpu" (wall time, peak RSS, user + system seconds) of one run
 once() {
 	local name=$1; shift
 	/usr/bin/time -v "$@" > "$name.stdout" 2> "$name.time" || { echo "$name failed: $(tail -3 "$name.time")" >&2; return 1; }
-	echo "$(awk -F': ' '/Elapsed/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$name.time")" \
-		"$(awk -F': ' '/Maximum resident/ {print int($2 / 1024)}' "$name.time")"
+	awk -F': ' '/Elapsed/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]}
+		/Maximum resident/ {mb = int($2 / 1024)} /User time|System time/ {cpu += $2}
+		END {print s, mb, cpu}' "$name.time"
 }
-# run NAME COMMAND...: the fastest of REPEAT runs, its wall seconds and peak RSS
+# run NAME COMMAND...: the fastest of REPEAT runs: its wall seconds, peak RSS and CPU seconds (on a
+# busy machine the CPU time is the steadier figure)
 run() {
 	local name=$1 best="" r k; shift
 	for ((k = 0; k < repeat; ++k)); do
 		r=$(once "$name" "$@") || return 1
-		if [ -z "$best" ] || awk -v a="${r% *}" -v b="${best% *}" 'BEGIN {exit !(a < b)}'; then best=$r; fi
+		if [ -z "$best" ] || awk -v a="${r%% *}" -v b="${best%% *}" 'BEGIN {exit !(a < b)}'; then best=$r; fi
 	done
-	printf '%-8s %8.2f s  %8d MB peak RSS\n' "$name" "${best% *}" "${best#* }"
+	set -- $best
+	printf '%-8s %8.2f s  %8d MB peak RSS  %6.2f s CPU\n' "$name" "$1" "$2" "$3"
 }
 echo "data: $n samples x $m SNPs on $nc chromosomes; $opt $win; $t threads; $(nproc) CPUs"
 run plink1.9 plink1.9 --bfile "$data" $opt $win --threads "$t" --out p19

@@ -9,7 +9,9 @@
  * --indep-pairphase meets pairs in the same order but takes r^2 from the maximum-likelihood
  * haplotype frequencies of the two-locus genotype table (ld_em.c; males count one X haplotype).
  * --indep runs the same passes with r in place of r^2, removing only pairs with r above 0.999999
- * (or no r at all), keeps each r, and then applies the VIF step (ld_prune_vif.c) to the window. */
+ * (or no r at all), keeps each r, and then applies the VIF step (ld_prune_vif.c) to the window.
+ * A worker holds only its window's SNPs, in rings of slots; given an ld_prune_src_t it reads and
+ * decodes their .bed rows as they enter, so the fileset never sits in memory. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
