@@ -68,9 +68,11 @@ GVK_EXPORT const char *gvk_version(void);
 #define GVK_FEATURE_CPU_AVX2 32u      /* AVX2 kernels built, and this CPU runs them */
 #define GVK_FEATURE_CPU_AVX512 64u    /* AVX-512 kernels built, and this CPU runs them */
 #define GVK_FEATURE_CPU_POPCNT 128u   /* POPCNT kernels built, and this CPU runs them */
+#define GVK_FEATURE_CPU_NEON 256u     /* NEON kernels built (aarch64), and this CPU runs them */
 GVK_EXPORT unsigned gvk_features(void);
 /* The same in words, as "key: value" lines (commit, GPU back end and architectures, the versions of
- * htslib, zlib and cairo or "none", CPU kernels compiled in and instruction sets of this CPU),
+ * htslib, zlib and cairo or "none", CPU kernels compiled in, the kernel each engine takes by
+ * default on this CPU and the instruction sets of this CPU),
  * written to buf (at most size bytes, NUL-terminated). Returns the length the full text needs, like
  * snprintf. */
 GVK_EXPORT int gvk_feature_string(char *buf, size_t size);
@@ -139,8 +141,9 @@ typedef enum {
 } gvk_phmm_flavour_t;
 
 /* CPU kernel choice; AUTO takes the widest the CPU runs. */
-/* AVX2 kernels exist for the align engine so far; the others fall back to scalar or say so. */
-typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2, GVK_ISA_AVX2 = 3 } gvk_isa_t;
+/* AVX2 kernels exist for the align engine so far; the others fall back to scalar or say so. NEON
+ * (aarch64) kernels exist for Pair-HMM, align and the popcount products of LD and FastID. */
+typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2, GVK_ISA_AVX2 = 3, GVK_ISA_NEON = 4 } gvk_isa_t;
 
 typedef struct {
 	int flavour;      /* gvk_phmm_flavour_t */

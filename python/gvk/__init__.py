@@ -147,7 +147,7 @@ def features():
 
 # ---------------------------------------------------------------------------------------------- options
 _DEVICE = {"auto": 0, "cpu": 1, "gpu": 2}
-_ISA = {"auto": 0, "scalar": 1, "avx512": 2, "avx2": 3}
+_ISA = {"auto": 0, "scalar": 1, "avx512": 2, "avx2": 3, "neon": 4}
 
 
 def _choice(name, value, table):

@@ -11,9 +11,24 @@ const al_isa_t *al_isa_select(int isa)
 	case GVK_ISA_AVX512: return cpu_has(CPUF_FAMILY_AVX512) ? &al_isa_avx512 : NULL;
 	case GVK_ISA_AVX2: return cpu_has(CPUF_AVX2) ? &al_isa_avx2 : NULL;
 	case GVK_ISA_AUTO: return cpu_has(CPUF_FAMILY_AVX512) ? &al_isa_avx512 : cpu_has(CPUF_AVX2) ? &al_isa_avx2 : &al_isa_scalar;
+#elif defined(GVK_HAVE_NEON)
+	case GVK_ISA_NEON: return cpu_has(CPUF_NEON) ? &al_isa_neon : NULL;
+	case GVK_ISA_AUTO: return cpu_has(CPUF_NEON) ? &al_isa_neon : &al_isa_scalar;
 #else
 	case GVK_ISA_AUTO: return &al_isa_scalar;
 #endif
 	default: return NULL;
 	}
+}
+
+int al_isa_note(const al_isa_t *k, int isa, char *buf, size_t size)
+{
+	if (isa != GVK_ISA_AUTO) return cpu_kernel_note(buf, size, k->name, NULL, 0);
+#if defined(GVK_HAVE_AVX512)
+	if (k == &al_isa_avx2) return cpu_kernel_note(buf, size, k->name, "avx512", CPUF_FAMILY_AVX512);
+	if (k == &al_isa_scalar) return cpu_kernel_note(buf, size, k->name, "avx2", CPUF_AVX2);
+#elif defined(GVK_HAVE_NEON)
+	if (k == &al_isa_scalar) return cpu_kernel_note(buf, size, k->name, "neon", CPUF_NEON);
+#endif
+	return cpu_kernel_note(buf, size, k->name, NULL, 0);
 }

@@ -99,6 +99,9 @@ gvk_align_t *al_create(const gvk_align_opts_t *opt, int emulate, gvk_err_t *err)
 	e->gpu_lock_fd = -1;
 	e->assist = 1;
 	snprintf(e->name, sizeof e->name, "cpu-%s", isa->name);
+	char note[256];
+	int passed = al_isa_note(isa, opt->isa, note, sizeof note);
+	gvk_logf(&opt->log, passed ? GVK_LOG_INFO : GVK_LOG_DEBUG, "align: CPU kernel %s", note);
 	/* With a server, the engine's own work (the server gone) is the CPU's. */
 	if (opt->server && opt->device != GVK_DEVICE_CPU) {
 		gvk_err_t cerr = {0, ""};

@@ -81,7 +81,7 @@ void ld_usage(FILE *fp)
 	        "  --phased               VCF haplotypes: r, r^2, D, D' from phased haplotypes (docs/snp.md)\n"
 	        "  -t, --threads N        CPU threads (default: all processors)\n"
 	        "      --device D         cpu, gpu or auto (default auto: the GPU when usable)\n"
-	        "      --isa I            CPU kernel: auto, avx512 or scalar\n"
+	        "      --isa I            CPU kernel: auto, avx512, neon or scalar\n"
 	        "  -q, --silent           no progress and no summary line\n"
 	        "  -h, --help             this text\n"
 	        "Accepted and ignored: --noweb, --allow-no-sex, --memory N.\n"
@@ -286,7 +286,7 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 	} else if (!strcmp(s, "--isa")) {
 		const char *d;
 		if (str_arg(argc, argv, i, &d)) return -1;
-		if ((a->ld.isa = gvk_cli_isa(d, 0)) < 0) return fprintf(stderr, "gvk ld: --isa must be auto, avx512 or scalar\n"), -1;
+		if ((a->ld.isa = gvk_cli_isa(d, 0)) < 0) return fprintf(stderr, "gvk ld: --isa must be auto, avx512, neon or scalar\n"), -1;
 	} else if (!strcmp(s, "--memory")) {
 		if (num_arg(argc, argv, i, &v)) return -1;
 		if (v < 64 || v != floor(v)) return fprintf(stderr, "gvk ld: --memory needs an integer >= 64 (MB), as in PLINK\n"), -1;

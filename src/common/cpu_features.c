@@ -84,24 +84,44 @@ const cpu_features_t *cpu_features(void)
 	return &features;
 }
 
+static const struct {
+	unsigned flag;
+	const char *name;
+} feature_names[] = {{CPUF_AVX512F, "avx512f"},   {CPUF_AVX512BW, "avx512bw"}, {CPUF_AVX512VL, "avx512vl"},
+                     {CPUF_AVX512DQ, "avx512dq"}, {CPUF_AVX512VPOPCNTDQ, "avx512vpopcntdq"},
+                     {CPUF_AVX2, "avx2"},         {CPUF_FMA, "fma"},           {CPUF_AVX, "avx"},
+                     {CPUF_BMI2, "bmi2"},         {CPUF_POPCNT, "popcnt"},     {CPUF_NEON, "neon"},
+                     {CPUF_SVE, "sve"}};
+
+/* Appends the names of the flags in mask to buf, which holds n characters; returns the new length. */
+static size_t append_names(char *buf, size_t size, size_t n, unsigned mask)
+{
+	for (size_t k = 0; k < sizeof feature_names / sizeof feature_names[0]; ++k) {
+		if (!(mask & feature_names[k].flag)) continue;
+		int w = snprintf(buf + n, size > n ? size - n : 0, "%s%s", n ? " " : "", feature_names[k].name);
+		if (w > 0) n += (size_t)w;
+	}
+	return n;
+}
+
+int cpu_kernel_note(char *buf, size_t size, const char *name, const char *better, unsigned need)
+{
+	char miss[160] = "";
+	if (better) {
+		append_names(miss, sizeof miss, 0, need & ~cpu_features()->flags);
+		snprintf(buf, size, "%s (%s needs %s, which this CPU lacks)", name, better, miss);
+	} else if (cpu_has(CPUF_SVE)) {
+		snprintf(buf, size, "%s (this CPU has SVE; gvk has no SVE kernels, NEON serves)", name);
+	} else {
+		snprintf(buf, size, "%s", name);
+	}
+	return better != NULL;
+}
+
 void cpu_feature_names(char *buf, size_t size)
 {
-	static const struct {
-		unsigned flag;
-		const char *name;
-	} names[] = {{CPUF_AVX512F, "avx512f"},   {CPUF_AVX512BW, "avx512bw"}, {CPUF_AVX512VL, "avx512vl"},
-	             {CPUF_AVX512DQ, "avx512dq"}, {CPUF_AVX512VPOPCNTDQ, "avx512vpopcntdq"},
-	             {CPUF_AVX2, "avx2"},         {CPUF_FMA, "fma"},           {CPUF_AVX, "avx"},
-	             {CPUF_BMI2, "bmi2"},         {CPUF_POPCNT, "popcnt"},     {CPUF_NEON, "neon"},
-	             {CPUF_SVE, "sve"}};
 	const cpu_features_t *f = cpu_features();
-	size_t n = 0;
 	if (size) buf[0] = 0;
-	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
-		if (!(f->flags & names[k].flag)) continue;
-		int w = snprintf(buf + n, size > n ? size - n : 0, "%s%s", n ? " " : "", names[k].name);
-		if (w > 0) n += (size_t)w;
-		if (names[k].flag == CPUF_SVE && f->sve_bytes)
-			if ((w = snprintf(buf + n, size > n ? size - n : 0, "(%d-bit)", f->sve_bytes * 8)) > 0) n += (size_t)w;
-	}
+	size_t n = append_names(buf, size, 0, f->flags);
+	if ((f->flags & CPUF_SVE) && f->sve_bytes) snprintf(buf + n, size > n ? size - n : 0, "(%d-bit)", f->sve_bytes * 8);
 }

@@ -40,4 +40,11 @@ static inline int cpu_has(unsigned mask) { return (cpu_features()->flags & mask)
 /* Names of the present features, space-separated, into buf (at most size bytes, NUL-terminated). */
 void cpu_feature_names(char *buf, size_t size);
 
+/* What a dispatch chose, for the engines' log (GVK_LOG_INFO when a better kernel was passed over,
+ * else GVK_LOG_DEBUG): "NAME" when better is NULL, else "NAME (BETTER
+ * needs F..., which this CPU lacks)" naming the features of need that are missing. On a CPU with
+ * SVE it adds that the NEON kernels serve there too. Returns 1 when a better kernel was passed
+ * over. */
+int cpu_kernel_note(char *buf, size_t size, const char *name, const char *better, unsigned need);
+
 #endif

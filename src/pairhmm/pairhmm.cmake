@@ -9,6 +9,8 @@ list(APPEND GVK_CLI_SOURCES cli/cmd_pairhmm.c)
 # One file per instruction set (cmake/gvk_isa.cmake); pairhmm_dispatch.c picks at run time.
 if(GVK_X86)
   gvk_isa_kernel(avx512 pairhmm/pairhmm_avx512.c)
+elseif(GVK_ARM64)
+  gvk_isa_kernel(neon pairhmm/pairhmm_neon.c)
 endif()
 
 # The GPU back end when CUDA or HIP is there, else the stub that reports its absence. Exact GKL

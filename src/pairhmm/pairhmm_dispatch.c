@@ -21,11 +21,25 @@ const phmm_isa_t *phmm_isa_select(int isa)
 #ifdef GVK_HAVE_AVX512
 	case GVK_ISA_AVX512: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : NULL;
 	case GVK_ISA_AUTO: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : &phmm_isa_scalar;
+#elif defined(GVK_HAVE_NEON)
+	case GVK_ISA_NEON: return cpu_has(CPUF_NEON) ? &phmm_isa_neon : NULL;
+	case GVK_ISA_AUTO: return cpu_has(CPUF_NEON) ? &phmm_isa_neon : &phmm_isa_scalar;
 #else
 	case GVK_ISA_AUTO: return &phmm_isa_scalar;
 #endif
 	default: return NULL;
 	}
+}
+
+int phmm_isa_note(const phmm_isa_t *k, int isa, char *buf, size_t size)
+{
+	if (isa != GVK_ISA_AUTO) return cpu_kernel_note(buf, size, k->name, NULL, 0);
+#if defined(GVK_HAVE_AVX512)
+	if (k == &phmm_isa_scalar) return cpu_kernel_note(buf, size, k->name, "avx512", CPUF_FAMILY_AVX512);
+#elif defined(GVK_HAVE_NEON)
+	if (k == &phmm_isa_scalar) return cpu_kernel_note(buf, size, k->name, "neon", CPUF_NEON);
+#endif
+	return cpu_kernel_note(buf, size, k->name, NULL, 0);
 }
 
 /* GKL sets the x86 FTZ bit (not DAZ); results below the smallest normal become 0. The bit is per
