@@ -134,7 +134,7 @@ static inline int al_fits_int16(const al_job_t *j)
 }
 
 extern const al_isa_t al_isa_scalar;
-#ifdef GVK_ALIGN_X86
+#ifdef GVK_HAVE_AVX512
 extern const al_isa_t al_isa_avx512, al_isa_avx2;
 #endif
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gvk.h"
+#include "cpu_features.h"
 #ifdef GVK_HAVE_HTSLIB
 #include <htslib/hts.h>
 #endif
@@ -28,18 +29,6 @@
 
 const char *gvk_version(void) { return GVK_VERSION; }
 
-static int cpu_has(const char *isa)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (!strcmp(isa, "avx512bw")) return __builtin_cpu_supports("avx512bw");
-	if (!strcmp(isa, "avx512vpopcntdq")) return __builtin_cpu_supports("avx512vpopcntdq");
-	if (!strcmp(isa, "avx2")) return __builtin_cpu_supports("avx2");
-	if (!strcmp(isa, "popcnt")) return __builtin_cpu_supports("popcnt");
-#endif
-	(void)isa;
-	return 0;
-}
-
 unsigned gvk_features(void)
 {
 	unsigned f = 0;
@@ -56,22 +45,17 @@ unsigned gvk_features(void)
 	f |= GVK_FEATURE_CAIRO;
 #endif
 #ifdef __x86_64__
-	if (cpu_has("avx2")) f |= GVK_FEATURE_CPU_AVX2;
-	if (cpu_has("avx512bw")) f |= GVK_FEATURE_CPU_AVX512;
-	if (cpu_has("popcnt")) f |= GVK_FEATURE_CPU_POPCNT;
+	if (cpu_has(CPUF_AVX2)) f |= GVK_FEATURE_CPU_AVX2;
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512BW)) f |= GVK_FEATURE_CPU_AVX512;
+	if (cpu_has(CPUF_POPCNT)) f |= GVK_FEATURE_CPU_POPCNT;
 #endif
 	return f;
 }
 
 int gvk_feature_string(char *buf, size_t size)
 {
-	const char *isas[] = {"avx512bw", "avx512vpopcntdq", "avx2", "popcnt"};
-	char cpu[96] = "";
-	for (size_t k = 0; k < sizeof isas / sizeof isas[0]; ++k)
-		if (cpu_has(isas[k])) {
-			if (cpu[0]) strcat(cpu, " ");
-			strcat(cpu, isas[k]);
-		}
+	char cpu[160];
+	cpu_feature_names(cpu, sizeof cpu);
 	const char *hts = "none", *z = "none", *cairo = "none";
 #ifdef GVK_HAVE_HTSLIB
 	hts = hts_version();

@@ -4,6 +4,8 @@
 
 #include <jni.h>
 
+#include "../common/cpu_features.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #define JNI_X86 1
@@ -52,14 +54,12 @@ JNIEXPORT void JNICALL Java_com_intel_gkl_IntelGKLUtils_setFlushToZeroNative(JNI
  * (a pre-AVX2 machine falls back to GATK's Java code, as with GKL). Elsewhere gvk's own kernels
  * run whatever the CPU, so AVX and AVX2 are reported present and AVX-512 absent: that is what
  * lets GATK on ARM load gvk instead of refusing (docs/gatk.md, ARM). */
-static jboolean cpu_has(int which)
+static jboolean avx_level(int which)
 {
 #ifdef JNI_X86
-	__builtin_cpu_init();
-	if (which == 0) return __builtin_cpu_supports("avx") != 0;
-	if (which == 1) return __builtin_cpu_supports("avx2") != 0;
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+	static const unsigned need[3] = {CPUF_AVX, CPUF_AVX2,
+	                                 CPUF_AVX512F | CPUF_AVX512DQ | CPUF_AVX512BW | CPUF_AVX512VL};
+	return cpu_has(need[which]) ? JNI_TRUE : JNI_FALSE;
 #else
 	return (jboolean)(which < 2);
 #endif
@@ -68,19 +68,19 @@ static jboolean cpu_has(int which)
 JNIEXPORT jboolean JNICALL Java_com_intel_gkl_IntelGKLUtils_isAvxSupportedNative(JNIEnv *env, jobject self)
 {
 	(void)env, (void)self;
-	return cpu_has(0);
+	return avx_level(0);
 }
 
 JNIEXPORT jboolean JNICALL Java_com_intel_gkl_IntelGKLUtils_isAvx2SupportedNative(JNIEnv *env, jobject self)
 {
 	(void)env, (void)self;
-	return cpu_has(1);
+	return avx_level(1);
 }
 
 JNIEXPORT jboolean JNICALL Java_com_intel_gkl_IntelGKLUtils_isAvx512SupportedNative(JNIEnv *env, jobject self)
 {
 	(void)env, (void)self;
-	return cpu_has(2);
+	return avx_level(2);
 }
 
 /* No OpenMP here: the processors this process may use, which is what omp_get_max_threads gives

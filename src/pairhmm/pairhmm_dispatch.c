@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Picks the Pair-HMM kernel set at run time, and the CPU state every kernel runs under. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -11,26 +12,15 @@
 #endif
 
 #include "pairhmm_kernel.h"
-
-static int cpu_has_avx512(void) __attribute__((unused));
-static int cpu_has_avx512(void)
-{
-#if defined(GVK_HAVE_AVX512) && defined(PHMM_X86)
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-#else
-	return 0;
-#endif
-}
+#include "../common/cpu_features.h"
 
 const phmm_isa_t *phmm_isa_select(int isa)
 {
 	switch (isa) {
 	case GVK_ISA_SCALAR: return &phmm_isa_scalar;
 #ifdef GVK_HAVE_AVX512
-	case GVK_ISA_AVX512: return cpu_has_avx512() ? &phmm_isa_avx512 : NULL;
-	case GVK_ISA_AUTO: return cpu_has_avx512() ? &phmm_isa_avx512 : &phmm_isa_scalar;
+	case GVK_ISA_AVX512: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : NULL;
+	case GVK_ISA_AUTO: return cpu_has(CPUF_FAMILY_AVX512) ? &phmm_isa_avx512 : &phmm_isa_scalar;
 #else
 	case GVK_ISA_AUTO: return &phmm_isa_scalar;
 #endif

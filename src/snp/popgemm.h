@@ -51,5 +51,8 @@ extern const pg_isa_t pg_isa_avx512;
 
 /* Kernel set for a gvk_isa_t request (AUTO: the fastest this CPU runs); NULL when unavailable. */
 const pg_isa_t *pg_isa_select(int isa);
+/* The word-at-a-time kernels built for the CPU's popcount instruction (POPCNT), which AUTO takes
+ * below AVX-512; NULL where this build or CPU has none. */
+const pg_isa_t *pg_isa_word(void);
 
 #endif

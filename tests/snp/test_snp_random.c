@@ -86,8 +86,8 @@ static void test_ld(int64_t m, int64_t n, double miss)
 	pg_ldcnt_t *c = malloc(sizeof *c * (size_t)np);
 	for (int64_t k = 0; k < np; ++k) ii[k] = k / m, jj[k] = k % m;
 	int kernels = 0;
-	for (int isa = GVK_ISA_SCALAR; isa <= GVK_ISA_AVX512; ++isa) {
-		const pg_isa_t *k = pg_isa_select(isa);
+	for (int isa = GVK_ISA_SCALAR; isa <= GVK_ISA_AVX512 + 1; ++isa) {
+		const pg_isa_t *k = isa <= GVK_ISA_AVX512 ? pg_isa_select(isa) : pg_isa_word();
 		if (!k) continue;
 		kernels++;
 		const pg_isa_t *sets[2] = {k, isa == GVK_ISA_SCALAR ? &pg_isa_scalar : NULL};
