@@ -2,6 +2,7 @@
 /* Reading and filtering for gvk ld. Variant filters that need no genotypes run before the .bed is
  * read, so only the selected rows are decoded; PLINK's SNP column width is fixed at that point,
  * before --geno and --maf, as PLINK fixes it. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,12 +170,22 @@ static int mind(const ld_args_t *a, source_t *s, const snp_data_t *d, ld_input_t
 	return 0;
 }
 
-static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err)
+/* Pruning needs a window of SNPs at a time (--hwe then decodes each row once more). */
+static int streams(const ld_args_t *a) { return a->prune_set && !a->vcf; }
+
+static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, gvk_err_t *err)
 {
 	snp_geno_ctx_t c;
 	int rc = snp_geno_ctx_init(&c, &s->ss, a->nonfounders, a->keep_allele_order, err);
 	c.raw = ld_args_em(a);
 	c.threads = a->ld.threads;
+	if (rc == 0 && streams(a)) {
+		rc = snp_read_bed_stats(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
+		if (rc == 0 && !(in->bed = strdup(s->bed))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (rc < 0) return snp_geno_ctx_free(&c), rc;
+		in->streamed = 1, in->geno = c, in->n_rows = s->n_rows, in->n_samples = s->ss.n;
+		return 0;
+	}
 	if (rc == 0 && !a->vcf) rc = snp_read_bed(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
 	else if (rc == 0) {
 		rc = snp_geno_alloc(d, d->n_snp, &c, err);
@@ -184,7 +195,7 @@ static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err
 	return rc;
 }
 
-static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gvk_err_t *err)
+static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t *in, ld_log_t *log, gvk_err_t *err)
 {
 	double tot = 0;
 	for (int64_t i = 0; i < d->n_snp; ++i) tot += d->rate[i];
@@ -194,7 +205,9 @@ static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gv
 	int rc = snp_select_qc(d, a->geno, 0.0, &ng, &nm, src, err);
 	if (a->geno < 1) ld_log_printf(log, "%lld variants removed due to missing genotype data (--geno).\n", (long long)ng);
 	if (rc == 0 && a->hwe > 0) {
-		rc = snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
+		rc = in->streamed ? snp_qc_hwe_bed(d, in->bed, in->n_rows, in->n_samples, &in->geno, a->hwe, a->hwe_midp,
+		                                   a->ld.threads, src, &nh, err)
+		                  : snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
 		ld_log_printf(log, "--hwe: %lld variants removed due to Hardy-Weinberg exact test.\n", (long long)nh);
 		if (rc == 0 && d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--hwe %g removed every variant", a->hwe);
 	}
@@ -291,8 +304,8 @@ static int load_genotypes(const ld_args_t *a, snp_data_t *d, ld_input_t *in, int
 	if (rc == 0) rc = select_samples(a, &s.ss, founders, log, err);
 	if (rc == 0) rc = select_variants(a, &s, d, log, err);
 	if (rc == 0) rc = mind(a, &s, d, in, founders, log, err);
-	if (rc == 0) rc = decode(a, &s, d, err);
-	if (rc == 0) rc = qc(a, d, s.src, log, err);
+	if (rc == 0) rc = decode(a, &s, d, in, err);
+	if (rc == 0) rc = qc(a, d, s.src, in, log, err);
 	if (rc == 0) rc = check_order(a, d, &in->ord, a->vcf ? a->vcf : s.bim, a->vcf != NULL, err);
 	if (rc == 0) in->row = s.src, s.src = NULL;
 	source_free(&s);
@@ -317,6 +330,8 @@ void ld_input_free(ld_input_t *in)
 	free(in->irem);
 	free(in->idx1);
 	free(in->row);
+	free(in->bed);
+	if (in->streamed) snp_geno_ctx_free(&in->geno);
 	snp_bim_order_free(&in->ord);
 	memset(in, 0, sizeof *in);
 }

@@ -8,6 +8,9 @@
 #include <xmmintrin.h>
 #define PHMM_X86 1
 #endif
+#if defined(__aarch64__)
+#define PHMM_FPCR_FZ (1u << 24)
+#endif
 
 #include "pairhmm_kernel.h"
 #include "../common/cpu_dispatch.h"
@@ -29,20 +32,20 @@ int phmm_isa_note(const phmm_isa_t *k, int isa, char *buf, size_t size)
 }
 
 /* GKL sets the x86 FTZ bit (not DAZ); results below the smallest normal become 0. The bit is per
- * thread, so each worker sets it around its kernel calls and restores the caller's state. On
- * aarch64 FPCR.FZ (bit 24) flushes the same results; it also reads subnormal inputs as 0, which
- * changes nothing here, as every input is a flushed result or a normal table value. */
+ * thread, so each worker sets it around its kernel calls and restores the caller's state. ARM's
+ * FPCR.FZ also reads denormal operands as 0 (FTZ and DAZ together); the kernels' operands are
+ * table values and earlier results, which are normal or already 0 under FZ, so the bits match. */
 unsigned phmm_ftz_enter(void)
 {
-#ifdef PHMM_X86
+#if defined(PHMM_X86)
 	unsigned saved = _mm_getcsr();
 	_mm_setcsr(saved | _MM_FLUSH_ZERO_ON);
 	return saved;
-#elif defined(__aarch64__)
-	uint64_t fpcr;
-	__asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
-	__asm__ volatile("msr fpcr, %0" : : "r"(fpcr | (1u << 24)));
-	return (unsigned)fpcr;
+#elif defined(PHMM_FPCR_FZ)
+	unsigned long saved;
+	__asm__ volatile("mrs %0, fpcr" : "=r"(saved));
+	__asm__ volatile("msr fpcr, %0" : : "r"(saved | PHMM_FPCR_FZ) : "memory");
+	return (unsigned)saved;
 #else
 	return 0;
 #endif
@@ -50,10 +53,11 @@ unsigned phmm_ftz_enter(void)
 
 void phmm_ftz_leave(unsigned saved)
 {
-#ifdef PHMM_X86
+#if defined(PHMM_X86)
 	_mm_setcsr(saved);
-#elif defined(__aarch64__)
-	__asm__ volatile("msr fpcr, %0" : : "r"((uint64_t)saved));
+#elif defined(PHMM_FPCR_FZ)
+	unsigned long v = saved;
+	__asm__ volatile("msr fpcr, %0" : : "r"(v) : "memory");
 #else
 	(void)saved;
 #endif
