@@ -56,7 +56,7 @@ static void usage(FILE *fp)
 	        "                      so databases larger than memory can be searched\n"
 	        "  -t, --threads N     CPU threads (default: all processors)\n"
 	        "      --device D      cpu, gpu or auto (default auto: the GPU when usable)\n"
-	        "      --isa I         CPU kernel: auto, avx512 or scalar\n"
+	        "      --isa I         CPU kernel: auto, avx512, neon or scalar\n"
 	        "  -q, --quiet         no summary line (and no notes)\n"
 	        "  -h, --help          this text\n\n"
 	        "Environment: GVK_SNP_GPU_PATH=auto|popc|mma picks the GPU kernel (CUDA cores or tensor cores);\n"
@@ -123,7 +123,7 @@ static int one_opt(int c, char **argv, args_t *a)
 		if ((a->device = gvk_cli_device(optarg)) < 0) return fail("--device must be cpu, gpu or auto");
 		return 0;
 	case 6:
-		if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fail("--isa must be auto, avx512 or scalar");
+		if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fail("--isa must be auto, avx512, neon or scalar");
 		return 0;
 	case 'q': a->quiet = 1; return 0;
 	case 'h': usage(stdout); gvk_cli_help_exit();

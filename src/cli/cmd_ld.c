@@ -15,6 +15,7 @@
 #include "ld_load.h"
 #include "ld_log.h"
 #include "ld_prune_cmd.h"
+#include "ld_clump_cmd.h"
 #include "../common/err.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
@@ -72,6 +73,7 @@ typedef struct {
 	gvk_err_t err;
 	double t0;
 	int64_t n_pruned; /* --indep-pairwise: variants removed */
+	int64_t n_clumps; /* --clump: clumps formed */
 	int no_table; /* the run ended without a table (one variant, or fewer than two founders) */
 } run_t;
 
@@ -176,11 +178,18 @@ static int write_outputs(run_t *r)
 	return rc;
 }
 
-/* --indep-pairwise: both lists and the log, as one output set. */
-static int write_prune(run_t *r)
+/* --indep-pairwise's lists or --clump's PREFIX.clumped (when anything is significant), then
+ * .irem and the log, as one output set. */
+static int write_lists(run_t *r)
 {
-	int writes = 1;
-	int rc = ld_prune_write(&r->a, &r->d, r->in.mpi_part, &r->os, &r->log, &r->n_pruned, &writes, &r->err);
+	const ld_input_t *in = &r->in;
+	ld_prune_src_t src = {in->bed, in->row, in->n_rows, in->n_samples, &in->geno};
+	/* under MPI clumping runs whole on rank 0 (the other ranks read the input for nothing) */
+	int writes = first_rank(), rc = 0;
+	if (r->a.clump_set && writes) rc = ld_clump_write(&r->a, &r->d, &r->os, &r->log, &r->n_clumps, &r->err);
+	else if (!r->a.clump_set)
+		rc = ld_prune_write(&r->a, &r->d, in->streamed ? &src : NULL, in->mpi_part, &r->os, &r->log, &r->n_pruned,
+		                    &writes, &r->err);
 	if (!writes) return r->a.quiet = 1, rc;
 	if (rc == 0) rc = write_irem(r);
 	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
@@ -189,10 +198,11 @@ static int write_prune(run_t *r)
 	return rc;
 }
 
+
 static int run(run_t *r)
 {
 	ld_args_t *a = &r->a;
-	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 %s)\n", GVK_VERSION, a->prune_set ? "--indep-pairwise" : "--r/--r2");
+	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 %s)\n", GVK_VERSION, a->clump_set ? "--clump" : a->prune_set ? ld_prune_mode_name(a->prune.mode) : "--r/--r2");
 	ld_log_options(&r->log, a->argc, a->argv);
 	int rc = ld_load(a, &r->d, &r->in, &r->log, &r->err);
 	if (rc < 0) return rc;
@@ -204,7 +214,7 @@ static int run(run_t *r)
 		if (first_rank()) fprintf(stderr, "gvk ld: warning: %s\n", FOUNDERS_SKIP);
 		return write_log_only(r, "Warning: " FOUNDERS_SKIP);
 	}
-	if (a->prune_set) return write_prune(r);
+	if (a->prune_set || a->clump_set) return write_lists(r);
 	if (ld_args_check_count(a, r->d.n_snp) < 0) return GVK_ERR_ARG;
 	a->ld.haplotype = a->phased;
 	a->ld.r2 = a->r2;
@@ -224,8 +234,8 @@ int gvk_cmd_ld(int argc, char **argv)
 	if (ld_args_parse(argc, argv, &r->a) < 0) return free(r), 1;
 	/* the input is named first: without one, nothing else can be said of the run */
 	int no_input = ld_args_check_input(&r->a) < 0;
-	if (no_input || (!r->a.stat_set && !r->a.prune_set)) {
-		if (!no_input) fprintf(stderr, "gvk ld: give --r, --r2 or --indep-pairwise\n");
+	if (no_input || (!r->a.stat_set && !r->a.prune_set && !r->a.clump_set)) {
+		if (!no_input) fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise, --indep-pairphase, --indep or --clump\n");
 		ld_usage(stderr);
 		return free(r), 1;
 	}
@@ -256,6 +266,10 @@ int gvk_cmd_ld(int argc, char **argv)
 		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, %lld pruned, %lld kept; lists in %s.prune.in / .prune.out, %.3f s\n",
 		        (long long)r->d.n_snp, (long long)r->d.n_bits, (long long)r->n_pruned,
 		        (long long)(r->d.n_snp - r->n_pruned), a->out_prefix, gvk_seconds() - r->t0);
+	} else if (rc == 0 && !a->quiet && a->clump_set) {
+		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, %lld clumps%s%s, %.3f s\n", (long long)r->d.n_snp,
+		        (long long)r->d.n_bits, (long long)r->n_clumps, r->n_clumps ? " in " : "", r->n_clumps ? a->out_prefix : "",
+		        gvk_seconds() - r->t0);
 	} else if (rc == 0 && !a->quiet && r->no_table) {
 		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, no pairs, no table file written%s%s\n", (long long)r->d.n_snp,
 		        (long long)r->d.n_bits, r->log_path ? "; log in " : "", r->log_path ? r->log_path : "");

@@ -58,7 +58,7 @@ static void usage(FILE *fp)
 	        "                     --native-pair-hmm-use-double-precision)\n"
 	        "      --format F     auto, gkl, group or hex (default auto)\n"
 	        "      --tsv          write 'group read hap log10 used_double' per pair (0-based indices)\n"
-	        "      --isa I        CPU kernel: auto, avx512 or scalar (default auto)\n"
+	        "      --isa I        CPU kernel: auto, avx512, neon or scalar (default auto)\n"
 	        "      --chunk N      pairs per batch (default 524288); bounds memory use\n"
 	        "      --server PATH  send the batches to gvk serve at PATH (default: $GVK_SERVER) under\n"
 	        "                     --device auto or gpu; without an answer, computed on the CPU here\n"
@@ -103,7 +103,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			break;
 		case 5: a->tsv = 1; break;
 		case 6:
-			if ((a->eng.isa = gvk_cli_isa(optarg, 0)) < 0) return fprintf(stderr, "gvk pairhmm: --isa must be auto, avx512 or scalar\n"), -1;
+			if ((a->eng.isa = gvk_cli_isa(optarg, 0)) < 0) return fprintf(stderr, "gvk pairhmm: --isa must be auto, avx512, neon or scalar\n"), -1;
 			break;
 		case 7: {
 			long v = atol(optarg);

@@ -6,6 +6,7 @@
 
 #include "ld_args.h"
 #include "ld_prune_cmd.h"
+#include "ld_clump_cmd.h"
 #include "commands.h"
 #include "../common/threads.h"
 #include "../snp/ld_write.h"
@@ -16,8 +17,9 @@ void ld_usage(FILE *fp)
 {
 	fprintf(fp,
 	        "Usage: gvk ld --bfile PREFIX (--r | --r2) [modifiers] [options]\n"
-	        "       gvk ld --bfile PREFIX --indep-pairwise W[kb] S R2 [options]\n\n"
-	        "PLINK 1.9 --r/--r2 linkage disequilibrium and --indep-pairwise pruning, same options, file names\n"
+	        "       gvk ld --bfile PREFIX (--indep-pairwise | --indep-pairphase) W[kb] S R2 [options]\n"
+	        "       gvk ld --bfile PREFIX --indep W[kb] S VIF [options]\n\n"
+	        "PLINK 1.9 --r/--r2 linkage disequilibrium and --indep* pruning, same options, file names\n"
 	        "and output columns.\n"
 	        "Input:\n"
 	        "  --bfile PREFIX         PREFIX.bed/.bim/.fam (or --bed/--bim/--fam FILE each)\n"
@@ -34,6 +36,19 @@ void ld_usage(FILE *fp)
 	        "Pruning (PREFIX.prune.in / PREFIX.prune.out, after the filters below):\n"
 	        "  --indep-pairwise W[kb] S R2   windows of W variants (or W kb) moved by S variants; of each\n"
 	        "                                pair with r^2 > R2 the lower-MAF variant goes\n"
+	        "  --indep-pairphase W[kb] S R2  the same with r^2 from maximum-likelihood haplotype frequencies\n"
+	        "  --indep W[kb] S VIF           of each window, variants go until no variance inflation factor\n"
+	        "                                exceeds VIF (at least 1)\n"
+	        "Clumping (PREFIX.clumped, after the filters below):\n"
+	        "  --clump FILE[,FILE...]        association reports: a header, then one variant a line\n"
+	        "  --clump-p1 P                  index variants have p <= P (0.0001)\n"
+	        "  --clump-p2 P                  members listed have p <= P (0.01)\n"
+	        "  --clump-r2 R2                 members have haplotype r^2 >= R2 with the index (0.5)\n"
+	        "  --clump-kb KB                 members are closer than KB kb to the index (250)\n"
+	        "  --clump-snp-field NAME...     the variant ID column: the first of these names (SNP)\n"
+	        "  --clump-field NAME...         the p-value column: the first of these names (P)\n"
+	        "  --clump-allow-overlap         a variant may be a member of several clumps\n"
+	        "  (--clump-verbose, -index-first, -replicate, -best, -range: not supported)\n"
 	        "Table windows (PLINK defaults):\n"
 	        "  --ld-window N          B at most N-1 SNPs after A (10)\n"
 	        "  --ld-window-kb X       bp(B) - bp(A) <= X kb (1000)\n"
@@ -67,7 +82,7 @@ void ld_usage(FILE *fp)
 	        "  --phased               VCF haplotypes: r, r^2, D, D' from phased haplotypes (docs/snp.md)\n"
 	        "  -t, --threads N        CPU threads (default: all processors)\n"
 	        "      --device D         cpu, gpu or auto (default auto: the GPU when usable)\n"
-	        "      --isa I            CPU kernel: auto, avx512 or scalar\n"
+	        "      --isa I            CPU kernel: auto, avx512, neon or scalar\n"
 	        "  -q, --silent           no progress and no summary line\n"
 	        "  -h, --help             this text\n"
 	        "Accepted and ignored: --noweb, --allow-no-sex, --memory N.\n"
@@ -251,8 +266,10 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 		if (num_arg(argc, argv, i, &v)) return -1;
 		if (v < 0 || v > 1) return fprintf(stderr, "gvk ld: --ld-window-r2 must be in [0, 1]\n"), -1;
 		a->r2_min = v, a->r2_set = 1;
-	} else if (!strcmp(s, "--indep-pairwise")) {
+	} else if (!strcmp(s, "--indep-pairwise") || !strcmp(s, "--indep-pairphase") || !strcmp(s, "--indep")) {
 		return ld_prune_parse(argc, argv, i, a);
+	} else if (!strncmp(s, "--clump", 7)) {
+		return ld_clump_parse(argc, argv, i, a) < 0 ? -1 : 0;
 	} else if (!strcmp(s, "--geno") || !strcmp(s, "--maf") || !strcmp(s, "--mind") || !strcmp(s, "--hwe")) {
 		return filter_arg(a, argc, argv, i);
 	} else if (!strcmp(s, "--snps") || !strcmp(s, "--ld-snps")) {
@@ -270,7 +287,7 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 	} else if (!strcmp(s, "--isa")) {
 		const char *d;
 		if (str_arg(argc, argv, i, &d)) return -1;
-		if ((a->ld.isa = gvk_cli_isa(d, 0)) < 0) return fprintf(stderr, "gvk ld: --isa must be auto, avx512 or scalar\n"), -1;
+		if ((a->ld.isa = gvk_cli_isa(d, 0)) < 0) return fprintf(stderr, "gvk ld: --isa must be auto, avx512, neon or scalar\n"), -1;
 	} else if (!strcmp(s, "--memory")) {
 		if (num_arg(argc, argv, i, &v)) return -1;
 		if (v < 64 || v != floor(v)) return fprintf(stderr, "gvk ld: --memory needs an integer >= 64 (MB), as in PLINK\n"), -1;
@@ -381,9 +398,14 @@ int ld_args_check_input(const ld_args_t *a)
 int ld_args_check(ld_args_t *a)
 {
 	if (ld_args_check_input(a) < 0) return -1;
-	if (!a->stat_set && !a->prune_set) return fprintf(stderr, "gvk ld: give --r, --r2 or --indep-pairwise\n"), -1;
+	if (!a->stat_set && !a->prune_set && !a->clump_set)
+		return fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise, --indep-pairphase, --indep or --clump\n"), -1;
+	if (a->clump_set && (a->stat_set || a->prune_set))
+		return fprintf(stderr, "gvk ld: give --clump in a run of its own, without --r/--r2 or --indep*\n"), -1;
+	if (a->clump_set && a->clump.o.p2 < a->clump.o.p1)
+		return fprintf(stderr, "gvk ld: --clump-p2 (%g) must not be below --clump-p1 (%g)\n", a->clump.o.p2, a->clump.o.p1), -1;
 	if (a->stat_set && a->prune_set)
-		return fprintf(stderr, "gvk ld: give --r/--r2 and --indep-pairwise in separate runs\n"), -1;
+		return fprintf(stderr, "gvk ld: give --r/--r2 and %s in separate runs\n", ld_prune_mode_name(a->prune.mode)), -1;
 	if (check_modifiers(a) < 0 || check_selection(a) < 0) return -1;
 	a->ld.em = ld_args_em(a);
 	return 0;

@@ -6,6 +6,17 @@
 #include <stdio.h>
 #include "../snp/ld_engine.h"
 #include "../snp/ld_prune.h"
+#include "../snp/ld_clump.h"
+
+/* --clump and its options. */
+enum { LD_CLUMP_MAX_FIELDS = 16 };
+typedef struct {
+	char **files;             /* the arguments of --clump (inside argv), each FILE[,FILE...] */
+	int n_files;
+	const char *snp_fields[LD_CLUMP_MAX_FIELDS], *p_fields[LD_CLUMP_MAX_FIELDS];
+	int n_snp_fields, n_p_fields;
+	clump_opt_t o;
+} ld_clump_args_t;
 
 typedef struct {
 	const char *bfile, *bed, *bim, *fam, *vcf, *out_prefix, *out, *chr, *extract, *exclude;
@@ -23,6 +34,8 @@ typedef struct {
 	ld_opt_t ld;
 	int prune_set;            /* --indep-pairwise given */
 	ld_prune_opt_t prune;
+	int clump_set;            /* --clump given */
+	ld_clump_args_t clump;
 	int argc;
 	char **argv;
 } ld_args_t;

@@ -2,6 +2,7 @@
 /* Reading and filtering for gvk ld. Variant filters that need no genotypes run before the .bed is
  * read, so only the selected rows are decoded; PLINK's SNP column width is fixed at that point,
  * before --geno and --maf, as PLINK fixes it. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,10 +189,20 @@ static int geno_ctx(const ld_args_t *a, source_t *s, snp_geno_ctx_t *c, gvk_err_
 	return rc;
 }
 
-static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err)
+/* Pruning needs a window of SNPs at a time (--hwe then decodes each row once more). */
+static int streams(const ld_args_t *a) { return a->prune_set && !a->vcf; }
+
+static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, gvk_err_t *err)
 {
 	snp_geno_ctx_t c;
 	int rc = geno_ctx(a, s, &c, err);
+	if (rc == 0 && streams(a)) {
+		rc = snp_read_bed_stats(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
+		if (rc == 0 && !(in->bed = strdup(s->bed))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (rc < 0) return snp_geno_ctx_free(&c), rc;
+		in->streamed = 1, in->geno = c, in->n_rows = s->n_rows, in->n_samples = s->ss.n;
+		return 0;
+	}
 	if (rc == 0 && !a->vcf) rc = snp_read_bed(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
 	else if (rc == 0) {
 		rc = snp_geno_alloc(d, d->n_snp, &c, err);
@@ -216,14 +227,16 @@ static void log_qc(const ld_args_t *a, const int64_t *n, ld_log_t *log)
 	if (a->maf > 0) ld_log_printf(log, "%lld variants removed due to minor allele threshold(s) (--maf).\n", (long long)n[2]);
 }
 
-static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gvk_err_t *err)
+static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t *in, ld_log_t *log, gvk_err_t *err)
 {
 	log_rate(log, d->rate, d->n_snp);
 	int64_t ng = 0, nm = 0, nh = 0;
 	/* PLINK's order: --geno, --hwe, --maf */
 	int rc = snp_select_qc(d, a->geno, 0.0, &ng, &nm, src, err);
 	if (rc == 0 && a->hwe > 0) {
-		rc = snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
+		rc = in->streamed ? snp_qc_hwe_bed(d, in->bed, in->n_rows, in->n_samples, &in->geno, a->hwe, a->hwe_midp,
+		                                   a->ld.threads, src, &nh, err)
+		                  : snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
 		if (rc == 0 && d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--hwe %g removed every variant", a->hwe);
 	}
 	int64_t ng2 = 0;
@@ -238,7 +251,7 @@ static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gv
  * (mpi/mpi_ld_read.c), after the per-SNP filters ran on the ranks' shares. */
 static int ranged(const ld_args_t *a)
 {
-	return gvk_mpi_several() && !a->vcf;
+	return gvk_mpi_several() && !a->vcf && !a->clump_set;
 }
 
 static int load_ranged(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
@@ -364,8 +377,8 @@ static int load_genotypes(const ld_args_t *a, snp_data_t *d, ld_input_t *in, int
 	} else
 #endif
 	{
-		if (rc == 0) rc = decode(a, &s, d, err);
-		if (rc == 0) rc = qc(a, d, s.src, log, err);
+		if (rc == 0) rc = decode(a, &s, d, in, err);
+		if (rc == 0) rc = qc(a, d, s.src, in, log, err);
 	}
 	if (rc == 0) rc = check_order(a, d, &in->ord, a->vcf ? a->vcf : s.bim, a->vcf != NULL, err);
 	if (rc == 0) in->row = s.src, s.src = NULL;
@@ -394,6 +407,8 @@ void ld_input_free(ld_input_t *in)
 	free(in->irem);
 	free(in->idx1);
 	free(in->row);
+	free(in->bed);
+	if (in->streamed) snp_geno_ctx_free(&in->geno);
 	snp_bim_order_free(&in->ord);
 	memset(in, 0, sizeof *in);
 }

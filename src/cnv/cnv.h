@@ -13,6 +13,7 @@ double cnv_r_var(const double *x, size_t n);          /* var(), denominator n - 
 double cnv_r_median(double *x, size_t n);             /* median(); reorders x */
 double cnv_r_quantile7(const double *sorted, size_t n, double p); /* quantile(type = 7) */
 double cnv_r_quantile7_sel(double *v, size_t n, double p);        /* the same, v unsorted (reordered) */
+double cnv_lgamma(double x); /* lgamma() with x86-64 glibc's bits on every CPU (cnv_lgamma.c) */
 void cnv_sort(double *x, size_t n);
 
 /* Normalization of one run (docs/cnv.md, Semantics 2): writes norm (N x m) and the diagnostics of res. */

@@ -6,6 +6,7 @@
 
 #include "snp_data.h"
 #include "snp_samples.h"
+#include "snp_geno.h"
 
 /* --mind: over the .bed rows src[0 .. d->n_snp) (n_rows in the file, for its size check), each
  * kept sample whose missing calls exceed mind of the variants it is counted on (Y only for
@@ -28,5 +29,10 @@ double snp_hwe_p(int64_t het, int64_t hom1, int64_t hom2, int midp);
 /* --hwe: removes the SNPs of d whose founders fail the test at p (X: non-males only; Y and MT
  * not tested), keeping src (may be NULL) in step. *n_removed: how many. */
 int snp_qc_hwe(snp_data_t *d, double p, int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err);
+
+/* The same for d without planes (snp_read_bed_stats): each SNP's row src[i] of bed (n_rows rows
+ * of n_samples) decoded again with c, blocks of SNPs on up to threads threads. */
+int snp_qc_hwe_bed(snp_data_t *d, const char *bed, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c, double p,
+                   int midp, int threads, int64_t *src, int64_t *n_removed, gvk_err_t *err);
 
 #endif

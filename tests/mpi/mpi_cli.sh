@@ -104,6 +104,11 @@ same "ld --ld-window-cm" out.ld -- ld --bfile "$tmp/g" --r2 --ld-window 99999 --
 # other ranks then read nothing)
 same "ld --indep-pairwise by chromosome" out.prune.in out.prune.out out.log -- ld --bfile "$tmp/g" --indep-pairwise 50 5 0.01 --out out
 same "ld --indep-pairwise kb, filters" out.prune.in out.prune.out out.log out.irem -- ld --bfile "$D" --indep-pairwise 20kb 3 0.1 --mind 0.02 --maf 0.05 --out out
+# the other pruning modes take the same split; --clump runs whole on rank 0
+same "ld --indep-pairphase by chromosome" out.prune.in out.prune.out out.log -- ld --bfile "$tmp/g" --indep-pairphase 50 5 0.01 --out out
+same "ld --indep (VIF)" out.prune.in out.prune.out out.log -- ld --bfile "$D" --indep 50 5 1.5 --out out
+awk 'BEGIN { print "CHR SNP BP P" } { printf "%s %s %s %g\n", $1, $2, $4, (NR * 7919 % 1000 + 1) / 20000 }' "$D.bim" > "$tmp/a.assoc"
+same "ld --clump (rank 0)" out.clumped out.log -- ld --bfile "$D" --clump "$tmp/a.assoc" --clump-p1 0.001 --out out
 # a VCF is read whole by every rank: pruning it and a filtered table still give one process's bytes
 same "ld --vcf --indep-pairwise (rank 0 writes)" out.prune.in out.prune.out out.log -- ld --vcf "$data/snp/ld_phased/phased257x200_miss0.02.vcf.gz" --indep-pairwise 20 3 0.1 --out out
 same "ld --vcf --maf table" out.ld out.log -- ld --vcf "$data/snp/ld_phased/phased257x200_miss0.02.vcf.gz" --r2 --ld-window-r2 0 --maf 0.1 --out out

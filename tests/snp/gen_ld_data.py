@@ -8,6 +8,10 @@ nearby SNPs are correlated in blocks. Missing calls at random, some monomorphic 
 allele frequency (duplicated SNPs), several chromosomes, and X with haploid males.
 
 usage: gen_ld_data.py PREFIX [--samples N] [--snps M] [--chroms 1,2,X] [--seed S] [--missing P]
+                       [--assoc FILE]
+
+--assoc writes a PLINK .assoc-like p-value table for --clump: blocks of strongly associated SNPs,
+the rest uniform, with NA p-values, a duplicated id, ids absent from the fileset and exact ties.
 """
 import argparse
 import random
@@ -36,6 +40,7 @@ def main():
     p.add_argument("--chroms", default="1,2,X")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--missing", type=float, default=0.01)
+    p.add_argument("--assoc", help="also write a p-value table for --clump here")
     a = p.parse_args()
     rng = random.Random(a.seed)
     n = a.samples
@@ -79,6 +84,36 @@ def main():
     with open(a.prefix + ".fam", "w") as f:
         for i in range(n):
             f.write(f"F{i + 1}\tI{i + 1}\t0\t0\t{sex[i]}\t-9\n")
+    if a.assoc:
+        write_assoc(a.assoc, bim, random.Random(a.seed * 7919 + 1))
+
+
+def write_assoc(path, bim, rng):
+    """Blocks of small p-values around a few hit SNPs, the rest uniform; NA, ties, a repeated id
+    and ids the fileset lacks, as real association output has them."""
+    m = len(bim)
+    p = [rng.random() for _ in range(m)]
+    for _ in range(max(1, m // 150)):
+        c = rng.randrange(m)
+        top = 10 ** -rng.uniform(4, 12)
+        for j in range(max(0, c - 15), min(m, c + 16)):
+            p[j] = min(p[j], top * 10 ** (abs(j - c) * rng.uniform(0.1, 0.6)))
+    for j in rng.sample(range(m), max(1, m // 100)):
+        p[j] = None
+    for j in rng.sample(range(m), max(1, m // 200)):
+        k = min(m - 1, j + 1)
+        p[k] = p[j]  # exact ties in p
+    lines = [" CHR         SNP         BP   A1      F_A      F_U   A2        CHISQ            P           OR\n"]
+    for j, row in enumerate(bim):
+        c, snp, _, bp = row.split("\t")[:4]
+        pv = "NA" if p[j] is None else f"{p[j]:.4g}"
+        lines.append(f"{c:>4} {snp:>11} {bp:>10}    A   0.3000   0.2000    G        1.234 {pv:>12}        1.500\n")
+    lines.append(f"{1:>4} {'absent_1':>11} {1:>10}    A   0.3000   0.2000    G        1.234 {'1e-9':>12}        1.500\n")
+    lines.append(f"{1:>4} {'absent_2':>11} {2:>10}    A   0.3000   0.2000    G        1.234 {'0.5':>12}        1.500\n")
+    dup = lines[1 + rng.randrange(m)]
+    lines.append(dup)
+    with open(path, "w") as f:
+        f.writelines(lines)
 
 
 if __name__ == "__main__":
