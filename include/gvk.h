@@ -68,9 +68,11 @@ GVK_EXPORT const char *gvk_version(void);
 #define GVK_FEATURE_CPU_AVX2 32u      /* AVX2 kernels built, and this CPU runs them */
 #define GVK_FEATURE_CPU_AVX512 64u    /* AVX-512 kernels built, and this CPU runs them */
 #define GVK_FEATURE_CPU_POPCNT 128u   /* POPCNT kernels built, and this CPU runs them */
+#define GVK_FEATURE_CPU_NEON 256u     /* NEON kernels built (aarch64), and this CPU runs them */
 GVK_EXPORT unsigned gvk_features(void);
 /* The same in words, as "key: value" lines (commit, GPU back end and architectures, the versions of
- * htslib, zlib and cairo or "none", CPU kernels compiled in and instruction sets of this CPU),
+ * htslib, zlib and cairo or "none", CPU kernels compiled in, the kernel each engine takes by
+ * default on this CPU and the instruction sets of this CPU),
  * written to buf (at most size bytes, NUL-terminated). Returns the length the full text needs, like
  * snprintf. */
 GVK_EXPORT int gvk_feature_string(char *buf, size_t size);
@@ -139,8 +141,9 @@ typedef enum {
 } gvk_phmm_flavour_t;
 
 /* CPU kernel choice; AUTO takes the widest the CPU runs. */
-/* AVX2 kernels exist for the align engine so far; the others fall back to scalar or say so. */
-typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2, GVK_ISA_AVX2 = 3 } gvk_isa_t;
+/* AVX2 kernels exist for the align engine so far; the others fall back to scalar or say so. NEON
+ * (aarch64) kernels exist for Pair-HMM, align and the popcount products of LD and FastID. */
+typedef enum { GVK_ISA_AUTO = 0, GVK_ISA_SCALAR = 1, GVK_ISA_AVX512 = 2, GVK_ISA_AVX2 = 3, GVK_ISA_NEON = 4 } gvk_isa_t;
 
 typedef struct {
 	int flavour;      /* gvk_phmm_flavour_t */
@@ -369,12 +372,17 @@ GVK_EXPORT void gvk_ld_matrix_free(gvk_ld_matrix_t *r);
 GVK_EXPORT void gvk_ld_table_free(gvk_ld_table_t *t);
 
 /* LD pruning as PLINK 1.9's --indep-pairwise W[kb] S R2 (docs/snp.md, "QC -> prune"): in windows
- * moved along each chromosome, of each pair with r^2 > R2 the variant of lower MAF goes. */
+ * moved along each chromosome, of each pair with r^2 > R2 the variant of lower MAF goes;
+ * --indep-pairphase the same with r^2 from maximum-likelihood haplotype frequencies; --indep W S
+ * VIF: in each window, variants go until no variance inflation factor exceeds VIF. */
+enum { GVK_LD_PRUNE_PAIRWISE = 0, GVK_LD_PRUNE_PAIRPHASE = 1, GVK_LD_PRUNE_VIF = 2 };
+
 typedef struct {
 	int64_t window; /* variants (at least 2), or kb with window_kb (at least 1) (default 50) */
 	int window_kb;  /* 1: window in kb (default 0) */
 	int64_t step;   /* variants the window moves by: 1 .. window for a window in variants (default 5) */
-	double r2;      /* r^2 threshold in [0, 1) (default 0.2) */
+	double r2;      /* r^2 threshold in [0, 1) (default 0.2); with GVK_LD_PRUNE_VIF the VIF threshold, at least 1 */
+	int mode;       /* GVK_LD_PRUNE_* (default GVK_LD_PRUNE_PAIRWISE) */
 } gvk_ld_prune_opts_t;
 
 /* The two lists, each in PLINK's order (.prune.in / .prune.out). */
@@ -574,6 +582,9 @@ typedef struct {
 	gvk_log_t log;    /* messages: a GPU that cannot be used (INFO), a GPU failure (WARN) */
 	const char *server;   /* a gvk serve socket, as gvk_pairhmm_opts_t.server (default NULL) */
 	const char *gpu_lock; /* device auto's GPU lock file, as gvk_pairhmm_opts_t.gpu_lock (default NULL) */
+	double server_min_work; /* with a server: cells of a batch from which it is sent there; smaller
+	                           batches (GATK's one pair per call) are aligned here, sooner than a
+	                           round trip (0: the engine's model, docs/align-gpu.md; 1: every batch) */
 } gvk_align_opts_t;
 
 typedef struct gvk_align_s gvk_align_t;

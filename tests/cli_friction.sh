@@ -52,7 +52,7 @@ rc=$?
 ok "ld without input: exit 1 (exit $rc)" '[ $rc -eq 1 ]'
 ok "ld without input: says so first" 'head -1 err.txt | grep -q "^gvk ld: no input: give --bfile PREFIX" && ! grep -q -- "--r or --r2" err.txt'
 "$gvk" ld --bfile "$bfile" -o x > /dev/null 2> err.txt
-ok "ld without --r2: says so" 'head -1 err.txt | grep -q "^gvk ld: give --r, --r2, --indep-pairwise or --clump"'
+ok "ld without --r2: says so" 'head -1 err.txt | grep -q "^gvk ld: give --r, --r2, --indep-pairwise, --indep-pairphase, --indep or --clump"'
 
 # --plot and --regions make the directories of their prefixes, after the model and only when it
 # succeeded; an output that cannot be written stops the run before any work, with nothing written.

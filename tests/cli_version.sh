@@ -21,7 +21,7 @@ declare -A off=(
 for cmd in "" pairhmm align cnv ld fastid; do
 	out=$("$gvk" $cmd --version) || { bad "gvk $cmd --version: exit status"; continue; }
 	for key in "^gvk [0-9]+\.[0-9]+\.[0-9]+$" "^commit: [0-9a-f]" "^GPU back end: " "^GPU architectures: " "^htslib: " \
-		"^zlib: " "^cairo: " "^MPI: " "^GKL drop-in JNI libraries: " "^CPU kernels: " "^this CPU: "; do
+		"^zlib: " "^cairo: " "^MPI: " "^GKL drop-in JNI libraries: " "^CPU kernels: " "^CPU kernels used: pairhmm [a-z0-9]+, align [a-z0-9]+, ld/fastid [a-z0-9]+$" "^this CPU: "; do
 		if grep -qE "$key" <<< "$out"; then pass=$((pass + 1)); else bad "gvk $cmd --version lacks /$key/"; fi
 	done
 	for f in "$@"; do

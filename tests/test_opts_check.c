@@ -44,6 +44,7 @@ int main(void)
 	CHECK(align, gvk_align_opts_t, "device", o.device = -1);
 	CHECK(align, gvk_align_opts_t, "gpu_chunk_mb", o.gpu_chunk_mb = -1);
 	CHECK(align, gvk_align_opts_t, "gpu_min_work", o.gpu_min_work = -1);
+	CHECK(align, gvk_align_opts_t, "server_min_work", o.server_min_work = -1);
 	CHECK(ld, gvk_ld_opts_t, NULL, (void)0);
 	CHECK(ld, gvk_ld_opts_t, "threads", o.threads = -1);
 	CHECK(ld, gvk_ld_opts_t, "window_r2", o.window_r2 = 2);

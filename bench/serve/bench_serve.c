@@ -10,9 +10,9 @@
  *   server  every process's calls through one gvk serve (started by the benchmark)
  * For Pair-HMM (one gvk_pairhmm_batch per region) and Smith-Waterman (per region, each haplotype
  * against the first and each read against a haplotype, as one batch or, with --sw-per-pair, one
- * call per pair as GATK's alignNative). Prints per mode the wall time from the fork of the
- * processes to the last one's end (engine start included), the speed-up over cpu, the call
- * latency p50 / p99, the slowest engine start (server: the connect), whether every value equals
+ * call per pair as GATK's alignNative). Prints per mode the wall time from the processes' start
+ * (all forked, then released at once) to the last one's end (engine start included), the speed-up
+ * over cpu, the call latency p50 / p99, the slowest engine start (server: the connect), whether every value equals
  * the cpu mode's bit for bit, and the server's summary (merged launch sizes).
  * Usage: bench_serve [-n PAIRS] [-P 4,16,64] [--modes cpu,gpu,auto,server] [--gvk PATH]
  *                    [--server-device gpu|cpu|auto] [-t SERVER_THREADS] [--no-sw] [--no-phmm]
@@ -262,9 +262,22 @@ static double run(const opts_t *o, const work_t *x, int mode, int sw, int P, sha
 	pid_t server = mode == M_SERVER ? server_start(o, log) : 0;
 	if (server < 0) return -1;
 	pid_t pids[MAX_P];
-	double t0 = now_s();
+	/* Every process waits, after its fork, until all exist (the pipe's end of file), so that the
+	 * wall and the connects measure the processes' work and not the forks of this large parent
+	 * one after the other, which no HaplotypeCaller pays. */
+	int go[2];
+	if (pipe(go) < 0) return perror("pipe"), -1;
 	for (int p = 0; p < P; ++p)
-		if ((pids[p] = fork()) == 0) _exit(child(o, x, mode, sw, p, P, sh));
+		if ((pids[p] = fork()) == 0) {
+			char c;
+			close(go[1]);
+			while (read(go[0], &c, 1) < 0 && errno == EINTR) {
+			}
+			_exit(child(o, x, mode, sw, p, P, sh));
+		}
+	close(go[0]);
+	double t0 = now_s();
+	close(go[1]);
 	int failed = 0, fell = 0;
 	for (int p = 0; p < P; ++p) {
 		int st;

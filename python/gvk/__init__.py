@@ -147,7 +147,7 @@ def features():
 
 # ---------------------------------------------------------------------------------------------- options
 _DEVICE = {"auto": 0, "cpu": 1, "gpu": 2}
-_ISA = {"auto": 0, "scalar": 1, "avx512": 2, "avx2": 3}
+_ISA = {"auto": 0, "scalar": 1, "avx512": 2, "avx2": 3, "neon": 4}
 
 
 def _choice(name, value, table):
@@ -536,16 +536,27 @@ def ld(source, *, table=False, layout="snp_major", chrom=None, bp=None, **opts):
 	return res
 
 
-def ld_prune(prefix, window=50, step=5, r2=0.2, *, window_kb=False, **opts):
-	"""PLINK 1.9 --indep-pairwise window step r2 (window in kb with window_kb=True) of the PLINK
-	fileset prefix (.bed/.bim/.fam), without filters. Returns (kept, removed): lists of variant IDs
-	in the order of PLINK's .prune.in and .prune.out. Engine options as for ld() (keep_allele_order,
-	device, threads, ...)."""
+_PRUNE_MODES = {"pairwise": 0, "pairphase": 1, "vif": 2}
+
+
+def ld_prune(prefix, window=50, step=5, r2=None, *, window_kb=False, mode="pairwise", **opts):
+	"""PLINK 1.9 pruning of the PLINK fileset prefix (.bed/.bim/.fam), without filters: mode
+	"pairwise" is --indep-pairwise window step r2 (r2 default 0.2), "pairphase" --indep-pairphase
+	(r^2 from haplotype frequencies), "vif" --indep window step VIF with r2 the VIF threshold (at
+	least 1; required). The window is in kb with window_kb=True. Returns (kept, removed): lists of
+	variant IDs in the order of PLINK's .prune.in and .prune.out. Engine options as for ld()
+	(keep_allele_order, device, threads, ...)."""
 	prefix = _path("prefix", prefix)
+	if mode not in _PRUNE_MODES:
+		raise GvkArgError(GVK_ERR_ARG, "mode: %r; give 'pairwise', 'pairphase' or 'vif'" % (mode,))
+	if r2 is None and mode == "vif":
+		raise GvkArgError(GVK_ERR_ARG, "mode='vif' needs the VIF threshold (r2)")
 	po = _lib.LdPruneOpts()
 	_L.gvk_ld_prune_opts_init(ctypes.byref(po))
 	po.window, po.step, po.window_kb = _int("window", window, 1, 2**31 - 1), _int("step", step, 1, 2**31 - 1), int(bool(window_kb))
-	po.r2 = float(r2)
+	if r2 is not None:
+		po.r2 = float(r2)
+	po.mode = _PRUNE_MODES[mode]
 	o = _lib.LdOpts()
 	_L.gvk_ld_opts_init(ctypes.byref(o))
 	_set_opts(o, opts)

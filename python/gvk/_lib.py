@@ -79,7 +79,7 @@ class LdTable(ctypes.Structure):
 
 class LdPruneOpts(ctypes.Structure):
 	_c_name_ = "gvk_ld_prune_opts_t"
-	_fields_ = [("window", c_int64), ("window_kb", c_int), ("step", c_int64), ("r2", c_double)]
+	_fields_ = [("window", c_int64), ("window_kb", c_int), ("step", c_int64), ("r2", c_double), ("mode", c_int)]
 
 
 class LdPruneResult(ctypes.Structure):
@@ -127,7 +127,8 @@ class SwParams(ctypes.Structure):
 class AlignOpts(ctypes.Structure):
 	_c_name_ = "gvk_align_opts_t"
 	_fields_ = [(n, c_int) for n in ("flavour", "raw", "threads", "device", "isa", "gpu", "gpu_chunk_mb")] + [
-		("gpu_min_work", c_double), ("log", Log), ("server", c_char_p), ("gpu_lock", c_char_p)]
+		("gpu_min_work", c_double), ("log", Log), ("server", c_char_p), ("gpu_lock", c_char_p),
+		("server_min_work", c_double)]
 
 
 class AlignPair(ctypes.Structure):

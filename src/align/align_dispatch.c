@@ -1,33 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* Picks the alignment fill kernels at run time. */
+/* Picks the alignment fill kernels at run time (cpu_kernel_t: best first). */
 #include "align_kernel.h"
+#include "../common/cpu_dispatch.h"
 
-#if defined(GVK_ALIGN_X86)
-static int cpu_has_avx512(void)
-{
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-	       __builtin_cpu_supports("avx512bw");
-}
-
-static int cpu_has_avx2(void)
-{
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2");
-}
+static const cpu_kernel_t kernels[] = {
+#if defined(GVK_HAVE_AVX512)
+    {GVK_ISA_AVX512, CPUF_FAMILY_AVX512, &al_isa_avx512, "avx512"},
+    {GVK_ISA_AVX2, CPUF_AVX2, &al_isa_avx2, "avx2"},
+#elif defined(GVK_HAVE_NEON)
+    {GVK_ISA_NEON, CPUF_NEON, &al_isa_neon, "neon"},
 #endif
+    {GVK_ISA_SCALAR, 0, &al_isa_scalar, "scalar"}};
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 
-const al_isa_t *al_isa_select(int isa)
+const al_isa_t *al_isa_select(int isa) { return cpu_kernel_pick(kernels, N_KERNELS, isa); }
+
+int al_isa_note(const al_isa_t *k, int isa, char *buf, size_t size)
 {
-	switch (isa) {
-	case GVK_ISA_SCALAR: return &al_isa_scalar;
-#ifdef GVK_ALIGN_X86
-	case GVK_ISA_AVX512: return cpu_has_avx512() ? &al_isa_avx512 : NULL;
-	case GVK_ISA_AVX2: return cpu_has_avx2() ? &al_isa_avx2 : NULL;
-	case GVK_ISA_AUTO: return cpu_has_avx512() ? &al_isa_avx512 : cpu_has_avx2() ? &al_isa_avx2 : &al_isa_scalar;
-#else
-	case GVK_ISA_AUTO: return &al_isa_scalar;
-#endif
-	default: return NULL;
-	}
+	return cpu_kernel_note(kernels, N_KERNELS, isa, k, buf, size);
 }

@@ -35,6 +35,7 @@ struct gvk_align_s {
 	char name[400];
 	srv_client_t *srv; /* opts.server while it answers (NULL: none, or it stopped) */
 	int gpu_lock_fd;   /* the GPU lock held, or -1 */
+	int assist;        /* CPU assist for small GPU batches (align_assist.c); tests turn it off */
 };
 
 void gvk_align_opts_init(gvk_align_opts_t *opt)
@@ -65,6 +66,8 @@ int gvk_align_opts_check(const gvk_align_opts_t *o, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "gpu_chunk_mb %d is out of range (0 = automatic, 1..%d MiB)", o->gpu_chunk_mb,
 		                   GVK_ALIGN_MAX_CHUNK_MB);
 	if (!(o->gpu_min_work >= 0)) return gvk_err_set(err, GVK_ERR_ARG, "gpu_min_work must be 0 (the policy's) or positive");
+	if (!(o->server_min_work >= 0 && o->server_min_work < 1e300))
+		return gvk_err_set(err, GVK_ERR_ARG, "server_min_work must be 0 (the model's) or positive");
 	return 0;
 }
 
@@ -94,7 +97,11 @@ gvk_align_t *al_create(const gvk_align_opts_t *opt, int emulate, gvk_err_t *err)
 	e->opt.server = e->opt.gpu_lock = NULL;
 	e->isa = isa;
 	e->gpu_lock_fd = -1;
+	e->assist = 1;
 	snprintf(e->name, sizeof e->name, "cpu-%s", isa->name);
+	char note[256];
+	int passed = al_isa_note(isa, opt->isa, note, sizeof note);
+	if (passed) gvk_logf(&opt->log, GVK_LOG_INFO, "align: CPU kernel %s", note);
 	/* With a server, the engine's own work (the server gone) is the CPU's. */
 	if (opt->server && opt->device != GVK_DEVICE_CPU) {
 		gvk_err_t cerr = {0, ""};
@@ -135,6 +142,8 @@ gvk_align_t *al_create(const gvk_align_opts_t *opt, int emulate, gvk_err_t *err)
 	}
 	return e;
 }
+
+void al_set_cpu_assist(gvk_align_t *e, int on) { e->assist = on; }
 
 void gvk_align_destroy(gvk_align_t *e)
 {
@@ -328,33 +337,65 @@ static size_t cut_items(const al_isa_t *isa, const al_job_t *jobs, const sortkey
 	return ni;
 }
 
-/* pos[k] of a pair: the shortcut's answer (>= 0), to align, or already answered (by the GPU). */
-enum { AL_TODO = -1, AL_DONE = -2 };
-
-/* Orders the pairs to fill and cuts them into items: the shortcut answers, then the pairs that fit
- * 16-bit lanes (when the kernel set has them), then the others. */
-static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, size_t *order,
-                         item_t *items, sortkey_t *keys)
+/* Orders the pairs whose pos is `want` (AL_TODO or AL_HOST) to fill and cuts them into items:
+ * with AL_TODO the shortcut answers first, then the pairs that fit 16-bit lanes (when the kernel
+ * set has them), then the others. */
+static size_t plan_items(const gvk_align_t *e, const al_job_t *jobs, const int *pos, size_t n, int want,
+                         size_t *order, item_t *items, sortkey_t *keys)
 {
 	const al_isa_t *isa = e->isa;
 	size_t ni = 0, nnar = 0, nf = 0;
 	for (size_t k = 0; k < n; ++k) {
-		if (pos[k] >= 0) {
+		if (pos[k] >= 0 && want == AL_TODO) {
 			order[n - 1 - ni] = k;
 			items[ni] = (item_t){n - 1 - ni, 1, pos[k], K_SINGLE};
 			++ni;
-		} else if (pos[k] == AL_TODO && isa->fill_narrow && al_fits_int16(&jobs[k])) {
+		} else if (pos[k] == want && isa->fill_narrow && al_fits_int16(&jobs[k])) {
 			keys[nnar++].idx = k;
 		}
 	}
 	nf = nnar;
 	for (size_t k = 0; k < n; ++k)
-		if (pos[k] == AL_TODO && !(isa->fill_narrow && al_fits_int16(&jobs[k]))) keys[nf++].idx = k;
+		if (pos[k] == want && !(isa->fill_narrow && al_fits_int16(&jobs[k]))) keys[nf++].idx = k;
 	sort_by_shape(jobs, keys, nnar);
 	sort_by_shape(jobs, keys + nnar, nf - nnar);
 	ni += cut_items(isa, jobs, keys, nnar, 0, order, items + ni, K_NARROW);
 	ni += cut_items(isa, jobs, keys + nnar, nf - nnar, nnar, order, items + ni, K_LANES);
 	return ni;
+}
+
+/* The pairs al_assist_pick gave to the CPU, aligned on the batch's thread while the GPU runs the
+ * others. */
+typedef struct {
+	gvk_align_t *e;
+	const al_job_t *jobs;
+	int *pos;
+	size_t n, *order;
+	item_t *items;
+	sortkey_t *keys;
+	gvk_align_result_t *out;
+	size_t *text_at;
+	int16_t *text_tid;
+	int rc;
+} host_t;
+
+static void host_part(void *arg)
+{
+	host_t *h = arg;
+	const size_t ni = plan_items(h->e, h->jobs, h->pos, h->n, AL_HOST, h->order, h->items, h->keys);
+	run_t r = {h->e, h->jobs, h->order, h->items, ni, 0, 0, h->out, h->text_at, h->text_tid};
+	if (ni > 0) run_worker(&r, 0);
+	if ((h->rc = atomic_load(&r.err)) < 0) return;
+	for (size_t k = 0; k < h->n; ++k)
+		if (h->pos[k] == AL_HOST) h->pos[k] = AL_HOSTED;
+}
+
+/* After the GPU part: pairs left AL_HOST (the GPU failed before their turn) go to the CPU path,
+ * and after a failure (whose fall-back empties the arenas) so do the ones already answered. */
+static void host_settle(int *pos, size_t n, int failed)
+{
+	for (size_t k = 0; k < n; ++k)
+		if (pos[k] == AL_HOST || (failed && pos[k] == AL_HOSTED)) pos[k] = AL_TODO;
 }
 
 static int text_out(gvk_align_t *e, int tid, size_t k, const al_job_t *jb, const al_elem_t *el, int ne, int32_t offset,
@@ -429,7 +470,7 @@ static size_t pick_gpu_jobs(const gvk_align_t *e, const al_job_t *jobs, const in
  * their text into the threads' arenas. On success their pos becomes AL_DONE and *ndone counts
  * them; larger pairs and the shortcut's answers stay for the CPU path. */
 static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, gvk_align_result_t *out,
-                     size_t *text_at, int16_t *text_tid, size_t *ndone, gvk_err_t *err)
+                     size_t *text_at, int16_t *text_tid, ag_idle_t idle, size_t *ndone, gvk_err_t *err)
 {
 	size_t *idx = gvk_buf_reserve(&e->wk[W_GIDX], n * sizeof *idx), cnt = 0;
 	al_job_t *gj = gvk_buf_reserve(&e->wk[W_GJOBS], n * sizeof *gj);
@@ -444,7 +485,7 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
 		                                              : EMU_CHUNK_BYTES;
 		gemit_t g = {e, jobs, idx, out, text_at, text_tid};
 		ag_times_t tm = {0, 0, 0, 0, 0};
-		rc = ag_run(&be, gj, cnt, java, e->opt.threads, budget, gpu_emit, &g, &tm, err);
+		rc = ag_run(&be, gj, cnt, java, e->opt.threads, budget, gpu_emit, &g, idle, &tm, err);
 		e->gpu_kernel_s = tm.kernel;
 		gvk_logf(&e->opt.log, GVK_LOG_DEBUG,
 		         "align: GPU part: %zu pairs in %zu chunks of at most %zu MiB; plan %.2f ms, pack and CIGAR text "
@@ -516,6 +557,15 @@ static void link_worker(void *arg, int t)
 	for (size_t k = beg; k < end; ++k) w->out[k].cigar = w->e->arena[w->text_tid[k]].p + w->text_at[k];
 }
 
+/* With a server: whether the batch is aligned here, below server_min_work cells. */
+static int send_here(const gvk_align_t *e, const al_job_t *jobs, size_t n)
+{
+	const double limit = e->opt.server_min_work > 0 ? e->opt.server_min_work : al_assist_server_cells(e->isa->lanes);
+	double cells = 0;
+	for (size_t k = 0; k < n && cells < limit; ++k) cells += (double)jobs[k].n * jobs[k].m;
+	return cells < limit;
+}
+
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
 {
 	const char *null = !e ? "e" : n == 0 ? NULL : !pairs ? "pairs" : !out ? "out" : NULL;
@@ -542,7 +592,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: %s", bad, perr.msg);
 	}
 	int rc = 0;
-	if (e->srv) {
+	if (e->srv && !send_here(e, jobs, n)) {
 		/* The batch was checked here: a server that fails it (gone, or its device failed) is said
 		 * once and left for good; a batch too large for it is computed here. */
 		gvk_err_t serr = {0, ""};
@@ -568,9 +618,20 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	e->gpu_kernel_s = 0;
 	const double t1 = gvk_seconds();
 	size_t ngpu = 0; /* pairs the GPU answered: all n leave nothing for the CPU path's planning */
-	if (want_gpu(e, jobs, pos, n)) {
+	int all_host = 0;
+	host_t h = {e, jobs, pos, n, order, items, keys, out, text_at, text_tid, 0};
+	const int gpu = want_gpu(e, jobs, pos, n);
+	const size_t nhost = gpu && e->assist ? al_assist_pick(jobs, pos, n, e->isa->lanes, &all_host) : 0;
+	if (all_host) {
+		host_part(&h); /* this thread finishes the batch before a launch would */
+		if (h.rc < 0) return gvk_err_set(err, h.rc, "out of memory in the align engine");
+	} else if (gpu) {
 		gvk_err_t gerr = {0, ""};
-		if ((rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, &ngpu, &gerr)) < 0) {
+		const ag_idle_t idle = {nhost > 0 ? host_part : NULL, &h};
+		rc = gpu_batch(e, jobs, pos, n, out, text_at, text_tid, idle, &ngpu, &gerr);
+		host_settle(pos, n, rc < 0);
+		if (rc == 0 && h.rc < 0) return gvk_err_set(err, h.rc, "out of memory in the align engine");
+		if (rc < 0) {
 			/* Any GPU failure: this batch and the next ones on the CPU. */
 			gvk_logf(&e->opt.log, GVK_LOG_WARN, "align: GPU failed (%s); falling back to the CPU", gerr.msg);
 			al_gpu_close(e->gpu);
@@ -582,7 +643,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		}
 	}
 	const double t2 = gvk_seconds();
-	size_t ni = ngpu == n ? 0 : plan_items(e, jobs, pos, n, order, items, keys);
+	size_t ni = ngpu == n ? 0 : plan_items(e, jobs, pos, n, AL_TODO, order, items, keys);
 	run_t r = {e, jobs, order, items, ni, 0, 0, out, text_at, text_tid};
 	if (ni > 0) gvk_parallel(nt < (int)ni ? nt : (int)ni, run_worker, &r);
 	if ((rc = atomic_load(&r.err)) < 0) return gvk_err_set(err, rc, "out of memory in the align engine");
@@ -590,8 +651,9 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	link_t lk = {e, out, text_at, text_tid, n, n >= PREP_PARALLEL ? nt : 1};
 	gvk_parallel(lk.nt, link_worker, &lk);
 	gvk_logf(&e->opt.log, GVK_LOG_DEBUG,
-	         "align: batch of %zu pairs on %s: checks and shortcut %.2f ms, GPU part %.2f ms, CPU part %.2f ms, "
-	         "results %.2f ms", n, e->name, (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3, (gvk_seconds() - t3) * 1e3);
+	         "align: batch of %zu pairs on %s: checks and shortcut %.2f ms, GPU part %.2f ms (%zu pairs of it on this "
+	         "thread%s), CPU part %.2f ms, results %.2f ms", n, e->name, (t1 - t0) * 1e3, (t2 - t1) * 1e3, nhost,
+	         all_host ? ", the whole batch" : "", (t3 - t2) * 1e3, (gvk_seconds() - t3) * 1e3);
 	return 0;
 }
 

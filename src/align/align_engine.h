@@ -45,18 +45,41 @@ typedef struct {
 	size_t chunks;
 } ag_times_t;
 
+/* Host work to run while the back end computes: called once on ag_run's thread, after the last
+ * chunk was submitted and before it is waited for, when no packing or formatting runs. */
+typedef struct {
+	void (*fn)(void *arg);
+	void *arg;
+} ag_idle_t;
+
 /* Aligns jobs[0..n) (each of at most AG_MAX_CELLS cells) through back end be in chunks of at most
  * `budget` bytes: packing and formatting (emit) run on nt threads, overlapped with the back end's
- * chunks. Adds its times to *tm. 0 or a negative code; on failure every submitted chunk has been
- * waited for. */
+ * chunks; idle (fn may be NULL) runs under the last chunk. Adds its times to *tm. 0 or a negative
+ * code; on failure every submitted chunk has been waited for and idle may not have run. */
 int ag_run(const ag_backend_t *be, const al_job_t *jobs, size_t n, int java, int nt, size_t budget, ag_emit_fn emit,
-           void *arg, ag_times_t *tm, gvk_err_t *err);
+           void *arg, ag_idle_t idle, ag_times_t *tm, gvk_err_t *err);
+
+/* A pair's state in a batch (the engine's pos[k]): the substring shortcut's answer (>= 0), to
+ * align, answered by the GPU, given to the CPU threads to align under the GPU's launch (CPU
+ * assist), or answered by them. */
+enum { AL_TODO = -1, AL_DONE = -2, AL_HOST = -3, AL_HOSTED = -4 };
+
+/* CPU assist (align_assist.c): in a batch small enough that the GPU's time is that of its longest
+ * pair, marks AL_HOST the AL_TODO pairs the GPU takes (ag_fits) that the CPU threads should align
+ * instead, for the shortest time of both; cpu_lanes is the CPU kernel set's width. Returns how many
+ * it marked; *all is set when that is every pair the GPU would have taken. */
+size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, int *all);
+/* The cells one CPU core aligns in the time of the shortest call through gvk serve (a round trip
+ * and a launch): the default of server_min_work. */
+double al_assist_server_cells(int cpu_lanes);
 
 /* The CUDA back end. NULL with err filled when there is no usable GPU. */
 typedef struct al_gpu_s al_gpu_t;
 /* gvk_align_create, and for tests: emulate 1 runs the GPU back end's per-pair code and chunk
  * pipeline on the CPU ("gpu-emulated") where device gpu or auto finds no usable GPU. */
 gvk_align_t *al_create(const gvk_align_opts_t *opt, int emulate, gvk_err_t *err);
+/* CPU assist (al_assist_pick) on or off; on by default, off in the tests of the GPU kernels. */
+void al_set_cpu_assist(gvk_align_t *e, int on);
 
 al_gpu_t *al_gpu_open(const gvk_align_opts_t *opt, gvk_err_t *err);
 void al_gpu_close(al_gpu_t *g);

@@ -138,7 +138,7 @@ static int stage(const al_job_t *jobs, const ag_batch_t *bt, slot_t *slots, size
 }
 
 int ag_run(const ag_backend_t *be, const al_job_t *jobs, size_t n, int java, int nt, size_t budget, ag_emit_fn emit,
-           void *arg, ag_times_t *tm, gvk_err_t *err)
+           void *arg, ag_idle_t idle, ag_times_t *tm, gvk_err_t *err)
 {
 	if (n == 0) return 0;
 	if (nt < 1) nt = 1;
@@ -174,6 +174,7 @@ int ag_run(const ag_backend_t *be, const al_job_t *jobs, size_t n, int java, int
 		if (i < nc) {
 			if ((rc = be->submit(be->ctx, (int)(i % AG_SLOTS), &bt.chunk[i], java, err)) < 0) break;
 			submitted = i + 1;
+			if (i + 1 == nc && idle.fn) idle.fn(idle.arg);
 		}
 		if (i >= 1 && i - 1 < nc) {
 			const int si = (int)((i - 1) % AG_SLOTS);

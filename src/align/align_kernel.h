@@ -134,12 +134,17 @@ static inline int al_fits_int16(const al_job_t *j)
 }
 
 extern const al_isa_t al_isa_scalar;
-#ifdef GVK_ALIGN_X86
+#ifdef GVK_HAVE_AVX512
 extern const al_isa_t al_isa_avx512, al_isa_avx2;
+#endif
+#ifdef GVK_HAVE_NEON
+extern const al_isa_t al_isa_neon;
 #endif
 
 /* The kernel set for a gvk_isa_t request; NULL if this build or CPU cannot run it. */
 const al_isa_t *al_isa_select(int isa);
+/* Which kernel k is and, for an AUTO request, why no better one was taken (cpu_kernel_note). */
+int al_isa_note(const al_isa_t *k, int isa, char *buf, size_t size);
 
 /* End cell (5.1) from a fill; returns its H. */
 int32_t al_end_cell(const al_job_t *j, const al_fill_t *f, int *p1, int *p2);

@@ -9,4 +9,9 @@
  * as for a bad option, so that a typo never turns quietly into 0. */
 int cli_env_long(const char *cmd, const char *name, long lo, long hi, long *v);
 
+/* The default of -t: every processor; under MPI this rank's share of its node's processors (the
+ * node's ranks split its cores), also in the child a rank starts on its share of an input
+ * (GVK_MPI_CHILD carries the share). */
+int gvk_cli_default_threads(void);
+
 #endif

@@ -43,6 +43,7 @@ int gvk_cli_isa(const char *arg, int allow_avx2)
 	if (!strcmp(arg, "auto")) return GVK_ISA_AUTO;
 	if (!strcmp(arg, "avx512")) return GVK_ISA_AVX512;
 	if (!strcmp(arg, "scalar")) return GVK_ISA_SCALAR;
+	if (!strcmp(arg, "neon")) return GVK_ISA_NEON;
 	return allow_avx2 && !strcmp(arg, "avx2") ? GVK_ISA_AVX2 : -1;
 }
 

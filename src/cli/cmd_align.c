@@ -54,7 +54,7 @@ static void usage(FILE *fp)
 	        "                      alignNative returns)\n"
 	        "      --java          reproduce GATK's Java aligner instead of GKL (differs only for\n"
 	        "                      IGNORE trailing overhangs, very long CIGARs, scores below -1e8)\n"
-	        "      --isa I         CPU kernel: auto, avx512, avx2 or scalar (default auto: the widest\n"
+	        "      --isa I         CPU kernel: auto, avx512, avx2, neon or scalar (default auto: the widest\n"
 	        "                      this CPU runs)\n"
 	        "      --chunk N       pairs per batch (default 65536); bounds memory use\n"
 	        "      --server PATH   send the batches to gvk serve at PATH (default: $GVK_SERVER) under\n"
@@ -93,7 +93,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"server", required_argument, NULL, 8},    {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	gvk_align_opts_init(&a->eng);
-	a->eng.threads = gvk_ncpu();
+	a->eng.threads = gvk_cli_default_threads();
 	gvk_sw_preset("NEW_SW_PARAMETERS", &a->def.par);
 	a->def.overhang = GVK_OVERHANG_SOFTCLIP;
 	a->chunk = 1 << 16;
@@ -125,7 +125,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case 4: a->eng.raw = 1; break;
 		case 5: a->eng.flavour = GVK_SW_JAVA; break;
 		case 6:
-			if ((a->eng.isa = gvk_cli_isa(optarg, 1)) < 0) return fprintf(stderr, "gvk align: --isa must be auto, avx512, avx2 or scalar\n"), -1;
+			if ((a->eng.isa = gvk_cli_isa(optarg, 1)) < 0) return fprintf(stderr, "gvk align: --isa must be auto, avx512, avx2, neon or scalar\n"), -1;
 			break;
 		case 7: {
 			long v = atol(optarg);

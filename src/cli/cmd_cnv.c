@@ -215,7 +215,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 	if (env_opts(a) < 0) return -1;
 	gvk_cnv_bam_opts_init(&a->b);
 	a->p = (cnv_plot_opt_t){NULL, 1, 0, CNV_PLOT_CONTIGS_CALLS, getenv("GVK_CNV_PLAIN_SVG") != NULL};
-	a->o.threads = a->b.threads = gvk_ncpu();
+	a->o.threads = a->b.threads = gvk_cli_default_threads();
 	int c;
 	double v;
 	while ((c = getopt_long(argc, argv, "o:w:t:qh", lo, NULL)) != -1) {
@@ -411,6 +411,10 @@ int gvk_cmd_cnv(int argc, char **argv)
 		/* the model runs on every rank (EM by regions, segmentation by sample and sequence) */
 		if (counted && !a.count_only && (rc = gvk_mpi_cnv_share(&c, &err)) < 0) goto done;
 	}
+#endif
+#ifdef GVK_MPI
+	if (a.counts && !a.count_only && gvk_mpi_several()) rc = gvk_mpi_cnv_read(a.counts, a.as_matrix, a.o.threads, &c, &err);
+	else
 #endif
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
 	else if (!counted) rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);

@@ -21,6 +21,7 @@
 #endif
 #include "../snp/snp_gpu.h"
 #include "snp_gpu_env.h"
+#include "cli_env.h"
 
 typedef struct {
 	const char *out, *hits_out, *make_fidb, *db, *queries;
@@ -55,7 +56,7 @@ static void usage(FILE *fp)
 	        "                      so databases larger than memory can be searched\n"
 	        "  -t, --threads N     CPU threads (default: all processors)\n"
 	        "      --device D      cpu, gpu or auto (default auto: the GPU when usable)\n"
-	        "      --isa I         CPU kernel: auto, avx512 or scalar\n"
+	        "      --isa I         CPU kernel: auto, avx512, neon or scalar\n"
 	        "  -q, --quiet         no summary line (and no notes)\n"
 	        "  -h, --help          this text\n\n"
 	        "Environment: GVK_SNP_GPU_PATH=auto|popc|mma picks the GPU kernel (CUDA cores or tensor cores);\n"
@@ -122,7 +123,7 @@ static int one_opt(int c, char **argv, args_t *a)
 		if ((a->device = gvk_cli_device(optarg)) < 0) return fail("--device must be cpu, gpu or auto");
 		return 0;
 	case 6:
-		if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fail("--isa must be auto, avx512 or scalar");
+		if ((a->isa = gvk_cli_isa(optarg, 0)) < 0) return fail("--isa must be auto, avx512, neon or scalar");
 		return 0;
 	case 'q': a->quiet = 1; return 0;
 	case 'h': usage(stdout); gvk_cli_help_exit();
@@ -171,7 +172,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 	a->topk = 10;
 	a->thresh = -1;
 	a->block = (int64_t)1 << 24;
-	a->threads = gvk_ncpu();
+	a->threads = gvk_cli_default_threads();
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":k:o:T:H:t:qh", lo, NULL)) != -1)

@@ -97,6 +97,18 @@ static int write_log(run_t *r, const char *why)
 	return lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
 }
 
+/* PLINK writes the samples --mind removed to PREFIX.irem, when there are any. */
+static int write_irem(run_t *r)
+{
+	if (!r->in.n_mind_removed) return 0;
+	char *path = with_ext(r->a.out_prefix, ".irem");
+	if (!path) return gvk_err_set(&r->err, GVK_ERR_NOMEM, "out of memory");
+	FILE *fp = gvk_outset_open(&r->os, path, &r->err);
+	free(path);
+	if (!fp) return GVK_ERR_IO;
+	return fputs(r->in.irem, fp) < 0 ? gvk_err_set(&r->err, GVK_ERR_IO, "cannot write %s.irem", r->a.out_prefix) : 0;
+}
+
 #ifdef GVK_MPI
 /* Under MPI: each rank its rows, rank 0 the joined output, the log and the commit. */
 static int write_outputs_mpi(run_t *r)
@@ -106,10 +118,11 @@ static int write_outputs_mpi(run_t *r)
 	                     .r2_min = a->r2_min, .with_freqs = a->with_freqs, .in_phase = a->in_phase, .dcol = a->dcol,
 	                     .dprime = a->dprime, .gz = a->gz};
 	int writes = 0;
-	int rc = gvk_mpi_ld(&r->os, a->out ? a->out : r->path, &r->w, &r->d, &a->ld, &r->rep, &writes, &r->err);
+	int rc = gvk_mpi_ld(&r->os, a->out ? a->out : r->path, &r->w, &r->d, r->in.mpi_part, &a->ld, &r->rep, &writes, &r->err);
 	if (!writes) a->quiet = 1;
 	if (rc < 0 || !writes) return rc;
-	if (r->log_path) rc = write_log(r, NULL);
+	rc = write_irem(r);
+	if (rc == 0 && r->log_path) rc = write_log(r, NULL);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
 	return rc;
 }
@@ -132,18 +145,6 @@ static int write_log_only(run_t *r, const char *why)
 	if (!first_rank()) return r->a.quiet = 1, 0;
 	int rc = r->log_path ? write_log(r, why) : 0;
 	return rc == 0 ? gvk_outset_commit(&r->os, &r->err) : rc;
-}
-
-/* PLINK writes the samples --mind removed to PREFIX.irem, when there are any. */
-static int write_irem(run_t *r)
-{
-	if (!r->in.n_mind_removed) return 0;
-	char *path = with_ext(r->a.out_prefix, ".irem");
-	if (!path) return gvk_err_set(&r->err, GVK_ERR_NOMEM, "out of memory");
-	FILE *fp = gvk_outset_open(&r->os, path, &r->err);
-	free(path);
-	if (!fp) return GVK_ERR_IO;
-	return fputs(r->in.irem, fp) < 0 ? gvk_err_set(&r->err, GVK_ERR_IO, "cannot write %s.irem", r->a.out_prefix) : 0;
 }
 
 /* The table or matrix, then the log, as one output set. */
@@ -187,22 +188,25 @@ static int finish_set(run_t *r, int rc)
 	return rc;
 }
 
-/* --indep-pairwise: both lists and the log, as one output set. */
-static int write_prune(run_t *r)
+/* --indep*'s lists, or --clump's PREFIX.clumped, then .irem and the log, as one output set. */
+static int write_lists(run_t *r)
 {
-	return finish_set(r, ld_prune_write(&r->a, &r->d, &r->os, &r->log, &r->n_pruned, &r->err));
-}
-
-/* --clump: PREFIX.clumped and the log, as one output set. */
-static int write_clump(run_t *r)
-{
-	return finish_set(r, ld_clump_cmd_write(&r->a, &r->d, &r->os, &r->log, &r->n_clumps, &r->err));
+	const ld_input_t *in = &r->in;
+	ld_prune_src_t src = {in->bed, in->row, in->n_rows, in->n_samples, &in->geno};
+	/* under MPI clumping runs whole on rank 0 (the other ranks read the input for nothing) */
+	int writes = first_rank(), rc = 0;
+	if (r->a.clump_set && writes) rc = ld_clump_cmd_write(&r->a, &r->d, &r->os, &r->log, &r->n_clumps, &r->err);
+	else if (!r->a.clump_set)
+		rc = ld_prune_write(&r->a, &r->d, in->streamed ? &src : NULL, in->mpi_part, &r->os, &r->log, &r->n_pruned,
+		                    &writes, &r->err);
+	if (!writes) return r->a.quiet = 1, rc;
+	return finish_set(r, rc);
 }
 
 static int run(run_t *r)
 {
 	ld_args_t *a = &r->a;
-	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 %s)\n", GVK_VERSION, a->prune_set ? "--indep-pairwise" : a->clump_set ? "--clump" : "--r/--r2");
+	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 %s)\n", GVK_VERSION, a->clump_set ? "--clump" : a->prune_set ? ld_prune_mode_name(a->prune.mode) : "--r/--r2");
 	ld_log_options(&r->log, a->argc, a->argv);
 	int rc = ld_load(a, &r->d, &r->in, &r->log, &r->err);
 	if (rc < 0) return rc;
@@ -214,8 +218,7 @@ static int run(run_t *r)
 		if (first_rank()) fprintf(stderr, "gvk ld: warning: %s\n", FOUNDERS_SKIP);
 		return write_log_only(r, "Warning: " FOUNDERS_SKIP);
 	}
-	if (a->prune_set) return write_prune(r);
-	if (a->clump_set) return write_clump(r);
+	if (a->prune_set || a->clump_set) return write_lists(r);
 	if (ld_args_check_count(a, r->d.n_snp) < 0) return GVK_ERR_ARG;
 	a->ld.haplotype = a->phased;
 	a->ld.r2 = a->r2;
@@ -237,7 +240,7 @@ int gvk_cmd_ld(int argc, char **argv)
 	int no_input = ld_args_check_input(&r->a) < 0;
 	if (!no_input && ld_clump_check(&r->a) < 0) return free(r), 1;
 	if (no_input || (!r->a.stat_set && !r->a.prune_set && !r->a.clump_set)) {
-		if (!no_input) fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise or --clump\n");
+		if (!no_input) fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise, --indep-pairphase, --indep or --clump\n");
 		ld_usage(stderr);
 		return free(r), 1;
 	}
@@ -269,8 +272,9 @@ int gvk_cmd_ld(int argc, char **argv)
 		        (long long)r->d.n_snp, (long long)r->d.n_bits, (long long)r->n_pruned,
 		        (long long)(r->d.n_snp - r->n_pruned), a->out_prefix, gvk_seconds() - r->t0);
 	} else if (rc == 0 && !a->quiet && a->clump_set) {
-		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, %lld clumps in %s.clumped, %.3f s\n", (long long)r->d.n_snp,
-		        (long long)r->d.n_bits, (long long)r->n_clumps, a->out_prefix, gvk_seconds() - r->t0);
+		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, %lld clumps%s%s, %.3f s\n", (long long)r->d.n_snp,
+		        (long long)r->d.n_bits, (long long)r->n_clumps, r->n_clumps ? " in " : "", r->n_clumps ? a->out_prefix : "",
+		        gvk_seconds() - r->t0);
 	} else if (rc == 0 && !a->quiet && r->no_table) {
 		fprintf(stderr, "gvk ld: %lld SNPs x %lld samples, no pairs, no table file written%s%s\n", (long long)r->d.n_snp,
 		        (long long)r->d.n_bits, r->log_path ? "; log in " : "", r->log_path ? r->log_path : "");

@@ -58,7 +58,7 @@ static void usage(FILE *fp)
 	        "                     --native-pair-hmm-use-double-precision)\n"
 	        "      --format F     auto, gkl, group or hex (default auto)\n"
 	        "      --tsv          write 'group read hap log10 used_double' per pair (0-based indices)\n"
-	        "      --isa I        CPU kernel: auto, avx512 or scalar (default auto)\n"
+	        "      --isa I        CPU kernel: auto, avx512, neon or scalar (default auto)\n"
 	        "      --chunk N      pairs per batch (default 524288); bounds memory use\n"
 	        "      --server PATH  send the batches to gvk serve at PATH (default: $GVK_SERVER) under\n"
 	        "                     --device auto or gpu; without an answer, computed on the CPU here\n"
@@ -77,7 +77,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"server", required_argument, NULL, 8},    {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	gvk_pairhmm_opts_init(&a->eng);
-	a->eng.threads = gvk_ncpu();
+	a->eng.threads = gvk_cli_default_threads();
 	/* Half a million pairs: a smaller first chunk and less memory to fault in and to pin than a
 	 * million, which measured slower on a 20 M-pair file, as did 128 k. */
 	a->chunk = 1 << 19;
@@ -103,7 +103,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			break;
 		case 5: a->tsv = 1; break;
 		case 6:
-			if ((a->eng.isa = gvk_cli_isa(optarg, 0)) < 0) return fprintf(stderr, "gvk pairhmm: --isa must be auto, avx512 or scalar\n"), -1;
+			if ((a->eng.isa = gvk_cli_isa(optarg, 0)) < 0) return fprintf(stderr, "gvk pairhmm: --isa must be auto, avx512, neon or scalar\n"), -1;
 			break;
 		case 7: {
 			long v = atol(optarg);

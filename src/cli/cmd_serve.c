@@ -77,7 +77,8 @@ static void usage(FILE *fp)
 	        "      --gpu-wait W   how a thread waits for the GPU: spin, yield (spin, giving the core to\n"
 	        "                     other threads that want it) or block (sleep); default auto, the CUDA\n"
 	        "                     runtime's choice (spin when it has a core of its own)\n"
-	        "  -v, --verbose      a line per client connecting and disconnecting\n"
+	        "  -v, --verbose      a line per client connecting and disconnecting; twice: also the\n"
+	        "                     engines' timing lines of every merged launch\n"
 	        "  -h, --help         this text\n");
 }
 
@@ -145,7 +146,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			if (a->o.gpu_wait < 0) return fprintf(stderr, "gvk serve: --gpu-wait must be auto, spin, yield or block\n"), -1;
 			break;
 		}
-		case 'v': a->verbose = 1; break;
+		case 'v': a->verbose++; break;
 		case 'h': usage(stdout); gvk_cli_help_exit();
 		default: usage(stderr); return -1;
 		}
@@ -206,7 +207,7 @@ int gvk_cmd_serve(int argc, char **argv)
 	if (parse_args(argc, argv, &a) < 0) return 1;
 	if (!a.path[0] && default_socket(&a) < 0) return 1;
 	a.o.socket = a.path;
-	gvk_cli_log_level(a.verbose ? GVK_LOG_INFO : GVK_LOG_WARN);
+	gvk_cli_log_level(a.verbose > 1 ? GVK_LOG_DEBUG : a.verbose ? GVK_LOG_INFO : GVK_LOG_WARN);
 	gvk_log_default(&a.o.log);
 	gvk_err_t err = {0, ""};
 	srv_server_t *s = srv_server_create(&a.o, &err);

@@ -11,15 +11,17 @@
 #include "../common/threads.h"
 #include "../snp/ld_write.h"
 #include "../snp/snp_chrom.h"
+#include "cli_env.h"
 
 void ld_usage(FILE *fp)
 {
 	fprintf(fp,
 	        "Usage: gvk ld --bfile PREFIX (--r | --r2) [modifiers] [options]\n"
-	        "       gvk ld --bfile PREFIX --indep-pairwise W[kb] S R2 [options]\n"
+	        "       gvk ld --bfile PREFIX (--indep-pairwise | --indep-pairphase) W[kb] S R2 [options]\n"
+	        "       gvk ld --bfile PREFIX --indep W[kb] S VIF [options]\n"
 	        "       gvk ld --bfile PREFIX --clump FILE[,FILE...] [--clump-* options] [options]\n\n"
-	        "PLINK 1.9 --r/--r2 linkage disequilibrium, --indep-pairwise pruning and --clump, same options,\n"
-	        "file names and output columns.\n"
+	        "PLINK 1.9 --r/--r2 linkage disequilibrium, --indep* pruning and --clump, same options, file\n"
+	        "names and output columns.\n"
 	        "Input:\n"
 	        "  --bfile PREFIX         PREFIX.bed/.bim/.fam (or --bed/--bim/--fam FILE each)\n"
 	        "  --vcf FILE             VCF/BCF imported as PLINK 1.9 does (needs a build with htslib)\n"
@@ -35,6 +37,9 @@ void ld_usage(FILE *fp)
 	        "Pruning (PREFIX.prune.in / PREFIX.prune.out, after the filters below):\n"
 	        "  --indep-pairwise W[kb] S R2   windows of W variants (or W kb) moved by S variants; of each\n"
 	        "                                pair with r^2 > R2 the lower-MAF variant goes\n"
+	        "  --indep-pairphase W[kb] S R2  the same with r^2 from maximum-likelihood haplotype frequencies\n"
+	        "  --indep W[kb] S VIF           of each window, variants go until no variance inflation factor\n"
+	        "                                exceeds VIF (at least 1)\n"
 	        "Clumping (PREFIX.clumped, after the filters below):\n"
 	        "  --clump FILE[,FILE...]   association reports with a variant ID and a p-value column\n"
 	        "  --clump-p1 P           index variants: p <= P (0.0001)\n"
@@ -80,7 +85,7 @@ void ld_usage(FILE *fp)
 	        "  --phased               VCF haplotypes: r, r^2, D, D' from phased haplotypes (docs/snp.md)\n"
 	        "  -t, --threads N        CPU threads (default: all processors)\n"
 	        "      --device D         cpu, gpu or auto (default auto: the GPU when usable)\n"
-	        "      --isa I            CPU kernel: auto, avx512 or scalar\n"
+	        "      --isa I            CPU kernel: auto, avx512, neon or scalar\n"
 	        "  -q, --silent           no progress and no summary line\n"
 	        "  -h, --help             this text\n"
 	        "Accepted and ignored: --noweb, --allow-no-sex, --memory N.\n"
@@ -264,7 +269,7 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 		if (num_arg(argc, argv, i, &v)) return -1;
 		if (v < 0 || v > 1) return fprintf(stderr, "gvk ld: --ld-window-r2 must be in [0, 1]\n"), -1;
 		a->r2_min = v, a->r2_set = 1;
-	} else if (!strcmp(s, "--indep-pairwise")) {
+	} else if (!strcmp(s, "--indep-pairwise") || !strcmp(s, "--indep-pairphase") || !strcmp(s, "--indep")) {
 		return ld_prune_parse(argc, argv, i, a);
 	} else if (!strncmp(s, "--clump", 7)) {
 		return ld_clump_parse(argc, argv, i, a);
@@ -285,7 +290,7 @@ static int other_arg(ld_args_t *a, int argc, char **argv, int *i)
 	} else if (!strcmp(s, "--isa")) {
 		const char *d;
 		if (str_arg(argc, argv, i, &d)) return -1;
-		if ((a->ld.isa = gvk_cli_isa(d, 0)) < 0) return fprintf(stderr, "gvk ld: --isa must be auto, avx512 or scalar\n"), -1;
+		if ((a->ld.isa = gvk_cli_isa(d, 0)) < 0) return fprintf(stderr, "gvk ld: --isa must be auto, avx512, neon or scalar\n"), -1;
 	} else if (!strcmp(s, "--memory")) {
 		if (num_arg(argc, argv, i, &v)) return -1;
 		if (v < 64 || v != floor(v)) return fprintf(stderr, "gvk ld: --memory needs an integer >= 64 (MB), as in PLINK\n"), -1;
@@ -319,7 +324,7 @@ int ld_args_parse(int argc, char **argv, ld_args_t *a)
 {
 	memset(a, 0, sizeof *a);
 	ld_opt_init(&a->ld);
-	a->ld.threads = gvk_ncpu();
+	a->ld.threads = gvk_cli_default_threads();
 	a->out_prefix = "plink";
 	a->r2_min = 0.2;
 	a->geno = 1.0;
@@ -398,9 +403,11 @@ int ld_args_check(ld_args_t *a)
 {
 	if (ld_args_check_input(a) < 0) return -1;
 	if (!a->stat_set && !a->prune_set && !a->clump_set)
-		return fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise or --clump\n"), -1;
-	if (a->stat_set + a->prune_set + a->clump_set > 1)
-		return fprintf(stderr, "gvk ld: give --r/--r2, --indep-pairwise and --clump in separate runs\n"), -1;
+		return fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise, --indep-pairphase, --indep or --clump\n"), -1;
+	if (a->clump_set && (a->stat_set || a->prune_set))
+		return fprintf(stderr, "gvk ld: give --clump in a run of its own, without --r/--r2 or --indep*\n"), -1;
+	if (a->stat_set && a->prune_set)
+		return fprintf(stderr, "gvk ld: give --r/--r2 and %s in separate runs\n", ld_prune_mode_name(a->prune.mode)), -1;
 	if (ld_clump_check(a) < 0) return -1;
 	if (check_modifiers(a) < 0 || check_selection(a) < 0) return -1;
 	a->ld.em = ld_args_em(a);

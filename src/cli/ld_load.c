@@ -2,6 +2,7 @@
 /* Reading and filtering for gvk ld. Variant filters that need no genotypes run before the .bed is
  * read, so only the selected rows are decoded; PLINK's SNP column width is fixed at that point,
  * before --geno and --maf, as PLINK fixes it. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,9 @@
 #include "../snp/snp_qc.h"
 #include "../snp/vcf_import.h"
 #include "../snp/vcf_io.h"
+#ifdef GVK_MPI
+#include "mpi/mpi_drivers.h"
+#endif
 
 /* Where the genotypes come from: .bed rows by index, or the imported VCF rows in memory. */
 typedef struct {
@@ -152,7 +156,15 @@ static int mind(const ld_args_t *a, source_t *s, const snp_data_t *d, ld_input_t
 	if (a->mind >= 1 || a->vcf) return 0;
 	uint8_t *gone = malloc((size_t)s->ss.n + 1);
 	if (!gone) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	int rc = snp_qc_mind(s->bed, s->src, s->n_rows, d, &s->ss, a->mind, gone, &in->n_mind_removed, err);
+	int64_t *miss = malloc(sizeof *miss * (size_t)(s->ss.n + 1));
+	int rc = miss ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+#ifdef GVK_MPI
+	if (rc == 0 && gvk_mpi_several()) rc = gvk_mpi_ld_mind_count(s->bed, s->src, d, &s->ss, miss, err);
+	else
+#endif
+	if (rc == 0) rc = snp_qc_mind_count(s->bed, s->src, 0, d->n_snp, d, &s->ss, miss, err);
+	if (rc == 0) snp_qc_mind_apply(d, &s->ss, a->mind, miss, gone, &in->n_mind_removed);
+	free(miss);
 	size_t len = 1;
 	for (int64_t k = 0; rc == 0 && k < s->ss.n; ++k)
 		if (gone[k]) len += strlen(s->ss.s[k].fid) + strlen(s->ss.s[k].iid) + 2;
@@ -169,12 +181,28 @@ static int mind(const ld_args_t *a, source_t *s, const snp_data_t *d, ld_input_t
 	return 0;
 }
 
-static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err)
+static int geno_ctx(const ld_args_t *a, source_t *s, snp_geno_ctx_t *c, gvk_err_t *err)
+{
+	int rc = snp_geno_ctx_init(c, &s->ss, a->nonfounders, a->keep_allele_order, err);
+	c->raw = ld_args_em(a);
+	c->threads = a->ld.threads;
+	return rc;
+}
+
+/* Pruning needs a window of SNPs at a time (--hwe then decodes each row once more). */
+static int streams(const ld_args_t *a) { return a->prune_set && !a->vcf; }
+
+static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, gvk_err_t *err)
 {
 	snp_geno_ctx_t c;
-	int rc = snp_geno_ctx_init(&c, &s->ss, a->nonfounders, a->keep_allele_order, err);
-	c.raw = ld_args_em(a);
-	c.threads = a->ld.threads;
+	int rc = geno_ctx(a, s, &c, err);
+	if (rc == 0 && streams(a)) {
+		rc = snp_read_bed_stats(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
+		if (rc == 0 && !(in->bed = strdup(s->bed))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (rc < 0) return snp_geno_ctx_free(&c), rc;
+		in->streamed = 1, in->geno = c, in->n_rows = s->n_rows, in->n_samples = s->ss.n;
+		return 0;
+	}
 	if (rc == 0 && !a->vcf) rc = snp_read_bed(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
 	else if (rc == 0) {
 		rc = snp_geno_alloc(d, d->n_snp, &c, err);
@@ -184,24 +212,76 @@ static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, gvk_err_t *err
 	return rc;
 }
 
-static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, ld_log_t *log, gvk_err_t *err)
+static void log_rate(ld_log_t *log, const double *rate, int64_t n)
 {
 	double tot = 0;
-	for (int64_t i = 0; i < d->n_snp; ++i) tot += d->rate[i];
-	ld_log_printf(log, "Total genotyping rate is %g.\n", d->n_snp ? tot / (double)d->n_snp : 0.0);
+	for (int64_t i = 0; i < n; ++i) tot += rate[i];
+	ld_log_printf(log, "Total genotyping rate is %g.\n", n ? tot / (double)n : 0.0);
+}
+
+/* The filters' lines of the log: n[3] the variants --geno, --hwe and --maf removed. */
+static void log_qc(const ld_args_t *a, const int64_t *n, ld_log_t *log)
+{
+	if (a->geno < 1) ld_log_printf(log, "%lld variants removed due to missing genotype data (--geno).\n", (long long)n[0]);
+	if (a->hwe > 0) ld_log_printf(log, "--hwe: %lld variants removed due to Hardy-Weinberg exact test.\n", (long long)n[1]);
+	if (a->maf > 0) ld_log_printf(log, "%lld variants removed due to minor allele threshold(s) (--maf).\n", (long long)n[2]);
+}
+
+static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t *in, ld_log_t *log, gvk_err_t *err)
+{
+	log_rate(log, d->rate, d->n_snp);
 	int64_t ng = 0, nm = 0, nh = 0;
 	/* PLINK's order: --geno, --hwe, --maf */
 	int rc = snp_select_qc(d, a->geno, 0.0, &ng, &nm, src, err);
-	if (a->geno < 1) ld_log_printf(log, "%lld variants removed due to missing genotype data (--geno).\n", (long long)ng);
 	if (rc == 0 && a->hwe > 0) {
-		rc = snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
-		ld_log_printf(log, "--hwe: %lld variants removed due to Hardy-Weinberg exact test.\n", (long long)nh);
+		rc = in->streamed ? snp_qc_hwe_bed(d, in->bed, in->n_rows, in->n_samples, &in->geno, a->hwe, a->hwe_midp,
+		                                   a->ld.threads, src, &nh, err)
+		                  : snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
 		if (rc == 0 && d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--hwe %g removed every variant", a->hwe);
 	}
-	if (rc == 0 && a->maf > 0) rc = snp_select_qc(d, 1.0, a->maf, &ng, &nm, src, err);
-	if (a->maf > 0) ld_log_printf(log, "%lld variants removed due to minor allele threshold(s) (--maf).\n", (long long)nm);
+	int64_t ng2 = 0;
+	if (rc == 0 && a->maf > 0) rc = snp_select_qc(d, 1.0, a->maf, &ng2, &nm, src, err);
+	int64_t n[3] = {ng, nh, nm};
+	log_qc(a, n, log);
 	return rc;
 }
+
+#ifdef GVK_MPI
+/* Under MPI, a PLINK fileset: each rank decodes only the SNPs it computes on
+ * (mpi/mpi_ld_read.c), after the per-SNP filters ran on the ranks' shares. */
+static int ranged(const ld_args_t *a)
+{
+	return gvk_mpi_several() && !a->vcf && !a->clump_set;
+}
+
+static int load_ranged(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
+{
+	snp_geno_ctx_t c;
+	int rc = geno_ctx(a, s, &c, err);
+	gvk_mpi_bed_t b = {s->bed, s->src, s->n_rows, s->ss.n, &c};
+	int64_t m0 = d->n_snp, n[3] = {0, 0, 0};
+	int filters = a->geno < 1 || a->hwe > 0 || a->maf > 0;
+	double *rates = calloc((size_t)m0 + 1, sizeof *rates);
+	uint8_t *keep = filters ? malloc((size_t)m0 + 1) : NULL;
+	if (rc == 0 && (!rates || (filters && !keep))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	gvk_mpi_ld_qc_t q = {a->geno, a->hwe, a->maf, a->hwe_midp};
+	if (rc == 0 && filters) rc = gvk_mpi_ld_qc(&b, d, &q, keep, rates, n, err);
+	if (rc == 0 && filters) snp_vars_compact(d, keep, s->src);
+	char *path = a->out ? NULL : malloc(strlen(a->out_prefix) + 8);
+	if (path) sprintf(path, "%s%s", a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
+	int mode = a->prune_set ? GVK_MPI_LD_CHROMS
+	           : a->ld_snp || a->ld_snp_list || a->ld_snps ? GVK_MPI_LD_BOTH_SIDES : GVK_MPI_LD_TILE;
+	if (rc == 0 && !a->out && !path) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	gvk_mpi_ld_part_t *p = NULL;
+	if (rc == 0) rc = gvk_mpi_ld_read(&b, d, &a->ld, mode, a->out ? a->out : path, a->gz, &p, filters ? NULL : rates, err);
+	in->mpi_part = p;
+	if (rc == 0) log_rate(log, rates, m0), log_qc(a, n, log);
+	if (rc == 0 && !a->quiet) gvk_mpi_ld_say_part(p, d->n_snp);
+	free(path), free(rates), free(keep);
+	snp_geno_ctx_free(&c);
+	return rc;
+}
+#endif
 
 static int index_variants(const ld_args_t *a, const snp_data_t *d, uint8_t **idx1, ld_log_t *log, gvk_err_t *err)
 {
@@ -291,8 +371,15 @@ static int load_genotypes(const ld_args_t *a, snp_data_t *d, ld_input_t *in, int
 	if (rc == 0) rc = select_samples(a, &s.ss, founders, log, err);
 	if (rc == 0) rc = select_variants(a, &s, d, log, err);
 	if (rc == 0) rc = mind(a, &s, d, in, founders, log, err);
-	if (rc == 0) rc = decode(a, &s, d, err);
-	if (rc == 0) rc = qc(a, d, s.src, log, err);
+#ifdef GVK_MPI
+	if (rc == 0 && ranged(a)) {
+		rc = load_ranged(a, &s, d, in, log, err);
+	} else
+#endif
+	{
+		if (rc == 0) rc = decode(a, &s, d, in, err);
+		if (rc == 0) rc = qc(a, d, s.src, in, log, err);
+	}
 	if (rc == 0) rc = check_order(a, d, &in->ord, a->vcf ? a->vcf : s.bim, a->vcf != NULL, err);
 	if (rc == 0) in->row = s.src, s.src = NULL;
 	source_free(&s);
@@ -314,9 +401,14 @@ int ld_load(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gv
 
 void ld_input_free(ld_input_t *in)
 {
+#ifdef GVK_MPI
+	gvk_mpi_ld_part_free(in->mpi_part);
+#endif
 	free(in->irem);
 	free(in->idx1);
 	free(in->row);
+	free(in->bed);
+	if (in->streamed) snp_geno_ctx_free(&in->geno);
 	snp_bim_order_free(&in->ord);
 	memset(in, 0, sizeof *in);
 }

@@ -18,6 +18,14 @@ typedef struct {
 	char *irem;          /* --mind: the removed samples, "FID<tab>IID" lines (PLINK's .irem); NULL without */
 	int64_t n_mind_removed;
 	int skip;            /* fewer than two founders: PLINK skips --r/--r2 with a warning */
+	void *mpi_part;      /* under MPI (gvk_mpi_ld_part_t): the SNPs this rank decoded; d then has
+	                        every variant but no planes. NULL: d holds everything */
+	/* Pruning from a .bed: d keeps only per-SNP statistics, and --hwe and the pruner decode the
+	 * rows (row[]) themselves with geno; streamed is 0 otherwise. */
+	int streamed;
+	char *bed;
+	int64_t n_rows, n_samples;
+	snp_geno_ctx_t geno;
 } ld_input_t;
 
 /* Fills d (zeroed) and in; counts go to log. Refuses a split chromosome, and for windowed tables

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* --indep-pairwise for gvk ld: its arguments as PLINK 1.9 takes them, and its two lists, written
+/* --indep-pairwise, --indep-pairphase and --indep for gvk ld: their arguments as PLINK 1.9 takes
+ * them, and the two lists, written
  * in PLINK's chromosome order (codes 1 .. 26 ascending, then contigs as the input has them). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -8,10 +9,16 @@
 #include <strings.h>
 
 #include "ld_prune_cmd.h"
+#ifdef GVK_MPI
+#include "mpi/mpi_drivers.h"
+#endif
 #include "../common/err.h"
 #include "../snp/ld_prune.h"
 
-static int bad(const char *what) { return fprintf(stderr, "gvk ld: --indep-pairwise: %s\n", what), -1; }
+static int bad(const ld_prune_opt_t *o, const char *what)
+{
+	return fprintf(stderr, "gvk ld: %s: %s\n", ld_prune_mode_name(o->mode), what), -1;
+}
 
 /* A whole number >= lo in s (with an optional "kb" suffix when kb is not NULL). */
 static int whole(const char *s, int64_t lo, int64_t *v, int *kb)
@@ -29,24 +36,31 @@ static int whole(const char *s, int64_t lo, int64_t *v, int *kb)
 int ld_prune_parse(int argc, char **argv, int *i, ld_args_t *a)
 {
 	ld_prune_opt_t *o = &a->prune;
+	if (a->prune_set) return fprintf(stderr, "gvk ld: give one of --indep-pairwise, --indep-pairphase and --indep\n"), -1;
+	const char *s = argv[*i];
+	o->mode = !strcmp(s, "--indep") ? LD_PRUNE_VIF : !strcmp(s, "--indep-pairphase") ? LD_PRUNE_PAIRPHASE : LD_PRUNE_PAIRWISE;
 	int k = *i + 1, kb = 0;
 	if (k >= argc || whole(argv[k], 1, &o->win, &kb) < 0)
-		return bad("window size must be a positive whole number, optionally followed by 'kb'");
+		return bad(o, "window size must be a positive whole number, optionally followed by 'kb'");
 	++k;
+	/* PLINK 1.9's --indep takes kb only as a separate word */
+	if (kb && o->mode == LD_PRUNE_VIF) return bad(o, "window size must be a whole number, with kb as a separate word");
 	/* PLINK takes a window of 1 only as "1 kb" */
 	if (o->win < 2 && !(k < argc && !strcasecmp(argv[k], "kb")))
-		return bad("window size must be at least 2 (or 1 kb, written '1 kb')");
+		return bad(o, "window size must be at least 2 (or 1 kb, written '1 kb')");
 	if (!kb && k < argc && !strcasecmp(argv[k], "kb")) kb = 1, ++k;
 	o->kb = kb;
-	if (k >= argc || whole(argv[k], 1, &o->step, NULL) < 0) return bad("step size must be a positive whole number");
+	if (k >= argc || whole(argv[k], 1, &o->step, NULL) < 0) return bad(o, "step size must be a positive whole number");
 	++k;
 	char *end;
+	int vif = o->mode == LD_PRUNE_VIF;
 	if (k >= argc || (o->r2 = strtod(argv[k], &end), end == argv[k] || *end || isnan(o->r2)))
-		return bad("r^2 threshold must be a number");
-	if (o->r2 < 0 || o->r2 >= 1) return bad("r^2 threshold must be at least 0 and below 1");
+		return bad(o, vif ? "VIF threshold must be a number" : "r^2 threshold must be a number");
+	if (vif && o->r2 < 1) return bad(o, "VIF threshold must be at least 1");
+	if (!vif && (o->r2 < 0 || o->r2 >= 1)) return bad(o, "r^2 threshold must be at least 0 and below 1");
 	/* PLINK 1.9 accepts this but then writes past its window buffers, so its lists are not
 	 * defined; gvk refuses it. */
-	if (!kb && o->step > o->win) return bad("step size must not exceed a window size given in variants");
+	if (!kb && o->step > o->win) return bad(o, "step size must not exceed a window size given in variants");
 	a->prune_set = 1;
 	*i = k;
 	return 0;
@@ -71,15 +85,27 @@ static char *with_ext(const char *prefix, const char *ext)
 	return p;
 }
 
-int ld_prune_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os, ld_log_t *log, int64_t *pruned_ct,
-                   gvk_err_t *err)
+int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const ld_prune_src_t *src, const void *mpi_part,
+                   gvk_outset_t *os, ld_log_t *log, int64_t *pruned_ct, int *writes, gvk_err_t *err)
 {
+	*writes = 1;
 	uint8_t *pruned = malloc((size_t)d->n_snp + 1), *skip = malloc((size_t)d->n_snp + 1);
 	char *in = with_ext(a->out_prefix, ".prune.in"), *out = with_ext(a->out_prefix, ".prune.out");
 	ld_prune_report_t rep = {0};
 	int rc = pruned && skip && in && out ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	ld_prune_opt_t po = a->prune;
 	po.threads = a->ld.threads;
+	po.src = src;
+#ifdef GVK_MPI
+	/* under MPI rank 0 writes the lists; each rank prunes its chromosomes when it read only
+	 * those (a PLINK fileset), else every rank prunes them all (a VCF) */
+	*writes = gvk_mpi_rank() == 0;
+	if (mpi_part) {
+		if (rc == 0) rc = gvk_mpi_ld_prune(mpi_part, d, &po, pruned, skip, &rep, err);
+	} else
+#else
+	(void)mpi_part;
+#endif
 	if (rc == 0) rc = ld_prune_pairwise(d, &po, pruned, skip, &rep, err);
 	for (int64_t k = 0; rc == 0 && k < rep.n_chrom; ++k)
 		ld_log_printf(log, "Pruned %lld variant%s from chromosome %s, leaving %lld.\n", (long long)rep.chrom[k].pruned,
@@ -88,12 +114,13 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os, ld
 	if (rc == 0)
 		ld_log_printf(log, "Pruning complete.  %lld of %lld variants removed.\n", (long long)rep.pruned,
 		              (long long)d->n_snp);
-	FILE *fi = rc == 0 ? gvk_outset_open(os, in, err) : NULL;
+	int w = rc == 0 && *writes;
+	FILE *fi = w ? gvk_outset_open(os, in, err) : NULL;
 	FILE *fo = fi ? gvk_outset_open(os, out, err) : NULL;
-	if (rc == 0 && (!fi || !fo)) rc = GVK_ERR_IO;
-	if (rc == 0 && (write_list(fi, d, pruned, skip, 0) < 0 || write_list(fo, d, pruned, skip, 1) < 0))
+	if (w && (!fi || !fo)) rc = GVK_ERR_IO;
+	if (w && rc == 0 && (write_list(fi, d, pruned, skip, 0) < 0 || write_list(fo, d, pruned, skip, 1) < 0))
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (rc == 0) ld_log_printf(log, "Marker lists written to %s.prune.in and %s.prune.out .\n", a->out_prefix, a->out_prefix);
+	if (w && rc == 0) ld_log_printf(log, "Marker lists written to %s.prune.in and %s.prune.out .\n", a->out_prefix, a->out_prefix);
 	if (rc == 0 && pruned_ct) *pruned_ct = rep.pruned;
 	ld_prune_report_free(&rep);
 	free(pruned), free(skip), free(in), free(out);

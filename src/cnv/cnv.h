@@ -13,6 +13,7 @@ double cnv_r_var(const double *x, size_t n);          /* var(), denominator n - 
 double cnv_r_median(double *x, size_t n);             /* median(); reorders x */
 double cnv_r_quantile7(const double *sorted, size_t n, double p); /* quantile(type = 7) */
 double cnv_r_quantile7_sel(double *v, size_t n, double p);        /* the same, v unsorted (reordered) */
+double cnv_lgamma(double x); /* lgamma() with x86-64 glibc's bits on every CPU (cnv_lgamma.c) */
 void cnv_sort(double *x, size_t n);
 
 /* Normalization of one run (docs/cnv.md, Semantics 2): writes norm (N x m) and the diagnostics of res. */
@@ -96,6 +97,20 @@ double cnv_phys_bytes(void);
 /* gvk_cnv_run with the EM and the segmentation spread as sp says (NULL: gvk_cnv_run). */
 int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp, gvk_cnv_result_t **out,
                   gvk_err_t *err);
+
+/* The rows of a count matrix whose lines lie in bytes [lo, hi) of path (line starts; the header
+ * is read from the file's start), for a reader that splits the file (gvk cnv under MPI). line0:
+ * the number of the range's first line, for messages. c has the range's regions only (m may be
+ * 0); sequences are checked for contiguity within the range; a plain matrix's regions are
+ * numbered from 1 within the range. A plain (uncompressed) file only. */
+int cnv_counts_read_range(const char *path, int as_matrix, int threads, int64_t lo, int64_t hi, long line0,
+                          gvk_cnv_counts_t *c, gvk_err_t *err);
+
+/* gvk_cnv_count_bams counting only one share of the rows (the share-th of shares runs of equal
+ * rows, [*row0, *row1)) in every file, for ranks that split the regions (gvk cnv under MPI with
+ * more ranks than files); c has every row, those of other shares 0. */
+int cnv_count_bams_share(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
+                         int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err);
 
 /* Rows of read counting: one list of [start, end] (1-based inclusive) per sequence name. */
 typedef struct {

@@ -337,8 +337,26 @@ static double layout_span(const cnv_layout_t *l)
 	return t;
 }
 
+/* Keeps the parts' rows within [row0, row1), dropping the parts left empty. */
+static void clip_parts(count_part_t *p, int *n, int row0, int row1)
+{
+	int k = 0;
+	for (int i = 0; i < *n; ++i) {
+		int r0 = p[i].r0 > row0 ? p[i].r0 : row0, r1 = p[i].r1 < row1 ? p[i].r1 : row1;
+		if (r1 > r0) p[k++] = (count_part_t){p[i].q, r0, r1};
+	}
+	*n = k;
+}
+
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	int row0, row1;
+	return cnv_count_bams_share(paths, n_paths, bed_path, o, 0, 1, &row0, &row1, c, err);
+}
+
+int cnv_count_bams_share(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
+                         int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err)
 {
 	int rc0 = null_args(paths, n_paths, o, c, err);
 	if (rc0 < 0) return rc0;
@@ -366,7 +384,10 @@ int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_pa
 	                   .rcs = calloc((size_t)n_paths, sizeof(int)), .bad_part = calloc((size_t)n_paths, sizeof(int)),
 	                   .left = malloc((size_t)n_paths * sizeof(atomic_int))};
 	const int nth = o->threads;
-	run.parts = split_parts(&l, nth, n_paths, layout_span(&l), &run.n_parts);
+	/* one share of the rows: a whole run's parts, then those of the share's rows */
+	run.parts = split_parts(&l, shares > 1 ? nth * shares : nth, n_paths, layout_span(&l), &run.n_parts);
+	*row0 = (int)((int64_t)l.m * share / shares), *row1 = (int)((int64_t)l.m * (share + 1) / shares);
+	if (run.parts && shares > 1) clip_parts(run.parts, &run.n_parts, *row0, *row1);
 	cnv_progress_init(&prog, o, "counting reads", run.parts ? parts_span(&l, run.parts, run.n_parts) * n_paths : 1, n_paths);
 	run.nth = run.parts && (long)n_paths * run.n_parts < nth ? n_paths * run.n_parts : nth;
 	atomic_init(&run.next, 0);
@@ -417,7 +438,15 @@ int gvk_cnv_have_bam(void)
 int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
                        gvk_cnv_counts_t *c, gvk_err_t *err)
 {
-	(void)bed;
+	int row0, row1;
+	return cnv_count_bams_share(paths, n_paths, bed, o, 0, 1, &row0, &row1, c, err);
+}
+
+int cnv_count_bams_share(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
+                         int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	(void)bed, (void)share, (void)shares;
+	*row0 = *row1 = 0;
 	int rc = null_args(paths, n_paths, o, c, err);
 	if (rc < 0) return rc;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED,

@@ -325,86 +325,123 @@ int gvk_cnv_counts_read(const char *path, int as_matrix, gvk_cnv_counts_t *c, gv
 	return gvk_cnv_counts_read_mt(path, as_matrix, 1, c, err);
 }
 
+/* The header line: sample names into c, the field count and whether it has coordinates. */
+static int read_header(gvk_lr_t *lr, const char *fn, gvk_cnv_counts_t *c, char ***fp, int *nf, int *coords,
+                       gvk_err_t *err)
+{
+	char *line, **f;
+	size_t len;
+	int rc = gvk_lr_next(lr, &line, &len, err);
+	if (rc <= 0) return rc == 0 ? gvk_err_set(err, GVK_ERR_FORMAT, "%s: empty file, expected a header line", fn) : rc;
+	*nf = 1;
+	for (size_t i = 0; i < len; ++i) *nf += line[i] == '\t';
+	if (!(f = *fp = malloc((size_t)(*nf + 1) * sizeof *f))) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", fn);
+	split_tabs(line, f, *nf);
+	*coords = is_coord_header(f, *nf);
+	int off = *coords ? 3 : 0, N = *nf - off;
+	/* A CSV or space-separated file reads as one sample whose name holds the whole line. */
+	const char *sep = *nf == 1 ? strpbrk(f[0], ", ;") : NULL;
+	if (sep)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: the header has one field; the matrix must be tab-separated "
+		                   "(this one looks %s-separated)", fn, *sep == ',' ? "comma" : *sep == ';' ? "semicolon" : "space");
+	if (N < 2) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: cn.mops needs at least two samples, the header names %d", fn, N);
+	c->N = N;
+	if (!(c->samples = calloc((size_t)N, sizeof *c->samples))) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", fn);
+	for (int s = 0; s < N; ++s) {
+		if (!*f[off + s]) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: sample %d has an empty name", fn, s + 1);
+		if (!(c->samples[s] = strdup(f[off + s]))) return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", fn);
+	}
+	return 1;
+}
+
+/* The body's lines from lr into the accumulator, in blocks. */
+static int read_body(gvk_lr_t *lr, body_t *bd, gvk_err_t *err)
+{
+	int rc;
+	size_t len;
+	char *blk;
+	long lineno = gvk_lr_lineno(lr);
+	while ((rc = gvk_lr_block(lr, BODY_BLOCK, &blk, &len, err)) > 0) {
+		if ((rc = body_block(bd, blk, len, lineno, err)) < 0) return rc;
+		lineno = gvk_lr_lineno(lr);
+	}
+	return rc;
+}
+
+/* The accumulated rows as c's matrix (region-fastest), sequences and coordinates. */
+static int finish(gvk_cnv_counts_t *c, acc_t *a, const body_t *bd, int plain, const char *fn, gvk_err_t *err)
+{
+	if (plain) {
+		if (!(c->seq_names = malloc(sizeof *c->seq_names)) || !(c->seq_names[0] = strdup("undef")))
+			return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", fn);
+		c->n_seqs = 1;
+		c->is_matrix = 1;
+	}
+	c->m = (int)a->m;
+	if (!(c->seq_off = malloc((size_t)(c->n_seqs + 1) * sizeof *c->seq_off)) ||
+	    !(c->x = malloc(a->m * (size_t)c->N * sizeof *c->x + 1)))
+		return gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", fn);
+	for (int p = 0, r = 0; p <= c->n_seqs; ++p) {
+		while (r < c->m && a->seq_of_row[r] < p) ++r;
+		c->seq_off[p] = p == c->n_seqs ? c->m : r;
+	}
+	transpose(a->rows, c->x, a->m, c->N, bd->nth);
+	c->start = a->start, c->end = a->end;
+	a->start = a->end = NULL;
+	return 0;
+}
+
+/* Header from hl, body from bl (the same reader, or one over a byte range), into c. */
+static int read_counts(gvk_lr_t *hl, gvk_lr_t *bl, int as_matrix, int threads, int need_rows, gvk_cnv_counts_t *c,
+                       gvk_err_t *err)
+{
+	const char *fn = gvk_lr_path(hl);
+	acc_t a = {0};
+	char **f = NULL;
+	body_t bd = {0};
+	int nf = 0, coords = 0;
+	int rc = read_header(hl, fn, c, &f, &nf, &coords, err);
+	if (rc > 0) {
+		bd = (body_t){c, &a, fn, coords && !as_matrix, coords ? 3 : 0, nf, c->N, threads < 1 ? gvk_ncpu() : threads, -1,
+		              0, NULL, NULL, 0, NULL};
+		rc = (bd.piece = malloc((size_t)bd.nth * sizeof *bd.piece)) ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", fn);
+	}
+	if (rc == 0) rc = read_body(bl, &bd, err);
+	if (rc == 0 && need_rows && a.m == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no regions after the header", fn);
+	if (rc == 0) rc = finish(c, &a, &bd, !coords || as_matrix, fn, err);
+	free(a.rows), free(a.start), free(a.end), free(a.seq_of_row), free(f);
+	free(bd.names), free(bd.lines), free(bd.piece);
+	if (rc < 0) gvk_cnv_counts_free(c);
+	return rc;
+}
+
 int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv_counts_t *c, gvk_err_t *err)
 {
 	if (!path || !c) return gvk_err_null(err, "gvk_cnv_counts_read", !path ? "path" : "c");
 	memset(c, 0, sizeof *c);
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return GVK_ERR_IO;
-	const char *fn = gvk_lr_path(lr);
-	acc_t a = {0};
-	char *line, **f = NULL;
-	size_t len;
-	body_t bd = {0};
-	int rc = gvk_lr_next(lr, &line, &len, err), nf = 0, coords = 0, N = 0, off = 0;
-	if (rc <= 0) {
-		if (rc == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: empty file, expected a header line", fn);
-		goto fail;
-	}
-	nf = 1;
-	for (size_t i = 0; i < len; ++i) nf += line[i] == '\t';
-	if (!(f = malloc((size_t)(nf + 1) * sizeof *f))) goto nomem;
-	split_tabs(line, f, nf);
-	coords = is_coord_header(f, nf);
-	off = coords ? 3 : 0;
-	N = nf - off;
-	/* A CSV or space-separated file reads as one sample whose name holds the whole line. */
-	const char *sep = nf == 1 ? strpbrk(f[0], ", ;") : NULL;
-	if (sep) {
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: the header has one field; the matrix must be tab-separated "
-		                 "(this one looks %s-separated)", fn, *sep == ',' ? "comma" : *sep == ';' ? "semicolon" : "space");
-		goto fail;
-	}
-	if (N < 2) {
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: cn.mops needs at least two samples, the header names %d", fn, N);
-		goto fail;
-	}
-	c->N = N;
-	if (!(c->samples = calloc((size_t)N, sizeof *c->samples))) goto nomem;
-	for (int s = 0; s < N; ++s) {
-		if (!*f[off + s]) {
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s:1: sample %d has an empty name", fn, s + 1);
-			goto fail;
-		}
-		if (!(c->samples[s] = strdup(f[off + s]))) goto nomem;
-	}
-	bd = (body_t){c, &a, fn, coords && !as_matrix, off, nf, N, threads < 1 ? gvk_ncpu() : threads, -1, 0, NULL, NULL, 0, NULL};
-	if (!(bd.piece = malloc((size_t)bd.nth * sizeof *bd.piece))) goto nomem;
-	long lineno = gvk_lr_lineno(lr);
-	char *blk;
-	while ((rc = gvk_lr_block(lr, BODY_BLOCK, &blk, &len, err)) > 0) {
-		if ((rc = body_block(&bd, blk, len, lineno, err)) < 0) goto fail;
-		lineno = gvk_lr_lineno(lr);
-	}
-	if (rc < 0) goto fail;
-	if (a.m == 0) {
-		rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no regions after the header", fn);
-		goto fail;
-	}
-	if (!coords || as_matrix) {
-		if (!(c->seq_names = malloc(sizeof *c->seq_names)) || !(c->seq_names[0] = strdup("undef"))) goto nomem;
-		c->n_seqs = 1;
-		c->is_matrix = 1;
-	}
-	c->m = (int)a.m;
-	if (!(c->seq_off = malloc((size_t)(c->n_seqs + 1) * sizeof *c->seq_off))) goto nomem;
-	if (!(c->x = malloc(a.m * (size_t)N * sizeof *c->x))) goto nomem;
-	for (int p = 0, r = 0; p <= c->n_seqs; ++p) {
-		while (r < c->m && a.seq_of_row[r] < p) ++r;
-		c->seq_off[p] = p == c->n_seqs ? c->m : r;
-	}
-	transpose(a.rows, c->x, a.m, N, bd.nth);
-	c->start = a.start, c->end = a.end;
-	free(a.rows), free(a.seq_of_row), free(f);
-	free(bd.names), free(bd.lines), free(bd.piece);
+	int rc = read_counts(lr, lr, as_matrix, threads, 1, c, err);
 	gvk_lr_close(lr);
-	return 0;
-nomem:
-	rc = gvk_err_set(err, GVK_ERR_NOMEM, "%s: out of memory", fn);
-fail:
-	free(a.rows), free(a.start), free(a.end), free(a.seq_of_row), free(f);
-	free(bd.names), free(bd.lines), free(bd.piece);
+	return rc;
+}
+
+int cnv_counts_read_range(const char *path, int as_matrix, int threads, int64_t lo, int64_t hi, long line0,
+                          gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	memset(c, 0, sizeof *c);
+	gvk_lr_t *lr = gvk_lr_open(path, err), *bl = NULL;
+	if (!lr) return GVK_ERR_IO;
+	char *text = malloc((size_t)(hi - lo) + 1);
+	FILE *fp = fopen(path, "rb");
+	int rc = text && fp ? 0 : gvk_err_set(err, text ? GVK_ERR_IO : GVK_ERR_NOMEM, "%s: cannot read its rows", path);
+	if (rc == 0 && (fseeko(fp, (off_t)lo, SEEK_SET) != 0 || fread(text, 1, (size_t)(hi - lo), fp) != (size_t)(hi - lo)))
+		rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error at byte %lld", path, (long long)lo);
+	if (rc == 0 && !(bl = gvk_lr_open_mem(text, (size_t)(hi - lo), gvk_lr_path(lr), line0 - 1, err))) rc = GVK_ERR_NOMEM;
+	if (rc == 0) rc = read_counts(lr, bl, as_matrix, threads, 0, c, err);
+	if (bl) gvk_lr_close(bl);
+	if (fp) fclose(fp);
+	free(text);
 	gvk_lr_close(lr);
-	gvk_cnv_counts_free(c);
 	return rc;
 }

@@ -109,7 +109,7 @@ static void cnv_em_region(const cnv_em_par_t *p, const double *x, const double *
 	int n = p->n, N = p->N;
 	double meanx = 0.0, loglam[GVK_CNV_MAX_CLASSES], zcut[GVK_CNV_MAX_CLASSES];
 	for (int k = 0; k < N; ++k) {
-		ws->lg[k] = lgamma(x[k] + 1);
+		ws->lg[k] = cnv_lgamma(x[k] + 1);
 		meanx = meanx + x[k];
 	}
 	meanx = meanx / N;

@@ -85,7 +85,7 @@ static double lbeta_d(double a, double b)
 		double d = b * log1p(0.5 / b) - 0.5 + 0.5 * log(b) + (stirling_rest(b + 0.5) - stirling_rest(b));
 		return 0.572364942924700087071713675677 - d; /* ln Gamma(1/2) = ln(pi) / 2 */
 	}
-	return lgamma(a) + lgamma(b) - lgamma(a + b);
+	return cnv_lgamma(a) + cnv_lgamma(b) - cnv_lgamma(a + b);
 }
 
 static long double lbeta_l(long double a, long double b)

@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "gvk.h"
+#include "cpu_features.h"
+#include "../align/align_kernel.h"
+#include "../pairhmm/pairhmm_kernel.h"
+#include "../snp/popgemm.h"
 #ifdef GVK_HAVE_HTSLIB
 #include <htslib/hts.h>
 #endif
@@ -28,18 +32,6 @@
 
 const char *gvk_version(void) { return GVK_VERSION; }
 
-static int cpu_has(const char *isa)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (!strcmp(isa, "avx512bw")) return __builtin_cpu_supports("avx512bw");
-	if (!strcmp(isa, "avx512vpopcntdq")) return __builtin_cpu_supports("avx512vpopcntdq");
-	if (!strcmp(isa, "avx2")) return __builtin_cpu_supports("avx2");
-	if (!strcmp(isa, "popcnt")) return __builtin_cpu_supports("popcnt");
-#endif
-	(void)isa;
-	return 0;
-}
-
 unsigned gvk_features(void)
 {
 	unsigned f = 0;
@@ -55,23 +47,26 @@ unsigned gvk_features(void)
 #ifdef GVK_HAVE_CAIRO
 	f |= GVK_FEATURE_CAIRO;
 #endif
-#ifdef __x86_64__
-	if (cpu_has("avx2")) f |= GVK_FEATURE_CPU_AVX2;
-	if (cpu_has("avx512bw")) f |= GVK_FEATURE_CPU_AVX512;
-	if (cpu_has("popcnt")) f |= GVK_FEATURE_CPU_POPCNT;
+#if defined(GVK_HAVE_AVX512)
+	if (cpu_has(CPUF_AVX2)) f |= GVK_FEATURE_CPU_AVX2;
+	if (cpu_has(CPUF_FAMILY_AVX512)) f |= GVK_FEATURE_CPU_AVX512;
+	if (cpu_has(CPUF_POPCNT)) f |= GVK_FEATURE_CPU_POPCNT;
+#elif defined(GVK_HAVE_NEON)
+	if (cpu_has(CPUF_NEON)) f |= GVK_FEATURE_CPU_NEON;
 #endif
 	return f;
 }
 
 int gvk_feature_string(char *buf, size_t size)
 {
-	const char *isas[] = {"avx512bw", "avx512vpopcntdq", "avx2", "popcnt"};
-	char cpu[96] = "";
-	for (size_t k = 0; k < sizeof isas / sizeof isas[0]; ++k)
-		if (cpu_has(isas[k])) {
-			if (cpu[0]) strcat(cpu, " ");
-			strcat(cpu, isas[k]);
-		}
+	char cpu[160];
+	cpu_feature_names(cpu, sizeof cpu);
+	/* What each engine's dispatch takes here by default (pg_isa_t names carry a "cpu-" prefix). */
+	const phmm_isa_t *ph = phmm_isa_select(GVK_ISA_AUTO);
+	const al_isa_t *al = al_isa_select(GVK_ISA_AUTO);
+	const pg_isa_t *pg = pg_isa_select(GVK_ISA_AUTO);
+	char used[160];
+	snprintf(used, sizeof used, "pairhmm %s, align %s, ld/fastid %s", ph->name, al->name, pg->name + 4);
 	const char *hts = "none", *z = "none", *cairo = "none";
 #ifdef GVK_HAVE_HTSLIB
 	hts = hts_version();
@@ -84,14 +79,16 @@ int gvk_feature_string(char *buf, size_t size)
 #endif
 	int n = snprintf(buf, size,
 	                 "commit: %s\nGPU back end: %s\nGPU architectures: %s\nhtslib: %s\nzlib: %s\ncairo: %s\n"
-	                 "CPU kernels: %s\nthis CPU: %s\n",
+	                 "CPU kernels: %s\nCPU kernels used: %s\nthis CPU: %s\n",
 	                 GVK_COMMIT, GVK_GPU_BACKEND[0] ? GVK_GPU_BACKEND : "none",
 	                 GVK_CUDA_ARCHS[0] ? GVK_CUDA_ARCHS : "none (built without a GPU back end)", hts, z, cairo,
-#ifdef __x86_64__
-	                 "avx512, avx2, scalar",
+#if defined(GVK_HAVE_AVX512)
+	                 "avx512, avx2, popcnt, scalar",
+#elif defined(GVK_HAVE_NEON)
+	                 "neon, scalar",
 #else
 	                 "scalar",
 #endif
-	                 cpu[0] ? cpu : "no vector extensions used by gvk");
+	                 used, cpu[0] ? cpu : "no vector extensions used by gvk");
 	return n < 0 ? GVK_ERR_ARG : n;
 }

@@ -27,7 +27,8 @@ elseif(JAVA_INCLUDE_PATH AND JAVA_INCLUDE_PATH2 AND EXISTS ${JAVA_INCLUDE_PATH}/
   target_compile_definitions(gkl_pairhmm_omp PRIVATE GVK_JNI_OMP)
   gvk_jni_library(gkl_smithwaterman ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_smithwaterman.c
                   ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_pool.c)
-  gvk_jni_library(gkl_utils ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_utils.c)
+  gvk_jni_library(gkl_utils ${CMAKE_CURRENT_SOURCE_DIR}/jni/jni_utils.c
+                  ${CMAKE_CURRENT_SOURCE_DIR}/common/cpu_features.c)
   set(GVK_HAVE_JNI ON)
   message(STATUS "GKL drop-in JNI libraries: yes (${GVK_JNI_DIR})")
 else()

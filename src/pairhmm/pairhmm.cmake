@@ -6,11 +6,11 @@ list(APPEND GVK_SOURCES
   pairhmm/pairhmm_engine.c pairhmm/pairhmm_merge.c pairhmm/pairhmm_io.c pairhmm/pairhmm_file.c)
 list(APPEND GVK_CLI_SOURCES cli/cmd_pairhmm.c)
 
-# One file per instruction set, compiled for it alone; pairhmm_dispatch.c picks at run time.
+# One file per instruction set (cmake/gvk_isa.cmake); pairhmm_dispatch.c picks at run time.
 if(GVK_X86)
-  list(APPEND GVK_SOURCES pairhmm/pairhmm_avx512.c)
-  set_source_files_properties(pairhmm/pairhmm_avx512.c PROPERTIES
-    COMPILE_OPTIONS "-mavx512f;-mavx512vl;-mavx512bw;-mavx512dq;-mfma")
+  gvk_isa_kernel(avx512 pairhmm/pairhmm_avx512.c)
+elseif(GVK_ARM64)
+  gvk_isa_kernel(neon pairhmm/pairhmm_neon.c)
 endif()
 
 # The GPU back end when CUDA or HIP is there, else the stub that reports its absence. Exact GKL

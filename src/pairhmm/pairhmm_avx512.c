@@ -22,37 +22,14 @@
 #define V_ADD _mm512_add_ps
 #define V_MUL _mm512_mul_ps
 #define V_FMA _mm512_fmadd_ps
-#define V_BLEND _mm512_mask_blend_ps
+#define V_PRIOR(rb, p, pm, px) _mm512_mask_blend_ps(_mm512_test_epi32_mask(rb, HB_LOAD(p)), px, pm)
 #define V_MASK_ADD _mm512_mask_add_ps
 #define HB_LOAD(p) _mm512_loadu_si512((const void *)(p))
-#define HB_TEST _mm512_test_epi32_mask
 #define HB_GE(v, j) _mm512_cmpge_epi32_mask(v, _mm512_set1_epi32(j))
 #define ROW_FN row_f
 #define PAR_FN par_f
 #define KERN_FN kern_f
-#include "pairhmm_avx512_body.h"
-#undef T
-#undef W
-#undef V
-#undef MASK
-#undef HB
-#undef INIT
-#undef ERR
-#undef MM
-#undef V_ZERO
-#undef V_LOAD
-#undef V_STORE
-#undef V_ADD
-#undef V_MUL
-#undef V_FMA
-#undef V_BLEND
-#undef V_MASK_ADD
-#undef HB_LOAD
-#undef HB_TEST
-#undef HB_GE
-#undef ROW_FN
-#undef PAR_FN
-#undef KERN_FN
+#include "pairhmm_body.h"
 
 #define T double
 #define W 8
@@ -68,14 +45,13 @@
 #define V_ADD _mm512_add_pd
 #define V_MUL _mm512_mul_pd
 #define V_FMA _mm512_fmadd_pd
-#define V_BLEND _mm512_mask_blend_pd
+#define V_PRIOR(rb, p, pm, px) _mm512_mask_blend_pd(_mm256_test_epi32_mask(rb, HB_LOAD(p)), px, pm)
 #define V_MASK_ADD _mm512_mask_add_pd
 #define HB_LOAD(p) _mm256_loadu_si256((const void *)(p))
-#define HB_TEST _mm256_test_epi32_mask
 #define HB_GE(v, j) _mm256_cmp_epi32_mask(v, _mm256_set1_epi32(j), _MM_CMPINT_NLT)
 #define ROW_FN row_d
 #define PAR_FN par_d
 #define KERN_FN kern_d
-#include "pairhmm_avx512_body.h"
+#include "pairhmm_body.h"
 
 const phmm_isa_t phmm_isa_avx512 = {"avx512", 16, 8, kern_f, kern_d};

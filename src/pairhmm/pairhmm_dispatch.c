@@ -1,48 +1,51 @@
 /* SPDX-License-Identifier: MIT */
-/* Picks the Pair-HMM kernel set at run time, and the CPU state every kernel runs under. */
+/* Picks the Pair-HMM kernel set at run time (cpu_kernel_t: best first), and the CPU state every
+ * kernel runs under. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #define PHMM_X86 1
 #endif
+#if defined(__aarch64__)
+#define PHMM_FPCR_FZ (1u << 24)
+#endif
 
 #include "pairhmm_kernel.h"
+#include "../common/cpu_dispatch.h"
 
-static int cpu_has_avx512(void) __attribute__((unused));
-static int cpu_has_avx512(void)
-{
-#if defined(GVK_HAVE_AVX512) && defined(PHMM_X86)
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-#else
-	return 0;
+static const cpu_kernel_t kernels[] = {
+#if defined(GVK_HAVE_AVX512)
+    {GVK_ISA_AVX512, CPUF_FAMILY_AVX512, &phmm_isa_avx512, "avx512"},
+#elif defined(GVK_HAVE_NEON)
+    {GVK_ISA_NEON, CPUF_NEON, &phmm_isa_neon, "neon"},
 #endif
-}
+    {GVK_ISA_SCALAR, 0, &phmm_isa_scalar, "scalar"}};
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 
-const phmm_isa_t *phmm_isa_select(int isa)
+const phmm_isa_t *phmm_isa_select(int isa) { return cpu_kernel_pick(kernels, N_KERNELS, isa); }
+
+int phmm_isa_note(const phmm_isa_t *k, int isa, char *buf, size_t size)
 {
-	switch (isa) {
-	case GVK_ISA_SCALAR: return &phmm_isa_scalar;
-#ifdef GVK_HAVE_AVX512
-	case GVK_ISA_AVX512: return cpu_has_avx512() ? &phmm_isa_avx512 : NULL;
-	case GVK_ISA_AUTO: return cpu_has_avx512() ? &phmm_isa_avx512 : &phmm_isa_scalar;
-#else
-	case GVK_ISA_AUTO: return &phmm_isa_scalar;
-#endif
-	default: return NULL;
-	}
+	return cpu_kernel_note(kernels, N_KERNELS, isa, k, buf, size);
 }
 
 /* GKL sets the x86 FTZ bit (not DAZ); results below the smallest normal become 0. The bit is per
- * thread, so each worker sets it around its kernel calls and restores the caller's state. */
+ * thread, so each worker sets it around its kernel calls and restores the caller's state. ARM's
+ * FPCR.FZ also reads denormal operands as 0 (FTZ and DAZ together); the kernels' operands are
+ * table values and earlier results, which are normal or already 0 under FZ, so the bits match. */
 unsigned phmm_ftz_enter(void)
 {
-#ifdef PHMM_X86
+#if defined(PHMM_X86)
 	unsigned saved = _mm_getcsr();
 	_mm_setcsr(saved | _MM_FLUSH_ZERO_ON);
 	return saved;
+#elif defined(PHMM_FPCR_FZ)
+	unsigned long saved;
+	__asm__ volatile("mrs %0, fpcr" : "=r"(saved));
+	__asm__ volatile("msr fpcr, %0" : : "r"(saved | PHMM_FPCR_FZ) : "memory");
+	return (unsigned)saved;
 #else
 	return 0;
 #endif
@@ -50,8 +53,11 @@ unsigned phmm_ftz_enter(void)
 
 void phmm_ftz_leave(unsigned saved)
 {
-#ifdef PHMM_X86
+#if defined(PHMM_X86)
 	_mm_setcsr(saved);
+#elif defined(PHMM_FPCR_FZ)
+	unsigned long v = saved;
+	__asm__ volatile("msr fpcr, %0" : : "r"(v) : "memory");
 #else
 	(void)saved;
 #endif

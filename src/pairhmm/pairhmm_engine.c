@@ -171,6 +171,9 @@ gvk_pairhmm_t *gvk_pairhmm_create(const gvk_pairhmm_opts_t *opt, gvk_err_t *err)
 	e->opt.server = e->opt.gpu_lock = NULL;
 	if (e->opt.threads < 1) e->opt.threads = gvk_ncpu();
 	e->isa = isa;
+	char note[256];
+	int passed = phmm_isa_note(isa, opt->isa, note, sizeof note);
+	if (passed) gvk_logf(&e->opt.log, GVK_LOG_INFO, "pairhmm: CPU kernel %s", note);
 	e->nctx = opt->shared ? opt->merge_contexts : 1;
 	e->gpu_lock_fd = -1;
 	pthread_mutex_init(&e->lock, NULL);

@@ -30,9 +30,14 @@ extern const phmm_isa_t phmm_isa_scalar;
 #ifdef GVK_HAVE_AVX512
 extern const phmm_isa_t phmm_isa_avx512;
 #endif
+#ifdef GVK_HAVE_NEON
+extern const phmm_isa_t phmm_isa_neon;
+#endif
 
 /* The kernel set for a gvk_isa_t request; NULL if this build or CPU cannot run it. */
 const phmm_isa_t *phmm_isa_select(int isa);
+/* Which kernel k is and, for an AUTO request, why no better one was taken (cpu_kernel_note). */
+int phmm_isa_note(const phmm_isa_t *k, int isa, char *buf, size_t size);
 
 /* Flush-to-zero, as GKL's initNative sets it; returns the state to restore. */
 unsigned phmm_ftz_enter(void);

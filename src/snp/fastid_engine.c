@@ -9,6 +9,7 @@
 #include "fastid_engine.h"
 #include "snp_gpu.h"
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/threads.h"
 
 typedef struct {
@@ -168,6 +169,9 @@ int fid_search(const fid_job_t *b, fid_result_t *res, gvk_err_t *err)
 	}
 	const pg_isa_t *isa = pg_isa_select(b->isa);
 	if (!isa) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
+	char note[256];
+	int passed = pg_isa_note(isa, b->isa, note, sizeof note);
+	if (passed) gvk_logf(&b->gpu.log, GVK_LOG_INFO, "fastid: CPU kernel %s", note);
 	int nt = b->threads > 0 ? b->threads : 1;
 	job_t j = {.job = b, .isa = isa};
 	j.k = (int)(b->topk < b->db->n ? b->topk : b->db->n);

@@ -47,8 +47,8 @@ int gvk_ld_opts_check(const gvk_ld_opts_t *o, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
 	if (o->device < GVK_DEVICE_AUTO || o->device > GVK_DEVICE_GPU)
 		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
-	if (o->isa != GVK_ISA_AUTO && o->isa != GVK_ISA_SCALAR && o->isa != GVK_ISA_AVX512)
-		return gvk_err_set(err, GVK_ERR_ARG, "isa %d is not GVK_ISA_AUTO, _SCALAR or _AVX512", o->isa);
+	if (o->isa != GVK_ISA_AUTO && o->isa != GVK_ISA_SCALAR && o->isa != GVK_ISA_AVX512 && o->isa != GVK_ISA_NEON)
+		return gvk_err_set(err, GVK_ERR_ARG, "isa %d is not GVK_ISA_AUTO, _SCALAR, _AVX512 or _NEON", o->isa);
 	if (o->gpu < -1) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be -1 (the first GPU) or a device index, not %d", o->gpu);
 	if (o->gpu_path < GVK_SNP_PATH_AUTO || o->gpu_path > GVK_SNP_PATH_MMA)
 		return gvk_err_set(err, GVK_ERR_ARG, "gpu_path %d is not GVK_SNP_PATH_AUTO, _POPC or _MMA", o->gpu_path);

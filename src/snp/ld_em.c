@@ -263,39 +263,65 @@ static int em_below(const em_t *e, double expect, double f2x, double fx2, int r2
 	return fabs(em_r(m, expect, f2x, fx2, r2)) < drop;
 }
 
-void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double drop, double *r, double *dd, double *dprime)
+/* Known haplotype counts from the table: k[0..3] for haplotypes 11, 12, 21, 22, with males' single
+ * X haplotype counted once. */
+static void em_knowns(const uint32_t c[18], int xi, int xj, double k[4])
 {
-	double k11 = (double)(2 * c[0] + c[1] + c[3]), k12 = (double)(2 * c[2] + c[1] + c[5]);
-	double k21 = (double)(2 * c[6] + c[3] + c[7]), k22 = (double)(2 * c[8] + c[5] + c[7]);
+	k[0] = (double)(2 * c[0] + c[1] + c[3]), k[1] = (double)(2 * c[2] + c[1] + c[5]);
+	k[2] = (double)(2 * c[6] + c[3] + c[7]), k[3] = (double)(2 * c[8] + c[5] + c[7]);
 	const double w = 1.0 - EM_SQRT_HALF;
 	if (xi && xj) {
-		k11 -= (double)(int32_t)c[9], k12 -= (double)(int32_t)c[11];
-		k21 -= (double)(int32_t)c[15], k22 -= (double)(int32_t)c[17];
+		k[0] -= (double)(int32_t)c[9], k[1] -= (double)(int32_t)c[11];
+		k[2] -= (double)(int32_t)c[15], k[3] -= (double)(int32_t)c[17];
 	} else if (xi) {
-		k11 -= (double)(2 * c[9] + c[10]) * w, k12 -= (double)(2 * c[11] + c[10]) * w;
-		k21 -= (double)(2 * c[15] + c[16]) * w, k22 -= (double)(2 * c[17] + c[16]) * w;
+		k[0] -= (double)(2 * c[9] + c[10]) * w, k[1] -= (double)(2 * c[11] + c[10]) * w;
+		k[2] -= (double)(2 * c[15] + c[16]) * w, k[3] -= (double)(2 * c[17] + c[16]) * w;
 	} else if (xj) {
-		k11 -= (double)(2 * c[9] + c[12]) * w, k12 -= (double)(2 * c[11] + c[12]) * w;
-		k21 -= (double)(2 * c[15] + c[14]) * w, k22 -= (double)(2 * c[17] + c[14]) * w;
+		k[0] -= (double)(2 * c[9] + c[12]) * w, k[1] -= (double)(2 * c[11] + c[12]) * w;
+		k[2] -= (double)(2 * c[15] + c[14]) * w, k[3] -= (double)(2 * c[17] + c[14]) * w;
 	}
+}
+
+/* The estimated frequency of haplotype 11 after the double heterozygotes are split. */
+static double em_f11(const em_t *e, uint32_t center)
+{
+	double f11 = e->f11;
+	if (center) {
+		double s[3];
+		int lo, hi;
+		candidates(e, e->f11 * e->f22, e->f12 * e->f21, s, &lo, &hi);
+		f11 += pick(e, s, lo, hi);
+	}
+	return f11;
+}
+
+int ld_em_phased_r2(const uint32_t c[18], int x, double *r2)
+{
+	double k[4], f1x, fx1;
+	em_t e;
+	em_knowns(c, x, x, k);
+	if (em_setup(k[0], k[1], k[2], k[3], c[4], &e, &f1x, &fx1)) return 1;
+	double expect = fx1 * f1x, dv = em_f11(&e, c[4]) - expect;
+	*r2 = dv * dv / (expect * (1.0 - f1x) * (1.0 - fx1));
+	return 0;
+}
+
+void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double drop, double *r, double *dd, double *dprime)
+{
+	double k[4];
+	em_knowns(c, xi, xj, k);
 	em_t e;
 	double f1x, fx1;
-	if (em_setup(k11, k12, k21, k22, c[4], &e, &f1x, &fx1)) {
+	if (em_setup(k[0], k[1], k[2], k[3], c[4], &e, &f1x, &fx1)) {
 		*r = *dd = *dprime = NAN;
 		return;
 	}
-	double f2x = 1.0 - f1x, fx2 = 1.0 - fx1, expect = fx1 * f1x, f11 = e.f11;
+	double f2x = 1.0 - f1x, fx2 = 1.0 - fx1, expect = fx1 * f1x;
 	if (drop > 0 && em_below(&e, expect, f2x, fx2, r2, drop)) {
 		*r = *dd = *dprime = NAN;
 		return;
 	}
-	if (c[4]) {
-		double s[3];
-		int lo, hi;
-		candidates(&e, e.f11 * e.f22, e.f12 * e.f21, s, &lo, &hi);
-		f11 += pick(&e, s, lo, hi);
-	}
-	double dv = f11 - expect;
+	double dv = em_f11(&e, c[4]) - expect;
 	if (fabs(dv) < EM_SMALL_EPSILON) {
 		*r = *dd = *dprime = 0.0;
 		return;

@@ -54,4 +54,9 @@ void ld_em_table(const pg_ldtab_t *t, uint32_t c[18]);
  * (|r^2| when r2) is bound to come out below drop may be left all NaN without its estimate. */
 void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double drop, double *r, double *dd, double *dprime);
 
+/* PLINK 1.9's --indep-pairphase r^2 from the table (x: both variants on X, c[9 ..] filled as for
+ * ld_em_counts): 0 and *r2, or 1 when the table gives no estimate. Unlike ld_em_stats, a tiny D is
+ * not taken as 0. */
+int ld_em_phased_r2(const uint32_t c[18], int x, double *r2);
+
 #endif

@@ -11,6 +11,7 @@
 #include "snp_chrom.h"
 #include "snp_gpu.h"
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/threads.h"
 
 enum { ROWS_PER_TASK = 16, STRIPE_ROWS_MAX = 4096 };
@@ -314,6 +315,9 @@ int ld_run(const snp_data_t *d, const ld_opt_t *o, ld_sink_fn sink, void *ctx, l
 {
 	const pg_isa_t *isa = pg_isa_select(o->isa);
 	if (!isa) return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "the requested CPU kernel is not available on this CPU or build");
+	char note[256];
+	int passed = pg_isa_note(isa, o->isa, note, sizeof note);
+	if (passed) gvk_logf(&o->gpu.log, GVK_LOG_INFO, "ld: CPU kernel %s", note);
 	snp_gpu_t *gpu = NULL;
 	/* auto: the GPU when one is usable, else the CPU without a message */
 	/* the unphased D / D' estimator runs on the CPU only */

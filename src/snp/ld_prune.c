@@ -1,15 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* --indep-pairwise as PLINK 1.9 decides it. A window holds the live variants between its start
+/* --indep-pairwise, --indep-pairphase and --indep as PLINK 1.9 decides them. A window holds the live variants between its start
  * and end; within it, each variant u is compared with the later live variants from next[u] on
  * (the first it has not yet been compared with), and a pair above the threshold removes the
  * variant of lower MAF (the later one on a tie), after which u's scan stops and the pass starts
  * over until a pass removes nothing. Comparisons are never repeated, so the order in which pairs
  * are met (and hence which variants go) is PLINK's. Genotypes are centred as -1 / 0 / +1 with a
- * missing call 0, and r^2 is taken over the samples called at both, in PLINK's arithmetic. */
+ * missing call 0, and r^2 is taken over the samples called at both, in PLINK's arithmetic.
+ * --indep-pairphase meets pairs in the same order but takes r^2 from the maximum-likelihood
+ * haplotype frequencies of the two-locus genotype table (ld_em.c; males count one X haplotype).
+ * --indep runs the same passes with r in place of r^2, removing only pairs with r above 0.999999
+ * (or no r at all), keeps each r, and then applies the VIF step (ld_prune_vif.c) to the window.
+ * A worker holds only its window's SNPs, in rings of slots; given an ld_prune_src_t it reads and
+ * decodes their .bed rows as they enter, so the fileset never sits in memory. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ld_prune.h"
+#include "ld_prune_vif.h"
+#include "ld_em.h"
+#include "snp_chrom.h"
+#include "plink_io.h"
+#include "../common/cpu_features.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 
@@ -20,95 +32,140 @@
  * PLINK's sums. */
 typedef struct {
 	const uint64_t *pos, *a, *v;
+	const uint64_t *z, *neg; /* the calls that are not 0 once centred, and those that are -1 */
 	int64_t miss, sum, ssq;
 	double var_recip; /* 1 / (n ssq - sum^2) when nothing is missing */
 	int ok;           /* variance over the called samples is not zero */
+	int64_t cls[3];   /* --indep-pairphase: founders with each genotype class (classes() below) */
 } prune_snp_t;
 
-typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t);
+/* r^2 of two SNPs, or r when sign is set. */
+typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t, int sign);
+/* --indep-pairphase's two-locus table of two SNPs (X's male columns, or NULL). */
+typedef void (*table_fn)(const prune_snp_t *, const prune_snp_t *, int, const uint64_t *, uint32_t *);
 
-/* One worker's view: the shared per-SNP table (each chromosome's entries written by one worker). */
+/* Bytes of .bed rows a worker reads at once when streaming. */
+#define PRUNE_READ_BYTES (1 << 20)
+
+/* One worker's view. A SNP's entry (and, streaming, its planes) sits in slot i % n_slot of the
+ * worker's rings, which hold more slots than a window holds SNPs. */
 typedef struct {
 	const snp_data_t *d;
 	prune_snp_t *s;
+	int64_t n_slot;
+	const ld_prune_src_t *src; /* NULL: d's planes */
+	snp_rows_t rows;           /* src's rows */
+	uint64_t *ring;            /* n_slot SNPs' planes */
+	uint64_t *zn;              /* n_slot SNPs' z and neg planes (prune_snp_t) */
+	int io_failed;
 	uint64_t pairs;
 	pair_fn r2;
+	table_fn table; /* --indep-pairphase */
 	int popcnt;  /* the CPU has the popcnt instruction */
+	int mode;    /* LD_PRUNE_* */
+	const uint64_t *xmale; /* the male columns while the chromosome is X, else NULL */
+	vif_buf_t vb;          /* LD_PRUNE_VIF */
 } prune_ctx_t;
 
 static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
 
-static inline __attribute__((always_inline)) void prepare_body(prune_ctx_t *c, int64_t i)
+static prune_snp_t *snp_at(const prune_ctx_t *c, int64_t i) { return &c->s[i % c->n_slot]; }
+
+/* SNP i's planes: d's, or its .bed row decoded into its ring slot. */
+static const uint64_t *planes_of(prune_ctx_t *c, int64_t i)
+{
+	if (!c->src) return snp_plane(c->d, i, 0);
+	size_t words = (size_t)SNP_PLANES * (size_t)c->d->nw;
+	uint64_t *p = c->ring + (size_t)(i % c->n_slot) * words;
+	const uint8_t *row = snp_rows_get(&c->rows, c->src->row[i]);
+	if (!row) {
+		c->io_failed = 1; /* reported once the workers finish */
+		return memset(p, 0, words * 8);
+	}
+	snp_geno_row_to(c->d, i, row, c->src->c, p, 0);
+	return p;
+}
+
+static inline __attribute__((always_inline)) void prepare_body(prune_ctx_t *c, int64_t i, const uint64_t *p)
 {
 	const snp_data_t *d = c->d;
-	prune_snp_t *s = &c->s[i];
-	const uint64_t *a = snp_plane(d, i, SNP_PA), *b = snp_plane(d, i, SNP_PB), *v = snp_plane(d, i, SNP_PV);
+	prune_snp_t *s = snp_at(c, i);
+	const uint64_t *a = p + (size_t)SNP_PA * d->nw, *b = p + (size_t)SNP_PB * d->nw, *v = p + (size_t)SNP_PV * d->nw;
+	uint64_t *z = c->zn + (size_t)(i % c->n_slot) * 2 * (size_t)d->nw, *neg = z + d->nw;
 	int64_t np = 0, nn = 0, nv = 0;
-	for (int w = 0; w < d->nw; ++w) np += pop(b[w]), nn += pop(v[w] & ~a[w]), nv += pop(v[w]);
+	for (int w = 0; w < d->nw; ++w) {
+		neg[w] = v[w] & ~a[w], z[w] = b[w] | neg[w];
+		np += pop(b[w]), nn += pop(neg[w]), nv += pop(v[w]);
+	}
 	int64_t n = d->n_bits;
-	s->pos = b, s->a = a, s->v = v;
+	s->pos = b, s->a = a, s->v = v, s->z = z, s->neg = neg;
 	s->miss = n - nv, s->sum = np - nn, s->ssq = np + nn;
 	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
 	s->ok = var != 0;
 	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
 }
 
-static void prepare_portable(prune_ctx_t *c, int64_t i) { prepare_body(c, i); }
+static void prepare_portable(prune_ctx_t *c, int64_t i, const uint64_t *p) { prepare_body(c, i, p); }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int64_t i) { prepare_body(c, i); }
+__attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int64_t i, const uint64_t *p)
+{
+	prepare_body(c, i, p);
+}
 #endif
 
 /* A SNP's sums, as it enters a window. */
 static void snp_prepare(prune_ctx_t *c, int64_t i)
 {
+	const uint64_t *p = planes_of(c, i);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (c->popcnt) {
-		prepare_popcnt(c, i);
+		prepare_popcnt(c, i, p);
 		return;
 	}
 #endif
-	prepare_portable(c, i);
+	prepare_portable(c, i, p);
 }
 
 /* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some); inlined
- * into a build for the popcnt instruction and a portable one. */
+ * into a build for the popcnt instruction and a portable one. Every count is exact: the product
+ * of two centred calls is nonzero where both z bits are set, and -1 where their signs differ. */
 static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
-                                                                 int64_t n_bits)
+                                                                 int64_t n_bits, int sign)
 {
-	int64_t dot = 0;
+	int64_t nz = 0, diff = 0;
 	if (!x->miss && !y->miss) {
 		for (int w = 0; w < nw; ++w) {
-			uint64_t xn = x->v[w] & ~x->a[w], yn = y->v[w] & ~y->a[w];
-			dot += pop(x->pos[w] & y->pos[w]) + pop(xn & yn) - pop(x->pos[w] & yn) - pop(xn & y->pos[w]);
+			uint64_t zz = x->z[w] & y->z[w];
+			nz += pop(zz), diff += pop(zz & (x->neg[w] ^ y->neg[w]));
 		}
-		double cov = (double)(dot * n_bits) - (double)x->sum * (double)y->sum;
-		return cov * cov * (x->var_recip * y->var_recip);
+		double cov = (double)((nz - 2 * diff) * n_bits) - (double)x->sum * (double)y->sum;
+		return sign ? cov * sqrt(x->var_recip * y->var_recip) : cov * cov * (x->var_recip * y->var_recip);
 	}
-	int64_t nm = 0, sx = 0, sy = 0, sxx = 0, syy = 0;
+	int64_t nm = 0, sxx = 0, syy = 0, nx = 0, ny = 0;
 	for (int w = 0; w < nw; ++w) {
-		uint64_t vx = x->v[w], vy = y->v[w], xn = vx & ~x->a[w], yn = vy & ~y->a[w];
-		dot += pop(x->pos[w] & y->pos[w]) + pop(xn & yn) - pop(x->pos[w] & yn) - pop(xn & y->pos[w]);
+		uint64_t vx = x->v[w], vy = y->v[w], zz = x->z[w] & y->z[w];
+		nz += pop(zz), diff += pop(zz & (x->neg[w] ^ y->neg[w]));
 		nm += pop(vx & vy);
-		sx += pop(x->pos[w] & vy) - pop(xn & vy), sxx += pop((x->pos[w] | xn) & vy);
-		sy += pop(y->pos[w] & vx) - pop(yn & vx), syy += pop((y->pos[w] | yn) & vx);
+		sxx += pop(x->z[w] & vy), nx += pop(x->neg[w] & vy);
+		syy += pop(y->z[w] & vx), ny += pop(y->neg[w] & vx);
 	}
-	double n = (double)nm, dx = (double)sx, dy = (double)sy;
-	double cov = (double)dot * n - dx * dy;
+	double n = (double)nm, dx = (double)(sxx - 2 * nx), dy = (double)(syy - 2 * ny);
+	double cov = (double)(nz - 2 * diff) * n - dx * dy;
 	double rec = 1.0 / (((double)sxx * n - dx * dx) * ((double)syy * n - dy * dy));
-	return cov * cov * rec;
+	return sign ? cov * sqrt(rec) : cov * cov * rec;
 }
 
-static double pair_r2_portable(const prune_snp_t *x, const prune_snp_t *y, int nw, int64_t n_bits)
+static double pair_r2_portable(const prune_snp_t *x, const prune_snp_t *y, int nw, int64_t n_bits, int sign)
 {
-	return pair_r2_body(x, y, nw, n_bits);
+	return pair_r2_body(x, y, nw, n_bits, sign);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("popcnt"))) static double pair_r2_popcnt(const prune_snp_t *x, const prune_snp_t *y, int nw,
-                                                                int64_t n_bits)
+                                                                int64_t n_bits, int sign)
 {
-	return pair_r2_body(x, y, nw, n_bits);
+	return pair_r2_body(x, y, nw, n_bits, sign);
 }
 #endif
 
@@ -116,33 +173,153 @@ __attribute__((target("popcnt"))) static double pair_r2_popcnt(const prune_snp_t
 #define PRUNE_AVX512 1
 __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static double pair_r2_avx512(const prune_snp_t *x,
                                                                                         const prune_snp_t *y, int nw,
-                                                                                        int64_t n_bits)
+                                                                                        int64_t n_bits, int sign)
 {
-	return pair_r2_body(x, y, nw, n_bits);
+	return pair_r2_body(x, y, nw, n_bits, sign);
 }
 #endif
-
-static double pair_r2(prune_ctx_t *c, int64_t i, int64_t j)
-{
-	++c->pairs;
-	return c->r2(&c->s[i], &c->s[j], c->d->nw, c->d->n_bits);
-}
-
-static double maf(double f) { return f < 0.5 ? f : 1.0 - f; }
 
 /* One chromosome's SNPs [lo, hi). */
 typedef struct {
 	int64_t *live, *next; /* window entries: SNP index, first later SNP index still to compare with */
+	int64_t *was;         /* --indep: while compacting, the slot each entry came from */
 	int64_t size;
 	int64_t pruned;
 } window_t;
+
+/* Genotype classes of a word of SNP x: two copies of A1, one, none. On X a male's call holds one
+ * copy (planes as snp_geno.c decodes them) but counts as a homozygote in the table. */
+static inline __attribute__((always_inline)) void classes(const prune_snp_t *x, int w, uint64_t mx, uint64_t k[3])
+{
+	k[0] = x->pos[w] | (x->a[w] & mx);
+	k[1] = x->a[w] & ~x->pos[w] & ~mx;
+	k[2] = x->v[w] & ~x->a[w];
+}
+
+/* The two-locus table of SNPs x and y (ld_em_counts' layout). Off X, four cells and the class
+ * totals over the samples called at the other SNP give the rest (without a missing call, the
+ * SNP's own totals). */
+static inline __attribute__((always_inline)) void phased_table_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
+                                                                    const uint64_t *xmale, uint32_t t[18])
+{
+	memset(t, 0, sizeof *t * 18);
+	if (!xmale) {
+		int64_t c00 = 0, c01 = 0, c10 = 0, c11 = 0, r0, r1, r2, k0, k1;
+		if (!x->miss && !y->miss) {
+			for (int w = 0; w < nw; ++w) {
+				uint64_t x1 = x->a[w] & ~x->pos[w], y1 = y->a[w] & ~y->pos[w];
+				c00 += pop(x->pos[w] & y->pos[w]), c01 += pop(x->pos[w] & y1);
+				c10 += pop(x1 & y->pos[w]), c11 += pop(x1 & y1);
+			}
+			r0 = x->cls[0], r1 = x->cls[1], r2 = x->cls[2], k0 = y->cls[0], k1 = y->cls[1];
+		} else {
+			r0 = r1 = r2 = k0 = k1 = 0;
+			for (int w = 0; w < nw; ++w) {
+				uint64_t x1 = x->a[w] & ~x->pos[w], y1 = y->a[w] & ~y->pos[w], vx = x->v[w], vy = y->v[w];
+				c00 += pop(x->pos[w] & y->pos[w]), c01 += pop(x->pos[w] & y1);
+				c10 += pop(x1 & y->pos[w]), c11 += pop(x1 & y1);
+				r0 += pop(x->pos[w] & vy), r1 += pop(x1 & vy), r2 += pop(x->neg[w] & vy);
+				k0 += pop(y->pos[w] & vx), k1 += pop(y1 & vx);
+			}
+		}
+		t[0] = (uint32_t)c00, t[1] = (uint32_t)c01, t[3] = (uint32_t)c10, t[4] = (uint32_t)c11;
+		t[2] = (uint32_t)(r0 - c00 - c01), t[5] = (uint32_t)(r1 - c10 - c11);
+		t[6] = (uint32_t)(k0 - c00 - c10), t[7] = (uint32_t)(k1 - c01 - c11);
+		t[8] = (uint32_t)r2 - t[6] - t[7];
+		return;
+	}
+	for (int w = 0; w < nw; ++w) {
+		uint64_t mx = xmale[w], kx[3], ky[3];
+		classes(x, w, mx, kx);
+		classes(y, w, mx, ky);
+		for (int a = 0; a < 3; ++a)
+			for (int b = 0; b < 3; ++b) {
+				t[3 * a + b] += (uint32_t)pop(kx[a] & ky[b]);
+				if (mx) t[9 + 3 * a + b] += (uint32_t)pop(kx[a] & mx & ky[b]);
+			}
+	}
+}
+
+static void phased_table_portable(const prune_snp_t *x, const prune_snp_t *y, int nw, const uint64_t *xmale, uint32_t t[18])
+{
+	phased_table_body(x, y, nw, xmale, t);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("popcnt"))) static void phased_table_popcnt(const prune_snp_t *x, const prune_snp_t *y, int nw,
+                                                                  const uint64_t *xmale, uint32_t t[18])
+{
+	phased_table_body(x, y, nw, xmale, t);
+}
+#endif
+
+#ifdef PRUNE_AVX512
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void phased_table_avx512(const prune_snp_t *x,
+                                                                                          const prune_snp_t *y, int nw,
+                                                                                          const uint64_t *xmale,
+                                                                                          uint32_t t[18])
+{
+	phased_table_body(x, y, nw, xmale, t);
+}
+#endif
+
+static table_fn pick_table(void)
+{
+#ifdef PRUNE_AVX512
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ)) return phased_table_avx512;
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_has(CPUF_POPCNT)) return phased_table_popcnt;
+#endif
+	return phased_table_portable;
+}
+
+/* --indep-pairphase's r^2 of SNPs x and y; NaN when the table gives no estimate. */
+static double pair_phased(const prune_ctx_t *c, const prune_snp_t *x, const prune_snp_t *y)
+{
+	uint32_t t[18];
+	c->table(x, y, c->d->nw, c->xmale, t);
+	double r2;
+	return ld_em_phased_r2(t, c->xmale != NULL, &r2) ? NAN : r2;
+}
+
+/* Counts SNP x's classes; whether its calls vary, as --indep-pairphase tests it: a heterozygote,
+ * or both homozygotes. */
+static int phased_varies(const prune_ctx_t *c, prune_snp_t *x)
+{
+	int64_t *n = x->cls;
+	n[0] = n[1] = n[2] = 0;
+	for (int w = 0; w < c->d->nw; ++w) {
+		uint64_t k[3];
+		classes(x, w, c->xmale ? c->xmale[w] : 0, k);
+		for (int a = 0; a < 3; ++a) n[a] += pop(k[a]);
+	}
+	return n[1] || (n[0] && n[2]);
+}
+
+/* The value a pair of window slots u < k is judged by: r^2, or for --indep r (1 when undefined),
+ * which is kept for the VIF step. */
+static double pair_value(prune_ctx_t *c, const window_t *wd, int64_t u, int64_t k)
+{
+	const prune_snp_t *x = snp_at(c, wd->live[u]), *y = snp_at(c, wd->live[k]);
+	++c->pairs;
+	if (c->mode == LD_PRUNE_PAIRPHASE) return pair_phased(c, x, y);
+	if (c->mode == LD_PRUNE_PAIRWISE) return c->r2(x, y, c->d->nw, c->d->n_bits, 0);
+	double r = c->r2(x, y, c->d->nw, c->d->n_bits, 1);
+	if (isnan(r)) r = 1.0;
+	c->vb.r[u * c->vb.cap + k] = r;
+	return r;
+}
+
+static double maf(double f) { return f < 0.5 ? f : 1.0 - f; }
 
 /* Adds SNP e to the window; a SNP whose calls do not vary is removed as it enters. */
 static void enter(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t e)
 {
 	wd->live[wd->size++] = e;
 	snp_prepare(c, e);
-	if (!c->s[e].ok) out[e] = 1, ++wd->pruned;
+	int ok = c->mode == LD_PRUNE_PAIRPHASE ? phased_varies(c, snp_at(c, e)) : snp_at(c, e)->ok;
+	if (!ok) out[e] = 1, ++wd->pruned;
 }
 
 /* Passes over the window until one removes nothing. end: the SNP after the window. */
@@ -160,7 +337,7 @@ static void window_passes(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t en
 			for (; k < wd->size; ++k) {
 				int64_t ik = wd->live[k];
 				if (out[ik]) continue;
-				if (!(pair_r2(c, iu, ik) > thr)) continue;
+				if (!(pair_value(c, wd, u, k) > thr)) continue;
 				again = 1, ++wd->pruned;
 				if (maf(f[iu]) < (1 - PRUNE_EPS) * maf(f[ik])) {
 					out[iu] = 1;
@@ -183,11 +360,30 @@ static int64_t kb_end(const snp_data_t *d, int64_t s, int64_t e, int64_t hi, int
 	return e;
 }
 
+/* Keeps the window's live SNPs from start on, in order, with their kept r (--indep); returns how
+ * many. */
+static int64_t window_compact(prune_ctx_t *c, window_t *wd, const uint8_t *out, int64_t start)
+{
+	int64_t m = 0, cap = c->vb.cap;
+	double *r = c->vb.r;
+	for (int64_t k = 0; k < wd->size; ++k) {
+		int64_t e = wd->live[k];
+		if (e < start || out[e]) continue;
+		if (c->mode == LD_PRUNE_VIF) {
+			for (int64_t q = 0; q < m; ++q) r[q * cap + m] = r[wd->was[q] * cap + k];
+			wd->was[m] = k;
+		}
+		wd->live[m] = e, wd->next[m] = wd->next[k], ++m;
+	}
+	return wd->size = m;
+}
+
 static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi)
 {
 	const snp_data_t *d = c->d;
-	double thr = o->r2 * (1 + PRUNE_EPS);
-	int64_t bp = o->win * 1000;
+	double thr = c->mode == LD_PRUNE_VIF ? 0.999999 : o->r2 * (1 + PRUNE_EPS);
+	int64_t bp = o->win * 1000, old = 0;
+	c->xmale = snp_chr_class(d->var[lo].chr) == SNP_CHR_X ? d->male : NULL;
 	int64_t start = lo, end = o->kb ? kb_end(d, lo, lo + 1, hi, bp) : lo + o->win;
 	if (end > hi) end = hi;
 	wd->size = 0;
@@ -197,18 +393,15 @@ static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, u
 		wd->live[wd->size++] = start;
 	for (int64_t k = 0; k < wd->size; ++k) wd->next[k] = k + 1 < wd->size ? wd->live[k + 1] : end;
 	for (;;) {
-		if (wd->size > 1) window_passes(c, wd, out, end, thr);
+		if (wd->size > 1) {
+			window_passes(c, wd, out, end, thr);
+			if (c->mode == LD_PRUNE_VIF) wd->pruned += vif_window(&c->vb, wd->live, wd->size, &old, out, o->r2);
+		}
 		for (int64_t k = 0; k < o->step && start < hi; ++k) ++start;
 		if (start == hi) break;
 		if (end < start) end = start;
-		int64_t m = 0;
-		for (int64_t k = 0; k < wd->size; ++k) {
-			int64_t e = wd->live[k];
-			if (e < start || out[e]) continue;
-			wd->live[m] = e, wd->next[m] = wd->next[k], ++m;
-		}
-		int64_t prev = m;
-		wd->size = m;
+		int64_t prev = window_compact(c, wd, out, start);
+		old = prev;
 		int64_t add = o->kb ? kb_end(d, start, end, hi, bp) - end : o->step;
 		for (int64_t k = 0; k < add && end < hi; ++k) {
 			if (wd->size > prev) wd->next[wd->size - 1] = end;
@@ -218,48 +411,88 @@ static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, u
 	}
 }
 
+
 /* The chromosome runs of d, shared by the workers, who take them in turn. */
 typedef struct {
 	const snp_data_t *d;
 	const ld_prune_opt_t *o;
-	prune_snp_t *s;
 	pair_fn r2;
 	uint8_t *pruned;
 	int64_t *lo, *hi, *n_pruned, n_run, longest;
+	int64_t cap;          /* the most variants a window holds */
 	int64_t next;         /* the next run to take (atomic) */
 	uint64_t pairs;       /* (atomic) */
 	int failed;           /* a worker ran out of memory (atomic) */
+	int io_failed;        /* a worker could not read the .bed (atomic) */
 } prune_job_t;
+
+/* A worker's rings and, streaming, its row buffer; 0 or -1 when out of memory. */
+static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
+{
+	c->n_slot = j->cap + 1;
+	c->s = calloc((size_t)c->n_slot, sizeof *c->s);
+	c->zn = aligned_alloc(64, (size_t)c->n_slot * 2 * (size_t)c->d->nw * 8);
+	if (!c->s || !c->zn) return -1;
+	if (!c->src) return 0;
+	c->ring = aligned_alloc(64, (size_t)c->n_slot * SNP_PLANES * (size_t)c->d->nw * 8);
+	if (!c->ring) return -1;
+	/* the .bed opened and read at the first pass: a failure now is the file's */
+	if (snp_rows_open(&c->rows, c->src->bed, c->src->n_rows, c->src->n_samples, PRUNE_READ_BYTES, NULL) < 0)
+		c->io_failed = 1;
+	return 0;
+}
+
+static void ctx_free(prune_ctx_t *c)
+{
+	free(c->s), free(c->zn), free(c->ring);
+	if (c->src) snp_rows_close(&c->rows);
+	vif_buf_free(&c->vb);
+}
 
 static void worker(void *arg, int tid)
 {
 	prune_job_t *j = arg;
 	(void)tid;
-	prune_ctx_t c = {j->d, j->s, 0, j->r2, 0};
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	c.popcnt = __builtin_cpu_supports("popcnt");
-#endif
+	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .table = pick_table(), .mode = j->o->mode};
+	c.popcnt = cpu_has(CPUF_POPCNT);
 	window_t wd = {0};
 	wd.live = malloc(sizeof *wd.live * (size_t)(j->longest + 1));
 	wd.next = malloc(sizeof *wd.next * (size_t)(j->longest + 1));
-	if (!wd.live || !wd.next) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
-	for (int64_t r; wd.live && wd.next && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
+	wd.was = malloc(sizeof *wd.was * (size_t)(j->longest + 1));
+	int ok = wd.live && wd.next && wd.was && ctx_alloc(&c, j) == 0 &&
+	         (c.mode != LD_PRUNE_VIF || vif_buf_init(&c.vb, j->cap) == 0);
+	if (!ok) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+	for (int64_t r; ok && !c.io_failed && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
 		wd.pruned = 0;
 		prune_chrom(&c, j->o, &wd, j->pruned, j->lo[r], j->hi[r]);
 		j->n_pruned[r] = wd.pruned;
 	}
+	if (c.io_failed) __atomic_store_n(&j->io_failed, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&j->pairs, c.pairs, __ATOMIC_RELAXED);
-	free(wd.live);
-	free(wd.next);
+	free(wd.live), free(wd.next), free(wd.was);
+	ctx_free(&c);
+}
+
+/* The most variants one window holds. */
+static int64_t window_cap(const snp_data_t *d, const ld_prune_opt_t *o, const prune_job_t *j)
+{
+	if (!o->kb) return o->win < j->longest ? o->win : j->longest;
+	int64_t cap = 1;
+	for (int64_t r = 0; r < j->n_run; ++r)
+		for (int64_t i = j->lo[r], e = i + 1; i < j->hi[r]; ++i) {
+			e = kb_end(d, i, e > i + 1 ? e : i + 1, j->hi[r], o->win * 1000);
+			if (e - i > cap) cap = e - i;
+		}
+	return cap;
 }
 
 static pair_fn pick_kernel(void)
 {
 #ifdef PRUNE_AVX512
-	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) return pair_r2_avx512;
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) return pair_r2_avx512;
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (__builtin_cpu_supports("popcnt")) return pair_r2_popcnt;
+	if (cpu_has(CPUF_POPCNT)) return pair_r2_popcnt;
 #endif
 	return pair_r2_portable;
 }
@@ -272,13 +505,12 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	memset(skip, 0, (size_t)m);
 	if (rep) memset(rep, 0, sizeof *rep);
 	prune_job_t j = {.d = d, .o = o, .r2 = pick_kernel(), .pruned = pruned};
-	j.s = calloc((size_t)m + 1, sizeof *j.s);
 	j.lo = malloc(sizeof *j.lo * (size_t)(m + 1));
 	j.hi = malloc(sizeof *j.hi * (size_t)(m + 1));
 	j.n_pruned = calloc((size_t)m + 1, sizeof *j.n_pruned);
 	ld_prune_chrom_t *ch = rep ? calloc((size_t)m + 1, sizeof *ch) : NULL;
 	int rc = 0;
-	if (!j.s || !j.lo || !j.hi || !j.n_pruned || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (!j.lo || !j.hi || !j.n_pruned || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (int64_t lo = 0, hi; rc == 0 && lo < m; lo = hi) {
 		for (hi = lo + 1; hi < m && !strcmp(d->var[hi].chr, d->var[lo].chr); ++hi) {}
 		if (!strcmp(d->var[lo].chr, "0")) { /* PLINK prunes and lists no variant of chromosome 0 */
@@ -288,10 +520,15 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 		j.lo[j.n_run] = lo, j.hi[j.n_run++] = hi;
 		if (hi - lo > j.longest) j.longest = hi - lo;
 	}
+	j.cap = window_cap(d, o, &j);
+	if (rc == 0 && o->mode == LD_PRUNE_VIF && j.cap > 46340)
+		rc = gvk_err_set(err, GVK_ERR_ARG, "--indep: a window holds up to %lld variants; PLINK 1.9 takes at most 46340",
+		                 (long long)j.cap);
 	if (rc == 0 && j.n_run) {
 		int nt = o->threads > 1 ? o->threads : 1;
 		gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, worker, &j);
 		if (j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		else if (j.io_failed) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open or read it again", o->src->bed);
 	}
 	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
 		ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[j.lo[r]].chr, j.hi[r] - j.lo[r], j.n_pruned[r]};
@@ -299,7 +536,7 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	}
 	if (rc == 0 && rep) rep->chrom = ch, rep->pairs = j.pairs;
 	else free(ch);
-	free(j.s), free(j.lo), free(j.hi), free(j.n_pruned);
+	free(j.lo), free(j.hi), free(j.n_pruned);
 	return rc;
 }
 
@@ -341,12 +578,22 @@ void ld_prune_order(const snp_data_t *d, int64_t *order)
 	free(runs);
 }
 
+const char *ld_prune_mode_name(int mode)
+{
+	return mode == LD_PRUNE_VIF ? "--indep" : mode == LD_PRUNE_PAIRPHASE ? "--indep-pairphase" : "--indep-pairwise";
+}
+
 int ld_prune_opt_check(const ld_prune_opt_t *o, gvk_err_t *err)
 {
+	if (o->mode < LD_PRUNE_PAIRWISE || o->mode > LD_PRUNE_VIF)
+		return gvk_err_set(err, GVK_ERR_ARG, "mode: %d; give pairwise, pairphase or VIF", o->mode);
 	if (o->win < (o->kb ? 1 : 2) || o->win > 2147483647)
 		return gvk_err_set(err, GVK_ERR_ARG, "window: %lld; give at least 2 variants or 1 kb", (long long)o->win);
 	if (o->step < 1 || (!o->kb && o->step > o->win))
 		return gvk_err_set(err, GVK_ERR_ARG, "step: %lld; give 1 to the window size (in variants)", (long long)o->step);
-	if (!(o->r2 >= 0 && o->r2 < 1)) return gvk_err_set(err, GVK_ERR_ARG, "r2: %g; give a value in [0, 1)", o->r2);
+	if (o->mode == LD_PRUNE_VIF && !(o->r2 >= 1))
+		return gvk_err_set(err, GVK_ERR_ARG, "VIF threshold: %g; give a value of at least 1", o->r2);
+	if (o->mode != LD_PRUNE_VIF && !(o->r2 >= 0 && o->r2 < 1))
+		return gvk_err_set(err, GVK_ERR_ARG, "r2: %g; give a value in [0, 1)", o->r2);
 	return 0;
 }

@@ -1,17 +1,34 @@
 /* SPDX-License-Identifier: MIT */
-/* PLINK 1.9 --indep-pairwise over snp_data_t: greedy pruning in sliding windows by genotype r^2
- * (docs/snp.md, "QC -> prune"). */
+/* PLINK 1.9 --indep-pairwise, --indep-pairphase and --indep over snp_data_t: greedy pruning in
+ * sliding windows by genotype r^2, by r^2 from haplotype frequencies, or by variance inflation
+ * factor (docs/snp.md, "QC -> prune"). */
 #ifndef GVK_SNP_LD_PRUNE_H
 #define GVK_SNP_LD_PRUNE_H
 
 #include "snp_data.h"
+#include "snp_geno.h"
+
+/* What a window is pruned by. */
+enum { LD_PRUNE_PAIRWISE = GVK_LD_PRUNE_PAIRWISE, LD_PRUNE_PAIRPHASE = GVK_LD_PRUNE_PAIRPHASE, LD_PRUNE_VIF = GVK_LD_PRUNE_VIF };
+
+/* Where the genotypes come from when d holds no planes (snp_read_bed_stats): the .bed rows,
+ * read and decoded as SNPs enter a window, so memory holds a window's SNPs rather than the file. */
+typedef struct {
+	const char *bed;      /* the .bed path */
+	const int64_t *row;   /* per SNP of d: its row in the .bed */
+	int64_t n_rows;       /* rows in the .bed */
+	int64_t n_samples;    /* samples in a row */
+	const snp_geno_ctx_t *c;
+} ld_prune_src_t;
 
 typedef struct {
 	int64_t win;    /* window: variants, or kb when kb is set (PLINK keeps an integer) */
 	int kb;         /* win is in kb */
 	int64_t step;   /* variants the window moves by */
-	double r2;      /* prune pairs with r^2 above this */
+	double r2;      /* prune pairs with r^2 above this; the VIF threshold for LD_PRUNE_VIF */
 	int threads;    /* chromosomes pruned at once (each one is sequential) */
+	int mode;       /* LD_PRUNE_* */
+	const ld_prune_src_t *src; /* NULL: d's planes */
 } ld_prune_opt_t;
 
 /* Per chromosome run of d, as the log reports it. */
@@ -24,6 +41,9 @@ typedef struct {
 	ld_prune_chrom_t *chrom; /* n_chrom entries, in d's order; chr points into d */
 	int64_t n_chrom, pruned, pairs;
 } ld_prune_report_t;
+
+/* The option PLINK spells for a mode ("--indep-pairwise", ...). */
+const char *ld_prune_mode_name(int mode);
 
 /* pruned[i] = 1 for the SNPs of d that PLINK 1.9 writes to .prune.out (d's SNPs sorted by
  * position within each chromosome, each chromosome contiguous). Variants on chromosome 0 are in

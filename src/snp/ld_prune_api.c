@@ -55,15 +55,21 @@ int gvk_ld_prune_bfile(gvk_ld_t *e, const char *prefix, const gvk_ld_prune_opts_
 	if (!e) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_prune_bfile: the engine is NULL");
 	if (!o) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_prune_bfile: the options o is NULL");
 	if (!prefix || !*prefix) return gvk_err_set(err, GVK_ERR_ARG, "the PLINK prefix is NULL or empty");
-	ld_prune_opt_t po = {o->window, o->window_kb != 0, o->step, o->r2, ld_api_threads(e)};
+	ld_prune_opt_t po = {o->window, o->window_kb != 0, o->step, o->r2, ld_api_threads(e), o->mode, NULL};
 	int rc = ld_prune_opt_check(&po, err);
 	if (rc < 0) return rc;
 	snp_plink_opt_t so = {ld_api_keep_allele_order(e), 0};
 	snp_data_t d = {0};
+	snp_geno_ctx_t c = {0};
+	int64_t *row = NULL, n_rows = 0;
 	uint8_t *pruned = NULL, *skip = NULL;
+	char *bed = malloc(strlen(prefix) + 5);
 	gvk_ld_prune_result_t *r = calloc(1, sizeof *r);
-	if (!r) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	rc = snp_read_bfile(prefix, &so, &d, err);
+	if (!r || !bed) return free(r), free(bed), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	/* the statistics first, then the rows again a window at a time (ld_prune_src_t) */
+	rc = snp_read_bfile_stats(prefix, &so, &d, &c, &row, &n_rows, err);
+	ld_prune_src_t src = {strcat(strcpy(bed, prefix), ".bed"), row, n_rows, d.n_samples, &c};
+	po.src = &src;
 	if (rc == 0 && d.n_bits < 2)
 		rc = gvk_err_set(err, GVK_ERR_ARG, "%s.fam: fewer than two founders, so there is no LD to prune by", prefix);
 	for (int64_t i = 1; rc == 0 && i < d.n_snp; ++i)
@@ -76,7 +82,8 @@ int gvk_ld_prune_bfile(gvk_ld_t *e, const char *prefix, const gvk_ld_prune_opts_
 	if (rc == 0) rc = lists(&d, pruned, skip, r, err);
 	if (rc < 0) gvk_ld_prune_free(r);
 	else *out = r;
-	free(pruned), free(skip);
+	free(pruned), free(skip), free(bed), free(row);
+	snp_geno_ctx_free(&c);
 	snp_data_free(&d);
 	return rc;
 }

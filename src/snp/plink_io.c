@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE /* madvise */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -309,6 +310,39 @@ static int pread_all(int fd, uint8_t *buf, size_t n, off_t off)
 	return 0;
 }
 
+int snp_rows_open(snp_rows_t *r, const char *path, int64_t n_rows, int64_t n_samples, size_t bytes, gvk_err_t *err)
+{
+	memset(r, 0, sizeof *r);
+	r->bpr = (n_samples + 3) / 4, r->n_rows = n_rows;
+	r->cap = (int64_t)bytes / (r->bpr > 0 ? r->bpr : 1);
+	if (r->cap < 1) r->cap = 1;
+	if (!(r->buf = malloc((size_t)(r->cap * r->bpr) + 1))) return r->fd = -1, gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if ((r->fd = open(path, O_RDONLY)) < 0) {
+		free(r->buf), r->buf = NULL;
+		return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+const uint8_t *snp_rows_get(snp_rows_t *r, int64_t k)
+{
+	if (k < r->r0 || k >= r->r1) {
+		int64_t n = r->n_rows - k < r->cap ? r->n_rows - k : r->cap;
+		r->r0 = r->r1 = 0;
+		if (n < 1 || pread_all(r->fd, r->buf, (size_t)(n * r->bpr), 3 + (off_t)k * (off_t)r->bpr) < 0) return NULL;
+		r->r0 = k, r->r1 = k + n;
+	}
+	return r->buf + (k - r->r0) * r->bpr;
+}
+
+void snp_rows_close(snp_rows_t *r)
+{
+	if (r->buf) close(r->fd); /* buf is set only once the file is open */
+	free(r->buf);
+	memset(r, 0, sizeof *r);
+	r->fd = -1;
+}
+
 /* Maps the pages of [p, end) in one call, which costs less than a fault a page (Linux 5.14 on;
  * elsewhere, or when refused, the first writes fault them in as usual). */
 static void prefault(void *p, void *end)
@@ -321,37 +355,43 @@ static void prefault(void *p, void *end)
 #endif
 }
 
-/* Blocks of rows in turn: each run of consecutive rows read at once, then decoded. */
+/* Blocks of rows in turn: each run of consecutive rows read at once, then decoded (into one SNP's
+ * scratch planes when d keeps none). */
 static void bed_worker(void *arg, int tid)
 {
 	bed_job_t *j = arg;
 	int64_t m = j->d->n_snp, bpr = j->bpr;
 	uint8_t *buf = malloc((size_t)(BED_BLOCK * bpr) + 1);
+	uint64_t *scratch = j->d->w ? NULL : aligned_alloc(64, (size_t)SNP_PLANES * (size_t)j->d->nw * 8);
 	j->hh[tid] = 0, j->failed[tid] = m;
-	for (int64_t b; buf && (b = atomic_fetch_add(&j->next, 1)) < j->n_blocks;) {
+	for (int64_t b; buf && (j->d->w || scratch) && (b = atomic_fetch_add(&j->next, 1)) < j->n_blocks;) {
 		int64_t i0 = b * BED_BLOCK, i1 = i0 + BED_BLOCK < m ? i0 + BED_BLOCK : m;
-		prefault(snp_plane(j->d, i0, 0), snp_plane(j->d, i1, 0));
+		if (j->d->w) prefault(snp_plane(j->d, i0, 0), snp_plane(j->d, i1, 0));
 		for (int64_t i = i0, e; i < i1 && i < j->failed[tid]; i = e) {
 			for (e = i + 1; e < i1 && j->src[e] == j->src[e - 1] + 1;) ++e;
 			if (pread_all(j->fd, buf, (size_t)((e - i) * bpr), 3 + (off_t)j->src[i] * (off_t)bpr) < 0) {
 				j->failed[tid] = i;
 				break;
 			}
-			for (int64_t k = i; k < e; ++k) j->hh[tid] |= snp_geno_row_hh(j->d, k, buf + (k - i) * bpr, j->c);
+			for (int64_t k = i; k < e; ++k)
+				j->hh[tid] |= scratch ? snp_geno_row_stats(j->d, k, buf + (k - i) * bpr, j->c, scratch)
+				                      : snp_geno_row_hh(j->d, k, buf + (k - i) * bpr, j->c);
 		}
 	}
-	if (!buf) atomic_store(&j->nomem, 1);
+	if (!buf || (!j->d->w && !scratch)) atomic_store(&j->nomem, 1);
 	free(buf);
+	free(scratch);
 }
 
-int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
-                 snp_data_t *d, gvk_err_t *err)
+/* snp_read_bed, keeping d's planes when planes is set. */
+static int read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
+                    snp_data_t *d, int planes, gvk_err_t *err)
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	int64_t m = d->n_snp;
 	int rc = check_bed(fp, path, n_rows, n_samples, err);
-	if (rc == 0) rc = snp_geno_alloc(d, m, c, err);
+	if (rc == 0) rc = planes ? snp_geno_alloc(d, m, c, err) : snp_geno_alloc_stats(d, m, c, err);
 	int nt = c->threads > 1 ? c->threads : 1;
 	bed_job_t j = {.fd = fileno(fp), .src = src, .bpr = (n_samples + 3) / 4, .c = c, .d = d};
 	j.n_blocks = (m + BED_BLOCK - 1) / BED_BLOCK;
@@ -378,6 +418,18 @@ int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n
 	return rc;
 }
 
+int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
+                 snp_data_t *d, gvk_err_t *err)
+{
+	return read_bed(path, src, n_rows, n_samples, c, d, 1, err);
+}
+
+int snp_read_bed_stats(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples,
+                       const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err)
+{
+	return read_bed(path, src, n_rows, n_samples, c, d, 0, err);
+}
+
 /* The LD columns' sample IDs as FID_IID, the name plink --recode vcf gives a sample, so that a
  * PLINK fileset and its VCF name their samples alike (FastID tables). */
 static int column_ids(const snp_samples_t *ss, const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err)
@@ -397,8 +449,10 @@ static int column_ids(const snp_samples_t *ss, const snp_geno_ctx_t *c, snp_data
 	return 0;
 }
 
-int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
-                   gvk_err_t *err)
+/* snp_read_plink; without planes, the rows and decoding context go to *keep_src, *n_rows and
+ * *keep (the caller frees them). */
+static int read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
+                      snp_geno_ctx_t *keep, int64_t **keep_src, int64_t *n_rows, gvk_err_t *err)
 {
 	snp_samples_t ss = {0};
 	snp_geno_ctx_t c = {0};
@@ -409,25 +463,52 @@ int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_
 	if (rc == 0) rc = snp_geno_ctx_init(&c, &ss, 0, opt->keep_allele_order, err);
 	if (rc == 0) {
 		d->n_samples = ss.n;
-		rc = snp_read_bed(bed, src, rows, ss.n, &c, d, err);
+		rc = keep ? snp_read_bed_stats(bed, src, rows, ss.n, &c, d, err) : snp_read_bed(bed, src, rows, ss.n, &c, d, err);
 	}
 	if (rc == 0) rc = column_ids(&ss, &c, d, err);
-	snp_geno_ctx_free(&c);
+	if (rc == 0 && keep) *keep = c, *keep_src = src, *n_rows = rows, src = NULL;
+	else snp_geno_ctx_free(&c);
 	snp_samples_free(&ss);
 	free(src);
 	if (rc < 0) snp_data_free(d);
 	return rc;
 }
 
+int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
+                   gvk_err_t *err)
+{
+	return read_plink(bed, bim, fam, opt, d, NULL, NULL, NULL, err);
+}
+
+/* PREFIX.bed, .bim and .fam in one buffer of three slots of n bytes; NULL when out of memory. */
+static char *fileset_paths(const char *prefix, size_t *n)
+{
+	*n = strlen(prefix) + 8;
+	char *p = malloc(3 * *n);
+	if (!p) return NULL;
+	snprintf(p, *n, "%s.bed", prefix);
+	snprintf(p + *n, *n, "%s.bim", prefix);
+	snprintf(p + 2 * *n, *n, "%s.fam", prefix);
+	return p;
+}
+
 int snp_read_bfile(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, gvk_err_t *err)
 {
-	size_t n = strlen(prefix) + 8;
-	char *p = malloc(3 * n);
+	size_t n;
+	char *p = fileset_paths(prefix, &n);
 	if (!p) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	snprintf(p, n, "%s.bed", prefix);
-	snprintf(p + n, n, "%s.bim", prefix);
-	snprintf(p + 2 * n, n, "%s.fam", prefix);
 	int rc = snp_read_plink(p, p + n, p + 2 * n, opt, d, err);
+	free(p);
+	return rc;
+}
+
+int snp_read_bfile_stats(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, snp_geno_ctx_t *c,
+                         int64_t **src, int64_t *n_rows, gvk_err_t *err)
+{
+	size_t n;
+	char *p = fileset_paths(prefix, &n);
+	if (!p) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int rc = read_plink(p, p + n, p + 2 * n, opt, d, c, src, n_rows, err);
 	free(p);
 	return rc;
 }

@@ -4,6 +4,8 @@
 #ifndef GVK_SNP_PLINK_IO_H
 #define GVK_SNP_PLINK_IO_H
 
+#include <sys/types.h>
+
 #include "snp_data.h"
 #include "snp_geno.h"
 
@@ -55,11 +57,37 @@ void snp_bim_order_free(snp_bim_order_t *ord);
 int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
                  snp_data_t *d, gvk_err_t *err);
 
+/* The same, keeping only the per-SNP statistics, allele swaps and flags (d->w stays NULL): a
+ * first pass for a caller that decodes the rows again a window at a time (ld_prune_src_t). */
+int snp_read_bed_stats(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples,
+                       const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err);
+
+/* .bed rows by index, read a buffer of rows at a time for a caller that goes through them in
+ * increasing order (a window's or a filter's pass). */
+typedef struct {
+	int fd;
+	int64_t bpr, n_rows;  /* bytes per row, rows in the file */
+	int64_t r0, r1, cap;  /* rows [r0, r1) are in buf, which holds cap */
+	uint8_t *buf;
+} snp_rows_t;
+
+/* 0, or an error naming path. bytes: about how much to read at once. */
+int snp_rows_open(snp_rows_t *r, const char *path, int64_t n_rows, int64_t n_samples, size_t bytes, gvk_err_t *err);
+/* Row k, or NULL on a read error. */
+const uint8_t *snp_rows_get(snp_rows_t *r, int64_t k);
+void snp_rows_close(snp_rows_t *r);
+
 /* The whole fileset with default PLINK rules (all founders with all_samples); for the library. */
 int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
                    gvk_err_t *err);
 
 /* Same with prefix.bed, prefix.bim, prefix.fam. */
 int snp_read_bfile(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, gvk_err_t *err);
+
+/* snp_read_bfile's statistics only (snp_read_bed_stats), for a reader that decodes the rows
+ * itself: *src (d's rows in the .bed, of *n_rows) and c (freed with snp_geno_ctx_free) are the
+ * caller's. */
+int snp_read_bfile_stats(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, snp_geno_ctx_t *c,
+                         int64_t **src, int64_t *n_rows, gvk_err_t *err);
 
 #endif

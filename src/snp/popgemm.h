@@ -48,8 +48,16 @@ extern const pg_isa_t pg_isa_scalar;
 extern const pg_isa_t pg_isa_popcnt;
 extern const pg_isa_t pg_isa_avx512;
 #endif
+#if defined(GVK_HAVE_NEON)
+extern const pg_isa_t pg_isa_neon;
+#endif
 
 /* Kernel set for a gvk_isa_t request (AUTO: the fastest this CPU runs); NULL when unavailable. */
 const pg_isa_t *pg_isa_select(int isa);
+/* The word-at-a-time kernels built for the CPU's popcount instruction (POPCNT), which AUTO takes
+ * below AVX-512; NULL where this build or CPU has none. */
+const pg_isa_t *pg_isa_word(void);
+/* Which kernel k is and, for an AUTO request, why no better one was taken (cpu_kernel_note). */
+int pg_isa_note(const pg_isa_t *k, int isa, char *buf, size_t size);
 
 #endif

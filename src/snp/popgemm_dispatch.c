@@ -1,30 +1,32 @@
 /* SPDX-License-Identifier: MIT */
-/* Picks the popcount-GEMM kernel set at run time. */
+/* Picks the popcount-GEMM kernel set at run time (cpu_kernel_t: best first). SCALAR is the portable
+ * build, whatever the CPU; the POPCNT build is AUTO's below AVX-512. */
 #include "gvk.h"
 #include "popgemm.h"
+#include "../common/cpu_dispatch.h"
 
+static const cpu_kernel_t kernels[] = {
 #if defined(GVK_HAVE_AVX512)
-static int cpu_has(int avx512)
-{
-	__builtin_cpu_init();
-	if (avx512)
-		return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq") &&
-		       __builtin_cpu_supports("bmi2");
-	return __builtin_cpu_supports("popcnt");
-}
+    {GVK_ISA_AVX512, CPUF_FAMILY_AVX512POP, &pg_isa_avx512, "cpu-avx512"},
+    {-1, CPUF_POPCNT, &pg_isa_popcnt, "cpu-popcnt"},
+#elif defined(GVK_HAVE_NEON)
+    {GVK_ISA_NEON, CPUF_NEON, &pg_isa_neon, "cpu-neon"},
 #endif
+    {GVK_ISA_SCALAR, 0, &pg_isa_scalar, "cpu-scalar"}};
+enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 
-const pg_isa_t *pg_isa_select(int isa)
+const pg_isa_t *pg_isa_select(int isa) { return cpu_kernel_pick(kernels, N_KERNELS, isa); }
+
+const pg_isa_t *pg_isa_word(void)
 {
-	switch (isa) {
-	case GVK_ISA_SCALAR:
 #if defined(GVK_HAVE_AVX512)
-		return cpu_has(0) ? &pg_isa_popcnt : &pg_isa_scalar;
-	case GVK_ISA_AVX512: return cpu_has(1) ? &pg_isa_avx512 : NULL;
-	case GVK_ISA_AUTO: return cpu_has(1) ? &pg_isa_avx512 : cpu_has(0) ? &pg_isa_popcnt : &pg_isa_scalar;
+	return cpu_has(CPUF_POPCNT) ? &pg_isa_popcnt : NULL;
 #else
-	case GVK_ISA_AUTO: return &pg_isa_scalar;
+	return NULL;
 #endif
-	default: return NULL;
-	}
+}
+
+int pg_isa_note(const pg_isa_t *k, int isa, char *buf, size_t size)
+{
+	return cpu_kernel_note(kernels, N_KERNELS, isa, k, buf, size);
 }

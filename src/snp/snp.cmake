@@ -3,7 +3,7 @@
 list(APPEND GVK_SOURCES
   snp/snp_data.c snp/snp_chrom.c snp/snp_samples.c snp/snp_geno.c snp/snp_select.c snp/plink_io.c
   snp/vcf_import.c snp/fidb_io.c snp/fid_panel.c snp/fid_ids.c snp/fidb_make.c snp/ld_stats.c snp/ld_em.c
-  snp/ld_engine.c snp/ld_write.c snp/ld_gz.c snp/ld_fmt.c snp/ld_prune.c snp/ld_prune_api.c snp/ld_clump.c snp/ld_clump_input.c snp/ld_clump_write.c snp/ld_clump_api.c snp/snp_qc.c
+  snp/ld_engine.c snp/ld_write.c snp/ld_gz.c snp/ld_fmt.c snp/ld_prune.c snp/ld_prune_vif.c snp/ld_lu.c snp/ld_prune_api.c snp/ld_clump.c snp/ld_clump_input.c snp/ld_clump_write.c snp/ld_clump_api.c snp/snp_qc.c
   snp/fastid_engine.c snp/fastid_write.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/vcf_io.c snp/ld_api.c
   snp/fastid_api.c snp/snp_device.c)
 # The GPU back end when CUDA or HIP is there, else the stub that reports its absence.
@@ -21,10 +21,10 @@ if(GVK_HAVE_HTSLIB)
     INCLUDE_DIRECTORIES ${HTSLIB_INCLUDE_DIR})
 endif()
 
-# One file per instruction set, compiled for it alone; popgemm_dispatch.c picks at run time.
+# One file per instruction set (cmake/gvk_isa.cmake); popgemm_dispatch.c picks at run time.
 if(GVK_X86)
-  list(APPEND GVK_SOURCES snp/popgemm_popcnt.c snp/popgemm_avx512.c)
-  set_source_files_properties(snp/popgemm_popcnt.c PROPERTIES COMPILE_OPTIONS "-mpopcnt")
-  set_source_files_properties(snp/popgemm_avx512.c PROPERTIES COMPILE_OPTIONS
-    "-mavx512f;-mavx512vpopcntdq;-mpopcnt;-mbmi2")
+  gvk_isa_kernel(popcnt snp/popgemm_popcnt.c)
+  gvk_isa_kernel(avx512pop snp/popgemm_avx512.c)
+elseif(GVK_ARM64)
+  gvk_isa_kernel(neon snp/popgemm_neon.c)
 endif()

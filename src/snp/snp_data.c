@@ -23,13 +23,14 @@ void snp_data_free(snp_data_t *d)
 	memset(d, 0, sizeof *d);
 }
 
-int snp_data_alloc_planes_unset(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err)
+/* d's sizes and per-SNP flags, with planes for n_planes SNPs (0 or n_snp). */
+static int alloc_meta(snp_data_t *d, int64_t n_snp, int64_t n_planes, int64_t n_bits, gvk_err_t *err)
 {
 	int64_t nw = (n_bits + 63) / 64;
 	nw = (nw + 7) & ~(int64_t)7;
 	if (nw == 0) nw = 8;
 	if (nw > (1 << 30)) return gvk_err_set(err, GVK_ERR_ARG, "%lld samples is too many", (long long)n_bits);
-	size_t bytes = (size_t)n_snp * SNP_PLANES * (size_t)nw * 8;
+	size_t bytes = (size_t)n_planes * SNP_PLANES * (size_t)nw * 8;
 	d->w = bytes ? aligned_alloc(64, bytes) : NULL;
 	d->full = calloc((size_t)n_snp + 1, 1);
 	if ((bytes && !d->w) || !d->full)
@@ -39,6 +40,16 @@ int snp_data_alloc_planes_unset(snp_data_t *d, int64_t n_snp, int64_t n_bits, gv
 	d->n_bits = n_bits;
 	d->nw = (int)nw;
 	return 0;
+}
+
+int snp_data_alloc_planes_unset(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err)
+{
+	return alloc_meta(d, n_snp, n_snp, n_bits, err);
+}
+
+int snp_data_alloc_no_planes(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err)
+{
+	return alloc_meta(d, n_snp, 0, n_bits, err);
 }
 
 int snp_data_alloc_planes(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err)
@@ -97,7 +108,7 @@ void snp_data_select(snp_data_t *d, const uint8_t *keep)
 	for (int64_t i = 0; i < d->n_snp; ++i) {
 		if (!keep[i]) continue;
 		if (k != i) {
-			memmove(snp_plane(d, k, 0), snp_plane(d, i, 0), words * 8);
+			if (d->w) memmove(snp_plane(d, k, 0), snp_plane(d, i, 0), words * 8);
 			d->var[k] = d->var[i];
 			d->full[k] = d->full[i];
 			if (d->a2f) d->a2f[k] = d->a2f[i];

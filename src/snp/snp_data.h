@@ -31,7 +31,7 @@ typedef struct {
 	int nw;              /* 64-bit words per plane, a multiple of 8 so vector loads need no tails */
 	int phased;          /* bits are haplotypes (2 per sample) rather than samples */
 	uint64_t *w;         /* SNP i, plane p: w + ((size_t)i * SNP_PLANES + p) * nw; 64-byte aligned;
-	                        bits >= n_bits are 0 */
+	                        bits >= n_bits are 0; NULL when the reader kept only statistics */
 	uint8_t *full;       /* per SNP: 1 when every bit of V is set (no missing call) */
 	snp_var_t *var;      /* n_snp entries */
 	char *pool;          /* strings of var[] */
@@ -64,6 +64,10 @@ static inline uint64_t *snp_plane(const snp_data_t *d, int64_t i, int p)
 {
 	return d->w + ((size_t)i * SNP_PLANES + (size_t)p) * (size_t)d->nw;
 }
+
+/* The sizes and per-SNP flags without the planes (w stays NULL), for a reader that decodes SNPs
+ * into buffers of its own a few at a time (snp_read_bed_stats). */
+int snp_data_alloc_no_planes(snp_data_t *d, int64_t n_snp, int64_t n_bits, gvk_err_t *err);
 
 /* Copies s (len bytes) into the pool; returns its offset or -1 when out of memory. Offsets are
  * turned into pointers by snp_data_fix_strings once the pool stops growing. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/cpu_features.h"
 #include "snp_geno.h"
 #include "snp_chrom.h"
 #include "../common/err.h"
@@ -40,9 +41,10 @@ void snp_geno_ctx_free(snp_geno_ctx_t *c)
 	c->role = NULL;
 }
 
-int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err)
+/* d's statistics and male masks, with its planes when planes is set. */
+static int alloc_geno(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, int planes, gvk_err_t *err)
 {
-	int rc = snp_data_alloc_planes_unset(d, n_snp, c->n_cols, err);
+	int rc = planes ? snp_data_alloc_planes_unset(d, n_snp, c->n_cols, err) : snp_data_alloc_no_planes(d, n_snp, c->n_cols, err);
 	if (rc < 0) return rc;
 	d->a2f = malloc(sizeof *d->a2f * (size_t)(n_snp + 1));
 	d->rate = malloc(sizeof *d->rate * (size_t)(n_snp + 1));
@@ -55,6 +57,16 @@ int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_er
 		if (s < c->n_cols) d->male_raw[s >> 6] |= (uint64_t)1 << (s & 63);
 	}
 	return 0;
+}
+
+int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err)
+{
+	return alloc_geno(d, n_snp, c, 1, err);
+}
+
+int snp_geno_alloc_stats(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err)
+{
+	return alloc_geno(d, n_snp, c, 0, err);
 }
 
 /* Genotype counts of one row: diploid (code 00, 10, 11 = ll, lh, hh) and haploid male ones. */
@@ -143,6 +155,85 @@ static void decode_cols(snp_data_t *d, int64_t i, const uint8_t *row, const snp_
 	}
 }
 
+/* SNP i's rate, A2 frequency and allele order from its counts; whether A1 and A2 swapped. */
+static int settle(const snp_data_t *d, int64_t i, const tally_t *t, const snp_geno_ctx_t *c, int cls)
+{
+	double f2;
+	stats(t, c, cls, &f2, &d->rate[i]);
+	int swap = !c->keep_allele_order && f2 < 0.5;
+	d->a2f[i] = swap ? 1.0 - f2 : f2;
+	if (swap) {
+		const char *a = d->var[i].a1;
+		d->var[i].a1 = d->var[i].a2;
+		d->var[i].a2 = a;
+	}
+	return swap;
+}
+
+/* Codes 00, 10 and 11 among the first whole words of 32 codes of row (*k codes on return). */
+static inline __attribute__((always_inline)) void count_words(const uint8_t *row, int64_t n, int64_t *k, int64_t cnt[3])
+{
+	const uint64_t lo = 0x5555555555555555ull;
+	int64_t c0 = 0, c2 = 0, c3 = 0, at = 0;
+	for (; at + 32 <= n; at += 32) {
+		uint64_t x;
+		memcpy(&x, row + at / 4, 8);
+		uint64_t l = x & lo, h = x >> 1 & lo;
+		c0 += __builtin_popcountll(~(l | h) & lo), c2 += __builtin_popcountll(h & ~l), c3 += __builtin_popcountll(h & l);
+	}
+	cnt[0] = c0, cnt[1] = c2, cnt[2] = c3, *k = at;
+}
+
+static void count_portable(const uint8_t *row, int64_t n, int64_t *k, int64_t cnt[3]) { count_words(row, n, k, cnt); }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("popcnt"))) static void count_popcnt(const uint8_t *row, int64_t n, int64_t *k, int64_t cnt[3])
+{
+	count_words(row, n, k, cnt);
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define GENO_AVX512 1
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void count_avx512(const uint8_t *row, int64_t n, int64_t *k,
+                                                                                   int64_t cnt[3])
+{
+	count_words(row, n, k, cnt);
+}
+#endif
+
+/* tally_plain's counts straight from the row's codes. */
+static void tally_row_plain(const uint8_t *row, int64_t n, tally_t *t)
+{
+	int64_t k, cnt[3];
+#ifdef GENO_AVX512
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ)) count_avx512(row, n, &k, cnt);
+	else
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_has(CPUF_POPCNT)) count_popcnt(row, n, &k, cnt);
+	else
+#endif
+		count_portable(row, n, &k, cnt);
+	for (; k < n; ++k) {
+		int code = code_at(row, k);
+		cnt[0] += code == 0, cnt[1] += code == 2, cnt[2] += code == 3;
+	}
+	memset(t, 0, sizeof *t);
+	t->ll = cnt[0], t->lh = cnt[1], t->hh = cnt[2], t->nm = cnt[0] + cnt[1] + cnt[2];
+}
+
+int snp_geno_row_stats(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *scratch)
+{
+	int cls = snp_chr_class(d->var[i].chr);
+	if (!c->plain || cls != SNP_CHR_AUTO) return snp_geno_row_to(d, i, row, c, scratch, 1);
+	tally_t t;
+	tally_row_plain(row, c->n, &t);
+	settle(d, i, &t, c, cls);
+	d->full[i] = t.nm == c->n;
+	return t.flags;
+}
+
 int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
 	int cls = snp_chr_class(d->var[i].chr);
@@ -153,17 +244,9 @@ int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno
 	for (int p = 0; p < SNP_PLANES; ++p) memset(snp_plane(d, i, p) + used, 0, sizeof(uint64_t) * (size_t)(d->nw - used));
 	if (plain) decode_plain(d, i, row, c), tally_plain(d, i, c, &t);
 	else tally(row, c, cls, &t);
-	double f2;
-	stats(&t, c, cls, &f2, &d->rate[i]);
-	int swap = !c->keep_allele_order && f2 < 0.5;
-	d->a2f[i] = swap ? 1.0 - f2 : f2;
+	int swap = settle(d, i, &t, c, cls);
 	if (plain && swap) flip_planes(d, i);
 	if (!plain) decode_cols(d, i, row, c, cls, swap);
-	if (swap) {
-		const char *a = d->var[i].a1;
-		d->var[i].a1 = d->var[i].a2;
-		d->var[i].a2 = a;
-	}
 	snp_data_set_full(d, i);
 	return t.flags;
 }
@@ -171,4 +254,19 @@ int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno
 void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
 	d->hh |= snp_geno_row_hh(d, i, row, c);
+}
+
+int snp_geno_row_to(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *planes, int stats)
+{
+	/* a view of SNP i alone whose planes are the caller's; without stats its entries are copies */
+	snp_var_t var = d->var[i];
+	double a2f, rate;
+	uint8_t full;
+	snp_data_t v = *d;
+	v.w = planes;
+	v.var = stats ? d->var + i : &var;
+	v.a2f = stats ? d->a2f + i : &a2f;
+	v.rate = stats ? d->rate + i : &rate;
+	v.full = stats ? d->full + i : &full;
+	return snp_geno_row_hh(&v, 0, row, c);
 }

@@ -33,6 +33,9 @@ void snp_geno_ctx_free(snp_geno_ctx_t *c);
  * male column mask. A SNP's planes are unset until snp_geno_row decodes it. */
 int snp_geno_alloc(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err);
 
+/* The same without the planes, for snp_geno_row_to. */
+int snp_geno_alloc_stats(snp_data_t *d, int64_t n_snp, const snp_geno_ctx_t *c, gvk_err_t *err);
+
 /* SNP i from its row of ceil(n / 4) .bed bytes, coded against var[i].a1 / a2 (code 00 = two
  * copies of a1). Swaps a1 and a2 when a2 is the rarer allele, unless keep_allele_order. */
 void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c);
@@ -40,5 +43,14 @@ void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_c
 /* The same, touching nothing of d but SNP i's entries, so that threads can decode different SNPs;
  * returns the SNP_HH_* flags the caller adds to d->hh. */
 int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c);
+
+/* SNP i decoded into planes (SNP_PLANES * d->nw words, 64-byte aligned) rather than d's. With
+ * stats its statistics and allele swap go to d as snp_geno_row_hh sets them; without, d is left
+ * as it is (a row decoded again after a first pass counted it). Returns the SNP_HH_* flags. */
+int snp_geno_row_to(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *planes, int stats);
+
+/* The same statistics with d's per-SNP entries set, and nothing decoded where the counts come
+ * straight from the row (every sample kept, an autosome); scratch: planes as above otherwise. */
+int snp_geno_row_stats(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *scratch);
 
 #endif

@@ -15,7 +15,11 @@ static gvk_align_t *gpu_env_create(gvk_align_opts_t *o, int emulate, gvk_err_t *
 {
 	const char *mb = getenv("GVK_ALIGN_GPU_CHUNK_MB");
 	if (mb && o->gpu_chunk_mb == 0) o->gpu_chunk_mb = atoi(mb);
-	return al_create(o, emulate || getenv("GVK_ALIGN_GPU_EMULATE") != NULL, err);
+	gvk_align_t *e = al_create(o, emulate || getenv("GVK_ALIGN_GPU_EMULATE") != NULL, err);
+	/* The GPU kernels' tests give the GPU every pair it takes; test_align_gpu's assist argument
+	 * turns the CPU assist back on. */
+	if (e) al_set_cpu_assist(e, 0);
+	return e;
 }
 
 #endif

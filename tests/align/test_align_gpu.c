@@ -3,13 +3,14 @@
  * and without the substring shortcut, every preset and strategy (random_pairs.h), plus pairs of
  * 1 and of up to 1000+ bases, a few longer than the device output's element cap and one above the
  * GPU's pair size (aligned by the CPU engine within the same GPU batch).
- * Usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED] [THREADS] [CHUNK_MB]
+ * Usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED] [THREADS] [CHUNK_MB] [ASSIST]
  *   gpu: the CUDA back end (exit 77 when there is no usable GPU);
  *   emu: its per-thread logic and the chunk pipeline run on the CPU (opts.gpu_emulate);
  *   THREADS: the GPU engine's threads, which pack and format the chunks (default all processors);
  *   CHUNK_MB: opts.gpu_chunk_mb (default GVK_ALIGN_GPU_CHUNK_MB, else automatic); at 1 MiB a
  *   block of 64 pairs of a few hundred bases needs more than a chunk's budget, so nearly every
- *   block is a chunk of its own and all slots of the pipeline cycle many times.
+ *   block is a chunk of its own and all slots of the pipeline cycle many times;
+ *   ASSIST: 1 lets the CPU threads align the longest pairs of a small batch (align_assist.c).
  * The reference is the CPU engine's widest kernel (itself checked against scalar by
  * test_align_random) on all processors. */
 #include <stdio.h>
@@ -20,7 +21,7 @@
 #include "gpu_env.h"
 #include "random_pairs.h"
 
-static int g_emu, g_threads, g_chunk_mb;
+static int g_emu, g_threads, g_chunk_mb, g_assist;
 
 static gvk_align_t *engine(int device, int flavour, int raw, gvk_err_t *err)
 {
@@ -28,13 +29,15 @@ static gvk_align_t *engine(int device, int flavour, int raw, gvk_err_t *err)
 	gvk_align_opts_init(&o);
 	o.flavour = flavour, o.raw = raw, o.threads = device == GVK_DEVICE_GPU ? g_threads : 0, o.device = device;
 	if (g_chunk_mb > 0) o.gpu_chunk_mb = g_chunk_mb;
-	return gpu_env_create(&o, g_emu, err);
+	gvk_align_t *e = gpu_env_create(&o, g_emu, err);
+	if (e && g_assist) al_set_cpu_assist(e, 1);
+	return e;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2 || (strcmp(argv[1], "gpu") && strcmp(argv[1], "emu"))) {
-		fprintf(stderr, "usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED] [THREADS] [CHUNK_MB]\n");
+		fprintf(stderr, "usage: test_align_gpu gpu|emu [PAIRS] [MAXLEN] [SEED] [THREADS] [CHUNK_MB] [ASSIST]\n");
 		return 2;
 	}
 	g_emu = !strcmp(argv[1], "emu");
@@ -43,6 +46,7 @@ int main(int argc, char **argv)
 	uint64_t s = (argc > 4 ? strtoull(argv[4], NULL, 10) : 4242) | 1;
 	g_threads = argc > 5 ? atoi(argv[5]) : 0;
 	g_chunk_mb = argc > 6 ? atoi(argv[6]) : 0;
+	g_assist = argc > 7 ? atoi(argv[7]) : 0;
 	gvk_err_t perr = {0, ""};
 	gvk_align_t *probe = engine(GVK_DEVICE_GPU, GVK_SW_GKL, 1, &perr);
 	if (!probe || strncmp(gvk_align_device_name(probe), "gpu-", 4)) {

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Self-consistency on random pairs (lengths 1..MAXLEN, low-complexity and related sequences,
  * every preset and strategy, random small and huge penalties, zeros included):
- *  - the AVX-512 and AVX2 engines (2 threads) return exactly the scalar reference's CIGAR, offset
+ *  - the AVX-512, AVX2 and NEON engines (2 threads) return exactly the scalar reference's CIGAR, offset
  *    and score in both flavours, with and without the substring shortcut, both on the whole batch
  *    (16- and 8-lane kernels) and called with 1..20 pairs at a time (diagonal kernels for small
  *    groups, partly filled lanes above);
  *  - with match > 0 and gap_open < 0 the shortcut never changes an answer (docs/align.md, Semantics 7.2);
  *  - Java-flavour CIGARs consume all of alt (and all of ref under INDEL), offsets lie in ref.
- * Usage: test_align_random [PAIRS] [MAXLEN] [SEED]. Exit 77 when the CPU has neither AVX-512 nor
- * AVX2; a CPU with only one of them checks that one. */
+ * Usage: test_align_random [PAIRS] [MAXLEN] [SEED]. Exit 77 when the CPU has no vector kernel (AVX-512,
+ * AVX2 or NEON); each one the CPU has is checked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +60,9 @@ int main(int argc, char **argv)
 	size_t n = argc > 1 ? (size_t)atol(argv[1]) : 20000;
 	int maxlen = argc > 2 ? atoi(argv[2]) : 1000;
 	uint64_t s = (argc > 3 ? strtoull(argv[3], NULL, 10) : 12345) | 1;
-	int isas[2], nisa = 0;
-	static const int cand[2] = {GVK_ISA_AVX512, GVK_ISA_AVX2};
-	for (int k = 0; k < 2; ++k) {
+	int isas[3], nisa = 0;
+	static const int cand[3] = {GVK_ISA_AVX512, GVK_ISA_AVX2, GVK_ISA_NEON};
+	for (int k = 0; k < 3; ++k) {
 		gvk_align_t *probe = engine(cand[k], GVK_SW_GKL, 0, 1);
 		if (probe) isas[nisa++] = cand[k];
 		gvk_align_destroy(probe);

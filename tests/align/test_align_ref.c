@@ -67,6 +67,7 @@ int main(int argc, char **argv)
 	int isa = !strncmp(argv[2], "scalar", 6) ? GVK_ISA_SCALAR
 	          : !strncmp(argv[2], "avx512", 6) ? GVK_ISA_AVX512
 	          : !strncmp(argv[2], "avx2", 4)   ? GVK_ISA_AVX2
+	          : !strncmp(argv[2], "neon", 4)   ? GVK_ISA_NEON
 	                                           : GVK_ISA_AUTO;
 	/* gpu: the CUDA back end (77 without one); emu: its logic emulated on the CPU. */
 	const int gpu = !strncmp(argv[2], "gpu", 3) || !strncmp(argv[2], "emu", 3);

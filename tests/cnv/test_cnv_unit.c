@@ -218,9 +218,56 @@ static void check_selection(void)
 	}
 }
 
+/* cnv_lgamma: x86-64 glibc's lgamma() bits (the table, from it) on every CPU and, where the C library
+ * is x86-64 glibc itself, on random arguments of each interval of the approximation. */
+static void check_lgamma(void)
+{
+	static const struct { double x; uint64_t bits; } tab[] = {
+		{1.0000000000000001e-30, 0x405144f69ff9ffc4ull},
+		{0.10000000000000001, 0x4002058e35f3deedull},
+		{0.25, 0x3ff49bbd81c16efbull},
+		{0.5, 0x3fe250d048e7a1bdull},
+		{0.75, 0x3fca051c372609edull},
+		{0.90000000000000002, 0x3fb0fe0882e465b2ull},
+		{0.94999999999999996, 0x3f9fb648aaf97604ull},
+		{1.2, 0xbfb5db138c7d70c6ull},
+		{1.4616321449683622, 0xbfbf19b9bcc38a42ull},
+		{1.5, 0xbfbeeb95b094c191ull},
+		{1.75, 0xbfb59b4fd6875a6eull},
+		{1.9990000000000001, 0xbf3bafbb9e26f3e4ull},
+		{2.5, 0x3fd2383e809a67e8ull},
+		{3, 0x3fe62e42fefa39efull},
+		{4.75, 0x400677f44aba1addull},
+		{7.9989999999999997, 0x40210bd9c3b52f7dull},
+		{8, 0x40210ce1f32dcc2full},
+		{9, 0x4025358e82fcb70dull},
+		{10, 0x40299a8921a7f7d0ull},
+		{39.943327295185163, 0x405a9b19dcc840f2ull},
+		{44.389878935725108, 0x405ec05e3dca62a3ull},
+		{77.002300043829109, 0x407003b2a208ee9eull},
+		{1000.5, 0x40b714ac96c9d5d3ull},
+		{99364, 0x412fdbff09651914ull},
+		{1e+17, 0x43ca77b9ddb24c21ull},
+		{1e+18, 0x44018a77921997bdull},
+	};
+	for (size_t i = 0; i < sizeof tab / sizeof *tab; ++i) {
+		double want;
+		memcpy(&want, &tab[i].bits, sizeof want);
+		check_val("lgamma", "table", (int)i, cnv_lgamma(tab[i].x), want, 1);
+	}
+#if defined(__x86_64__) && defined(__GLIBC__)
+	uint64_t st = 44;
+	for (int i = 0; i < 300000; ++i) {
+		double u = gvk_splitmix_unif(&st), x = i % 3 == 0 ? 10 * u : i % 3 == 1 ? 1e5 * u : ldexp(u, i % 120 - 60);
+		check_val("lgamma", "glibc", i, cnv_lgamma(x), lgamma(x), 1);
+	}
+#endif
+}
+
 static int run_misc(void)
 {
 	check_selection();
+	check_lgamma();
 	gvk_cnv_counts_t c;
 	gvk_err_t err;
 	synth(&c, 600, 8, 1);

@@ -8,6 +8,8 @@
 set -u
 gvk=$1 data=$2 np=$3 htslib=${4:-1}
 here=$(cd "$(dirname "$0")" && pwd)
+# the commands run in directories of their own: paths given relative to the caller's
+gvk=$(cd "$(dirname "$gvk")" && pwd)/$(basename "$gvk") data=$(cd "$data" && pwd)
 command -v mpirun > /dev/null || { echo "SKIP: no mpirun (Debian: openmpi-bin)"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -79,6 +81,38 @@ for b in "$data/snp/ld_dummy/dummy203x800" "$data/snp/ld_edge/edge13x10" "$tmp/g
 done
 same "ld --ld-snps (rows of a few variants, windows on both sides)" out.ld -- ld --bfile "$tmp/g" --r2 --ld-snps rs5-rs40,rs2000,rs3990-rs3999 --ld-window 30 --ld-window-r2 0 --out out
 same "ld --ld-window-kb, --maf, --geno" out.ld out.log -- ld --bfile "$tmp/g" --r --ld-window 99999 --ld-window-kb 30 --ld-window-r2 0.05 --maf 0.3 --geno 0.2 --out out
+# each rank decodes its rows and their window only (a table of 4000 SNPs, windows of 10) or, for
+# triangle row blocks, the SNPs up to its block's last row
+(cd "$tmp" && "${mpi[@]}" "$gvk" ld --bfile "$tmp/g" --r2 --ld-window-r2 0 --out parts > parts.out 2> parts.err)
+n=$((n + 1))
+[ "$(grep -c 'decodes' "$tmp/parts.err")" = "$np" ] || bad "ld parts: not one line a rank: $(grep gvk "$tmp/parts.err" | head -3)"
+awk -v np="$np" '/decodes/ { if ($8 > 4000 / np + 10) { print "FAIL: ld parts: rank " $4 " decodes " $8 " SNPs"; bad = 1 } } END { exit bad }' "$tmp/parts.err" || fail=$((fail + 1))
+(cd "$tmp" && "${mpi[@]}" "$gvk" ld --bfile "$tmp/g" --r triangle bin4 --out parts > parts.out 2> parts.err)
+n=$((n + 1))
+awk -v np="$np" '/rank 0 of/ && /decodes/ { if ($8 >= 4000) { print "FAIL: ld triangle: rank 0 decodes every SNP"; bad = 1 } } END { exit bad }' "$tmp/parts.err" || fail=$((fail + 1))
+
+# each rank reads its rows only: the per-SNP filters run on the ranks' shares, --mind sums the
+# ranks' per-sample counts; the log (genotyping rate, counts) is the one process's
+D=$data/snp/ld_dummy/dummy203x800
+same "ld QC filters split, table" out.ld out.log -- ld --bfile "$D" --r2 with-freqs --ld-window-r2 0 --mind 0.1 --hwe 1e-4 --maf 0.05 --geno 0.05 --out out
+same "ld QC filters split, --mind only" out.ld out.log out.irem -- ld --bfile "$D" --r --ld-window 7 --ld-window-r2 0 --mind 0.02 --out out
+same "ld QC filters split, square" out.ld out.log -- ld --bfile "$D" --r2 square --geno 0.03 --hwe 1e-6 --out out
+same "ld QC filters split, triangle bin4 tiles" out.ld.bin out.log -- ld --bfile "$D" --r triangle bin4 --maf 0.1 --out out
+same "ld --ld-snps with the window before the first row" out.ld -- ld --bfile "$D" --r2 --ld-snps snp100-snp120,snp790 --ld-window 40 --ld-window-r2 0 --out out
+same "ld --ld-window-cm" out.ld -- ld --bfile "$tmp/g" --r2 --ld-window 99999 --ld-window-kb 99999 --ld-window-cm 0.5 --ld-window-r2 0 --out out
+# --indep-pairwise: whole chromosomes per rank (the generated set has 3, the bundled one 1: the
+# other ranks then read nothing)
+same "ld --indep-pairwise by chromosome" out.prune.in out.prune.out out.log -- ld --bfile "$tmp/g" --indep-pairwise 50 5 0.01 --out out
+same "ld --indep-pairwise kb, filters" out.prune.in out.prune.out out.log out.irem -- ld --bfile "$D" --indep-pairwise 20kb 3 0.1 --mind 0.02 --maf 0.05 --out out
+# the other pruning modes take the same split; --clump runs whole on rank 0
+same "ld --indep-pairphase by chromosome" out.prune.in out.prune.out out.log -- ld --bfile "$tmp/g" --indep-pairphase 50 5 0.01 --out out
+same "ld --indep (VIF)" out.prune.in out.prune.out out.log -- ld --bfile "$D" --indep 50 5 1.5 --out out
+awk 'BEGIN { print "CHR SNP BP P" } { printf "%s %s %s %g\n", $1, $2, $4, (NR * 7919 % 1000 + 1) / 20000 }' "$D.bim" > "$tmp/a.assoc"
+same "ld --clump (rank 0)" out.clumped out.log -- ld --bfile "$D" --clump "$tmp/a.assoc" --clump-p1 0.001 --out out
+# a VCF is read whole by every rank: pruning it and a filtered table still give one process's bytes
+same "ld --vcf --indep-pairwise (rank 0 writes)" out.prune.in out.prune.out out.log -- ld --vcf "$data/snp/ld_phased/phased257x200_miss0.02.vcf.gz" --indep-pairwise 20 3 0.1 --out out
+same "ld --vcf --maf table" out.ld out.log -- ld --vcf "$data/snp/ld_phased/phased257x200_miss0.02.vcf.gz" --r2 --ld-window-r2 0 --maf 0.1 --out out
+fails "ld --hwe removing every variant" out.ld "removed every variant" -- ld --bfile "$tmp/g" --r2 --hwe 0.5 --out out
 same "ld phased" out.ld -- ld --bfile "$data/snp/ld_phased/phased257x200_miss0.02" --r2 --ld-window-r2 0 --out out
 
 # ld matrices as 2-D tiles: one row block of NP column blocks (each row's pieces placed by
@@ -139,13 +173,15 @@ same "align preset" out.tsv -- align -p STANDARD_NGS --overhang INDEL -oout.tsv 
 
 # cnv: BAM counting by file, the model's outputs, a count matrix
 B=$data/cnv/bam
-# bam NAME OUTPUTS -- ARGS: same, for a command that reads BAM files
+# bam CHECK NAME ...: the check (same or fails) for a command that reads BAM files; left out
+# without htslib, where every BAM input fails for that reason alone (a failure check would pass
+# on the wrong message)
 bam() {
 	# "left out", not "SKIP": scripts/skip-summary.py would list the whole test as skipped
-	if [ "$htslib" = 1 ]; then same "$@"; else echo "left out: $1 (gvk built without htslib: no BAM input)"; left=$((left + 1)); fi
+	if [ "$htslib" = 1 ]; then "$@"; else echo "left out: $2 (gvk built without htslib: no BAM input)"; left=$((left + 1)); fi
 }
-bam "cnv count-only" c.tsv -- cnv --count-only -q -w 5000 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o c.tsv
-bam "cnv bams" cnv.tsv seg.tsv cnvr.tsv -- cnv -q -w 5000 --min-width 1 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o cnv.tsv --segments seg.tsv --cnvr cnvr.tsv
+bam same "cnv count-only" c.tsv -- cnv --count-only -q -w 5000 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o c.tsv
+bam same "cnv bams" cnv.tsv seg.tsv cnvr.tsv -- cnv -q -w 5000 --min-width 1 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o cnv.tsv --segments seg.tsv --cnvr cnvr.tsv
 same "cnv counts" cnv.tsv cnvr.tsv r.lambda.tsv r.params.tsv -- cnv -q --counts "$data/cnv/small/input_counts.tsv.gz" -o cnv.tsv --cnvr cnvr.tsv --regions r
 # cnv: the EM by blocks of regions and the segmentation by (sequence, sample) on a generated
 # cohort of 5 sequences, with every table the model gives
@@ -154,7 +190,11 @@ same "cnv generated, every output" cnv.tsv cnvr.tsv seg.tsv calls.bed s.seg $R r
 same "cnv generated --exome --norm 2" cnv.tsv cnvr.tsv r.sINI.tsv r.seg_stat.tsv -- cnv -q --exome --norm 2 --counts "$tmp/cnv.tsv" -o cnv.tsv --cnvr cnvr.tsv --regions r
 same "cnv generated --matrix --use-median -t 1" cnv.tsv seg.tsv -- cnv -q --matrix --use-median -t 1 --counts "$tmp/cnv.tsv" -o cnv.tsv --segments seg.tsv
 same "cnv small --exome" cnv.tsv seg.tsv -- cnv -q --exome --counts "$data/cnv/small/input_counts.tsv.gz" -o cnv.tsv --segments seg.tsv
-bam "cnv bams --counts-out --regions" cnv.tsv c.tsv r.sINI.tsv r.lambda.tsv -- cnv -q -w 5000 --min-width 1 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o cnv.tsv --counts-out c.tsv --regions r
+# fewer than two files a rank: every rank counts every file over its share of the regions
+awk 'NR > 1 { print $1 "\t" $2 - 1 "\t" $3 }' "$B/counts_targets.tsv" > "$tmp/targets.bed"
+bam same "cnv count-only --bed (by regions)" c.tsv -- cnv --count-only -q --bed "$tmp/targets.bed" "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o c.tsv
+bam same "cnv two files (by regions)" cnv.tsv c.tsv -- cnv -q -w 2000 --min-width 1 "$B/T1.bam" "$B/T3.bam" -o cnv.tsv --counts-out c.tsv
+bam same "cnv bams --counts-out --regions" cnv.tsv c.tsv r.sINI.tsv r.lambda.tsv -- cnv -q -w 5000 --min-width 1 "$B/T1.bam" "$B/T2.bam" "$B/T3.bam" -o cnv.tsv --counts-out c.tsv --regions r
 
 # failures: bad input in the last rank's share, a missing file, a bad database
 cp "$tmp/al.tsv" "$tmp/bad.tsv"; printf 'ACGT\tACGT\t1\n' >> "$tmp/bad.tsv"
@@ -164,19 +204,27 @@ fails "pairhmm truncated group" out.txt "gvk pairhmm" -- pairhmm -o out.txt "$tm
 fails "ld missing fileset" out.ld "gvk ld" -- ld --bfile "$tmp/nothere" --r2 --out out
 head -c 100000 "$tmp/db.fidb" > "$tmp/short.fidb"
 fails "fastid short database" top.tsv "gvk fastid" -- fastid -o top.tsv "$tmp/short.fidb" "$tmp/q.fidb"
-fails "cnv missing bam" c.tsv "gvk cnv" -- cnv --count-only -w 5000 "$B/T1.bam" "$B/T2.bam" "$tmp/none.bam" -o c.tsv
+bam fails "cnv missing bam" c.tsv "none.bam" -- cnv --count-only -w 5000 "$B/T1.bam" "$B/T2.bam" "$tmp/none.bam" -o c.tsv
 
 # the same failures over an existing output, which must stay as it was
 KEEP=1 fails "align bad last line, existing output" out.tsv "expected 2 or 7" -- align -o out.tsv "$tmp/bad.tsv"
 KEEP=1 fails "fastid short database, existing output" top.tsv "gvk fastid" -- fastid -o top.tsv "$tmp/short.fidb" "$tmp/q.fidb"
-KEEP=1 fails "cnv missing bam, existing output" cnv.tsv "gvk cnv" -- cnv -w 5000 "$B/T1.bam" "$B/T2.bam" "$tmp/none.bam" -o cnv.tsv
+KEEP=1 bam fails "cnv missing bam, existing output" cnv.tsv "none.bam" -- cnv -w 5000 "$B/T1.bam" "$B/T2.bam" "$tmp/none.bam" -o cnv.tsv
 # ld: a fileset whose .bed is cut short fails on every rank; an output directory that does not exist
 head -c 1000 "$tmp/t.bed" > "$tmp/short.bed"; cp "$tmp/t.bim" "$tmp/short.bim"; cp "$tmp/t.fam" "$tmp/short.fam"
 KEEP=1 fails "ld short .bed, existing output" out.ld.bin "gvk ld" -- ld --bfile "$tmp/short" --r square bin4 --out out
 fails "ld output directory missing" out.ld "gvk ld" -- ld --bfile "$tmp/t" --r2 triangle --out nodir/out
-# a bad count matrix row only the ranks reading it would see; every rank reads the matrix
+# a bad count matrix row that only the last rank's byte range holds
 cp "$tmp/cnv.tsv" "$tmp/badc.tsv"; printf 'chr5\t1\t2\tx\n' >> "$tmp/badc.tsv"
 KEEP=1 fails "cnv bad count matrix, existing output" cnv.tsv "gvk cnv" -- cnv --counts "$tmp/badc.tsv" -o cnv.tsv
+
+same "cnv --count-only of a count matrix (rank 0 alone)" c.tsv -- cnv --count-only -q --counts "$tmp/cnv.tsv" -o c.tsv
+# the matrix is parsed by byte ranges: a sequence whose rows come back in another rank's range
+# is the one-process error, with the line
+(head -1 "$tmp/cnv.tsv"; sed -n '2,1500p' "$tmp/cnv.tsv"; sed -n '4000,6001p' "$tmp/cnv.tsv"; sed -n '1500,3999p' "$tmp/cnv.tsv") > "$tmp/nc.tsv"
+KEEP=1 fails "cnv count matrix, a sequence split over ranges" cnv.tsv "nc.tsv:3503: the rows of sequence chr2 are not contiguous" -- cnv --counts "$tmp/nc.tsv" -o cnv.tsv
+head -1 "$tmp/cnv.tsv" > "$tmp/empty.tsv"
+fails "cnv count matrix without rows" cnv.tsv "no regions after the header" -- cnv --counts "$tmp/empty.tsv" -o cnv.tsv
 
 echo "$n checks under $np ranks, $fail failed, $left left out"
 [ $fail -eq 0 ]

@@ -116,8 +116,9 @@ int main(int argc, char **argv)
 		rc = check(argv[1], ex, n_ex, &opt, "gpu");
 	} else {
 		opt.device = GVK_DEVICE_CPU;
-		static const struct { int isa; const char *name; } isas[] = {{GVK_ISA_SCALAR, "cpu-scalar"}, {GVK_ISA_AVX512, "cpu-avx512"}};
-		for (int k = 0; k < 2; ++k) {
+		static const struct { int isa; const char *name; } isas[] = {
+		    {GVK_ISA_SCALAR, "cpu-scalar"}, {GVK_ISA_AVX512, "cpu-avx512"}, {GVK_ISA_NEON, "cpu-neon"}};
+		for (int k = 0; k < 3; ++k) {
 			opt.isa = isas[k].isa;
 			gvk_err_t err;
 			gvk_pairhmm_t *probe = gvk_pairhmm_create(&opt, &err);

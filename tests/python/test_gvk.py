@@ -233,6 +233,18 @@ def test_ld_prune_equals_cli(cli, data, tmp_path):
 		gvk.ld_prune(prefix, 5, 6, 0.2)
 	with pytest.raises(gvk.GvkArgError, match="r2"):
 		gvk.ld_prune(prefix, 5, 1, 1.0)
+	# --indep-pairphase and --indep through the same call
+	for mode, flag, args in (("pairphase", "--indep-pairphase", ("20", "2", "0.02")), ("vif", "--indep", ("20", "2", "1.02"))):
+		out = str(tmp_path / "q")
+		cli("ld", "--bfile", prefix, flag, *args, "--out", out, "-q")
+		with open(out + ".prune.out") as f:
+			want_out = f.read().split()
+		kept, removed = gvk.ld_prune(prefix, int(args[0]), int(args[1]), float(args[2]), mode=mode, device="cpu")
+		assert removed == want_out and len(removed) > 0 and len(kept) + len(removed) == 800
+	with pytest.raises(gvk.GvkArgError, match="VIF"):
+		gvk.ld_prune(prefix, 5, 1, 0.5, mode="vif")
+	with pytest.raises(gvk.GvkArgError, match="mode"):
+		gvk.ld_prune(prefix, mode="pairs")
 
 
 def test_ld_clump_equals_cli(cli, data, tmp_path):
@@ -460,7 +472,8 @@ def test_struct_layouts_match_library():
 	refused(ints + [("log", _lib.Log)], "gpu_min_work", "missing")  # the declaration before the fix
 	refused(ints + [("gpu_min_work", ctypes.c_float), ("log", _lib.Log)], "gpu_min_work", "offset")
 	refused(ints + [("gpu_min_work", ctypes.c_double), ("log", _lib.Log), ("server", ctypes.c_char_p),
-	                ("gpu_lock", ctypes.c_char_p), ("spare", ctypes.c_int)], "spare", "not in the library")
+	                ("gpu_lock", ctypes.c_char_p), ("server_min_work", ctypes.c_double), ("spare", ctypes.c_int)],
+	        "spare", "not in the library")
 	with pytest.raises(ImportError, match="gvk_nothing_t"):
 		_lib.check_layout("gvk_nothing_t", "X", (4, {}), table, "lib")
 

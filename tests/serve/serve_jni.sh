@@ -21,6 +21,8 @@ for mode in pairhmm sw threads; do
 done
 kill -TERM $srv; wait $srv
 cat "$tmp/serve.log"
-grep -Eq "Pair-HMM [1-9][0-9]* calls, [1-9][0-9]* pairs; align [1-9][0-9]* calls" "$tmp/serve.log" || { echo "FAIL: the server's summary"; fail=1; }
+# GKL's Smith-Waterman calls are one pair each: the engine aligns those itself, sooner than a
+# round trip (server_min_work), so only Pair-HMM's calls must have reached the server.
+grep -Eq "Pair-HMM [1-9][0-9]* calls, [1-9][0-9]* pairs; align [0-9]+ calls" "$tmp/serve.log" || { echo "FAIL: the server's summary"; fail=1; }
 [ $fail = 0 ] && echo "GKL's checks pass through gvk serve"
 exit $fail

@@ -216,6 +216,7 @@ static gvk_align_t *align_engine(int flavour, int raw, const char *server, said_
 	gvk_err_t err = {0, ""};
 	gvk_align_opts_init(&o);
 	o.flavour = flavour, o.raw = raw, o.device = server ? GVK_DEVICE_AUTO : GVK_DEVICE_CPU, o.server = server;
+	o.server_min_work = 1; /* every batch to the server, the small ones of these tests too */
 	if (said) o.log = (gvk_log_t){count_log, said, GVK_LOG_WARN};
 	gvk_align_t *e = gvk_align_create(&o, &err);
 	if (!e) fprintf(stderr, "gvk_align_create: %s\n", err.msg), exit(1);

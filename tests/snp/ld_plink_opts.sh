@@ -11,7 +11,9 @@ plink=${PLINK:-plink1.9}
 command -v "$plink" > /dev/null || { echo "skipped: $plink is not installed (scripts/setup.sh installs it)"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-pass=0 fail=0
+pass=0 fail=0 skipped=0
+# A gvk without htslib (the aarch64 cross build) cannot read VCF: those cases are skipped, named below.
+htslib=$("$gvk" --version | grep -c '^htslib: [0-9]')
 
 # Cases PLINK refuses: gvk must refuse them too (exit 1, no output).
 refused=" from_to_chroms extra_refused vcf_refused "
@@ -20,6 +22,7 @@ refused=" from_to_chroms extra_refused vcf_refused "
 # or, for the cases in $refused, both runs must fail.
 same() {
 	local n=$1; shift
+	if [ "$htslib" = 0 ] && [[ " $* " == *" --vcf "* ]]; then skipped=$((skipped + 1)); return; fi
 	"$plink" "$@" --out "p_$n" > "p_$n.out" 2>&1
 	"$gvk" ld -q "$@" --out "g_$n" > "g_$n.out" 2>&1
 	local rc=$? pf gf
@@ -179,4 +182,5 @@ for want in "--keep keep.txt" "--keep: 50 people remaining." "variants removed d
 done
 
 echo "$pass outputs byte-identical to $("$plink" --version 2> /dev/null | head -1), $fail failures"
+[ $skipped -eq 0 ] || echo "skipped: $skipped VCF cases (this gvk was built without htslib)"
 [ $fail -eq 0 ]

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# gvk ld --indep-pairwise refuses what PLINK 1.9 refuses (window, step and threshold out of
-# range, a missing value), a step larger than a window of variants (which PLINK 1.9 runs past its
-# buffers), and --r2 in the same run: each with a message naming the problem, exit 1 and no
-# output file. Usage: ld_prune_errors.sh GVK
+# gvk ld --indep-pairwise, --indep-pairphase and --indep refuse what PLINK 1.9 refuses (window
+# and step out of range, r^2 outside [0, 1), a VIF below 1, "Wkb" joined for --indep, a missing
+# value), a step larger than a window of variants (which PLINK 1.9 runs past its buffers), two
+# pruning options, and --r2 in the same run: each with a message naming the problem, exit 1 and
+# no output file. Usage: ld_prune_errors.sh GVK
 set -u
 gvk=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +35,18 @@ refused "--indep-pairwise 5 1 -0.1" "threshold"
 refused "--indep-pairwise 5 1 nan" "threshold"
 refused "--indep-pairwise 5 1" "threshold"
 refused "--indep-pairwise 5 1 0.2 --r2" "separate runs"
+refused "--indep-pairphase 5 1 1" "threshold"
+refused "--indep-pairphase 1 1 0.5" "window size"
+refused "--indep-pairphase 5 0 0.5" "step size"
+refused "--indep 5 1 0.5" "VIF threshold must be at least 1"
+refused "--indep 5 1 -2" "VIF threshold must be at least 1"
+refused "--indep 5 1 x" "VIF threshold must be a number"
+refused "--indep 5 1" "VIF threshold"
+refused "--indep 1 1 2" "window size"
+refused "--indep 5kb 1 2" "kb as a separate word"
+refused "--indep 5 0 2" "step size"
+refused "--indep 5 1 2 --indep-pairwise 5 1 0.2" "give one of"
+refused "--indep 5 1 2 --r" "--indep in separate runs"
 refused "--indep-pairwise 5 1 0.2 --hwe 1" "--hwe threshold"
 refused "--indep-pairwise 5 1 0.2 --hwe" "--hwe needs"
 refused "--indep-pairwise 5 1 0.2 --hwe 0.5 foo" "unknown option 'foo'"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# gvk ld --indep-pairwise against PLINK 1.9 itself: the same command line through plink1.9 and
+# gvk ld --indep-pairwise, --indep-pairphase and --indep (VIF) against PLINK 1.9 itself: the
+# same command line through plink1.9 and
 # gvk ld must write the same .prune.in and .prune.out, byte for byte, over a grid of windows
 # (variant counts and kb), steps, thresholds (0 included) and filters, on filesets with real LD
 # blocks, missing calls, monomorphic and duplicated SNPs (MAF and r^2 ties), several chromosomes,
@@ -17,7 +18,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 pass=0 fail=0
 
-# same DATA plink-options...: both lists equal, and not trivially empty
+# same DATA plink-options...: both lists equal, and not trivially empty; the genotyping rate
+# (gvk's first pass over the .bed, before the windows read it again) as PLINK logs it
 same() {
 	local d=$1; shift
 	rm -f p.irem g.irem
@@ -26,14 +28,19 @@ same() {
 	if [ -e p.irem ] || [ -e g.irem ]; then
 		cmp -s p.irem g.irem || { echo "FAIL $d $*: .irem differs"; fail=$((fail + 1)); return; }
 	fi
-	if [ ! -s p.prune.in ] || [ ! -e g.prune.in ]; then
+	local rp rg
+	rp=$(awk '/^Total genotyping rate/ {print $NF}' p.log) rg=$(awk '/^Total genotyping rate/ {print $NF}' g.log)
+	if [ "$rp" != "$rg" ]; then
+		echo "FAIL $d $*: genotyping rate $rp (plink) / $rg (gvk)"
+		fail=$((fail + 1))
+	elif [ ! -s p.prune.in ] || [ ! -e g.prune.in ]; then
 		echo "FAIL $d $*: plink $(grep -m1 -i error p.out) / gvk $(head -1 g.out)"; fail=$((fail + 1))
 	elif cmp -s p.prune.in g.prune.in && cmp -s p.prune.out g.prune.out; then
 		pass=$((pass + 1))
 	else
 		echo "FAIL $d $*: lists differ ($(wc -l < p.prune.out) vs $(wc -l < g.prune.out) pruned)"; fail=$((fail + 1))
 	fi
-	rm -f p.prune.* g.prune.*
+	rm -f p.prune.* g.prune.* p.log g.log
 }
 
 for seed in 1 2 3; do
@@ -52,6 +59,17 @@ for seed in 1 2 3; do
 	same "d$seed" --hwe 0.01 midp --indep-pairwise 10 2 0.3
 	same "d$seed" --hwe 0.001 include-nonctrl --mind --indep-pairwise 40kb 1 0.4
 	same "d$seed" --mind 0.2 --hwe 1e-4 midp --geno 0.05 --indep-pairwise 50 5 0.2
+	# r^2 from haplotype frequencies (X males one haplotype; a threshold of 0 prunes any D != 0)
+	for w in "50 5 0.2" "10 3 0.5" "2 1 0.1" "20 1 0" "30kb 2 0.3" "100 kb 10 0.8"; do
+		same "d$seed" --indep-pairphase $w
+	done
+	same "d$seed" --maf 0.05 --mind 0.1 --hwe 1e-6 --indep-pairphase 20 4 0.3 --threads 2
+	# VIF: windows in variants and kb, a VIF of 1 (any correlation), steps as large as the window
+	for w in "50 5 2" "10 2 1.5" "2 1 1.3" "20 20 1.05" "30 kb 3 4" "1 kb 1 1.2" "5 1 1" "50 5 10"; do
+		same "d$seed" --indep $w
+	done
+	same "d$seed" --geno 0.1 --maf 0.02 --indep 30 3 2 --keep-allele-order
+	same "d$seed" --indep 20 4 1.5 --chr 2,23 --threads 3
 done
 # a single-variant chromosome stays in (never compared), chromosome 0 is in neither list
 awk 'NR == 1 {$1 = 0} NR > 600 && NR < 900 {$1 = 5} NR == 900 {$1 = 6} {print}' OFS='\t' d1.bim > d1b.bim

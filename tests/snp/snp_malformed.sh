@@ -59,7 +59,7 @@ check nofile "nothere.fam: cannot open" ld --bfile "$tmp/nothere" --r2 --out "$t
 # PLINK's option rules.
 check window_matrix "cannot be used with matrix output" ld --bfile "$E" --r2 square --ld-window 5 --out "$tmp/out"
 check window_interchr "cannot be used with inter-chr" ld --bfile "$E" --r2 inter-chr --ld-window-kb 5 --out "$tmp/out"
-check no_stat "give --r, --r2, --indep-pairwise or --clump" ld --bfile "$E" --out "$tmp/out"
+check no_stat "give --r, --r2, --indep-pairwise, --indep-pairphase, --indep or --clump" ld --bfile "$E" --out "$tmp/out"
 check bad_mod "unknown --r/--r2 modifier 'sqare'" ld --bfile "$E" --r2 sqare --out "$tmp/out"
 check d_dprime "'d' cannot be used with 'dprime'" ld --bfile "$E" --r2 d dprime --out "$tmp/out"
 # Bad values of the PLINK filter and selection options: exit 1, a message, no output.

@@ -74,7 +74,7 @@ static void test_tables(int64_t m, int64_t n, double miss)
 	make_data(&d, g, m, n, miss);
 	ld_em_plan_t plan;
 	ld_em_plan(&d, NULL, 0, m, &plan);
-	const pg_isa_t *sets[3] = {&pg_isa_scalar, pg_isa_select(GVK_ISA_SCALAR), pg_isa_select(GVK_ISA_AVX512)};
+	const pg_isa_t *sets[3] = {&pg_isa_scalar, pg_isa_word(), pg_isa_select(GVK_ISA_AUTO)};
 	pg_ldtab_t *t = malloc(sizeof *t * (size_t)m);
 	long stride = (long)SNP_PLANES * d.nw;
 	for (int v = 0; v < 3; ++v) {
@@ -213,7 +213,7 @@ static void test_decode(int64_t m, int64_t n, const char *dir)
 	snp_geno_alloc(&one, m, &c, &err);
 	for (int64_t i = 0; i < m; ++i) snp_geno_row(&one, i, rows + i * ((n + 3) / 4), &c);
 	c.plain = 1;
-	const pg_isa_t *sets[3] = {&pg_isa_scalar, pg_isa_select(GVK_ISA_SCALAR), pg_isa_select(GVK_ISA_AVX512)};
+	const pg_isa_t *sets[3] = {&pg_isa_scalar, pg_isa_word(), pg_isa_select(GVK_ISA_AUTO)};
 	for (int v = 0; v < 3; ++v) { /* whole words, one thread */
 		if (!sets[v]) continue;
 		snp_data_t word = {0};

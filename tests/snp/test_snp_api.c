@@ -458,8 +458,9 @@ static void bad_fastid(void)
 static int logged;
 static void count_log(void *arg, int level, const char *msg)
 {
-	(void)arg, (void)level, (void)msg;
-	++logged;
+	/* INFO and DEBUG notes (the CPU kernel taken, the device chosen) are not complaints */
+	(void)arg, (void)msg;
+	if (level <= GVK_LOG_WARN) ++logged;
 }
 
 /* With a GPU: the engines on it (each count kernel forced, planes streamed, small FastID blocks and
@@ -564,7 +565,7 @@ static void devices(void)
 	int8_t g[6] = {0, 1, 2, 2, 1, 0};
 	gvk_ld_matrix_t *m = NULL;
 	CHECK(e && gvk_ld_matrix_geno(e, g, 2, 3, GVK_GENO_SNP_MAJOR, &m, &err) == 0, "ld auto run: %s\n", err.msg);
-	CHECK(logged == 0, "%d messages from a CPU run\n", logged);
+	CHECK(logged == 0, "%d warnings from a CPU run\n", logged);
 	gvk_ld_matrix_free(m);
 	gvk_ld_destroy(e);
 	/* the commands say the library's words and fail before reading anything */

@@ -86,11 +86,13 @@ static void test_ld(int64_t m, int64_t n, double miss)
 	pg_ldcnt_t *c = malloc(sizeof *c * (size_t)np);
 	for (int64_t k = 0; k < np; ++k) ii[k] = k / m, jj[k] = k % m;
 	int kernels = 0;
-	for (int isa = GVK_ISA_SCALAR; isa <= GVK_ISA_AVX512; ++isa) {
-		const pg_isa_t *k = pg_isa_select(isa);
+	const pg_isa_t *cand[4] = {pg_isa_select(GVK_ISA_SCALAR), pg_isa_select(GVK_ISA_AVX512), pg_isa_word(),
+	                           pg_isa_select(GVK_ISA_NEON)};
+	for (int v0 = 0; v0 < 4; ++v0) {
+		const pg_isa_t *k = cand[v0];
 		if (!k) continue;
 		kernels++;
-		const pg_isa_t *sets[2] = {k, isa == GVK_ISA_SCALAR ? &pg_isa_scalar : NULL};
+		const pg_isa_t *sets[2] = {k, v0 == 0 ? &pg_isa_scalar : NULL};
 		for (int v = 0; v < 2 && sets[v]; ++v) {
 			ld_counts_pairs(&d, sets[v], ii, jj, (size_t)np, c);
 			for (int64_t p = 0; p < np; ++p) {
@@ -161,7 +163,9 @@ static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, int topk, int64_t t
 				}
 				all[i * nd + j] = (fid_hit_t){j, (uint32_t)i, s};
 			}
-		for (int isa = GVK_ISA_SCALAR; isa <= GVK_ISA_AVX512; ++isa) {
+		static const int isas[3] = {GVK_ISA_SCALAR, GVK_ISA_AVX512, GVK_ISA_NEON};
+		for (int v = 0; v < 3; ++v) {
+			const int isa = isas[v];
 			const pg_isa_t *k = pg_isa_select(isa);
 			if (!k) continue;
 			for (int64_t i = 0; i < nq; ++i) {

@@ -151,7 +151,7 @@ static int test_fastid(const char *qp, const char *dp, const char *idp, const ch
 		uint32_t nq, nd;
 		uint16_t *ref = read_scores(paths[o], &nq, &nd);
 		if (!ref || nq != q.n || nd != d.n) return fprintf(stderr, "%s: bad scores file\n", paths[o]), 1;
-		const pg_isa_t *sets[3] = {&pg_isa_scalar, pg_isa_select(GVK_ISA_SCALAR), pg_isa_select(GVK_ISA_AVX512)};
+		const pg_isa_t *sets[3] = {&pg_isa_scalar, pg_isa_word(), pg_isa_select(GVK_ISA_AUTO)};
 		for (int v = 0; v < 3; ++v) {
 			const pg_isa_t *k = sets[v];
 			if (!k || (v == 1 && k == sets[0])) continue;

@@ -86,11 +86,40 @@ static int distinct_samples(const gvk_cnv_counts_t *c, gvk_err_t *err)
 	return 0;
 }
 
+/* Fewer than two files a rank: every rank counts every file over its share of the regions
+ * (through the index), and rank 0 receives each rank's rows of every sample. */
+static int count_by_regions(const gvk_mpi_world_t *w, char **paths, int n_paths, const char *bed,
+                            const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	int row0 = 0, row1 = 0;
+	int rc = cnv_count_bams_share((const char *const *)paths, n_paths, bed, o, w->rank, w->size, &row0, &row1, c, err);
+	rc = gvk_mpi_agree(w, rc, err);
+	int *cnt = malloc(sizeof *cnt * (size_t)w->size), *at = malloc(sizeof *at * (size_t)w->size), ok = cnt && at;
+	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, w->comm);
+	if (rc == 0 && !ok) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (rc == 0) {
+		int mine[2] = {row1 - row0, row0}, *both = malloc(sizeof *both * 2 * (size_t)w->size);
+		ok = both != NULL;
+		MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, w->comm);
+		if (!ok) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (ok) MPI_Allgather(mine, 2, MPI_INT, both, 2, MPI_INT, w->comm);
+		for (int r = 0; ok && r < w->size; ++r) cnt[r] = both[2 * r], at[r] = both[2 * r + 1];
+		for (int s = 0; ok && s < c->N; ++s) {
+			double *col = c->x + (size_t)s * (size_t)c->m;
+			MPI_Gatherv(w->rank ? col + row0 : MPI_IN_PLACE, mine[0], MPI_DOUBLE, col, cnt, at, MPI_DOUBLE, 0, w->comm);
+		}
+		free(both);
+	}
+	free(cnt), free(at);
+	return gvk_mpi_agree(w, rc, err);
+}
+
 int gvk_mpi_cnv_count(char **paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c,
                       gvk_err_t *err)
 {
 	gvk_mpi_world_t w;
 	gvk_mpi_world_get(&w);
+	if (n_paths < 2 * w.size && n_paths >= 2) return count_by_regions(&w, paths, n_paths, bed, o, c, err);
 	int64_t lo, hi;
 	gvk_mpi_split(n_paths, w.size, w.rank, NULL, NULL, &lo, &hi);
 	/* more ranks than files: the first ranks one each, so that rank 0 holds the regions */

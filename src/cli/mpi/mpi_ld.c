@@ -36,6 +36,10 @@ typedef struct {
 	size_t len, cap;
 	long long run_off;
 	const ld_opt_t *o;
+	const gvk_mpi_ld_part_t *sub; /* the SNPs this rank decoded; NULL: d holds all */
+	int64_t off_r, off_c;   /* the set's index of a part's row or column: the part's + these */
+	int64_t *jlo, *jhi;     /* a stripe's column ranges in the set's indices */
+	int64_t jcap;
 } tile_t;
 
 typedef struct {
@@ -60,10 +64,9 @@ static double col_work(int64_t c, const void *arg)
 
 /* The grid: GVK_MPI_TILES=RxC when given (R * C must be the ranks), else rows only up to 3
  * ranks (a row-major output then takes one write per rank) and the squarest grid above. */
-static int choose_grid(tile_t *t, int matrix, gvk_err_t *err)
+static int choose_grid(gvk_mpi_ld_part_t *p, int P, int matrix, gvk_err_t *err)
 {
-	int P = t->w.size;
-	t->pr = P, t->pc = 1;
+	p->pr = P, p->pc = 1;
 	const char *v = getenv("GVK_MPI_TILES");
 	if (!matrix) return 0;
 	if (v && *v) {
@@ -71,23 +74,40 @@ static int choose_grid(tile_t *t, int matrix, gvk_err_t *err)
 		if (sscanf(v, "%dx%d", &r, &c) != 2 || r < 1 || c < 1 || r * c != P)
 			return gvk_err_set(err, GVK_ERR_ARG, "GVK_MPI_TILES=%s: give ROWSxCOLUMNS with a product of %d (the ranks)",
 			                   v, P);
-		t->pr = r, t->pc = c;
+		p->pr = r, p->pc = c;
 		return 0;
 	}
 	for (int c = 1; c * c <= P; ++c)
-		if (P % c == 0 && P >= 4) t->pc = c, t->pr = P / c;
+		if (P % c == 0 && P >= 4) p->pc = c, p->pr = P / c;
 	return 0;
 }
 
-static void plan_tile(tile_t *t, int shape, int64_t m)
+int gvk_mpi_ld_plan(const gvk_mpi_world_t *w, int shape, int64_t m, int shared, gvk_mpi_ld_part_t *p, gvk_err_t *err)
 {
+	int rc = choose_grid(p, w->size, shared && shape != LD_TABLE, err);
+	if (rc < 0) return rc;
 	int tri = shape == LD_TRIANGLE || shape == LD_SQUARE0;
-	t->a = t->w.rank / t->pc, t->b = t->w.rank % t->pc;
+	p->a = w->rank / p->pc, p->b = w->rank % p->pc;
+	gvk_mpi_split(m, p->pr, p->a, tri ? triangle : NULL, NULL, &p->r0, &p->r1);
+	colwork_t k = {p->r0, p->r1, m, tri};
+	p->c0 = 0, p->c1 = m;
+	if (p->pc > 1) gvk_mpi_split(m, p->pc, p->b, col_work, &k, &p->c0, &p->c1);
+	return 0;
+}
+
+/* This rank's tile, the same as the one its part was read for. */
+static int plan_tile(tile_t *t, int shape, int64_t m, gvk_err_t *err)
+{
+	gvk_mpi_ld_part_t p = {0};
+	int rc = gvk_mpi_ld_plan(&t->w, shape, m, t->shared, &p, err);
+	if (rc < 0) return rc;
+	t->pr = p.pr, t->pc = p.pc, t->a = p.a, t->b = p.b;
+	t->r0 = p.r0, t->r1 = p.r1, t->c0 = p.c0, t->c1 = p.c1;
 	t->m = m;
-	gvk_mpi_split(m, t->pr, t->a, tri ? triangle : NULL, NULL, &t->r0, &t->r1);
-	colwork_t k = {t->r0, t->r1, m, tri};
-	t->c0 = 0, t->c1 = m;
-	if (t->pc > 1) gvk_mpi_split(m, t->pc, t->b, col_work, &k, &t->c0, &t->c1);
+	const gvk_mpi_ld_part_t *q = t->sub;
+	if (q && (q->r0 != p.r0 || q->r1 != p.r1 || q->c0 != p.c0 || q->c1 != p.c1))
+		return gvk_err_set(err, GVK_ERR_IO, "the output changed kind (file, device or standard output) after the input was read");
+	return 0;
 }
 
 static int io_write(tile_t *t, long long off, const char *p, size_t n)
@@ -187,9 +207,33 @@ static int sink_text_tile(tile_t *t, const ld_stripe_t *s, gvk_err_t *err)
 	return 0;
 }
 
-static int sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
+/* A stripe of the part in the set's indices, for the writers (which index d, the whole set). */
+static int to_set(tile_t *t, const ld_stripe_t *s, ld_stripe_t *g, gvk_err_t *err)
+{
+	int64_t nr = s->i1 - s->i0;
+	if (nr > t->jcap) {
+		int64_t *a = realloc(t->jlo, sizeof *a * (size_t)nr), *b = a ? realloc(t->jhi, sizeof *b * (size_t)nr) : NULL;
+		if (a) t->jlo = a;
+		if (b) t->jhi = b;
+		if (!a || !b) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		t->jcap = nr;
+	}
+	*g = *s;
+	g->i0 += t->off_r, g->i1 += t->off_r, g->cbase += t->off_c;
+	for (int64_t k = 0; k < nr; ++k) t->jlo[k] = s->jlo[k] + t->off_c, t->jhi[k] = s->jhi[k] + t->off_c;
+	g->jlo = t->jlo, g->jhi = t->jhi;
+	return 0;
+}
+
+static int sink(void *ctx, const ld_stripe_t *s0, gvk_err_t *err)
 {
 	tile_t *t = ctx;
+	ld_stripe_t g;
+	const ld_stripe_t *s = s0;
+	if (t->sub) {
+		if (to_set(t, s0, &g, err) < 0) return GVK_ERR_NOMEM;
+		s = &g;
+	}
 	if (!t->shared) return ld_writer_sink(t->wr, s, err);
 	if (t->wr->bin) return sink_bin(t, s, err);
 	if (t->seg) return sink_text_tile(t, s, err);
@@ -289,13 +333,43 @@ static int open_shared(tile_t *t, gvk_outset_t *os, const char *path, int gz, ch
 	return mode;
 }
 
+/* The engine on this rank's tile: on d, or on the part it decoded, its rows and columns taken to
+ * the part's indices (the sink takes the stripes back to the set's). */
+static int run_engine(tile_t *t, const snp_data_t *d, const ld_opt_t *o, ld_report_t *rep, gvk_err_t *err)
+{
+	const gvk_mpi_ld_part_t *p = t->sub;
+	if (!p) return ld_run(d, o, sink, t, rep, err);
+	ld_opt_t q = *o;
+	int64_t r = gvk_mpi_ld_local(p, t->r0);
+	t->off_r = t->r0 - r;
+	q.row0 = r, q.row1 = r + (t->r1 - t->r0);
+	if (o->shape == LD_TABLE) {
+		/* one run from lo[0]: the input's per-SNP arrays shift with it */
+		t->off_c = t->off_r;
+		q.idx1 = o->idx1 ? o->idx1 + p->lo[0] : NULL;
+		q.row = o->row ? o->row + p->lo[0] : NULL;
+		return ld_run(&p->d, &q, sink, t, rep, err);
+	}
+	int64_t c1 = (o->shape == LD_TRIANGLE || o->shape == LD_SQUARE0) && t->c1 > t->r1 ? t->r1 : t->c1;
+	if (c1 > t->c0) {
+		int64_t c = gvk_mpi_ld_local(p, t->c0);
+		t->off_c = t->c0 - c;
+		q.col0 = c, q.col1 = c + (c1 - t->c0);
+	} else {
+		/* no column at or below the diagonal: the rows' stripes come empty */
+		t->off_c = 0;
+		q.col0 = q.col1 = q.row1;
+	}
+	return ld_run(&p->d, &q, sink, t, rep, err);
+}
+
 /* The run through rank 0 (gzip, standard output, devices): the rows of this rank to a part,
  * the parts joined on rank 0. */
 static int run_funnel(tile_t *t, gvk_outset_t *os, const char *path, const snp_data_t *d, const ld_opt_t *o,
                       ld_report_t *rep, int gz, gvk_err_t *err)
 {
 	int rc = 0;
-	if (t->r1 > t->r0) rc = ld_run(d, o, sink, t, rep, err);
+	if (t->r1 > t->r0) rc = run_engine(t, d, o, rep, err);
 	if (rc == 0) rc = ld_writer_finish(t->wr, err);
 	rc = gvk_mpi_agree(&t->w, rc, err);
 	FILE *out = NULL;
@@ -309,7 +383,7 @@ static int run_funnel(tile_t *t, gvk_outset_t *os, const char *path, const snp_d
 static int run_shared(tile_t *t, const snp_data_t *d, const ld_opt_t *o, ld_report_t *rep, gvk_err_t *err)
 {
 	int rc = 0;
-	if (t->r1 > t->r0 && t->c1 > t->c0) rc = ld_run(d, o, sink, t, rep, err);
+	if (t->r1 > t->r0 && t->c1 > t->c0) rc = run_engine(t, d, o, rep, err);
 	if (rc == 0 && t->wr->bin) rc = bin_flush(t, err);
 	else if (rc == 0 && !t->seg) rc = ld_writer_finish(t->wr, err);
 	if (!t->wr->bin) rc = t->seg ? place_tiles(t, rc, err) : place_part(t, rc, err);
@@ -325,10 +399,10 @@ static int drop_header(FILE *fp, ld_writer_t *w)
 	return fflush(fp) == 0 && ftruncate(fileno(fp), 0) == 0 && fseeko(fp, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
-int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_data_t *d, ld_opt_t *o, ld_report_t *rep,
-               int *writes, gvk_err_t *err)
+int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_data_t *d, const gvk_mpi_ld_part_t *part,
+               ld_opt_t *o, ld_report_t *rep, int *writes, gvk_err_t *err)
 {
-	tile_t t = {.wr = wr, .o = o, .fh = MPI_FILE_NULL};
+	tile_t t = {.wr = wr, .o = o, .fh = MPI_FILE_NULL, .sub = part};
 	gvk_mpi_world_get(&t.w);
 	*writes = t.w.rank == 0;
 	int gz = wr->gz, rc = 0;
@@ -339,10 +413,8 @@ int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_da
 		return rc;
 	}
 	t.shared = shared;
-	rc = choose_grid(&t, shared && o->shape != LD_TABLE, err);
-	rc = gvk_mpi_agree(&t.w, rc, err);
+	rc = gvk_mpi_agree(&t.w, plan_tile(&t, o->shape, d->n_snp, err), err);
 	if (rc == 0) {
-		plan_tile(&t, o->shape, d->n_snp);
 		o->row0 = t.r0, o->row1 = t.r1, o->col0 = t.c0, o->col1 = t.c1;
 		/* the parts are plain text; rank 0 compresses them as one stream */
 		wr->gz = 0;
@@ -370,5 +442,6 @@ int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_da
 	if (t.part) fclose(t.part);
 	free(t.seg);
 	free(t.buf);
+	free(t.jlo), free(t.jhi);
 	return rc;
 }

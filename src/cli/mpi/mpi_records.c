@@ -238,7 +238,10 @@ static int run_child(const char *name, int argc, char **argv, const cmdline_t *c
 	}
 	if (share && c->out < 0) av[n++] = "-o", av[n++] = (char *)part;
 	if (share) av[n++] = "-q";
-	setenv("GVK_MPI_CHILD", "1", 1);
+	/* the child is one process again, with this rank's share of the node's processors */
+	char threads[32];
+	snprintf(threads, sizeof threads, "%d", gvk_mpi_node_threads(gvk_ncpu()));
+	setenv("GVK_MPI_CHILD", threads, 1);
 	pid_t pid;
 	int st = 1;
 	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, av, environ) == 0) {
@@ -249,6 +252,32 @@ static int run_child(const char *name, int argc, char **argv, const cmdline_t *c
 	}
 	free(av);
 	return st;
+}
+
+/* Lines of a share's copy; 0 when it cannot be read. */
+static long long count_lines(const char *path)
+{
+	FILE *fp = path ? fopen(path, "rb") : NULL;
+	long long n = 0;
+	for (int ch; fp && (ch = getc(fp)) != EOF;) n += ch == '\n';
+	if (fp) fclose(fp);
+	return n;
+}
+
+/* After a child failed on its copy of a share (every rank calls this): where the copy's line
+ * numbers are in the input, said by the rank whose child failed. */
+static void place_failure(const gvk_mpi_world_t *w, const char *name, const char *input, const char *share, int own,
+                          int child_failed)
+{
+	long long mine = own ? count_lines(share) : 0, before = 0;
+	MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, w->comm);
+	if (w->rank == 0) before = 0;
+	if (child_failed && own)
+		fprintf(stderr, "gvk %s: rank %d of %d failed on its share of %s (the lines after line %lld; line N of its copy "
+		                "is line %lld + N of %s)\n",
+		        name, w->rank, w->size, input, before, before, input);
+	else if (child_failed)
+		fprintf(stderr, "gvk %s: rank %d of %d failed on %s\n", name, w->rank, w->size, input);
 }
 
 static char *temp_name(void)
@@ -281,8 +310,10 @@ int gvk_mpi_records(const gvk_mpi_world_t *w, const char *name, int argc, char *
 	long long recs = 0, first = 0;
 	if (rc == 0 && c.tsv && own && (recs = count_records(share, group_share(share))) < 0)
 		rc = gvk_err_set(&err, GVK_ERR_IO, "cannot count the records of this rank's share");
-	if (own) unlink(share);
+	int child_failed = rc == GVK_ERR_ARG;
 	rc = gvk_mpi_agree(w, rc, &err);
+	if (rc < 0) place_failure(w, name, argv[c.in], share, own, child_failed);
+	if (own) unlink(share);
 	if (c.tsv && rc == 0) {
 		MPI_Exscan(&recs, &first, 1, MPI_LONG_LONG, MPI_SUM, w->comm);
 		if (w->rank > 0 && first > 0 && renumber(part, first) < 0)

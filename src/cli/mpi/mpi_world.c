@@ -3,12 +3,17 @@
  * driver runs the command. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpi_world.h"
 #include "../../common/err.h"
+
+/* The ranks of this node, counted once by gvk_mpi_start (MPI_Comm_split_type), as MPI keeps its
+ * own process-wide state; 1 outside a job. */
+static int node_ranks = 1, node_rank = 0;
 
 int gvk_mpi_launched(void)
 {
@@ -37,6 +42,7 @@ void gvk_mpi_world_get(gvk_mpi_world_t *w)
 	if (init) MPI_Finalized(&fin);
 	*w = (gvk_mpi_world_t){MPI_COMM_WORLD, 0, 1, 0, 1, -1};
 	if (!init || fin) return;
+	w->local_rank = node_rank, w->local_size = node_ranks;
 	MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &w->size);
 }
@@ -71,6 +77,7 @@ static void pick_gpu(gvk_mpi_world_t *w)
 	MPI_Comm_rank(node, &w->local_rank);
 	MPI_Comm_size(node, &w->local_size);
 	MPI_Comm_free(&node);
+	node_ranks = w->local_size, node_rank = w->local_rank;
 	char ids[64][64];
 	int n = visible_gpus(ids, 64);
 	if (n == 0) return;
@@ -101,6 +108,12 @@ int gvk_mpi_start(const char *name, int *argc, char ***argv, gvk_mpi_world_t *w)
 	return 0;
 }
 
+int gvk_mpi_node_threads(int ncpu)
+{
+	int n = ncpu / (node_ranks > 0 ? node_ranks : 1);
+	return n > 0 ? n : 1;
+}
+
 int gvk_mpi_end(const gvk_mpi_world_t *w, int rc)
 {
 	/* A rank that failed alone (its input, its GPU) may leave the others waiting in a collective
@@ -114,9 +127,31 @@ int gvk_mpi_end(const gvk_mpi_world_t *w, int rc)
 	return rc;
 }
 
+/* GVK_TEST_KILL_RANK=R:N, for the tests of a rank that dies (tests/mpi/mpi_faults.sh): rank R
+ * kills itself (SIGKILL) on its N-th agreement, N from 1. Read here, in the CLI, like the other
+ * test switches; the count is that rank's own. */
+static void test_kill(const gvk_mpi_world_t *w)
+{
+	static int calls;
+	const char *v = getenv("GVK_TEST_KILL_RANK");
+	int r = -1, n = 0;
+	if (!v || sscanf(v, "%d:%d", &r, &n) != 2 || r != w->rank) return;
+	if (++calls == n) {
+		fflush(NULL);
+		raise(SIGKILL);
+	}
+}
+
 int gvk_mpi_agree(const gvk_mpi_world_t *w, int rc, gvk_err_t *err)
 {
 	if (w->size <= 1) return rc;
+	test_kill(w);
+	/* the failing rank's own message names it, as the others' do */
+	if (rc < 0 && err && err->msg[0] && strncmp(err->msg, "rank ", 5) && strncmp(err->msg, "stopped:", 8)) {
+		char m[sizeof err->msg];
+		snprintf(m, sizeof m, "rank %d: %.490s", w->rank, err->msg);
+		memcpy(err->msg, m, sizeof m);
+	}
 	struct {
 		int v, r;
 	} in = {rc < 0 ? rc : 0, w->rank}, out;

@@ -24,6 +24,9 @@ int gvk_mpi_start(const char *name, int *argc, char ***argv, gvk_mpi_world_t *w)
 /* After the command, with its exit status rc: a rank that failed aborts the whole job; else MPI
  * ends. Returns rc. */
 int gvk_mpi_end(const gvk_mpi_world_t *w, int rc);
+/* The threads a rank takes when -t is not given: its share of the node's ncpu processors among
+ * the node's ranks (MPI_COMM_TYPE_SHARED), at least 1. */
+int gvk_mpi_node_threads(int ncpu);
 /* The world of a command running between gvk_mpi_start and gvk_mpi_end; size 1 otherwise. */
 void gvk_mpi_world_get(gvk_mpi_world_t *w);
 

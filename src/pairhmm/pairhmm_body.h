@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Body of the AVX-512 Pair-HMM kernel, included by pairhmm_avx512.c once per precision with the
- * vector macros (T, W, V, MASK, HB, V_* and HB_*) defined. Lanes hold different pairs; each lane's
- * cells outside its own read/haplotype are computed but never feed a cell inside, and each lane's
+/* Body of the vector Pair-HMM kernels, included by pairhmm_avx512.c and pairhmm_neon.c once per
+ * precision with the vector macros (T, W, V, MASK, HB, V_* and HB_*) defined; it undefines them.
+ * V_FMA(a, b, c) is a * b + c rounded once; V_PRIOR(rb, p, pm, px) picks pm in the lanes where
+ * the read base bits rb share a bit with the haplotype's at p, px elsewhere; MASK is a bit per
+ * lane, HB_GE(v, j) the lanes of v at least j, V_MASK_ADD(a, k, a, b) a + b in the lanes of k.
+ * Lanes hold different pairs; each lane's cells outside its own read/haplotype are computed but never feed a cell inside, and each lane's
  * last row is summed left to right under a mask, so every lane gets the scalar kernel's bits. */
 
 static inline __attribute__((always_inline)) void
@@ -15,7 +18,7 @@ ROW_FN(T *restrict rm, T *restrict ri, T *restrict rd, const int32_t *restrict h
 	V Md = V_ZERO(), Id = V_ZERO(), Dd = dstart, Ml = V_ZERO(), Dl = V_ZERO();
 	for (int j = 1; j <= maxH; ++j) {
 		const V Mu = V_LOAD(rm + j * W), Iu = V_LOAD(ri + j * W), Du = V_LOAD(rd + j * W);
-		const V prior = V_BLEND(HB_TEST(rb, HB_LOAD(hb + (j - 1) * W)), px, pm);
+		const V prior = V_PRIOR(rb, hb + (j - 1) * W, pm, px);
 		V M, I, D;
 		if (fused) {
 			M = V_MUL(V_FMA(Dd, g, V_FMA(Id, g, V_MUL(Md, mm))), prior);
@@ -109,3 +112,25 @@ static int KERN_FN(const phmm_job_t *jobs, int n, int fused, T *out, gvk_buf_t *
 	for (int l = 0; l < n && l < W; ++l) out[l] = s_m[l] + s_i[l];
 	return 0;
 }
+
+#undef T
+#undef W
+#undef V
+#undef MASK
+#undef HB
+#undef INIT
+#undef ERR
+#undef MM
+#undef V_ZERO
+#undef V_LOAD
+#undef V_STORE
+#undef V_ADD
+#undef V_MUL
+#undef V_FMA
+#undef V_PRIOR
+#undef V_MASK_ADD
+#undef HB_LOAD
+#undef HB_GE
+#undef ROW_FN
+#undef PAR_FN
+#undef KERN_FN
