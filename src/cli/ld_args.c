@@ -405,7 +405,7 @@ int ld_args_check(ld_args_t *a)
 	if (!a->stat_set && !a->prune_set && !a->clump_set)
 		return fprintf(stderr, "gvk ld: give --r, --r2, --indep-pairwise, --indep-pairphase, --indep or --clump\n"), -1;
 	if (a->clump_set && (a->stat_set || a->prune_set))
-		return fprintf(stderr, "gvk ld: give --clump in a run of its own, without --r/--r2 or --indep*\n"), -1;
+		return fprintf(stderr, "gvk ld: give --clump and --r/--r2 or --indep* in separate runs\n"), -1;
 	if (a->stat_set && a->prune_set)
 		return fprintf(stderr, "gvk ld: give --r/--r2 and %s in separate runs\n", ld_prune_mode_name(a->prune.mode)), -1;
 	if (ld_clump_check(a) < 0) return -1;
