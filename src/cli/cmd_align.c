@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gvk.h"
+#include "cli_batch.h"
 #include "cli_env.h"
 #include "commands.h"
 #include "../align/align_engine.h"
@@ -20,11 +21,8 @@
 typedef struct {
 	gvk_align_opts_t eng;
 	al_defaults_t def;
-	const char *out, *in;
-	int quiet, emulate;
-	size_t chunk;
-	const char *server; /* --server */
-	gvk_cli_serve_t serve;
+	cli_batch_t b;
+	int emulate;
 } args_t;
 
 static void usage(FILE *fp)
@@ -85,28 +83,22 @@ static int parse_scores(const char *s, gvk_sw_params_t *p)
 static int parse_args(int argc, char **argv, args_t *a)
 {
 	static const struct option lo[] = {
-		{"threads", required_argument, NULL, 't'}, {"device", required_argument, NULL, 1},
-		{"preset", required_argument, NULL, 'p'},  {"scores", required_argument, NULL, 2},
-		{"overhang", required_argument, NULL, 3},  {"raw", no_argument, NULL, 4},
-		{"java", no_argument, NULL, 5},            {"isa", required_argument, NULL, 6},
-		{"chunk", required_argument, NULL, 7},     {"quiet", no_argument, NULL, 'q'},
-		{"server", required_argument, NULL, 8},    {"help", no_argument, NULL, 'h'},
+		CLI_BATCH_LONGOPTS,
+		{"preset", required_argument, NULL, 'p'}, {"scores", required_argument, NULL, 2},
+		{"overhang", required_argument, NULL, 3}, {"raw", no_argument, NULL, 4},
+		{"java", no_argument, NULL, 5},           {"isa", required_argument, NULL, 6},
 		{NULL, 0, NULL, 0}};
 	gvk_align_opts_init(&a->eng);
 	a->eng.threads = gvk_cli_default_threads();
 	gvk_sw_preset("NEW_SW_PARAMETERS", &a->def.par);
 	a->def.overhang = GVK_OVERHANG_SOFTCLIP;
-	a->chunk = 1 << 16;
+	a->b = (cli_batch_t){.cmd = "align", .usage = usage, .chunk = 1 << 16};
 	int c;
-	while ((c = getopt_long(argc, argv, "o:t:p:qh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CLI_BATCH_SHORTOPTS "p:", lo, NULL)) != -1) {
+		int shared = cli_batch_opt(&a->b, c, optarg, &a->eng.threads, &a->eng.device);
+		if (shared < 0) return -1;
+		if (shared) continue;
 		switch (c) {
-		case 'o': a->out = optarg; break;
-		case 't':
-			if ((a->eng.threads = gvk_cli_threads(optarg)) < 0) return fprintf(stderr, "gvk align: -t needs a positive number\n"), -1;
-			break;
-		case 1:
-			if ((a->eng.device = gvk_cli_device(optarg)) < 0) return fprintf(stderr, "gvk align: --device must be cpu, gpu or auto\n"), -1;
-			break;
 		case 'p':
 			if (gvk_sw_preset(optarg, &a->def.par) < 0)
 				return fprintf(stderr, "gvk align: unknown preset '%s' (ORIGINAL_DEFAULT, STANDARD_NGS, NEW_SW_PARAMETERS, ALIGNMENT_TO_BEST_HAPLOTYPE_SW_PARAMETERS)\n", optarg), -1;
@@ -127,26 +119,12 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case 6:
 			if ((a->eng.isa = gvk_cli_isa(optarg, 1)) < 0) return fprintf(stderr, "gvk align: --isa must be auto, avx512, avx2, neon or scalar\n"), -1;
 			break;
-		case 7: {
-			long v = atol(optarg);
-			if (v < 1) return fprintf(stderr, "gvk align: --chunk needs a positive number\n"), -1;
-			a->chunk = (size_t)v;
-			break;
-		}
-		case 'q': a->quiet = 1; break;
-		case 8: a->server = optarg; break;
-		case 'h': usage(stdout); gvk_cli_help_exit();
 		default: usage(stderr); return -1;
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return -1;
-	}
-	a->in = argv[optind];
-	if (gvk_cli_serve_opts("align", a->server, a->eng.device, &a->serve, &a->eng.server, &a->eng.gpu_lock) < 0) return -1;
+	if (cli_batch_finish(&a->b, argc, argv, a->eng.device, &a->eng.server, &a->eng.gpu_lock) < 0) return -1;
 	/* The library's notes (a GPU that cannot be used) unless -q; warnings always. */
-	a->eng.log.level = a->quiet ? GVK_LOG_WARN : GVK_LOG_INFO;
+	a->eng.log.level = a->b.quiet ? GVK_LOG_WARN : GVK_LOG_INFO;
 	long mb = a->eng.gpu_chunk_mb;
 	if (cli_env_long("align", "GVK_ALIGN_GPU_CHUNK_MB", 0, GVK_ALIGN_MAX_CHUNK_MB, &mb) < 0) return -1;
 	a->eng.gpu_chunk_mb = (int)mb;
@@ -166,7 +144,7 @@ int gvk_cmd_align(int argc, char **argv)
 	al_chunk_t c = {0};
 	gvk_align_result_t *res = NULL;
 	uint64_t pairs = 0, cells = 0;
-	int rc = -1, progress = !a.quiet && isatty(2);
+	int rc = -1, progress = !a.b.quiet && isatty(2);
 	double t0 = gvk_seconds();
 
 	/* GVK_ALIGN_GPU_EMULATE (tests): the GPU back end's code on the CPU where there is no GPU. */
@@ -176,10 +154,10 @@ int gvk_cmd_align(int argc, char **argv)
 		gvk_outset_abort(&os);
 		return gvk_cli_no_gpu(err.msg);
 	}
-	al_reader_t *rd = eng ? al_reader_open(a.in, &a.def, &err) : NULL;
-	if (!rd || !(out_fp = gvk_outset_open(&os, a.out, &err))) goto done;
+	al_reader_t *rd = eng ? al_reader_open(a.b.in, &a.def, &err) : NULL;
+	if (!rd || !(out_fp = gvk_outset_open(&os, a.b.out, &err))) goto done;
 	for (;;) {
-		long n = al_reader_next(rd, &c, a.chunk, &err);
+		long n = al_reader_next(rd, &c, a.b.chunk, &err);
 		if (n <= 0) {
 			rc = (int)n;
 			break;
@@ -194,7 +172,7 @@ int gvk_cmd_align(int argc, char **argv)
 		errno = 0;
 		for (long k = 0; k < n; ++k) fprintf(out_fp, "%s\t%d\t%d\n", res[k].cigar, res[k].offset, res[k].score);
 		if (ferror(out_fp)) {
-			rc = GVK_ERR_IO, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output",
+			rc = GVK_ERR_IO, snprintf(err.msg, sizeof err.msg, "%s: %s", a.b.out ? a.b.out : "standard output",
 			                          errno ? strerror(errno) : "write error");
 			break;
 		}
@@ -210,7 +188,7 @@ done:
 	gvk_outset_abort(&os);
 	if (rc < 0) {
 		fprintf(stderr, "gvk align: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
-	} else if (!a.quiet) {
+	} else if (!a.b.quiet) {
 		double dt = gvk_seconds() - t0;
 		fprintf(stderr, "gvk align: %llu pairs, %.4g G cells, %.3f s, %.2f GCUPS, %s, %d threads\n",
 		        (unsigned long long)pairs, (double)cells * 1e-9, dt, dt > 0 ? (double)cells * 1e-9 / dt : 0.0,

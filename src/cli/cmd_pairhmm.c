@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gvk.h"
+#include "cli_batch.h"
 #include "cli_env.h"
 #include "commands.h"
 #include "../common/buf.h"
@@ -27,12 +28,9 @@ enum { MAX_ENGINES = 8, MAX_SLOTS = MAX_ENGINES + 2 };
 
 typedef struct {
 	gvk_pairhmm_opts_t eng;
-	const char *out, *in;
-	int format, tsv, quiet;
-	size_t chunk;
+	cli_batch_t b;
+	int format, tsv;
 	int profile, engines; /* GVK_PROFILE, GVK_ENGINES (0: the default) */
-	const char *server;   /* --server */
-	gvk_cli_serve_t serve;
 } args_t;
 
 static void usage(FILE *fp)
@@ -69,28 +67,22 @@ static void usage(FILE *fp)
 static int parse_args(int argc, char **argv, args_t *a)
 {
 	static const struct option lo[] = {
-		{"threads", required_argument, NULL, 't'}, {"device", required_argument, NULL, 1},
-		{"flavour", required_argument, NULL, 2},   {"flavor", required_argument, NULL, 2},
-		{"double", no_argument, NULL, 3},          {"format", required_argument, NULL, 4},
-		{"tsv", no_argument, NULL, 5},             {"isa", required_argument, NULL, 6},
-		{"chunk", required_argument, NULL, 7},     {"quiet", no_argument, NULL, 'q'},
-		{"server", required_argument, NULL, 8},    {"help", no_argument, NULL, 'h'},
+		CLI_BATCH_LONGOPTS,
+		{"flavour", required_argument, NULL, 2}, {"flavor", required_argument, NULL, 2},
+		{"double", no_argument, NULL, 3},        {"format", required_argument, NULL, 4},
+		{"tsv", no_argument, NULL, 5},           {"isa", required_argument, NULL, 6},
 		{NULL, 0, NULL, 0}};
 	gvk_pairhmm_opts_init(&a->eng);
 	a->eng.threads = gvk_cli_default_threads();
 	/* Half a million pairs: a smaller first chunk and less memory to fault in and to pin than a
 	 * million, which measured slower on a 20 M-pair file, as did 128 k. */
-	a->chunk = 1 << 19;
+	a->b = (cli_batch_t){.cmd = "pairhmm", .usage = usage, .chunk = 1 << 19};
 	int c;
-	while ((c = getopt_long(argc, argv, "o:t:qh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CLI_BATCH_SHORTOPTS, lo, NULL)) != -1) {
+		int shared = cli_batch_opt(&a->b, c, optarg, &a->eng.threads, &a->eng.device);
+		if (shared < 0) return -1;
+		if (shared) continue;
 		switch (c) {
-		case 'o': a->out = optarg; break;
-		case 't':
-			if ((a->eng.threads = gvk_cli_threads(optarg)) < 0) return fprintf(stderr, "gvk pairhmm: -t needs a positive number\n"), -1;
-			break;
-		case 1:
-			if ((a->eng.device = gvk_cli_device(optarg)) < 0) return fprintf(stderr, "gvk pairhmm: --device must be cpu, gpu or auto\n"), -1;
-			break;
 		case 2:
 			if (!strcmp(optarg, "avx512")) a->eng.flavour = GVK_PHMM_FMA;
 			else if (!strcmp(optarg, "avx2") || !strcmp(optarg, "avx")) a->eng.flavour = GVK_PHMM_NOFMA;
@@ -105,24 +97,10 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case 6:
 			if ((a->eng.isa = gvk_cli_isa(optarg, 0)) < 0) return fprintf(stderr, "gvk pairhmm: --isa must be auto, avx512, neon or scalar\n"), -1;
 			break;
-		case 7: {
-			long v = atol(optarg);
-			if (v < 1) return fprintf(stderr, "gvk pairhmm: --chunk needs a positive number\n"), -1;
-			a->chunk = (size_t)v;
-			break;
-		}
-		case 'q': a->quiet = 1; break;
-		case 8: a->server = optarg; break;
-		case 'h': usage(stdout); gvk_cli_help_exit();
 		default: usage(stderr); return -1;
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return -1;
-	}
-	a->in = argv[optind];
-	if (gvk_cli_serve_opts("pairhmm", a->server, a->eng.device, &a->serve, &a->eng.server, &a->eng.gpu_lock) < 0) return -1;
+	if (cli_batch_finish(&a->b, argc, argv, a->eng.device, &a->eng.server, &a->eng.gpu_lock) < 0) return -1;
 	/* Tuning switches, documented in docs/pairhmm-gpu.md: GVK_GPU_PROFILE (1: per GPU pass, 2: per
 	 * kernel bin), GVK_GPU_SHARE=0 (no shared gap-open kernels), GVK_PROFILE (where the pipeline's
 	 * time went) and GVK_ENGINES (engines for a GPU run). */
@@ -134,7 +112,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 	a->eng.gpu_profile = (int)gp, a->eng.gpu_gap_share = (int)share;
 	a->profile = (int)prof, a->engines = (int)engines;
 	/* Profiling asked for is shown even with -q, as before. */
-	gvk_cli_log_level(a->eng.gpu_profile ? GVK_LOG_INFO : a->quiet ? GVK_LOG_ERROR : GVK_LOG_WARN);
+	gvk_cli_log_level(a->eng.gpu_profile ? GVK_LOG_INFO : a->b.quiet ? GVK_LOG_ERROR : GVK_LOG_WARN);
 	gvk_log_default(&a->eng.log);
 	return 0;
 }
@@ -230,7 +208,7 @@ static void *parse_main(void *arg)
 {
 	stage_t *st = arg;
 	st->sl->tl[0] = gvk_seconds();
-	st->sl->n = phmm_reader_next_mt(st->rd, &st->sl->c, st->a->chunk, st->a->eng.threads, &st->sl->err);
+	st->sl->n = phmm_reader_next_mt(st->rd, &st->sl->c, st->a->b.chunk, st->a->eng.threads, &st->sl->err);
 	st->sl->consumed = phmm_reader_consumed(st->rd);
 	st->sl->tl[1] = gvk_seconds();
 	return NULL;
@@ -356,7 +334,7 @@ static void *engines_main(void *arg)
 		if (es->eng[k]) es->eng[made++] = es->eng[k];
 		else if (!es->err.code) es->err = j.err[k];
 	}
-	for (int k = 0; made > 0 && !es->a->quiet && k < es->n; ++k)
+	for (int k = 0; made > 0 && !es->a->b.quiet && k < es->n; ++k)
 		if (j.err[k].code)
 			fprintf(stderr, "[gvk pairhmm] engine %d could not start (%s); going on without it\n", k, j.err[k].msg);
 	for (int k = made; k < es->n; ++k) es->eng[k] = NULL;
@@ -423,7 +401,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	slot_t sl[MAX_SLOTS];
 	memset(sl, 0, sizeof sl);
 	uint64_t tot[3] = {0, 0, 0}; /* pairs, cells, pairs in double, of the chunks handed to the writer */
-	int rc = -1, progress = !a.quiet && isatty(2), no_gpu = 0;
+	int rc = -1, progress = !a.b.quiet && isatty(2), no_gpu = 0;
 	double t0 = gvk_seconds();
 	/* GVK_PROFILE: where the main thread's time went (first parse, waiting for a computation,
 	 * for the writer, for the parser). */
@@ -440,14 +418,14 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	writer.wbuf = wbuf;
 	if (prof > 1) writer.tl0 = t0; /* the chunks' timeline, from t0 */
 
-	rd = phmm_reader_open(a.in, (phmm_format_t)a.format, &err);
-	if (!rd || !(out_fp = gvk_outset_open(&os, a.out, &err))) goto done;
+	rd = phmm_reader_open(a.b.in, (phmm_format_t)a.format, &err);
+	if (!rd || !(out_fp = gvk_outset_open(&os, a.b.out, &err))) goto done;
 	/* GVK_ENGINES: engines for a GPU run (tuning; by default 2 with one GPU, one per GPU with
 	 * several). The GPUs are counted for --device gpu, and in auto mode for inputs that may reach
 	 * the GPU at all. */
 	struct stat sb;
 	engines_t es = {&a, a.engines, 0, 0, {NULL}, {0, ""}, {0}, {0, 0}};
-	es.probe = a.eng.server ? 0 : a.eng.device == GVK_DEVICE_GPU || strcmp(a.in, "-") == 0 || stat(a.in, &sb) != 0 ||
+	es.probe = a.eng.server ? 0 : a.eng.device == GVK_DEVICE_GPU || strcmp(a.b.in, "-") == 0 || stat(a.b.in, &sb) != 0 ||
 	           sb.st_size >= ((off_t)64 << 20);
 	worker_start(&es.w, engines_main, &es);
 	parser.rd = rd, parser.a = &a, writer.fp = out_fp, writer.a = &a, writer.rd = rd;
@@ -518,7 +496,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	stage_join(&parser);
 	stage_join(&writer);
 	if (writer.rc < 0 && (rc == 0 || (rc == writer.rc && !err.msg[0])))
-		rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: %s", a.out ? a.out : "standard output",
+		rc = writer.rc, snprintf(err.msg, sizeof err.msg, "%s: %s", a.b.out ? a.b.out : "standard output",
 		                         writer.rc != GVK_ERR_IO ? "out of memory" : writer.eno ? strerror(writer.eno) : "write error");
 	if (progress) fputc('\n', stderr);
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
@@ -545,7 +523,7 @@ done:
 		gvk_cli_no_gpu(err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (rc < 0) {
 		fprintf(stderr, "gvk pairhmm: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
-	} else if (!a.quiet) {
+	} else if (!a.b.quiet) {
 		double dt = gvk_seconds() - t0;
 		fprintf(stderr, "gvk pairhmm: %llu pairs, %.4g G cells, %.3f s, %.2f GCUPS, %llu pairs in double, %s, %d threads\n",
 		        (unsigned long long)tot[0], (double)tot[1] * 1e-9, dt, dt > 0 ? (double)tot[1] * 1e-9 / dt : 0.0,

@@ -73,13 +73,9 @@ gvk_fastid_t *gvk_fastid_create(const gvk_fastid_opts_t *o, gvk_err_t *err)
 	if (gvk_fastid_opts_check(o, err) < 0) return NULL;
 	const snp_gpu_opt_t g = gpu_opt(o);
 	char name[sizeof((gvk_fastid_t){0}.name)];
-	const int device = snp_choose_device(&g, o->device, fid_device_name(o->isa), name, sizeof name, err);
-	gvk_fastid_t *e = device < 0 ? NULL : calloc(1, sizeof *e);
-	if (e) {
-		e->o = *o, e->device = device;
-		memcpy(e->name, name, sizeof name);
-	} else if (device >= 0)
-		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int device;
+	gvk_fastid_t *e = snp_engine_alloc(sizeof *e, &g, o->device, fid_device_name(o->isa), &device, name, sizeof name, err);
+	if (e) e->o = *o, e->device = device, memcpy(e->name, name, sizeof name);
 	return e;
 }
 

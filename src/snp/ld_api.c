@@ -78,13 +78,9 @@ gvk_ld_t *gvk_ld_create(const gvk_ld_opts_t *o, gvk_err_t *err)
 	if (gvk_ld_opts_check(o, err) < 0) return NULL;
 	const snp_gpu_opt_t g = gpu_opt(o);
 	char name[sizeof((gvk_ld_t){0}.name)];
-	const int device = snp_choose_device(&g, o->device, ld_device_name(&(ld_opt_t){.isa = o->isa}), name, sizeof name, err);
-	gvk_ld_t *e = device < 0 ? NULL : calloc(1, sizeof *e);
-	if (e) {
-		e->o = *o, e->device = device;
-		memcpy(e->name, name, sizeof name);
-	} else if (device >= 0)
-		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int device;
+	gvk_ld_t *e = snp_engine_alloc(sizeof *e, &g, o->device, ld_device_name(&(ld_opt_t){.isa = o->isa}), &device, name, sizeof name, err);
+	if (e) e->o = *o, e->device = device, memcpy(e->name, name, sizeof name);
 	return e;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The device choice the public LD and FastID engines share (snp_gpu.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../common/err.h"
 
@@ -19,4 +20,14 @@ int snp_choose_device(const snp_gpu_opt_t *g, int device, const char *cpu, char 
 	}
 	snprintf(name, size, "%s", cpu); /* auto: the CPU, silently */
 	return GVK_DEVICE_CPU;
+}
+
+void *snp_engine_alloc(size_t bytes, const snp_gpu_opt_t *g, int device, const char *cpu, int *chosen, char *name,
+                       size_t size, gvk_err_t *err)
+{
+	*chosen = snp_choose_device(g, device, cpu, name, size, err);
+	if (*chosen < 0) return NULL;
+	void *e = calloc(1, bytes);
+	if (!e) gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	return e;
 }

@@ -35,6 +35,10 @@ int snp_gpu_probe(const snp_gpu_opt_t *o, char *name, size_t size, gvk_err_t *er
  * the probe, otherwise an error for device gpu and the CPU, silently, for auto. name receives the
  * device's name (cpu: the CPU kernel's; NULL: that kernel is not available). Returns GVK_DEVICE_CPU / _GPU or a negative code. */
 int snp_choose_device(const snp_gpu_opt_t *g, int device, const char *cpu, char *name, size_t size, gvk_err_t *err);
+/* A zeroed engine object of bytes for the device snp_choose_device picks (*chosen, name), or NULL
+ * with err set; freed with free(). */
+void *snp_engine_alloc(size_t bytes, const snp_gpu_opt_t *g, int device, const char *cpu, int *chosen, char *name,
+                       size_t size, gvk_err_t *err);
 
 /* Fills s->r (and s->d, s->dp when o->haplotype) for the rows and column ranges already set in s,
  * exactly as the CPU epilogue does from the same integer counts: ld_value_genotype(c, o->r2,
