@@ -13,7 +13,7 @@ set(GVK_HIP_ARCHS gfx90a gfx1030 CACHE STRING "AMD GPU targets of the HIP build"
 # Sources of every engine's GPU back end (as src/CMakeLists.txt and src/*/*.cmake list them), and
 # those with GKL's flush-to-zero (nvcc -ftz=true there): the Pair-HMM ones.
 set(GVK_HIP_SOURCES common/cuda_mem.cu pairhmm/pairhmm_gpu.cu pairhmm/pairhmm_gpu_pack.cu pairhmm/pairhmm_gpu_pass.cu
-    align/align_gpu.cu cnv/cnv_em_gpu.cu snp/snp_gpu.cu)
+    align/align_gpu.cu cnv/cnv_em_gpu.cu snp/snp_gpu.cu ld/ld_gpu.cu fastid/fastid_gpu.cu)
 set(GVK_HIP_FTZ_SOURCES pairhmm/pairhmm_gpu.cu pairhmm/pairhmm_gpu_pack.cu pairhmm/pairhmm_gpu_pass.cu)
 set(GVK_HIP_FTZ -fgpu-flush-denormals-to-zero)
 

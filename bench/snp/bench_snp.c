@@ -19,8 +19,8 @@
 
 #include "bench_results.h"
 #include "common/threads.h"
-#include "snp/fastid_engine.h"
-#include "snp/ld_engine.h"
+#include "fastid/fastid_engine.h"
+#include "ld/ld_engine.h"
 #include "snp/snp_data.h"
 #include "snp/snp_gpu.h"
 #include "snp_peak.h"

@@ -13,9 +13,9 @@
 #include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
-#include "../snp/fastid_engine.h"
-#include "../snp/fastid_write.h"
-#include "../snp/fidb_make.h"
+#include "../fastid/fastid_engine.h"
+#include "../fastid/fastid_write.h"
+#include "../fastid/fidb_make.h"
 #ifdef GVK_MPI
 #include "mpi/mpi_drivers.h"
 #endif

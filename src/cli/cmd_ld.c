@@ -19,8 +19,8 @@
 #include "../common/err.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
-#include "../snp/ld_engine.h"
-#include "../snp/ld_write.h"
+#include "../ld/ld_engine.h"
+#include "../ld/ld_write.h"
 #ifdef GVK_MPI
 #include "mpi/mpi_drivers.h"
 #endif

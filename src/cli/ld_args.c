@@ -9,7 +9,7 @@
 #include "ld_clump_cmd.h"
 #include "commands.h"
 #include "../common/threads.h"
-#include "../snp/ld_write.h"
+#include "../ld/ld_write.h"
 #include "../snp/snp_chrom.h"
 #include "cli_env.h"
 

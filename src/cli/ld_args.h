@@ -4,9 +4,9 @@
 #define GVK_CLI_LD_ARGS_H
 
 #include <stdio.h>
-#include "../snp/ld_engine.h"
-#include "../snp/ld_prune.h"
-#include "../snp/ld_clump.h"
+#include "../ld/ld_engine.h"
+#include "../ld/ld_prune.h"
+#include "../ld/ld_clump.h"
 
 typedef struct {
 	const char *bfile, *bed, *bim, *fam, *vcf, *out_prefix, *out, *chr, *extract, *exclude;

@@ -8,7 +8,7 @@
 
 #include "ld_clump_cmd.h"
 #include "../common/err.h"
-#include "../snp/ld_clump.h"
+#include "../ld/ld_clump.h"
 #include "../snp/snp_gpu.h"
 
 static int bad(const char *opt, const char *v, const char *why)

@@ -8,7 +8,7 @@
 
 #include "ld_load.h"
 #include "../common/err.h"
-#include "../snp/ld_write.h"
+#include "../ld/ld_write.h"
 #include "../snp/plink_io.h"
 #include "../snp/snp_geno.h"
 #include "../snp/snp_chrom.h"

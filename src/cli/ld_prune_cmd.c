@@ -13,7 +13,7 @@
 #include "mpi/mpi_drivers.h"
 #endif
 #include "../common/err.h"
-#include "../snp/ld_prune.h"
+#include "../ld/ld_prune.h"
 
 static int bad(const ld_prune_opt_t *o, const char *what)
 {

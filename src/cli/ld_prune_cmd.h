@@ -6,7 +6,7 @@
 #include "ld_args.h"
 #include "ld_log.h"
 #include "../common/outset.h"
-#include "../snp/ld_prune.h"
+#include "../ld/ld_prune.h"
 #include "../snp/snp_data.h"
 
 /* Parses "W[kb] S R2" (or "W kb S R2") after argv[*i]; -1 with a message on stderr. */

@@ -102,8 +102,8 @@ typedef struct {
 
 int srv_parse_phmm(const srv_phmm_req_t *r, const uint8_t *in, srv_scratch_t *s, gvk_read_t **reads,
                    gvk_hap_t **haps, gvk_pair_t **pairs, gvk_err_t *err);
-/* An align call's input area as pairs (every pair inside the area and within gvk_align_check_pair's
- * limits). */
+/* An align call's input area as pairs, every one inside the area; their scores and lengths are the
+ * engine's to check (gvk_align_check_pair), as the server does before it aligns them. */
 int srv_parse_align(const srv_align_req_t *r, const uint8_t *in, srv_scratch_t *s, gvk_align_pair_t **pairs,
                     gvk_err_t *err);
 void srv_scratch_free(srv_scratch_t *s);

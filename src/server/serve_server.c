@@ -271,6 +271,10 @@ static int do_align(conn_t *c, const uint8_t *msg, size_t len, gvk_err_t *err)
 	const uint8_t *in = take_input(c, q.in_size, err);
 	if (!in) return err->code;
 	if ((rc = srv_parse_align(&q, in, &c->sc, &pairs, err)) < 0) return rc;
+	for (size_t k = 0; k < (size_t)q.n_pairs; ++k) {
+		gvk_err_t perr = {0, ""};
+		if (gvk_align_check_pair(&pairs[k], &perr) < 0) return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: %s", k, perr.msg);
+	}
 	if (q.n_pairs == 0) return 0;
 	al_pool_t *p = al_engine(c->s, (int)q.flavour, (int)q.raw, err);
 	if (!p) return err->code;

@@ -1,19 +1,17 @@
 # SPDX-License-Identifier: MIT
-# SNP comparisons: PLINK-compatible LD and FastID as popcount matrix products (docs/snp.md).
+# What the SNP engines share (docs/snp.md): the PLINK fileset and VCF readers, sample and variant
+# selection, bit planes, the popcount-GEMM kernels and the GPU context. LD (ld/ld.cmake) and FastID
+# (fastid/fastid.cmake) are built on it.
 list(APPEND GVK_SOURCES
-  snp/snp_data.c snp/snp_chrom.c snp/snp_samples.c snp/snp_geno.c snp/snp_select.c snp/plink_io.c
-  snp/vcf_import.c snp/fidb_io.c snp/fid_panel.c snp/fid_ids.c snp/fidb_make.c snp/ld_stats.c snp/ld_em.c
-  snp/ld_engine.c snp/ld_write.c snp/ld_gz.c snp/ld_fmt.c snp/ld_prune.c snp/ld_prune_vif.c snp/ld_lu.c snp/ld_prune_api.c snp/ld_clump.c snp/ld_clump_input.c snp/ld_clump_write.c snp/ld_clump_api.c snp/snp_qc.c
-  snp/fastid_engine.c snp/fastid_write.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/vcf_io.c snp/ld_api.c
-  snp/fastid_api.c snp/snp_device.c)
-# The GPU back end when CUDA or HIP is there, else the stub that reports its absence.
+  snp/snp_data.c snp/snp_chrom.c snp/snp_samples.c snp/snp_geno.c snp/snp_select.c snp/snp_qc.c snp/plink_io.c
+  snp/vcf_import.c snp/vcf_io.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/snp_device.c)
+# The GPU context when CUDA or HIP is there, else the stub that reports its absence.
 if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
   list(APPEND GVK_SOURCES snp/snp_gpu.cu)
 else()
   list(APPEND GVK_SOURCES snp/snp_nogpu.c)
 endif()
-list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/ld_prune_cmd.c cli/ld_clump_cmd.c cli/ld_args.c cli/ld_load.c cli/ld_log.c cli/cmd_fastid.c
-  cli/snp_gpu_env.c)
+list(APPEND GVK_CLI_SOURCES cli/snp_gpu_env.c)
 
 # VCF/BCF input through htslib (cmake/gvk_htslib.cmake), only where it is found.
 if(GVK_HAVE_HTSLIB)

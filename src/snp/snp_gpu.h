@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal interface between the SNP engines and their GPU back end (snp_gpu.cu, or the
- * stub in snp_nogpu.c when the build has no CUDA). A back end computes whole stripes / database
- * sweeps with the same contracts as the CPU tile loops, so output code is shared. */
+/* The GPU context the SNP engines share (snp_gpu.cu, or the stub in snp_nogpu.c when the build has
+ * no CUDA): opening a GPU, its name and kernel time, page-locked host memory, and the device choice
+ * of the LD and FastID engines. Each engine's GPU work is its own (ld/ld_gpu.h,
+ * fastid/fastid_gpu.h), with the same contracts as its CPU tile loops, so output code is shared. */
 #ifndef GVK_SNP_GPU_H
 #define GVK_SNP_GPU_H
 
 #include "gvk.h"
 #include "snp_data.h"
-#include "ld_engine.h"
-#include "fastid_engine.h"
 #include "snp_gpu_opt.h"
 
 typedef struct snp_gpu_s snp_gpu_t;
@@ -39,18 +38,5 @@ int snp_choose_device(const snp_gpu_opt_t *g, int device, const char *cpu, char 
  * with err set; freed with free(). */
 void *snp_engine_alloc(size_t bytes, const snp_gpu_opt_t *g, int device, const char *cpu, int *chosen, char *name,
                        size_t size, gvk_err_t *err);
-
-/* Fills s->r (and s->d, s->dp when o->haplotype) for the rows and column ranges already set in s,
- * exactly as the CPU epilogue does from the same integer counts: ld_value_genotype(c, o->r2,
- * o->single) or ld_haplotype (correctly rounded sqrt and division give identical values). */
-int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err);
-
-/* --clump: c[18 k ..] receives the two-locus table of pairs[2 k] (the index) and pairs[2 k + 1] in
- * ld_em_counts' layout, over the male columns too where x[k] (X), exactly as ld_clump_r2_row counts
- * it; d's planes are made resident (once per data set). */
-int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs, const uint8_t *x, int64_t n,
-                         uint32_t *c, gvk_err_t *err);
-/* A whole FastID search with the contract of fid_search (fastid_engine.h). */
-int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_err_t *err);
 
 #endif

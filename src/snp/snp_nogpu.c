@@ -44,22 +44,3 @@ int snp_gpu_probe(const snp_gpu_opt_t *o, char *name, size_t size, gvk_err_t *er
 	if (name && size) name[0] = 0;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
 }
-
-int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err)
-{
-	(void)g, (void)d, (void)o, (void)s;
-	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
-}
-
-int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_err_t *err)
-{
-	(void)g, (void)job, (void)res;
-	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
-}
-
-int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs, const uint8_t *x, int64_t n,
-                         uint32_t *c, gvk_err_t *err)
-{
-	(void)g, (void)d, (void)pairs, (void)x, (void)n, (void)c;
-	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid, clump)");
-}

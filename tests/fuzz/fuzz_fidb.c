@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* gvk fastid QUERIES DB: a .fidb of version 1 or 2 (src/snp/fidb_io.c, fid_panel.c, fid_ids.c)
+/* gvk fastid QUERIES DB: a .fidb of version 1 or 2 (src/fastid/fidb_io.c, fid_panel.c, fid_ids.c)
  * read whole with its panel and IDs (the queries), in blocks with the IDs of some profiles (the
  * database), and whole from a pipe (a stream, as '-' reads it), which must accept exactly what the
  * file reader accepts and give the same profiles. An accepted file is then searched against itself
@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "snp/fastid_engine.h"
-#include "snp/fastid_write.h"
-#include "snp/fidb_make.h"
+#include "fastid/fastid_engine.h"
+#include "fastid/fastid_write.h"
+#include "fastid/fidb_make.h"
 
 static FILE *null_out;
 

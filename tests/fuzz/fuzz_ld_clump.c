@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The association reports of gvk ld --clump (src/snp/ld_clump_input.c) against a fixed set of
+/* The association reports of gvk ld --clump (src/ld/ld_clump_input.c) against a fixed set of
  * variant IDs: the input is one report, or two separated by FZ_SEP (--clump a,b); the size's low
  * bits pick --clump-index-first, p1/p2 pairs and other --clump-field / --clump-snp-field names.
  * Beyond no crash: an error names one of the files, and a result holds only entries of known
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "snp/ld_clump.h"
+#include "ld/ld_clump.h"
 
 static const char *const ids[] = {"rs1", "rs2", "rs3", "x1", "dup", "dup", "u-1", "rs9", "a(b)", "1"};
 enum { N_VARS = sizeof ids / sizeof ids[0] };

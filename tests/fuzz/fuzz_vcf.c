@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The strict VCF/BCF reader (src/snp/vcf_io.c: gvk ld --vcf --phased) and gvk fastid --make-fidb
- * from VCF (src/snp/fidb_make.c), on VCF/BCF plain, gzip or BGZF, as htslib detects it. The
+ * from VCF (src/fastid/fidb_make.c), on VCF/BCF plain, gzip or BGZF, as htslib detects it. The
  * size's low bits pick --keep-allele-order, --phased and --minor, so that every input has one
  * fixed meaning. */
 #include <string.h>

@@ -3,7 +3,7 @@
 
 #include "fuzz_util.h"
 #include "snp_check.h"
-#include "snp/fidb_make.h"
+#include "fastid/fidb_make.h"
 
 static void check_var(const snp_var_t *v, int64_t i)
 {

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The kernels of the SNP GPU back end (src/snp/snp_gpu_*.cuh) run on the CPU: each block's
+/* The kernels of the LD and FastID GPU back ends (src/ld/ld_gpu_*.cuh, src/fastid/fastid_gpu_*.cuh)
+ * run on the CPU: each block's
  * threads are POSIX threads, __syncthreads a barrier, shared memory a per-block buffer. The binary MMA is emulated from the
  * PTX ISA's fragment layout (bmma_and below: every lane's registers gathered through a warp
  * barrier), so a fragment index mistake in the tensor-core kernel shows as wrong counts. LD
  * counts of both count kernels (all-samples and general variants) are compared with the CPU
  * kernel, the device r / r^2 arithmetic with ld_value_genotype bit for bit, and FastID with a
  * brute-force sort (top-k keys, threshold hit counts). Built and run by gpu_kernel_emu.sh, which
- * joins snp_gpu_kernels.cuh and snp_gpu_mma.cuh (shapes, types, kernels) into the file named by
- * KERNELS. */
+ * joins the four kernel headers (shapes, types, kernels) into the file named by KERNELS. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +19,7 @@
 #include <math.h>
 extern "C" {
 #include "snp/popgemm.h"
-#include "snp/ld_engine.h"
+#include "ld/ld_engine.h"
 }
 struct u3 { unsigned x, y, z; };
 static thread_local u3 threadIdx;

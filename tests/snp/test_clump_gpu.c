@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "common/err.h"
-#include "snp/ld_clump.h"
+#include "ld/ld_clump.h"
 #include "snp/plink_io.h"
 #include "snp/snp_gpu.h"
+#include "ld/ld_gpu.h"
 
 static int fails;
 #define CHECK(c, ...) do { if (!(c)) { if (fails++ < 10) fprintf(stderr, __VA_ARGS__); } } while (0)

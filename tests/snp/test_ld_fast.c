@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snp/ld_em.h"
-#include "snp/ld_engine.h"
-#include "snp/ld_write.h"
+#include "ld/ld_em.h"
+#include "ld/ld_engine.h"
+#include "ld/ld_write.h"
 #include "snp/plink_io.h"
 #include "snp/snp_geno.h"
 

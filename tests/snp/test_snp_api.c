@@ -17,8 +17,8 @@
 
 #include "gvk.h"
 #include "common/err.h"
-#include "snp/fidb_io.h"
-#include "snp/ld_write.h"
+#include "fastid/fidb_io.h"
+#include "ld/ld_write.h"
 
 static int fails;
 static long checks;

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/err.h"
-#include "snp/fastid_engine.h"
-#include "snp/ld_engine.h"
+#include "fastid/fastid_engine.h"
+#include "ld/ld_engine.h"
 #include "snp/snp_data.h"
 #include "snp/snp_gpu.h"
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snp/fastid_engine.h"
-#include "snp/ld_engine.h"
-#include "snp/ld_write.h"
+#include "fastid/fastid_engine.h"
+#include "ld/ld_engine.h"
+#include "ld/ld_write.h"
 #include "snp/plink_io.h"
 #include "snp/snp_data.h"
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "common/lineio.h"
-#include "snp/fidb_io.h"
-#include "snp/ld_engine.h"
+#include "fastid/fidb_io.h"
+#include "ld/ld_engine.h"
 #include "snp/snp_data.h"
 
 static int close_enough(double a, double b)

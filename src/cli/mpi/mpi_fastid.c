@@ -8,7 +8,7 @@
 
 #include "mpi_drivers.h"
 #include "../../common/err.h"
-#include "../../snp/fastid_engine.h"
+#include "../../fastid/fastid_engine.h"
 
 enum { TAG_FID = 81, MAX_MSG = 1 << 30 };
 

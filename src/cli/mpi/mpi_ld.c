@@ -17,7 +17,7 @@
 #include "mpi_drivers.h"
 #include "../../common/err.h"
 #include "../../common/outset.h"
-#include "../../snp/ld_write.h"
+#include "../../ld/ld_write.h"
 
 enum { CHUNK = 4 << 20, MAX_IO = 1 << 30 };
 

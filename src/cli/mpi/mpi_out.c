@@ -6,7 +6,7 @@
 #include <string.h>
 #include "mpi_world.h"
 #include "../../common/err.h"
-#include "../../snp/ld_gz.h"
+#include "../../ld/ld_gz.h"
 
 enum { PIECE = 4 << 20, TAG_ASK = 71, TAG_DATA = 72 };
 

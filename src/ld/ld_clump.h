@@ -7,7 +7,7 @@
 #define GVK_SNP_LD_CLUMP_H
 
 #include <stdio.h>
-#include "snp_data.h"
+#include "../snp/snp_data.h"
 
 typedef struct {
 	double p1, p2;       /* index variants: p <= p1; clump members: p < p2 */

@@ -3,8 +3,8 @@
  * pair over the resident planes, the same class masks and popcounts as ld_clump_r2_row, so the
  * integer tables are the CPU's. Threads without warp intrinsics, so the code is the same under
  * HIP. */
-#ifndef GVK_SNP_GPU_CLUMP_CUH
-#define GVK_SNP_GPU_CLUMP_CUH
+#ifndef GVK_LD_GPU_CLUMP_CUH
+#define GVK_LD_GPU_CLUMP_CUH
 
 /* out[18 p ..]: the table of pair p in ld_em_counts' layout (index first); with x[p], c[9], c[11],
  * c[15], c[17] over the male columns, the cells the X estimate reads. */

@@ -8,7 +8,7 @@
 
 #include "gvk.h"
 #include "fastid_engine.h"
-#include "snp_gpu.h"
+#include "fastid_gpu.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 

@@ -5,7 +5,7 @@
 
 #include "gvk.h"
 #include "ld_prune.h"
-#include "plink_io.h"
+#include "../snp/plink_io.h"
 #include "../common/err.h"
 
 void gvk_ld_prune_opts_init(gvk_ld_prune_opts_t *o)

@@ -5,8 +5,8 @@
 #ifndef GVK_SNP_LD_PRUNE_H
 #define GVK_SNP_LD_PRUNE_H
 
-#include "snp_data.h"
-#include "snp_geno.h"
+#include "../snp/snp_data.h"
+#include "../snp/snp_geno.h"
 
 /* What a window is pruned by. */
 enum { LD_PRUNE_PAIRWISE = GVK_LD_PRUNE_PAIRWISE, LD_PRUNE_PAIRPHASE = GVK_LD_PRUNE_PAIRPHASE, LD_PRUNE_VIF = GVK_LD_PRUNE_VIF };

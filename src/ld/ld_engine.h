@@ -4,9 +4,9 @@
 #ifndef GVK_SNP_LD_ENGINE_H
 #define GVK_SNP_LD_ENGINE_H
 
-#include "snp_data.h"
-#include "popgemm.h"
-#include "snp_gpu_opt.h"
+#include "../snp/snp_data.h"
+#include "../snp/popgemm.h"
+#include "../snp/snp_gpu_opt.h"
 
 typedef enum { LD_TABLE = 0, LD_SQUARE, LD_SQUARE0, LD_TRIANGLE } ld_shape_t;
 

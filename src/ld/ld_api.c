@@ -9,8 +9,8 @@
 
 #include "gvk.h"
 #include "ld_engine.h"
-#include "plink_io.h"
-#include "snp_gpu.h"
+#include "../snp/plink_io.h"
+#include "ld_gpu.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 

@@ -16,8 +16,8 @@
 
 #include "ld_clump.h"
 #include "ld_em.h"
-#include "snp_gpu.h"
-#include "snp_chrom.h"
+#include "ld_gpu.h"
+#include "../snp/snp_chrom.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 

@@ -5,8 +5,8 @@
 #define GVK_SNP_FASTID_ENGINE_H
 
 #include "fidb_io.h"
-#include "popgemm.h"
-#include "snp_gpu_opt.h"
+#include "../snp/popgemm.h"
+#include "../snp/snp_gpu_opt.h"
 
 typedef struct {
 	const fid_prof_t *q, *db;  /* same n_snp */

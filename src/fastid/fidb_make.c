@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 
 #include "fidb_make.h"
-#include "plink_io.h"
-#include "vcf_io.h"
+#include "../snp/plink_io.h"
+#include "../snp/vcf_io.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 

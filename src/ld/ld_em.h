@@ -7,8 +7,8 @@
 #define GVK_SNP_LD_EM_H
 
 #include <stdint.h>
-#include "snp_data.h"
-#include "popgemm.h"
+#include "../snp/snp_data.h"
+#include "../snp/popgemm.h"
 
 /* How PLINK 1.9 (v1.90b6.26) loads and labels the two variants of a pair in this mode; its
  * shortcuts are kept so that the output is the same, including on data with X and males:

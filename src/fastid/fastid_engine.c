@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fastid_engine.h"
-#include "snp_gpu.h"
+#include "fastid_gpu.h"
 #include "../common/err.h"
 #include "../common/log.h"
 #include "../common/threads.h"

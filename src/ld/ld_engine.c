@@ -8,8 +8,8 @@
 
 #include "ld_engine.h"
 #include "ld_em.h"
-#include "snp_chrom.h"
-#include "snp_gpu.h"
+#include "../snp/snp_chrom.h"
+#include "ld_gpu.h"
 #include "../common/err.h"
 #include "../common/log.h"
 #include "../common/threads.h"

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "gvk.h"
-#include "cpu_features.h"
-#include "../align/align_kernel.h"
-#include "../pairhmm/pairhmm_kernel.h"
-#include "../snp/popgemm.h"
+#include "common/cpu_features.h"
+#include "align/align_kernel.h"
+#include "pairhmm/pairhmm_kernel.h"
+#include "snp/popgemm.h"
 #ifdef GVK_HAVE_HTSLIB
 #include <htslib/hts.h>
 #endif

@@ -6,7 +6,7 @@
 #include "gvk.h"
 #include "ld_clump.h"
 #include "ld_prune.h"
-#include "plink_io.h"
+#include "../snp/plink_io.h"
 #include "../common/err.h"
 
 void gvk_ld_clump_opts_init(gvk_ld_clump_opts_t *o)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ld_em.h"
-#include "snp_chrom.h"
+#include "../snp/snp_chrom.h"
 
 #define EM_PI 3.1415926535897932
 #define EM_EPSILON 0.000000000931322574615478515625            /* 2^-30: equal roots */

@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: MIT
+# LD as PLINK 1.9 computes it (docs/snp.md): tables and matrices, pruning, clumping; on the SNP
+# engines' shared readers, planes and kernels (snp/snp.cmake).
+list(APPEND GVK_SOURCES
+  ld/ld_stats.c ld/ld_em.c ld/ld_engine.c ld/ld_write.c ld/ld_gz.c ld/ld_fmt.c ld/ld_api.c
+  ld/ld_prune.c ld/ld_prune_vif.c ld/ld_lu.c ld/ld_prune_api.c
+  ld/ld_clump.c ld/ld_clump_input.c ld/ld_clump_write.c ld/ld_clump_api.c)
+if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
+  list(APPEND GVK_SOURCES ld/ld_gpu.cu)
+else()
+  list(APPEND GVK_SOURCES ld/ld_nogpu.c)
+endif()
+list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/ld_prune_cmd.c cli/ld_clump_cmd.c cli/ld_args.c cli/ld_load.c cli/ld_log.c)

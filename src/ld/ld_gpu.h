@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* LD's GPU back end (ld_gpu.cu, or the stubs in ld_nogpu.c when the build has no CUDA), on the SNP
+ * engines' GPU context (snp/snp_gpu.h). */
+#ifndef GVK_LD_GPU_H
+#define GVK_LD_GPU_H
+
+#include "../snp/snp_gpu.h"
+#include "ld_engine.h"
+
+/* Fills s->r (and s->d, s->dp when o->haplotype) for the rows and column ranges already set in s,
+ * exactly as the CPU epilogue does from the same integer counts: ld_value_genotype(c, o->r2,
+ * o->single) or ld_haplotype (correctly rounded sqrt and division give identical values). */
+int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_stripe_t *s, gvk_err_t *err);
+
+/* --clump: c[18 k ..] receives the two-locus table of pairs[2 k] (the index) and pairs[2 k + 1] in
+ * ld_em_counts' layout, over the male columns too where x[k] (X), exactly as ld_clump_r2_row counts
+ * it; d's planes are made resident (once per data set). */
+int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs, const uint8_t *x, int64_t n,
+                         uint32_t *c, gvk_err_t *err);
+
+#endif
