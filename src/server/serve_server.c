@@ -456,8 +456,9 @@ static void admit(srv_server_t *s, int fd)
 	*tail = c, ++s->n_handoff;
 	pthread_cond_signal(&s->handoff_cv);
 	pthread_mutex_unlock(&s->lock);
+	/* c belongs to its worker now, which may already have served and freed it */
 	atomic_fetch_add(&s->clients, 1);
-	gvk_logf(&s->o.log, GVK_LOG_INFO, "client pid %ld (uid %ld) connected; %d connected", c->pid, c->uid, n);
+	gvk_logf(&s->o.log, GVK_LOG_INFO, "client pid %ld (uid %ld) connected; %d connected", (long)cr.pid, (long)cr.uid, n);
 }
 
 /* Takes the lock file beside the socket, or says which server holds it. */
