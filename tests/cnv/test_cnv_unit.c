@@ -15,6 +15,7 @@
 #include "cnv/cnv.h"
 #include "cnv/cnv_em.h"
 #include "cnv/cnv_fft.h"
+#include "cnv/cnv_xf80.h"
 #include "cnv_run_once.h"
 
 static long n_checked, n_failed;
@@ -531,9 +532,10 @@ static size_t kde_ratios(const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, i
 		int empty = 1;
 		for (int s = 0; s < N; ++s) empty &= c->x[(size_t)s * m + row] < 1;
 		if (empty) continue;
-		long double sum = 0.0L;
-		for (int s = 0; s < N; ++s) sum += z[s] = c->x[(size_t)s * m + row] * r->nf_before[(size_t)q * N + s];
-		v[n++] = cnv_r_var(z, (size_t)N) / (double)(sum / (long double)N);
+		cnv_ld_t sum = cnv_ld(0.0);
+		for (int s = 0; s < N; ++s)
+			sum = cnv_ld_add(sum, cnv_ld(z[s] = c->x[(size_t)s * m + row] * r->nf_before[(size_t)q * N + s]));
+		v[n++] = cnv_r_var(z, (size_t)N) / cnv_ld_double(cnv_ld_div(sum, cnv_ld_n((size_t)N)));
 	}
 	free(z);
 	return n;
