@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* SVE kernels, for any vector length: svcntd() words per vector, the last vector of a row
+ * predicated (svwhilelt; the loads zero the lanes past the end, which then count 0), counted
+ * with svcnt_u64 (a count per 64-bit lane) into 64-bit lane sums, which need no widening. Sizeless
+ * SVE types cannot form arrays, so the nine sums are nine variables. The .bed decoding is the
+ * portable one's. */
+#include <arm_sve.h>
+
+#include "popgemm.h"
+
+/* sum += pc(x) per lane; x's inactive lanes are zero */
+#define ACC(sum, x) (sum = svadd_u64_x(all, sum, svcnt_u64_x(all, x)))
+#define LD(p) svld1_u64(pg, (p) + w)
+#define SUM(t) (int32_t)svaddv_u64(all, t)
+
+/* The nine intersections of x's planes (a, b, v) with y's (c, d, u), as pg_ldtab_t. */
+static pg_ldtab_t nine(const uint64_t *xa, const uint64_t *xb, const uint64_t *xv, const uint64_t *ya,
+                       const uint64_t *yb, const uint64_t *yv, int nw)
+{
+	const svbool_t all = svptrue_b64();
+	svuint64_t t0 = svdup_n_u64(0), t1 = t0, t2 = t0, t3 = t0, t4 = t0, t5 = t0, t6 = t0, t7 = t0, t8 = t0;
+	for (int64_t w = 0; w < nw; w += (int64_t)svcntd()) {
+		const svbool_t pg = svwhilelt_b64(w, (int64_t)nw);
+		const svuint64_t a = LD(xa), b = LD(xb), v = LD(xv), c = LD(ya), d = LD(yb), u = LD(yv);
+		ACC(t0, svand_u64_x(all, v, u)), ACC(t1, svand_u64_x(all, a, u)), ACC(t2, svand_u64_x(all, b, u));
+		ACC(t3, svand_u64_x(all, c, v)), ACC(t4, svand_u64_x(all, d, v));
+		ACC(t5, svand_u64_x(all, a, c)), ACC(t6, svand_u64_x(all, a, d));
+		ACC(t7, svand_u64_x(all, b, c)), ACC(t8, svand_u64_x(all, b, d));
+	}
+	return (pg_ldtab_t){SUM(t0), SUM(t1), SUM(t2), SUM(t3), SUM(t4), SUM(t5), SUM(t6), SUM(t7), SUM(t8)};
+}
+
+/* pc(a & c) + pc(a & d) + pc(b & c) + pc(b & d): x A1 dosage times y's, for two SNPs called everywhere */
+static int32_t dosage_product(const uint64_t *xa, const uint64_t *xb, const uint64_t *ya, const uint64_t *yb, int nw)
+{
+	const svbool_t all = svptrue_b64();
+	svuint64_t s = svdup_n_u64(0);
+	for (int64_t w = 0; w < nw; w += (int64_t)svcntd()) {
+		const svbool_t pg = svwhilelt_b64(w, (int64_t)nw);
+		const svuint64_t a = LD(xa), b = LD(xb), c = LD(ya), d = LD(yb);
+		ACC(s, svand_u64_x(all, a, c)), ACC(s, svand_u64_x(all, a, d));
+		ACC(s, svand_u64_x(all, b, c)), ACC(s, svand_u64_x(all, b, d));
+	}
+	return SUM(s);
+}
+
+static void ld_row(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, int64_t n_bits, int full_x,
+                   const int32_t *tot_x, const uint8_t *full_y, const int32_t *tot_y, pg_ldcnt_t *out)
+{
+	const uint64_t *xa = x, *xb = x + nw, *xv = x + 2 * nw;
+	for (int k = 0; k < ny; ++k) {
+		const uint64_t *ya = y + (long)k * stride, *yb = ya + nw, *yv = yb + nw;
+		pg_ldcnt_t *o = &out[k];
+		if (full_x && full_y[k]) {
+			o->n = (int32_t)n_bits;
+			o->sx = tot_x[0] + tot_x[1], o->sxx = tot_x[0] + 3 * tot_x[1];
+			o->sy = tot_y[2 * k] + tot_y[2 * k + 1], o->syy = tot_y[2 * k] + 3 * tot_y[2 * k + 1];
+			o->sxy = dosage_product(xa, xb, ya, yb, nw);
+		} else {
+			const pg_ldtab_t t = nine(xa, xb, xv, ya, yb, yv, nw);
+			o->n = t.n;
+			o->sx = t.av + t.bv, o->sxx = t.av + 3 * t.bv;
+			o->sy = t.va + t.vb, o->syy = t.va + 3 * t.vb;
+			o->sxy = t.aa + t.ab + t.ba + t.bb;
+		}
+	}
+}
+
+static void tab_row(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, pg_ldtab_t *out)
+{
+	for (int k = 0; k < ny; ++k) {
+		const uint64_t *ya = y + (long)k * stride;
+		out[k] = nine(x, x + nw, x + 2 * nw, ya, ya + nw, ya + 2 * nw, nw);
+	}
+}
+
+static void bed_row(const uint8_t *row, int64_t n, uint64_t *a, uint64_t *b, uint64_t *v)
+{
+	pg_isa_scalar.bed_row(row, n, a, b, v);
+}
+
+static int64_t popcount(const uint64_t *p, long n)
+{
+	const svbool_t all = svptrue_b64();
+	svuint64_t s = svdup_n_u64(0);
+	for (int64_t w = 0; w < n; w += (int64_t)svcntd()) {
+		const svbool_t pg = svwhilelt_b64(w, (int64_t)n);
+		ACC(s, LD(p));
+	}
+	return (int64_t)svaddv_u64(all, s);
+}
+
+/* One loop per operation, as in the NEON kernel, so that the choice stays out of the inner loop. */
+#define FID_LOOP(OP)                                                                                  \
+	for (int64_t w = 0; w < nw; w += (int64_t)svcntd()) {                                             \
+		const svbool_t pg = svwhilelt_b64(w, (int64_t)nw);                                            \
+		ACC(s, OP(all, LD(p), LD(q)));                                                                \
+	}
+
+static void fid_row(pg_op_t op, const uint64_t *q, const uint64_t *d, int nd, int nw, uint32_t *out)
+{
+	const svbool_t all = svptrue_b64();
+	for (int k = 0; k < nd; ++k) {
+		const uint64_t *p = d + (long)k * nw;
+		svuint64_t s = svdup_n_u64(0);
+		if (op == PG_XOR) FID_LOOP(sveor_u64_x)
+		else if (op == PG_ANDNOT) FID_LOOP(svbic_u64_x) /* d & ~q */
+		else FID_LOOP(svand_u64_x)
+		out[k] = (uint32_t)svaddv_u64(all, s);
+	}
+}
+
+const pg_isa_t pg_isa_sve = {"cpu-sve", ld_row, tab_row, bed_row, popcount, fid_row};
