@@ -90,23 +90,30 @@ static int64_t popcount(const uint64_t *p, long n)
 	return (int64_t)svaddv_u64(all, s);
 }
 
-/* One loop per operation, as in the NEON kernel, so that the choice stays out of the inner loop. */
+/* Four profiles per pass share each load of q (a short last group repeats its last profile);
+ * one loop per operation, so that the choice stays out of the inner loop. */
 #define FID_LOOP(OP)                                                                                  \
 	for (int64_t w = 0; w < nw; w += (int64_t)svcntd()) {                                             \
 		const svbool_t pg = svwhilelt_b64(w, (int64_t)nw);                                            \
-		ACC(s, OP(all, LD(p), LD(q)));                                                                \
+		const svuint64_t x = LD(q);                                                                   \
+		ACC(s0, OP(all, LD(p0), x)), ACC(s1, OP(all, LD(p1), x));                                     \
+		ACC(s2, OP(all, LD(p2), x)), ACC(s3, OP(all, LD(p3), x));                                     \
 	}
 
 static void fid_row(pg_op_t op, const uint64_t *q, const uint64_t *d, int nd, int nw, uint32_t *out)
 {
 	const svbool_t all = svptrue_b64();
-	for (int k = 0; k < nd; ++k) {
-		const uint64_t *p = d + (long)k * nw;
-		svuint64_t s = svdup_n_u64(0);
+	for (int k0 = 0; k0 < nd; k0 += 4) {
+		const int m = nd - k0 < 4 ? nd - k0 : 4;
+		const uint64_t *p0 = d + (long)k0 * nw, *p1 = d + (long)(k0 + (m > 1)) * nw;
+		const uint64_t *p2 = d + (long)(k0 + (m > 2 ? 2 : m - 1)) * nw, *p3 = d + (long)(k0 + m - 1) * nw;
+		svuint64_t s0 = svdup_n_u64(0), s1 = s0, s2 = s0, s3 = s0;
 		if (op == PG_XOR) FID_LOOP(sveor_u64_x)
 		else if (op == PG_ANDNOT) FID_LOOP(svbic_u64_x) /* d & ~q */
 		else FID_LOOP(svand_u64_x)
-		out[k] = (uint32_t)svaddv_u64(all, s);
+		const uint32_t r[4] = {(uint32_t)svaddv_u64(all, s0), (uint32_t)svaddv_u64(all, s1), (uint32_t)svaddv_u64(all, s2),
+		                       (uint32_t)svaddv_u64(all, s3)};
+		for (int k = 0; k < m; ++k) out[k0 + k] = r[k];
 	}
 }
 
