@@ -2,8 +2,7 @@
 /* SVE kernels, for any vector length: svcntd() words per vector, the last vector of a row
  * predicated (svwhilelt; the loads zero the lanes past the end, which then count 0), counted
  * with svcnt_u64 (a count per 64-bit lane) into 64-bit lane sums, which need no widening. Sizeless
- * SVE types cannot form arrays, so the nine sums are nine variables. The .bed decoding is the
- * portable one's. */
+ * SVE types cannot form arrays, so the nine sums are nine variables. */
 #include <arm_sve.h>
 
 #include "popgemm.h"
@@ -44,40 +43,7 @@ static int32_t dosage_product(const uint64_t *xa, const uint64_t *xb, const uint
 	return SUM(s);
 }
 
-static void ld_row(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, int64_t n_bits, int full_x,
-                   const int32_t *tot_x, const uint8_t *full_y, const int32_t *tot_y, pg_ldcnt_t *out)
-{
-	const uint64_t *xa = x, *xb = x + nw, *xv = x + 2 * nw;
-	for (int k = 0; k < ny; ++k) {
-		const uint64_t *ya = y + (long)k * stride, *yb = ya + nw, *yv = yb + nw;
-		pg_ldcnt_t *o = &out[k];
-		if (full_x && full_y[k]) {
-			o->n = (int32_t)n_bits;
-			o->sx = tot_x[0] + tot_x[1], o->sxx = tot_x[0] + 3 * tot_x[1];
-			o->sy = tot_y[2 * k] + tot_y[2 * k + 1], o->syy = tot_y[2 * k] + 3 * tot_y[2 * k + 1];
-			o->sxy = dosage_product(xa, xb, ya, yb, nw);
-		} else {
-			const pg_ldtab_t t = nine(xa, xb, xv, ya, yb, yv, nw);
-			o->n = t.n;
-			o->sx = t.av + t.bv, o->sxx = t.av + 3 * t.bv;
-			o->sy = t.va + t.vb, o->syy = t.va + 3 * t.vb;
-			o->sxy = t.aa + t.ab + t.ba + t.bb;
-		}
-	}
-}
-
-static void tab_row(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, pg_ldtab_t *out)
-{
-	for (int k = 0; k < ny; ++k) {
-		const uint64_t *ya = y + (long)k * stride;
-		out[k] = nine(x, x + nw, x + 2 * nw, ya, ya + nw, ya + 2 * nw, nw);
-	}
-}
-
-static void bed_row(const uint8_t *row, int64_t n, uint64_t *a, uint64_t *b, uint64_t *v)
-{
-	pg_isa_scalar.bed_row(row, n, a, b, v);
-}
+#include "popgemm_rows.h"
 
 static int64_t popcount(const uint64_t *p, long n)
 {
