@@ -47,7 +47,6 @@ static inline cnv_ld_t cnv_ld_add(cnv_ld_t a, cnv_ld_t b) { return a + b; }
 static inline cnv_ld_t cnv_ld_sub(cnv_ld_t a, cnv_ld_t b) { return a - b; }
 static inline cnv_ld_t cnv_ld_mul(cnv_ld_t a, cnv_ld_t b) { return a * b; }
 static inline cnv_ld_t cnv_ld_div(cnv_ld_t a, cnv_ld_t b) { return a / b; }
-#define CNV_LD_NAME "x87"
 #else
 typedef cnv_xf80_t cnv_ld_t;
 static inline cnv_ld_t cnv_ld(double x) { return cnv_xf80_of_double(x); }
@@ -57,7 +56,6 @@ static inline cnv_ld_t cnv_ld_add(cnv_ld_t a, cnv_ld_t b) { return cnv_xf80_add(
 static inline cnv_ld_t cnv_ld_sub(cnv_ld_t a, cnv_ld_t b) { return cnv_xf80_sub(a, b); }
 static inline cnv_ld_t cnv_ld_mul(cnv_ld_t a, cnv_ld_t b) { return cnv_xf80_mul(a, b); }
 static inline cnv_ld_t cnv_ld_div(cnv_ld_t a, cnv_ld_t b) { return cnv_xf80_div(a, b); }
-#define CNV_LD_NAME "x87-soft"
 #endif
 
 #endif
