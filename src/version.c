@@ -84,6 +84,8 @@ int gvk_feature_string(char *buf, size_t size)
 	                 GVK_CUDA_ARCHS[0] ? GVK_CUDA_ARCHS : "none (built without a GPU back end)", hts, z, cairo,
 #if defined(GVK_HAVE_AVX512)
 	                 "avx512, avx2, popcnt, scalar",
+#elif defined(GVK_HAVE_SVE)
+	                 "sve512 and sve256 (pairhmm), sve (ld/fastid), neon, scalar",
 #elif defined(GVK_HAVE_NEON)
 	                 "neon, scalar",
 #else

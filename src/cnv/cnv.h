@@ -7,7 +7,8 @@
 #include "gvk.h"
 
 /* Statistics computed the way R computes them (docs/cnv.md, Semantics 9), so that normalized counts come
- * out bit for bit: means and variances accumulate in long double with R's second pass. */
+ * out bit for bit: means and variances accumulate in R's long double with R's second pass, in the
+ * x87 format on every target (cnv_xf80.h). */
 double cnv_r_mean(const double *x, size_t n);         /* mean() */
 double cnv_r_var(const double *x, size_t n);          /* var(), denominator n - 1 */
 double cnv_r_median(double *x, size_t n);             /* median(); reorders x */

@@ -8,6 +8,7 @@
 #include "../common/err.h"
 #include "../common/threads.h"
 #include "cnv.h"
+#include "cnv_xf80.h"
 
 /* Most frequent non-zero value (ties: the smallest), NAN when there is none. */
 static double stat_mode(double *v, size_t n)
@@ -45,9 +46,9 @@ static int size_factors(blk_t *b, int q, const int *rows, size_t nr, double *sf,
 	for (int s = 0; s < N; ++s) {
 		const double *col = c->x + (size_t)s * m;
 		if (kind == GVK_CNV_NORM_MEAN) {
-			long double sum = 0.0L;
-			for (size_t i = 0; i < nr; ++i) sum += col[rows[i]];
-			sf[s] = (double)(sum / (long double)nr);
+			cnv_ld_t sum = cnv_ld(0.0);
+			for (size_t i = 0; i < nr; ++i) sum = cnv_ld_add(sum, cnv_ld(col[rows[i]]));
+			sf[s] = cnv_ld_double(cnv_ld_div(sum, cnv_ld_n(nr)));
 			continue;
 		}
 		for (size_t i = 0; i < nr; ++i) b->tmp[i] = col[rows[i]];
@@ -72,12 +73,12 @@ static int poisson_scale(blk_t *b, int q, const int *rows, size_t nr, double *f,
 	double *z = malloc((size_t)N * sizeof *z), *v = malloc(nr * sizeof *v);
 	if (!z || !v) goto out;
 	for (size_t i = 0; i < nr; ++i) {
-		long double sum = 0.0L;
+		cnv_ld_t sum = cnv_ld(0.0);
 		for (int s = 0; s < N; ++s) {
 			z[s] = c->x[(size_t)s * m + rows[i]] * f[s];
-			sum += z[s];
+			sum = cnv_ld_add(sum, cnv_ld(z[s]));
 		}
-		double mean = (double)(sum / (long double)N);
+		double mean = cnv_ld_double(cnv_ld_div(sum, cnv_ld_n((size_t)N)));
 		v[i] = cnv_r_var(z, (size_t)N) / mean;
 	}
 	memcpy(b->tmp, v, nr * sizeof *v);
@@ -203,9 +204,9 @@ int cnv_normalize(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_re
 		goto out;
 	}
 	for (int s = 0; s < N; ++s) {
-		long double sum = 0.0L;
-		for (int r = 0; r < m; ++r) sum += c->x[(size_t)s * m + r];
-		gsf[s] = (double)sum;
+		cnv_ld_t sum = cnv_ld(0.0);
+		for (int r = 0; r < m; ++r) sum = cnv_ld_add(sum, cnv_ld(c->x[(size_t)s * m + r]));
+		gsf[s] = cnv_ld_double(sum);
 		if (gsf[s] == 0) {
 			rc = gvk_err_set(err, GVK_ERR_FORMAT, "normalization: sample %s has no reads at all", c->samples[s]);
 			goto out;

@@ -1,33 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /* Statistics with R's arithmetic: long double accumulation and the second correcting pass of
  * mean() and var(), type-7 quantiles. Normalization must match R bit for bit, and these are the
- * operations it is built from. */
+ * operations it is built from. R's long double is x87's on x86-64, where the reference outputs
+ * come from; cnv_ld_t is that format on every target (cnv_xf80.h). */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cnv.h"
+#include "cnv_xf80.h"
 
 double cnv_r_mean(const double *x, size_t n)
 {
-	long double s = 0.0L;
-	for (size_t i = 0; i < n; ++i) s += x[i];
-	s /= (long double)n;
-	if (isfinite((double)s)) {
-		long double t = 0.0L;
-		for (size_t i = 0; i < n; ++i) t += x[i] - s;
-		s += t / (long double)n;
+	cnv_ld_t s = cnv_ld(0.0), nl = cnv_ld_n(n);
+	for (size_t i = 0; i < n; ++i) s = cnv_ld_add(s, cnv_ld(x[i]));
+	s = cnv_ld_div(s, nl);
+	if (isfinite(cnv_ld_double(s))) {
+		cnv_ld_t t = cnv_ld(0.0);
+		for (size_t i = 0; i < n; ++i) t = cnv_ld_add(t, cnv_ld_sub(cnv_ld(x[i]), s));
+		s = cnv_ld_add(s, cnv_ld_div(t, nl));
 	}
-	return (double)s;
+	return cnv_ld_double(s);
 }
 
 double cnv_r_var(const double *x, size_t n)
 {
 	if (n < 2) return NAN;
-	long double xm = cnv_r_mean(x, n), s = 0.0L; /* R keeps the mean as a double */
-	for (size_t i = 0; i < n; ++i) s += (x[i] - xm) * (x[i] - xm);
-	return (double)(s / (long double)(n - 1));
+	cnv_ld_t xm = cnv_ld(cnv_r_mean(x, n)), s = cnv_ld(0.0); /* R keeps the mean as a double */
+	for (size_t i = 0; i < n; ++i) {
+		cnv_ld_t d = cnv_ld_sub(cnv_ld(x[i]), xm);
+		s = cnv_ld_add(s, cnv_ld_mul(d, d));
+	}
+	return cnv_ld_double(cnv_ld_div(s, cnv_ld_n(n - 1)));
 }
 
 static void insertion_sort(double *x, size_t n)

@@ -7,66 +7,35 @@
 
 #include "cnv.h"
 
-/* log P(T_df > t) + log 2 in one floating type T (R's pt(t, df, lower = 0, log = 1) + log 2),
- * through the regularized incomplete beta function: its continued fraction (modified Lentz) on
- * the side where it converges, so that tiny tails keep their relative accuracy. FN(f) names
- * libm's f for T; EPS is the convergence tolerance. */
-#define FN_d(f) f
-#define FN_l(f) f##l
-#define DEFINE_T_TAIL(T, SUF, FN, EPS)                                                              \
-	static T beta_cf_##SUF(T x, T a, T b)                                                           \
-	{                                                                                               \
-		const T tiny = 1e-300;                                                                      \
-		T c = 1, d = 1 - (a + b) * x / (a + 1);                                                     \
-		if (FN(fabs)(d) < tiny) d = tiny;                                                           \
-		d = 1 / d;                                                                                  \
-		T h = d;                                                                                    \
-		for (int m = 1; m <= 100000; ++m) {                                                         \
-			T m2 = 2 * (T)m, num = m * (b - m) * x / ((a - 1 + m2) * (a + m2));                     \
-			d = 1 + num * d;                                                                        \
-			if (FN(fabs)(d) < tiny) d = tiny;                                                       \
-			c = 1 + num / c;                                                                        \
-			if (FN(fabs)(c) < tiny) c = tiny;                                                       \
-			d = 1 / d;                                                                              \
-			h *= d * c;                                                                             \
-			num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));                           \
-			d = 1 + num * d;                                                                        \
-			if (FN(fabs)(d) < tiny) d = tiny;                                                       \
-			c = 1 + num / c;                                                                        \
-			if (FN(fabs)(c) < tiny) c = tiny;                                                       \
-			d = 1 / d;                                                                              \
-			T del = d * c;                                                                          \
-			h *= del;                                                                               \
-			if (FN(fabs)(del - 1) < EPS) break;                                                     \
-		}                                                                                           \
-		return h;                                                                                   \
-	}                                                                                               \
-	/* log I_x(a, b) (upper = 0) or log(1 - I_x(a, b)) (upper = 1) */                               \
-	static T log_ibeta_##SUF(T x, T a, T b, int upper)                                              \
-	{                                                                                               \
-		if (x <= 0) return upper ? 0 : -INFINITY;                                                   \
-		if (x >= 1) return upper ? -INFINITY : 0;                                                   \
-		T front = a * FN(log)(x) + b * FN(log1p)(-x) - lbeta_##SUF(a, b);                           \
-		if (x < (a + 1) / (a + b + 2)) {                                                            \
-			T lo = front + FN(log)(beta_cf_##SUF(x, a, b)) - FN(log)(a);                            \
-			return upper ? FN(log1p)(-FN(exp)(lo)) : lo;                                            \
-		}                                                                                           \
-		T up = front + FN(log)(beta_cf_##SUF(1 - x, b, a)) - FN(log)(b);                            \
-		return upper ? up : FN(log1p)(-FN(exp)(up));                                                \
-	}                                                                                               \
-	/* R rounds the log tail to double and subtracts log 2 in double: so does this. */              \
-	static double log_t_upper_##SUF(double t, double n)                                             \
-	{                                                                                               \
-		T val, lt = t, ln = n;                                                                      \
-		if (1 + (t / n) * t > 1e100)                                                                \
-			val = -(T)0.5 * ln * (2 * FN(log)(FN(fabs)(lt)) - FN(log)(ln)) - lbeta_##SUF(ln / 2, (T)0.5) - \
-			      FN(log)(ln / 2);                                                                  \
-		else if (n > t * t)                                                                         \
-			val = log_ibeta_##SUF(lt * lt / (ln + lt * lt), (T)0.5, ln / 2, 1);                     \
-		else                                                                                        \
-			val = log_ibeta_##SUF(1 / (1 + (lt / ln) * lt), ln / 2, (T)0.5, 0);                     \
-		return (double)val - 0.693147180559945309417232121458;                                      \
+/* The regularized incomplete beta function's continued fraction (modified Lentz), on the side
+ * where it converges, so that tiny tails keep their relative accuracy. */
+static double beta_cf_d(double x, double a, double b)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1);
+	if (fabs(d) < tiny) d = tiny;
+	d = 1 / d;
+	double h = d;
+	for (int m = 1; m <= 100000; ++m) {
+		double m2 = 2 * (double)m, num = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
+		d = 1 + num * d;
+		if (fabs(d) < tiny) d = tiny;
+		c = 1 + num / c;
+		if (fabs(c) < tiny) c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
+		d = 1 + num * d;
+		if (fabs(d) < tiny) d = tiny;
+		c = 1 + num / c;
+		if (fabs(c) < tiny) c = tiny;
+		d = 1 / d;
+		double del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-16) break;
 	}
+	return h;
+}
 
 /* Stirling's series of ln Gamma(z) beyond (z - 1/2) ln z - z + ln(2 pi) / 2, through z^-9. */
 static double stirling_rest(double z)
@@ -88,24 +57,39 @@ static double lbeta_d(double a, double b)
 	return cnv_lgamma(a) + cnv_lgamma(b) - cnv_lgamma(a + b);
 }
 
-static long double lbeta_l(long double a, long double b)
+/* log I_x(a, b) (upper = 0) or log(1 - I_x(a, b)) (upper = 1) */
+static double log_ibeta_d(double x, double a, double b, int upper)
 {
-	return lgammal(a) + lgammal(b) - lgammal(a + b);
+	if (x <= 0) return upper ? 0 : -INFINITY;
+	if (x >= 1) return upper ? -INFINITY : 0;
+	double front = a * log(x) + b * log1p(-x) - lbeta_d(a, b);
+	if (x < (a + 1) / (a + b + 2)) {
+		double lo = front + log(beta_cf_d(x, a, b)) - log(a);
+		return upper ? log1p(-exp(lo)) : lo;
+	}
+	double up = front + log(beta_cf_d(1 - x, b, a)) - log(b);
+	return upper ? up : log1p(-exp(up));
 }
 
-/* double: ~1e-14 relative, the first pass; long double: close to correctly rounded, for ties */
-DEFINE_T_TAIL(double, d, FN_d, 1e-16)
-DEFINE_T_TAIL(long double, l, FN_l, 1e-19L)
-
-double cnv_log_t_upper(double t, double n)
+/* log P(T_df > t) (R's pt(t, df, lower = 0, log = 1)) to ~1e-14 relative, the first pass; near
+ * ties go to cnv_log_t_upper (cnv_ttail_dd.c), which takes the same branches on the same tests.
+ * R rounds the log tail to double and subtracts log 2 in double: so does this. */
+static double log_t_upper_d(double t, double n)
 {
-	return log_t_upper_l(t, n);
+	double val;
+	if (1 + (t / n) * t > 1e100)
+		val = -0.5 * n * (2 * log(fabs(t)) - log(n)) - lbeta_d(n / 2, 0.5) - log(n / 2);
+	else if (n > t * t)
+		val = log_ibeta_d(t * t / (n + t * t), 0.5, n / 2, 1);
+	else
+		val = log_ibeta_d(1 / (1 + (t / n) * t), n / 2, 0.5, 0);
+	return val - 0.693147180559945309417232121458;
 }
 
 /* Scores are log 2 - v with v = log(2 P(T > t)) <= 0. The double tail gets v to ~3e-14 relative
  * (error bound of its logs and of Stirling's series), so two scores closer than three times that,
  * plus a few ulps of the final subtraction (which R and gvk perform alike), may compare
- * differently in R and are re-evaluated in long double. */
+ * differently in R and are re-evaluated in double-double (cnv_ttail_dd.c). */
 static int near_tie(double s1, double s2, double df)
 {
 	const double ln2 = 0.6931471805599453;
@@ -114,7 +98,7 @@ static int near_tie(double s1, double s2, double df)
 }
 
 /* Best score over the window half-lengths at cut position i (docs/cnv.md, Semantics 5). precise = 1 uses the
- * long-double tail; *tie is set when two consecutive scores are a near tie, where the stall
+ * double-double tail; *tie is set when two consecutive scores are a near tie, where the stall
  * counter could go either way in R. targ receives the (t, df) of the best score. */
 static double position_score(int n, int i, const cnv_seg_par_t *p, double nu, double gv, const double *ps,
                              const double *pss, int precise, int *tie, double targ[2])
@@ -160,7 +144,7 @@ static void seg_stat(const double *x, int n, double eps, const cnv_seg_par_t *p,
 	double gv = m2 / (n - 1);
 	if (gv < eps1) gv = eps1;
 	int ms = p->min_seg;
-	uint8_t *exact = (uint8_t *)stat; /* stat is free until the filter: marks long-double scores */
+	uint8_t *exact = (uint8_t *)stat; /* stat is free until the filter: marks double-double scores */
 	memset(exact, 0, (size_t)n);
 	for (int i = 0; i < n - 1; ++i) {
 		pv[i] = 0, targ[2 * i] = targ[2 * i + 1] = 0;

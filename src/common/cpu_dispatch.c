@@ -23,8 +23,10 @@ int cpu_kernel_note(const cpu_kernel_t *t, int n, int isa, const void *chosen, c
 		snprintf(buf, size, "%s (%s needs %s, which this CPU lacks)", name, t[k - 1].name, miss);
 		return 1;
 	}
-	if (cpu_has(CPUF_SVE))
-		snprintf(buf, size, "%s (this CPU has SVE; gvk has no SVE kernels, NEON serves)", name);
+	int sve_set = 0;
+	for (int j = 0; j < n; ++j) sve_set |= (t[j].need & CPUF_SVE) != 0;
+	if (cpu_has(CPUF_SVE) && !sve_set)
+		snprintf(buf, size, "%s (this CPU has SVE; this engine has no SVE kernel, NEON serves)", name);
 	else
 		snprintf(buf, size, "%s", name);
 	return 0;

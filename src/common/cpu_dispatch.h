@@ -24,7 +24,8 @@ const void *cpu_kernel_pick(const cpu_kernel_t *t, int n, int isa);
 /* What the dispatch chose, for the engines' log (GVK_LOG_INFO, only when a better kernel was
  * passed over; the engines' device names carry the kernel always): "NAME", or for an AUTO request that passed one over "NAME (BETTER
  * needs F..., which this CPU lacks)" naming the next better set and its missing features. On a CPU
- * with SVE it adds that the NEON kernels serve there. Returns 1 when a better set was passed over. */
+ * with SVE, for an engine without an SVE set, it adds that NEON serves. Returns 1 when a better set
+ * was passed over. */
 int cpu_kernel_note(const cpu_kernel_t *t, int n, int isa, const void *chosen, char *buf, size_t size);
 
 #endif

@@ -66,6 +66,8 @@ static void detect(cpu_features_t *f)
 		int vl = prctl(PR_SVE_GET_VL);
 		f->flags |= CPUF_SVE;
 		f->sve_bytes = vl > 0 ? (vl & PR_SVE_VL_LEN_MASK) : 0;
+		if (f->sve_bytes == 32) f->flags |= CPUF_SVE256;
+		if (f->sve_bytes == 64) f->flags |= CPUF_SVE512;
 	}
 }
 
@@ -91,7 +93,7 @@ static const struct {
                      {CPUF_AVX512DQ, "avx512dq"}, {CPUF_AVX512VPOPCNTDQ, "avx512vpopcntdq"},
                      {CPUF_AVX2, "avx2"},         {CPUF_FMA, "fma"},           {CPUF_AVX, "avx"},
                      {CPUF_BMI2, "bmi2"},         {CPUF_POPCNT, "popcnt"},     {CPUF_NEON, "neon"},
-                     {CPUF_SVE, "sve"}};
+                     {CPUF_SVE, "sve"},           {CPUF_SVE256, "sve256"},     {CPUF_SVE512, "sve512"}};
 
 /* Appends the names of the flags in mask to buf, which holds n characters; returns the new length. */
 static size_t append_names(char *buf, size_t size, size_t n, unsigned mask)
@@ -114,6 +116,6 @@ void cpu_feature_names(char *buf, size_t size)
 {
 	const cpu_features_t *f = cpu_features();
 	if (size) buf[0] = 0;
-	size_t n = append_names(buf, size, 0, f->flags);
+	size_t n = append_names(buf, size, 0, f->flags & ~(CPUF_SVE256 | CPUF_SVE512));
 	if ((f->flags & CPUF_SVE) && f->sve_bytes) snprintf(buf + n, size > n ? size - n : 0, "(%d-bit)", f->sve_bytes * 8);
 }

@@ -19,7 +19,9 @@ enum {
 	CPUF_AVX512DQ = 1u << 8,
 	CPUF_AVX512VPOPCNTDQ = 1u << 9,
 	CPUF_NEON = 1u << 16,     /* aarch64 Advanced SIMD (ASIMD) */
-	CPUF_SVE = 1u << 17
+	CPUF_SVE = 1u << 17,
+	CPUF_SVE256 = 1u << 18,   /* SVE vectors of exactly 256 bits (Neoverse V1, Graviton3) */
+	CPUF_SVE512 = 1u << 19    /* exactly 512 bits (A64FX) */
 };
 
 /* What each kernel family of cmake/gvk_isa.cmake is compiled for, so what its dispatch checks. */
@@ -37,7 +39,8 @@ const cpu_features_t *cpu_features(void);
 /* Nonzero when every flag of mask is present. */
 static inline int cpu_has(unsigned mask) { return (cpu_features()->flags & mask) == mask; }
 
-/* Names of the present features, space-separated, into buf (at most size bytes, NUL-terminated). */
+/* Names of the present features, space-separated, into buf (at most size bytes, NUL-terminated);
+ * SVE with its vector length, as "sve(256-bit)", which stands for sve256 or sve512 too. */
 void cpu_feature_names(char *buf, size_t size);
 /* The same for the features of mask, present or not. */
 void cpu_feature_list(unsigned mask, char *buf, size_t size);

@@ -11,6 +11,10 @@ if(GVK_X86)
   gvk_isa_kernel(avx512 pairhmm/pairhmm_avx512.c)
 elseif(GVK_ARM64)
   gvk_isa_kernel(neon pairhmm/pairhmm_neon.c)
+  if(GVK_HAVE_SVE)
+    gvk_isa_kernel(sve256 pairhmm/pairhmm_sve256.c)
+    gvk_isa_kernel(sve512 pairhmm/pairhmm_sve512.c)
+  endif()
 endif()
 
 # The GPU back end when CUDA or HIP is there, else the stub that reports its absence. Exact GKL

@@ -19,6 +19,10 @@ static const cpu_kernel_t kernels[] = {
 #if defined(GVK_HAVE_AVX512)
     {GVK_ISA_AVX512, CPUF_FAMILY_AVX512, &phmm_isa_avx512, "avx512"},
 #elif defined(GVK_HAVE_NEON)
+#if defined(GVK_HAVE_SVE)
+    {-1, CPUF_SVE | CPUF_SVE512, &phmm_isa_sve512, "sve512"},
+    {-1, CPUF_SVE | CPUF_SVE256, &phmm_isa_sve256, "sve256"},
+#endif
     {GVK_ISA_NEON, CPUF_NEON, &phmm_isa_neon, "neon"},
 #endif
     {GVK_ISA_SCALAR, 0, &phmm_isa_scalar, "scalar"}};

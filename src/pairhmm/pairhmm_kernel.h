@@ -33,6 +33,9 @@ extern const phmm_isa_t phmm_isa_avx512;
 #ifdef GVK_HAVE_NEON
 extern const phmm_isa_t phmm_isa_neon;
 #endif
+#ifdef GVK_HAVE_SVE
+extern const phmm_isa_t phmm_isa_sve256, phmm_isa_sve512; /* for CPUs of exactly that vector length */
+#endif
 
 /* The kernel set for a gvk_isa_t request; NULL if this build or CPU cannot run it. */
 const phmm_isa_t *phmm_isa_select(int isa);

@@ -6,6 +6,7 @@
 #ifndef GVK_SNP_POPGEMM_H
 #define GVK_SNP_POPGEMM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Sums for one SNP pair (i, j) on the samples called at both (docs/snp.md, Semantics 5): x counts at i, y at j. */
@@ -50,6 +51,9 @@ extern const pg_isa_t pg_isa_avx512;
 #endif
 #if defined(GVK_HAVE_NEON)
 extern const pg_isa_t pg_isa_neon;
+#endif
+#if defined(GVK_HAVE_SVE)
+extern const pg_isa_t pg_isa_sve; /* AUTO's choice with vectors of 256 bits or more; tests call it at any length */
 #endif
 
 /* Kernel set for a gvk_isa_t request (AUTO: the fastest this CPU runs); NULL when unavailable. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* NEON kernels: two words per vector, counted with vcntq_u8 (a count per byte), summed in byte
  * lanes for up to 31 vectors (at most 8 a byte each time, so below 256), then widened by pairwise
- * adds into 32-bit lanes. The .bed decoding is the portable one's. */
+ * adds into 32-bit lanes. */
 #include <arm_neon.h>
 #include <string.h>
 
@@ -58,51 +58,24 @@ static pg_ldtab_t nine(const uint64_t *xa, const uint64_t *xb, const uint64_t *x
 	                    acc_sum(&t[5]), acc_sum(&t[6]), acc_sum(&t[7]), acc_sum(&t[8])};
 }
 
-static void ld_row(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, int64_t n_bits, int full_x,
-                   const int32_t *tot_x, const uint8_t *full_y, const int32_t *tot_y, pg_ldcnt_t *out)
+/* pc(a & c) + pc(a & d) + pc(b & c) + pc(b & d): x's A1 dosage times y's, for SNPs called everywhere */
+static int32_t dosage_product(const uint64_t *xa, const uint64_t *xb, const uint64_t *ya, const uint64_t *yb, int nw)
 {
-	const uint64_t *xa = x, *xb = x + nw, *xv = x + 2 * nw;
-	for (int k = 0; k < ny; ++k) {
-		const uint64_t *ya = y + (long)k * stride, *yb = ya + nw, *yv = yb + nw;
-		pg_ldcnt_t *o = &out[k];
-		if (full_x && full_y[k]) {
-			acc_t t[4];
-			acc_zero(t, 4);
-			for (int w = 0; w < nw;) {
-				const int end = nw - w > SPAN ? w + SPAN : nw;
-				for (; w < end; w += 2) {
-					const uint64x2_t a = LD(xa + w), b = LD(xb + w), c = LD(ya + w), d = LD(yb + w);
-					acc_add(&t[0], AND(a, c)), acc_add(&t[1], AND(a, d));
-					acc_add(&t[2], AND(b, c)), acc_add(&t[3], AND(b, d));
-				}
-				for (int q = 0; q < 4; ++q) acc_widen(&t[q]);
-			}
-			o->n = (int32_t)n_bits;
-			o->sx = tot_x[0] + tot_x[1], o->sxx = tot_x[0] + 3 * tot_x[1];
-			o->sy = tot_y[2 * k] + tot_y[2 * k + 1], o->syy = tot_y[2 * k] + 3 * tot_y[2 * k + 1];
-			o->sxy = acc_sum(&t[0]) + acc_sum(&t[1]) + acc_sum(&t[2]) + acc_sum(&t[3]);
-		} else {
-			const pg_ldtab_t t = nine(xa, xb, xv, ya, yb, yv, nw);
-			o->n = t.n;
-			o->sx = t.av + t.bv, o->sxx = t.av + 3 * t.bv;
-			o->sy = t.va + t.vb, o->syy = t.va + 3 * t.vb;
-			o->sxy = t.aa + t.ab + t.ba + t.bb;
+	acc_t t[4];
+	acc_zero(t, 4);
+	for (int w = 0; w < nw;) {
+		const int end = nw - w > SPAN ? w + SPAN : nw;
+		for (; w < end; w += 2) {
+			const uint64x2_t a = LD(xa + w), b = LD(xb + w), c = LD(ya + w), d = LD(yb + w);
+			acc_add(&t[0], AND(a, c)), acc_add(&t[1], AND(a, d));
+			acc_add(&t[2], AND(b, c)), acc_add(&t[3], AND(b, d));
 		}
+		for (int q = 0; q < 4; ++q) acc_widen(&t[q]);
 	}
+	return acc_sum(&t[0]) + acc_sum(&t[1]) + acc_sum(&t[2]) + acc_sum(&t[3]);
 }
 
-static void tab_row(const uint64_t *x, const uint64_t *y, long stride, int ny, int nw, pg_ldtab_t *out)
-{
-	for (int k = 0; k < ny; ++k) {
-		const uint64_t *ya = y + (long)k * stride;
-		out[k] = nine(x, x + nw, x + 2 * nw, ya, ya + nw, ya + 2 * nw, nw);
-	}
-}
-
-static void bed_row(const uint8_t *row, int64_t n, uint64_t *a, uint64_t *b, uint64_t *v)
-{
-	pg_isa_scalar.bed_row(row, n, a, b, v);
-}
+#include "popgemm_rows.h"
 
 static int64_t popcount(const uint64_t *p, long n)
 {

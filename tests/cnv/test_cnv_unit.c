@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit cases of the cn.mops reference (per-region EM, fast segmentation), self-consistency
  * checks of the pipeline, and the normalization's density mode against the slow exact sum.
- * Usage: test_cnv_unit em em_cases.tsv | segment in.tsv out.tsv | misc | kde small_counts.tsv.gz */
+ * Usage: test_cnv_unit em em_cases.tsv | segment in.tsv out.tsv | misc | kde small_counts.tsv.gz | ttail ttail_mpmath.tsv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "cnv/cnv.h"
 #include "cnv/cnv_em.h"
 #include "cnv/cnv_fft.h"
+#include "cnv/cnv_xf80.h"
 #include "cnv_run_once.h"
 
 static long n_checked, n_failed;
@@ -100,6 +101,32 @@ static int run_em(const char *path)
 	}
 	gvk_lr_close(lr);
 	printf("em: %d cases, %ld values checked, %ld differ\n", cases, n_checked, n_failed);
+	return cases > 0 && n_failed == 0 ? 0 : 1;
+}
+
+/* cnv_log_t_upper, the near-tie tail, against mpmath (tests/cnv/ttail_ref.py): the correctly rounded
+ * log tail minus log 2, bit for bit, on every target; within an ulp where the exact value lies
+ * within 1e-25 of a rounding midpoint. */
+static int run_ttail(const char *path)
+{
+	gvk_err_t err;
+	gvk_lr_t *lr = gvk_lr_open(path, &err);
+	if (!lr) return fprintf(stderr, "%s\n", err.msg), 1;
+	char *line, *f[4];
+	size_t len;
+	int cases = 0;
+	while (gvk_lr_next(lr, &line, &len, &err) > 0) {
+		if (line[0] == '#') continue;
+		if (split(line, f, 4) < 4) return fprintf(stderr, "%s: bad line %d\n", path, cases + 2), 1;
+		double t = strtod(f[0], NULL), df = strtod(f[1], NULL), want = strtod(f[2], NULL), got = cnv_log_t_upper(t, df);
+		int close = atoi(f[3]);
+		++cases;
+		if (close ? fabs(got - want) <= fabs(nextafter(want, 0) - want) : got == want) ++n_checked;
+		else if (n_failed++ < 20)
+			fprintf(stderr, "t %.17g df %.17g: got %.17g, want %.17g%s\n", t, df, got, want, close ? " (within an ulp)" : "");
+	}
+	gvk_lr_close(lr);
+	printf("ttail: %d cases, %ld differ\n", cases, n_failed);
 	return cases > 0 && n_failed == 0 ? 0 : 1;
 }
 
@@ -531,9 +558,10 @@ static size_t kde_ratios(const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, i
 		int empty = 1;
 		for (int s = 0; s < N; ++s) empty &= c->x[(size_t)s * m + row] < 1;
 		if (empty) continue;
-		long double sum = 0.0L;
-		for (int s = 0; s < N; ++s) sum += z[s] = c->x[(size_t)s * m + row] * r->nf_before[(size_t)q * N + s];
-		v[n++] = cnv_r_var(z, (size_t)N) / (double)(sum / (long double)N);
+		cnv_ld_t sum = cnv_ld(0.0);
+		for (int s = 0; s < N; ++s)
+			sum = cnv_ld_add(sum, cnv_ld(z[s] = c->x[(size_t)s * m + row] * r->nf_before[(size_t)q * N + s]));
+		v[n++] = cnv_r_var(z, (size_t)N) / cnv_ld_double(cnv_ld_div(sum, cnv_ld_n((size_t)N)));
 	}
 	free(z);
 	return n;
@@ -645,6 +673,7 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "segment")) return run_segment(argv[2], argv[3]);
 	if (argc >= 2 && !strcmp(argv[1], "misc")) return run_misc();
 	if (argc >= 3 && !strcmp(argv[1], "kde")) return run_kde(argv[2]);
-	fprintf(stderr, "usage: test_cnv_unit em FILE | segment IN OUT | misc | kde COUNTS\n");
+	if (argc >= 3 && !strcmp(argv[1], "ttail")) return run_ttail(argv[2]);
+	fprintf(stderr, "usage: test_cnv_unit em FILE | segment IN OUT | misc | kde COUNTS | ttail FILE\n");
 	return 2;
 }

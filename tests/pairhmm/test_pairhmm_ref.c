@@ -129,6 +129,18 @@ int main(int argc, char **argv)
 			gvk_pairhmm_destroy(probe);
 			rc |= check(argv[1], ex, n_ex, &opt, isas[k].name);
 		}
+		/* a kernel only AUTO takes (SVE at this CPU's vector length), when there is one */
+		opt.isa = GVK_ISA_AUTO;
+		gvk_err_t err;
+		gvk_pairhmm_t *probe = gvk_pairhmm_create(&opt, &err);
+		if (probe) {
+			char name[64];
+			snprintf(name, sizeof name, "%s", gvk_pairhmm_device_name(probe));
+			gvk_pairhmm_destroy(probe);
+			int seen = 0;
+			for (int k = 0; k < 3; ++k) seen |= !strcmp(name, isas[k].name);
+			if (!seen) rc |= check(argv[1], ex, n_ex, &opt, name);
+		}
 	}
 	free(ex);
 	return rc;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu_features.h"
 #include "fastid/fastid_engine.h"
 #include "ld/ld_engine.h"
 #include "ld/ld_write.h"
@@ -18,6 +19,16 @@
 #include "test_rng.h"
 
 static int fails;
+
+/* The SVE kernels at whatever vector length this CPU has (AUTO takes them only from 256 bits). */
+static const pg_isa_t *sve_set(void)
+{
+#if defined(GVK_HAVE_SVE)
+	return cpu_has(CPUF_SVE) ? &pg_isa_sve : NULL;
+#else
+	return NULL;
+#endif
+}
 #define CHECK(c, ...) do { if (!(c)) { if (fails++ < 10) fprintf(stderr, __VA_ARGS__); } } while (0)
 
 /* Genotypes g[i * n + s] in {-1 (missing), 0, 1, 2}. */
@@ -86,9 +97,9 @@ static void test_ld(int64_t m, int64_t n, double miss)
 	pg_ldcnt_t *c = malloc(sizeof *c * (size_t)np);
 	for (int64_t k = 0; k < np; ++k) ii[k] = k / m, jj[k] = k % m;
 	int kernels = 0;
-	const pg_isa_t *cand[4] = {pg_isa_select(GVK_ISA_SCALAR), pg_isa_select(GVK_ISA_AVX512), pg_isa_word(),
-	                           pg_isa_select(GVK_ISA_NEON)};
-	for (int v0 = 0; v0 < 4; ++v0) {
+	const pg_isa_t *cand[5] = {pg_isa_select(GVK_ISA_SCALAR), pg_isa_select(GVK_ISA_AVX512), pg_isa_word(),
+	                           pg_isa_select(GVK_ISA_NEON), sve_set()};
+	for (int v0 = 0; v0 < 5; ++v0) {
 		const pg_isa_t *k = cand[v0];
 		if (!k) continue;
 		kernels++;
@@ -163,10 +174,11 @@ static void test_fastid(int64_t nq, int64_t nd, uint32_t ns, int topk, int64_t t
 				}
 				all[i * nd + j] = (fid_hit_t){j, (uint32_t)i, s};
 			}
-		static const int isas[3] = {GVK_ISA_SCALAR, GVK_ISA_AVX512, GVK_ISA_NEON};
-		for (int v = 0; v < 3; ++v) {
+		/* the engine runs the SVE set through AUTO, which takes it from 256 bits */
+		static const int isas[4] = {GVK_ISA_SCALAR, GVK_ISA_AVX512, GVK_ISA_NEON, GVK_ISA_AUTO};
+		for (int v = 0; v < 4; ++v) {
 			const int isa = isas[v];
-			const pg_isa_t *k = pg_isa_select(isa);
+			const pg_isa_t *k = v < 3 ? pg_isa_select(isa) : sve_set();
 			if (!k) continue;
 			for (int64_t i = 0; i < nq; ++i) {
 				k->fid_row(o, q.w + (size_t)i * (size_t)q.stride, d.w, (int)nd, d.stride, row);
