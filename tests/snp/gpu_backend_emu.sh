@@ -11,5 +11,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/emu_backend.sh"
 emu_backend "$src" "$tmp"
 cc -O1 -c -I"$src/src" -I"$src/include" "$src/tests/snp/test_snp_gpu.c" -o "$tmp/t.o"
-c++ "$tmp/t.o" "$tmp/backend.o" "$lib" -lpthread -lm "$@" -o "$tmp/test"
+# link flags that CMake's generator expressions left empty are dropped
+flags=()
+for f in "$@"; do [ -n "$f" ] && flags+=("$f"); done
+c++ "$tmp/t.o" "$tmp/backend.o" "$lib" -lpthread -lm ${flags[@]+"${flags[@]}"} -o "$tmp/test"
 "$tmp/test" 1 small
