@@ -10,8 +10,10 @@
  * haplotype frequencies of the two-locus genotype table (ld_em.c; males count one X haplotype).
  * --indep runs the same passes with r in place of r^2, removing only pairs with r above 0.999999
  * (or no r at all), keeps each r, and then applies the VIF step (ld_prune_vif.c) to the window.
- * A worker holds only its window's SNPs, in rings of slots; given an ld_prune_src_t it reads and
- * decodes their .bed rows as they enter, so the fileset never sits in memory. */
+ * A worker holds only its window's SNPs, in rings of slots; given an snp_bed_src_t it reads and
+ * decodes their .bed rows as they enter, so the fileset never sits in memory (and, when no first
+ * pass counted them, sets their statistics then; the few SNPs that never enter a window, alone on
+ * their chromosome or on chromosome 0, are counted on their own). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +55,7 @@ typedef struct {
 	const snp_data_t *d;
 	prune_snp_t *s;
 	int64_t n_slot;
-	const ld_prune_src_t *src; /* NULL: d's planes */
+	const snp_bed_src_t *src; /* NULL: d's planes */
 	snp_rows_t rows;           /* src's rows */
 	uint64_t *ring;            /* n_slot SNPs' planes */
 	uint64_t *zn;              /* n_slot SNPs' z and neg planes (prune_snp_t) */
@@ -82,7 +84,7 @@ static const uint64_t *planes_of(prune_ctx_t *c, int64_t i)
 		c->io_failed = 1; /* reported once the workers finish */
 		return memset(p, 0, words * 8);
 	}
-	snp_geno_row_to(c->d, i, row, c->src->c, p, 0);
+	snp_geno_row_to(c->d, i, row, c->src->c, p, c->src->stats);
 	return p;
 }
 
@@ -113,6 +115,12 @@ __attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int
 	prepare_body(c, i, p);
 }
 #endif
+
+/* The statistics of SNP i, which enters no window, when its row is read for nothing else. */
+static void count_only(prune_ctx_t *c, int64_t i)
+{
+	if (c->src && c->src->stats) planes_of(c, i);
+}
 
 /* A SNP's sums, as it enters a window. */
 static void snp_prepare(prune_ctx_t *c, int64_t i)
@@ -390,7 +398,7 @@ static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, u
 	if (end - start > 1)
 		for (int64_t e = start; e < end; ++e) enter(c, wd, out, e);
 	else
-		wd->live[wd->size++] = start;
+		wd->live[wd->size++] = start, count_only(c, start);
 	for (int64_t k = 0; k < wd->size; ++k) wd->next[k] = k + 1 < wd->size ? wd->live[k + 1] : end;
 	for (;;) {
 		if (wd->size > 1) {
@@ -486,6 +494,19 @@ static int64_t window_cap(const snp_data_t *d, const ld_prune_opt_t *o, const pr
 	return cap;
 }
 
+/* The statistics of the SNPs of chromosome 0, which no window reads, when no first pass counted
+ * them. */
+static int count_skipped(const snp_data_t *d, const ld_prune_opt_t *o, const uint8_t *skip, gvk_err_t *err)
+{
+	int64_t n = 0, *list = malloc(sizeof *list * (size_t)(d->n_snp + 1));
+	if (!list) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < d->n_snp; ++i)
+		if (skip[i]) list[n++] = i;
+	int rc = snp_bed_decode(o->src, d, list, n, NULL, o->threads, NULL, NULL, err);
+	free(list);
+	return rc;
+}
+
 static pair_fn pick_kernel(void)
 {
 #ifdef PRUNE_AVX512
@@ -530,6 +551,7 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 		if (j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		else if (j.io_failed) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open or read it again", o->src->bed);
 	}
+	if (rc == 0 && o->src && o->src->stats) rc = count_skipped(d, o, skip, err);
 	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
 		ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[j.lo[r]].chr, j.hi[r] - j.lo[r], j.n_pruned[r]};
 		rep->pruned += j.n_pruned[r];

@@ -284,16 +284,21 @@ static int check_bed(FILE *fp, const char *path, int64_t m, int64_t n, gvk_err_t
 
 enum { BED_BLOCK = 256 }; /* rows a reader thread takes at a time */
 
+/* A read of SNPs of d: snp[0 .. n) (NULL: every SNP), each decoded into its slot of out, into d's
+ * planes (out NULL, d->w set), or counted only (neither). */
 typedef struct {
 	int fd;
-	const int64_t *src;
-	int64_t bpr, n_blocks;
+	const int64_t *src; /* per SNP of d: its row */
+	const int64_t *snp;
+	int64_t n, bpr, n_blocks;
+	uint64_t *out;
+	int stats;          /* decoding into out: set the SNPs' statistics too */
 	const snp_geno_ctx_t *c;
-	snp_data_t *d;
+	const snp_data_t *d;
 	atomic_llong next;
 	int *hh;          /* per thread: SNP_HH_* flags seen */
 	atomic_int nomem; /* a thread had no buffer */
-	int64_t *failed;  /* per thread: the first SNP whose row could not be read (n_snp when none) */
+	int64_t *failed;  /* per thread: the first item whose row could not be read (n when none) */
 } bed_job_t;
 
 /* All n bytes at offset off; 0 or -1. */
@@ -355,66 +360,108 @@ static void prefault(void *p, void *end)
 #endif
 }
 
-/* Blocks of rows in turn: each run of consecutive rows read at once, then decoded (into one SNP's
- * scratch planes when d keeps none). */
+/* Item k's SNP, its row, and where its planes go (NULL: counted only). */
+static int64_t job_snp(const bed_job_t *j, int64_t k) { return j->snp ? j->snp[k] : k; }
+static int64_t job_row(const bed_job_t *j, int64_t k) { return j->src[job_snp(j, k)]; }
+static uint64_t *job_planes(const bed_job_t *j, int64_t k)
+{
+	if (j->out) return j->out + (size_t)k * SNP_PLANES * (size_t)j->d->nw;
+	return j->d->w ? snp_plane(j->d, job_snp(j, k), 0) : NULL;
+}
+
+/* Decodes item k from its row. */
+static int decode_item(const bed_job_t *j, int64_t k, const uint8_t *row, uint64_t *scratch)
+{
+	int64_t i = job_snp(j, k);
+	uint64_t *p = job_planes(j, k);
+	if (j->out) return snp_geno_row_to(j->d, i, row, j->c, p, j->stats);
+	if (p) return snp_geno_row_hh((snp_data_t *)j->d, i, row, j->c);
+	return snp_geno_row_stats(j->d, i, row, j->c, scratch);
+}
+
+/* Blocks of items in turn: each run of consecutive rows read at once, then decoded (counted only
+ * into one SNP's scratch planes when there are no planes to fill). */
 static void bed_worker(void *arg, int tid)
 {
 	bed_job_t *j = arg;
-	int64_t m = j->d->n_snp, bpr = j->bpr;
+	int64_t bpr = j->bpr;
 	uint8_t *buf = malloc((size_t)(BED_BLOCK * bpr) + 1);
-	uint64_t *scratch = j->d->w ? NULL : aligned_alloc(64, (size_t)SNP_PLANES * (size_t)j->d->nw * 8);
-	j->hh[tid] = 0, j->failed[tid] = m;
-	for (int64_t b; buf && (j->d->w || scratch) && (b = atomic_fetch_add(&j->next, 1)) < j->n_blocks;) {
-		int64_t i0 = b * BED_BLOCK, i1 = i0 + BED_BLOCK < m ? i0 + BED_BLOCK : m;
-		if (j->d->w) prefault(snp_plane(j->d, i0, 0), snp_plane(j->d, i1, 0));
-		for (int64_t i = i0, e; i < i1 && i < j->failed[tid]; i = e) {
-			for (e = i + 1; e < i1 && j->src[e] == j->src[e - 1] + 1;) ++e;
-			if (pread_all(j->fd, buf, (size_t)((e - i) * bpr), 3 + (off_t)j->src[i] * (off_t)bpr) < 0) {
-				j->failed[tid] = i;
+	int counting = !job_planes(j, 0);
+	uint64_t *scratch = counting ? aligned_alloc(64, (size_t)SNP_PLANES * (size_t)j->d->nw * 8) : NULL;
+	j->hh[tid] = 0, j->failed[tid] = j->n;
+	for (int64_t b; buf && (!counting || scratch) && (b = atomic_fetch_add(&j->next, 1)) < j->n_blocks;) {
+		int64_t k0 = b * BED_BLOCK, k1 = k0 + BED_BLOCK < j->n ? k0 + BED_BLOCK : j->n;
+		if (!counting && (j->out || !j->snp)) prefault(job_planes(j, k0), job_planes(j, k1 - 1) + SNP_PLANES * (size_t)j->d->nw);
+		for (int64_t k = k0, e; k < k1 && k < j->failed[tid]; k = e) {
+			for (e = k + 1; e < k1 && job_row(j, e) == job_row(j, e - 1) + 1;) ++e;
+			if (pread_all(j->fd, buf, (size_t)((e - k) * bpr), 3 + (off_t)job_row(j, k) * (off_t)bpr) < 0) {
+				j->failed[tid] = k;
 				break;
 			}
-			for (int64_t k = i; k < e; ++k)
-				j->hh[tid] |= scratch ? snp_geno_row_stats(j->d, k, buf + (k - i) * bpr, j->c, scratch)
-				                      : snp_geno_row_hh(j->d, k, buf + (k - i) * bpr, j->c);
+			for (int64_t q = k; q < e; ++q) j->hh[tid] |= decode_item(j, q, buf + (q - k) * bpr, scratch);
 		}
 	}
-	if (!buf || (!j->d->w && !scratch)) atomic_store(&j->nomem, 1);
+	if (!buf || (counting && !scratch)) atomic_store(&j->nomem, 1);
 	free(buf);
 	free(scratch);
+}
+
+int snp_bed_decode(const snp_bed_src_t *s, const snp_data_t *d, const int64_t *snp, int64_t n, uint64_t *planes,
+                   int threads, void *pool, int *hh, gvk_err_t *err)
+{
+	if (hh) *hh = 0;
+	if (n <= 0) return 0;
+	int fd = open(s->bed, O_RDONLY);
+	if (fd < 0) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", s->bed, strerror(errno));
+	int nt = threads > 1 ? threads : 1;
+	bed_job_t j = {.fd = fd, .src = s->row, .snp = snp, .n = n, .bpr = (s->n_samples + 3) / 4, .out = planes,
+	               .stats = s->stats, .c = s->c, .d = d};
+	j.n_blocks = (n + BED_BLOCK - 1) / BED_BLOCK;
+	if (nt > j.n_blocks) nt = (int)j.n_blocks;
+	j.hh = malloc(sizeof *j.hh * (size_t)nt);
+	j.failed = malloc(sizeof *j.failed * (size_t)nt);
+	int rc = 0;
+	if (!j.hh || !j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", s->bed);
+	if (rc == 0) {
+		atomic_init(&j.next, 0);
+		atomic_init(&j.nomem, 0);
+		if (pool) gvk_pool_run(pool, nt, bed_worker, &j);
+		else gvk_parallel(nt, bed_worker, &j);
+		int64_t failed = n;
+		for (int t = 0; t < nt; ++t) {
+			if (hh) *hh |= j.hh[t];
+			if (j.failed[t] < failed) failed = j.failed[t];
+		}
+		if (atomic_load(&j.nomem)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", s->bed);
+		else if (failed < n)
+			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", s->bed,
+			                 (long long)job_row(&j, failed) + 1);
+	}
+	free(j.hh);
+	free(j.failed);
+	close(fd);
+	return rc;
+}
+
+int snp_bed_check(const char *path, int64_t n_rows, int64_t n_samples, gvk_err_t *err)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	int rc = check_bed(fp, path, n_rows, n_samples, err);
+	fclose(fp);
+	return rc;
 }
 
 /* snp_read_bed, keeping d's planes when planes is set. */
 static int read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
                     snp_data_t *d, int planes, gvk_err_t *err)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	int64_t m = d->n_snp;
-	int rc = check_bed(fp, path, n_rows, n_samples, err);
-	if (rc == 0) rc = planes ? snp_geno_alloc(d, m, c, err) : snp_geno_alloc_stats(d, m, c, err);
-	int nt = c->threads > 1 ? c->threads : 1;
-	bed_job_t j = {.fd = fileno(fp), .src = src, .bpr = (n_samples + 3) / 4, .c = c, .d = d};
-	j.n_blocks = (m + BED_BLOCK - 1) / BED_BLOCK;
-	if (nt > j.n_blocks) nt = j.n_blocks > 0 ? (int)j.n_blocks : 1;
-	j.hh = malloc(sizeof *j.hh * (size_t)nt);
-	j.failed = malloc(sizeof *j.failed * (size_t)nt);
-	if (rc == 0 && (!j.hh || !j.failed)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-	if (rc == 0) {
-		atomic_init(&j.next, 0);
-		atomic_init(&j.nomem, 0);
-		gvk_parallel(nt, bed_worker, &j);
-		int64_t failed = m;
-		for (int t = 0; t < nt; ++t) {
-			d->hh |= j.hh[t];
-			if (j.failed[t] < failed) failed = j.failed[t];
-		}
-		if (atomic_load(&j.nomem)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-		else if (failed < m)
-			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", path, (long long)src[failed] + 1);
-	}
-	free(j.hh);
-	free(j.failed);
-	fclose(fp);
+	int rc = snp_bed_check(path, n_rows, n_samples, err);
+	if (rc == 0) rc = planes ? snp_geno_alloc(d, d->n_snp, c, err) : snp_geno_alloc_stats(d, d->n_snp, c, err);
+	snp_bed_src_t s = {path, src, n_rows, n_samples, c, 1};
+	int hh = 0;
+	if (rc == 0) rc = snp_bed_decode(&s, d, NULL, d->n_snp, NULL, c->threads, NULL, &hh, err);
+	d->hh |= hh;
 	return rc;
 }
 
@@ -449,10 +496,14 @@ static int column_ids(const snp_samples_t *ss, const snp_geno_ctx_t *c, snp_data
 	return 0;
 }
 
+/* How read_plink reads the .bed: every row decoded into d's planes, or for a caller that decodes
+ * the rows itself, a first pass for the statistics only, or no pass (the size checked). */
+enum { READ_PLANES, READ_STATS, READ_NONE };
+
 /* snp_read_plink; without planes, the rows and decoding context go to *keep_src, *n_rows and
  * *keep (the caller frees them). */
-static int read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
-                      snp_geno_ctx_t *keep, int64_t **keep_src, int64_t *n_rows, gvk_err_t *err)
+static int read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, int how,
+                      snp_data_t *d, snp_geno_ctx_t *keep, int64_t **keep_src, int64_t *n_rows, gvk_err_t *err)
 {
 	snp_samples_t ss = {0};
 	snp_geno_ctx_t c = {0};
@@ -463,7 +514,9 @@ static int read_plink(const char *bed, const char *bim, const char *fam, const s
 	if (rc == 0) rc = snp_geno_ctx_init(&c, &ss, 0, opt->keep_allele_order, err);
 	if (rc == 0) {
 		d->n_samples = ss.n;
-		rc = keep ? snp_read_bed_stats(bed, src, rows, ss.n, &c, d, err) : snp_read_bed(bed, src, rows, ss.n, &c, d, err);
+		if (how == READ_PLANES) rc = snp_read_bed(bed, src, rows, ss.n, &c, d, err);
+		else if (how == READ_STATS) rc = snp_read_bed_stats(bed, src, rows, ss.n, &c, d, err);
+		else if ((rc = snp_bed_check(bed, rows, ss.n, err)) == 0) rc = snp_geno_alloc_stats(d, d->n_snp, &c, err);
 	}
 	if (rc == 0) rc = column_ids(&ss, &c, d, err);
 	if (rc == 0 && keep) *keep = c, *keep_src = src, *n_rows = rows, src = NULL;
@@ -477,7 +530,7 @@ static int read_plink(const char *bed, const char *bim, const char *fam, const s
 int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
                    gvk_err_t *err)
 {
-	return read_plink(bed, bim, fam, opt, d, NULL, NULL, NULL, err);
+	return read_plink(bed, bim, fam, opt, READ_PLANES, d, NULL, NULL, NULL, err);
 }
 
 /* PREFIX.bed, .bim and .fam in one buffer of three slots of n bytes; NULL when out of memory. */
@@ -502,13 +555,13 @@ int snp_read_bfile(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d
 	return rc;
 }
 
-int snp_read_bfile_stats(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, snp_geno_ctx_t *c,
-                         int64_t **src, int64_t *n_rows, gvk_err_t *err)
+int snp_read_bfile_rows(const char *prefix, const snp_plink_opt_t *opt, int first_pass, snp_data_t *d,
+                        snp_geno_ctx_t *c, int64_t **src, int64_t *n_rows, gvk_err_t *err)
 {
 	size_t n;
 	char *p = fileset_paths(prefix, &n);
 	if (!p) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	int rc = read_plink(p, p + n, p + 2 * n, opt, d, c, src, n_rows, err);
+	int rc = read_plink(p, p + n, p + 2 * n, opt, first_pass ? READ_STATS : READ_NONE, d, c, src, n_rows, err);
 	free(p);
 	return rc;
 }

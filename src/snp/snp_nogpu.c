@@ -57,6 +57,8 @@ int snp_gpu_fastid(snp_gpu_t *g, const fid_job_t *job, fid_result_t *res, gvk_er
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid)");
 }
 
+void snp_gpu_planes_changed(snp_gpu_t *g) { (void)g; }
+
 int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs, const uint8_t *x, int64_t n,
                          uint32_t *c, gvk_err_t *err)
 {
