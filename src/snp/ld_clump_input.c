@@ -13,61 +13,112 @@
 #include <string.h>
 
 #include "ld_clump.h"
+#include "snp_num.h"
 #include "../common/err.h"
+#include "../common/lineio.h"
 
 #define CLUMP_EPS 0.00000000000005684341886080801486968994140625
 
-/* Open-addressing table of the fileset's ids (the first of equal ids wins). */
+/* Open-addressing table of the fileset's ids (the first of equal ids wins). A slot holds the SNP
+ * index + 1 in its low 40 bits and 24 bits of the id's hash above, so that a probe reads a
+ * variant's id only when those agree. */
 typedef struct {
-	int64_t *slot;
+	uint64_t *slot;
 	uint64_t mask;
 	const snp_data_t *d;
+	uint8_t *later; /* per SNP: an earlier SNP has the same id */
 } id_table_t;
+
+#define SLOT_IDX ((UINT64_C(1) << 40) - 1)
 
 static uint64_t hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t k = 0; k < n; ++k) h = (h ^ (unsigned char)s[k]) * 1099511628211ULL;
-	return h;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	for (; n >= 8; s += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	if (n) {
+		uint64_t w = 0;
+		memcpy(&w, s, n);
+		h = (h ^ w) * 0x94d049bb133111ebULL;
+	}
+	h ^= h >> 29, h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
 }
+
+static int same_id(const char *id, const char *s, size_t n) { return !strncmp(id, s, n) && !id[n]; }
+
+/* Inserts SNP i of id length n and hash h; marks it when an earlier SNP has its id. */
+static void table_put(id_table_t *t, int64_t i, size_t n, uint64_t h)
+{
+	const char *id = t->d->var[i].id;
+	uint64_t tag = h >> 40 << 40, k = h & t->mask;
+	for (; t->slot[k]; k = (k + 1) & t->mask)
+		if ((t->slot[k] & ~SLOT_IDX) == tag && same_id(t->d->var[(t->slot[k] & SLOT_IDX) - 1].id, id, n)) break;
+	if (t->slot[k]) t->later[i] = 1;
+	else t->slot[k] = tag | (uint64_t)(i + 1);
+}
+
+/* The ids go in batches whose slots are fetched ahead: the table is larger than the caches and
+ * each insertion would otherwise wait for memory in turn. */
+enum { PUT_BATCH = 32 };
 
 static int table_init(id_table_t *t, const snp_data_t *d)
 {
 	uint64_t cap = 16;
 	while (cap < 2 * (uint64_t)d->n_snp + 2) cap <<= 1;
-	t->slot = malloc(sizeof *t->slot * cap);
-	if (!t->slot) return -1;
-	memset(t->slot, 0xff, sizeof *t->slot * cap);
+	t->slot = calloc(cap, sizeof *t->slot);
+	t->later = calloc((size_t)d->n_snp + 1, 1);
+	if (!t->slot || !t->later || (uint64_t)d->n_snp >= SLOT_IDX) return -1;
 	t->mask = cap - 1, t->d = d;
-	for (int64_t i = 0; i < d->n_snp; ++i) {
-		const char *id = d->var[i].id;
-		uint64_t h = hash(id, strlen(id)) & t->mask;
-		while (t->slot[h] >= 0 && strcmp(d->var[t->slot[h]].id, id)) h = (h + 1) & t->mask;
-		if (t->slot[h] < 0) t->slot[h] = i;
+	for (int64_t i0 = 0; i0 < d->n_snp; i0 += PUT_BATCH) {
+		int64_t n = d->n_snp - i0 < PUT_BATCH ? d->n_snp - i0 : PUT_BATCH;
+		uint64_t h[PUT_BATCH];
+		size_t len[PUT_BATCH];
+		for (int64_t k = 0; k < n; ++k) {
+			len[k] = strlen(d->var[i0 + k].id), h[k] = hash(d->var[i0 + k].id, len[k]);
+			__builtin_prefetch(&t->slot[h[k] & t->mask], 1);
+		}
+		for (int64_t k = 0; k < n; ++k) table_put(t, i0 + k, len[k], h[k]);
 	}
 	return 0;
 }
 
+static void table_free(id_table_t *t) { free(t->slot), free(t->later); }
+
 static int64_t table_find(const id_table_t *t, const char *s, size_t n)
 {
-	for (uint64_t h = hash(s, n) & t->mask; t->slot[h] >= 0; h = (h + 1) & t->mask) {
-		const char *id = t->d->var[t->slot[h]].id;
-		if (!strncmp(id, s, n) && !id[n]) return t->slot[h];
+	uint64_t h = hash(s, n), tag = h >> 40 << 40;
+	for (uint64_t k = h & t->mask; t->slot[k]; k = (k + 1) & t->mask) {
+		int64_t i = (int64_t)(t->slot[k] & SLOT_IDX) - 1;
+		if ((t->slot[k] & ~SLOT_IDX) == tag && same_id(t->d->var[i].id, s, n)) return i;
 	}
 	return -1;
 }
 
-/* Tokens are separated by spaces and tabs; a line ends at a newline, carriage return or NUL. */
-static int is_end(char c) { return c == '\0' || c == '\n' || c == '\r'; }
-static int is_sep(char c) { return c == ' ' || c == '\t'; }
-static const char *skip_sep(const char *s)
+/* The SNP of id [s, s + n): reports usually list the variants in the fileset's order, so the one
+ * after the previous line's (*next) is tried before the table. */
+static int64_t id_find(const id_table_t *t, const char *s, size_t n, int64_t *next)
 {
-	while (is_sep(*s)) ++s;
+	int64_t i = *next;
+	if (!(i < t->d->n_snp && !t->later[i] && same_id(t->d->var[i].id, s, n))) i = table_find(t, s, n);
+	if (i >= 0) *next = i + 1;
+	return i;
+}
+
+/* Tokens are separated by spaces and tabs within a line [s, e). */
+static int is_sep(char c) { return c == ' ' || c == '\t'; }
+static const char *skip_sep(const char *s, const char *e)
+{
+	while (s < e && is_sep(*s)) ++s;
 	return s;
 }
-static const char *token_end(const char *s)
+static const char *token_end(const char *s, const char *e)
 {
-	while (!is_end(*s) && !is_sep(*s)) ++s;
+	while (s < e && !is_sep(*s)) ++s;
 	return s;
 }
 
@@ -79,8 +130,8 @@ static int rank_in(const char *s, const char *e, const char *const *names, int n
 	return -1;
 }
 
-/* Finds the id and p columns of a header line; 0, or an error naming the file. */
-static int header(const char *line, const char *path, const ld_clump_fields_t *f, int *col_id, int *col_p,
+/* Finds the id and p columns of a header line [s, e); 0, or an error naming the file. */
+static int header(const char *s, const char *e, const char *path, const ld_clump_fields_t *f, int *col_id, int *col_p,
                   gvk_err_t *err)
 {
 	static const char *const snp_default[] = {"SNP"}, *const p_default[] = {"P"};
@@ -89,15 +140,15 @@ static int header(const char *line, const char *path, const ld_clump_fields_t *f
 	int n_sn = f && f->snp_field ? f->n_snp_field : 1, n_pn = f && f->p_field ? f->n_p_field : 1;
 	int best_id = n_sn, best_p = n_pn;
 	*col_id = *col_p = -1;
-	const char *s = skip_sep(line);
-	for (int col = 0; !is_end(*s); ++col) {
-		const char *e = token_end(s);
-		int ki = rank_in(s, e, sn, n_sn), kp = rank_in(s, e, pn, n_pn);
+	s = skip_sep(s, e);
+	for (int col = 0; s < e; ++col) {
+		const char *te = token_end(s, e);
+		int ki = rank_in(s, te, sn, n_sn), kp = rank_in(s, te, pn, n_pn);
 		if ((ki >= 0 && ki == best_id) || (kp >= 0 && kp == best_p))
-			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: duplicate column header '%.*s'", path, (int)(e - s), s);
+			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: duplicate column header '%.*s'", path, (int)(te - s), s);
 		if (ki >= 0 && ki < best_id) best_id = ki, *col_id = col;
 		if (kp >= 0 && kp < best_p) best_p = kp, *col_p = col;
-		s = skip_sep(e);
+		s = skip_sep(te, e);
 	}
 	if (*col_id < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: no variant ID field found (looked for %s%s)", path, sn[0],
 	                                     n_sn > 1 ? " and the other --clump-snp-field names" : "");
@@ -106,14 +157,20 @@ static int header(const char *line, const char *path, const ld_clump_fields_t *f
 	return 0;
 }
 
-/* Token number col of line (start and end), or 0 when the line is shorter. */
-static int field(const char *line, int col, const char **s, const char **e)
+/* Tokens c1 and c2 of line [s, e) (start and end of each), or 0 when the line is shorter. */
+static int two_fields(const char *s, const char *e, int c1, int c2, const char **t1, const char **e1, const char **t2,
+                      const char **e2)
 {
-	const char *p = skip_sep(line);
-	for (int k = 0; k < col && !is_end(*p); ++k) p = skip_sep(token_end(p));
-	if (is_end(*p)) return 0;
-	*s = p, *e = token_end(p);
-	return 1;
+	int last = c1 > c2 ? c1 : c2;
+	s = skip_sep(s, e);
+	for (int k = 0; s < e; ++k) {
+		const char *te = token_end(s, e);
+		if (k == c1) *t1 = s, *e1 = te;
+		if (k == c2) *t2 = s, *e2 = te;
+		if (k == last) return 1;
+		s = skip_sep(te, e);
+	}
+	return 0;
 }
 
 static int add_entry(ld_clump_input_t *in, int64_t i, double p, int fidx)
@@ -150,20 +207,20 @@ typedef struct {
 	const ld_clump_opt_t *o;
 	double load;  /* lines with p above this only count towards NSIG */
 	int64_t miss_cap;
+	int64_t next; /* the SNP after the previous line's */
 } reader_t;
 
-/* One data line; 0 (also for a skipped line) or an error naming the file and line. */
-static int data_line(reader_t *r, ld_clump_input_t *in, const char *line, int col_id, int col_p, int fidx, int top,
-                     const char *path, int64_t ln, gvk_err_t *err)
+/* One data line [s, e); 0 (also for a skipped line) or an error naming the file and line. */
+static int data_line(reader_t *r, ld_clump_input_t *in, const char *s, const char *e, int col_id, int col_p, int fidx,
+                     int top, const char *path, int64_t ln, gvk_err_t *err)
 {
-	const char *is, *ie, *ps, *pe;
-	if (!field(line, col_id, &is, &ie) || !field(line, col_p, &ps, &pe)) return 0;
-	char *num_end;
-	double p = strtod(ps, &num_end);
+	const char *is = NULL, *ie = NULL, *ps = NULL, *pe = NULL, *num_end;
+	if (!two_fields(s, e, col_id, col_p, &is, &ie, &ps, &pe)) return 0;
+	double p = snp_num_double(ps, pe, &num_end);
 	if (num_end == ps) return 0;
 	if (p < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: negative p-value '%.*s'", path, (long long)ln,
 	                              (int)(pe - ps), ps);
-	int64_t i = table_find(r->ids, is, (size_t)(ie - is));
+	int64_t i = id_find(r->ids, is, (size_t)(ie - is), &r->next);
 	if (i < 0) {
 		if (p <= r->o->p1 && top && add_missing(in, is, (size_t)(ie - is), p, &r->miss_cap) < 0)
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -183,34 +240,38 @@ static int data_line(reader_t *r, ld_clump_input_t *in, const char *line, int co
 	return 0;
 }
 
+/* Whether path starts with gzip's magic bytes; -1 when it cannot be opened. */
+static int gzipped(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) return -1;
+	unsigned char m[2] = {0, 0};
+	size_t got = fread(m, 1, 2, fp);
+	fclose(fp);
+	return got == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
 static int read_file(reader_t *r, ld_clump_input_t *in, const char *path, const ld_clump_fields_t *f, int fidx, int top,
                      gvk_err_t *err)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "cannot open %s", path);
-	char *line = NULL;
-	size_t cap = 0;
-	int64_t ln = 0;
+	int gz = gzipped(path);
+	if (gz < 0) return gvk_err_set(err, GVK_ERR_IO, "cannot open %s", path);
+	if (gz) return gvk_err_set(err, GVK_ERR_FORMAT, "%s is gzip-compressed; gvk reads clump files uncompressed", path);
+	gvk_lr_t *lr = gvk_lr_open(path, err);
+	if (!lr) return gvk_err_set(err, GVK_ERR_IO, "cannot open %s", path);
 	int rc = 0, col_id = -1, col_p = -1, have_header = 0;
-	ssize_t got;
-	while (rc == 0 && (got = getline(&line, &cap, fp)) >= 0) {
-		++ln;
-		if (ln == 1 && got >= 2 && (unsigned char)line[0] == 0x1f && (unsigned char)line[1] == 0x8b) {
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s is gzip-compressed; gvk reads clump files uncompressed", path);
-			break;
-		}
-		if ((size_t)got != strlen(line)) {
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: a NUL byte (not a text file?)", path, (long long)ln);
-			break;
-		}
-		if (is_end(*skip_sep(line))) continue;
-		if (!have_header) rc = header(line, path, f, &col_id, &col_p, err), have_header = 1;
-		else rc = data_line(r, in, line, col_id, col_p, fidx, top, path, ln, err);
+	const char *line;
+	size_t len;
+	r->next = 0;
+	while (rc == 0 && (rc = gvk_lr_view(lr, &line, &len, err)) == 1) {
+		const char *e = line + len;
+		rc = 0;
+		if (skip_sep(line, e) == e) continue;
+		if (!have_header) rc = header(line, e, path, f, &col_id, &col_p, err), have_header = 1;
+		else rc = data_line(r, in, line, e, col_id, col_p, fidx, top, path, gvk_lr_lineno(lr), err);
 	}
-	if (rc == 0 && ferror(fp)) rc = gvk_err_set(err, GVK_ERR_IO, "cannot read %s", path);
+	gvk_lr_close(lr);
 	if (rc == 0 && !have_header) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s is empty (no header line)", path);
-	free(line);
-	fclose(fp);
 	return rc;
 }
 
@@ -255,7 +316,7 @@ int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld
 	in->top = calloc((size_t)m + 1, 1);
 	id_table_t ids = {0};
 	if (!in->head || !in->nsig || !in->top || table_init(&ids, d) < 0) {
-		free(ids.slot);
+		table_free(&ids);
 		ld_clump_input_free(in);
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
@@ -268,7 +329,7 @@ int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld
 		int top = !o->index_first || n == 1 || k == 1;
 		rc = read_file(&r, in, files[k - 1], f, k, top, err);
 	}
-	free(ids.slot);
+	table_free(&ids);
 	if (rc < 0) {
 		ld_clump_input_free(in);
 		return rc;
