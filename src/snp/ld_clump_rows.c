@@ -105,22 +105,51 @@ static void cells_x(const uint64_t *ki, const uint64_t *w, int nw, int64_t s, co
 	}
 }
 
+/* The row off X: every table first, then the pairs bound below drop decided at once
+ * (ld_em_below_many), and the estimate for the others. buf: 15 n words. */
+static void row_plain(const uint64_t *ki, const uint64_t *w, int nw, const int64_t *j, int64_t n, double drop,
+                      uint32_t *buf, double *r)
+{
+	uint32_t *c = buf, *ctr = buf + 9 * n, *k[4] = {buf + 10 * n, buf + 11 * n, buf + 12 * n, buf + 13 * n};
+	uint8_t *skip = (uint8_t *)(buf + 14 * n);
+	cells_fn cells = pick_cells();
+	for (int64_t q = 0; q < n; ++q) {
+		uint32_t kk[4];
+		cells(ki, w, nw, j[q], c + 9 * q);
+		ld_em_knowns_plain(c + 9 * q, kk);
+		k[0][q] = kk[0], k[1][q] = kk[1], k[2][q] = kk[2], k[3][q] = kk[3], ctr[q] = c[9 * q + 4];
+	}
+	if (drop > 0) ld_em_below_many((const uint32_t *const *)k, ctr, n, drop, skip);
+	else if (n > 0) memset(skip, 0, (size_t)n);
+	for (int64_t q = 0; q < n; ++q) {
+		double dd, dp;
+		uint32_t t[18];
+		if (skip[q]) {
+			r[q] = NAN;
+			continue;
+		}
+		memcpy(t, c + 9 * q, 9 * sizeof *t); /* t[9 ..] is read on X only */
+		ld_em_stats(t, 0, 0, 1, drop, &r[q], &dd, &dp);
+	}
+}
+
 void ld_clump_r2_row(const uint64_t *w, int nw, int64_t i, const int64_t *j, int64_t n, const uint64_t *xmale,
                      double drop, double *r)
 {
 	uint64_t *ki = malloc(sizeof *ki * 3 * (size_t)nw + 1);
-	if (!ki) { /* cannot happen for a row of a loaded fileset; NaN leaves every pair out */
+	uint32_t *buf = xmale ? NULL : malloc(sizeof *buf * 15 * (size_t)n + 1);
+	if (!ki || (!xmale && !buf)) { /* cannot happen for a row of a loaded fileset; NaN leaves every pair out */
 		for (int64_t q = 0; q < n; ++q) r[q] = NAN;
+		free(ki), free(buf);
 		return;
 	}
 	classes(w, nw, i, xmale, ki);
-	cells_fn cells = pick_cells();
-	for (int64_t q = 0; q < n; ++q) {
-		uint32_t c[18]; /* c[9 ..] is read on X only */
-		if (xmale) cells_x(ki, w, nw, j[q], xmale, c);
-		else cells(ki, w, nw, j[q], c);
+	if (!xmale) row_plain(ki, w, nw, j, n, drop, buf, r);
+	for (int64_t q = 0; xmale && q < n; ++q) {
+		uint32_t c[18];
 		double dd, dp;
-		ld_em_stats(c, xmale != NULL, xmale != NULL, 1, drop, &r[q], &dd, &dp);
+		cells_x(ki, w, nw, j[q], xmale, c);
+		ld_em_stats(c, 1, 1, 1, drop, &r[q], &dd, &dp);
 	}
-	free(ki);
+	free(ki), free(buf);
 }

@@ -15,19 +15,10 @@
 
 #include "plink_io.h"
 #include "snp_chrom.h"
+#include "snp_num.h"
 #include "../common/err.h"
 #include "../common/lineio.h"
 #include "../common/threads.h"
-
-static int parse_i64(const char *s, int64_t *v)
-{
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (errno || end == s || *end) return -1;
-	*v = x;
-	return 0;
-}
 
 /* Room for one more variant in d->var and its four string offsets. */
 static int grow(snp_data_t *d, long **offs, int64_t **src, size_t n, size_t *cap)
@@ -45,16 +36,34 @@ static int grow(snp_data_t *d, long **offs, int64_t **src, size_t n, size_t *cap
 
 enum { BIM_CHR_MAX = 256 };
 
-/* One .bim line's fields into var n, its chromosome code into chr (BIM_CHR_MAX bytes); 1 = stored,
- * 0 = left out (negative position), or an error. */
-static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long *o, snp_var_t *v, char *chr,
+/* The previous line's chromosome field, its code and kind, and the code's place in the pool:
+ * consecutive lines nearly always share them. */
+typedef struct {
+	char raw[BIM_CHR_MAX], code[BIM_CHR_MAX];
+	size_t raw_len;
+	int kind;
+	long off; /* -1: not in the pool yet */
+} chr_cache_t;
+
+/* The code of chromosome field [f, f + n) into cc; its kind. */
+static int chr_of(chr_cache_t *cc, const char *f, size_t n)
+{
+	if (n == cc->raw_len && !memcmp(f, cc->raw, n)) return cc->kind;
+	cc->kind = snp_chr_code(f, n, cc->code, BIM_CHR_MAX);
+	memcpy(cc->raw, f, n), cc->raw_len = n, cc->off = -1;
+	return cc->kind;
+}
+
+/* One .bim line's fields into var n, its chromosome code into cc->code; 1 = stored, 0 = left out
+ * (negative position), or an error. */
+static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long *o, snp_var_t *v, chr_cache_t *cc,
                       const char *path, long ln, gvk_err_t *err)
 {
-	char *end;
-	v->cm = strtod(f[2], &end);
-	if (end == f[2] || *end)
+	const char *end;
+	v->cm = snp_num_double(f[2], f[2] + fl[2], &end);
+	if (end == f[2] || end != f[2] + fl[2])
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: genetic position '%s' is not a number", path, ln, f[2]);
-	if (parse_i64(f[3], &v->bp) < 0)
+	if (snp_num_i64(f[3], f[3] + fl[3], &v->bp) < 0)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: base-pair position '%s' is not an integer", path, ln, f[3]);
 	if (fl[4] == fl[5] && memcmp(f[4], f[5], fl[4]) == 0 && !(fl[4] == 1 && f[4][0] == '0'))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: both alleles are '%s'", path, ln, f[4]);
@@ -62,12 +71,13 @@ static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long
 	if (fl[0] >= BIM_CHR_MAX)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: chromosome name of %zu bytes (at most %d)", path, ln, fl[0],
 		                   BIM_CHR_MAX - 1);
-	int kind = snp_chr_code(f[0], fl[0], chr, BIM_CHR_MAX);
+	int kind = chr_of(cc, f[0], fl[0]);
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !allow_extra))
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: '%s' is not a PLINK chromosome code%s", path, ln, f[0],
 		                   kind == SNP_CHR_EXTRA ? " (--allow-extra-chr accepts other contig names)" : "");
 	if (v->bp < 0) return 0;
-	o[0] = snp_pool_add(d, chr, strlen(chr));
+	if (cc->off < 0) cc->off = snp_pool_add(d, cc->code, strlen(cc->code));
+	o[0] = cc->off;
 	o[1] = snp_pool_add(d, f[1], fl[1]);
 	o[2] = snp_pool_add(d, f[4], fl[4]);
 	o[3] = snp_pool_add(d, f[5], fl[5]);
@@ -201,12 +211,13 @@ typedef struct {
 	int64_t *src, rows;
 	size_t n, cap;
 	order_t ord; /* ord.o NULL: the order is not wanted */
+	chr_cache_t cc;
 } bim_reader_t;
 
 /* One line: 1 = a variant stored, 0 = left out (negative position), or an error. */
 static int bim_line(bim_reader_t *b, char *line, size_t len, long ln, gvk_err_t *err)
 {
-	char *f[6], chr[BIM_CHR_MAX];
+	char *f[6];
 	size_t fl[6];
 	/* A NUL byte would end the line's fields early without a word. */
 	int nul = memchr(line, 0, len) != NULL, nf = nul ? 0 : snp_split_ws(line, f, fl, 6);
@@ -218,8 +229,8 @@ static int bim_line(bim_reader_t *b, char *line, size_t len, long ln, gvk_err_t 
 	if (grow(b->d, &b->offs, &b->src, b->n, &b->cap) < 0)
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
 	snp_var_t *v = &b->d->var[b->n];
-	int rc = bim_fields(f, fl, b->allow_extra, b->d, b->offs + 4 * b->n, v, chr, b->path, ln, err);
-	if (rc >= 0 && b->ord.o && order_note(&b->ord, chr, v, fl[2] == 1 && f[2][0] == '0', b->rows, ln) < 0)
+	int rc = bim_fields(f, fl, b->allow_extra, b->d, b->offs + 4 * b->n, v, &b->cc, b->path, ln, err);
+	if (rc >= 0 && b->ord.o && order_note(&b->ord, b->cc.code, v, fl[2] == 1 && f[2][0] == '0', b->rows, ln) < 0)
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
 	if (rc == 1) b->src[b->n++] = b->rows;
 	if (rc >= 0) ++b->rows;
@@ -231,7 +242,7 @@ int snp_read_bim_order(const char *path, int allow_extra, snp_data_t *d, int64_t
 {
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return err ? err->code : GVK_ERR_IO;
-	bim_reader_t b = {.path = path, .allow_extra = allow_extra, .d = d, .ord = {.o = ord}};
+	bim_reader_t b = {.path = path, .allow_extra = allow_extra, .d = d, .ord = {.o = ord}, .cc = {.raw_len = (size_t)-1}};
 	int rc;
 	char *line;
 	size_t len;
