@@ -20,18 +20,43 @@
 #include "../common/lineio.h"
 #include "../common/threads.h"
 
-/* Room for one more variant in d->var and its four string offsets. */
-static int grow(snp_data_t *d, long **offs, int64_t **src, size_t n, size_t *cap)
+/* Room for one more variant in d->var and its row. */
+static int grow(snp_data_t *d, int64_t **src, size_t n, size_t *cap)
 {
 	if (n < *cap) return 0;
 	*cap = *cap ? *cap * 2 : 4096;
 	snp_var_t *nv = realloc(d->var, *cap * sizeof *nv);
 	if (nv) d->var = nv;
-	long *no = nv ? realloc(*offs, *cap * 4 * sizeof *no) : NULL;
-	if (no) *offs = no;
-	int64_t *ns = no ? realloc(*src, *cap * sizeof *ns) : NULL;
+	int64_t *ns = nv ? realloc(*src, *cap * sizeof *ns) : NULL;
 	if (ns) *src = ns;
 	return ns ? 0 : -1;
+}
+
+/* While the pool grows, a variant's strings are kept as offsets into it in their own pointers;
+ * pool_strings makes them pointers once it is complete. */
+static const char *pool_off(long o) { return (const char *)(uintptr_t)o; }
+
+static void pool_strings(snp_data_t *d)
+{
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		snp_var_t *v = &d->var[i];
+		v->chr = d->pool + (uintptr_t)v->chr, v->id = d->pool + (uintptr_t)v->id;
+		v->a1 = d->pool + (uintptr_t)v->a1, v->a2 = d->pool + (uintptr_t)v->a2;
+	}
+}
+
+/* Splits [s, e) at runs of spaces and tabs: at most max fields and their lengths; how many. */
+static int split_view(const char *s, const char *e, const char **f, size_t *fl, int max)
+{
+	int n = 0;
+	for (;;) {
+		while (s < e && (*s == ' ' || *s == '\t')) ++s;
+		if (s == e) return n;
+		const char *t = s;
+		while (s < e && *s != ' ' && *s != '\t') ++s;
+		if (n < max) f[n] = t, fl[n] = (size_t)(s - t);
+		++n;
+	}
 }
 
 enum { BIM_CHR_MAX = 256 };
@@ -54,34 +79,33 @@ static int chr_of(chr_cache_t *cc, const char *f, size_t n)
 	return cc->kind;
 }
 
-/* One .bim line's fields into var n, its chromosome code into cc->code; 1 = stored, 0 = left out
- * (negative position), or an error. */
-static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long *o, snp_var_t *v, chr_cache_t *cc,
+/* One .bim line's fields into v (strings as pool offsets), its chromosome code into cc->code; 1 =
+ * stored, 0 = left out (negative position), or an error. */
+static int bim_fields(const char **f, const size_t *fl, int allow_extra, snp_data_t *d, snp_var_t *v, chr_cache_t *cc,
                       const char *path, long ln, gvk_err_t *err)
 {
 	const char *end;
 	v->cm = snp_num_double(f[2], f[2] + fl[2], &end);
 	if (end == f[2] || end != f[2] + fl[2])
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: genetic position '%s' is not a number", path, ln, f[2]);
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: genetic position '%.*s' is not a number", path, ln, (int)fl[2], f[2]);
 	if (snp_num_i64(f[3], f[3] + fl[3], &v->bp) < 0)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: base-pair position '%s' is not an integer", path, ln, f[3]);
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: base-pair position '%.*s' is not an integer", path, ln, (int)fl[3],
+		                   f[3]);
 	if (fl[4] == fl[5] && memcmp(f[4], f[5], fl[4]) == 0 && !(fl[4] == 1 && f[4][0] == '0'))
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: both alleles are '%s'", path, ln, f[4]);
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: both alleles are '%.*s'", path, ln, (int)fl[4], f[4]);
 	/* A longer name would be cut, and two contigs could become one. */
 	if (fl[0] >= BIM_CHR_MAX)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: chromosome name of %zu bytes (at most %d)", path, ln, fl[0],
 		                   BIM_CHR_MAX - 1);
 	int kind = chr_of(cc, f[0], fl[0]);
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !allow_extra))
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: '%s' is not a PLINK chromosome code%s", path, ln, f[0],
-		                   kind == SNP_CHR_EXTRA ? " (--allow-extra-chr accepts other contig names)" : "");
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: '%.*s' is not a PLINK chromosome code%s", path, ln, (int)fl[0],
+		                   f[0], kind == SNP_CHR_EXTRA ? " (--allow-extra-chr accepts other contig names)" : "");
 	if (v->bp < 0) return 0;
 	if (cc->off < 0) cc->off = snp_pool_add(d, cc->code, strlen(cc->code));
-	o[0] = cc->off;
-	o[1] = snp_pool_add(d, f[1], fl[1]);
-	o[2] = snp_pool_add(d, f[4], fl[4]);
-	o[3] = snp_pool_add(d, f[5], fl[5]);
+	long o[4] = {cc->off, snp_pool_add(d, f[1], fl[1]), snp_pool_add(d, f[4], fl[4]), snp_pool_add(d, f[5], fl[5])};
 	if (o[0] < 0 || o[1] < 0 || o[2] < 0 || o[3] < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	v->chr = pool_off(o[0]), v->id = pool_off(o[1]), v->a1 = pool_off(o[2]), v->a2 = pool_off(o[3]);
 	return 1;
 }
 
@@ -107,11 +131,12 @@ static int order_name(snp_bim_order_t *o, const char *chr, size_t *off)
 	return 0;
 }
 
-/* A new run where the chromosome changes; PLINK starts its order checks afresh there. */
-static int order_run(order_t *st, const char *chr, long ln)
+/* A new run where the chromosome changes; PLINK starts its order checks afresh there. same: the
+ * line before had the same chromosome field. */
+static int order_run(order_t *st, const char *chr, int same, long ln)
 {
 	snp_bim_order_t *o = st->o;
-	if (o->n_run && !strcmp(o->names + o->run[o->n_run - 1].name, chr)) return 0;
+	if (o->n_run && (same || !strcmp(o->names + o->run[o->n_run - 1].name, chr))) return 0;
 	if ((size_t)o->n_run == o->n_run_cap) {
 		size_t cap = o->n_run_cap ? o->n_run_cap * 2 : 64;
 		snp_bim_run_t *r = realloc(o->run, cap * sizeof *r);
@@ -146,9 +171,9 @@ static int order_base(snp_bim_order_t *o, int64_t row, int64_t bp, double cm)
 
 /* Line ln (the row-th variant) with chromosome chr and v's cM and position; cm0: its cM field is
  * exactly "0", which PLINK neither checks nor keeps as the last cM. */
-static int order_note(order_t *st, const char *chr, const snp_var_t *v, int cm0, int64_t row, long ln)
+static int order_note(order_t *st, const char *chr, int same, const snp_var_t *v, int cm0, int64_t row, long ln)
 {
-	if (order_run(st, chr, ln) < 0) return -1;
+	if (order_run(st, chr, same, ln) < 0) return -1;
 	snp_bim_run_t *r = &st->o->run[st->o->n_run - 1];
 	if (!cm0 && v->cm < st->last_cm) r->cm_line = r->cm_line ? r->cm_line : ln;
 	else if (!cm0) st->last_cm = v->cm;
@@ -189,7 +214,7 @@ int snp_order_of_vars(const snp_data_t *d, snp_bim_order_t *ord)
 {
 	order_t st = {.o = ord};
 	for (int64_t i = 0; i < d->n_snp; ++i)
-		if (order_note(&st, d->var[i].chr, &d->var[i], 1, i, (long)(i + 1)) < 0) return -1;
+		if (order_note(&st, d->var[i].chr, 0, &d->var[i], 1, i, (long)(i + 1)) < 0) return -1;
 	return order_split(ord);
 }
 
@@ -207,7 +232,6 @@ typedef struct {
 	const char *path;
 	int allow_extra;
 	snp_data_t *d;
-	long *offs;
 	int64_t *src, rows;
 	size_t n, cap;
 	order_t ord; /* ord.o NULL: the order is not wanted */
@@ -215,22 +239,20 @@ typedef struct {
 } bim_reader_t;
 
 /* One line: 1 = a variant stored, 0 = left out (negative position), or an error. */
-static int bim_line(bim_reader_t *b, char *line, size_t len, long ln, gvk_err_t *err)
+static int bim_line(bim_reader_t *b, const char *line, size_t len, long ln, gvk_err_t *err)
 {
-	char *f[6];
+	const char *f[6];
 	size_t fl[6];
-	/* A NUL byte would end the line's fields early without a word. */
-	int nul = memchr(line, 0, len) != NULL, nf = nul ? 0 : snp_split_ws(line, f, fl, 6);
-	if (nul) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte", b->path, ln);
+	int nf = split_view(line, line + len, f, fl, 6);
 	if (nf == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", b->path, ln);
 	if (nf != 6)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: expected 6 fields (chromosome ID cM bp A1 A2), found %d", b->path,
 		                   ln, nf);
-	if (grow(b->d, &b->offs, &b->src, b->n, &b->cap) < 0)
-		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
+	if (grow(b->d, &b->src, b->n, &b->cap) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
 	snp_var_t *v = &b->d->var[b->n];
-	int rc = bim_fields(f, fl, b->allow_extra, b->d, b->offs + 4 * b->n, v, &b->cc, b->path, ln, err);
-	if (rc >= 0 && b->ord.o && order_note(&b->ord, b->cc.code, v, fl[2] == 1 && f[2][0] == '0', b->rows, ln) < 0)
+	int same = fl[0] == b->cc.raw_len && !memcmp(f[0], b->cc.raw, fl[0]);
+	int rc = bim_fields(f, fl, b->allow_extra, b->d, v, &b->cc, b->path, ln, err);
+	if (rc >= 0 && b->ord.o && order_note(&b->ord, b->cc.code, same, v, fl[2] == 1 && f[2][0] == '0', b->rows, ln) < 0)
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
 	if (rc == 1) b->src[b->n++] = b->rows;
 	if (rc >= 0) ++b->rows;
@@ -244,21 +266,20 @@ int snp_read_bim_order(const char *path, int allow_extra, snp_data_t *d, int64_t
 	if (!lr) return err ? err->code : GVK_ERR_IO;
 	bim_reader_t b = {.path = path, .allow_extra = allow_extra, .d = d, .ord = {.o = ord}, .cc = {.raw_len = (size_t)-1}};
 	int rc;
-	char *line;
+	const char *line;
 	size_t len;
-	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1)
+	while ((rc = gvk_lr_view(lr, &line, &len, err)) == 1)
 		if ((rc = bim_line(&b, line, len, gvk_lr_lineno(lr), err)) < 0) break;
 	gvk_lr_close(lr);
 	if (rc == 0 && b.rows == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no variants", path);
 	if (rc == 0 && ord && order_split(ord) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	d->n_snp = rc == 0 ? (int64_t)b.n : 0;
 	if (rc == 0) {
-		d->n_snp = (int64_t)b.n;
-		snp_data_fix_strings(d, b.offs);
+		pool_strings(d);
 		*src_out = b.src, *n_rows = b.rows;
 	} else {
 		free(b.src);
 	}
-	free(b.offs);
 	return rc;
 }
 
