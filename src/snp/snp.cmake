@@ -3,7 +3,7 @@
 list(APPEND GVK_SOURCES
   snp/snp_data.c snp/snp_chrom.c snp/snp_samples.c snp/snp_geno.c snp/snp_select.c snp/plink_io.c
   snp/vcf_import.c snp/fidb_io.c snp/fid_panel.c snp/fid_ids.c snp/fidb_make.c snp/ld_stats.c snp/ld_em.c
-  snp/ld_engine.c snp/ld_write.c snp/ld_gz.c snp/ld_fmt.c snp/ld_prune.c snp/ld_prune_vif.c snp/ld_lu.c snp/ld_prune_api.c snp/ld_clump.c snp/ld_clump_rows.c snp/ld_clump_input.c snp/ld_clump_write.c snp/ld_clump_api.c snp/snp_qc.c snp/snp_num.c
+  snp/ld_engine.c snp/ld_write.c snp/ld_gz.c snp/ld_fmt.c snp/ld_prune.c snp/ld_prune_vif.c snp/ld_lu.c snp/ld_prune_api.c snp/ld_clump.c snp/ld_clump_rows.c snp/ld_clump_input.c snp/ld_clump_write.c snp/ld_clump_api.c snp/snp_qc.c snp/snp_num.c snp/snp_bed_bits.c
   snp/fastid_engine.c snp/fastid_write.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/vcf_io.c snp/ld_api.c
   snp/fastid_api.c snp/snp_device.c)
 # The GPU back end when CUDA or HIP is there, else the stub that reports its absence.

@@ -10,6 +10,8 @@
  *   table and over a batch of every small table;
  * - numbers read by snp_num_double / snp_num_i64 against strtod / strtoll, bit for bit, on random
  *   decimals and the awkward tokens (signs, exponents, hex, inf, nan, long mantissas);
+ * - a .bed row's low-bit and high-bit planes (snp_bed_bits, every build this CPU runs) against the
+ *   codes read sample by sample;
  * - the .bed decoder's whole-word path against its sample-by-sample path, and the threaded reader
  *   (rows with gaps) against one thread;
  * - tables and text matrices formatted on several threads against one thread, byte for byte, and
@@ -27,6 +29,7 @@
 #include "snp/plink_io.h"
 #include "snp/snp_geno.h"
 #include "snp/snp_num.h"
+#include "snp/snp_bed_bits.h"
 
 #include "test_planes.h"
 #include "test_rng.h"
@@ -185,6 +188,34 @@ static void test_drop(void)
 		for (int k = 0; k < 9; ++k) c[9 + k] = (xi || xj) ? (uint32_t)(next() % (c[k] + 1)) : 0;
 		check_drop(c, xi, xj);
 	}
+}
+
+/* Rows of n samples (random codes; the padding bits of the last byte set, which must not show) to
+ * bit planes. */
+static void test_bits(int64_t n)
+{
+	int nw = (int)(((n + 63) / 64 + 7) / 8 * 8);
+	int64_t bytes = (n + 3) / 4;
+	uint8_t *row = malloc((size_t)bytes + 64);
+	uint64_t *l = calloc((size_t)nw, 8), *h = calloc((size_t)nw, 8), *l2 = calloc((size_t)nw, 8), *h2 = calloc((size_t)nw, 8);
+	snp_bed_bits_fn fast = snp_bed_bits_pick();
+	for (int rep = 0; rep < 20; ++rep) {
+		for (int64_t b = 0; b < bytes; ++b) row[b] = (uint8_t)next();
+		memset(l, 0xff, (size_t)nw * 8), memset(h, 0xff, (size_t)nw * 8);
+		memset(l2, 0xff, (size_t)nw * 8), memset(h2, 0xff, (size_t)nw * 8);
+		snp_bed_bits_portable(row, n, nw, l, h);
+		fast(row, n, nw, l2, h2);
+		int bad = 0;
+		for (int64_t k = 0; k < (int64_t)nw * 64; ++k) {
+			int code = k < n ? (row[k / 4] >> (2 * (k % 4))) & 3 : 0;
+			int lb = (int)(l[k / 64] >> (k % 64) & 1), hb = (int)(h[k / 64] >> (k % 64) & 1);
+			bad += lb != (code & 1) || hb != (code >> 1);
+		}
+		CHECK(!bad, "%lld samples: %d bits of the portable planes differ from the codes\n", (long long)n, bad);
+		CHECK(!memcmp(l, l2, (size_t)nw * 8) && !memcmp(h, h2, (size_t)nw * 8), "%lld samples: the fast planes differ\n",
+		      (long long)n);
+	}
+	free(row), free(l), free(h), free(l2), free(h2);
 }
 
 /* snp_num_double and snp_num_i64 on token t (a prefix of it when cut) against the C library. */
@@ -449,6 +480,8 @@ int main(int argc, char **argv)
 	test_decode(700, 37, argv[2]); /* several reader blocks */
 	test_drop();
 	test_numbers();
+	static const int64_t bit_sizes[] = {1, 3, 4, 5, 63, 64, 65, 255, 256, 257, 511, 512, 513, 1000, 5003};
+	for (size_t k = 0; k < sizeof bit_sizes / sizeof *bit_sizes; ++k) test_bits(bit_sizes[k]);
 	test_writer(150, 200, argv[2]);
 	if (fails) return fprintf(stderr, "%d checks failed\n", fails), 1;
 	printf("ok\n");
