@@ -72,7 +72,7 @@ static int write_list(FILE *fp, const snp_data_t *d, const uint8_t *pruned, cons
 	if (!order) return -1;
 	ld_prune_order(d, order);
 	for (int64_t k = 0; k < d->n_snp; ++k)
-		if (!skip[order[k]] && pruned[order[k]] == want) fprintf(fp, "%s\n", d->var[order[k]].id);
+		if (!skip[order[k]] && pruned[order[k]] == want) fputs(d->var[order[k]].id, fp), putc('\n', fp);
 	free(order);
 	return 0;
 }

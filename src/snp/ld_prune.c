@@ -167,7 +167,7 @@ __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void direct_avx
 
 /* --indep-pairwise on an autosome whose every sample is a column: SNP i's row to the planes of
  * its slot (low bits, high bits, then called) and its z and neg, without the decoder's planes;
- * its statistics counted from the row when no first pass did. */
+ * its statistics from the same counts when no first pass set them. */
 static void prepare_direct(prune_ctx_t *c, int64_t i)
 {
 	const snp_data_t *d = c->d;
@@ -176,7 +176,6 @@ static void prepare_direct(prune_ctx_t *c, int64_t i)
 	uint64_t *z = c->zn + (size_t)(i % c->n_slot) * 2 * (size_t)nw, *neg = z + nw;
 	const uint8_t *row = snp_rows_get(&c->rows, c->src->row[i]);
 	if (!row) c->io_failed = 1; /* reported once the workers finish */
-	if (row && c->src->stats) snp_geno_row_stats(d, i, row, c->src->c, p);
 	if (row) c->bits(row, d->n_bits, nw, p, p + nw);
 	else memset(p, 0, 2 * (size_t)nw * 8);
 	int64_t cnt[3], n = d->n_bits;
@@ -185,6 +184,7 @@ static void prepare_direct(prune_ctx_t *c, int64_t i)
 	else
 #endif
 		direct_portable(p, p + nw, nw, n, p + 2 * nw, z, neg, cnt);
+	if (row && c->src->stats) snp_geno_plain_counts(d, i, cnt[0], cnt[2] - cnt[0] - cnt[1], cnt[1], c->src->c);
 	prune_snp_t *s = snp_at(c, i);
 	s->pos = s->a = NULL, s->v = p + 2 * nw, s->z = z, s->neg = neg;
 	s->miss = n - cnt[2], s->sum = cnt[0] - cnt[1], s->ssq = cnt[0] + cnt[1];

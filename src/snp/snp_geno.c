@@ -234,6 +234,13 @@ int snp_geno_row_stats(const snp_data_t *d, int64_t i, const uint8_t *row, const
 	return t.flags;
 }
 
+void snp_geno_plain_counts(const snp_data_t *d, int64_t i, int64_t ll, int64_t lh, int64_t hh, const snp_geno_ctx_t *c)
+{
+	tally_t t = {.ll = ll, .lh = lh, .hh = hh, .nm = ll + lh + hh};
+	settle(d, i, &t, c, SNP_CHR_AUTO);
+	d->full[i] = t.nm == c->n;
+}
+
 int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
 	int cls = snp_chr_class(d->var[i].chr);

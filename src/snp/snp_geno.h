@@ -53,4 +53,9 @@ int snp_geno_row_to(const snp_data_t *d, int64_t i, const uint8_t *row, const sn
  * straight from the row (every sample kept, an autosome); scratch: planes as above otherwise. */
 int snp_geno_row_stats(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *scratch);
 
+/* SNP i's statistics, allele order and full flag (as snp_geno_row_stats sets them) from the counts
+ * of its codes 00, 10 and 11, for a caller that counted them itself: c plain, SNP i on an
+ * autosome. */
+void snp_geno_plain_counts(const snp_data_t *d, int64_t i, int64_t ll, int64_t lh, int64_t hh, const snp_geno_ctx_t *c);
+
 #endif
