@@ -201,9 +201,13 @@ static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in
 	int rc = geno_ctx(a, s, &c, err);
 	if (rc == 0 && streams(a)) {
 		/* without filters no row is read before the windows read it (pruning then reads each row
-		 * once); the statistics are set as rows are decoded */
-		if (filters(a)) rc = snp_read_bed_stats(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
-		else if ((rc = snp_bed_check(s->bed, s->n_rows, s->ss.n, err)) == 0) rc = snp_geno_alloc_stats(d, d->n_snp, &c, err);
+		 * once); the statistics are set as rows are decoded. --hwe takes its counts from the
+		 * filters' first pass. */
+		if (a->hwe > 0 && !(in->hwe_counts = malloc(sizeof *in->hwe_counts * 3 * (size_t)(s->n_rows + 1))))
+			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (rc == 0 && filters(a)) rc = snp_read_bed_stats(s->bed, s->src, s->n_rows, s->ss.n, &c, d, in->hwe_counts, err);
+		else if (rc == 0 && (rc = snp_bed_check(s->bed, s->n_rows, s->ss.n, err)) == 0)
+			rc = snp_geno_alloc_stats(d, d->n_snp, &c, err);
 		if (rc == 0 && !(in->bed = strdup(s->bed))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		if (rc < 0) return snp_geno_ctx_free(&c), rc;
 		in->streamed = 1, in->geno = c, in->n_rows = s->n_rows, in->n_samples = s->ss.n;
@@ -235,8 +239,7 @@ static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t 
 	/* PLINK's order: --geno, --hwe, --maf */
 	int rc = snp_select_qc(d, a->geno, 0.0, &ng, &nm, src, err);
 	if (rc == 0 && a->hwe > 0) {
-		rc = in->streamed ? snp_qc_hwe_bed(d, in->bed, in->n_rows, in->n_samples, &in->geno, a->hwe, a->hwe_midp,
-		                                   a->ld.threads, src, &nh, err)
+		rc = in->streamed ? snp_qc_hwe_counts(d, in->hwe_counts, a->hwe, a->hwe_midp, src, &nh, err)
 		                  : snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
 		if (rc == 0 && d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--hwe %g removed every variant", a->hwe);
 	}
@@ -409,6 +412,7 @@ void ld_input_free(ld_input_t *in)
 	free(in->idx1);
 	free(in->row);
 	free(in->bed);
+	free(in->hwe_counts);
 	if (in->streamed) snp_geno_ctx_free(&in->geno);
 	snp_bim_order_free(&in->ord);
 	memset(in, 0, sizeof *in);

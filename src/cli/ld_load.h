@@ -25,6 +25,8 @@ typedef struct {
 	 * stats_later no filter needed a first pass, and a SNP's statistics are set as its row is
 	 * decoded. */
 	int streamed, stats_later;
+	uint32_t *hwe_counts; /* streamed with --hwe: each SNP's genotype counts from the first pass, at
+	                         3 times its .bed row (snp_qc_hwe_counts) */
 	char *bed;
 	int64_t n_rows, n_samples;
 	snp_geno_ctx_t geno;

@@ -325,6 +325,7 @@ typedef struct {
 	int64_t n, bpr, n_blocks;
 	uint64_t *out;
 	int stats;          /* decoding into out: set the SNPs' statistics too */
+	uint32_t *geno;     /* counting: each SNP's genotype counts at 3 * its row (NULL: not kept) */
 	const snp_geno_ctx_t *c;
 	const snp_data_t *d;
 	atomic_llong next;
@@ -408,7 +409,7 @@ static int decode_item(const bed_job_t *j, int64_t k, const uint8_t *row, uint64
 	uint64_t *p = job_planes(j, k);
 	if (j->out) return snp_geno_row_to(j->d, i, row, j->c, p, j->stats);
 	if (p) return snp_geno_row_hh((snp_data_t *)j->d, i, row, j->c);
-	return snp_geno_row_stats(j->d, i, row, j->c, scratch);
+	return snp_geno_row_stats(j->d, i, row, j->c, scratch, j->geno ? j->geno + 3 * j->src[i] : NULL);
 }
 
 /* Blocks of items in turn: each run of consecutive rows read at once, then decoded (counted only
@@ -438,8 +439,9 @@ static void bed_worker(void *arg, int tid)
 	free(scratch);
 }
 
-int snp_bed_decode(const snp_bed_src_t *s, const snp_data_t *d, const int64_t *snp, int64_t n, uint64_t *planes,
-                   int threads, void *pool, int *hh, gvk_err_t *err)
+/* snp_bed_decode, with the genotype counts of SNPs counted only into geno when given. */
+static int decode(const snp_bed_src_t *s, const snp_data_t *d, const int64_t *snp, int64_t n, uint64_t *planes,
+                  uint32_t *geno, int threads, void *pool, int *hh, gvk_err_t *err)
 {
 	if (hh) *hh = 0;
 	if (n <= 0) return 0;
@@ -447,7 +449,7 @@ int snp_bed_decode(const snp_bed_src_t *s, const snp_data_t *d, const int64_t *s
 	if (fd < 0) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", s->bed, strerror(errno));
 	int nt = threads > 1 ? threads : 1;
 	bed_job_t j = {.fd = fd, .src = s->row, .snp = snp, .n = n, .bpr = (s->n_samples + 3) / 4, .out = planes,
-	               .stats = s->stats, .c = s->c, .d = d};
+	               .stats = s->stats, .geno = geno, .c = s->c, .d = d};
 	j.n_blocks = (n + BED_BLOCK - 1) / BED_BLOCK;
 	if (nt > j.n_blocks) nt = (int)j.n_blocks;
 	j.hh = malloc(sizeof *j.hh * (size_t)nt);
@@ -475,6 +477,12 @@ int snp_bed_decode(const snp_bed_src_t *s, const snp_data_t *d, const int64_t *s
 	return rc;
 }
 
+int snp_bed_decode(const snp_bed_src_t *s, const snp_data_t *d, const int64_t *snp, int64_t n, uint64_t *planes,
+                   int threads, void *pool, int *hh, gvk_err_t *err)
+{
+	return decode(s, d, snp, n, planes, NULL, threads, pool, hh, err);
+}
+
 int snp_bed_check(const char *path, int64_t n_rows, int64_t n_samples, gvk_err_t *err)
 {
 	FILE *fp = fopen(path, "rb");
@@ -484,15 +492,15 @@ int snp_bed_check(const char *path, int64_t n_rows, int64_t n_samples, gvk_err_t
 	return rc;
 }
 
-/* snp_read_bed, keeping d's planes when planes is set. */
+/* snp_read_bed, keeping d's planes when planes is set, else the genotype counts when geno is. */
 static int read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
-                    snp_data_t *d, int planes, gvk_err_t *err)
+                    snp_data_t *d, int planes, uint32_t *geno, gvk_err_t *err)
 {
 	int rc = snp_bed_check(path, n_rows, n_samples, err);
 	if (rc == 0) rc = planes ? snp_geno_alloc(d, d->n_snp, c, err) : snp_geno_alloc_stats(d, d->n_snp, c, err);
 	snp_bed_src_t s = {path, src, n_rows, n_samples, c, 1};
 	int hh = 0;
-	if (rc == 0) rc = snp_bed_decode(&s, d, NULL, d->n_snp, NULL, c->threads, NULL, &hh, err);
+	if (rc == 0) rc = decode(&s, d, NULL, d->n_snp, NULL, geno, c->threads, NULL, &hh, err);
 	d->hh |= hh;
 	return rc;
 }
@@ -500,13 +508,13 @@ static int read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_
 int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
                  snp_data_t *d, gvk_err_t *err)
 {
-	return read_bed(path, src, n_rows, n_samples, c, d, 1, err);
+	return read_bed(path, src, n_rows, n_samples, c, d, 1, NULL, err);
 }
 
 int snp_read_bed_stats(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples,
-                       const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err)
+                       const snp_geno_ctx_t *c, snp_data_t *d, uint32_t *geno, gvk_err_t *err)
 {
-	return read_bed(path, src, n_rows, n_samples, c, d, 0, err);
+	return read_bed(path, src, n_rows, n_samples, c, d, 0, geno, err);
 }
 
 /* The LD columns' sample IDs as FID_IID, the name plink --recode vcf gives a sample, so that a
@@ -547,7 +555,7 @@ static int read_plink(const char *bed, const char *bim, const char *fam, const s
 	if (rc == 0) {
 		d->n_samples = ss.n;
 		if (how == READ_PLANES) rc = snp_read_bed(bed, src, rows, ss.n, &c, d, err);
-		else if (how == READ_STATS) rc = snp_read_bed_stats(bed, src, rows, ss.n, &c, d, err);
+		else if (how == READ_STATS) rc = snp_read_bed_stats(bed, src, rows, ss.n, &c, d, NULL, err);
 		else if ((rc = snp_bed_check(bed, rows, ss.n, err)) == 0) rc = snp_geno_alloc_stats(d, d->n_snp, &c, err);
 	}
 	if (rc == 0) rc = column_ids(&ss, &c, d, err);

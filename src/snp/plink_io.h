@@ -58,9 +58,11 @@ int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n
                  snp_data_t *d, gvk_err_t *err);
 
 /* The same, keeping only the per-SNP statistics, allele swaps and flags (d->w stays NULL): a
- * first pass for a caller that decodes the rows again a window at a time (snp_bed_src_t). */
+ * first pass for a caller that decodes the rows again a window at a time (snp_bed_src_t). geno
+ * (3 per .bed row, may be NULL) receives at 3 src[i] SNP i's genotype counts for the
+ * Hardy-Weinberg test (snp_geno_plane_counts). */
 int snp_read_bed_stats(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples,
-                       const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err);
+                       const snp_geno_ctx_t *c, snp_data_t *d, uint32_t *geno, gvk_err_t *err);
 
 /* A .bed whose rows a caller decodes itself, a few SNPs at a time (pruning's and clumping's
  * windows): each SNP of d's row, the decoding context, and whether each SNP's statistics and

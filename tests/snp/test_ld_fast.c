@@ -8,6 +8,8 @@
  *   included, and the cut-off at a value and one step above it);
  * - the batched cut-off of --clump's rows (ld_em_below_many) against ld_em_stats's own, table by
  *   table and over a batch of every small table;
+ * - the Hardy-Weinberg threshold test without the whole distribution (snp_hwe_fails) against
+ *   snp_hwe_p < threshold, every count up to 40 samples and random ones up to 200,000;
  * - numbers read by snp_num_double / snp_num_i64 against strtod / strtoll, bit for bit, on random
  *   decimals and the awkward tokens (signs, exponents, hex, inf, nan, long mantissas);
  * - a .bed row's low-bit and high-bit planes (snp_bed_bits, every build this CPU runs) against the
@@ -29,6 +31,7 @@
 #include "snp/plink_io.h"
 #include "snp/snp_geno.h"
 #include "snp/snp_num.h"
+#include "snp/snp_qc.h"
 #include "snp/snp_bed_bits.h"
 
 #include "test_planes.h"
@@ -187,6 +190,33 @@ static void test_drop(void)
 		int xi = rep % 3 == 1, xj = rep % 4 == 1;
 		for (int k = 0; k < 9; ++k) c[9 + k] = (xi || xj) ? (uint32_t)(next() % (c[k] + 1)) : 0;
 		check_drop(c, xi, xj);
+	}
+}
+
+static void check_hwe(int64_t het, int64_t h1, int64_t h2, double thr, int midp)
+{
+	int want = snp_hwe_p(het, h1, h2, midp) < thr, got = snp_hwe_fails(het, h1, h2, thr, midp);
+	CHECK(want == got, "hwe %lld %lld %lld at %g%s: %d, the whole distribution says %d\n", (long long)het, (long long)h1,
+	      (long long)h2, thr, midp ? " midp" : "", got, want);
+}
+
+static void test_hwe(void)
+{
+	static const double thr[] = {1e-300, 1e-50, 1e-6, 1e-3, 0.05, 0.3, 0.5, 0.9, 0.9999};
+	for (int64_t n = 0; n <= 40; ++n)
+		for (int64_t het = 0; het <= n; ++het)
+			for (int64_t h1 = 0; het + h1 <= n; ++h1)
+				for (size_t k = 0; k < sizeof thr / sizeof *thr; ++k) check_hwe(het, h1, n - het - h1, thr[k], (int)(het + h1) & 1);
+	for (int rep = 0; rep < 20000; ++rep) {
+		int64_t n = 1 + (int64_t)(next() % (rep % 50 ? 5000 : 200000));
+		double f = unif(), f2 = f * f * unif() * 1.2;
+		int64_t h2 = (int64_t)(f2 * (double)n), het = (int64_t)((2 * f * (1 - f)) * (double)n * (0.5 + unif()));
+		if (h2 > n) h2 = n;
+		if (h2 + het > n) het = n - h2;
+		double t = rep % 4 ? pow(10, -12 * unif()) : 1e-6;
+		/* the threshold at the p-value itself, where only the exact sums can decide */
+		if (rep % 7 == 0) t = snp_hwe_p(het, n - h2 - het, h2, rep & 1);
+		check_hwe(het, n - h2 - het, h2, t, rep & 1);
 	}
 }
 
@@ -480,6 +510,7 @@ int main(int argc, char **argv)
 	test_decode(700, 37, argv[2]); /* several reader blocks */
 	test_drop();
 	test_numbers();
+	test_hwe();
 	static const int64_t bit_sizes[] = {1, 3, 4, 5, 63, 64, 65, 255, 256, 257, 511, 512, 513, 1000, 5003};
 	for (size_t k = 0; k < sizeof bit_sizes / sizeof *bit_sizes; ++k) test_bits(bit_sizes[k]);
 	test_writer(150, 200, argv[2]);
