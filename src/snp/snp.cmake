@@ -21,6 +21,13 @@ if(GVK_HAVE_HTSLIB)
     INCLUDE_DIRECTORIES ${HTSLIB_INCLUDE_DIR})
 endif()
 
+# gzip output through libdeflate where it is found (cmake/gvk_libdeflate.cmake), else zlib.
+if(GVK_HAVE_LIBDEFLATE)
+  set_source_files_properties(snp/ld_gz.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_LIBDEFLATE
+    INCLUDE_DIRECTORIES ${LIBDEFLATE_INCLUDE_DIR})
+  list(APPEND GVK_EXTRA_LIBS ${LIBDEFLATE_LIBRARY})
+endif()
+
 # One file per instruction set (cmake/gvk_isa.cmake); popgemm_dispatch.c picks at run time.
 if(GVK_X86)
   gvk_isa_kernel(popcnt snp/popgemm_popcnt.c)
