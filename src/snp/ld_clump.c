@@ -10,10 +10,11 @@
  * they overlap, split the fileset into components that are clumped one after another, each in
  * the candidates' order, and the clumps are put in that order at the end. Without planes in d
  * only a component's SNPs with report lines are read from the .bed, when it comes.
- * The r^2 of an index against its window does not depend on which variants are clumped, so the
- * rows of a batch of index candidates are computed in parallel (or their tables in one GPU call,
- * the estimate on the host) and then applied in order; a candidate clumped by an earlier one of
- * its batch only costs its row. A pair whose r^2 is bound to stay at or below the threshold
+ * Many small components are shared out whole among the threads. Otherwise, as the r^2 of an
+ * index against its window does not depend on which variants are clumped, the rows of a batch of
+ * index candidates are computed in parallel (or their tables in one GPU call, the estimate on the
+ * host) and then applied in order; a candidate clumped by an earlier one of its batch only costs
+ * its row. A pair whose r^2 is bound to stay at or below the threshold
  * skips the estimate. */
 #include <math.h>
 #include <stdlib.h>
@@ -430,7 +431,7 @@ typedef struct {
 	int64_t cap_w, cap_slot;
 } store_t;
 
-static int store_fill(pass_t *s, const comp_t *c, store_t *st, gvk_pool_t *pool, gvk_err_t *err)
+static int store_fill(pass_t *s, const comp_t *c, store_t *st, int nt, gvk_pool_t *pool, gvk_err_t *err)
 {
 	const snp_data_t *d = s->d;
 	int64_t len = c->b - c->a, n = 0;
@@ -453,16 +454,15 @@ static int store_fill(pass_t *s, const comp_t *c, store_t *st, gvk_pool_t *pool,
 		if (!st->w) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the planes of %lld SNPs", (long long)n);
 	}
 	s->w = st->w, s->slot = st->slot;
-	int rc = snp_bed_decode(s->o->src, d, st->snp, n, st->w, s->o->threads, pool, NULL, err);
+	int rc = snp_bed_decode(s->o->src, d, st->snp, n, st->w, nt, pool, NULL, err);
 	if (rc == 0 && s->o->gpu) snp_gpu_planes_changed(s->o->gpu);
 	return rc;
 }
 
-/* Clumps one component, its candidates' rows in batches. */
-static int clump_comp(pass_t *s, const comp_t *c, const cand_t *cand, rowbuf_t *rb, int64_t batch, gvk_pool_t *pool,
-                      gpu_buf_t *gb, gvk_err_t *err)
+/* Clumps one component, its candidates' rows in batches (on nt threads of pool). */
+static int clump_comp(pass_t *s, const comp_t *c, const cand_t *cand, rowbuf_t *rb, int64_t batch, int nt,
+                      gvk_pool_t *pool, gpu_buf_t *gb, gvk_err_t *err)
 {
-	int nt = s->o->threads > 1 ? s->o->threads : 1;
 	s->a = c->a, s->b = c->b, s->run_a = c->run_a, s->run_b = c->run_b;
 	s->xmale = snp_chr_class(s->d->var[c->a].chr) == SNP_CHR_X ? s->d->male : NULL;
 	for (int64_t k0 = c->c0; k0 < c->c1; k0 += batch) {
@@ -484,34 +484,144 @@ static int clump_comp(pass_t *s, const comp_t *c, const cand_t *cand, rowbuf_t *
 	return 0;
 }
 
+/* What one thread clumps with: its pass (its clumps and members in its own result), buffers and
+ * error. */
+typedef struct {
+	pass_t s;
+	ld_clump_result_t r;
+	rowbuf_t rb;
+	store_t st;
+	gpu_buf_t gb;
+	gvk_err_t err;
+	int rc;
+} worker_t;
+
+static int worker_init(worker_t *w, const pass_t *base, int64_t batch)
+{
+	memset(w, 0, sizeof *w);
+	w->s = *base, w->s.r = &w->r;
+	return (w->rb.rows = malloc(sizeof *w->rb.rows * (size_t)batch)) ? 0 : -1;
+}
+
+static void worker_free(worker_t *w)
+{
+	ld_clump_result_free(&w->r);
+	free(w->rb.rows), free(w->rb.j), free(w->rb.js), free(w->rb.r);
+	free(w->st.w), free(w->st.slot), free(w->st.snp);
+	free(w->gb.pairs), free(w->gb.x), free(w->gb.c);
+}
+
+/* A component read (when d has no planes) and clumped. */
+static int run_comp(worker_t *w, const comp_t *c, const cand_t *bucket, int64_t batch, int nt, gvk_pool_t *pool)
+{
+	const pass_t *s = &w->s;
+	if (!s->d->w && !s->o->src) return gvk_err_set(&w->err, GVK_ERR_ARG, "ld_clump_run: no planes, and no .bed to read them from");
+	if (!s->d->w && store_fill(&w->s, c, &w->st, nt, pool, &w->err) < 0) return w->err.code;
+	return clump_comp(&w->s, c, bucket, &w->rb, batch, nt, pool, &w->gb, &w->err);
+}
+
+/* Components clumped one per thread at a time, the largest first; each thread's clumps in its own
+ * result. */
+typedef struct {
+	worker_t *w;
+	const comps_t *cs;
+	const int64_t *order;
+	const cand_t *bucket;
+	int64_t batch, next; /* next: atomic */
+} comp_job_t;
+
+static void comp_worker(void *arg, int tid)
+{
+	comp_job_t *j = arg;
+	worker_t *w = &j->w[tid];
+	for (int64_t k; w->rc == 0 && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->cs->n;)
+		w->rc = run_comp(w, &j->cs->c[j->order[k]], j->bucket, j->batch, 1, NULL);
+}
+
+static int64_t comp_size(const comp_t *c) { return c->c1 - c->c0; }
+
+/* Components by candidates, most first. */
+typedef struct {
+	int64_t size, k;
+} by_size_t;
+
+static int size_desc(const void *x, const void *y)
+{
+	const by_size_t *a = x, *b = y;
+	if (a->size != b->size) return (a->size < b->size) - (a->size > b->size);
+	return (a->k > b->k) - (a->k < b->k);
+}
+
+/* Whether the components are many and even enough to give each thread whole ones. */
+static int comps_parallel(const comps_t *cs, int64_t n_cand, int nt)
+{
+	if (nt < 2 || cs->n < 4 * (int64_t)nt) return 0;
+	for (int64_t k = 0; k < cs->n; ++k)
+		if (comp_size(&cs->c[k]) * 2 * nt > n_cand) return 0;
+	return 1;
+}
+
+/* The workers' clumps and members joined into r (members renumbered). */
+static int join(worker_t *w, int nw, ld_clump_result_t *r)
+{
+	int64_t nc = 0, nm = 0;
+	for (int t = 0; t < nw; ++t) nc += w[t].r.n, nm += w[t].r.n_m, r->pairs += w[t].r.pairs;
+	r->c = malloc(sizeof *r->c * (size_t)(nc + 1)), r->m = malloc(sizeof *r->m * (size_t)(nm + 1));
+	if (!r->c || !r->m) return -1;
+	r->cap_c = nc, r->cap_m = nm;
+	for (int t = 0; t < nw; ++t) {
+		for (int64_t k = 0; k < w[t].r.n; ++k) r->c[r->n] = w[t].r.c[k], r->c[r->n++].first += r->n_m;
+		memcpy(r->m + r->n_m, w[t].r.m, sizeof *r->m * (size_t)w[t].r.n_m);
+		r->n_m += w[t].r.n_m;
+	}
+	return 0;
+}
+
 int ld_clump_run(const snp_data_t *d, const ld_clump_input_t *in, const ld_clump_opt_t *o, ld_clump_result_t *r,
                  gvk_err_t *err)
 {
 	memset(r, 0, sizeof *r);
 	int64_t n_cand = 0;
 	int nt = o->threads > 1 ? o->threads : 1;
-	int64_t batch = o->gpu ? 256 : 16 * (int64_t)nt;
-	pass_t s = {.d = d, .in = in, .o = o, .r = r, .w = d->w, .drop = o->r2 > 0 ? o->r2 : 0.0};
-	s.clumped = calloc((size_t)d->n_snp + 1, 1);
-	rowbuf_t rb = {.rows = malloc(sizeof *rb.rows * (size_t)batch)};
+	pass_t base = {.d = d, .in = in, .o = o, .w = d->w, .drop = o->r2 > 0 ? o->r2 : 0.0};
+	base.clumped = calloc((size_t)d->n_snp + 1, 1);
 	cand_t *cand = candidates(in, o, &n_cand), *bucket = NULL;
 	comps_t cs = {0};
-	store_t st = {0};
-	gpu_buf_t gb = {0};
-	int rc = s.clumped && rb.rows && cand ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int rc = base.clumped && cand ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	if (rc == 0 && components(d, in, o, cand, n_cand, &cs, &bucket) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	r->n_top = n_cand;
-	gvk_pool_t *pool = nt > 1 ? gvk_pool_create(nt) : NULL;
-	for (int64_t k = 0; rc == 0 && k < cs.n; ++k) {
-		if (!d->w && !o->src) rc = gvk_err_set(err, GVK_ERR_ARG, "ld_clump_run: no planes, and no .bed to read them from");
-		else if (!d->w) rc = store_fill(&s, &cs.c[k], &st, pool, err);
-		if (rc == 0) rc = clump_comp(&s, &cs.c[k], bucket, &rb, batch, pool, &gb, err);
+	/* many small components: whole ones per thread, nothing to wait for; else one after another,
+	 * each with its rows in batches over all threads (and the GPU's tables in one host thread) */
+	int spread = rc == 0 && !o->gpu && comps_parallel(&cs, n_cand, nt), nw = spread ? nt : 1;
+	int64_t batch = o->gpu ? 256 : spread ? 16 : 16 * (int64_t)nt;
+	worker_t *w = calloc((size_t)nw, sizeof *w);
+	int64_t *order = malloc(sizeof *order * (size_t)(cs.n + 1));
+	if (rc == 0 && (!w || !order)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int t = 0; rc == 0 && t < nw; ++t)
+		if (worker_init(&w[t], &base, batch) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (rc == 0 && spread) {
+		by_size_t *bs = malloc(sizeof *bs * (size_t)(cs.n + 1));
+		if (!bs) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		for (int64_t k = 0; bs && k < cs.n; ++k) bs[k] = (by_size_t){comp_size(&cs.c[k]), k};
+		if (bs) qsort(bs, (size_t)cs.n, sizeof *bs, size_desc);
+		for (int64_t k = 0; bs && k < cs.n; ++k) order[k] = bs[k].k;
+		free(bs);
 	}
-	gvk_pool_destroy(pool);
+	if (rc == 0 && spread) {
+		comp_job_t j = {w, &cs, order, bucket, batch, 0};
+		gvk_parallel(nw, comp_worker, &j);
+		for (int t = 0; t < nw && rc == 0; ++t)
+			if (w[t].rc < 0) rc = w[t].rc, *err = w[t].err;
+	} else if (rc == 0) {
+		gvk_pool_t *pool = nt > 1 ? gvk_pool_create(nt) : NULL;
+		for (int64_t k = 0; rc == 0 && k < cs.n; ++k)
+			if ((rc = run_comp(&w[0], &cs.c[k], bucket, batch, nt, pool)) < 0) *err = w[0].err;
+		gvk_pool_destroy(pool);
+	}
+	if (rc == 0 && join(w, nw, r) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	r->n_top = n_cand;
 	if (rc == 0) qsort(r->c, (size_t)r->n, sizeof *r->c, clump_cmp);
-	free(s.clumped), free(rb.rows), free(rb.j), free(rb.js), free(rb.r), free(cand), free(bucket), free(cs.c);
-	free(st.w), free(st.slot), free(st.snp);
-	free(gb.pairs), free(gb.x), free(gb.c);
+	for (int t = 0; w && t < nw; ++t) worker_free(&w[t]);
+	free(w), free(order), free(base.clumped), free(cand), free(bucket), free(cs.c);
 	if (rc < 0) ld_clump_result_free(r);
 	return rc;
 }
