@@ -16,6 +16,7 @@
 #include "snp_num.h"
 #include "../common/err.h"
 #include "../common/lineio.h"
+#include "../common/threads.h"
 
 #define CLUMP_EPS 0.00000000000005684341886080801486968994140625
 
@@ -207,37 +208,135 @@ typedef struct {
 	const ld_clump_opt_t *o;
 	double load;  /* lines with p above this only count towards NSIG */
 	int64_t miss_cap;
-	int64_t next; /* the SNP after the previous line's */
+	const char *path;  /* the file being read, its columns, number, and whether its entries can be */
+	int col_id, col_p; /* index variants */
+	int fidx, top;
+	int threads;
 } reader_t;
 
-/* One data line [s, e); 0 (also for a skipped line) or an error naming the file and line. */
-static int data_line(reader_t *r, ld_clump_input_t *in, const char *s, const char *e, int col_id, int col_p, int fidx,
-                     int top, const char *path, int64_t ln, gvk_err_t *err)
+/* A data line that names a p-value, as the parallel scan leaves it for the ordered pass: its id
+ * and p tokens, the SNP of the id (-1: none), the p, its line within its part (from 1); or a line
+ * with a NUL byte (nul set). */
+typedef struct {
+	const char *id, *pv;
+	int32_t id_len, pv_len;
+	int64_t line, snp;
+	double p;
+	int nul;
+} rec_t;
+
+/* One data line [s, e) scanned: 1 with *rc filled when it names a p-value (a number), else 0. */
+static int scan_line(const reader_t *r, const char *s, const char *e, int64_t *next, rec_t *rc)
 {
 	const char *is = NULL, *ie = NULL, *ps = NULL, *pe = NULL, *num_end;
-	if (!two_fields(s, e, col_id, col_p, &is, &ie, &ps, &pe)) return 0;
+	if (!two_fields(s, e, r->col_id, r->col_p, &is, &ie, &ps, &pe)) return 0;
 	double p = snp_num_double(ps, pe, &num_end);
 	if (num_end == ps) return 0;
-	if (p < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: negative p-value '%.*s'", path, (long long)ln,
-	                              (int)(pe - ps), ps);
-	int64_t i = id_find(r->ids, is, (size_t)(ie - is), &r->next);
+	*rc = (rec_t){is, ps, (int32_t)(ie - is), (int32_t)(pe - ps), 0, p < 0 ? -1 : id_find(r->ids, is, (size_t)(ie - is), next), p, 0};
+	return 1;
+}
+
+/* A scanned line in the file's order (line ln): 0 or an error naming the file and line. */
+static int apply_rec(reader_t *r, ld_clump_input_t *in, const rec_t *q, int64_t ln, gvk_err_t *err)
+{
+	if (q->nul) return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: a NUL byte (not a text file?)", r->path, (long long)ln);
+	double p = q->p;
+	if (p < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: negative p-value '%.*s'", r->path, (long long)ln,
+	                              (int)q->pv_len, q->pv);
+	int64_t i = q->snp;
 	if (i < 0) {
-		if (p <= r->o->p1 && top && add_missing(in, is, (size_t)(ie - is), p, &r->miss_cap) < 0)
+		if (p <= r->o->p1 && r->top && add_missing(in, q->id, (size_t)q->id_len, p, &r->miss_cap) < 0)
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		return 0;
 	}
 	if (p > r->load) {
 		if (p >= 0.05) {
 			if (p > 1)
-				return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: p-value '%.*s' is above 1", path, (long long)ln,
-				                   (int)(pe - ps), ps);
+				return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: p-value '%.*s' is above 1", r->path, (long long)ln,
+				                   (int)q->pv_len, q->pv);
 			++in->nsig[i];
 		}
 		return 0;
 	}
-	if (add_entry(in, i, p, fidx) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (p <= r->o->p1 && top) in->top[i] = 1;
+	if (add_entry(in, i, p, r->fidx) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (p <= r->o->p1 && r->top) in->top[i] = 1;
 	return 0;
+}
+
+/* One part of a block of lines, scanned on its own thread: its records and line count. */
+typedef struct {
+	const char *s, *e;
+	rec_t *rec;
+	int64_t n, cap, lines;
+	int nomem;
+} part_t;
+
+static void scan_part(const reader_t *r, part_t *pt)
+{
+	int64_t next = 0;
+	pt->n = pt->lines = 0;
+	for (const char *s = pt->s; s < pt->e;) {
+		const char *nl = memchr(s, '\n', (size_t)(pt->e - s)), *e = nl ? nl : pt->e;
+		const char *end = e > s && e[-1] == '\r' ? e - 1 : e;
+		++pt->lines;
+		if (pt->n == pt->cap) {
+			int64_t cap = pt->cap ? 2 * pt->cap : 4096;
+			rec_t *g = realloc(pt->rec, sizeof *g * (size_t)cap);
+			if (!g) return (void)(pt->nomem = 1);
+			pt->rec = g, pt->cap = cap;
+		}
+		rec_t *q = &pt->rec[pt->n];
+		if (memchr(s, 0, (size_t)(end - s))) *q = (rec_t){.nul = 1}, q->line = pt->lines, ++pt->n;
+		else if (skip_sep(s, end) < end && scan_line(r, s, end, &next, q)) q->line = pt->lines, ++pt->n;
+		s = nl ? nl + 1 : pt->e;
+	}
+}
+
+typedef struct {
+	const reader_t *r;
+	part_t *pt;
+} scan_job_t;
+
+static void scan_worker(void *arg, int tid)
+{
+	scan_job_t *j = arg;
+	scan_part(j->r, &j->pt[tid]);
+}
+
+/* The lines after the header, in blocks whose parts are scanned on the threads, then applied in
+ * order. */
+enum { PART_BYTES = 1 << 20 };
+
+static int read_data(reader_t *r, ld_clump_input_t *in, gvk_lr_t *lr, gvk_err_t *err)
+{
+	int nt = r->threads > 1 ? r->threads : 1, rc = 0;
+	part_t *pt = calloc((size_t)nt, sizeof *pt);
+	if (!pt) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	char *blk;
+	size_t len;
+	int64_t base = gvk_lr_lineno(lr);
+	while (rc == 0 && (rc = gvk_lr_block_uncounted(lr, (size_t)nt * PART_BYTES, &blk, &len, err)) == 1) {
+		rc = 0;
+		const char *at = blk, *end = blk + len;
+		for (int t = 0; t < nt; ++t) { /* parts of about equal size, cut after a newline */
+			const char *cut = t + 1 < nt ? blk + len / (size_t)nt * (size_t)(t + 1) : end;
+			if (cut < at) cut = at;
+			const char *nl = t + 1 < nt && cut < end ? memchr(cut, '\n', (size_t)(end - cut)) : NULL;
+			pt[t].s = at, pt[t].e = t + 1 < nt ? (nl ? nl + 1 : end) : end;
+			at = pt[t].e;
+		}
+		scan_job_t j = {r, pt};
+		if (nt > 1) gvk_parallel(nt, scan_worker, &j);
+		else scan_worker(&j, 0);
+		for (int t = 0; t < nt && rc == 0; ++t) {
+			if (pt[t].nomem) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			for (int64_t k = 0; rc == 0 && k < pt[t].n; ++k) rc = apply_rec(r, in, &pt[t].rec[k], base + pt[t].rec[k].line, err);
+			base += pt[t].lines;
+		}
+	}
+	for (int t = 0; t < nt; ++t) free(pt[t].rec);
+	free(pt);
+	return rc;
 }
 
 /* Whether path starts with gzip's magic bytes; -1 when it cannot be opened. */
@@ -251,27 +350,22 @@ static int gzipped(const char *path)
 	return got == 2 && m[0] == 0x1f && m[1] == 0x8b;
 }
 
-static int read_file(reader_t *r, ld_clump_input_t *in, const char *path, const ld_clump_fields_t *f, int fidx, int top,
-                     gvk_err_t *err)
+static int read_file(reader_t *r, ld_clump_input_t *in, const char *path, const ld_clump_fields_t *f, gvk_err_t *err)
 {
 	int gz = gzipped(path);
 	if (gz < 0) return gvk_err_set(err, GVK_ERR_IO, "cannot open %s", path);
 	if (gz) return gvk_err_set(err, GVK_ERR_FORMAT, "%s is gzip-compressed; gvk reads clump files uncompressed", path);
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return gvk_err_set(err, GVK_ERR_IO, "cannot open %s", path);
-	int rc = 0, col_id = -1, col_p = -1, have_header = 0;
+	int rc;
 	const char *line;
 	size_t len;
-	r->next = 0;
-	while (rc == 0 && (rc = gvk_lr_view(lr, &line, &len, err)) == 1) {
-		const char *e = line + len;
-		rc = 0;
-		if (skip_sep(line, e) == e) continue;
-		if (!have_header) rc = header(line, e, path, f, &col_id, &col_p, err), have_header = 1;
-		else rc = data_line(r, in, line, e, col_id, col_p, fidx, top, path, gvk_lr_lineno(lr), err);
-	}
+	r->path = path;
+	while ((rc = gvk_lr_view(lr, &line, &len, err)) == 1 && skip_sep(line, line + len) == line + len) {}
+	if (rc == 1) rc = header(line, line + len, path, f, &r->col_id, &r->col_p, err);
+	else if (rc == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s is empty (no header line)", path);
+	if (rc == 0) rc = read_data(r, in, lr, err);
 	gvk_lr_close(lr);
-	if (rc == 0 && !have_header) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s is empty (no header line)", path);
 	return rc;
 }
 
@@ -321,13 +415,13 @@ int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
 	for (int64_t i = 0; i < m; ++i) in->head[i] = -1;
-	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05};
+	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05, .threads = o->threads};
 	if (o->p2 > r.load) r.load = o->p2;
 	if (o->p1 >= r.load) r.load = o->p1 * (1 + CLUMP_EPS);
 	int rc = 0;
 	for (int k = n; rc == 0 && k >= 1; --k) {
-		int top = !o->index_first || n == 1 || k == 1;
-		rc = read_file(&r, in, files[k - 1], f, k, top, err);
+		r.fidx = k, r.top = !o->index_first || n == 1 || k == 1;
+		rc = read_file(&r, in, files[k - 1], f, err);
 	}
 	table_free(&ids);
 	if (rc < 0) {
