@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ld_clump.h"
+#include "plink_io.h"
 #include "snp_num.h"
 #include "../common/err.h"
 #include "../common/lineio.h"
@@ -71,7 +72,7 @@ static int table_init(id_table_t *t, const snp_data_t *d)
 {
 	uint64_t cap = 16;
 	while (cap < 2 * (uint64_t)d->n_snp + 2) cap <<= 1;
-	t->slot = calloc(cap, sizeof *t->slot);
+	if ((t->slot = snp_big_alloc(cap * sizeof *t->slot))) memset(t->slot, 0, cap * sizeof *t->slot);
 	t->later = calloc((size_t)d->n_snp + 1, 1);
 	if (!t->slot || !t->later || (uint64_t)d->n_snp >= SLOT_IDX) return -1;
 	t->mask = cap - 1, t->d = d;
@@ -405,8 +406,8 @@ int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld
 	memset(in, 0, sizeof *in);
 	int64_t m = d->n_snp;
 	in->n_snp = m, in->n_files = n;
-	in->head = malloc(sizeof *in->head * (size_t)(m + 1));
-	in->nsig = calloc((size_t)m + 1, sizeof *in->nsig);
+	in->head = snp_big_alloc(sizeof *in->head * (size_t)(m + 1));
+	if ((in->nsig = snp_big_alloc(sizeof *in->nsig * (size_t)(m + 1)))) memset(in->nsig, 0, sizeof *in->nsig * (size_t)(m + 1));
 	in->top = calloc((size_t)m + 1, 1);
 	id_table_t ids = {0};
 	if (!in->head || !in->nsig || !in->top || table_init(&ids, d) < 0) {

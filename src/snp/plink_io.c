@@ -259,12 +259,43 @@ static int bim_line(bim_reader_t *b, const char *line, size_t len, long ln, gvk_
 	return rc;
 }
 
+void *snp_big_alloc(size_t n)
+{
+	const size_t huge = (size_t)2 << 20;
+	n = (n + huge - 1) / huge * huge;
+	void *p = aligned_alloc(huge, n);
+#ifdef MADV_HUGEPAGE
+	if (p) madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+/* Room for the variants of a .bim of `bytes` bytes (a line has at least 12: six fields, their
+ * separators, the newline) and their strings (at most the file's bytes), so that nothing is
+ * copied as it grows; nothing when it cannot be sized or is small. */
+static void bim_presize(bim_reader_t *b, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < ((off_t)1 << 22)) return;
+	size_t lines = (size_t)st.st_size / 12 + 1;
+	snp_data_t *d = b->d;
+	d->var = snp_big_alloc(lines * sizeof *d->var), b->src = snp_big_alloc(lines * sizeof *b->src);
+	d->pool = snp_big_alloc((size_t)st.st_size + 4096);
+	if (!d->var || !b->src || !d->pool) {
+		free(d->var), free(b->src), free(d->pool);
+		d->var = NULL, b->src = NULL, d->pool = NULL;
+		return;
+	}
+	b->cap = lines, d->pool_cap = (size_t)st.st_size + 4096;
+}
+
 int snp_read_bim_order(const char *path, int allow_extra, snp_data_t *d, int64_t **src_out, int64_t *n_rows,
                        snp_bim_order_t *ord, gvk_err_t *err)
 {
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return err ? err->code : GVK_ERR_IO;
 	bim_reader_t b = {.path = path, .allow_extra = allow_extra, .d = d, .ord = {.o = ord}, .cc = {.raw_len = (size_t)-1}};
+	if (!d->var && !d->pool) bim_presize(&b, path);
 	int rc;
 	const char *line;
 	size_t len;

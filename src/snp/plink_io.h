@@ -15,6 +15,11 @@ typedef struct {
 	int all_samples;       /* every sample a founder (the library's and tests' reader) */
 } snp_plink_opt_t;
 
+/* Memory for a large per-variant table (freed with free), in 2 MiB pages where the system gives
+ * them on request: entered 4 KiB at a time, the tables of a large fileset cost more than the
+ * parsing that fills them. */
+void *snp_big_alloc(size_t n);
+
 /* Reads every .bim line into d->var (d zeroed), with *src[i] = the line's variant index in the
  * .bed and *n_rows the .bed's variant count. Lines with a negative position are left out, as
  * PLINK leaves them out. Chromosome names must be PLINK codes unless allow_extra
