@@ -192,10 +192,11 @@ static int finish_set(run_t *r, int rc)
 static int write_lists(run_t *r)
 {
 	const ld_input_t *in = &r->in;
-	ld_prune_src_t src = {in->bed, in->row, in->n_rows, in->n_samples, &in->geno};
+	snp_bed_src_t src = {in->bed, in->row, in->n_rows, in->n_samples, &in->geno, in->stats_later};
 	/* under MPI clumping runs whole on rank 0 (the other ranks read the input for nothing) */
 	int writes = first_rank(), rc = 0;
-	if (r->a.clump_set && writes) rc = ld_clump_cmd_write(&r->a, &r->d, &r->os, &r->log, &r->n_clumps, &r->err);
+	if (r->a.clump_set && writes)
+		rc = ld_clump_cmd_write(&r->a, &r->d, in->streamed ? &src : NULL, &r->os, &r->log, &r->n_clumps, &r->err);
 	else if (!r->a.clump_set)
 		rc = ld_prune_write(&r->a, &r->d, in->streamed ? &src : NULL, in->mpi_part, &r->os, &r->log, &r->n_pruned,
 		                    &writes, &r->err);

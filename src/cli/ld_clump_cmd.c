@@ -150,8 +150,8 @@ static void log_missing(const ld_args_t *a, const ld_clump_input_t *in, ld_log_t
 		        in->n_miss == 4 ? "" : "s");
 }
 
-int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os, ld_log_t *log, int64_t *n_clumps,
-                       gvk_err_t *err)
+int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, gvk_outset_t *os,
+                       ld_log_t *log, int64_t *n_clumps, gvk_err_t *err)
 {
 	int n_files = 0;
 	char **files = file_list(a, &n_files);
@@ -159,6 +159,7 @@ int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os
 	if (!n_files) return free(files), gvk_err_set(err, GVK_ERR_ARG, "--clump: no file named");
 	ld_clump_opt_t o = a->clump;
 	o.threads = a->ld.threads;
+	o.src = src;
 	if (o.index_first && n_files == 1) {
 		ld_log_printf(log, "Warning: --clump-index-first has no effect when there is only one --clump file.\n");
 		o.index_first = 0;

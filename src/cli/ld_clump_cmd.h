@@ -14,9 +14,10 @@ int ld_clump_parse(int argc, char **argv, int *i, ld_args_t *a);
 /* The rules between the --clump options once all are read; -1 with a message on stderr. */
 int ld_clump_check(const ld_args_t *a);
 
-/* Clumps d, adds PREFIX.clumped (when there is an index variant) to os and the lines to log;
+/* Clumps d (from its planes, or when src is given, d having none, from the .bed rows the windows
+ * need), adds PREFIX.clumped (when there is an index variant) to os and the lines to log;
  * *n_clumps receives the clump count. */
-int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, gvk_outset_t *os, ld_log_t *log, int64_t *n_clumps,
-                       gvk_err_t *err);
+int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, gvk_outset_t *os,
+                       ld_log_t *log, int64_t *n_clumps, gvk_err_t *err);
 
 #endif

@@ -189,18 +189,29 @@ static int geno_ctx(const ld_args_t *a, source_t *s, snp_geno_ctx_t *c, gvk_err_
 	return rc;
 }
 
-/* Pruning needs a window of SNPs at a time (--hwe then decodes each row once more). */
-static int streams(const ld_args_t *a) { return a->prune_set && !a->vcf; }
+/* Pruning and clumping read windows of SNPs a few at a time. */
+static int streams(const ld_args_t *a) { return (a->prune_set || a->clump_set) && !a->vcf; }
+
+/* Whether a variant filter needs every SNP's statistics before the windows are read. */
+static int filters(const ld_args_t *a) { return a->geno < 1 || a->hwe > 0 || a->maf > 0; }
 
 static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, gvk_err_t *err)
 {
 	snp_geno_ctx_t c;
 	int rc = geno_ctx(a, s, &c, err);
 	if (rc == 0 && streams(a)) {
-		rc = snp_read_bed_stats(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
+		/* without filters no row is read before the windows read it (pruning then reads each row
+		 * once); the statistics are set as rows are decoded. --hwe takes its counts from the
+		 * filters' first pass. */
+		if (a->hwe > 0 && !(in->hwe_counts = malloc(sizeof *in->hwe_counts * 3 * (size_t)(s->n_rows + 1))))
+			rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		if (rc == 0 && filters(a)) rc = snp_read_bed_stats(s->bed, s->src, s->n_rows, s->ss.n, &c, d, in->hwe_counts, err);
+		else if (rc == 0 && (rc = snp_bed_check(s->bed, s->n_rows, s->ss.n, err)) == 0)
+			rc = snp_geno_alloc_stats(d, d->n_snp, &c, err);
 		if (rc == 0 && !(in->bed = strdup(s->bed))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		if (rc < 0) return snp_geno_ctx_free(&c), rc;
 		in->streamed = 1, in->geno = c, in->n_rows = s->n_rows, in->n_samples = s->ss.n;
+		in->stats_later = !filters(a);
 		return 0;
 	}
 	if (rc == 0 && !a->vcf) rc = snp_read_bed(s->bed, s->src, s->n_rows, s->ss.n, &c, d, err);
@@ -210,13 +221,6 @@ static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in
 	}
 	snp_geno_ctx_free(&c);
 	return rc;
-}
-
-static void log_rate(ld_log_t *log, const double *rate, int64_t n)
-{
-	double tot = 0;
-	for (int64_t i = 0; i < n; ++i) tot += rate[i];
-	ld_log_printf(log, "Total genotyping rate is %g.\n", n ? tot / (double)n : 0.0);
 }
 
 /* The filters' lines of the log: n[3] the variants --geno, --hwe and --maf removed. */
@@ -229,13 +233,13 @@ static void log_qc(const ld_args_t *a, const int64_t *n, ld_log_t *log)
 
 static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t *in, ld_log_t *log, gvk_err_t *err)
 {
-	log_rate(log, d->rate, d->n_snp);
+	if (in->stats_later) return 0; /* no filter; the rate is logged once the rows are read, if they all are */
+	ld_log_rate(log, d->rate, d->n_snp);
 	int64_t ng = 0, nm = 0, nh = 0;
 	/* PLINK's order: --geno, --hwe, --maf */
 	int rc = snp_select_qc(d, a->geno, 0.0, &ng, &nm, src, err);
 	if (rc == 0 && a->hwe > 0) {
-		rc = in->streamed ? snp_qc_hwe_bed(d, in->bed, in->n_rows, in->n_samples, &in->geno, a->hwe, a->hwe_midp,
-		                                   a->ld.threads, src, &nh, err)
+		rc = in->streamed ? snp_qc_hwe_counts(d, in->hwe_counts, a->hwe, a->hwe_midp, src, &nh, err)
 		                  : snp_qc_hwe(d, a->hwe, a->hwe_midp, src, &nh, err);
 		if (rc == 0 && d->n_snp == 0) rc = gvk_err_set(err, GVK_ERR_ARG, "--hwe %g removed every variant", a->hwe);
 	}
@@ -275,7 +279,7 @@ static int load_ranged(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_
 	gvk_mpi_ld_part_t *p = NULL;
 	if (rc == 0) rc = gvk_mpi_ld_read(&b, d, &a->ld, mode, a->out ? a->out : path, a->gz, &p, filters ? NULL : rates, err);
 	in->mpi_part = p;
-	if (rc == 0) log_rate(log, rates, m0), log_qc(a, n, log);
+	if (rc == 0) ld_log_rate(log, rates, m0), log_qc(a, n, log);
 	if (rc == 0 && !a->quiet) gvk_mpi_ld_say_part(p, d->n_snp);
 	free(path), free(rates), free(keep);
 	snp_geno_ctx_free(&c);
@@ -408,6 +412,7 @@ void ld_input_free(ld_input_t *in)
 	free(in->idx1);
 	free(in->row);
 	free(in->bed);
+	free(in->hwe_counts);
 	if (in->streamed) snp_geno_ctx_free(&in->geno);
 	snp_bim_order_free(&in->ord);
 	memset(in, 0, sizeof *in);

@@ -20,9 +20,13 @@ typedef struct {
 	int skip;            /* fewer than two founders: PLINK skips --r/--r2 with a warning */
 	void *mpi_part;      /* under MPI (gvk_mpi_ld_part_t): the SNPs this rank decoded; d then has
 	                        every variant but no planes. NULL: d holds everything */
-	/* Pruning from a .bed: d keeps only per-SNP statistics, and --hwe and the pruner decode the
-	 * rows (row[]) themselves with geno; streamed is 0 otherwise. */
-	int streamed;
+	/* Pruning and clumping from a .bed: d keeps only per-SNP statistics, and --hwe, the pruner
+	 * and the clumper decode the rows (row[]) themselves with geno; streamed is 0 otherwise. With
+	 * stats_later no filter needed a first pass, and a SNP's statistics are set as its row is
+	 * decoded. */
+	int streamed, stats_later;
+	uint32_t *hwe_counts; /* streamed with --hwe: each SNP's genotype counts from the first pass, at
+	                         3 times its .bed row (snp_qc_hwe_counts) */
 	char *bed;
 	int64_t n_rows, n_samples;
 	snp_geno_ctx_t geno;

@@ -50,3 +50,10 @@ void ld_log_free(ld_log_t *l)
 	free(l->s);
 	memset(l, 0, sizeof *l);
 }
+
+void ld_log_rate(ld_log_t *l, const double *rate, int64_t n)
+{
+	double tot = 0;
+	for (int64_t i = 0; i < n; ++i) tot += rate[i];
+	ld_log_printf(l, "Total genotyping rate is %g.\n", n ? tot / (double)n : 0.0);
+}

@@ -4,6 +4,7 @@
 #ifndef GVK_CLI_LD_LOG_H
 #define GVK_CLI_LD_LOG_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "../common/err.h"
 
@@ -16,6 +17,8 @@ typedef struct {
 void ld_log_printf(ld_log_t *l, const char *fmt, ...) GVK_PRINTF(2, 3);
 /* "Options in effect:" and one line per option with its values. */
 void ld_log_options(ld_log_t *l, int argc, char **argv);
+/* "Total genotyping rate is X." over the n SNPs' rates, as PLINK logs it. */
+void ld_log_rate(ld_log_t *l, const double *rate, int64_t n);
 /* Writes the text to fp; GVK_ERR_NOMEM if a line could not be kept, GVK_ERR_IO on a write error. */
 int ld_log_write(const ld_log_t *l, FILE *fp, gvk_err_t *err);
 void ld_log_free(ld_log_t *l);

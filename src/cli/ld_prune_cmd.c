@@ -72,7 +72,7 @@ static int write_list(FILE *fp, const snp_data_t *d, const uint8_t *pruned, cons
 	if (!order) return -1;
 	ld_prune_order(d, order);
 	for (int64_t k = 0; k < d->n_snp; ++k)
-		if (!skip[order[k]] && pruned[order[k]] == want) fprintf(fp, "%s\n", d->var[order[k]].id);
+		if (!skip[order[k]] && pruned[order[k]] == want) fputs(d->var[order[k]].id, fp), putc('\n', fp);
 	free(order);
 	return 0;
 }
@@ -85,7 +85,7 @@ static char *with_ext(const char *prefix, const char *ext)
 	return p;
 }
 
-int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const ld_prune_src_t *src, const void *mpi_part,
+int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, const void *mpi_part,
                    gvk_outset_t *os, ld_log_t *log, int64_t *pruned_ct, int *writes, gvk_err_t *err)
 {
 	*writes = 1;
@@ -107,6 +107,8 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const ld_prune_src_t
 	(void)mpi_part;
 #endif
 	if (rc == 0) rc = ld_prune_pairwise(d, &po, pruned, skip, &rep, err);
+	/* every row has been read now, and counted as it was decoded */
+	if (rc == 0 && src && src->stats) ld_log_rate(log, d->rate, d->n_snp);
 	for (int64_t k = 0; rc == 0 && k < rep.n_chrom; ++k)
 		ld_log_printf(log, "Pruned %lld variant%s from chromosome %s, leaving %lld.\n", (long long)rep.chrom[k].pruned,
 		              rep.chrom[k].pruned == 1 ? "" : "s", rep.chrom[k].chr,

@@ -16,7 +16,7 @@ int ld_prune_parse(int argc, char **argv, int *i, ld_args_t *a);
  * os and the counts to log; *pruned receives how many were removed. mpi_part (under MPI,
  * ld_input_t.mpi_part; NULL otherwise): this rank's chromosomes, d then without planes and src
  * NULL; *writes: 0 on the ranks that write nothing (all but rank 0). */
-int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const ld_prune_src_t *src, const void *mpi_part,
+int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, const void *mpi_part,
                    gvk_outset_t *os, ld_log_t *log, int64_t *pruned, int *writes, gvk_err_t *err);
 
 #endif

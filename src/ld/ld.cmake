@@ -4,10 +4,16 @@
 list(APPEND GVK_SOURCES
   ld/ld_stats.c ld/ld_em.c ld/ld_engine.c ld/ld_write.c ld/ld_gz.c ld/ld_fmt.c ld/ld_api.c
   ld/ld_prune.c ld/ld_prune_vif.c ld/ld_lu.c ld/ld_prune_api.c
-  ld/ld_clump.c ld/ld_clump_input.c ld/ld_clump_write.c ld/ld_clump_api.c)
+  ld/ld_clump.c ld/ld_clump_rows.c ld/ld_clump_input.c ld/ld_clump_write.c ld/ld_clump_api.c)
 if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
   list(APPEND GVK_SOURCES ld/ld_gpu.cu)
 else()
   list(APPEND GVK_SOURCES ld/ld_nogpu.c)
+endif()
+# gzip output through libdeflate where it is found (cmake/gvk_libdeflate.cmake), else zlib.
+if(GVK_HAVE_LIBDEFLATE)
+  set_source_files_properties(ld/ld_gz.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_LIBDEFLATE
+    INCLUDE_DIRECTORIES ${LIBDEFLATE_INCLUDE_DIR})
+  list(APPEND GVK_EXTRA_LIBS ${LIBDEFLATE_LIBRARY})
 endif()
 list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/ld_prune_cmd.c cli/ld_clump_cmd.c cli/ld_args.c cli/ld_load.c cli/ld_log.c)

@@ -6,10 +6,16 @@
  * with the index (from the EM haplotype frequencies, ld_em.c) has |r^2| above the threshold
  * joins: all its lines count in the p histogram, those with p < p2 are listed, and it is marked
  * clumped. The index variant's other lines join with r^2 = 1.
- * The r^2 of an index against its window does not depend on which variants are clumped, so the
- * rows of a batch of index candidates are computed in parallel (or their tables in one GPU call,
- * the estimate on the host) and then applied in order; a candidate clumped by an earlier one of
- * its batch only costs its row. */
+ * A clump changes nothing outside its index's window, so the candidates' windows, merged where
+ * they overlap, split the fileset into components that are clumped one after another, each in
+ * the candidates' order, and the clumps are put in that order at the end. Without planes in d
+ * only a component's SNPs with report lines are read from the .bed, when it comes.
+ * Many small components are shared out whole among the threads. Otherwise, as the r^2 of an
+ * index against its window does not depend on which variants are clumped, the rows of a batch of
+ * index candidates are computed in parallel (or their tables in one GPU call, the estimate on the
+ * host) and then applied in order; a candidate clumped by an earlier one of its batch only costs
+ * its row. A pair whose r^2 is bound to stay at or below the threshold
+ * skips the estimate. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,138 +53,48 @@ int ld_clump_opt_check(const ld_clump_opt_t *o, gvk_err_t *err)
 	return 0;
 }
 
-/* Genotype classes of word w of SNP i (two copies of A1, one, none) as PLINK counts them: an X
- * male's call (one copy, or none) is a homozygote. */
-static inline __attribute__((always_inline)) void classes(const snp_data_t *d, int64_t i, int w, uint64_t mx,
-                                                          uint64_t k[3])
-{
-	const uint64_t a = snp_plane(d, i, SNP_PA)[w], b = snp_plane(d, i, SNP_PB)[w], v = snp_plane(d, i, SNP_PV)[w];
-	k[0] = b | (a & mx);
-	k[1] = a & ~b & ~mx;
-	k[2] = v & ~a;
-}
-
-/* The row of index i: its classes once (ki: 3 planes of nw words), then per SNP j the two-locus
- * table (ld_em_counts' layout, i first; c[9 ..] over the X males) and its r^2. Inlined into a
- * build per instruction set below. */
-static inline __attribute__((always_inline)) void row_body(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n,
-                                                           double *r, const uint64_t *xmale, uint64_t *ki)
-{
-	int nw = d->nw;
-	for (int w = 0; w < nw; ++w) {
-		uint64_t k[3];
-		classes(d, i, w, xmale ? xmale[w] : 0, k);
-		ki[w] = k[0], ki[nw + w] = k[1], ki[2 * nw + w] = k[2];
-	}
-	for (int64_t q = 0; q < n; ++q) {
-		const uint64_t *a = snp_plane(d, j[q], SNP_PA), *b = snp_plane(d, j[q], SNP_PB), *v = snp_plane(d, j[q], SNP_PV);
-		const uint64_t *k0 = ki, *k1 = ki + nw, *k2 = ki + 2 * nw;
-		uint32_t c[18] = {0};
-		if (!xmale) { /* nine sums in one simple loop, which compilers vectorise */
-			uint64_t s[9] = {0};
-			for (int w = 0; w < nw; ++w) {
-				uint64_t j0 = b[w], j1 = a[w] & ~b[w], j2 = v[w] & ~a[w];
-				s[0] += (uint64_t)__builtin_popcountll(k0[w] & j0), s[1] += (uint64_t)__builtin_popcountll(k0[w] & j1);
-				s[2] += (uint64_t)__builtin_popcountll(k0[w] & j2), s[3] += (uint64_t)__builtin_popcountll(k1[w] & j0);
-				s[4] += (uint64_t)__builtin_popcountll(k1[w] & j1), s[5] += (uint64_t)__builtin_popcountll(k1[w] & j2);
-				s[6] += (uint64_t)__builtin_popcountll(k2[w] & j0), s[7] += (uint64_t)__builtin_popcountll(k2[w] & j1);
-				s[8] += (uint64_t)__builtin_popcountll(k2[w] & j2);
-			}
-			for (int x = 0; x < 9; ++x) c[x] = (uint32_t)s[x];
-		} else {
-			for (int w = 0; w < nw; ++w) {
-				uint64_t mx = xmale[w];
-				uint64_t kj[3] = {b[w] | (a[w] & mx), a[w] & ~b[w] & ~mx, v[w] & ~a[w]};
-				for (int x = 0; x < 3; ++x) {
-					uint64_t kx = ki[x * nw + w];
-					for (int y = 0; y < 3; ++y) c[3 * x + y] += (uint32_t)__builtin_popcountll(kx & kj[y]);
-				}
-				for (int x = 0; x < 3; x += 2)
-					for (int y = 0; y < 3; y += 2) c[9 + 3 * x + y] += (uint32_t)__builtin_popcountll(ki[x * nw + w] & mx & kj[y]);
-			}
-		}
-		double dd, dp;
-		ld_em_stats(c, xmale != NULL, xmale != NULL, 1, 0.0, &r[q], &dd, &dp);
-	}
-}
-
-static void row_portable(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n, double *r, const uint64_t *xm,
-                         uint64_t *ki)
-{
-	row_body(d, i, j, n, r, xm, ki);
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("popcnt"))) static void row_popcnt(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n,
-                                                         double *r, const uint64_t *xm, uint64_t *ki)
-{
-	row_body(d, i, j, n, r, xm, ki);
-}
-#endif
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-#define CLUMP_AVX512 1
-__attribute__((target("avx512f,avx512bw,avx512vpopcntdq,popcnt"))) static void row_avx512(const snp_data_t *d, int64_t i,
-                                                                                          const int64_t *j, int64_t n,
-                                                                                          double *r, const uint64_t *xm,
-                                                                                          uint64_t *ki)
-{
-	row_body(d, i, j, n, r, xm, ki);
-}
-#endif
-
-void ld_clump_r2_row(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n, double *r)
-{
-	const uint64_t *xmale = snp_chr_class(d->var[i].chr) == SNP_CHR_X ? d->male : NULL;
-	uint64_t *ki = malloc(sizeof *ki * 3 * (size_t)d->nw + 1);
-	if (!ki) { /* cannot happen for a row of a loaded fileset; NaN leaves every pair out */
-		for (int64_t q = 0; q < n; ++q) r[q] = NAN;
-		return;
-	}
-#ifdef CLUMP_AVX512
-	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) row_avx512(d, i, j, n, r, xmale, ki);
-	else
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (__builtin_cpu_supports("popcnt")) row_popcnt(d, i, j, n, r, xmale, ki);
-	else
-#endif
-		row_portable(d, i, j, n, r, xmale, ki);
-	free(ki);
-}
-
 /* Which histogram bin p falls in. */
 static int bin(double p)
 {
 	return p < 0.001 ? (p < 0.0001 ? 4 : 3) : p < 0.01 ? 2 : p < 0.05 ? 1 : 0;
 }
 
-/* The state of the greedy pass. */
+/* The state of the greedy pass, and the component it is in: SNPs [a, b) of the chromosome run
+ * [run_a, run_b), whose planes are in w (slot[i - a] for SNP i, or SNP i's own with d's planes). */
 typedef struct {
 	const snp_data_t *d;
 	const ld_clump_input_t *in;
 	const ld_clump_opt_t *o;
 	ld_clump_result_t *r;
 	uint8_t *clumped;
-	int64_t *run_lo, *run_hi; /* per SNP: its chromosome run */
+	int64_t run_a, run_b, a, b;
+	const uint64_t *w;
+	const int64_t *slot; /* NULL: d's planes */
+	const uint64_t *xmale; /* the male columns when the component is on X, else NULL */
+	double drop;           /* pairs bound to be below this skip the estimate */
 } pass_t;
 
+static int64_t slot_of(const pass_t *s, int64_t i) { return s->slot ? s->slot[i - s->a] : i; }
+
 /* The window [*lo, *hi) of SNP i. */
-static void window(const pass_t *s, int64_t i, int64_t *lo, int64_t *hi)
+static void window(const snp_data_t *d, int64_t radius, int64_t run_a, int64_t run_b, int64_t i, int64_t *lo,
+                   int64_t *hi)
 {
-	const snp_var_t *v = s->d->var;
-	int64_t bp = v[i].bp, a = s->run_lo[i], b = s->run_hi[i];
-	int64_t l = i, h = i + 1;
-	while (l > a && v[l - 1].bp >= bp - s->o->bp_radius) --l;
-	while (h < b && v[h].bp <= bp + s->o->bp_radius) ++h;
+	const snp_var_t *v = d->var;
+	int64_t bp = v[i].bp, l = i, h = i + 1;
+	while (l > run_a && v[l - 1].bp >= bp - radius) --l;
+	while (h < run_b && v[h].bp <= bp + radius) ++h;
 	*lo = l, *hi = h;
 }
+
+/* Whether SNP j has report lines (so can be in a window). */
+static int has_lines(const ld_clump_input_t *in, int64_t j) { return in->head[j] >= 0 || in->nsig[j]; }
 
 /* Whether SNP j of a window takes part (has lines, and is not clumped unless overlap is allowed). */
 static int eligible(const pass_t *s, int64_t j)
 {
 	if (!s->o->allow_overlap && s->clumped[j]) return 0;
-	return s->in->head[j] >= 0 || s->in->nsig[j];
+	return has_lines(s->in, j);
 }
 
 static int add_member(ld_clump_result_t *r, int64_t snp, int fidx, double r2, double p)
@@ -240,10 +156,11 @@ static int index_lines(pass_t *s, ld_clump_t *c, int64_t i)
 	return 0;
 }
 
-/* One index candidate's row: the window SNPs eligible when its batch started, and their r^2. */
+/* One index candidate's row: the window SNPs eligible when its batch started (j, and their
+ * planes' slots js), and their r^2. */
 typedef struct {
-	int64_t i, lo, hi, n;
-	int64_t *j;
+	int64_t i, n;
+	int64_t *j, *js;
 	double *r2;
 } row_t;
 
@@ -258,11 +175,12 @@ typedef struct {
 static void row_worker(void *arg, int tid)
 {
 	batch_t *b = arg;
+	const pass_t *s = b->s;
 	(void)tid;
 	uint64_t pairs = 0;
 	for (int64_t k; (k = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED)) < b->n_rows;) {
 		row_t *w = &b->rows[k];
-		ld_clump_r2_row(b->s->d, w->i, w->j, w->n, w->r2);
+		ld_clump_r2_row(s->w, s->d->nw, slot_of(s, w->i), w->js, w->n, s->xmale, s->drop, w->r2);
 		pairs += (uint64_t)w->n;
 	}
 	__atomic_fetch_add(&b->pairs, pairs, __ATOMIC_RELAXED);
@@ -279,7 +197,7 @@ typedef struct {
 /* The rows of a batch through the GPU's tables and the host's estimate. */
 static int gpu_rows(batch_t *b, gpu_buf_t *gb, gvk_err_t *err)
 {
-	const snp_data_t *d = b->s->d;
+	const pass_t *s = b->s;
 	int64_t n = 0;
 	for (int64_t k = 0; k < b->n_rows; ++k) n += b->rows[k].n;
 	if (n > gb->cap) {
@@ -293,17 +211,21 @@ static int gpu_rows(batch_t *b, gpu_buf_t *gb, gvk_err_t *err)
 		gb->cap = n;
 	}
 	int64_t q = 0;
+	uint8_t on_x = s->xmale != NULL;
 	for (int64_t k = 0; k < b->n_rows; ++k) {
 		const row_t *w = &b->rows[k];
-		uint8_t on_x = d->male && snp_chr_class(d->var[w->i].chr) == SNP_CHR_X; /* as ld_clump_r2_row */
-		for (int64_t t = 0; t < w->n; ++t, ++q) gb->pairs[2 * q] = w->i, gb->pairs[2 * q + 1] = w->j[t], gb->x[q] = on_x;
+		for (int64_t t = 0; t < w->n; ++t, ++q) gb->pairs[2 * q] = slot_of(s, w->i), gb->pairs[2 * q + 1] = w->js[t], gb->x[q] = on_x;
 	}
-	int rc = snp_gpu_clump_counts(b->s->o->gpu, d, gb->pairs, gb->x, n, gb->c, err);
+	/* the component's planes as the GPU back end takes them: SNP k of the view is slot k */
+	snp_data_t v = *s->d;
+	v.w = (uint64_t *)s->w;
+	if (s->slot) v.n_snp = s->b - s->a;
+	int rc = snp_gpu_clump_counts(s->o->gpu, &v, gb->pairs, gb->x, n, gb->c, err);
 	q = 0;
 	for (int64_t k = 0; rc == 0 && k < b->n_rows; ++k)
 		for (int64_t t = 0; t < b->rows[k].n; ++t, ++q) {
 			double dd, dp;
-			ld_em_stats(gb->c + 18 * q, gb->x[q], gb->x[q], 1, 0.0, &b->rows[k].r2[t], &dd, &dp);
+			ld_em_stats(gb->c + 18 * q, gb->x[q], gb->x[q], 1, s->drop, &b->rows[k].r2[t], &dd, &dp);
 		}
 	b->pairs = (uint64_t)n;
 	return rc;
@@ -323,9 +245,12 @@ static int apply(pass_t *s, const row_t *w, double p)
 	for (; k < w->n; ++k)
 		if (eligible(s, w->j[k]) && take(s, &c, w->j[k], w->r2[k]) < 0) return -1;
 	c.n = r->n_m - c.first;
-	ld_clump_t *grown = realloc(r->c, sizeof *grown * (size_t)(r->n + 1));
-	if (!grown) return -1;
-	r->c = grown;
+	if (r->n == r->cap_c) {
+		int64_t cap = r->cap_c ? 2 * r->cap_c : 256;
+		ld_clump_t *grown = realloc(r->c, sizeof *grown * (size_t)cap);
+		if (!grown) return -1;
+		r->c = grown, r->cap_c = cap;
+	}
 	r->c[r->n++] = c;
 	return 0;
 }
@@ -342,6 +267,14 @@ static int cand_cmp(const void *x, const void *y)
 	const cand_t *a = x, *b = y;
 	if (a->p != b->p) return a->p < b->p ? -1 : 1;
 	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Clumps in the candidates' order: by p, then fileset order. */
+static int clump_cmp(const void *x, const void *y)
+{
+	const ld_clump_t *a = x, *b = y;
+	if (a->p != b->p) return a->p < b->p ? -1 : 1;
+	return (a->snp > b->snp) - (a->snp < b->snp);
 }
 
 static cand_t *candidates(const ld_clump_input_t *in, const ld_clump_opt_t *o, int64_t *n)
@@ -362,99 +295,335 @@ static cand_t *candidates(const ld_clump_input_t *in, const ld_clump_opt_t *o, i
 	return c;
 }
 
-/* Fills rows for candidates [k0, k1) not yet clumped; returns how many, or -1. */
-static int64_t fill_rows(pass_t *s, const cand_t *cand, int64_t k0, int64_t k1, row_t *rows, int64_t **jbuf,
-                         double **rbuf, int64_t *cap)
+/* Row buffers of a batch, grown as needed. */
+typedef struct {
+	row_t *rows;
+	int64_t *j, *js;
+	double *r;
+	int64_t cap;
+} rowbuf_t;
+
+/* Fills rows for candidates cand[0 .. n) not yet clumped; returns how many, or -1. */
+static int64_t fill_rows(pass_t *s, const cand_t *cand, int64_t n_cand, rowbuf_t *rb)
 {
 	int64_t n = 0, need = 0;
-	for (int64_t k = k0; k < k1; ++k) {
-		int64_t i = cand[k].i;
+	for (int64_t k = 0; k < n_cand; ++k) {
+		int64_t i = cand[k].i, lo, hi;
 		if (s->clumped[i]) continue;
-		row_t *w = &rows[n++];
-		w->i = i;
-		window(s, i, &w->lo, &w->hi);
-		need += w->hi - w->lo;
+		window(s->d, s->o->bp_radius, s->run_a, s->run_b, i, &lo, &hi);
+		need += hi - lo;
 	}
-	if (need > *cap) {
-		int64_t *j = realloc(*jbuf, sizeof *j * (size_t)need);
-		if (j) *jbuf = j;
-		double *r = realloc(*rbuf, sizeof *r * (size_t)need);
-		if (r) *rbuf = r;
-		if (!j || !r) return -1;
-		*cap = need;
+	if (need > rb->cap) {
+		int64_t *j = realloc(rb->j, sizeof *j * (size_t)need), *js = realloc(rb->js, sizeof *js * (size_t)need);
+		if (j) rb->j = j;
+		if (js) rb->js = js;
+		double *r = realloc(rb->r, sizeof *r * (size_t)need);
+		if (r) rb->r = r;
+		if (!j || !js || !r) return -1;
+		rb->cap = need;
 	}
 	int64_t off = 0;
-	for (int64_t q = 0; q < n; ++q) {
-		row_t *w = &rows[q];
-		w->j = *jbuf + off, w->r2 = *rbuf + off, w->n = 0;
-		for (int64_t j = w->lo; j < w->hi; ++j)
-			if (j != w->i && eligible(s, j)) w->j[w->n++] = j;
+	for (int64_t k = 0; k < n_cand; ++k) {
+		int64_t i = cand[k].i, lo, hi;
+		if (s->clumped[i]) continue;
+		row_t *w = &rb->rows[n++];
+		window(s->d, s->o->bp_radius, s->run_a, s->run_b, i, &lo, &hi);
+		w->i = i, w->j = rb->j + off, w->js = rb->js + off, w->r2 = rb->r + off, w->n = 0;
+		for (int64_t j = lo; j < hi; ++j)
+			if (j != i && eligible(s, j)) w->js[w->n] = slot_of(s, j), w->j[w->n++] = j;
 		off += w->n;
 	}
 	return n;
 }
 
-/* Each SNP's chromosome run. */
-static void runs(const snp_data_t *d, int64_t *lo, int64_t *hi)
+/* A component: SNPs [a, b) of the chromosome run [run_a, run_b), and its candidates, in order,
+ * at cand[c0 .. c1) of the candidates bucketed by component. */
+typedef struct {
+	int64_t a, b, run_a, run_b, c0, c1;
+} comp_t;
+
+typedef struct {
+	comp_t *c;
+	int64_t n, cap;
+} comps_t;
+
+static int comp_add(comps_t *cs, int64_t a, int64_t b, int64_t run_a, int64_t run_b)
 {
-	for (int64_t a = 0, b; a < d->n_snp; a = b) {
-		for (b = a + 1; b < d->n_snp && !strcmp(d->var[b].chr, d->var[a].chr); ++b) {}
-		for (int64_t i = a; i < b; ++i) lo[i] = a, hi[i] = b;
+	if (cs->n == cs->cap) {
+		int64_t cap = cs->cap ? 2 * cs->cap : 64;
+		comp_t *c = realloc(cs->c, sizeof *c * (size_t)cap);
+		if (!c) return -1;
+		cs->c = c, cs->cap = cap;
 	}
+	cs->c[cs->n++] = (comp_t){a, b, run_a, run_b, 0, 0};
+	return 0;
+}
+
+typedef struct {
+	int64_t lo, hi;
+} span_t;
+
+static int span_cmp(const void *x, const void *y)
+{
+	const span_t *a = x, *b = y;
+	return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* The components of one chromosome run [ra, rb): its candidates' windows, merged where they
+ * overlap. sp: room for the run's candidates. */
+static int run_comps(const snp_data_t *d, const ld_clump_input_t *in, int64_t radius, int64_t ra, int64_t rb, span_t *sp,
+                     comps_t *cs)
+{
+	int64_t n = 0, sorted = 1;
+	for (int64_t i = ra; i < rb; ++i) {
+		if (!in->top[i]) continue;
+		window(d, radius, ra, rb, i, &sp[n].lo, &sp[n].hi);
+		sorted &= n == 0 || sp[n].lo >= sp[n - 1].lo;
+		++n;
+	}
+	if (!sorted) qsort(sp, (size_t)n, sizeof *sp, span_cmp);
+	for (int64_t k = 0; k < n;) {
+		int64_t a = sp[k].lo, b = sp[k].hi;
+		for (++k; k < n && sp[k].lo < b; ++k)
+			if (sp[k].hi > b) b = sp[k].hi;
+		if (comp_add(cs, a, b, ra, rb) < 0) return -1;
+	}
+	return 0;
+}
+
+/* The components of d in fileset order, and the candidates (sorted) bucketed by component in
+ * *bucket, each component's in the candidates' order. */
+static int components(const snp_data_t *d, const ld_clump_input_t *in, const ld_clump_opt_t *o, const cand_t *cand,
+                      int64_t n_cand, comps_t *cs, cand_t **bucket)
+{
+	int64_t m = d->n_snp;
+	span_t *sp = malloc(sizeof *sp * (size_t)(n_cand + 1));
+	int64_t *cnt = NULL;
+	*bucket = malloc(sizeof **bucket * (size_t)(n_cand + 1));
+	int rc = sp && *bucket ? 0 : -1;
+	for (int64_t a = 0, b; rc == 0 && a < m; a = b) {
+		for (b = a + 1; b < m && !strcmp(d->var[b].chr, d->var[a].chr); ++b) {}
+		rc = run_comps(d, in, o->bp_radius, a, b, sp, cs);
+	}
+	if (rc == 0 && !(cnt = calloc((size_t)cs->n + 1, sizeof *cnt))) rc = -1;
+	/* each candidate lies in its own window, so in the component holding it */
+	int64_t *of = rc == 0 ? malloc(sizeof *of * (size_t)(n_cand + 1)) : NULL;
+	if (rc == 0 && !of) rc = -1;
+	for (int64_t k = 0; rc == 0 && k < n_cand; ++k) {
+		int64_t lo = 0, hi = cs->n - 1, i = cand[k].i;
+		while (lo < hi) {
+			int64_t mid = (lo + hi + 1) / 2;
+			if (cs->c[mid].a <= i) lo = mid;
+			else hi = mid - 1;
+		}
+		of[k] = lo, ++cnt[lo];
+	}
+	for (int64_t c = 0, at = 0; rc == 0 && c < cs->n; ++c) cs->c[c].c0 = cs->c[c].c1 = at, at += cnt[c];
+	for (int64_t k = 0; rc == 0 && k < n_cand; ++k) (*bucket)[cs->c[of[k]].c1++] = cand[k];
+	free(sp), free(cnt), free(of);
+	return rc;
+}
+
+/* Planes of a component's SNPs read from the .bed: the store and the slot map. */
+typedef struct {
+	uint64_t *w;
+	int64_t *slot, *snp;
+	int64_t cap_w, cap_slot;
+} store_t;
+
+static int store_fill(pass_t *s, const comp_t *c, store_t *st, int nt, gvk_pool_t *pool, gvk_err_t *err)
+{
+	const snp_data_t *d = s->d;
+	int64_t len = c->b - c->a, n = 0;
+	size_t per = (size_t)SNP_PLANES * (size_t)d->nw;
+	if (len > st->cap_slot) {
+		free(st->slot), free(st->snp);
+		st->slot = malloc(sizeof *st->slot * (size_t)len);
+		st->snp = malloc(sizeof *st->snp * (size_t)len);
+		st->cap_slot = st->slot && st->snp ? len : 0;
+		if (!st->cap_slot) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	}
+	for (int64_t i = c->a; i < c->b; ++i) {
+		st->slot[i - c->a] = has_lines(s->in, i) ? n : -1;
+		if (has_lines(s->in, i)) st->snp[n++] = i;
+	}
+	if (n > st->cap_w) {
+		free(st->w);
+		st->w = aligned_alloc(64, per * 8 * (size_t)n);
+		st->cap_w = st->w ? n : 0;
+		if (!st->w) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the planes of %lld SNPs", (long long)n);
+	}
+	s->w = st->w, s->slot = st->slot;
+	int rc = snp_bed_decode(s->o->src, d, st->snp, n, st->w, nt, pool, NULL, err);
+	if (rc == 0 && s->o->gpu) snp_gpu_planes_changed(s->o->gpu);
+	return rc;
+}
+
+/* Clumps one component, its candidates' rows in batches (on nt threads of pool). */
+static int clump_comp(pass_t *s, const comp_t *c, const cand_t *cand, rowbuf_t *rb, int64_t batch, int nt,
+                      gvk_pool_t *pool, gpu_buf_t *gb, gvk_err_t *err)
+{
+	s->a = c->a, s->b = c->b, s->run_a = c->run_a, s->run_b = c->run_b;
+	s->xmale = snp_chr_class(s->d->var[c->a].chr) == SNP_CHR_X ? s->d->male : NULL;
+	for (int64_t k0 = c->c0; k0 < c->c1; k0 += batch) {
+		int64_t k1 = k0 + batch < c->c1 ? k0 + batch : c->c1;
+		int64_t n = fill_rows(s, cand + k0, k1 - k0, rb);
+		if (n < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		batch_t b = {.s = s, .rows = rb->rows, .n_rows = n};
+		int rc = 0;
+		if (s->o->gpu) rc = gpu_rows(&b, gb, err);
+		else if (nt > 1 && n > 1) gvk_pool_run(pool, nt < n ? nt : (int)n, row_worker, &b);
+		else row_worker(&b, 0);
+		if (rc < 0) return rc;
+		s->r->pairs += b.pairs;
+		for (int64_t q = 0, k = k0; q < n; ++q) {
+			while (cand[k].i != rb->rows[q].i) ++k;
+			if (apply(s, &rb->rows[q], cand[k].p) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* What one thread clumps with: its pass (its clumps and members in its own result), buffers and
+ * error. */
+typedef struct {
+	pass_t s;
+	ld_clump_result_t r;
+	rowbuf_t rb;
+	store_t st;
+	gpu_buf_t gb;
+	gvk_err_t err;
+	int rc;
+} worker_t;
+
+static int worker_init(worker_t *w, const pass_t *base, int64_t batch)
+{
+	memset(w, 0, sizeof *w);
+	w->s = *base, w->s.r = &w->r;
+	return (w->rb.rows = malloc(sizeof *w->rb.rows * (size_t)batch)) ? 0 : -1;
+}
+
+static void worker_free(worker_t *w)
+{
+	ld_clump_result_free(&w->r);
+	free(w->rb.rows), free(w->rb.j), free(w->rb.js), free(w->rb.r);
+	free(w->st.w), free(w->st.slot), free(w->st.snp);
+	free(w->gb.pairs), free(w->gb.x), free(w->gb.c);
+}
+
+/* A component read (when d has no planes) and clumped. */
+static int run_comp(worker_t *w, const comp_t *c, const cand_t *bucket, int64_t batch, int nt, gvk_pool_t *pool)
+{
+	const pass_t *s = &w->s;
+	if (!s->d->w && !s->o->src) return gvk_err_set(&w->err, GVK_ERR_ARG, "ld_clump_run: no planes, and no .bed to read them from");
+	if (!s->d->w && store_fill(&w->s, c, &w->st, nt, pool, &w->err) < 0) return w->err.code;
+	return clump_comp(&w->s, c, bucket, &w->rb, batch, nt, pool, &w->gb, &w->err);
+}
+
+/* Components clumped one per thread at a time, the largest first; each thread's clumps in its own
+ * result. */
+typedef struct {
+	worker_t *w;
+	const comps_t *cs;
+	const int64_t *order;
+	const cand_t *bucket;
+	int64_t batch, next; /* next: atomic */
+} comp_job_t;
+
+static void comp_worker(void *arg, int tid)
+{
+	comp_job_t *j = arg;
+	worker_t *w = &j->w[tid];
+	for (int64_t k; w->rc == 0 && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->cs->n;)
+		w->rc = run_comp(w, &j->cs->c[j->order[k]], j->bucket, j->batch, 1, NULL);
+}
+
+static int64_t comp_size(const comp_t *c) { return c->c1 - c->c0; }
+
+/* Components by candidates, most first. */
+typedef struct {
+	int64_t size, k;
+} by_size_t;
+
+static int size_desc(const void *x, const void *y)
+{
+	const by_size_t *a = x, *b = y;
+	if (a->size != b->size) return (a->size < b->size) - (a->size > b->size);
+	return (a->k > b->k) - (a->k < b->k);
+}
+
+/* Whether the components are many and even enough to give each thread whole ones. */
+static int comps_parallel(const comps_t *cs, int64_t n_cand, int nt)
+{
+	if (nt < 2 || cs->n < 4 * (int64_t)nt) return 0;
+	for (int64_t k = 0; k < cs->n; ++k)
+		if (comp_size(&cs->c[k]) * 2 * nt > n_cand) return 0;
+	return 1;
+}
+
+/* The workers' clumps and members joined into r (members renumbered). */
+static int join(worker_t *w, int nw, ld_clump_result_t *r)
+{
+	int64_t nc = 0, nm = 0;
+	for (int t = 0; t < nw; ++t) nc += w[t].r.n, nm += w[t].r.n_m, r->pairs += w[t].r.pairs;
+	r->c = malloc(sizeof *r->c * (size_t)(nc + 1)), r->m = malloc(sizeof *r->m * (size_t)(nm + 1));
+	if (!r->c || !r->m) return -1;
+	r->cap_c = nc, r->cap_m = nm;
+	for (int t = 0; t < nw; ++t) {
+		for (int64_t k = 0; k < w[t].r.n; ++k) r->c[r->n] = w[t].r.c[k], r->c[r->n++].first += r->n_m;
+		memcpy(r->m + r->n_m, w[t].r.m, sizeof *r->m * (size_t)w[t].r.n_m);
+		r->n_m += w[t].r.n_m;
+	}
+	return 0;
 }
 
 int ld_clump_run(const snp_data_t *d, const ld_clump_input_t *in, const ld_clump_opt_t *o, ld_clump_result_t *r,
                  gvk_err_t *err)
 {
 	memset(r, 0, sizeof *r);
-	int64_t m = d->n_snp, n_cand = 0;
+	int64_t n_cand = 0;
 	int nt = o->threads > 1 ? o->threads : 1;
-	int64_t batch = o->gpu ? 256 : 16 * (int64_t)nt;
-	gpu_buf_t gb = {0};
-	int gpu_rc = 0;
-	pass_t s = {.d = d, .in = in, .o = o, .r = r};
-	s.clumped = calloc((size_t)m + 1, 1);
-	s.run_lo = malloc(sizeof *s.run_lo * (size_t)(m + 1));
-	s.run_hi = malloc(sizeof *s.run_hi * (size_t)(m + 1));
-	row_t *rows = malloc(sizeof *rows * (size_t)batch);
-	cand_t *cand = candidates(in, o, &n_cand);
-	int64_t *jbuf = NULL, cap = 0;
-	double *rbuf = NULL;
-	int rc = s.clumped && s.run_lo && s.run_hi && rows && cand ? 0 : -1;
-	if (rc == 0) runs(d, s.run_lo, s.run_hi), r->n_top = n_cand;
-	gvk_pool_t *pool = nt > 1 ? gvk_pool_create(nt) : NULL;
-	for (int64_t k0 = 0; rc == 0 && k0 < n_cand; k0 += batch) {
-		int64_t k1 = k0 + batch < n_cand ? k0 + batch : n_cand;
-		int64_t n = fill_rows(&s, cand, k0, k1, rows, &jbuf, &rbuf, &cap);
-		if (n < 0) {
-			rc = -1;
-			break;
-		}
-		batch_t b = {.s = &s, .rows = rows, .n_rows = n};
-		if (o->gpu) {
-			if ((gpu_rc = gpu_rows(&b, &gb, err)) < 0) {
-				rc = -1;
-				break;
-			}
-		} else if (nt > 1 && n > 1) {
-			gvk_pool_run(pool, nt < n ? nt : (int)n, row_worker, &b);
-		} else {
-			row_worker(&b, 0);
-		}
-		r->pairs += b.pairs;
-		for (int64_t q = 0, k = k0; rc == 0 && q < n; ++q) {
-			while (cand[k].i != rows[q].i) ++k;
-			rc = apply(&s, &rows[q], cand[k].p);
-		}
+	pass_t base = {.d = d, .in = in, .o = o, .w = d->w, .drop = o->r2 > 0 ? o->r2 : 0.0};
+	base.clumped = calloc((size_t)d->n_snp + 1, 1);
+	cand_t *cand = candidates(in, o, &n_cand), *bucket = NULL;
+	comps_t cs = {0};
+	int rc = base.clumped && cand ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (rc == 0 && components(d, in, o, cand, n_cand, &cs, &bucket) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	/* many small components: whole ones per thread, nothing to wait for; else one after another,
+	 * each with its rows in batches over all threads (and the GPU's tables in one host thread) */
+	int spread = rc == 0 && !o->gpu && comps_parallel(&cs, n_cand, nt), nw = spread ? nt : 1;
+	int64_t batch = o->gpu ? 256 : spread ? 16 : 16 * (int64_t)nt;
+	worker_t *w = calloc((size_t)nw, sizeof *w);
+	int64_t *order = malloc(sizeof *order * (size_t)(cs.n + 1));
+	if (rc == 0 && (!w || !order)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int t = 0; rc == 0 && t < nw; ++t)
+		if (worker_init(&w[t], &base, batch) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (rc == 0 && spread) {
+		by_size_t *bs = malloc(sizeof *bs * (size_t)(cs.n + 1));
+		if (!bs) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		for (int64_t k = 0; bs && k < cs.n; ++k) bs[k] = (by_size_t){comp_size(&cs.c[k]), k};
+		if (bs) qsort(bs, (size_t)cs.n, sizeof *bs, size_desc);
+		for (int64_t k = 0; bs && k < cs.n; ++k) order[k] = bs[k].k;
+		free(bs);
 	}
-	gvk_pool_destroy(pool);
-	free(s.clumped), free(s.run_lo), free(s.run_hi), free(rows), free(cand), free(jbuf), free(rbuf);
-	free(gb.pairs), free(gb.x), free(gb.c);
-	if (rc < 0) {
-		ld_clump_result_free(r);
-		return gpu_rc < 0 ? gpu_rc : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (rc == 0 && spread) {
+		comp_job_t j = {w, &cs, order, bucket, batch, 0};
+		gvk_parallel(nw, comp_worker, &j);
+		for (int t = 0; t < nw && rc == 0; ++t)
+			if (w[t].rc < 0) rc = w[t].rc, *err = w[t].err;
+	} else if (rc == 0) {
+		gvk_pool_t *pool = nt > 1 ? gvk_pool_create(nt) : NULL;
+		for (int64_t k = 0; rc == 0 && k < cs.n; ++k)
+			if ((rc = run_comp(&w[0], &cs.c[k], bucket, batch, nt, pool)) < 0) *err = w[0].err;
+		gvk_pool_destroy(pool);
 	}
-	return 0;
+	if (rc == 0 && join(w, nw, r) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	r->n_top = n_cand;
+	if (rc == 0) qsort(r->c, (size_t)r->n, sizeof *r->c, clump_cmp);
+	for (int t = 0; w && t < nw; ++t) worker_free(&w[t]);
+	free(w), free(order), free(base.clumped), free(cand), free(bucket), free(cs.c);
+	if (rc < 0) ld_clump_result_free(r);
+	return rc;
 }
 
 void ld_clump_result_free(ld_clump_result_t *r)

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* PLINK 1.9 --clump over snp_data_t: association files read into per-variant entry lists
  * (ld_clump_input.c), greedy clumps around the most significant variants by the r^2 of
- * maximum-likelihood haplotype frequencies (ld_clump.c), and the .clumped report
- * (ld_clump_write.c). docs/snp.md, "Clumping", states the semantics. */
+ * maximum-likelihood haplotype frequencies (ld_clump.c; the r^2 rows in ld_clump_rows.c), and
+ * the .clumped report (ld_clump_write.c). docs/snp.md, "Clumping", states the semantics. */
 #ifndef GVK_SNP_LD_CLUMP_H
 #define GVK_SNP_LD_CLUMP_H
 
 #include <stdio.h>
-#include "../snp/snp_data.h"
+#include "../snp/plink_io.h"
 
 typedef struct {
 	double p1, p2;       /* index variants: p <= p1; clump members: p < p2 */
@@ -17,6 +17,8 @@ typedef struct {
 	int index_first;     /* with several files, only the first file's entries can be index variants */
 	int threads;
 	void *gpu;           /* an open snp_gpu_t: the tables of each batch of rows on it (NULL: the CPU) */
+	const snp_bed_src_t *src; /* d without planes: its rows, of which only the SNPs with report lines
+	                             in the candidates' windows are read, a component at a time */
 } ld_clump_opt_t;
 
 /* PLINK's defaults: p1 1e-4, p2 0.01, r2 0.5, 250 kb. */
@@ -84,22 +86,27 @@ typedef struct {
 
 typedef struct {
 	ld_clump_t *c;
-	int64_t n;
+	int64_t n, cap_c;
 	ld_clump_member_t *m;
 	int64_t n_m, cap_m;
 	int64_t n_top; /* variants of the fileset that could be index variants */
 	uint64_t pairs;
 } ld_clump_result_t;
 
-/* The clumps of d (chromosomes contiguous, positions ascending within each), in PLINK's order. */
+/* The clumps of d (chromosomes contiguous, positions ascending within each), in PLINK's order;
+ * from d's planes, or when d has none from o->src. */
 int ld_clump_run(const snp_data_t *d, const ld_clump_input_t *in, const ld_clump_opt_t *o, ld_clump_result_t *r,
                  gvk_err_t *err);
 void ld_clump_result_free(ld_clump_result_t *r);
 
-/* r[k]: signed r^2 of SNPs i and j[k] from their haplotype frequencies over the founders, or NaN
- * where PLINK has none (a variant constant among the pair's calls). One batched call per index
- * variant, the shape a device kernel takes. */
-void ld_clump_r2_row(const snp_data_t *d, int64_t i, const int64_t *j, int64_t n, double *r);
+/* r[k]: signed r^2 of the SNPs in slots i and j[k] of the planes w (SNP_PLANES * nw words a slot,
+ * 64-byte aligned) from their haplotype frequencies over the founders, or NaN where PLINK has
+ * none (a variant constant among the pair's calls); xmale: the male columns when the pair is on
+ * X, else NULL. With drop > 0 a pair whose |r^2| is bound to be below drop may get NaN without
+ * its estimate. One batched call per index variant, the shape a device kernel takes
+ * (ld_clump_rows.c). */
+void ld_clump_r2_row(const uint64_t *w, int nw, int64_t i, const int64_t *j, int64_t n, const uint64_t *xmale,
+                     double drop, double *r);
 
 /* The .clumped file: the table, or with verbose the per-clump blocks; then the ids the fileset
  * lacks (verbose only). */

@@ -118,11 +118,17 @@ int gvk_ld_clump_bfile(gvk_ld_t *e, const char *prefix, const char *const *files
 	f.snp_field = f.n_snp_field ? sn : NULL, f.p_field = f.n_p_field ? pn : NULL;
 	snp_plink_opt_t so = {ld_api_keep_allele_order(e), 0};
 	snp_data_t d = {0};
+	snp_geno_ctx_t gc = {0};
+	int64_t *row = NULL, n_rows = 0;
+	char *bed = malloc(strlen(prefix) + 5);
 	ld_clump_input_t in = {0};
 	ld_clump_result_t cr = {0};
 	gvk_ld_clump_result_t *r = calloc(1, sizeof *r);
-	if (rc == 0 && !r) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (rc == 0) rc = snp_read_bfile(prefix, &so, &d, err);
+	if (rc == 0 && (!r || !bed)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	/* only the rows of the SNPs in the candidates' windows are read, when clumping needs them */
+	if (rc == 0) rc = snp_read_bfile_rows(prefix, &so, 0, &d, &gc, &row, &n_rows, err);
+	snp_bed_src_t src = {bed ? strcat(strcpy(bed, prefix), ".bed") : NULL, row, n_rows, d.n_samples, &gc, 1};
+	co.src = &src;
 	for (int64_t i = 1; rc == 0 && i < d.n_snp; ++i)
 		if (!strcmp(d.var[i].chr, d.var[i - 1].chr) && d.var[i].bp < d.var[i - 1].bp)
 			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s.bim: variant %s is before the one above it on chromosome %s; "
@@ -135,6 +141,8 @@ int gvk_ld_clump_bfile(gvk_ld_t *e, const char *prefix, const char *const *files
 	ld_clump_result_free(&cr);
 	ld_clump_input_free(&in);
 	snp_data_free(&d);
+	snp_geno_ctx_free(&gc);
+	free(row), free(bed);
 	free(sbuf), free(pbuf), free(sn), free(pn);
 	return rc;
 }

@@ -13,61 +13,114 @@
 #include <string.h>
 
 #include "ld_clump.h"
+#include "../snp/plink_io.h"
+#include "../snp/snp_num.h"
 #include "../common/err.h"
+#include "../common/lineio.h"
+#include "../common/threads.h"
 
 #define CLUMP_EPS 0.00000000000005684341886080801486968994140625
 
-/* Open-addressing table of the fileset's ids (the first of equal ids wins). */
+/* Open-addressing table of the fileset's ids (the first of equal ids wins). A slot holds the SNP
+ * index + 1 in its low 40 bits and 24 bits of the id's hash above, so that a probe reads a
+ * variant's id only when those agree. */
 typedef struct {
-	int64_t *slot;
+	uint64_t *slot;
 	uint64_t mask;
 	const snp_data_t *d;
+	uint8_t *later; /* per SNP: an earlier SNP has the same id */
 } id_table_t;
+
+#define SLOT_IDX ((UINT64_C(1) << 40) - 1)
 
 static uint64_t hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t k = 0; k < n; ++k) h = (h ^ (unsigned char)s[k]) * 1099511628211ULL;
-	return h;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	for (; n >= 8; s += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	if (n) {
+		uint64_t w = 0;
+		memcpy(&w, s, n);
+		h = (h ^ w) * 0x94d049bb133111ebULL;
+	}
+	h ^= h >> 29, h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
 }
+
+static int same_id(const char *id, const char *s, size_t n) { return !strncmp(id, s, n) && !id[n]; }
+
+/* Inserts SNP i of id length n and hash h; marks it when an earlier SNP has its id. */
+static void table_put(id_table_t *t, int64_t i, size_t n, uint64_t h)
+{
+	const char *id = t->d->var[i].id;
+	uint64_t tag = h >> 40 << 40, k = h & t->mask;
+	for (; t->slot[k]; k = (k + 1) & t->mask)
+		if ((t->slot[k] & ~SLOT_IDX) == tag && same_id(t->d->var[(t->slot[k] & SLOT_IDX) - 1].id, id, n)) break;
+	if (t->slot[k]) t->later[i] = 1;
+	else t->slot[k] = tag | (uint64_t)(i + 1);
+}
+
+/* The ids go in batches whose slots are fetched ahead: the table is larger than the caches and
+ * each insertion would otherwise wait for memory in turn. */
+enum { PUT_BATCH = 32 };
 
 static int table_init(id_table_t *t, const snp_data_t *d)
 {
 	uint64_t cap = 16;
 	while (cap < 2 * (uint64_t)d->n_snp + 2) cap <<= 1;
-	t->slot = malloc(sizeof *t->slot * cap);
-	if (!t->slot) return -1;
-	memset(t->slot, 0xff, sizeof *t->slot * cap);
+	if ((t->slot = snp_big_alloc(cap * sizeof *t->slot))) memset(t->slot, 0, cap * sizeof *t->slot);
+	t->later = calloc((size_t)d->n_snp + 1, 1);
+	if (!t->slot || !t->later || (uint64_t)d->n_snp >= SLOT_IDX) return -1;
 	t->mask = cap - 1, t->d = d;
-	for (int64_t i = 0; i < d->n_snp; ++i) {
-		const char *id = d->var[i].id;
-		uint64_t h = hash(id, strlen(id)) & t->mask;
-		while (t->slot[h] >= 0 && strcmp(d->var[t->slot[h]].id, id)) h = (h + 1) & t->mask;
-		if (t->slot[h] < 0) t->slot[h] = i;
+	for (int64_t i0 = 0; i0 < d->n_snp; i0 += PUT_BATCH) {
+		int64_t n = d->n_snp - i0 < PUT_BATCH ? d->n_snp - i0 : PUT_BATCH;
+		uint64_t h[PUT_BATCH];
+		size_t len[PUT_BATCH];
+		for (int64_t k = 0; k < n; ++k) {
+			len[k] = strlen(d->var[i0 + k].id), h[k] = hash(d->var[i0 + k].id, len[k]);
+			__builtin_prefetch(&t->slot[h[k] & t->mask], 1);
+		}
+		for (int64_t k = 0; k < n; ++k) table_put(t, i0 + k, len[k], h[k]);
 	}
 	return 0;
 }
 
+static void table_free(id_table_t *t) { free(t->slot), free(t->later); }
+
 static int64_t table_find(const id_table_t *t, const char *s, size_t n)
 {
-	for (uint64_t h = hash(s, n) & t->mask; t->slot[h] >= 0; h = (h + 1) & t->mask) {
-		const char *id = t->d->var[t->slot[h]].id;
-		if (!strncmp(id, s, n) && !id[n]) return t->slot[h];
+	uint64_t h = hash(s, n), tag = h >> 40 << 40;
+	for (uint64_t k = h & t->mask; t->slot[k]; k = (k + 1) & t->mask) {
+		int64_t i = (int64_t)(t->slot[k] & SLOT_IDX) - 1;
+		if ((t->slot[k] & ~SLOT_IDX) == tag && same_id(t->d->var[i].id, s, n)) return i;
 	}
 	return -1;
 }
 
-/* Tokens are separated by spaces and tabs; a line ends at a newline, carriage return or NUL. */
-static int is_end(char c) { return c == '\0' || c == '\n' || c == '\r'; }
-static int is_sep(char c) { return c == ' ' || c == '\t'; }
-static const char *skip_sep(const char *s)
+/* The SNP of id [s, s + n): reports usually list the variants in the fileset's order, so the one
+ * after the previous line's (*next) is tried before the table. */
+static int64_t id_find(const id_table_t *t, const char *s, size_t n, int64_t *next)
 {
-	while (is_sep(*s)) ++s;
+	int64_t i = *next;
+	if (!(i < t->d->n_snp && !t->later[i] && same_id(t->d->var[i].id, s, n))) i = table_find(t, s, n);
+	if (i >= 0) *next = i + 1;
+	return i;
+}
+
+/* Tokens are separated by spaces and tabs within a line [s, e). */
+static int is_sep(char c) { return c == ' ' || c == '\t'; }
+static const char *skip_sep(const char *s, const char *e)
+{
+	while (s < e && is_sep(*s)) ++s;
 	return s;
 }
-static const char *token_end(const char *s)
+static const char *token_end(const char *s, const char *e)
 {
-	while (!is_end(*s) && !is_sep(*s)) ++s;
+	while (s < e && !is_sep(*s)) ++s;
 	return s;
 }
 
@@ -79,8 +132,8 @@ static int rank_in(const char *s, const char *e, const char *const *names, int n
 	return -1;
 }
 
-/* Finds the id and p columns of a header line; 0, or an error naming the file. */
-static int header(const char *line, const char *path, const ld_clump_fields_t *f, int *col_id, int *col_p,
+/* Finds the id and p columns of a header line [s, e); 0, or an error naming the file. */
+static int header(const char *s, const char *e, const char *path, const ld_clump_fields_t *f, int *col_id, int *col_p,
                   gvk_err_t *err)
 {
 	static const char *const snp_default[] = {"SNP"}, *const p_default[] = {"P"};
@@ -89,15 +142,15 @@ static int header(const char *line, const char *path, const ld_clump_fields_t *f
 	int n_sn = f && f->snp_field ? f->n_snp_field : 1, n_pn = f && f->p_field ? f->n_p_field : 1;
 	int best_id = n_sn, best_p = n_pn;
 	*col_id = *col_p = -1;
-	const char *s = skip_sep(line);
-	for (int col = 0; !is_end(*s); ++col) {
-		const char *e = token_end(s);
-		int ki = rank_in(s, e, sn, n_sn), kp = rank_in(s, e, pn, n_pn);
+	s = skip_sep(s, e);
+	for (int col = 0; s < e; ++col) {
+		const char *te = token_end(s, e);
+		int ki = rank_in(s, te, sn, n_sn), kp = rank_in(s, te, pn, n_pn);
 		if ((ki >= 0 && ki == best_id) || (kp >= 0 && kp == best_p))
-			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: duplicate column header '%.*s'", path, (int)(e - s), s);
+			return gvk_err_set(err, GVK_ERR_FORMAT, "%s: duplicate column header '%.*s'", path, (int)(te - s), s);
 		if (ki >= 0 && ki < best_id) best_id = ki, *col_id = col;
 		if (kp >= 0 && kp < best_p) best_p = kp, *col_p = col;
-		s = skip_sep(e);
+		s = skip_sep(te, e);
 	}
 	if (*col_id < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s: no variant ID field found (looked for %s%s)", path, sn[0],
 	                                     n_sn > 1 ? " and the other --clump-snp-field names" : "");
@@ -106,14 +159,20 @@ static int header(const char *line, const char *path, const ld_clump_fields_t *f
 	return 0;
 }
 
-/* Token number col of line (start and end), or 0 when the line is shorter. */
-static int field(const char *line, int col, const char **s, const char **e)
+/* Tokens c1 and c2 of line [s, e) (start and end of each), or 0 when the line is shorter. */
+static int two_fields(const char *s, const char *e, int c1, int c2, const char **t1, const char **e1, const char **t2,
+                      const char **e2)
 {
-	const char *p = skip_sep(line);
-	for (int k = 0; k < col && !is_end(*p); ++k) p = skip_sep(token_end(p));
-	if (is_end(*p)) return 0;
-	*s = p, *e = token_end(p);
-	return 1;
+	int last = c1 > c2 ? c1 : c2;
+	s = skip_sep(s, e);
+	for (int k = 0; s < e; ++k) {
+		const char *te = token_end(s, e);
+		if (k == c1) *t1 = s, *e1 = te;
+		if (k == c2) *t2 = s, *e2 = te;
+		if (k == last) return 1;
+		s = skip_sep(te, e);
+	}
+	return 0;
 }
 
 static int add_entry(ld_clump_input_t *in, int64_t i, double p, int fidx)
@@ -150,67 +209,164 @@ typedef struct {
 	const ld_clump_opt_t *o;
 	double load;  /* lines with p above this only count towards NSIG */
 	int64_t miss_cap;
+	const char *path;  /* the file being read, its columns, number, and whether its entries can be */
+	int col_id, col_p; /* index variants */
+	int fidx, top;
+	int threads;
 } reader_t;
 
-/* One data line; 0 (also for a skipped line) or an error naming the file and line. */
-static int data_line(reader_t *r, ld_clump_input_t *in, const char *line, int col_id, int col_p, int fidx, int top,
-                     const char *path, int64_t ln, gvk_err_t *err)
+/* A data line that names a p-value, as the parallel scan leaves it for the ordered pass: its id
+ * and p tokens, the SNP of the id (-1: none), the p, its line within its part (from 1); or a line
+ * with a NUL byte (nul set). */
+typedef struct {
+	const char *id, *pv;
+	int32_t id_len, pv_len;
+	int64_t line, snp;
+	double p;
+	int nul;
+} rec_t;
+
+/* One data line [s, e) scanned: 1 with *rc filled when it names a p-value (a number), else 0. */
+static int scan_line(const reader_t *r, const char *s, const char *e, int64_t *next, rec_t *rc)
 {
-	const char *is, *ie, *ps, *pe;
-	if (!field(line, col_id, &is, &ie) || !field(line, col_p, &ps, &pe)) return 0;
-	char *num_end;
-	double p = strtod(ps, &num_end);
+	const char *is = NULL, *ie = NULL, *ps = NULL, *pe = NULL, *num_end;
+	if (!two_fields(s, e, r->col_id, r->col_p, &is, &ie, &ps, &pe)) return 0;
+	double p = snp_num_double(ps, pe, &num_end);
 	if (num_end == ps) return 0;
-	if (p < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: negative p-value '%.*s'", path, (long long)ln,
-	                              (int)(pe - ps), ps);
-	int64_t i = table_find(r->ids, is, (size_t)(ie - is));
+	*rc = (rec_t){is, ps, (int32_t)(ie - is), (int32_t)(pe - ps), 0, p < 0 ? -1 : id_find(r->ids, is, (size_t)(ie - is), next), p, 0};
+	return 1;
+}
+
+/* A scanned line in the file's order (line ln): 0 or an error naming the file and line. */
+static int apply_rec(reader_t *r, ld_clump_input_t *in, const rec_t *q, int64_t ln, gvk_err_t *err)
+{
+	if (q->nul) return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: a NUL byte (not a text file?)", r->path, (long long)ln);
+	double p = q->p;
+	if (p < 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: negative p-value '%.*s'", r->path, (long long)ln,
+	                              (int)q->pv_len, q->pv);
+	int64_t i = q->snp;
 	if (i < 0) {
-		if (p <= r->o->p1 && top && add_missing(in, is, (size_t)(ie - is), p, &r->miss_cap) < 0)
+		if (p <= r->o->p1 && r->top && add_missing(in, q->id, (size_t)q->id_len, p, &r->miss_cap) < 0)
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		return 0;
 	}
 	if (p > r->load) {
 		if (p >= 0.05) {
 			if (p > 1)
-				return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: p-value '%.*s' is above 1", path, (long long)ln,
-				                   (int)(pe - ps), ps);
+				return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: p-value '%.*s' is above 1", r->path, (long long)ln,
+				                   (int)q->pv_len, q->pv);
 			++in->nsig[i];
 		}
 		return 0;
 	}
-	if (add_entry(in, i, p, fidx) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (p <= r->o->p1 && top) in->top[i] = 1;
+	if (add_entry(in, i, p, r->fidx) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (p <= r->o->p1 && r->top) in->top[i] = 1;
 	return 0;
 }
 
-static int read_file(reader_t *r, ld_clump_input_t *in, const char *path, const ld_clump_fields_t *f, int fidx, int top,
-                     gvk_err_t *err)
+/* One part of a block of lines, scanned on its own thread: its records and line count. */
+typedef struct {
+	const char *s, *e;
+	rec_t *rec;
+	int64_t n, cap, lines;
+	int nomem;
+} part_t;
+
+static void scan_part(const reader_t *r, part_t *pt)
+{
+	int64_t next = 0;
+	pt->n = pt->lines = 0;
+	for (const char *s = pt->s; s < pt->e;) {
+		const char *nl = memchr(s, '\n', (size_t)(pt->e - s)), *e = nl ? nl : pt->e;
+		const char *end = e > s && e[-1] == '\r' ? e - 1 : e;
+		++pt->lines;
+		if (pt->n == pt->cap) {
+			int64_t cap = pt->cap ? 2 * pt->cap : 4096;
+			rec_t *g = realloc(pt->rec, sizeof *g * (size_t)cap);
+			if (!g) return (void)(pt->nomem = 1);
+			pt->rec = g, pt->cap = cap;
+		}
+		rec_t *q = &pt->rec[pt->n];
+		if (memchr(s, 0, (size_t)(end - s))) *q = (rec_t){.nul = 1}, q->line = pt->lines, ++pt->n;
+		else if (skip_sep(s, end) < end && scan_line(r, s, end, &next, q)) q->line = pt->lines, ++pt->n;
+		s = nl ? nl + 1 : pt->e;
+	}
+}
+
+typedef struct {
+	const reader_t *r;
+	part_t *pt;
+} scan_job_t;
+
+static void scan_worker(void *arg, int tid)
+{
+	scan_job_t *j = arg;
+	scan_part(j->r, &j->pt[tid]);
+}
+
+/* The lines after the header, in blocks whose parts are scanned on the threads, then applied in
+ * order. */
+enum { PART_BYTES = 1 << 20 };
+
+static int read_data(reader_t *r, ld_clump_input_t *in, gvk_lr_t *lr, gvk_err_t *err)
+{
+	int nt = r->threads > 1 ? r->threads : 1, rc = 0;
+	part_t *pt = calloc((size_t)nt, sizeof *pt);
+	if (!pt) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	char *blk;
+	size_t len;
+	int64_t base = gvk_lr_lineno(lr);
+	while (rc == 0 && (rc = gvk_lr_block_uncounted(lr, (size_t)nt * PART_BYTES, &blk, &len, err)) == 1) {
+		rc = 0;
+		const char *at = blk, *end = blk + len;
+		for (int t = 0; t < nt; ++t) { /* parts of about equal size, cut after a newline */
+			const char *cut = t + 1 < nt ? blk + len / (size_t)nt * (size_t)(t + 1) : end;
+			if (cut < at) cut = at;
+			const char *nl = t + 1 < nt && cut < end ? memchr(cut, '\n', (size_t)(end - cut)) : NULL;
+			pt[t].s = at, pt[t].e = t + 1 < nt ? (nl ? nl + 1 : end) : end;
+			at = pt[t].e;
+		}
+		scan_job_t j = {r, pt};
+		if (nt > 1) gvk_parallel(nt, scan_worker, &j);
+		else scan_worker(&j, 0);
+		for (int t = 0; t < nt && rc == 0; ++t) {
+			if (pt[t].nomem) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+			for (int64_t k = 0; rc == 0 && k < pt[t].n; ++k) rc = apply_rec(r, in, &pt[t].rec[k], base + pt[t].rec[k].line, err);
+			base += pt[t].lines;
+		}
+	}
+	for (int t = 0; t < nt; ++t) free(pt[t].rec);
+	free(pt);
+	return rc;
+}
+
+/* Whether path starts with gzip's magic bytes; -1 when it cannot be opened. */
+static int gzipped(const char *path)
 {
 	FILE *fp = fopen(path, "rb");
-	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "cannot open %s", path);
-	char *line = NULL;
-	size_t cap = 0;
-	int64_t ln = 0;
-	int rc = 0, col_id = -1, col_p = -1, have_header = 0;
-	ssize_t got;
-	while (rc == 0 && (got = getline(&line, &cap, fp)) >= 0) {
-		++ln;
-		if (ln == 1 && got >= 2 && (unsigned char)line[0] == 0x1f && (unsigned char)line[1] == 0x8b) {
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s is gzip-compressed; gvk reads clump files uncompressed", path);
-			break;
-		}
-		if ((size_t)got != strlen(line)) {
-			rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: a NUL byte (not a text file?)", path, (long long)ln);
-			break;
-		}
-		if (is_end(*skip_sep(line))) continue;
-		if (!have_header) rc = header(line, path, f, &col_id, &col_p, err), have_header = 1;
-		else rc = data_line(r, in, line, col_id, col_p, fidx, top, path, ln, err);
-	}
-	if (rc == 0 && ferror(fp)) rc = gvk_err_set(err, GVK_ERR_IO, "cannot read %s", path);
-	if (rc == 0 && !have_header) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s is empty (no header line)", path);
-	free(line);
+	if (!fp) return -1;
+	unsigned char m[2] = {0, 0};
+	size_t got = fread(m, 1, 2, fp);
 	fclose(fp);
+	return got == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
+static int read_file(reader_t *r, ld_clump_input_t *in, const char *path, const ld_clump_fields_t *f, gvk_err_t *err)
+{
+	int gz = gzipped(path);
+	if (gz < 0) return gvk_err_set(err, GVK_ERR_IO, "cannot open %s", path);
+	if (gz) return gvk_err_set(err, GVK_ERR_FORMAT, "%s is gzip-compressed; gvk reads clump files uncompressed", path);
+	gvk_lr_t *lr = gvk_lr_open(path, err);
+	if (!lr) return gvk_err_set(err, GVK_ERR_IO, "cannot open %s", path);
+	int rc;
+	const char *line;
+	size_t len;
+	r->path = path;
+	while ((rc = gvk_lr_view(lr, &line, &len, err)) == 1 && skip_sep(line, line + len) == line + len) {}
+	if (rc == 1) rc = header(line, line + len, path, f, &r->col_id, &r->col_p, err);
+	else if (rc == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s is empty (no header line)", path);
+	if (rc == 0) rc = read_data(r, in, lr, err);
+	gvk_lr_close(lr);
 	return rc;
 }
 
@@ -250,25 +406,25 @@ int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld
 	memset(in, 0, sizeof *in);
 	int64_t m = d->n_snp;
 	in->n_snp = m, in->n_files = n;
-	in->head = malloc(sizeof *in->head * (size_t)(m + 1));
-	in->nsig = calloc((size_t)m + 1, sizeof *in->nsig);
+	in->head = snp_big_alloc(sizeof *in->head * (size_t)(m + 1));
+	if ((in->nsig = snp_big_alloc(sizeof *in->nsig * (size_t)(m + 1)))) memset(in->nsig, 0, sizeof *in->nsig * (size_t)(m + 1));
 	in->top = calloc((size_t)m + 1, 1);
 	id_table_t ids = {0};
 	if (!in->head || !in->nsig || !in->top || table_init(&ids, d) < 0) {
-		free(ids.slot);
+		table_free(&ids);
 		ld_clump_input_free(in);
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
 	for (int64_t i = 0; i < m; ++i) in->head[i] = -1;
-	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05};
+	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05, .threads = o->threads};
 	if (o->p2 > r.load) r.load = o->p2;
 	if (o->p1 >= r.load) r.load = o->p1 * (1 + CLUMP_EPS);
 	int rc = 0;
 	for (int k = n; rc == 0 && k >= 1; --k) {
-		int top = !o->index_first || n == 1 || k == 1;
-		rc = read_file(&r, in, files[k - 1], f, k, top, err);
+		r.fidx = k, r.top = !o->index_first || n == 1 || k == 1;
+		rc = read_file(&r, in, files[k - 1], f, err);
 	}
-	free(ids.slot);
+	table_free(&ids);
 	if (rc < 0) {
 		ld_clump_input_free(in);
 		return rc;

@@ -8,6 +8,7 @@
 
 #include "ld_em.h"
 #include "../snp/snp_chrom.h"
+#include "../common/cpu_features.h"
 
 #define EM_PI 3.1415926535897932
 #define EM_EPSILON 0.000000000931322574615478515625            /* 2^-30: equal roots */
@@ -261,6 +262,59 @@ static int em_below(const em_t *e, double expect, double f2x, double fx2, int r2
 	double lo = e->f11 - expect, hi = (e->f11 + e->half) - expect;
 	double m = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
 	return fabs(em_r(m, expect, f2x, fx2, r2)) < drop;
+}
+
+/* The tables of a batch (ld_em_below_many) split by cell: the four known haplotype counts and
+ * the double heterozygotes, as em_knowns and em_setup take them off X. */
+static inline __attribute__((always_inline)) void below_body(const uint32_t *const k[4], const uint32_t *ctr,
+                                                            int64_t n, double drop, uint8_t *skip)
+{
+	const uint32_t *restrict a = k[0], *restrict b = k[1], *restrict c = k[2], *restrict d = k[3];
+	uint8_t *restrict out = skip;
+	for (int64_t q = 0; q < n; ++q) {
+		double k11 = (double)a[q], k12 = (double)b[q], k21 = (double)c[q], k22 = (double)d[q];
+		double center = (double)(int32_t)ctr[q];
+		double twice = k11 + k12 + k21 + k22 + 2 * center;
+		double rec = 1.0 / twice;
+		double f11 = k11 * rec, f12 = k12 * rec, f21 = k21 * rec, f22 = k22 * rec, half = center * rec;
+		double f1x = f11 + f12 + half, fx1 = f11 + f21 + half;
+		int undefined = (twice == 0.0) | ((ctr[q] == 0) & (f11 * f22 == 0.0) & (f12 * f21 == 0.0));
+		double f2x = 1.0 - f1x, fx2 = 1.0 - fx1, expect = fx1 * f1x;
+		double lo = fabs(f11 - expect), hi = fabs((f11 + half) - expect), m = lo > hi ? lo : hi;
+		double r = fabs(fabs(m) * m / (expect * f2x * fx2));
+		out[q] = (uint8_t)(undefined | (r < drop));
+	}
+}
+
+static void below_portable(const uint32_t *const k[4], const uint32_t *ctr, int64_t n, double drop, uint8_t *skip)
+{
+	below_body(k, ctr, n, drop, skip);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 8)
+__attribute__((target("avx512f,avx512dq"))) static void below_avx512(const uint32_t *const k[4], const uint32_t *ctr,
+                                                                     int64_t n, double drop, uint8_t *skip)
+{
+	below_body(k, ctr, n, drop, skip);
+}
+#define EM_BELOW_AVX512 1
+#endif
+
+void ld_em_below_many(const uint32_t *const k[4], const uint32_t *ctr, int64_t n, double drop, uint8_t *skip)
+{
+#ifdef EM_BELOW_AVX512
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512DQ)) {
+		below_avx512(k, ctr, n, drop, skip);
+		return;
+	}
+#endif
+	below_portable(k, ctr, n, drop, skip);
+}
+
+void ld_em_knowns_plain(const uint32_t c[9], uint32_t k[4])
+{
+	k[0] = 2 * c[0] + c[1] + c[3], k[1] = 2 * c[2] + c[1] + c[5];
+	k[2] = 2 * c[6] + c[3] + c[7], k[3] = 2 * c[8] + c[5] + c[7];
 }
 
 /* Known haplotype counts from the table: k[0..3] for haplotypes 11, 12, 21, 22, with males' single

@@ -54,6 +54,16 @@ void ld_em_table(const pg_ldtab_t *t, uint32_t c[18]);
  * (|r^2| when r2) is bound to come out below drop may be left all NaN without its estimate. */
 void ld_em_stats(const uint32_t c[18], int xi, int xj, int r2, double drop, double *r, double *dd, double *dprime);
 
+/* Off X: the known haplotype counts k[0 .. 3] of a table (haplotypes 11, 12, 21, 22, from its
+ * homozygous cells), which with its double heterozygotes c[4] decide ld_em_below_many. */
+void ld_em_knowns_plain(const uint32_t c[9], uint32_t k[4]);
+
+/* For n tables off X given as their known counts k[0 .. 3][q] and double heterozygotes ctr[q]:
+ * skip[q] = 1 when ld_em_stats(r2 = 1, drop) of table q gives NaN without its estimate (no
+ * estimate, or |r^2| bound to be below drop), else 0. The same arithmetic, over arrays, so that
+ * many tables are decided at once. */
+void ld_em_below_many(const uint32_t *const k[4], const uint32_t *ctr, int64_t n, double drop, uint8_t *skip);
+
 /* PLINK 1.9's --indep-pairphase r^2 from the table (x: both variants on X, c[9 ..] filled as for
  * ld_em_counts): 0 and *r2, or 1 when the table gives no estimate. Unlike ld_em_stats, a tiny D is
  * not taken as 0. */

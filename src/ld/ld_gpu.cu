@@ -81,6 +81,11 @@ static int ld_resident(snp_gpu_t *g, const snp_data_t *d, gvk_err_t *err)
 
 /* ---- --clump -------------------------------------------------------------------------------- */
 
+extern "C" void snp_gpu_planes_changed(snp_gpu_t *g)
+{
+	if (g) g->ld_src = NULL;
+}
+
 extern "C" int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs, const uint8_t *x,
                                     int64_t n, uint32_t *c, gvk_err_t *err)
 {

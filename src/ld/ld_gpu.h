@@ -17,5 +17,8 @@ int snp_gpu_ld_stripe(snp_gpu_t *g, const snp_data_t *d, const ld_opt_t *o, ld_s
  * it; d's planes are made resident (once per data set). */
 int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs, const uint8_t *x, int64_t n,
                          uint32_t *c, gvk_err_t *err);
+/* Forgets the planes snp_gpu_clump_counts made resident, for a caller that has rewritten them in
+ * place (--clump reads one component's SNPs after another into the same buffer). */
+void snp_gpu_planes_changed(snp_gpu_t *g);
 
 #endif

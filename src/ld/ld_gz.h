@@ -9,7 +9,8 @@
 
 typedef struct ld_gz ld_gz_t;
 
-/* A compressor for up to `threads` threads; NULL when out of memory or built without zlib. */
+/* A compressor for up to `threads` threads; NULL when out of memory or built without zlib and
+ * libdeflate. */
 ld_gz_t *ld_gz_new(int threads);
 void ld_gz_free(ld_gz_t *g);
 

@@ -15,3 +15,5 @@ int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs
 	(void)g, (void)d, (void)pairs, (void)x, (void)n, (void)c;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid, clump)");
 }
+
+void snp_gpu_planes_changed(snp_gpu_t *g) { (void)g; }

@@ -10,9 +10,14 @@
  * haplotype frequencies of the two-locus genotype table (ld_em.c; males count one X haplotype).
  * --indep runs the same passes with r in place of r^2, removing only pairs with r above 0.999999
  * (or no r at all), keeps each r, and then applies the VIF step (ld_prune_vif.c) to the window.
- * A worker holds only its window's SNPs, in rings of slots; given an ld_prune_src_t it reads and
- * decodes their .bed rows as they enter, so the fileset never sits in memory. */
+ * A worker holds only its window's SNPs, in rings of slots; given an snp_bed_src_t it reads and
+ * decodes their .bed rows as they enter, so the fileset never sits in memory (and, when no first
+ * pass counted them, sets their statistics then; the few SNPs that never enter a window, alone on
+ * their chromosome or on chromosome 0, are counted on their own). */
 #include <math.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +26,7 @@
 #include "ld_em.h"
 #include "../snp/snp_chrom.h"
 #include "../snp/plink_io.h"
+#include "../snp/snp_bed_bits.h"
 #include "../common/cpu_features.h"
 #include "../common/err.h"
 #include "../common/threads.h"
@@ -41,6 +47,8 @@ typedef struct {
 
 /* r^2 of two SNPs, or r when sign is set. */
 typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t, int sign);
+/* r^2 of SNP x with each of ys[0 .. n) into r2[]. */
+typedef void (*batch_fn)(const prune_snp_t *, const prune_snp_t *const *, int, int, int64_t, double *);
 /* --indep-pairphase's two-locus table of two SNPs (X's male columns, or NULL). */
 typedef void (*table_fn)(const prune_snp_t *, const prune_snp_t *, int, const uint64_t *, uint32_t *);
 
@@ -53,16 +61,19 @@ typedef struct {
 	const snp_data_t *d;
 	prune_snp_t *s;
 	int64_t n_slot;
-	const ld_prune_src_t *src; /* NULL: d's planes */
+	const snp_bed_src_t *src; /* NULL: d's planes */
 	snp_rows_t rows;           /* src's rows */
 	uint64_t *ring;            /* n_slot SNPs' planes */
 	uint64_t *zn;              /* n_slot SNPs' z and neg planes (prune_snp_t) */
 	int io_failed;
 	uint64_t pairs;
 	pair_fn r2;
+	batch_fn r2s;   /* --indep-pairwise */
 	table_fn table; /* --indep-pairphase */
 	int popcnt;  /* the CPU has the popcnt instruction */
 	int mode;    /* LD_PRUNE_* */
+	int direct;  /* the chromosome's rows go straight to the genotype r^2's planes (prepare_direct) */
+	snp_bed_bits_fn bits;
 	const uint64_t *xmale; /* the male columns while the chromosome is X, else NULL */
 	vif_buf_t vb;          /* LD_PRUNE_VIF */
 } prune_ctx_t;
@@ -82,7 +93,7 @@ static const uint64_t *planes_of(prune_ctx_t *c, int64_t i)
 		c->io_failed = 1; /* reported once the workers finish */
 		return memset(p, 0, words * 8);
 	}
-	snp_geno_row_to(c->d, i, row, c->src->c, p, 0);
+	snp_geno_row_to(c->d, i, row, c->src->c, p, c->src->stats);
 	return p;
 }
 
@@ -114,9 +125,81 @@ __attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int
 }
 #endif
 
+/* The statistics of SNP i, which enters no window, when its row is read for nothing else. */
+static void count_only(prune_ctx_t *c, int64_t i)
+{
+	if (c->src && c->src->stats) planes_of(c, i);
+}
+
+/* The planes the genotype r^2 takes from a row's low and high code bits l, h (nw words, bits from
+ * the sample count on clear): called (~l | h), the homozygotes (l == h) and those of the file's A2
+ * (l & h, which centres as -1); and the counts of the homozygotes of each allele and the calls.
+ * Which allele is counted -1 changes the sign of the covariance only, so r^2 is the same bits as
+ * from the decoded planes. */
+static inline __attribute__((always_inline)) void direct_body(const uint64_t *l, const uint64_t *h, int nw, int64_t n,
+                                                             uint64_t *v, uint64_t *z, uint64_t *neg, int64_t cnt[3])
+{
+	int64_t np = 0, nn = 0, nv = 0, full = n / 64;
+	uint64_t tail = n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : 0;
+	for (int w = 0; w < nw; ++w) {
+		uint64_t valid = w < full ? ~(uint64_t)0 : w == full ? tail : 0;
+		v[w] = (~l[w] | h[w]) & valid, z[w] = ~(l[w] ^ h[w]) & valid, neg[w] = l[w] & h[w];
+		np += pop(z[w] & ~neg[w]), nn += pop(neg[w]), nv += pop(v[w]);
+	}
+	cnt[0] = np, cnt[1] = nn, cnt[2] = nv;
+}
+
+static void direct_portable(const uint64_t *l, const uint64_t *h, int nw, int64_t n, uint64_t *v, uint64_t *z,
+                            uint64_t *neg, int64_t cnt[3])
+{
+	direct_body(l, h, nw, n, v, z, neg, cnt);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void direct_avx512(const uint64_t *l, const uint64_t *h,
+                                                                                   int nw, int64_t n, uint64_t *v,
+                                                                                   uint64_t *z, uint64_t *neg,
+                                                                                   int64_t cnt[3])
+{
+	direct_body(l, h, nw, n, v, z, neg, cnt);
+}
+#endif
+
+/* --indep-pairwise on an autosome whose every sample is a column: SNP i's row to the planes of
+ * its slot (low bits, high bits, then called) and its z and neg, without the decoder's planes;
+ * its statistics from the same counts when no first pass set them. */
+static void prepare_direct(prune_ctx_t *c, int64_t i)
+{
+	const snp_data_t *d = c->d;
+	int nw = d->nw;
+	uint64_t *p = c->ring + (size_t)(i % c->n_slot) * SNP_PLANES * (size_t)nw;
+	uint64_t *z = c->zn + (size_t)(i % c->n_slot) * 2 * (size_t)nw, *neg = z + nw;
+	const uint8_t *row = snp_rows_get(&c->rows, c->src->row[i]);
+	if (!row) c->io_failed = 1; /* reported once the workers finish */
+	if (row) c->bits(row, d->n_bits, nw, p, p + nw);
+	else memset(p, 0, 2 * (size_t)nw * 8);
+	int64_t cnt[3], n = d->n_bits;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ)) direct_avx512(p, p + nw, nw, n, p + 2 * nw, z, neg, cnt);
+	else
+#endif
+		direct_portable(p, p + nw, nw, n, p + 2 * nw, z, neg, cnt);
+	if (row && c->src->stats) snp_geno_plain_counts(d, i, cnt[0], cnt[2] - cnt[0] - cnt[1], cnt[1], c->src->c);
+	prune_snp_t *s = snp_at(c, i);
+	s->pos = s->a = NULL, s->v = p + 2 * nw, s->z = z, s->neg = neg;
+	s->miss = n - cnt[2], s->sum = cnt[0] - cnt[1], s->ssq = cnt[0] + cnt[1];
+	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
+	s->ok = var != 0;
+	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
+}
+
 /* A SNP's sums, as it enters a window. */
 static void snp_prepare(prune_ctx_t *c, int64_t i)
 {
+	if (c->direct) {
+		prepare_direct(c, i);
+		return;
+	}
 	const uint64_t *p = planes_of(c, i);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (c->popcnt) {
@@ -130,6 +213,24 @@ static void snp_prepare(prune_ctx_t *c, int64_t i)
 /* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some); inlined
  * into a build for the popcnt instruction and a portable one. Every count is exact: the product
  * of two centred calls is nonzero where both z bits are set, and -1 where their signs differ. */
+/* The value from the counts of the pair without a missing call at either SNP. */
+static inline __attribute__((always_inline)) double r2_full(const prune_snp_t *x, const prune_snp_t *y, int64_t nz,
+                                                           int64_t diff, int64_t n_bits, int sign)
+{
+	double cov = (double)((nz - 2 * diff) * n_bits) - (double)x->sum * (double)y->sum;
+	return sign ? cov * sqrt(x->var_recip * y->var_recip) : cov * cov * (x->var_recip * y->var_recip);
+}
+
+/* The value from the counts over the samples called at both. */
+static inline __attribute__((always_inline)) double r2_called(int64_t nz, int64_t diff, int64_t nm, int64_t sxx,
+                                                             int64_t nx, int64_t syy, int64_t ny, int sign)
+{
+	double n = (double)nm, dx = (double)(sxx - 2 * nx), dy = (double)(syy - 2 * ny);
+	double cov = (double)(nz - 2 * diff) * n - dx * dy;
+	double rec = 1.0 / (((double)sxx * n - dx * dx) * ((double)syy * n - dy * dy));
+	return sign ? cov * sqrt(rec) : cov * cov * rec;
+}
+
 static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
                                                                  int64_t n_bits, int sign)
 {
@@ -139,8 +240,7 @@ static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp
 			uint64_t zz = x->z[w] & y->z[w];
 			nz += pop(zz), diff += pop(zz & (x->neg[w] ^ y->neg[w]));
 		}
-		double cov = (double)((nz - 2 * diff) * n_bits) - (double)x->sum * (double)y->sum;
-		return sign ? cov * sqrt(x->var_recip * y->var_recip) : cov * cov * (x->var_recip * y->var_recip);
+		return r2_full(x, y, nz, diff, n_bits, sign);
 	}
 	int64_t nm = 0, sxx = 0, syy = 0, nx = 0, ny = 0;
 	for (int w = 0; w < nw; ++w) {
@@ -150,15 +250,17 @@ static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp
 		sxx += pop(x->z[w] & vy), nx += pop(x->neg[w] & vy);
 		syy += pop(y->z[w] & vx), ny += pop(y->neg[w] & vx);
 	}
-	double n = (double)nm, dx = (double)(sxx - 2 * nx), dy = (double)(syy - 2 * ny);
-	double cov = (double)(nz - 2 * diff) * n - dx * dy;
-	double rec = 1.0 / (((double)sxx * n - dx * dx) * ((double)syy * n - dy * dy));
-	return sign ? cov * sqrt(rec) : cov * cov * rec;
+	return r2_called(nz, diff, nm, sxx, nx, syy, ny, sign);
 }
 
 static double pair_r2_portable(const prune_snp_t *x, const prune_snp_t *y, int nw, int64_t n_bits, int sign)
 {
 	return pair_r2_body(x, y, nw, n_bits, sign);
+}
+
+static void pairs_portable(const prune_snp_t *x, const prune_snp_t *const *ys, int n, int nw, int64_t n_bits, double *r2)
+{
+	for (int q = 0; q < n; ++q) r2[q] = pair_r2_body(x, ys[q], nw, n_bits, 0);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -167,16 +269,98 @@ __attribute__((target("popcnt"))) static double pair_r2_popcnt(const prune_snp_t
 {
 	return pair_r2_body(x, y, nw, n_bits, sign);
 }
+
+__attribute__((target("popcnt"))) static void pairs_popcnt(const prune_snp_t *x, const prune_snp_t *const *ys, int n, int nw,
+                                                           int64_t n_bits, double *r2)
+{
+	for (int q = 0; q < n; ++q) r2[q] = pair_r2_body(x, ys[q], nw, n_bits, 0);
+}
 #endif
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
 #define PRUNE_AVX512 1
+#define POP_ADD(acc, v) acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(v))
+/* The same counts eight words at a time (the planes are 64-byte aligned, nw a multiple of 8); a
+ * ternary-logic step forms zz & (neg_x ^ neg_y) at once (0x60: a & (b ^ c)). */
 __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static double pair_r2_avx512(const prune_snp_t *x,
                                                                                         const prune_snp_t *y, int nw,
                                                                                         int64_t n_bits, int sign)
 {
-	return pair_r2_body(x, y, nw, n_bits, sign);
+	__m512i a_nz = _mm512_setzero_si512(), a_diff = a_nz;
+	if (!x->miss && !y->miss) {
+		for (int w = 0; w < nw; w += 8) {
+			__m512i zz = _mm512_and_si512(_mm512_load_si512(x->z + w), _mm512_load_si512(y->z + w));
+			POP_ADD(a_nz, zz);
+			POP_ADD(a_diff, _mm512_ternarylogic_epi64(zz, _mm512_load_si512(x->neg + w), _mm512_load_si512(y->neg + w), 0x60));
+		}
+		return r2_full(x, y, _mm512_reduce_add_epi64(a_nz), _mm512_reduce_add_epi64(a_diff), n_bits, sign);
+	}
+	__m512i a_nm = a_nz, a_sxx = a_nz, a_nx = a_nz, a_syy = a_nz, a_ny = a_nz;
+	for (int w = 0; w < nw; w += 8) {
+		__m512i zx = _mm512_load_si512(x->z + w), zy = _mm512_load_si512(y->z + w);
+		__m512i gx = _mm512_load_si512(x->neg + w), gy = _mm512_load_si512(y->neg + w);
+		__m512i vx = _mm512_load_si512(x->v + w), vy = _mm512_load_si512(y->v + w);
+		__m512i zz = _mm512_and_si512(zx, zy);
+		POP_ADD(a_nz, zz);
+		POP_ADD(a_diff, _mm512_ternarylogic_epi64(zz, gx, gy, 0x60));
+		POP_ADD(a_nm, _mm512_and_si512(vx, vy));
+		POP_ADD(a_sxx, _mm512_and_si512(zx, vy));
+		POP_ADD(a_nx, _mm512_and_si512(gx, vy));
+		POP_ADD(a_syy, _mm512_and_si512(zy, vx));
+		POP_ADD(a_ny, _mm512_and_si512(gy, vx));
+	}
+	return r2_called(_mm512_reduce_add_epi64(a_nz), _mm512_reduce_add_epi64(a_diff), _mm512_reduce_add_epi64(a_nm),
+	                 _mm512_reduce_add_epi64(a_sxx), _mm512_reduce_add_epi64(a_nx), _mm512_reduce_add_epi64(a_syy),
+	                 _mm512_reduce_add_epi64(a_ny), sign);
 }
+
+/* Two pairs with missing calls, x against y and w, at once: x's words are loaded once and the
+ * two sets of sums are independent. */
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void pair2_avx512(const prune_snp_t *x,
+                                                                                   const prune_snp_t *y,
+                                                                                   const prune_snp_t *w2, int nw,
+                                                                                   double r2[2])
+{
+	const prune_snp_t *ys[2] = {y, w2};
+	__m512i a[2][7];
+	for (int t = 0; t < 2; ++t)
+		for (int q = 0; q < 7; ++q) a[t][q] = _mm512_setzero_si512();
+	for (int w = 0; w < nw; w += 8) {
+		__m512i zx = _mm512_load_si512(x->z + w), gx = _mm512_load_si512(x->neg + w), vx = _mm512_load_si512(x->v + w);
+		for (int t = 0; t < 2; ++t) {
+			__m512i zy = _mm512_load_si512(ys[t]->z + w), gy = _mm512_load_si512(ys[t]->neg + w);
+			__m512i vy = _mm512_load_si512(ys[t]->v + w), zz = _mm512_and_si512(zx, zy);
+			POP_ADD(a[t][0], zz);
+			POP_ADD(a[t][1], _mm512_ternarylogic_epi64(zz, gx, gy, 0x60));
+			POP_ADD(a[t][2], _mm512_and_si512(vx, vy));
+			POP_ADD(a[t][3], _mm512_and_si512(zx, vy));
+			POP_ADD(a[t][4], _mm512_and_si512(gx, vy));
+			POP_ADD(a[t][5], _mm512_and_si512(zy, vx));
+			POP_ADD(a[t][6], _mm512_and_si512(gy, vx));
+		}
+	}
+	for (int t = 0; t < 2; ++t) {
+		int64_t c[7];
+		for (int q = 0; q < 7; ++q) c[q] = _mm512_reduce_add_epi64(a[t][q]);
+		r2[t] = r2_called(c[0], c[1], c[2], c[3], c[4], c[5], c[6], 0);
+	}
+}
+
+__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void pairs_avx512(const prune_snp_t *x,
+                                                                                   const prune_snp_t *const *ys, int n,
+                                                                                   int nw, int64_t n_bits, double *r2)
+{
+	for (int q = 0; q < n;) {
+		if (q + 1 < n && x->miss && ys[q]->miss && ys[q + 1]->miss) {
+			pair2_avx512(x, ys[q], ys[q + 1], nw, r2 + q);
+			q += 2;
+		} else {
+			r2[q] = pair_r2_avx512(x, ys[q], nw, n_bits, 0);
+			++q;
+		}
+	}
+}
+#undef POP_ADD
 #endif
 
 /* One chromosome's SNPs [lo, hi). */
@@ -263,6 +447,17 @@ __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void phased_tab
 }
 #endif
 
+static batch_fn pick_batch(void)
+{
+#ifdef PRUNE_AVX512
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) return pairs_avx512;
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_has(CPUF_POPCNT)) return pairs_popcnt;
+#endif
+	return pairs_portable;
+}
+
 static table_fn pick_table(void)
 {
 #ifdef PRUNE_AVX512
@@ -322,6 +517,49 @@ static void enter(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t e)
 	if (!ok) out[e] = 1, ++wd->pruned;
 }
 
+/* --indep-pairwise's pairs of u are taken this many at a time: their values do not depend on
+ * the order, so a batch is computed at once and then met in order, those after a removal being
+ * dropped (and met again in a later pass, when u's scan reaches them). */
+enum { PAIR_BATCH = 4 };
+
+/* From slot k on, the first window slot of u's scan whose pair is over thr (counted as met, as
+ * each pair before it), or wd->size. */
+static int64_t scan(prune_ctx_t *c, window_t *wd, const uint8_t *out, int64_t u, int64_t k, double thr)
+{
+	if (c->mode != LD_PRUNE_PAIRWISE) {
+		for (; k < wd->size; ++k)
+			if (!out[wd->live[k]] && pair_value(c, wd, u, k) > thr) return k;
+		return k;
+	}
+	const prune_snp_t *x = snp_at(c, wd->live[u]);
+	while (k < wd->size) {
+		const prune_snp_t *ys[PAIR_BATCH];
+		int64_t ks[PAIR_BATCH];
+		int nb = 0;
+		for (; k < wd->size && nb < PAIR_BATCH; ++k)
+			if (!out[wd->live[k]]) ks[nb] = k, ys[nb++] = snp_at(c, wd->live[k]);
+		double v[PAIR_BATCH];
+		if (nb) c->r2s(x, ys, nb, c->d->nw, c->d->n_bits, v);
+		for (int b = 0; b < nb; ++b) {
+			++c->pairs;
+			if (v[b] > thr) return ks[b];
+		}
+	}
+	return k;
+}
+
+/* The first slot from lo on whose SNP is at least snp (the slots are in SNP order). */
+static int64_t first_from(const window_t *wd, int64_t lo, int64_t snp)
+{
+	int64_t hi = wd->size;
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (wd->live[mid] < snp) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
 /* Passes over the window until one removes nothing. end: the SNP after the window. */
 static void window_passes(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t end, double thr)
 {
@@ -332,12 +570,10 @@ static void window_passes(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t en
 		for (int64_t u = 0; u + 1 < wd->size; ++u) {
 			int64_t iu = wd->live[u];
 			if (out[iu]) continue;
-			int64_t k = u + 1;
-			while (k < wd->size && wd->live[k] < wd->next[u]) ++k;
-			for (; k < wd->size; ++k) {
+			int64_t k = first_from(wd, u + 1, wd->next[u]);
+			k = scan(c, wd, out, u, k, thr);
+			if (k < wd->size) {
 				int64_t ik = wd->live[k];
-				if (out[ik]) continue;
-				if (!(pair_value(c, wd, u, k) > thr)) continue;
 				again = 1, ++wd->pruned;
 				if (maf(f[iu]) < (1 - PRUNE_EPS) * maf(f[ik])) {
 					out[iu] = 1;
@@ -346,7 +582,6 @@ static void window_passes(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t en
 					for (++k; k < wd->size && out[wd->live[k]]; ++k) {}
 					if (k < wd->size) wd->next[u] = wd->live[k];
 				}
-				break;
 			}
 			if (k == wd->size) wd->next[u] = end;
 		}
@@ -384,13 +619,15 @@ static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, u
 	double thr = c->mode == LD_PRUNE_VIF ? 0.999999 : o->r2 * (1 + PRUNE_EPS);
 	int64_t bp = o->win * 1000, old = 0;
 	c->xmale = snp_chr_class(d->var[lo].chr) == SNP_CHR_X ? d->male : NULL;
+	c->direct = c->mode == LD_PRUNE_PAIRWISE && c->src && c->src->c->plain && !c->src->c->raw &&
+	            snp_chr_class(d->var[lo].chr) == SNP_CHR_AUTO;
 	int64_t start = lo, end = o->kb ? kb_end(d, lo, lo + 1, hi, bp) : lo + o->win;
 	if (end > hi) end = hi;
 	wd->size = 0;
 	if (end - start > 1)
 		for (int64_t e = start; e < end; ++e) enter(c, wd, out, e);
 	else
-		wd->live[wd->size++] = start;
+		wd->live[wd->size++] = start, count_only(c, start);
 	for (int64_t k = 0; k < wd->size; ++k) wd->next[k] = k + 1 < wd->size ? wd->live[k + 1] : end;
 	for (;;) {
 		if (wd->size > 1) {
@@ -453,7 +690,8 @@ static void worker(void *arg, int tid)
 {
 	prune_job_t *j = arg;
 	(void)tid;
-	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .table = pick_table(), .mode = j->o->mode};
+	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .r2s = pick_batch(), .table = pick_table(), .mode = j->o->mode,
+	                 .bits = snp_bed_bits_pick()};
 	c.popcnt = cpu_has(CPUF_POPCNT);
 	window_t wd = {0};
 	wd.live = malloc(sizeof *wd.live * (size_t)(j->longest + 1));
@@ -484,6 +722,19 @@ static int64_t window_cap(const snp_data_t *d, const ld_prune_opt_t *o, const pr
 			if (e - i > cap) cap = e - i;
 		}
 	return cap;
+}
+
+/* The statistics of the SNPs of chromosome 0, which no window reads, when no first pass counted
+ * them. */
+static int count_skipped(const snp_data_t *d, const ld_prune_opt_t *o, const uint8_t *skip, gvk_err_t *err)
+{
+	int64_t n = 0, *list = malloc(sizeof *list * (size_t)(d->n_snp + 1));
+	if (!list) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < d->n_snp; ++i)
+		if (skip[i]) list[n++] = i;
+	int rc = snp_bed_decode(o->src, d, list, n, NULL, o->threads, NULL, NULL, err);
+	free(list);
+	return rc;
 }
 
 static pair_fn pick_kernel(void)
@@ -530,6 +781,7 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 		if (j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		else if (j.io_failed) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open or read it again", o->src->bed);
 	}
+	if (rc == 0 && o->src && o->src->stats) rc = count_skipped(d, o, skip, err);
 	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
 		ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[j.lo[r]].chr, j.hi[r] - j.lo[r], j.n_pruned[r]};
 		rep->pruned += j.n_pruned[r];

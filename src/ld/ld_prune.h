@@ -6,20 +6,10 @@
 #define GVK_SNP_LD_PRUNE_H
 
 #include "../snp/snp_data.h"
-#include "../snp/snp_geno.h"
+#include "../snp/plink_io.h"
 
 /* What a window is pruned by. */
 enum { LD_PRUNE_PAIRWISE = GVK_LD_PRUNE_PAIRWISE, LD_PRUNE_PAIRPHASE = GVK_LD_PRUNE_PAIRPHASE, LD_PRUNE_VIF = GVK_LD_PRUNE_VIF };
-
-/* Where the genotypes come from when d holds no planes (snp_read_bed_stats): the .bed rows,
- * read and decoded as SNPs enter a window, so memory holds a window's SNPs rather than the file. */
-typedef struct {
-	const char *bed;      /* the .bed path */
-	const int64_t *row;   /* per SNP of d: its row in the .bed */
-	int64_t n_rows;       /* rows in the .bed */
-	int64_t n_samples;    /* samples in a row */
-	const snp_geno_ctx_t *c;
-} ld_prune_src_t;
 
 typedef struct {
 	int64_t win;    /* window: variants, or kb when kb is set (PLINK keeps an integer) */
@@ -28,7 +18,8 @@ typedef struct {
 	double r2;      /* prune pairs with r^2 above this; the VIF threshold for LD_PRUNE_VIF */
 	int threads;    /* chromosomes pruned at once (each one is sequential) */
 	int mode;       /* LD_PRUNE_* */
-	const ld_prune_src_t *src; /* NULL: d's planes */
+	const snp_bed_src_t *src; /* d without planes: its rows, read and decoded as SNPs enter a window, so
+	                             memory holds a window's SNPs rather than the file; NULL: d's planes */
 } ld_prune_opt_t;
 
 /* Per chromosome run of d, as the log reports it. */

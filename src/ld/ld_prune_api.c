@@ -66,9 +66,9 @@ int gvk_ld_prune_bfile(gvk_ld_t *e, const char *prefix, const gvk_ld_prune_opts_
 	char *bed = malloc(strlen(prefix) + 5);
 	gvk_ld_prune_result_t *r = calloc(1, sizeof *r);
 	if (!r || !bed) return free(r), free(bed), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	/* the statistics first, then the rows again a window at a time (ld_prune_src_t) */
-	rc = snp_read_bfile_stats(prefix, &so, &d, &c, &row, &n_rows, err);
-	ld_prune_src_t src = {strcat(strcpy(bed, prefix), ".bed"), row, n_rows, d.n_samples, &c};
+	/* no filter needs the statistics first: each row is read once, as its SNP enters a window */
+	rc = snp_read_bfile_rows(prefix, &so, 0, &d, &c, &row, &n_rows, err);
+	snp_bed_src_t src = {strcat(strcpy(bed, prefix), ".bed"), row, n_rows, d.n_samples, &c, 1};
 	po.src = &src;
 	if (rc == 0 && d.n_bits < 2)
 		rc = gvk_err_set(err, GVK_ERR_ARG, "%s.fam: fewer than two founders, so there is no LD to prune by", prefix);

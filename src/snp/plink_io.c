@@ -15,63 +15,97 @@
 
 #include "plink_io.h"
 #include "snp_chrom.h"
+#include "snp_num.h"
 #include "../common/err.h"
 #include "../common/lineio.h"
 #include "../common/threads.h"
 
-static int parse_i64(const char *s, int64_t *v)
-{
-	char *end;
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (errno || end == s || *end) return -1;
-	*v = x;
-	return 0;
-}
-
-/* Room for one more variant in d->var and its four string offsets. */
-static int grow(snp_data_t *d, long **offs, int64_t **src, size_t n, size_t *cap)
+/* Room for one more variant in d->var and its row. */
+static int grow(snp_data_t *d, int64_t **src, size_t n, size_t *cap)
 {
 	if (n < *cap) return 0;
 	*cap = *cap ? *cap * 2 : 4096;
 	snp_var_t *nv = realloc(d->var, *cap * sizeof *nv);
 	if (nv) d->var = nv;
-	long *no = nv ? realloc(*offs, *cap * 4 * sizeof *no) : NULL;
-	if (no) *offs = no;
-	int64_t *ns = no ? realloc(*src, *cap * sizeof *ns) : NULL;
+	int64_t *ns = nv ? realloc(*src, *cap * sizeof *ns) : NULL;
 	if (ns) *src = ns;
 	return ns ? 0 : -1;
 }
 
+/* While the pool grows, a variant's strings are kept as offsets into it in their own pointers;
+ * pool_strings makes them pointers once it is complete. */
+static const char *pool_off(long o) { return (const char *)(uintptr_t)o; }
+
+static void pool_strings(snp_data_t *d)
+{
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		snp_var_t *v = &d->var[i];
+		v->chr = d->pool + (uintptr_t)v->chr, v->id = d->pool + (uintptr_t)v->id;
+		v->a1 = d->pool + (uintptr_t)v->a1, v->a2 = d->pool + (uintptr_t)v->a2;
+	}
+}
+
+/* Splits [s, e) at runs of spaces and tabs: at most max fields and their lengths; how many. */
+static int split_view(const char *s, const char *e, const char **f, size_t *fl, int max)
+{
+	int n = 0;
+	for (;;) {
+		while (s < e && (*s == ' ' || *s == '\t')) ++s;
+		if (s == e) return n;
+		const char *t = s;
+		while (s < e && *s != ' ' && *s != '\t') ++s;
+		if (n < max) f[n] = t, fl[n] = (size_t)(s - t);
+		++n;
+	}
+}
+
 enum { BIM_CHR_MAX = 256 };
 
-/* One .bim line's fields into var n, its chromosome code into chr (BIM_CHR_MAX bytes); 1 = stored,
- * 0 = left out (negative position), or an error. */
-static int bim_fields(char **f, size_t *fl, int allow_extra, snp_data_t *d, long *o, snp_var_t *v, char *chr,
+/* The previous line's chromosome field, its code and kind, and the code's place in the pool:
+ * consecutive lines nearly always share them. */
+typedef struct {
+	char raw[BIM_CHR_MAX], code[BIM_CHR_MAX];
+	size_t raw_len;
+	int kind;
+	long off; /* -1: not in the pool yet */
+} chr_cache_t;
+
+/* The code of chromosome field [f, f + n) into cc; its kind. */
+static int chr_of(chr_cache_t *cc, const char *f, size_t n)
+{
+	if (n == cc->raw_len && !memcmp(f, cc->raw, n)) return cc->kind;
+	cc->kind = snp_chr_code(f, n, cc->code, BIM_CHR_MAX);
+	memcpy(cc->raw, f, n), cc->raw_len = n, cc->off = -1;
+	return cc->kind;
+}
+
+/* One .bim line's fields into v (strings as pool offsets), its chromosome code into cc->code; 1 =
+ * stored, 0 = left out (negative position), or an error. */
+static int bim_fields(const char **f, const size_t *fl, int allow_extra, snp_data_t *d, snp_var_t *v, chr_cache_t *cc,
                       const char *path, long ln, gvk_err_t *err)
 {
-	char *end;
-	v->cm = strtod(f[2], &end);
-	if (end == f[2] || *end)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: genetic position '%s' is not a number", path, ln, f[2]);
-	if (parse_i64(f[3], &v->bp) < 0)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: base-pair position '%s' is not an integer", path, ln, f[3]);
+	const char *end;
+	v->cm = snp_num_double(f[2], f[2] + fl[2], &end);
+	if (end == f[2] || end != f[2] + fl[2])
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: genetic position '%.*s' is not a number", path, ln, (int)fl[2], f[2]);
+	if (snp_num_i64(f[3], f[3] + fl[3], &v->bp) < 0)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: base-pair position '%.*s' is not an integer", path, ln, (int)fl[3],
+		                   f[3]);
 	if (fl[4] == fl[5] && memcmp(f[4], f[5], fl[4]) == 0 && !(fl[4] == 1 && f[4][0] == '0'))
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: both alleles are '%s'", path, ln, f[4]);
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: both alleles are '%.*s'", path, ln, (int)fl[4], f[4]);
 	/* A longer name would be cut, and two contigs could become one. */
 	if (fl[0] >= BIM_CHR_MAX)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: chromosome name of %zu bytes (at most %d)", path, ln, fl[0],
 		                   BIM_CHR_MAX - 1);
-	int kind = snp_chr_code(f[0], fl[0], chr, BIM_CHR_MAX);
+	int kind = chr_of(cc, f[0], fl[0]);
 	if (kind == SNP_CHR_INVALID || (kind == SNP_CHR_EXTRA && !allow_extra))
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: '%s' is not a PLINK chromosome code%s", path, ln, f[0],
-		                   kind == SNP_CHR_EXTRA ? " (--allow-extra-chr accepts other contig names)" : "");
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: '%.*s' is not a PLINK chromosome code%s", path, ln, (int)fl[0],
+		                   f[0], kind == SNP_CHR_EXTRA ? " (--allow-extra-chr accepts other contig names)" : "");
 	if (v->bp < 0) return 0;
-	o[0] = snp_pool_add(d, chr, strlen(chr));
-	o[1] = snp_pool_add(d, f[1], fl[1]);
-	o[2] = snp_pool_add(d, f[4], fl[4]);
-	o[3] = snp_pool_add(d, f[5], fl[5]);
+	if (cc->off < 0) cc->off = snp_pool_add(d, cc->code, strlen(cc->code));
+	long o[4] = {cc->off, snp_pool_add(d, f[1], fl[1]), snp_pool_add(d, f[4], fl[4]), snp_pool_add(d, f[5], fl[5])};
 	if (o[0] < 0 || o[1] < 0 || o[2] < 0 || o[3] < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	v->chr = pool_off(o[0]), v->id = pool_off(o[1]), v->a1 = pool_off(o[2]), v->a2 = pool_off(o[3]);
 	return 1;
 }
 
@@ -97,11 +131,12 @@ static int order_name(snp_bim_order_t *o, const char *chr, size_t *off)
 	return 0;
 }
 
-/* A new run where the chromosome changes; PLINK starts its order checks afresh there. */
-static int order_run(order_t *st, const char *chr, long ln)
+/* A new run where the chromosome changes; PLINK starts its order checks afresh there. same: the
+ * line before had the same chromosome field. */
+static int order_run(order_t *st, const char *chr, int same, long ln)
 {
 	snp_bim_order_t *o = st->o;
-	if (o->n_run && !strcmp(o->names + o->run[o->n_run - 1].name, chr)) return 0;
+	if (o->n_run && (same || !strcmp(o->names + o->run[o->n_run - 1].name, chr))) return 0;
 	if ((size_t)o->n_run == o->n_run_cap) {
 		size_t cap = o->n_run_cap ? o->n_run_cap * 2 : 64;
 		snp_bim_run_t *r = realloc(o->run, cap * sizeof *r);
@@ -136,9 +171,9 @@ static int order_base(snp_bim_order_t *o, int64_t row, int64_t bp, double cm)
 
 /* Line ln (the row-th variant) with chromosome chr and v's cM and position; cm0: its cM field is
  * exactly "0", which PLINK neither checks nor keeps as the last cM. */
-static int order_note(order_t *st, const char *chr, const snp_var_t *v, int cm0, int64_t row, long ln)
+static int order_note(order_t *st, const char *chr, int same, const snp_var_t *v, int cm0, int64_t row, long ln)
 {
-	if (order_run(st, chr, ln) < 0) return -1;
+	if (order_run(st, chr, same, ln) < 0) return -1;
 	snp_bim_run_t *r = &st->o->run[st->o->n_run - 1];
 	if (!cm0 && v->cm < st->last_cm) r->cm_line = r->cm_line ? r->cm_line : ln;
 	else if (!cm0) st->last_cm = v->cm;
@@ -179,7 +214,7 @@ int snp_order_of_vars(const snp_data_t *d, snp_bim_order_t *ord)
 {
 	order_t st = {.o = ord};
 	for (int64_t i = 0; i < d->n_snp; ++i)
-		if (order_note(&st, d->var[i].chr, &d->var[i], 1, i, (long)(i + 1)) < 0) return -1;
+		if (order_note(&st, d->var[i].chr, 0, &d->var[i], 1, i, (long)(i + 1)) < 0) return -1;
 	return order_split(ord);
 }
 
@@ -197,33 +232,61 @@ typedef struct {
 	const char *path;
 	int allow_extra;
 	snp_data_t *d;
-	long *offs;
 	int64_t *src, rows;
 	size_t n, cap;
 	order_t ord; /* ord.o NULL: the order is not wanted */
+	chr_cache_t cc;
 } bim_reader_t;
 
 /* One line: 1 = a variant stored, 0 = left out (negative position), or an error. */
-static int bim_line(bim_reader_t *b, char *line, size_t len, long ln, gvk_err_t *err)
+static int bim_line(bim_reader_t *b, const char *line, size_t len, long ln, gvk_err_t *err)
 {
-	char *f[6], chr[BIM_CHR_MAX];
+	const char *f[6];
 	size_t fl[6];
-	/* A NUL byte would end the line's fields early without a word. */
-	int nul = memchr(line, 0, len) != NULL, nf = nul ? 0 : snp_split_ws(line, f, fl, 6);
-	if (nul) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte", b->path, ln);
+	int nf = split_view(line, line + len, f, fl, 6);
 	if (nf == 0) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: empty line", b->path, ln);
 	if (nf != 6)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: expected 6 fields (chromosome ID cM bp A1 A2), found %d", b->path,
 		                   ln, nf);
-	if (grow(b->d, &b->offs, &b->src, b->n, &b->cap) < 0)
-		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
+	if (grow(b->d, &b->src, b->n, &b->cap) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
 	snp_var_t *v = &b->d->var[b->n];
-	int rc = bim_fields(f, fl, b->allow_extra, b->d, b->offs + 4 * b->n, v, chr, b->path, ln, err);
-	if (rc >= 0 && b->ord.o && order_note(&b->ord, chr, v, fl[2] == 1 && f[2][0] == '0', b->rows, ln) < 0)
+	int same = fl[0] == b->cc.raw_len && !memcmp(f[0], b->cc.raw, fl[0]);
+	int rc = bim_fields(f, fl, b->allow_extra, b->d, v, &b->cc, b->path, ln, err);
+	if (rc >= 0 && b->ord.o && order_note(&b->ord, b->cc.code, same, v, fl[2] == 1 && f[2][0] == '0', b->rows, ln) < 0)
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", b->path);
 	if (rc == 1) b->src[b->n++] = b->rows;
 	if (rc >= 0) ++b->rows;
 	return rc;
+}
+
+void *snp_big_alloc(size_t n)
+{
+	const size_t huge = (size_t)2 << 20;
+	n = (n + huge - 1) / huge * huge;
+	void *p = aligned_alloc(huge, n);
+#ifdef MADV_HUGEPAGE
+	if (p) madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+/* Room for the variants of a .bim of `bytes` bytes (a line has at least 12: six fields, their
+ * separators, the newline) and their strings (at most the file's bytes), so that nothing is
+ * copied as it grows; nothing when it cannot be sized or is small. */
+static void bim_presize(bim_reader_t *b, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < ((off_t)1 << 22)) return;
+	size_t lines = (size_t)st.st_size / 12 + 1;
+	snp_data_t *d = b->d;
+	d->var = snp_big_alloc(lines * sizeof *d->var), b->src = snp_big_alloc(lines * sizeof *b->src);
+	d->pool = snp_big_alloc((size_t)st.st_size + 4096);
+	if (!d->var || !b->src || !d->pool) {
+		free(d->var), free(b->src), free(d->pool);
+		d->var = NULL, b->src = NULL, d->pool = NULL;
+		return;
+	}
+	b->cap = lines, d->pool_cap = (size_t)st.st_size + 4096;
 }
 
 int snp_read_bim_order(const char *path, int allow_extra, snp_data_t *d, int64_t **src_out, int64_t *n_rows,
@@ -231,23 +294,23 @@ int snp_read_bim_order(const char *path, int allow_extra, snp_data_t *d, int64_t
 {
 	gvk_lr_t *lr = gvk_lr_open(path, err);
 	if (!lr) return err ? err->code : GVK_ERR_IO;
-	bim_reader_t b = {.path = path, .allow_extra = allow_extra, .d = d, .ord = {.o = ord}};
+	bim_reader_t b = {.path = path, .allow_extra = allow_extra, .d = d, .ord = {.o = ord}, .cc = {.raw_len = (size_t)-1}};
+	if (!d->var && !d->pool) bim_presize(&b, path);
 	int rc;
-	char *line;
+	const char *line;
 	size_t len;
-	while ((rc = gvk_lr_next(lr, &line, &len, err)) == 1)
+	while ((rc = gvk_lr_view(lr, &line, &len, err)) == 1)
 		if ((rc = bim_line(&b, line, len, gvk_lr_lineno(lr), err)) < 0) break;
 	gvk_lr_close(lr);
 	if (rc == 0 && b.rows == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no variants", path);
 	if (rc == 0 && ord && order_split(ord) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	d->n_snp = rc == 0 ? (int64_t)b.n : 0;
 	if (rc == 0) {
-		d->n_snp = (int64_t)b.n;
-		snp_data_fix_strings(d, b.offs);
+		pool_strings(d);
 		*src_out = b.src, *n_rows = b.rows;
 	} else {
 		free(b.src);
 	}
-	free(b.offs);
 	return rc;
 }
 
@@ -284,16 +347,22 @@ static int check_bed(FILE *fp, const char *path, int64_t m, int64_t n, gvk_err_t
 
 enum { BED_BLOCK = 256 }; /* rows a reader thread takes at a time */
 
+/* A read of SNPs of d: snp[0 .. n) (NULL: every SNP), each decoded into its slot of out, into d's
+ * planes (out NULL, d->w set), or counted only (neither). */
 typedef struct {
 	int fd;
-	const int64_t *src;
-	int64_t bpr, n_blocks;
+	const int64_t *src; /* per SNP of d: its row */
+	const int64_t *snp;
+	int64_t n, bpr, n_blocks;
+	uint64_t *out;
+	int stats;          /* decoding into out: set the SNPs' statistics too */
+	uint32_t *geno;     /* counting: each SNP's genotype counts at 3 * its row (NULL: not kept) */
 	const snp_geno_ctx_t *c;
-	snp_data_t *d;
+	const snp_data_t *d;
 	atomic_llong next;
 	int *hh;          /* per thread: SNP_HH_* flags seen */
 	atomic_int nomem; /* a thread had no buffer */
-	int64_t *failed;  /* per thread: the first SNP whose row could not be read (n_snp when none) */
+	int64_t *failed;  /* per thread: the first item whose row could not be read (n when none) */
 } bed_job_t;
 
 /* All n bytes at offset off; 0 or -1. */
@@ -355,79 +424,128 @@ static void prefault(void *p, void *end)
 #endif
 }
 
-/* Blocks of rows in turn: each run of consecutive rows read at once, then decoded (into one SNP's
- * scratch planes when d keeps none). */
+/* Item k's SNP, its row, and where its planes go (NULL: counted only). */
+static int64_t job_snp(const bed_job_t *j, int64_t k) { return j->snp ? j->snp[k] : k; }
+static int64_t job_row(const bed_job_t *j, int64_t k) { return j->src[job_snp(j, k)]; }
+static uint64_t *job_planes(const bed_job_t *j, int64_t k)
+{
+	if (j->out) return j->out + (size_t)k * SNP_PLANES * (size_t)j->d->nw;
+	return j->d->w ? snp_plane(j->d, job_snp(j, k), 0) : NULL;
+}
+
+/* Decodes item k from its row. */
+static int decode_item(const bed_job_t *j, int64_t k, const uint8_t *row, uint64_t *scratch)
+{
+	int64_t i = job_snp(j, k);
+	uint64_t *p = job_planes(j, k);
+	if (j->out) return snp_geno_row_to(j->d, i, row, j->c, p, j->stats);
+	if (p) return snp_geno_row_hh((snp_data_t *)j->d, i, row, j->c);
+	return snp_geno_row_stats(j->d, i, row, j->c, scratch, j->geno ? j->geno + 3 * j->src[i] : NULL);
+}
+
+/* Blocks of items in turn: each run of consecutive rows read at once, then decoded (counted only
+ * into one SNP's scratch planes when there are no planes to fill). */
 static void bed_worker(void *arg, int tid)
 {
 	bed_job_t *j = arg;
-	int64_t m = j->d->n_snp, bpr = j->bpr;
+	int64_t bpr = j->bpr;
 	uint8_t *buf = malloc((size_t)(BED_BLOCK * bpr) + 1);
-	uint64_t *scratch = j->d->w ? NULL : aligned_alloc(64, (size_t)SNP_PLANES * (size_t)j->d->nw * 8);
-	j->hh[tid] = 0, j->failed[tid] = m;
-	for (int64_t b; buf && (j->d->w || scratch) && (b = atomic_fetch_add(&j->next, 1)) < j->n_blocks;) {
-		int64_t i0 = b * BED_BLOCK, i1 = i0 + BED_BLOCK < m ? i0 + BED_BLOCK : m;
-		if (j->d->w) prefault(snp_plane(j->d, i0, 0), snp_plane(j->d, i1, 0));
-		for (int64_t i = i0, e; i < i1 && i < j->failed[tid]; i = e) {
-			for (e = i + 1; e < i1 && j->src[e] == j->src[e - 1] + 1;) ++e;
-			if (pread_all(j->fd, buf, (size_t)((e - i) * bpr), 3 + (off_t)j->src[i] * (off_t)bpr) < 0) {
-				j->failed[tid] = i;
+	int counting = !job_planes(j, 0);
+	uint64_t *scratch = counting ? aligned_alloc(64, (size_t)SNP_PLANES * (size_t)j->d->nw * 8) : NULL;
+	j->hh[tid] = 0, j->failed[tid] = j->n;
+	for (int64_t b; buf && (!counting || scratch) && (b = atomic_fetch_add(&j->next, 1)) < j->n_blocks;) {
+		int64_t k0 = b * BED_BLOCK, k1 = k0 + BED_BLOCK < j->n ? k0 + BED_BLOCK : j->n;
+		if (!counting && (j->out || !j->snp)) prefault(job_planes(j, k0), job_planes(j, k1 - 1) + SNP_PLANES * (size_t)j->d->nw);
+		for (int64_t k = k0, e; k < k1 && k < j->failed[tid]; k = e) {
+			for (e = k + 1; e < k1 && job_row(j, e) == job_row(j, e - 1) + 1;) ++e;
+			if (pread_all(j->fd, buf, (size_t)((e - k) * bpr), 3 + (off_t)job_row(j, k) * (off_t)bpr) < 0) {
+				j->failed[tid] = k;
 				break;
 			}
-			for (int64_t k = i; k < e; ++k)
-				j->hh[tid] |= scratch ? snp_geno_row_stats(j->d, k, buf + (k - i) * bpr, j->c, scratch)
-				                      : snp_geno_row_hh(j->d, k, buf + (k - i) * bpr, j->c);
+			for (int64_t q = k; q < e; ++q) j->hh[tid] |= decode_item(j, q, buf + (q - k) * bpr, scratch);
 		}
 	}
-	if (!buf || (!j->d->w && !scratch)) atomic_store(&j->nomem, 1);
+	if (!buf || (counting && !scratch)) atomic_store(&j->nomem, 1);
 	free(buf);
 	free(scratch);
 }
 
-/* snp_read_bed, keeping d's planes when planes is set. */
-static int read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
-                    snp_data_t *d, int planes, gvk_err_t *err)
+/* snp_bed_decode, with the genotype counts of SNPs counted only into geno when given. */
+static int decode(const snp_bed_src_t *s, const snp_data_t *d, const int64_t *snp, int64_t n, uint64_t *planes,
+                  uint32_t *geno, int threads, void *pool, int *hh, gvk_err_t *err)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	int64_t m = d->n_snp;
-	int rc = check_bed(fp, path, n_rows, n_samples, err);
-	if (rc == 0) rc = planes ? snp_geno_alloc(d, m, c, err) : snp_geno_alloc_stats(d, m, c, err);
-	int nt = c->threads > 1 ? c->threads : 1;
-	bed_job_t j = {.fd = fileno(fp), .src = src, .bpr = (n_samples + 3) / 4, .c = c, .d = d};
-	j.n_blocks = (m + BED_BLOCK - 1) / BED_BLOCK;
-	if (nt > j.n_blocks) nt = j.n_blocks > 0 ? (int)j.n_blocks : 1;
+	if (hh) *hh = 0;
+	if (n <= 0) return 0;
+	int fd = open(s->bed, O_RDONLY);
+	if (fd < 0) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", s->bed, strerror(errno));
+	int nt = threads > 1 ? threads : 1;
+	bed_job_t j = {.fd = fd, .src = s->row, .snp = snp, .n = n, .bpr = (s->n_samples + 3) / 4, .out = planes,
+	               .stats = s->stats, .geno = geno, .c = s->c, .d = d};
+	j.n_blocks = (n + BED_BLOCK - 1) / BED_BLOCK;
+	if (nt > j.n_blocks) nt = (int)j.n_blocks;
 	j.hh = malloc(sizeof *j.hh * (size_t)nt);
 	j.failed = malloc(sizeof *j.failed * (size_t)nt);
-	if (rc == 0 && (!j.hh || !j.failed)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	int rc = 0;
+	if (!j.hh || !j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", s->bed);
 	if (rc == 0) {
 		atomic_init(&j.next, 0);
 		atomic_init(&j.nomem, 0);
-		gvk_parallel(nt, bed_worker, &j);
-		int64_t failed = m;
+		if (pool) gvk_pool_run(pool, nt, bed_worker, &j);
+		else gvk_parallel(nt, bed_worker, &j);
+		int64_t failed = n;
 		for (int t = 0; t < nt; ++t) {
-			d->hh |= j.hh[t];
+			if (hh) *hh |= j.hh[t];
 			if (j.failed[t] < failed) failed = j.failed[t];
 		}
-		if (atomic_load(&j.nomem)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-		else if (failed < m)
-			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", path, (long long)src[failed] + 1);
+		if (atomic_load(&j.nomem)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", s->bed);
+		else if (failed < n)
+			rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", s->bed,
+			                 (long long)job_row(&j, failed) + 1);
 	}
 	free(j.hh);
 	free(j.failed);
+	close(fd);
+	return rc;
+}
+
+int snp_bed_decode(const snp_bed_src_t *s, const snp_data_t *d, const int64_t *snp, int64_t n, uint64_t *planes,
+                   int threads, void *pool, int *hh, gvk_err_t *err)
+{
+	return decode(s, d, snp, n, planes, NULL, threads, pool, hh, err);
+}
+
+int snp_bed_check(const char *path, int64_t n_rows, int64_t n_samples, gvk_err_t *err)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	int rc = check_bed(fp, path, n_rows, n_samples, err);
 	fclose(fp);
+	return rc;
+}
+
+/* snp_read_bed, keeping d's planes when planes is set, else the genotype counts when geno is. */
+static int read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
+                    snp_data_t *d, int planes, uint32_t *geno, gvk_err_t *err)
+{
+	int rc = snp_bed_check(path, n_rows, n_samples, err);
+	if (rc == 0) rc = planes ? snp_geno_alloc(d, d->n_snp, c, err) : snp_geno_alloc_stats(d, d->n_snp, c, err);
+	snp_bed_src_t s = {path, src, n_rows, n_samples, c, 1};
+	int hh = 0;
+	if (rc == 0) rc = decode(&s, d, NULL, d->n_snp, NULL, geno, c->threads, NULL, &hh, err);
+	d->hh |= hh;
 	return rc;
 }
 
 int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c,
                  snp_data_t *d, gvk_err_t *err)
 {
-	return read_bed(path, src, n_rows, n_samples, c, d, 1, err);
+	return read_bed(path, src, n_rows, n_samples, c, d, 1, NULL, err);
 }
 
 int snp_read_bed_stats(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples,
-                       const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err)
+                       const snp_geno_ctx_t *c, snp_data_t *d, uint32_t *geno, gvk_err_t *err)
 {
-	return read_bed(path, src, n_rows, n_samples, c, d, 0, err);
+	return read_bed(path, src, n_rows, n_samples, c, d, 0, geno, err);
 }
 
 /* The LD columns' sample IDs as FID_IID, the name plink --recode vcf gives a sample, so that a
@@ -449,10 +567,14 @@ static int column_ids(const snp_samples_t *ss, const snp_geno_ctx_t *c, snp_data
 	return 0;
 }
 
+/* How read_plink reads the .bed: every row decoded into d's planes, or for a caller that decodes
+ * the rows itself, a first pass for the statistics only, or no pass (the size checked). */
+enum { READ_PLANES, READ_STATS, READ_NONE };
+
 /* snp_read_plink; without planes, the rows and decoding context go to *keep_src, *n_rows and
  * *keep (the caller frees them). */
-static int read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
-                      snp_geno_ctx_t *keep, int64_t **keep_src, int64_t *n_rows, gvk_err_t *err)
+static int read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, int how,
+                      snp_data_t *d, snp_geno_ctx_t *keep, int64_t **keep_src, int64_t *n_rows, gvk_err_t *err)
 {
 	snp_samples_t ss = {0};
 	snp_geno_ctx_t c = {0};
@@ -463,7 +585,9 @@ static int read_plink(const char *bed, const char *bim, const char *fam, const s
 	if (rc == 0) rc = snp_geno_ctx_init(&c, &ss, 0, opt->keep_allele_order, err);
 	if (rc == 0) {
 		d->n_samples = ss.n;
-		rc = keep ? snp_read_bed_stats(bed, src, rows, ss.n, &c, d, err) : snp_read_bed(bed, src, rows, ss.n, &c, d, err);
+		if (how == READ_PLANES) rc = snp_read_bed(bed, src, rows, ss.n, &c, d, err);
+		else if (how == READ_STATS) rc = snp_read_bed_stats(bed, src, rows, ss.n, &c, d, NULL, err);
+		else if ((rc = snp_bed_check(bed, rows, ss.n, err)) == 0) rc = snp_geno_alloc_stats(d, d->n_snp, &c, err);
 	}
 	if (rc == 0) rc = column_ids(&ss, &c, d, err);
 	if (rc == 0 && keep) *keep = c, *keep_src = src, *n_rows = rows, src = NULL;
@@ -477,7 +601,7 @@ static int read_plink(const char *bed, const char *bim, const char *fam, const s
 int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_plink_opt_t *opt, snp_data_t *d,
                    gvk_err_t *err)
 {
-	return read_plink(bed, bim, fam, opt, d, NULL, NULL, NULL, err);
+	return read_plink(bed, bim, fam, opt, READ_PLANES, d, NULL, NULL, NULL, err);
 }
 
 /* PREFIX.bed, .bim and .fam in one buffer of three slots of n bytes; NULL when out of memory. */
@@ -502,13 +626,13 @@ int snp_read_bfile(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d
 	return rc;
 }
 
-int snp_read_bfile_stats(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, snp_geno_ctx_t *c,
-                         int64_t **src, int64_t *n_rows, gvk_err_t *err)
+int snp_read_bfile_rows(const char *prefix, const snp_plink_opt_t *opt, int first_pass, snp_data_t *d,
+                        snp_geno_ctx_t *c, int64_t **src, int64_t *n_rows, gvk_err_t *err)
 {
 	size_t n;
 	char *p = fileset_paths(prefix, &n);
 	if (!p) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	int rc = read_plink(p, p + n, p + 2 * n, opt, d, c, src, n_rows, err);
+	int rc = read_plink(p, p + n, p + 2 * n, opt, first_pass ? READ_STATS : READ_NONE, d, c, src, n_rows, err);
 	free(p);
 	return rc;
 }

@@ -15,6 +15,11 @@ typedef struct {
 	int all_samples;       /* every sample a founder (the library's and tests' reader) */
 } snp_plink_opt_t;
 
+/* Memory for a large per-variant table (freed with free), in 2 MiB pages where the system gives
+ * them on request: entered 4 KiB at a time, the tables of a large fileset cost more than the
+ * parsing that fills them. */
+void *snp_big_alloc(size_t n);
+
 /* Reads every .bim line into d->var (d zeroed), with *src[i] = the line's variant index in the
  * .bed and *n_rows the .bed's variant count. Lines with a negative position are left out, as
  * PLINK leaves them out. Chromosome names must be PLINK codes unless allow_extra
@@ -58,9 +63,34 @@ int snp_read_bed(const char *path, const int64_t *src, int64_t n_rows, int64_t n
                  snp_data_t *d, gvk_err_t *err);
 
 /* The same, keeping only the per-SNP statistics, allele swaps and flags (d->w stays NULL): a
- * first pass for a caller that decodes the rows again a window at a time (ld_prune_src_t). */
+ * first pass for a caller that decodes the rows again a window at a time (snp_bed_src_t). geno
+ * (3 per .bed row, may be NULL) receives at 3 src[i] SNP i's genotype counts for the
+ * Hardy-Weinberg test (snp_geno_plane_counts). */
 int snp_read_bed_stats(const char *path, const int64_t *src, int64_t n_rows, int64_t n_samples,
-                       const snp_geno_ctx_t *c, snp_data_t *d, gvk_err_t *err);
+                       const snp_geno_ctx_t *c, snp_data_t *d, uint32_t *geno, gvk_err_t *err);
+
+/* A .bed whose rows a caller decodes itself, a few SNPs at a time (pruning's and clumping's
+ * windows): each SNP of d's row, the decoding context, and whether each SNP's statistics and
+ * allele order are still to be set as its row is decoded (no first pass counted them). */
+typedef struct {
+	const char *bed;
+	const int64_t *row;  /* per SNP of d: its row in the .bed */
+	int64_t n_rows;      /* rows in the .bed */
+	int64_t n_samples;   /* samples in a row */
+	const snp_geno_ctx_t *c;
+	int stats;
+} snp_bed_src_t;
+
+/* 0 when path is a SNP-major .bed of n_rows rows of n_samples, else an error naming it. */
+int snp_bed_check(const char *path, int64_t n_rows, int64_t n_samples, gvk_err_t *err);
+
+/* Reads and decodes the rows of d's SNPs snp[0 .. n) (increasing; NULL: 0 .. n - 1) into planes,
+ * slot k for snp[k] (SNP_PLANES * d->nw words each, 64-byte aligned), with their statistics and
+ * allele order set in d when s->stats. planes NULL: into d's planes when d has them, else the
+ * statistics only. Blocks of rows on up to threads threads, of pool (a gvk_pool_t) when given.
+ * *hh (may be NULL) receives the SNP_HH_* flags seen. */
+int snp_bed_decode(const snp_bed_src_t *s, const snp_data_t *d, const int64_t *snp, int64_t n, uint64_t *planes,
+                   int threads, void *pool, int *hh, gvk_err_t *err);
 
 /* .bed rows by index, read a buffer of rows at a time for a caller that goes through them in
  * increasing order (a window's or a filter's pass). */
@@ -84,10 +114,11 @@ int snp_read_plink(const char *bed, const char *bim, const char *fam, const snp_
 /* Same with prefix.bed, prefix.bim, prefix.fam. */
 int snp_read_bfile(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, gvk_err_t *err);
 
-/* snp_read_bfile's statistics only (snp_read_bed_stats), for a reader that decodes the rows
- * itself: *src (d's rows in the .bed, of *n_rows) and c (freed with snp_geno_ctx_free) are the
- * caller's. */
-int snp_read_bfile_stats(const char *prefix, const snp_plink_opt_t *opt, snp_data_t *d, snp_geno_ctx_t *c,
-                         int64_t **src, int64_t *n_rows, gvk_err_t *err);
+/* snp_read_bfile without the planes, for a reader that decodes the rows itself (snp_bed_src_t):
+ * with first_pass the statistics of every SNP (snp_read_bed_stats), else none (the .bed's size
+ * checked; the statistics are set as rows are decoded). *src (d's rows in the .bed, of *n_rows)
+ * and c (freed with snp_geno_ctx_free) are the caller's. */
+int snp_read_bfile_rows(const char *prefix, const snp_plink_opt_t *opt, int first_pass, snp_data_t *d,
+                        snp_geno_ctx_t *c, int64_t **src, int64_t *n_rows, gvk_err_t *err);
 
 #endif

@@ -223,15 +223,40 @@ static void tally_row_plain(const uint8_t *row, int64_t n, tally_t *t)
 	t->ll = cnt[0], t->lh = cnt[1], t->hh = cnt[2], t->nm = cnt[0] + cnt[1] + cnt[2];
 }
 
-int snp_geno_row_stats(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *scratch)
+void snp_geno_plane_counts(const snp_data_t *d, int cls, const uint64_t *p, uint32_t out[3])
+{
+	const uint64_t *a = p + (size_t)SNP_PA * d->nw, *b = p + (size_t)SNP_PB * d->nw, *v = p + (size_t)SNP_PV * d->nw;
+	int64_t hom1 = 0, het = 0, hom2 = 0;
+	for (int w = 0; w < d->nw; ++w) {
+		uint64_t m = cls == SNP_CHR_X && d->male ? ~d->male[w] : ~(uint64_t)0;
+		hom1 += __builtin_popcountll(b[w] & m), het += __builtin_popcountll(a[w] & ~b[w] & m);
+		hom2 += __builtin_popcountll(v[w] & ~a[w] & m);
+	}
+	out[0] = (uint32_t)hom1, out[1] = (uint32_t)het, out[2] = (uint32_t)hom2;
+}
+
+int snp_geno_row_stats(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *scratch,
+                       uint32_t geno[3])
 {
 	int cls = snp_chr_class(d->var[i].chr);
-	if (!c->plain || cls != SNP_CHR_AUTO) return snp_geno_row_to(d, i, row, c, scratch, 1);
+	if (!c->plain || cls != SNP_CHR_AUTO) {
+		int hh = snp_geno_row_to(d, i, row, c, scratch, 1);
+		if (geno) snp_geno_plane_counts(d, cls, scratch, geno);
+		return hh;
+	}
 	tally_t t;
 	tally_row_plain(row, c->n, &t);
 	settle(d, i, &t, c, cls);
 	d->full[i] = t.nm == c->n;
+	if (geno) geno[0] = (uint32_t)t.ll, geno[1] = (uint32_t)t.lh, geno[2] = (uint32_t)t.hh;
 	return t.flags;
+}
+
+void snp_geno_plain_counts(const snp_data_t *d, int64_t i, int64_t ll, int64_t lh, int64_t hh, const snp_geno_ctx_t *c)
+{
+	tally_t t = {.ll = ll, .lh = lh, .hh = hh, .nm = ll + lh + hh};
+	settle(d, i, &t, c, SNP_CHR_AUTO);
+	d->full[i] = t.nm == c->n;
 }
 
 int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)

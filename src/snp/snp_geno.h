@@ -50,7 +50,18 @@ int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno
 int snp_geno_row_to(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *planes, int stats);
 
 /* The same statistics with d's per-SNP entries set, and nothing decoded where the counts come
- * straight from the row (every sample kept, an autosome); scratch: planes as above otherwise. */
-int snp_geno_row_stats(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *scratch);
+ * straight from the row (every sample kept, an autosome); scratch: planes as above otherwise.
+ * geno (may be NULL) receives the counts snp_geno_plane_counts gives. */
+int snp_geno_row_stats(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *scratch,
+                       uint32_t geno[3]);
+
+/* The LD columns' genotype counts of a SNP on chromosome class cls from its planes p (two copies
+ * of A1, one, none), on X over the non-male columns: what the Hardy-Weinberg test takes. */
+void snp_geno_plane_counts(const snp_data_t *d, int cls, const uint64_t *p, uint32_t out[3]);
+
+/* SNP i's statistics, allele order and full flag (as snp_geno_row_stats sets them) from the counts
+ * of its codes 00, 10 and 11, for a caller that counted them itself: c plain, SNP i on an
+ * autosome. */
+void snp_geno_plain_counts(const snp_data_t *d, int64_t i, int64_t ll, int64_t lh, int64_t hh, const snp_geno_ctx_t *c);
 
 #endif

@@ -11,7 +11,6 @@
 #include "snp_chrom.h"
 #include "plink_io.h"
 #include "../common/err.h"
-#include "../common/threads.h"
 
 /* PLINK's relative epsilon (2^-44) for thresholds. */
 #define QC_EPS 0.00000000000005684341886080801486968994140625
@@ -123,20 +122,110 @@ double snp_hwe_p(int64_t het, int64_t hom1, int64_t hom2, int midp)
 	return r > 1.0 ? 1.0 : r;
 }
 
-static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
+/* The relative probabilities q(h) = P(h) / P(observed) of the heterozygote counts, walked from the
+ * observed count: a walk's state and its step to the next count. */
+typedef struct {
+	double het, homr, homc, q;
+} hwe_walk_t;
 
-/* Whether SNP i (planes p) passes --hwe at thr. */
-static int hwe_keeps(const snp_data_t *d, int64_t i, const uint64_t *p, double thr, int midp)
+/* One step to two heterozygotes fewer (dir < 0) or more; 0 when there is none. */
+static int hwe_step(hwe_walk_t *w, int dir)
+{
+	if (dir < 0) {
+		if (w->het < 2) return 0;
+		w->q *= w->het * (w->het - 1) / (4 * (w->homr + 1) * (w->homc + 1));
+		w->het -= 2, w->homr += 1, w->homc += 1;
+	} else {
+		if (w->homr < 1) return 0;
+		w->q *= 4 * w->homr * w->homc / ((w->het + 2) * (w->het + 1));
+		w->het += 2, w->homr -= 1, w->homc -= 1;
+	}
+	return 1;
+}
+
+/* The ratio of the next step's q to the current one (0 when there is no next step). */
+static double hwe_ratio(hwe_walk_t w, int dir)
+{
+	double q = w.q;
+	return q > 0 && hwe_step(&w, dir) ? w.q / q : 0.0;
+}
+
+/* A tail of the distribution being summed: the sum so far, its last term and the next ratio. */
+typedef struct {
+	hwe_walk_t w;
+	int dir, live;
+	double sum;
+} hwe_tail_t;
+
+/* What is left of a tail at most: its terms fall at least as fast as its next ratio, so their sum
+ * is below a geometric series. */
+static double tail_rest(const hwe_tail_t *t)
+{
+	if (!t->live) return 0.0;
+	double r = hwe_ratio(t->w, t->dir);
+	return r < 1 ? t->w.q * r / (1 - r) : INFINITY;
+}
+
+static void tail_next(hwe_tail_t *t)
+{
+	if (!(t->live = hwe_step(&t->w, t->dir) && t->w.q > 0)) return;
+	t->sum += t->w.q;
+}
+
+/* Whether q is too near the tail's bound 1 + 2^-44 to be classed with certainty. */
+static int gray(double q) { return fabs(q - (1 + QC_EPS)) < 1e-9; }
+
+/* snp_hwe_p(het, hom1, hom2, midp) < thr decided without the whole distribution: the counts more
+ * likely than the observed one (the centre C, relative to it) are summed walking from it towards
+ * the mode, and the two tails T (at most as likely) only until T (1 - thr) - midp / 2 - thr C has
+ * a sign beyond doubt; 1, 0, or -1 when it stays in doubt (a q near the bound, or a sum near the
+ * threshold), for the exact computation to decide. */
+static int hwe_fails_fast(int64_t het, int64_t hom1, int64_t hom2, double thr, int midp)
+{
+	int64_t homr = hom1 < hom2 ? hom1 : hom2, homc = hom1 < hom2 ? hom2 : hom1, rare = 2 * homr + het;
+	hwe_walk_t w0 = {(double)het, (double)homr, (double)homc, 1.0};
+	int dir = hwe_ratio(w0, 1) > 1 ? 1 : -1;
+	double center = 0, tmax = (double)(rare / 2 + 1) * (1 + 2 * QC_EPS), m = midp ? 0.5 : 0.0;
+	hwe_tail_t far = {w0, dir, 0, 0};
+	for (;;) {
+		if (!hwe_step(&far.w, dir) || far.w.q == 0) break;
+		if (gray(far.w.q) || !isfinite(far.w.q)) return -1;
+		if (far.w.q < 1 + QC_EPS) {
+			far.live = 1, far.sum = far.w.q;
+			break;
+		}
+		center += far.w.q;
+		if (tmax * (1 - thr) - m - thr * center < -1e-9 * center) return 1;
+	}
+	if (!isfinite(center)) return -1;
+	hwe_tail_t near = {w0, -dir, 1, 1.0};
+	if (gray(hwe_ratio(w0, -dir))) return -1; /* a tie with the observed count, classed by rounding */
+	for (int k = 0; k < 1 << 22; ++k) {
+		double lo = near.sum + far.sum, hi = lo + tail_rest(&near) + tail_rest(&far), margin = 1e-9 * (lo + center + 1);
+		if (lo * (1 - thr) - m - thr * center > margin) return 0;
+		if (hi * (1 - thr) - m - thr * center < -margin) return 1;
+		if (hi == lo) return -1; /* nothing left that the sums could still gain */
+		double rn = tail_rest(&near), rf = tail_rest(&far);
+		tail_next(!far.live || (near.live && rn >= rf) ? &near : &far);
+	}
+	return -1;
+}
+
+int snp_hwe_fails(int64_t het, int64_t hom1, int64_t hom2, double thr, int midp)
+{
+	if (het + hom1 + hom2 == 0) return 0;
+	int f = hwe_fails_fast(het, hom1, hom2, thr, midp);
+	return f >= 0 ? f : snp_hwe_p(het, hom1, hom2, midp) < thr;
+}
+
+
+/* Whether SNP i passes --hwe at thr, from its counts (snp_geno_plane_counts); Y and MT are not
+ * tested. */
+static int hwe_keeps(const snp_data_t *d, int64_t i, const uint32_t g[3], double thr, int midp)
 {
 	int cls = snp_chr_class(d->var[i].chr);
 	if (cls == SNP_CHR_Y || !strcmp(d->var[i].chr, "26")) return 1;
-	const uint64_t *a = p + (size_t)SNP_PA * d->nw, *b = p + (size_t)SNP_PB * d->nw, *v = p + (size_t)SNP_PV * d->nw;
-	int64_t hom1 = 0, het = 0, hom2 = 0;
-	for (int w = 0; w < d->nw; ++w) {
-		uint64_t m = cls == SNP_CHR_X && d->male ? ~d->male[w] : ~(uint64_t)0;
-		hom1 += pop(b[w] & m), het += pop(a[w] & ~b[w] & m), hom2 += pop(v[w] & ~a[w] & m);
-	}
-	return !(snp_hwe_p(het, hom1, hom2, midp) < thr);
+	return !snp_hwe_fails(g[1], g[0], g[2], thr, midp);
 }
 
 /* Keeps the SNPs of d with keep[i], and src (may be NULL) in step. */
@@ -154,71 +243,23 @@ int snp_qc_hwe(snp_data_t *d, double p, int midp, int64_t *src, int64_t *n_remov
 {
 	uint8_t *keep = malloc((size_t)d->n_snp + 1);
 	if (!keep) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	for (int64_t i = 0; i < d->n_snp; ++i) keep[i] = (uint8_t)hwe_keeps(d, i, snp_plane(d, i, 0), p * (1 - QC_EPS), midp);
+	for (int64_t i = 0; i < d->n_snp; ++i) {
+		uint32_t g[3];
+		snp_geno_plane_counts(d, snp_chr_class(d->var[i].chr), snp_plane(d, i, 0), g);
+		keep[i] = (uint8_t)hwe_keeps(d, i, g, p * (1 - QC_EPS), midp);
+	}
 	hwe_select(d, keep, src, n_removed);
 	free(keep);
 	return 0;
 }
 
-/* SNPs in blocks that threads take in turn, each block's rows read (at once where they are
- * consecutive) and decoded by its thread. */
-#define HWE_BLOCK 256
-
-typedef struct {
-	const snp_data_t *d;
-	const char *bed;
-	int64_t n_rows, n_samples;
-	const snp_geno_ctx_t *c;
-	const int64_t *src;
-	double thr;
-	int midp;
-	uint8_t *keep;
-	int64_t next;   /* the next block (atomic) */
-	int64_t failed; /* the first SNP whose row could not be read, or n_snp (atomic minimum) */
-	int nomem;      /* (atomic) */
-} hwe_job_t;
-
-static void hwe_worker(void *arg, int tid)
+int snp_qc_hwe_counts(snp_data_t *d, const uint32_t *geno, double p, int midp, int64_t *src, int64_t *n_removed,
+                      gvk_err_t *err)
 {
-	hwe_job_t *j = arg;
-	const snp_data_t *d = j->d;
-	(void)tid;
-	snp_rows_t rows;
-	uint64_t *planes = aligned_alloc(64, (size_t)SNP_PLANES * (size_t)d->nw * 8);
-	size_t bytes = (size_t)HWE_BLOCK * (size_t)((j->n_samples + 3) / 4);
-	if (!planes || snp_rows_open(&rows, j->bed, j->n_rows, j->n_samples, bytes, NULL) < 0) {
-		__atomic_store_n(&j->nomem, 1, __ATOMIC_RELAXED);
-		free(planes);
-		return;
-	}
-	for (int64_t b; (b = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) * HWE_BLOCK < d->n_snp;)
-		for (int64_t i = b * HWE_BLOCK; i < d->n_snp && i < (b + 1) * HWE_BLOCK; ++i) {
-			const uint8_t *row = snp_rows_get(&rows, j->src[i]);
-			if (!row) {
-				for (int64_t f = __atomic_load_n(&j->failed, __ATOMIC_RELAXED);
-				     i < f && !__atomic_compare_exchange_n(&j->failed, &f, i, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);) {}
-				break;
-			}
-			snp_geno_row_to(d, i, row, j->c, planes, 0);
-			j->keep[i] = (uint8_t)hwe_keeps(d, i, planes, j->thr, j->midp);
-		}
-	snp_rows_close(&rows);
-	free(planes);
-}
-
-int snp_qc_hwe_bed(snp_data_t *d, const char *bed, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c, double p,
-                   int midp, int threads, int64_t *src, int64_t *n_removed, gvk_err_t *err)
-{
-	hwe_job_t j = {d, bed, n_rows, n_samples, c, src, p * (1 - QC_EPS), midp, malloc((size_t)d->n_snp + 1), 0, d->n_snp, 0};
-	if (!j.keep) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	int64_t blocks = (d->n_snp + HWE_BLOCK - 1) / HWE_BLOCK;
-	int nt = threads > 1 ? threads : 1;
-	if (blocks > 0) gvk_parallel(nt < blocks ? nt : (int)blocks, hwe_worker, &j);
-	int rc = 0;
-	if (j.nomem) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory, or %s could not be opened again", bed);
-	else if (j.failed < d->n_snp)
-		rc = gvk_err_set(err, GVK_ERR_IO, "%s: read error in the block of variant %lld", bed, (long long)src[j.failed] + 1);
-	else hwe_select(d, j.keep, src, n_removed);
-	free(j.keep);
-	return rc;
+	uint8_t *keep = malloc((size_t)d->n_snp + 1);
+	if (!keep) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t i = 0; i < d->n_snp; ++i) keep[i] = (uint8_t)hwe_keeps(d, i, geno + 3 * src[i], p * (1 - QC_EPS), midp);
+	hwe_select(d, keep, src, n_removed);
+	free(keep);
+	return 0;
 }

@@ -26,13 +26,18 @@ void snp_qc_mind_apply(const snp_data_t *d, snp_samples_t *ss, double mind, cons
  * configuration's probability left out). */
 double snp_hwe_p(int64_t het, int64_t hom1, int64_t hom2, int midp);
 
+/* snp_hwe_p(het, hom1, hom2, midp) < thr, the same answer, mostly from the counts near the
+ * observed one: the tails are summed only until the comparison is settled beyond rounding (PLINK
+ * 1.9 tests its threshold the same way); the whole distribution only where it stays in doubt. */
+int snp_hwe_fails(int64_t het, int64_t hom1, int64_t hom2, double thr, int midp);
+
 /* --hwe: removes the SNPs of d whose founders fail the test at p (X: non-males only; Y and MT
  * not tested), keeping src (may be NULL) in step. *n_removed: how many. */
 int snp_qc_hwe(snp_data_t *d, double p, int midp, int64_t *src, int64_t *n_removed, gvk_err_t *err);
 
-/* The same for d without planes (snp_read_bed_stats): each SNP's row src[i] of bed (n_rows rows
- * of n_samples) decoded again with c, blocks of SNPs on up to threads threads. */
-int snp_qc_hwe_bed(snp_data_t *d, const char *bed, int64_t n_rows, int64_t n_samples, const snp_geno_ctx_t *c, double p,
-                   int midp, int threads, int64_t *src, int64_t *n_removed, gvk_err_t *err);
+/* The same for d without planes, from each SNP's genotype counts as the first pass over the .bed
+ * gave them (snp_read_bed_stats): geno[3 src[i] ..] for SNP i, src kept in step. */
+int snp_qc_hwe_counts(snp_data_t *d, const uint32_t *geno, double p, int midp, int64_t *src, int64_t *n_removed,
+                      gvk_err_t *err);
 
 #endif

@@ -58,6 +58,9 @@ for seed in 1 2 3; do
 	same "d$seed" --clump $a b$seed.assoc --clump-r2 0.2
 	same "d$seed" --clump $a,b$seed.assoc --clump-index-first --clump-p2 0.1
 	same "d$seed" --clump $a,b$seed.assoc --clump-verbose --clump-allow-overlap
+	# small windows: many components, whole ones per thread
+	same "d$seed" --clump $a --clump-kb 3 --clump-p1 0.01 --threads 2
+	same "d$seed" --clump $a,b$seed.assoc --clump-kb 3 --clump-p1 0.01 --clump-p2 0.05 --clump-verbose --threads 3
 	same "d$seed" --clump c$seed.assoc --clump-field PVAL P --clump-snp-field SNP ID
 	same "d$seed" --clump $a --maf 0.05 --geno 0.1 --hwe 1e-6
 	same "d$seed" --clump $a --keep-allele-order --clump-verbose

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* --clump's GPU tables = the CPU's: a fileset and association reports clumped with the tables
  * counted on the GPU (snp_gpu_clump_counts) and on the CPU (ld_clump_r2_row), the clumps, their
- * counts and every member's file and r^2 compared exactly, with and without overlap and on X.
+ * counts and every member's file and r^2 compared exactly, with and without overlap and on X;
+ * from the fileset's planes, and streamed (only the windows' SNPs read, a component at a time)
+ * on the GPU and on the CPU.
  * Exit 77 when no GPU is usable. Usage: test_clump_gpu PREFIX ASSOC... */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,8 +40,14 @@ int main(int argc, char **argv)
 	snp_gpu_t *gpu = snp_gpu_open(&go, &err);
 	if (!gpu) return printf("skipped: %s\n", err.msg), 77;
 	snp_plink_opt_t po = {0, 0};
-	snp_data_t d = {0};
+	snp_data_t d = {0}, ds = {0};
 	if (snp_read_bfile(argv[1], &po, &d, &err) < 0) return fprintf(stderr, "%s\n", err.msg), 1;
+	snp_geno_ctx_t gc;
+	int64_t *row = NULL, n_rows = 0;
+	char bed[4096];
+	snprintf(bed, sizeof bed, "%s.bed", argv[1]);
+	if (snp_read_bfile_rows(argv[1], &po, 0, &ds, &gc, &row, &n_rows, &err) < 0) return fprintf(stderr, "%s\n", err.msg), 1;
+	snp_bed_src_t src = {bed, row, n_rows, ds.n_samples, &gc, 1};
 	for (int overlap = 0; overlap < 2; ++overlap)
 		for (int kr = 0; kr < 2; ++kr) {
 			ld_clump_opt_t o;
@@ -52,15 +60,26 @@ int main(int argc, char **argv)
 				return fprintf(stderr, "CPU: %s\n", err.msg), 1;
 			o.gpu = gpu;
 			if (ld_clump_run(&d, &in, &o, &rg, &err) < 0) return fprintf(stderr, "GPU: %s\n", err.msg), 1;
-			char what[64];
+			char what[96];
 			snprintf(what, sizeof what, "overlap %d, r2 %g", overlap, o.r2);
 			compare(&rg, &rc, what);
 			CHECK(rc.n > 0 && rc.pairs > 0, "%s: no clumps formed, nothing compared\n", what);
 			printf("%s: %lld clumps, %llu pairs\n", what, (long long)rc.n, (unsigned long long)rc.pairs);
+			for (int on_gpu = 0; on_gpu < 2; ++on_gpu) { /* streamed from the .bed */
+				ld_clump_result_t rs = {0};
+				o.gpu = on_gpu ? gpu : NULL, o.src = &src;
+				if (ld_clump_run(&ds, &in, &o, &rs, &err) < 0) return fprintf(stderr, "streamed: %s\n", err.msg), 1;
+				snprintf(what, sizeof what, "overlap %d, r2 %g, streamed on the %s", overlap, o.r2, on_gpu ? "GPU" : "CPU");
+				compare(&rs, &rc, what);
+				ld_clump_result_free(&rs);
+			}
+			o.src = NULL;
 			ld_clump_result_free(&rc), ld_clump_result_free(&rg);
 			ld_clump_input_free(&in);
 		}
-	snp_data_free(&d);
+	snp_data_free(&d), snp_data_free(&ds);
+	snp_geno_ctx_free(&gc);
+	free(row);
 	snp_gpu_close(gpu);
 	printf("%s\n", fails ? "FAILED" : "GPU tables = CPU tables");
 	return fails ? 1 : 0;

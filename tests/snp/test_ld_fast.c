@@ -6,11 +6,20 @@
  * - the estimate with a --ld-window-r2 cut-off against the full estimate: a pair left out must be
  *   below the cut-off, and every other value is the same bits (every table of counts 0..2, D' ties
  *   included, and the cut-off at a value and one step above it);
+ * - the batched cut-off of --clump's rows (ld_em_below_many) against ld_em_stats's own, table by
+ *   table and over a batch of every small table;
+ * - the Hardy-Weinberg threshold test without the whole distribution (snp_hwe_fails) against
+ *   snp_hwe_p < threshold, every count up to 40 samples and random ones up to 200,000;
+ * - numbers read by snp_num_double / snp_num_i64 against strtod / strtoll, bit for bit, on random
+ *   decimals and the awkward tokens (signs, exponents, hex, inf, nan, long mantissas);
+ * - a .bed row's low-bit and high-bit planes (snp_bed_bits, every build this CPU runs) against the
+ *   codes read sample by sample;
  * - the .bed decoder's whole-word path against its sample-by-sample path, and the threaded reader
  *   (rows with gaps) against one thread;
  * - tables and text matrices formatted on several threads against one thread, byte for byte, and
  *   their gzip output (compressed in pieces on several threads) against the plain text.
  * Usage: test_ld_fast SEED TMPDIR */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +30,9 @@
 #include "ld/ld_write.h"
 #include "snp/plink_io.h"
 #include "snp/snp_geno.h"
+#include "snp/snp_num.h"
+#include "snp/snp_qc.h"
+#include "snp/snp_bed_bits.h"
 
 #include "test_planes.h"
 #include "test_rng.h"
@@ -119,16 +131,46 @@ static void check_drop(const uint32_t c[18], int xi, int xj)
 			if (!(drops[k] > 0)) continue;
 			double r1, d1, p1;
 			ld_em_stats(c, xi, xj, r2, drops[k], &r1, &d1, &p1);
-			if (isnan(r1) && !isnan(r)) {
+			if (isnan(r1) && !isnan(r))
 				CHECK(a < drops[k], "table %u %u %u / %u %u %u / %u %u %u: left out at cut-off %.17g, value %.17g\n", c[0],
 				      c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], drops[k], r);
-				continue;
+			if (r2 && !xi && !xj) {
+				uint32_t kk[4], ctr = c[4];
+				uint8_t skip = 2;
+				ld_em_knowns_plain(c, kk);
+				const uint32_t *kp[4] = {&kk[0], &kk[1], &kk[2], &kk[3]};
+				ld_em_below_many(kp, &ctr, 1, drops[k], &skip);
+				CHECK(skip == (isnan(r1) != 0), "table %u %u %u / %u %u %u / %u %u %u: batched cut-off %.17g says %d\n",
+				      c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], drops[k], skip);
 			}
+			if (isnan(r1) && !isnan(r)) continue;
 			CHECK(same_bits(r, r1) && same_bits(dd, d1) && same_bits(dp, p1),
 			      "table %u %u %u / %u %u %u / %u %u %u: cut-off %.17g changed the values\n", c[0], c[1], c[2], c[3],
 			      c[4], c[5], c[6], c[7], c[8], drops[k]);
 			if (k == 0) CHECK(!isnan(r1) || isnan(r), "a value equal to the cut-off was left out\n");
 		}
+	}
+}
+
+/* Every table with cells 0..2 in one batch of ld_em_below_many, against ld_em_stats one by one. */
+static void check_batch(double drop)
+{
+	enum { N = 19683 };
+	static uint32_t k[4][N], ctr[N], c[N][18];
+	static uint8_t skip[N];
+	for (int code = 0; code < N; ++code) {
+		for (int q = 0, x = code; q < 9; ++q, x /= 3) c[code][q] = (uint32_t)(x % 3);
+		uint32_t kk[4];
+		ld_em_knowns_plain(c[code], kk);
+		for (int q = 0; q < 4; ++q) k[q][code] = kk[q];
+		ctr[code] = c[code][4];
+	}
+	const uint32_t *kp[4] = {k[0], k[1], k[2], k[3]};
+	ld_em_below_many(kp, ctr, N, drop, skip);
+	for (int code = 0; code < N; ++code) {
+		double r, dd, dp;
+		ld_em_stats(c[code], 0, 0, 1, drop, &r, &dd, &dp);
+		CHECK(skip[code] == (isnan(r) != 0), "table %d of the batch: cut-off %g says %d\n", code, drop, skip[code]);
 	}
 }
 
@@ -139,6 +181,7 @@ static void test_drop(void)
 		for (int k = 0, x = code; k < 9; ++k, x /= 3) c[k] = (uint32_t)(x % 3);
 		check_drop(c, 0, 0);
 	}
+	check_batch(0.5), check_batch(0.05), check_batch(0.999);
 	for (int rep = 0; rep < 20000; ++rep) {
 		uint32_t big = rep % 2 ? 40 : 4000;
 		for (int k = 0; k < 9; ++k) c[k] = (uint32_t)(next() % big);
@@ -147,6 +190,102 @@ static void test_drop(void)
 		int xi = rep % 3 == 1, xj = rep % 4 == 1;
 		for (int k = 0; k < 9; ++k) c[9 + k] = (xi || xj) ? (uint32_t)(next() % (c[k] + 1)) : 0;
 		check_drop(c, xi, xj);
+	}
+}
+
+static void check_hwe(int64_t het, int64_t h1, int64_t h2, double thr, int midp)
+{
+	int want = snp_hwe_p(het, h1, h2, midp) < thr, got = snp_hwe_fails(het, h1, h2, thr, midp);
+	CHECK(want == got, "hwe %lld %lld %lld at %g%s: %d, the whole distribution says %d\n", (long long)het, (long long)h1,
+	      (long long)h2, thr, midp ? " midp" : "", got, want);
+}
+
+static void test_hwe(void)
+{
+	static const double thr[] = {1e-300, 1e-50, 1e-6, 1e-3, 0.05, 0.3, 0.5, 0.9, 0.9999};
+	for (int64_t n = 0; n <= 40; ++n)
+		for (int64_t het = 0; het <= n; ++het)
+			for (int64_t h1 = 0; het + h1 <= n; ++h1)
+				for (size_t k = 0; k < sizeof thr / sizeof *thr; ++k) check_hwe(het, h1, n - het - h1, thr[k], (int)(het + h1) & 1);
+	for (int rep = 0; rep < 20000; ++rep) {
+		int64_t n = 1 + (int64_t)(next() % (rep % 50 ? 5000 : 200000));
+		double f = unif(), f2 = f * f * unif() * 1.2;
+		int64_t h2 = (int64_t)(f2 * (double)n), het = (int64_t)((2 * f * (1 - f)) * (double)n * (0.5 + unif()));
+		if (h2 > n) h2 = n;
+		if (h2 + het > n) het = n - h2;
+		double t = rep % 4 ? pow(10, -12 * unif()) : 1e-6;
+		/* the threshold at the p-value itself, where only the exact sums can decide */
+		if (rep % 7 == 0) t = snp_hwe_p(het, n - h2 - het, h2, rep & 1);
+		check_hwe(het, n - h2 - het, h2, t, rep & 1);
+	}
+}
+
+/* Rows of n samples (random codes; the padding bits of the last byte set, which must not show) to
+ * bit planes. */
+static void test_bits(int64_t n)
+{
+	int nw = (int)(((n + 63) / 64 + 7) / 8 * 8);
+	int64_t bytes = (n + 3) / 4;
+	uint8_t *row = malloc((size_t)bytes + 64);
+	uint64_t *l = calloc((size_t)nw, 8), *h = calloc((size_t)nw, 8), *l2 = calloc((size_t)nw, 8), *h2 = calloc((size_t)nw, 8);
+	snp_bed_bits_fn fast = snp_bed_bits_pick();
+	for (int rep = 0; rep < 20; ++rep) {
+		for (int64_t b = 0; b < bytes; ++b) row[b] = (uint8_t)next();
+		memset(l, 0xff, (size_t)nw * 8), memset(h, 0xff, (size_t)nw * 8);
+		memset(l2, 0xff, (size_t)nw * 8), memset(h2, 0xff, (size_t)nw * 8);
+		snp_bed_bits_portable(row, n, nw, l, h);
+		fast(row, n, nw, l2, h2);
+		int bad = 0;
+		for (int64_t k = 0; k < (int64_t)nw * 64; ++k) {
+			int code = k < n ? (row[k / 4] >> (2 * (k % 4))) & 3 : 0;
+			int lb = (int)(l[k / 64] >> (k % 64) & 1), hb = (int)(h[k / 64] >> (k % 64) & 1);
+			bad += lb != (code & 1) || hb != (code >> 1);
+		}
+		CHECK(!bad, "%lld samples: %d bits of the portable planes differ from the codes\n", (long long)n, bad);
+		CHECK(!memcmp(l, l2, (size_t)nw * 8) && !memcmp(h, h2, (size_t)nw * 8), "%lld samples: the fast planes differ\n",
+		      (long long)n);
+	}
+	free(row), free(l), free(h), free(l2), free(h2);
+}
+
+/* snp_num_double and snp_num_i64 on token t (a prefix of it when cut) against the C library. */
+static void check_num(const char *t)
+{
+	char *e1;
+	const char *e2;
+	size_t n = strlen(t);
+	double want = strtod(t, &e1), got = snp_num_double(t, t + n, &e2);
+	CHECK(same_bits(want, got) && e1 - t == e2 - t, "'%s': strtod %.17g (%td bytes), snp_num_double %.17g (%td)\n", t, want,
+	      e1 - t, got, e2 - t);
+	errno = 0;
+	long long iw = strtoll(t, &e1, 10);
+	int ok = !errno && e1 != t && !*e1;
+	int64_t ig = 0;
+	int rc = snp_num_i64(t, t + n, &ig);
+	CHECK((rc == 0) == ok && (!ok || ig == iw), "'%s': strtoll %lld (%s), snp_num_i64 %lld (%d)\n", t, iw, ok ? "whole" : "not",
+	      (long long)ig, rc);
+}
+
+static void test_numbers(void)
+{
+	static const char *odd[] = {"0", "-0", "+0", "0.", ".5", "-.5", "+.5", ".", "-", "+", "", "e5", "1e", "1e+", "1e-5x",
+	                            "5e-324", "1e-400", "1e309", "1.7976931348623157e308", "2.2250738585072014e-308",
+	                            "0x1p-3", "0X10", "inf", "-INF", "nan", "NA", "1,5", "12abc", "9007199254740993",
+	                            "9007199254740992", "123456789012345678901234567890", "0.000000000000000000000001234",
+	                            "1e22", "1e23", "4.35e-22", "9223372036854775807", "9223372036854775808",
+	                            "-9223372036854775808", "000000000000000000000000012", "1.0e+0001", "0.1e-21"};
+	for (size_t k = 0; k < sizeof odd / sizeof *odd; ++k) check_num(odd[k]);
+	char t[64];
+	for (int rep = 0; rep < 200000; ++rep) {
+		int len = 0, digits = 1 + (int)(next() % 20), point = (int)(next() % (digits + 2)) - 1;
+		if (next() % 4 == 0) t[len++] = next() % 2 ? '-' : '+';
+		for (int q = 0; q < digits; ++q) {
+			if (q == point) t[len++] = '.';
+			t[len++] = (char)('0' + (q == 0 && next() % 3 == 0 ? 0 : next() % 10));
+		}
+		if (next() % 3 == 0) len += snprintf(t + len, sizeof t - (size_t)len, "e%d", (int)(next() % 61) - 30);
+		t[len] = 0;
+		check_num(t);
 	}
 }
 
@@ -370,6 +509,10 @@ int main(int argc, char **argv)
 	}
 	test_decode(700, 37, argv[2]); /* several reader blocks */
 	test_drop();
+	test_numbers();
+	test_hwe();
+	static const int64_t bit_sizes[] = {1, 3, 4, 5, 63, 64, 65, 255, 256, 257, 511, 512, 513, 1000, 5003};
+	for (size_t k = 0; k < sizeof bit_sizes / sizeof *bit_sizes; ++k) test_bits(bit_sizes[k]);
 	test_writer(150, 200, argv[2]);
 	if (fails) return fprintf(stderr, "%d checks failed\n", fails), 1;
 	printf("ok\n");
