@@ -97,14 +97,22 @@ static int eligible(const pass_t *s, int64_t j)
 	return has_lines(s->in, j);
 }
 
+/* The array p (*cap items of size bytes) with room for item n, or NULL when out of memory (p is
+ * then still the caller's). */
+static void *room(void *p, int64_t *cap, int64_t n, size_t size)
+{
+	if (n < *cap) return p;
+	int64_t c = *cap ? 2 * *cap : 256;
+	void *q = realloc(p, size * (size_t)c);
+	if (q) *cap = c;
+	return q;
+}
+
 static int add_member(ld_clump_result_t *r, int64_t snp, int fidx, double r2, double p)
 {
-	if (r->n_m == r->cap_m) {
-		int64_t cap = r->cap_m ? 2 * r->cap_m : 1024;
-		ld_clump_member_t *m = realloc(r->m, sizeof *m * (size_t)cap);
-		if (!m) return -1;
-		r->m = m, r->cap_m = cap;
-	}
+	ld_clump_member_t *m = room(r->m, &r->cap_m, r->n_m, sizeof *m);
+	if (!m) return -1;
+	r->m = m;
 	r->m[r->n_m++] = (ld_clump_member_t){snp, fidx, r2, p};
 	return 0;
 }
@@ -245,12 +253,9 @@ static int apply(pass_t *s, const row_t *w, double p)
 	for (; k < w->n; ++k)
 		if (eligible(s, w->j[k]) && take(s, &c, w->j[k], w->r2[k]) < 0) return -1;
 	c.n = r->n_m - c.first;
-	if (r->n == r->cap_c) {
-		int64_t cap = r->cap_c ? 2 * r->cap_c : 256;
-		ld_clump_t *grown = realloc(r->c, sizeof *grown * (size_t)cap);
-		if (!grown) return -1;
-		r->c = grown, r->cap_c = cap;
-	}
+	ld_clump_t *cc = room(r->c, &r->cap_c, r->n, sizeof *cc);
+	if (!cc) return -1;
+	r->c = cc;
 	r->c[r->n++] = c;
 	return 0;
 }
@@ -349,12 +354,9 @@ typedef struct {
 
 static int comp_add(comps_t *cs, int64_t a, int64_t b, int64_t run_a, int64_t run_b)
 {
-	if (cs->n == cs->cap) {
-		int64_t cap = cs->cap ? 2 * cs->cap : 64;
-		comp_t *c = realloc(cs->c, sizeof *c * (size_t)cap);
-		if (!c) return -1;
-		cs->c = c, cs->cap = cap;
-	}
+	comp_t *c = room(cs->c, &cs->cap, cs->n, sizeof *c);
+	if (!c) return -1;
+	cs->c = c;
 	cs->c[cs->n++] = (comp_t){a, b, run_a, run_b, 0, 0};
 	return 0;
 }
