@@ -23,6 +23,7 @@
 #include "ld_clump.h"
 #include "ld_em.h"
 #include "ld_gpu.h"
+#include "../snp/popgemm.h"
 #include "../snp/snp_chrom.h"
 #include "../common/err.h"
 #include "../common/threads.h"
@@ -72,6 +73,10 @@ typedef struct {
 	const int64_t *slot; /* NULL: d's planes */
 	const uint64_t *xmale; /* the male columns when the component is on X, else NULL */
 	double drop;           /* pairs bound to be below this skip the estimate */
+	const double *lg;      /* per SNP i of the component with lines, at 2 (i - a): the range of the
+	                          logit of its A1 frequency over its calls less any of the others'
+	                          missing ones (NULL: no such bound) */
+	double gap;            /* a pair whose ranges lie further apart than this cannot join */
 } pass_t;
 
 static int64_t slot_of(const pass_t *s, int64_t i) { return s->slot ? s->slot[i - s->a] : i; }
@@ -97,14 +102,22 @@ static int eligible(const pass_t *s, int64_t j)
 	return has_lines(s->in, j);
 }
 
+/* The array p (*cap items of size bytes) with room for item n, or NULL when out of memory (p is
+ * then still the caller's). */
+static void *room(void *p, int64_t *cap, int64_t n, size_t size)
+{
+	if (n < *cap) return p;
+	int64_t c = *cap ? 2 * *cap : 256;
+	void *q = realloc(p, size * (size_t)c);
+	if (q) *cap = c;
+	return q;
+}
+
 static int add_member(ld_clump_result_t *r, int64_t snp, int fidx, double r2, double p)
 {
-	if (r->n_m == r->cap_m) {
-		int64_t cap = r->cap_m ? 2 * r->cap_m : 1024;
-		ld_clump_member_t *m = realloc(r->m, sizeof *m * (size_t)cap);
-		if (!m) return -1;
-		r->m = m, r->cap_m = cap;
-	}
+	ld_clump_member_t *m = room(r->m, &r->cap_m, r->n_m, sizeof *m);
+	if (!m) return -1;
+	r->m = m;
 	r->m[r->n_m++] = (ld_clump_member_t){snp, fidx, r2, p};
 	return 0;
 }
@@ -245,12 +258,9 @@ static int apply(pass_t *s, const row_t *w, double p)
 	for (; k < w->n; ++k)
 		if (eligible(s, w->j[k]) && take(s, &c, w->j[k], w->r2[k]) < 0) return -1;
 	c.n = r->n_m - c.first;
-	if (r->n == r->cap_c) {
-		int64_t cap = r->cap_c ? 2 * r->cap_c : 256;
-		ld_clump_t *grown = realloc(r->c, sizeof *grown * (size_t)cap);
-		if (!grown) return -1;
-		r->c = grown, r->cap_c = cap;
-	}
+	ld_clump_t *cc = room(r->c, &r->cap_c, r->n, sizeof *cc);
+	if (!cc) return -1;
+	r->c = cc;
 	r->c[r->n++] = c;
 	return 0;
 }
@@ -303,6 +313,25 @@ typedef struct {
 	int64_t cap;
 } rowbuf_t;
 
+/* How far apart two ranges are (0 when they meet; infinite ends that meet give no gap). */
+static double apart(double lo1, double hi1, double lo2, double hi2)
+{
+	double a = lo2 - hi1, b = lo1 - hi2;
+	return a > b ? (a > 0 ? a : 0.0) : (b > 0 ? b : 0.0);
+}
+
+/* Whether SNPs i and j cannot join: with allele frequencies p and q over the samples called at
+ * both, any haplotype frequencies give r^2 <= exp(-|logit p - logit q|) when D > 0 and
+ * exp(-|logit p + logit q|) when D < 0 (D within its bounds from p and q, as the estimate's is), so
+ * when both distances exceed -ln(r2) the pair's |r^2| is at most the threshold; it is left out of
+ * the row as a pair that gives no value. */
+static int too_far(const pass_t *s, int64_t i, int64_t j)
+{
+	if (!s->lg) return 0;
+	const double *x = s->lg + 2 * (i - s->a), *y = s->lg + 2 * (j - s->a);
+	return apart(x[0], x[1], y[0], y[1]) > s->gap && apart(x[0], x[1], -y[1], -y[0]) > s->gap;
+}
+
 /* Fills rows for candidates cand[0 .. n) not yet clumped; returns how many, or -1. */
 static int64_t fill_rows(pass_t *s, const cand_t *cand, int64_t n_cand, rowbuf_t *rb)
 {
@@ -330,11 +359,17 @@ static int64_t fill_rows(pass_t *s, const cand_t *cand, int64_t n_cand, rowbuf_t
 		window(s->d, s->o->bp_radius, s->run_a, s->run_b, i, &lo, &hi);
 		w->i = i, w->j = rb->j + off, w->js = rb->js + off, w->r2 = rb->r + off, w->n = 0;
 		for (int64_t j = lo; j < hi; ++j)
-			if (j != i && eligible(s, j)) w->js[w->n] = slot_of(s, j), w->j[w->n++] = j;
+			if (j != i && eligible(s, j) && !too_far(s, i, j)) w->js[w->n] = slot_of(s, j), w->j[w->n++] = j;
 		off += w->n;
 	}
 	return n;
 }
+
+/* A growing array of doubles. */
+typedef struct {
+	double *v;
+	int64_t cap;
+} dbuf_t;
 
 /* A component: SNPs [a, b) of the chromosome run [run_a, run_b), and its candidates, in order,
  * at cand[c0 .. c1) of the candidates bucketed by component. */
@@ -349,12 +384,9 @@ typedef struct {
 
 static int comp_add(comps_t *cs, int64_t a, int64_t b, int64_t run_a, int64_t run_b)
 {
-	if (cs->n == cs->cap) {
-		int64_t cap = cs->cap ? 2 * cs->cap : 64;
-		comp_t *c = realloc(cs->c, sizeof *c * (size_t)cap);
-		if (!c) return -1;
-		cs->c = c, cs->cap = cap;
-	}
+	comp_t *c = room(cs->c, &cs->cap, cs->n, sizeof *c);
+	if (!c) return -1;
+	cs->c = c;
 	cs->c[cs->n++] = (comp_t){a, b, run_a, run_b, 0, 0};
 	return 0;
 }
@@ -459,12 +491,50 @@ static int store_fill(pass_t *s, const comp_t *c, store_t *st, int nt, gvk_pool_
 	return rc;
 }
 
+/* The ranges of pass_t.lg for the component [s->a, s->b) (into *buf, grown as needed), when the
+ * threshold is in (0, 1) and the component is not on X (where males count one haplotype). A SNP's
+ * A1 count A over its n calls can only lose, with the k <= m calls missing at the other SNP, up to
+ * two copies each: its frequency over the pair's calls lies in [(A - 2m) / 2(n - m), A / 2(n - m)],
+ * m the most missing calls of any SNP of the component. */
+static int freq_bounds(pass_t *s, dbuf_t *buf)
+{
+	double r = s->o->r2;
+	s->lg = NULL;
+	if (!(r > 0 && r < 1) || s->xmale) return 0;
+	int64_t len = s->b - s->a, m = 0, nb = s->d->n_bits, nw = s->d->nw;
+	if (2 * len > buf->cap) {
+		double *g = realloc(buf->v, sizeof *g * (size_t)(2 * len));
+		if (!g) return -1;
+		buf->v = g, buf->cap = 2 * len;
+	}
+	double *lg = buf->v;
+	const pg_isa_t *isa = pg_isa_select(GVK_ISA_AUTO);
+	for (int64_t i = s->a; i < s->b; ++i) { /* calls and A1 copies first, as (n, A) */
+		if (!has_lines(s->in, i)) continue;
+		const uint64_t *p = s->w + (size_t)slot_of(s, i) * SNP_PLANES * (size_t)nw;
+		int64_t n = isa->popcount(p + 2 * nw, (long)nw), a = isa->popcount(p, (long)nw) + isa->popcount(p + nw, (long)nw);
+		lg[2 * (i - s->a)] = (double)n, lg[2 * (i - s->a) + 1] = (double)a;
+		if (nb - n > m) m = nb - n;
+	}
+	for (int64_t i = s->a; i < s->b; ++i) {
+		if (!has_lines(s->in, i)) continue;
+		double *x = lg + 2 * (i - s->a), n = x[0] - (double)m, a = x[1];
+		double lo = n > 0 ? (a - 2.0 * (double)m) / (2 * n) : 0, hi = n > 0 ? a / (2 * n) : 1;
+		x[0] = lo <= 0 ? -INFINITY : lo >= 1 ? INFINITY : log(lo / (1 - lo));
+		x[1] = hi >= 1 ? INFINITY : hi <= 0 ? -INFINITY : log(hi / (1 - hi));
+	}
+	/* the margin covers the rounding of the logarithms and of the estimate */
+	s->lg = lg, s->gap = -log(r) + 1e-6;
+	return 0;
+}
+
 /* Clumps one component, its candidates' rows in batches (on nt threads of pool). */
-static int clump_comp(pass_t *s, const comp_t *c, const cand_t *cand, rowbuf_t *rb, int64_t batch, int nt,
+static int clump_comp(pass_t *s, const comp_t *c, const cand_t *cand, rowbuf_t *rb, dbuf_t *lg, int64_t batch, int nt,
                       gvk_pool_t *pool, gpu_buf_t *gb, gvk_err_t *err)
 {
 	s->a = c->a, s->b = c->b, s->run_a = c->run_a, s->run_b = c->run_b;
 	s->xmale = snp_chr_class(s->d->var[c->a].chr) == SNP_CHR_X ? s->d->male : NULL;
+	if (freq_bounds(s, lg) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (int64_t k0 = c->c0; k0 < c->c1; k0 += batch) {
 		int64_t k1 = k0 + batch < c->c1 ? k0 + batch : c->c1;
 		int64_t n = fill_rows(s, cand + k0, k1 - k0, rb);
@@ -490,6 +560,7 @@ typedef struct {
 	pass_t s;
 	ld_clump_result_t r;
 	rowbuf_t rb;
+	dbuf_t lg;
 	store_t st;
 	gpu_buf_t gb;
 	gvk_err_t err;
@@ -506,7 +577,7 @@ static int worker_init(worker_t *w, const pass_t *base, int64_t batch)
 static void worker_free(worker_t *w)
 {
 	ld_clump_result_free(&w->r);
-	free(w->rb.rows), free(w->rb.j), free(w->rb.js), free(w->rb.r);
+	free(w->rb.rows), free(w->rb.j), free(w->rb.js), free(w->rb.r), free(w->lg.v);
 	free(w->st.w), free(w->st.slot), free(w->st.snp);
 	free(w->gb.pairs), free(w->gb.x), free(w->gb.c);
 }
@@ -517,7 +588,7 @@ static int run_comp(worker_t *w, const comp_t *c, const cand_t *bucket, int64_t 
 	const pass_t *s = &w->s;
 	if (!s->d->w && !s->o->src) return gvk_err_set(&w->err, GVK_ERR_ARG, "ld_clump_run: no planes, and no .bed to read them from");
 	if (!s->d->w && store_fill(&w->s, c, &w->st, nt, pool, &w->err) < 0) return w->err.code;
-	return clump_comp(&w->s, c, bucket, &w->rb, batch, nt, pool, &w->gb, &w->err);
+	return clump_comp(&w->s, c, bucket, &w->rb, &w->lg, batch, nt, pool, &w->gb, &w->err);
 }
 
 /* Components clumped one per thread at a time, the largest first; each thread's clumps in its own

@@ -447,17 +447,6 @@ __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void phased_tab
 }
 #endif
 
-static batch_fn pick_batch(void)
-{
-#ifdef PRUNE_AVX512
-	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) return pairs_avx512;
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (cpu_has(CPUF_POPCNT)) return pairs_popcnt;
-#endif
-	return pairs_portable;
-}
-
 static table_fn pick_table(void)
 {
 #ifdef PRUNE_AVX512
@@ -654,6 +643,7 @@ typedef struct {
 	const snp_data_t *d;
 	const ld_prune_opt_t *o;
 	pair_fn r2;
+	batch_fn r2s;
 	uint8_t *pruned;
 	int64_t *lo, *hi, *n_pruned, n_run, longest;
 	int64_t cap;          /* the most variants a window holds */
@@ -690,7 +680,7 @@ static void worker(void *arg, int tid)
 {
 	prune_job_t *j = arg;
 	(void)tid;
-	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .r2s = pick_batch(), .table = pick_table(), .mode = j->o->mode,
+	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .r2s = j->r2s, .table = pick_table(), .mode = j->o->mode,
 	                 .bits = snp_bed_bits_pick()};
 	c.popcnt = cpu_has(CPUF_POPCNT);
 	window_t wd = {0};
@@ -737,15 +727,22 @@ static int count_skipped(const snp_data_t *d, const ld_prune_opt_t *o, const uin
 	return rc;
 }
 
-static pair_fn pick_kernel(void)
+/* The genotype r^2 kernels of one build, for one pair and for a batch. */
+static void pick_kernels(pair_fn *one, batch_fn *many)
 {
 #ifdef PRUNE_AVX512
-	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) return pair_r2_avx512;
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) {
+		*one = pair_r2_avx512, *many = pairs_avx512;
+		return;
+	}
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (cpu_has(CPUF_POPCNT)) return pair_r2_popcnt;
+	if (cpu_has(CPUF_POPCNT)) {
+		*one = pair_r2_popcnt, *many = pairs_popcnt;
+		return;
+	}
 #endif
-	return pair_r2_portable;
+	*one = pair_r2_portable, *many = pairs_portable;
 }
 
 int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pruned, uint8_t *skip,
@@ -755,7 +752,8 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	memset(pruned, 0, (size_t)m);
 	memset(skip, 0, (size_t)m);
 	if (rep) memset(rep, 0, sizeof *rep);
-	prune_job_t j = {.d = d, .o = o, .r2 = pick_kernel(), .pruned = pruned};
+	prune_job_t j = {.d = d, .o = o, .pruned = pruned};
+	pick_kernels(&j.r2, &j.r2s);
 	j.lo = malloc(sizeof *j.lo * (size_t)(m + 1));
 	j.hi = malloc(sizeof *j.hi * (size_t)(m + 1));
 	j.n_pruned = calloc((size_t)m + 1, sizeof *j.n_pruned);

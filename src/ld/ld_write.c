@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Text is formatted into one buffer per thread, each thread a share of a stripe's rows, and the
- * buffers are written in row order; formatting dominates the run time of large tables, as it does
+/* Text is formatted into buffers, a few shares of a stripe's rows per thread, and the buffers are
+ * written in row order; formatting dominates the run time of large tables, as it does
  * in PLINK. */
 #include <math.h>
 #include <stdarg.h>
@@ -52,6 +52,18 @@ struct ld_part {
 	uint64_t written;
 	int nomem;
 };
+
+/* Rows are formatted a chunk at a time (about CHUNK_PAIRS pairs), each chunk's rows cut into
+ * PARTS shares per thread with about as many pairs each, which the threads take in turn: a thread
+ * held up (a busy machine) leaves its next shares to the others rather than keeping them waiting. */
+enum { CHUNK_PAIRS = 1 << 18, PARTS = 4, MAX_PARTS = 64 };
+
+/* The shares a chunk of rows is cut into (write_text). */
+static int n_parts(const ld_writer_t *w)
+{
+	int nt = w->threads > 1 ? w->threads : 1, n = nt > 1 ? PARTS * nt : 1;
+	return n < MAX_PARTS ? n : MAX_PARTS;
+}
 
 /* n bytes of text to the output. */
 static int emit(ld_writer_t *w, const char *b, size_t n, gvk_err_t *err)
@@ -161,7 +173,7 @@ int ld_writer_init(ld_writer_t *w, gvk_err_t *err)
 		w->row_max = 2 * w->pre_len + 2 * alleles + 6 * 40 + 32;
 	}
 	int np = w->threads > 1 ? w->threads : 1;
-	if (!(w->part = calloc((size_t)np, sizeof *w->part))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	if (!(w->part = calloc((size_t)n_parts(w), sizeof *w->part))) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	if (np > 1 && !w->pool) w->pool = w->own_pool = gvk_pool_create(np);
 	if (w->with_freqs) {
 		w->maf = malloc(sizeof *w->maf * (size_t)(d->n_snp + 1));
@@ -200,7 +212,7 @@ void ld_writer_free(ld_writer_t *w)
 	w->zs = NULL;
 	gvk_pool_destroy(w->own_pool);
 	w->own_pool = NULL;
-	for (int t = 0; w->part && t < (w->threads > 1 ? w->threads : 1); ++t) free(w->part[t].buf);
+	for (int t = 0; w->part && t < n_parts(w); ++t) free(w->part[t].buf);
 	free(w->part);
 	w->part = NULL;
 	free(w->pre);
@@ -290,23 +302,23 @@ static void matrix_rows(const ld_writer_t *w, const ld_stripe_t *s, int64_t i0, 
 	}
 }
 
-/* Rows are formatted a chunk at a time (about CHUNK_PAIRS pairs), each chunk's rows cut into one
- * share per thread with about as many pairs each. */
-enum { CHUNK_PAIRS = 1 << 18 };
-
 typedef struct {
 	const ld_writer_t *w;
 	const ld_stripe_t *s;
-	int64_t cut[65];
+	int64_t cut[MAX_PARTS + 1];
+	int n, next; /* next: the next share to take (atomic) */
 } fmt_job_t;
 
 static void fmt_worker(void *arg, int tid)
 {
 	fmt_job_t *f = arg;
-	struct ld_part *t = &f->w->part[tid];
-	t->len = 0, t->written = 0;
-	if (f->w->shape == LD_TABLE) table_rows(f->w, f->s, f->cut[tid], f->cut[tid + 1], t);
-	else matrix_rows(f->w, f->s, f->cut[tid], f->cut[tid + 1], t);
+	(void)tid;
+	for (int k; (k = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED)) < f->n;) {
+		struct ld_part *t = &f->w->part[k];
+		t->len = 0, t->written = 0;
+		if (f->w->shape == LD_TABLE) table_rows(f->w, f->s, f->cut[k], f->cut[k + 1], t);
+		else matrix_rows(f->w, f->s, f->cut[k], f->cut[k + 1], t);
+	}
 }
 
 /* Pairs of stripe row i that the writer looks at. */
@@ -318,20 +330,19 @@ static int64_t row_pairs(const ld_writer_t *w, const ld_stripe_t *s, int64_t i)
 static int write_text(ld_writer_t *w, const ld_stripe_t *s, gvk_err_t *err)
 {
 	int rc = flush(w, err);
-	int np = w->threads > 1 ? w->threads : 1;
-	if (np > 64) np = 64;
+	int nt = w->threads > 1 ? w->threads : 1;
 	for (int64_t i0 = s->i0, i1; rc == 0 && i0 < s->i1; i0 = i1) {
 		int64_t pairs = 0;
 		for (i1 = i0; i1 < s->i1 && pairs < CHUNK_PAIRS; ++i1) pairs += row_pairs(w, s, i1);
 		fmt_job_t f = {.w = w, .s = s};
-		int n = pairs < 4096 ? 1 : np; /* small chunks are not worth a fork */
-		f.cut[0] = i0;
+		int n = pairs < 4096 ? 1 : n_parts(w); /* small chunks are not worth a fork */
+		f.cut[0] = i0, f.n = n;
 		for (int64_t i = i0, acc = 0, t = 1; t < n; ++t) {
 			while (i < i1 && acc * n < pairs * t) acc += row_pairs(w, s, i++);
 			f.cut[t] = i;
 		}
 		f.cut[n] = i1;
-		if (n > 1) gvk_pool_run(w->pool, n, fmt_worker, &f);
+		if (n > 1 && nt > 1) gvk_pool_run(w->pool, nt, fmt_worker, &f);
 		else fmt_worker(&f, 0);
 		for (int t = 0; t < n && rc == 0; ++t) {
 			if (w->part[t].nomem) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
