@@ -11,12 +11,7 @@
 set -u
 gvk=$1
 here=$(cd "$(dirname "$0")" && pwd)
-plink=${PLINK:-plink1.9}
-command -v "$plink" > /dev/null || { echo "skipped: $plink is not installed (scripts/setup.sh installs it)"; exit 77; }
-command -v python3 > /dev/null || { echo "skipped: python3 is needed to write the test data"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-pass=0 fail=0
+. "$here/plink_peer.sh"
 
 # same DATA plink-options...: both lists equal, and not trivially empty; the genotyping rate
 # (gvk's first pass over the .bed, before the windows read it again) as PLINK logs it
