@@ -22,3 +22,15 @@ emu_backend() {
 	done
 	ld -r -o "$tmp/backend.o" "${objs[@]}"
 }
+
+# emu_test SRC TMP TEST_C LIB [LINK_FLAGS...] builds TMP/test: the test program TEST_C linked with
+# the emulated back end (emu_backend) and LIB. Link flags that CMake's generator expressions left
+# empty are dropped.
+emu_test() {
+	local src=$1 tmp=$2 test_c=$3 lib=$4 f flags=()
+	shift 4
+	emu_backend "$src" "$tmp" || return 1
+	cc -O1 -c -I"$src/src" -I"$src/include" "$test_c" -o "$tmp/t.o" || return 1
+	for f in "$@"; do [ -n "$f" ] && flags+=("$f"); done
+	c++ "$tmp/t.o" "$tmp/backend.o" "$lib" -lpthread -lm ${flags[@]+"${flags[@]}"} -o "$tmp/test"
+}

@@ -7,12 +7,6 @@
 set -eu
 src=$1 lib=$2; shift 2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-# The kernel headers rewritten beside the host code, where its #include lines find them first.
 . "$(dirname "$0")/emu_backend.sh"
-emu_backend "$src" "$tmp"
-cc -O1 -c -I"$src/src" -I"$src/include" "$src/tests/snp/test_snp_gpu.c" -o "$tmp/t.o"
-# link flags that CMake's generator expressions left empty are dropped
-flags=()
-for f in "$@"; do [ -n "$f" ] && flags+=("$f"); done
-c++ "$tmp/t.o" "$tmp/backend.o" "$lib" -lpthread -lm ${flags[@]+"${flags[@]}"} -o "$tmp/test"
+emu_test "$src" "$tmp" "$src/tests/snp/test_snp_gpu.c" "$lib" "$@"
 "$tmp/test" 1 small

@@ -10,12 +10,7 @@ command -v python3 > /dev/null || { echo "skipped: python3 is needed to write th
 command -v c++ > /dev/null || { echo "skipped: no C++ compiler for the emulated back end"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/emu_backend.sh"
-emu_backend "$src" "$tmp"
-cc -O1 -c -I"$src/src" -I"$src/include" "$src/tests/snp/test_clump_gpu.c" -o "$tmp/t.o"
-# link flags that CMake's generator expressions left empty are dropped
-flags=()
-for f in "$@"; do [ -n "$f" ] && flags+=("$f"); done
-c++ "$tmp/t.o" "$tmp/backend.o" "$lib" -lpthread -lm ${flags[@]+"${flags[@]}"} -o "$tmp/test"
+emu_test "$src" "$tmp" "$src/tests/snp/test_clump_gpu.c" "$lib" "$@"
 cd "$tmp"
 python3 "$src/tests/snp/gen_ld_data.py" d --samples 70 --snps 120 --chroms 1,X --seed 3 --assoc a.assoc > /dev/null
 python3 "$src/tests/snp/gen_ld_data.py" e --samples 10 --snps 120 --chroms 1,X --seed 9 --assoc b.assoc > /dev/null
