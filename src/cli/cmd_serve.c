@@ -77,6 +77,9 @@ static void usage(FILE *fp)
 	        "      --gpu-wait W   how a thread waits for the GPU: spin, yield (spin, giving the core to\n"
 	        "                     other threads that want it) or block (sleep); default auto, the CUDA\n"
 	        "                     runtime's choice (spin when it has a core of its own)\n"
+	        "      --poll-clients N  up to N clients, the server and its clients poll for each\n"
+	        "                     other's next message instead of sleeping, 0 never (default: a\n"
+	        "                     quarter of the processors)\n"
 	        "  -v, --verbose      a line per client connecting and disconnecting; twice: also the\n"
 	        "                     engines' timing lines of every merged launch\n"
 	        "  -h, --help         this text\n");
@@ -104,7 +107,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"threads", required_argument, NULL, 't'}, {"gpu", required_argument, NULL, 3},
 		{"group", required_argument, NULL, 4}, {"verbose", no_argument, NULL, 'v'},
 		{"merge-contexts", required_argument, NULL, 5}, {"merge-wait-us", required_argument, NULL, 6},
-		{"gpu-wait", required_argument, NULL, 7},
+		{"gpu-wait", required_argument, NULL, 7}, {"poll-clients", required_argument, NULL, 8},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	a->o.device = GVK_DEVICE_AUTO, a->o.threads = gvk_ncpu(), a->o.gpu = -1, a->o.group = -1;
 	int c;
@@ -144,6 +147,13 @@ static int parse_args(int argc, char **argv, args_t *a)
 			for (int k = 0; k < 4; ++k)
 				if (!strcmp(optarg, names[k])) a->o.gpu_wait = k;
 			if (a->o.gpu_wait < 0) return fprintf(stderr, "gvk serve: --gpu-wait must be auto, spin, yield or block\n"), -1;
+			break;
+		}
+		case 8: {
+			long v;
+			if (gvk_parse_long(optarg, 0, 1 << 20, &v) < 0)
+				return fprintf(stderr, "gvk serve: --poll-clients must be a whole number from 0 to %d\n", 1 << 20), -1;
+			a->o.poll_clients = v == 0 ? -1 : (int)v;
 			break;
 		}
 		case 'v': a->verbose++; break;

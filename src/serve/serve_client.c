@@ -14,8 +14,12 @@
 #include "serve_proto.h"
 #include "serve_shm.h"
 
+/* How long a client polls for a reply when the server says it has few clients: about the time a
+ * small call takes there; a longer call then sleeps as usual. */
+#define CLIENT_POLL_US 300
+
 struct srv_client_s {
-	int sock;
+	int sock, poll;
 	srv_seg_t seg;
 	char device[128];
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -29,12 +33,14 @@ static int round_trip(srv_client_t *c, const uint8_t *msg, size_t n, char *text,
 	if (srv_send(c->sock, msg, n, c->seg.sent ? -1 : c->seg.fd) < 0)
 		return gvk_err_set(err, SRV_GONE, "server %s: %s", c->path, strerror(errno));
 	c->seg.sent = c->seg.fd >= 0;
-	ssize_t r = srv_recv(c->sock, buf, sizeof buf, &fd, &trunc);
+	ssize_t r = srv_recv_poll(c->sock, buf, sizeof buf, &fd, &trunc, c->poll ? CLIENT_POLL_US : 0);
 	if (fd >= 0) close(fd);
 	if (r <= 0) return gvk_err_set(err, SRV_GONE, "server %s: %s", c->path, r == 0 ? "connection closed" : strerror(errno));
 	gvk_err_t perr = {0, ""};
-	if (trunc || srv_get_reply(buf, (size_t)r, &rc, text, size, &perr) < 0)
+	uint32_t flags = 0;
+	if (trunc || srv_get_reply(buf, (size_t)r, &rc, &flags, text, size, &perr) < 0)
 		return gvk_err_set(err, SRV_GONE, "server %s: %s", c->path, trunc ? "reply too long" : perr.msg);
+	c->poll = (flags & SRV_F_POLL) != 0;
 	if (rc < 0) return gvk_err_set(err, rc, "%s", perr.msg);
 	return 0;
 }

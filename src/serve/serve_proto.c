@@ -52,10 +52,10 @@ size_t srv_put_align(uint8_t *buf, const srv_align_req_t *r, uint32_t flags)
 	return SRV_HDR_LEN + SRV_ALIGN_BODY;
 }
 
-size_t srv_put_reply(uint8_t *buf, int rc, const char *msg)
+size_t srv_put_reply(uint8_t *buf, int rc, const char *msg, uint32_t flags)
 {
 	size_t len = msg ? strnlen(msg, SRV_REPLY_MSG_MAX) : 0;
-	uint8_t *b = buf + srv_put_hdr(buf, SRV_OP_REPLY, (uint32_t)(8 + len), 0);
+	uint8_t *b = buf + srv_put_hdr(buf, SRV_OP_REPLY, (uint32_t)(8 + len), flags);
 	put32(b, (uint32_t)rc), put32(b + 4, (uint32_t)len);
 	if (len) memcpy(b + 8, msg, len);
 	return SRV_HDR_LEN + 8 + len;
@@ -75,7 +75,8 @@ int srv_get_hdr(const uint8_t *msg, size_t n, srv_hdr_t *h, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "unknown operation %u", h->op);
 	if ((uint64_t)h->body_len != n - SRV_HDR_LEN)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "header says %u body bytes, the message has %zu", h->body_len, n - SRV_HDR_LEN);
-	if (h->flags & ~(uint32_t)SRV_F_SEGMENT) return gvk_err_set(err, GVK_ERR_FORMAT, "unknown flags %08x", h->flags);
+	const uint32_t known = h->op == SRV_OP_REPLY ? SRV_F_POLL : SRV_F_SEGMENT;
+	if (h->flags & ~known) return gvk_err_set(err, GVK_ERR_FORMAT, "unknown flags %08x", h->flags);
 	return 0;
 }
 
@@ -125,7 +126,7 @@ int srv_get_align(const uint8_t *msg, size_t n, srv_align_req_t *r, gvk_err_t *e
 	return 0;
 }
 
-int srv_get_reply(const uint8_t *msg, size_t n, int *rc, char *text, size_t size, gvk_err_t *err)
+int srv_get_reply(const uint8_t *msg, size_t n, int *rc, uint32_t *flags, char *text, size_t size, gvk_err_t *err)
 {
 	srv_hdr_t h = {0, 0, 0, 0, 0};
 	int r = srv_get_hdr(msg, n, &h, err);
@@ -134,6 +135,7 @@ int srv_get_reply(const uint8_t *msg, size_t n, int *rc, char *text, size_t size
 	const uint8_t *b = msg + SRV_HDR_LEN;
 	uint32_t len = get32(b + 4);
 	*rc = (int32_t)get32(b);
+	if (flags) *flags = h.flags;
 	if (len != h.body_len - 8 || len > SRV_REPLY_MSG_MAX || *rc > 0 || *rc < GVK_ERR_UNSUPPORTED)
 		return gvk_err_set(err, GVK_ERR_FORMAT, "malformed reply");
 	if (text && size) {

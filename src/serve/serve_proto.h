@@ -10,7 +10,8 @@
  * therefore only make that client's own call fail.
  *
  * Every message starts with a 16-byte header (native byte order: the peers share a host):
- *   u32 magic, u16 version, u16 op, u32 body_len, u32 flags (SRV_F_SEGMENT: an fd is attached)
+ *   u32 magic, u16 version, u16 op, u32 body_len, u32 flags (requests: SRV_F_SEGMENT, an fd is
+ *   attached; replies: SRV_F_POLL, poll for the next reply)
  *
  * SRV_OP_HELLO (empty body) -> reply with the server's device name as message.
  * SRV_OP_PAIRHMM body (48 bytes): u32 flavour, u32 force_double, u32 want_used, u32 0,
@@ -39,10 +40,12 @@ extern "C" {
 #endif
 
 #define SRV_MAGIC 0x534b5647u /* "GVKS" */
-#define SRV_VERSION 1
+#define SRV_VERSION 2
 
 enum { SRV_OP_HELLO = 1, SRV_OP_PAIRHMM = 2, SRV_OP_ALIGN = 3, SRV_OP_REPLY = 0x80 };
-enum { SRV_F_SEGMENT = 1 };
+/* SRV_F_SEGMENT: a request carries the segment's fd. SRV_F_POLL: a reply says the server has few
+ * clients, so the client may poll briefly for the next reply instead of sleeping. */
+enum { SRV_F_SEGMENT = 1, SRV_F_POLL = 2 };
 
 enum {
 	SRV_HDR_LEN = 16,
@@ -82,7 +85,7 @@ static inline uint64_t srv_out_off(uint64_t in_size) { return (in_size + 7) & ~(
 size_t srv_put_hdr(uint8_t *buf, int op, uint32_t body_len, uint32_t flags);
 size_t srv_put_phmm(uint8_t *buf, const srv_phmm_req_t *r, uint32_t flags);
 size_t srv_put_align(uint8_t *buf, const srv_align_req_t *r, uint32_t flags);
-size_t srv_put_reply(uint8_t *buf, int rc, const char *msg);
+size_t srv_put_reply(uint8_t *buf, int rc, const char *msg, uint32_t flags);
 
 /* Decoding, strict: magic, version, a known op and a body of exactly its length (the message's
  * whole length n), reserved fields zero, counts and sizes within SRV_MAX_AREA. 0 or GVK_ERR_FORMAT
@@ -91,7 +94,7 @@ int srv_get_hdr(const uint8_t *msg, size_t n, srv_hdr_t *h, gvk_err_t *err);
 int srv_get_phmm(const uint8_t *msg, size_t n, srv_phmm_req_t *r, gvk_err_t *err);
 int srv_get_align(const uint8_t *msg, size_t n, srv_align_req_t *r, gvk_err_t *err);
 /* A reply: its rc, and its message into err when rc < 0 (or into text, size bytes, when given). */
-int srv_get_reply(const uint8_t *msg, size_t n, int *rc, char *text, size_t size, gvk_err_t *err);
+int srv_get_reply(const uint8_t *msg, size_t n, int *rc, uint32_t *flags, char *text, size_t size, gvk_err_t *err);
 
 /* A Pair-HMM call's input area (in, in_size bytes of private memory) as engine arrays that point
  * into it: every descriptor checked (lengths >= 1, arrays inside the area, pair indices in range).

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/err.h"
@@ -65,7 +66,7 @@ int srv_send(int sock, const uint8_t *msg, size_t n, int fd)
 	return 0;
 }
 
-ssize_t srv_recv(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc)
+static ssize_t recv_once(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc, int flags)
 {
 	struct iovec iov = {buf, cap};
 	union {
@@ -78,7 +79,7 @@ ssize_t srv_recv(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc)
 	mh.msg_control = u.buf, mh.msg_controllen = sizeof u.buf;
 	*fd = -1, *trunc = 0;
 	ssize_t r;
-	do r = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	do r = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC | flags);
 	while (r < 0 && errno == EINTR);
 	if (r < 0) return -1;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
@@ -93,4 +94,28 @@ ssize_t srv_recv(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc)
 	}
 	if (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) *trunc = 1;
 	return r;
+}
+
+ssize_t srv_recv(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc)
+{
+	return recv_once(sock, buf, cap, fd, trunc, 0);
+}
+
+static double mono_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+ssize_t srv_recv_poll(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc, int poll_us)
+{
+	if (poll_us > 0) {
+		const double until = mono_us() + poll_us;
+		do {
+			ssize_t r = recv_once(sock, buf, cap, fd, trunc, MSG_DONTWAIT);
+			if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return r;
+		} while (mono_us() < until);
+	}
+	return recv_once(sock, buf, cap, fd, trunc, 0);
 }

@@ -34,6 +34,9 @@ int srv_send(int sock, const uint8_t *msg, size_t n, int fd);
  * the descriptor it carried, or -1 (extra ones are closed); *trunc is set when the message did not
  * fit in cap bytes or its descriptors were cut. */
 ssize_t srv_recv(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc);
+/* srv_recv, polling without sleeping for up to poll_us microseconds first: a peer that answers
+ * within that time is not paid a sleep and a wake-up. */
+ssize_t srv_recv_poll(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc, int poll_us);
 
 #ifdef __cplusplus
 }

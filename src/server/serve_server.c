@@ -19,6 +19,7 @@
 #include "../common/cuda_mem.h"
 #include "../common/err.h"
 #include "../common/log.h"
+#include "../common/threads.h"
 #include "../serve/serve_proto.h"
 #include "serve_server.h"
 #include "../serve/serve_shm.h"
@@ -39,6 +40,8 @@ enum { AL_CTX = 8, AL_MERGE_PAIRS = 65536, AL_CHUNK_MB = 256 };
  * connect time waits up to a scheduler period for its first turn on a busy host (the kernel starts
  * new threads behind the running ones), where an idle one woken for the client runs at once. */
 enum { SPARE_START = 64, SPARE_LOW = 8 };
+/* How long a connection's thread polls for its client's next request (few_clients). */
+#define SERVER_POLL_US 100
 
 typedef struct srv_server_s srv_server_t;
 
@@ -336,6 +339,14 @@ static void conn_end(conn_t *c)
 	free(c);
 }
 
+/* With few clients on many cores, a connection's thread and its client poll for each other's next
+ * message instead of sleeping: each sleep and wake-up costs a call several microseconds, a tenth
+ * of a small one. With many clients the polling would take the cores they and the engines need. */
+static int few_clients(const srv_server_t *s, int more)
+{
+	return s->o.poll_clients > 0 && __atomic_load_n(&s->nconn, __ATOMIC_RELAXED) + more <= s->o.poll_clients;
+}
+
 static void trim(gvk_buf_t *b)
 {
 	if (b->cap > KEEP_BYTES) gvk_buf_free(b);
@@ -344,9 +355,10 @@ static void trim(gvk_buf_t *b)
 static void conn_serve(conn_t *c)
 {
 	uint8_t msg[SRV_MSG_MAX], rep[SRV_MSG_MAX];
+	int poll_us = 0;
 	for (;;) {
 		int fd = -1, trunc = 0, fatal = 0;
-		ssize_t n = srv_recv(c->sock, msg, sizeof msg, &fd, &trunc);
+		ssize_t n = srv_recv_poll(c->sock, msg, sizeof msg, &fd, &trunc, poll_us);
 		if (n <= 0) {
 			if (fd >= 0) close(fd);
 			break;
@@ -355,8 +367,10 @@ static void conn_serve(conn_t *c)
 		int rc = handle(c, msg, (size_t)n, fd, trunc, &err, &fatal);
 		if (fatal && fd >= 0 && fd != c->seg) close(fd);
 		if (rc < 0) atomic_fetch_add(&c->s->errors, 1);
-		size_t len = srv_put_reply(rep, rc, rc < 0 ? err.msg : c->s->device);
+		const int poll = few_clients(c->s, 0);
+		size_t len = srv_put_reply(rep, rc, rc < 0 ? err.msg : c->s->device, poll ? SRV_F_POLL : 0);
 		if (srv_send(c->sock, rep, len, -1) < 0 || fatal) break;
+		poll_us = poll ? SERVER_POLL_US : 0;
 		trim(&c->in), trim(&c->out), trim(&c->sc.reads), trim(&c->sc.haps), trim(&c->sc.pairs);
 	}
 	conn_end(c);
@@ -424,6 +438,20 @@ static int peer_allowed(const srv_server_t *s, int fd, struct ucred *cr)
 	return 0;
 }
 
+/* A client sends its hello right after connecting: when it is already there it is answered here,
+ * so that starting a client does not wait for a connection thread to be woken and scheduled, which
+ * on a host busy with many clients is most of a connect. Anything else is left to that thread. */
+static void greet(srv_server_t *s, int fd)
+{
+	uint8_t msg[SRV_HDR_LEN + 1], rep[SRV_MSG_MAX];
+	srv_hdr_t h;
+	gvk_err_t err = {0, ""};
+	ssize_t n = recv(fd, msg, sizeof msg, MSG_PEEK | MSG_DONTWAIT);
+	if (n != SRV_HDR_LEN || srv_get_hdr(msg, (size_t)n, &h, &err) < 0 || h.op != SRV_OP_HELLO || h.flags) return;
+	if (recv(fd, msg, sizeof msg, MSG_DONTWAIT) != SRV_HDR_LEN) return;
+	srv_send(fd, rep, srv_put_reply(rep, 0, s->device, few_clients(s, 1) ? SRV_F_POLL : 0), -1);
+}
+
 static void admit(srv_server_t *s, int fd)
 {
 	struct ucred cr = {0, 0, 0};
@@ -440,13 +468,16 @@ static void admit(srv_server_t *s, int fd)
 	if (!c || s->nconn >= s->o.max_clients || s->n_workers == 0) {
 		pthread_mutex_unlock(&s->lock);
 		uint8_t rep[SRV_MSG_MAX];
-		srv_send(fd, rep, srv_put_reply(rep, GVK_ERR_NOMEM, !c ? "out of memory" : s->n_workers ? "too many clients" : "no thread for a client"), -1);
+		srv_send(fd, rep, srv_put_reply(rep, GVK_ERR_NOMEM, !c ? "out of memory" : s->n_workers ? "too many clients" : "no thread for a client", 0), -1);
 		gvk_logf(&s->o.log, GVK_LOG_WARN, "refused a connection from pid %ld: %d clients already", (long)cr.pid, s->nconn);
 		close(fd);
 		free(c);
 		return;
 	}
 	c->s = s, c->sock = fd, c->seg = -1, c->pid = cr.pid, c->uid = (long)cr.uid;
+	pthread_mutex_unlock(&s->lock);
+	greet(s, fd);
+	pthread_mutex_lock(&s->lock);
 	c->next = s->conns;
 	if (s->conns) s->conns->prev = c;
 	s->conns = c;
@@ -495,7 +526,7 @@ static int bind_socket(srv_server_t *s, gvk_err_t *err)
 		if (live_server(&sa)) return gvk_err_set(err, GVK_ERR_IO, "%s: a gvk serve is already running on this socket", s->path);
 		if (unlink(s->path) < 0) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot replace the stale socket: %s", s->path, strerror(errno));
 	}
-	if ((s->lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0 || bind(s->lsock, (struct sockaddr *)&sa, sizeof sa) < 0)
+	if ((s->lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)) < 0 || bind(s->lsock, (struct sockaddr *)&sa, sizeof sa) < 0)
 		return gvk_err_set(err, GVK_ERR_IO, "%s: %s", s->path, strerror(errno));
 	/* Owner only, or owner and group: the directory is private as well, and every peer's
 	 * credentials are checked anyway. */
@@ -517,6 +548,7 @@ srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
 	}
 	s->o = *o, s->lock_fd = s->lsock = s->stop[0] = s->stop[1] = -1;
 	if (s->o.max_clients < 1) s->o.max_clients = 1024;
+	if (s->o.poll_clients == 0) s->o.poll_clients = gvk_ncpu() / 4 > 1 ? gvk_ncpu() / 4 : 1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->make, NULL);
 	pthread_cond_init(&s->idle, NULL);
@@ -573,11 +605,9 @@ int srv_server_run(srv_server_t *s, gvk_err_t *err)
 			break;
 		}
 		if (p[1].revents) break;
-		if (p[0].revents & POLLIN) {
-			int fd = accept4(s->lsock, NULL, NULL, SOCK_CLOEXEC);
-			if (fd >= 0) admit(s, fd);
-			else if (errno == EMFILE || errno == ENFILE) usleep(10000); /* the backlog waits; no spinning */
-		}
+		/* Every connection waiting, not one a wake-up: many clients start at once. */
+		for (int fd; (p[0].revents & POLLIN) && (fd = accept4(s->lsock, NULL, NULL, SOCK_CLOEXEC)) >= 0;) admit(s, fd);
+		if (errno == EMFILE || errno == ENFILE) usleep(10000); /* the backlog waits; no spinning */
 	}
 	/* No new clients; the ones connected finish the call they are in (its reply goes out), then
 	 * see the end of their connection. A client that does not read its replies would hold its

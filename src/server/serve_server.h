@@ -27,6 +27,8 @@ typedef struct {
 	int merge_contexts; /* Pair-HMM merged batches in flight (0: the library's default) */
 	int merge_wait_us;  /* how long a merged batch waits for more calls (gvk_pairhmm_opts_t) */
 	int gpu_wait;       /* gvk_gpu_wait_t: how the engines' threads wait for the GPU (GPU builds) */
+	int poll_clients;   /* up to this many connections, connection threads and clients poll for the
+	                     * next message instead of sleeping (0: a quarter of the processors; -1: never) */
 	gvk_log_t log;      /* connects and disconnects (GVK_LOG_INFO), refused peers (GVK_LOG_WARN) */
 } srv_opts_t;
 

@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == 0 && h.op == SRV_OP_REPLY) {
 		int r;
 		char text[64];
-		srv_get_reply(msg, n, &r, text, sizeof text, &err);
+		srv_get_reply(msg, n, &r, NULL, text, sizeof text, &err);
 	}
 	free(msg);
 	return 0;

@@ -68,7 +68,7 @@ static pid_t start_server(const char *gvk)
 		snprintf(log, sizeof log, "%s/serve.log", dir_path);
 		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
 		if (fd >= 0) dup2(fd, 2);
-		execl(gvk, gvk, "serve", "--socket", sock_path, "--device", "cpu", "-t", "2", "-v", (char *)NULL);
+		execl(gvk, gvk, "serve", "--socket", sock_path, "--device", "cpu", "-t", "2", "--poll-clients", "8", "-v", (char *)NULL);
 		_exit(127);
 	}
 	for (int k = 0; k < 1000; ++k) {
@@ -264,9 +264,32 @@ static int raw_call(int sock, const uint8_t *msg, size_t n, int fd, char *why)
 	ssize_t r = srv_recv(sock, buf, sizeof buf, &rfd, &trunc);
 	if (r <= 0) return 1;
 	gvk_err_t err = {0, ""};
-	if (srv_get_reply(buf, (size_t)r, &rc, NULL, 0, &err) < 0) return snprintf(why, 512, "bad reply: %.400s", err.msg), 2;
+	if (srv_get_reply(buf, (size_t)r, &rc, NULL, NULL, 0, &err) < 0) return snprintf(why, 512, "bad reply: %.400s", err.msg), 2;
 	snprintf(why, 512, "%s", err.msg);
 	return rc;
+}
+
+/* Replies carry the poll flag, and only replies: the server marks a lone client's reply, the
+ * parser gives the flag back and refuses a flag it does not know. */
+static void reply_flags(void)
+{
+	uint8_t msg[SRV_MSG_MAX], buf[SRV_MSG_MAX];
+	uint32_t flags = 0;
+	int rc = 1, rfd, trunc;
+	gvk_err_t err = {0, ""};
+	size_t n = srv_put_reply(msg, 0, "x", SRV_F_POLL);
+	CHECK(srv_get_reply(msg, n, &rc, &flags, NULL, 0, &err) == 0 && rc == 0 && flags == SRV_F_POLL, "poll flag lost: %s", err.msg);
+	n = srv_put_reply(msg, 0, "x", 4);
+	CHECK(srv_get_reply(msg, n, &rc, &flags, NULL, 0, &err) < 0, "a reply with unknown flags was taken");
+	int sock = try_connect();
+	CHECK(sock >= 0, "cannot connect");
+	if (sock < 0) return;
+	ssize_t r = srv_send(sock, msg, srv_put_hdr(msg, SRV_OP_HELLO, 0, 0), -1) < 0 ? -1 : srv_recv(sock, buf, sizeof buf, &rfd, &trunc);
+	flags = 0;
+	CHECK(r > 0 && srv_get_reply(buf, (size_t)r, &rc, &flags, NULL, 0, &err) == 0 && (flags & SRV_F_POLL),
+	      "a lone client's hello reply does not say poll (flags %u)", flags);
+	close(sock);
+	printf("reply flags: poll set for a lone client, unknown flags refused\n");
 }
 
 /* A good Pair-HMM call on a new connection still works. */
@@ -330,8 +353,9 @@ static void hostile(void)
 	c = CASE("wrong magic"), c->len = srv_put_phmm(c->msg, &good, 0), c->msg[0] ^= 1;
 	c = CASE("wrong version"), c->len = srv_put_phmm(c->msg, &good, 0), c->msg[4] = 9;
 	c = CASE("an unknown operation"), c->len = srv_put_phmm(c->msg, &good, 0), c->msg[6] = 77;
-	c = CASE("a reply sent as a request"), c->len = srv_put_reply(c->msg, 0, "x");
+	c = CASE("a reply sent as a request"), c->len = srv_put_reply(c->msg, 0, "x", 0);
 	c = CASE("unknown flags"), c->len = srv_put_phmm(c->msg, &good, 0), c->msg[12] = 0x10;
+	c = CASE("a reply's poll flag on a request"), c->len = srv_put_phmm(c->msg, &good, SRV_F_POLL);
 	c = CASE("a message over the size limit"), c->len = SRV_MSG_MAX + 40, srv_put_hdr(c->msg, SRV_OP_HELLO, SRV_MSG_MAX + 24, 0);
 	c = CASE("the segment flag without a descriptor"), c->len = srv_put_phmm(c->msg, &good, SRV_F_SEGMENT);
 	c = CASE("a descriptor without the segment flag"), c->len = srv_put_phmm(c->msg, &good, 0), c->fd = seg;
@@ -609,6 +633,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "proto")) {
 		pid_t server = start_server(argv[1]);
 		round_trips();
+		reply_flags();
 		hostile();
 		killed_client(server);
 		CHECK(alive(server), "the server died");
