@@ -16,7 +16,8 @@
  * the cpu mode's bit for bit, and the server's summary (merged launch sizes).
  * Usage: bench_serve [-n PAIRS] [-P 4,16,64] [--modes cpu,gpu,auto,server] [--gvk PATH]
  *                    [--server-device gpu|cpu|auto] [-t SERVER_THREADS] [--no-sw] [--no-phmm]
- *                    [--sw-per-pair] [--seed N] [--serve-opt ARG ...] (ARG passed on to gvk serve) */
+ *                    [--sw-per-pair] [--seed N] [--serve-opt ARG ...] (ARG passed on to gvk serve)
+ *                    [--server-log FILE] (each server's whole log appended to FILE) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,7 @@ enum { MAX_P = 1024 };
 typedef struct {
 	size_t n_pairs;
 	int P[16], nP, modes[N_MODES], sw, phmm, per_pair, threads;
-	const char *gvk, *server_device;
+	const char *gvk, *server_device, *server_log;
 	unsigned long long seed;
 	char sock[108], lock[128], dir[64];
 	const char *serve_opt[16];
@@ -225,15 +226,18 @@ static pid_t server_start(const opts_t *o, const char *log)
 	return -1;
 }
 
-static void server_stop(pid_t pid, const char *log)
+static void server_stop(pid_t pid, const char *log, const char *keep)
 {
 	kill(pid, SIGTERM);
 	waitpid(pid, NULL, 0);
-	FILE *fp = fopen(log, "r");
+	FILE *fp = fopen(log, "r"), *kp = keep ? fopen(keep, "a") : NULL;
 	char line[1024];
-	while (fp && fgets(line, sizeof line, fp))
+	while (fp && fgets(line, sizeof line, fp)) {
 		if (strstr(line, "merged launches") || strstr(line, " calls, ")) printf("    %s", line);
+		if (kp) fputs(line, kp);
+	}
 	if (fp) fclose(fp);
+	if (kp) fclose(kp);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -295,7 +299,7 @@ static double run(const opts_t *o, const work_t *x, int mode, int sw, int P, sha
 	       1e3 * pct(lat, ncall, 0.5), 1e3 * pct(lat, ncall, 0.99), 1e3 * smax, 1e3 * pct(st, (size_t)P, 0.5),
 	       failed ? "FAILED " : "", exact ? "exact" : "DIFFERENT", fell ? " (some processes computed on their own)" : "");
 	free(lat), free(st);
-	if (server > 0) server_stop(server, log);
+	if (server > 0) server_stop(server, log, o->server_log);
 	fflush(stdout);
 	return failed || !exact ? -1 : wall;
 }
@@ -338,6 +342,7 @@ int main(int argc, char **argv)
 		{"server-device", required_argument, NULL, 3}, {"no-sw", no_argument, NULL, 4},
 		{"no-phmm", no_argument, NULL, 5}, {"sw-per-pair", no_argument, NULL, 6},
 		{"seed", required_argument, NULL, 7}, {"serve-opt", required_argument, NULL, 8},
+		{"server-log", required_argument, NULL, 9},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "n:P:t:h", lo, NULL)) != -1) {
@@ -360,10 +365,11 @@ int main(int argc, char **argv)
 			if (o.n_serve_opt == 16) return fprintf(stderr, "bench_serve: at most 16 --serve-opt\n"), 2;
 			o.serve_opt[o.n_serve_opt++] = optarg;
 			break;
+		case 9: o.server_log = optarg; break;
 		default:
 			fprintf(stderr, "usage: bench_serve [-n PAIRS] [-P 4,16,64] [--modes cpu,gpu,auto,server] [--gvk PATH]\n"
 			                "       [--server-device gpu|cpu|auto] [-t SERVER_THREADS] [--no-sw] [--no-phmm] [--sw-per-pair] [--seed N]\n"
-			                "       [--serve-opt ARG ...]\n");
+			                "       [--serve-opt ARG ...] [--server-log FILE]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}

@@ -6,7 +6,7 @@
 repeat=${REPEAT:-1}
 bench_once() {
 	local name=$1; shift
-	/usr/bin/time -v "$@" > "$name.stdout" 2> "$name.time" || { echo "$name failed: $(tail -3 "$name.time")" >&2; return 1; }
+	"${TIME_BIN:-/usr/bin/time}" -v "$@" > "$name.stdout" 2> "$name.time" || { echo "$name failed: $(tail -3 "$name.time")" >&2; return 1; }
 	awk -F': ' '/Elapsed/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]}
 		/Maximum resident/ {mb = int($2 / 1024)} /User time|System time/ {cpu += $2}
 		END {print s, mb, cpu}' "$name.time"
