@@ -4,17 +4,6 @@
  * or the tensor-core kernel, picked by a timing on the first batch or forced. Every CUDA call is
  * checked. */
 #include "../snp/snp_gpu_impl.cuh"
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-extern "C" {
-#include "../common/err.h"
-#include "../common/log.h"
-#include "../common/cuda_check.h"
-#include "../common/threads.h"
-}
 extern "C" {
 #include "fastid_gpu.h"
 }

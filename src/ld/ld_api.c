@@ -71,11 +71,7 @@ static snp_gpu_opt_t gpu_opt(const gvk_ld_opts_t *o)
 
 gvk_ld_t *gvk_ld_create(const gvk_ld_opts_t *o, gvk_err_t *err)
 {
-	if (!o) {
-		gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_create: o is NULL (gvk_ld_opts_init fills it)");
-		return NULL;
-	}
-	if (gvk_ld_opts_check(o, err) < 0) return NULL;
+	if (gvk_ld_opts_check(o, err) < 0) return NULL; /* o NULL too */
 	const snp_gpu_opt_t g = gpu_opt(o);
 	char name[sizeof((gvk_ld_t){0}.name)];
 	int device;

@@ -4,17 +4,6 @@
  * chunk or forced), copied back while the next chunk runs, and --clump's two-locus tables. The
  * counts are the CPU kernels' integers exactly. Every CUDA call is checked. */
 #include "../snp/snp_gpu_impl.cuh"
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-extern "C" {
-#include "../common/err.h"
-#include "../common/log.h"
-#include "../common/cuda_check.h"
-#include "../common/threads.h"
-}
 extern "C" {
 #include "ld_gpu.h"
 }

@@ -9,14 +9,7 @@
  * FastID keeps per-thread top-k lists of (score, index) keys on the device and reduces them
  * there, so no score matrix is stored. Every CUDA call is checked. */
 #include "snp_gpu_impl.cuh"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 extern "C" {
-#include "../common/err.h"
-#include "../common/log.h"
-#include "../common/cuda_check.h"
 #include "../common/gpu_probe.h"
 }
 

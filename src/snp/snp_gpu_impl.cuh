@@ -6,13 +6,22 @@
 #define GVK_SNP_GPU_IMPL_CUH
 
 #include "../common/gpu_port.h"
-#include <stdint.h>
+#include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+/* What every back end on the context uses: errors, log, checked CUDA calls, thread counts. */
 extern "C" {
 #include "snp_gpu.h"
 #include "popgemm.h"
 #include "../common/cuda_mem.h"
+#include "../common/err.h"
+#include "../common/log.h"
+#include "../common/cuda_check.h"
+#include "../common/threads.h"
 }
 
 enum { LD_CHUNKS = 4, LD_NBUF = 4, LD_EVENTS = 64 }; /* chunks per stripe (at least), result buffers, timing events */
