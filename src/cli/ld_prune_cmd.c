@@ -14,6 +14,7 @@
 #endif
 #include "../common/err.h"
 #include "../ld/ld_prune.h"
+#include "../snp/snp_gpu.h"
 
 static int bad(const ld_prune_opt_t *o, const char *what)
 {
@@ -106,7 +107,14 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t 
 #else
 	(void)mpi_part;
 #endif
-	if (rc == 0) rc = ld_prune_pairwise(d, &po, pruned, skip, &rep, err);
+	{
+		/* --device gpu only: on auto the CPU prunes, since the .bed's decoding and not the pairs
+		 * bound a CPU run on the usual windows (docs/snp.md); --indep stays on the CPU */
+		if (rc == 0 && a->ld.device == GVK_DEVICE_GPU && po.mode != LD_PRUNE_VIF && !(po.gpu = snp_gpu_open(&a->ld.gpu, err)))
+			rc = err->code;
+		if (rc == 0) rc = ld_prune_pairwise(d, &po, pruned, skip, &rep, err);
+		snp_gpu_close(po.gpu);
+	}
 	/* every row has been read now, and counted as it was decoded */
 	if (rc == 0 && src && src->stats) ld_log_rate(log, d->rate, d->n_snp);
 	for (int64_t k = 0; rc == 0 && k < rep.n_chrom; ++k)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* LD's GPU back end (ld_gpu.h) on the SNP engines' GPU context: stripes of pair counts with r / r^2
  * formed on the device by the CUDA-core or the tensor-core kernel (picked by a timing on the first
- * chunk or forced), copied back while the next chunk runs, and --clump's two-locus tables. The
+ * chunk or forced), copied back while the next chunk runs, --clump's two-locus tables and the
+ * pruning options' pair counts. The
  * counts are the CPU kernels' integers exactly. Every CUDA call is checked. */
 #include "../snp/snp_gpu_impl.cuh"
 extern "C" {
@@ -15,6 +16,7 @@ extern "C" {
 #endif
 #include "ld_gpu_kernels.cuh"
 #include "ld_gpu_clump.cuh"
+#include "ld_gpu_prune.cuh"
 #if GPU_HAVE_BMMA
 #include "ld_gpu_mma.cuh"
 #endif
@@ -99,6 +101,41 @@ extern "C" int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int
 	                                                                     n, g->cl_cnt);
 	CK(cudaGetLastError());
 	CK(cudaMemcpyAsync(c, g->cl_cnt, 18 * (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost, g->st[0]));
+	CK(cudaStreamSynchronize(g->st[0]));
+	return 0;
+}
+
+/* ---- --indep-pairwise / --indep-pairphase ------------------------------------------------------ */
+
+extern "C" int snp_gpu_prune_planes(snp_gpu_t *g, int nw, const uint64_t *seg0, int64_t n0, const uint64_t *seg1,
+                                    int64_t n1, gvk_err_t *err)
+{
+	const size_t per = (size_t)SNP_PLANES * (size_t)nw * sizeof(uint64_t);
+	CK(cudaSetDevice(g->dev));
+	int rc = dev_reserve((void **)&g->pr_w, &g->pr_w_cap, (size_t)(n0 + n1) * per, "the planes of a pruning band", err);
+	if (rc < 0) return rc;
+	if (n0) CK(cudaMemcpyAsync(g->pr_w, seg0, (size_t)n0 * per, cudaMemcpyHostToDevice, g->st[0]));
+	if (n1) CK(cudaMemcpyAsync((char *)g->pr_w + (size_t)n0 * per, seg1, (size_t)n1 * per, cudaMemcpyHostToDevice, g->st[0]));
+	return 0;
+}
+
+extern "C" int snp_gpu_prune_counts(snp_gpu_t *g, int nw, const int64_t *off, int64_t n_rows, int phased,
+                                    const uint64_t *male, uint32_t *c, gvk_err_t *err)
+{
+	const int64_t n = n_rows > 0 ? off[n_rows] : 0;
+	if (n <= 0) return 0;
+	const size_t per = phased ? 18 : 7, male_bytes = (size_t)nw * sizeof(uint64_t);
+	CK(cudaSetDevice(g->dev));
+	int rc = dev_reserve((void **)&g->pr_off, &g->pr_off_cap, (size_t)(n_rows + 1) * sizeof(int64_t), "a band's rows", err);
+	if (rc == 0) rc = dev_reserve((void **)&g->pr_cnt, &g->pr_cnt_cap, (size_t)n * per * sizeof(uint32_t), "a band's counts", err);
+	if (rc == 0 && male) rc = dev_reserve((void **)&g->cl_male, &g->cl_male_cap, male_bytes, "male columns", err);
+	if (rc < 0) return rc;
+	CK(cudaMemcpyAsync(g->pr_off, off, (size_t)(n_rows + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, g->st[0]));
+	if (male) CK(cudaMemcpyAsync(g->cl_male, male, male_bytes, cudaMemcpyHostToDevice, g->st[0]));
+	prune_count_kernel<<<(unsigned)((n + 127) / 128), 128, 0, g->st[0]>>>(g->pr_w, nw, g->pr_off, n_rows, n, phased,
+	                                                                     male ? g->cl_male : NULL, g->pr_cnt);
+	CK(cudaGetLastError());
+	CK(cudaMemcpyAsync(c, g->pr_cnt, (size_t)n * per * sizeof(uint32_t), cudaMemcpyDeviceToHost, g->st[0]));
 	CK(cudaStreamSynchronize(g->st[0]));
 	return 0;
 }

@@ -17,3 +17,17 @@ int snp_gpu_clump_counts(snp_gpu_t *g, const snp_data_t *d, const int64_t *pairs
 }
 
 void snp_gpu_planes_changed(snp_gpu_t *g) { (void)g; }
+
+int snp_gpu_prune_planes(snp_gpu_t *g, int nw, const uint64_t *seg0, int64_t n0, const uint64_t *seg1, int64_t n1,
+                         gvk_err_t *err)
+{
+	(void)g, (void)nw, (void)seg0, (void)n0, (void)seg1, (void)n1;
+	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid, pruning)");
+}
+
+int snp_gpu_prune_counts(snp_gpu_t *g, int nw, const int64_t *off, int64_t n_rows, int phased, const uint64_t *male,
+                         uint32_t *c, gvk_err_t *err)
+{
+	(void)g, (void)nw, (void)off, (void)n_rows, (void)phased, (void)male, (void)c;
+	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "built without GPU support for the SNP engines (ld, fastid, pruning)");
+}

@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "ld_prune.h"
+#include "ld_prune_pair.h"
+#include "ld_prune_gpu.h"
 #include "ld_prune_vif.h"
 #include "ld_em.h"
 #include "../snp/snp_chrom.h"
@@ -34,16 +36,6 @@
 /* PLINK's relative epsilon for its threshold and MAF comparisons (2^-44). */
 #define PRUNE_EPS 0.00000000000005684341886080801486968994140625
 
-/* Per SNP: its +1 bits (two copies of A1), its A and called planes (-1 = called & ~A), and
- * PLINK's sums. */
-typedef struct {
-	const uint64_t *pos, *a, *v;
-	const uint64_t *z, *neg; /* the calls that are not 0 once centred, and those that are -1 */
-	int64_t miss, sum, ssq;
-	double var_recip; /* 1 / (n ssq - sum^2) when nothing is missing */
-	int ok;           /* variance over the called samples is not zero */
-	int64_t cls[3];   /* --indep-pairphase: founders with each genotype class (classes() below) */
-} prune_snp_t;
 
 /* r^2 of two SNPs, or r when sign is set. */
 typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t, int sign);
@@ -76,6 +68,17 @@ typedef struct {
 	snp_bed_bits_fn bits;
 	const uint64_t *xmale; /* the male columns while the chromosome is X, else NULL */
 	vif_buf_t vb;          /* LD_PRUNE_VIF */
+	/* With the GPU (ld_prune_gpu.h): the bits of each pair of row i's window at slot i % n_slot
+	 * (stride words), rows below rows_end set and SNPs below dec_end decoded, band rows at a time. */
+	prune_gpu_t *gpu; /* NULL: the CPU computes each pair as it is met */
+	prune_gpu_buf_t gb;
+	uint64_t *pair_bits;
+	int64_t stride, band, *kend;
+	int64_t rows_end, dec_end, hi;
+	const ld_prune_opt_t *o;
+	double thr;
+	int gpu_failed;
+	gvk_err_t gpu_err;
 } prune_ctx_t;
 
 static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
@@ -125,10 +128,13 @@ __attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int
 }
 #endif
 
+static void band_to(prune_ctx_t *c, int64_t e);
+
 /* The statistics of SNP i, which enters no window, when its row is read for nothing else. */
 static void count_only(prune_ctx_t *c, int64_t i)
 {
-	if (c->src && c->src->stats) planes_of(c, i);
+	if (c->gpu) band_to(c, i);
+	else if (c->src && c->src->stats) planes_of(c, i);
 }
 
 /* The planes the genotype r^2 takes from a row's low and high code bits l, h (nw words, bits from
@@ -210,27 +216,10 @@ static void snp_prepare(prune_ctx_t *c, int64_t i)
 	prepare_portable(c, i, p);
 }
 
-/* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some); inlined
- * into a build for the popcnt instruction and a portable one. Every count is exact: the product
- * of two centred calls is nonzero where both z bits are set, and -1 where their signs differ. */
-/* The value from the counts of the pair without a missing call at either SNP. */
-static inline __attribute__((always_inline)) double r2_full(const prune_snp_t *x, const prune_snp_t *y, int64_t nz,
-                                                           int64_t diff, int64_t n_bits, int sign)
-{
-	double cov = (double)((nz - 2 * diff) * n_bits) - (double)x->sum * (double)y->sum;
-	return sign ? cov * sqrt(x->var_recip * y->var_recip) : cov * cov * (x->var_recip * y->var_recip);
-}
-
-/* The value from the counts over the samples called at both. */
-static inline __attribute__((always_inline)) double r2_called(int64_t nz, int64_t diff, int64_t nm, int64_t sxx,
-                                                             int64_t nx, int64_t syy, int64_t ny, int sign)
-{
-	double n = (double)nm, dx = (double)(sxx - 2 * nx), dy = (double)(syy - 2 * ny);
-	double cov = (double)(nz - 2 * diff) * n - dx * dy;
-	double rec = 1.0 / (((double)sxx * n - dx * dx) * ((double)syy * n - dy * dy));
-	return sign ? cov * sqrt(rec) : cov * cov * rec;
-}
-
+/* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some; r2_full and
+ * r2_called, ld_prune_pair.h); inlined into a build for the popcnt instruction and a portable one.
+ * Every count is exact: the product of two centred calls is nonzero where both z bits are set,
+ * and -1 where their signs differ. */
 static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
                                                                  int64_t n_bits, int sign)
 {
@@ -501,7 +490,8 @@ static double maf(double f) { return f < 0.5 ? f : 1.0 - f; }
 static void enter(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t e)
 {
 	wd->live[wd->size++] = e;
-	snp_prepare(c, e);
+	if (c->gpu) band_to(c, e);
+	else snp_prepare(c, e);
 	int ok = c->mode == LD_PRUNE_PAIRPHASE ? phased_varies(c, snp_at(c, e)) : snp_at(c, e)->ok;
 	if (!ok) out[e] = 1, ++wd->pruned;
 }
@@ -515,6 +505,17 @@ enum { PAIR_BATCH = 4 };
  * each pair before it), or wd->size. */
 static int64_t scan(prune_ctx_t *c, window_t *wd, const uint8_t *out, int64_t u, int64_t k, double thr)
 {
+	if (c->gpu) {
+		int64_t iu = wd->live[u];
+		const uint64_t *row = c->pair_bits + (size_t)(iu % c->n_slot) * (size_t)c->stride;
+		for (; k < wd->size && !c->gpu_failed; ++k) {
+			int64_t t = wd->live[k] - iu - 1;
+			if (out[wd->live[k]]) continue;
+			++c->pairs;
+			if (row[t >> 6] >> (t & 63) & 1) return k;
+		}
+		return wd->size;
+	}
 	if (c->mode != LD_PRUNE_PAIRWISE) {
 		for (; k < wd->size; ++k)
 			if (!out[wd->live[k]] && pair_value(c, wd, u, k) > thr) return k;
@@ -584,6 +585,29 @@ static int64_t kb_end(const snp_data_t *d, int64_t s, int64_t e, int64_t hi, int
 	return e;
 }
 
+/* With the GPU: the bits of every row up to SNP e, bands of rows at a time, the SNPs their
+ * windows reach decoded (and their sums set) first. After a failure the rows are left clear and
+ * the worker stops at the end of the chromosome. */
+static void band_to(prune_ctx_t *c, int64_t e)
+{
+	const snp_data_t *d = c->d;
+	int64_t bp = c->o->win * 1000;
+	while (e >= c->rows_end && !c->gpu_failed) {
+		int64_t r0 = c->rows_end, r1 = r0 + c->band < c->hi ? r0 + c->band : c->hi, k = r0 + 1;
+		for (int64_t r = r0; r < r1; ++r) {
+			if (c->o->kb) k = kb_end(d, r, k > r + 1 ? k : r + 1, c->hi, bp);
+			else k = r + c->o->win < c->hi ? r + c->o->win : c->hi;
+			c->kend[r - r0] = k;
+		}
+		for (; c->dec_end < k; ++c->dec_end) snp_prepare(c, c->dec_end);
+		prune_band_t bd = {c->src ? c->ring : d->w, c->src ? c->n_slot : 0, c->s, c->pair_bits, c->n_slot, c->stride, d->nw,
+		                   d->n_bits, c->mode == LD_PRUNE_PAIRPHASE, c->mode == LD_PRUNE_PAIRPHASE ? c->xmale : NULL,
+		                   c->thr, r0, r1, c->kend};
+		if (prune_gpu_band(c->gpu, &c->gb, &bd, &c->gpu_err) < 0) c->gpu_failed = 1;
+		c->rows_end = r1;
+	}
+}
+
 /* Keeps the window's live SNPs from start on, in order, with their kept r (--indep); returns how
  * many. */
 static int64_t window_compact(prune_ctx_t *c, window_t *wd, const uint8_t *out, int64_t start)
@@ -609,7 +633,8 @@ static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, u
 	int64_t bp = o->win * 1000, old = 0;
 	c->xmale = snp_chr_class(d->var[lo].chr) == SNP_CHR_X ? d->male : NULL;
 	c->direct = c->mode == LD_PRUNE_PAIRWISE && c->src && c->src->c->plain && !c->src->c->raw &&
-	            snp_chr_class(d->var[lo].chr) == SNP_CHR_AUTO;
+	            snp_chr_class(d->var[lo].chr) == SNP_CHR_AUTO && !c->gpu;
+	c->rows_end = c->dec_end = lo, c->hi = hi, c->o = o, c->thr = thr;
 	int64_t start = lo, end = o->kb ? kb_end(d, lo, lo + 1, hi, bp) : lo + o->win;
 	if (end > hi) end = hi;
 	wd->size = 0;
@@ -651,15 +676,26 @@ typedef struct {
 	uint64_t pairs;       /* (atomic) */
 	int failed;           /* a worker ran out of memory (atomic) */
 	int io_failed;        /* a worker could not read the .bed (atomic) */
+	prune_gpu_t *gpu;     /* NULL: the CPU path */
+	int64_t band;         /* with the GPU: rows a band takes */
+	int gpu_failed;       /* under gpu->lock */
+	gvk_err_t gpu_err;    /* the first GPU failure */
 } prune_job_t;
 
 /* A worker's rings and, streaming, its row buffer; 0 or -1 when out of memory. */
 static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
 {
-	c->n_slot = j->cap + 1;
+	/* with the GPU the rings hold a band and the windows that reach into it besides the window */
+	c->n_slot = j->gpu ? j->band + 2 * j->cap + 1 : j->cap + 1;
 	c->s = calloc((size_t)c->n_slot, sizeof *c->s);
 	c->zn = aligned_alloc(64, (size_t)c->n_slot * 2 * (size_t)c->d->nw * 8);
 	if (!c->s || !c->zn) return -1;
+	if (j->gpu) {
+		c->gpu = j->gpu, c->band = j->band, c->stride = j->cap > 1 ? (j->cap + 62) / 64 : 1;
+		c->pair_bits = malloc(sizeof *c->pair_bits * (size_t)c->n_slot * (size_t)c->stride);
+		c->kend = malloc(sizeof *c->kend * (size_t)c->band);
+		if (!c->pair_bits || !c->kend) return -1;
+	}
 	if (!c->src) return 0;
 	c->ring = aligned_alloc(64, (size_t)c->n_slot * SNP_PLANES * (size_t)c->d->nw * 8);
 	if (!c->ring) return -1;
@@ -671,9 +707,10 @@ static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
 
 static void ctx_free(prune_ctx_t *c)
 {
-	free(c->s), free(c->zn), free(c->ring);
+	free(c->s), free(c->zn), free(c->ring), free(c->pair_bits), free(c->kend);
 	if (c->src) snp_rows_close(&c->rows);
 	vif_buf_free(&c->vb);
+	prune_gpu_buf_free(&c->gb);
 }
 
 static void worker(void *arg, int tid)
@@ -690,12 +727,17 @@ static void worker(void *arg, int tid)
 	int ok = wd.live && wd.next && wd.was && ctx_alloc(&c, j) == 0 &&
 	         (c.mode != LD_PRUNE_VIF || vif_buf_init(&c.vb, j->cap) == 0);
 	if (!ok) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
-	for (int64_t r; ok && !c.io_failed && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
+	for (int64_t r; ok && !c.io_failed && !c.gpu_failed && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
 		wd.pruned = 0;
 		prune_chrom(&c, j->o, &wd, j->pruned, j->lo[r], j->hi[r]);
 		j->n_pruned[r] = wd.pruned;
 	}
 	if (c.io_failed) __atomic_store_n(&j->io_failed, 1, __ATOMIC_RELAXED);
+	if (c.gpu_failed) {
+		pthread_mutex_lock(&j->gpu->lock);
+		if (!j->gpu_failed) j->gpu_failed = 1, j->gpu_err = c.gpu_err;
+		pthread_mutex_unlock(&j->gpu->lock);
+	}
 	__atomic_fetch_add(&j->pairs, c.pairs, __ATOMIC_RELAXED);
 	free(wd.live), free(wd.next), free(wd.was);
 	ctx_free(&c);
@@ -773,12 +815,19 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	if (rc == 0 && o->mode == LD_PRUNE_VIF && j.cap > 46340)
 		rc = gvk_err_set(err, GVK_ERR_ARG, "--indep: a window holds up to %lld variants; PLINK 1.9 takes at most 46340",
 		                 (long long)j.cap);
+	prune_gpu_t pg = {.g = o->gpu};
+	if (rc == 0 && o->gpu && o->mode != LD_PRUNE_VIF && j.n_run) {
+		pthread_mutex_init(&pg.lock, NULL);
+		j.gpu = &pg, j.band = o->gpu_band > 0 ? o->gpu_band : prune_gpu_rows(j.cap, o->mode == LD_PRUNE_PAIRPHASE, d->nw);
+	}
 	if (rc == 0 && j.n_run) {
 		int nt = o->threads > 1 ? o->threads : 1;
 		gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, worker, &j);
 		if (j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		else if (j.io_failed) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open or read it again", o->src->bed);
+		else if (j.gpu_failed) rc = gvk_err_set(err, j.gpu_err.code, "%s", j.gpu_err.msg);
 	}
+	if (j.gpu) pthread_mutex_destroy(&pg.lock);
 	if (rc == 0 && o->src && o->src->stats) rc = count_skipped(d, o, skip, err);
 	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
 		ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[j.lo[r]].chr, j.hi[r] - j.lo[r], j.n_pruned[r]};

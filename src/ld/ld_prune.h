@@ -7,6 +7,7 @@
 
 #include "../snp/snp_data.h"
 #include "../snp/plink_io.h"
+#include "../snp/snp_gpu.h"
 
 /* What a window is pruned by. */
 enum { LD_PRUNE_PAIRWISE = GVK_LD_PRUNE_PAIRWISE, LD_PRUNE_PAIRPHASE = GVK_LD_PRUNE_PAIRPHASE, LD_PRUNE_VIF = GVK_LD_PRUNE_VIF };
@@ -20,6 +21,10 @@ typedef struct {
 	int mode;       /* LD_PRUNE_* */
 	const snp_bed_src_t *src; /* d without planes: its rows, read and decoded as SNPs enter a window, so
 	                             memory holds a window's SNPs rather than the file; NULL: d's planes */
+	snp_gpu_t *gpu; /* pairwise and pairphase: the GPU counts every pair a window can compare
+	                   (ld_prune_gpu.h); NULL, or --indep: the CPU */
+	int64_t gpu_band; /* with gpu: rows a band takes; 0: as many as fit the worker's budget (tests
+	                     set a few, so that bands and rings wrap within a small chromosome) */
 } ld_prune_opt_t;
 
 /* Per chromosome run of d, as the log reports it. */
@@ -51,6 +56,9 @@ void ld_prune_order(const snp_data_t *d, int64_t *order);
 int ld_api_keep_allele_order(const gvk_ld_t *e);
 /* The engine's CPU threads (0 in the options: every processor). */
 int ld_api_threads(const gvk_ld_t *e);
+/* The engine's GPU choices into g; 1 when it was created for GVK_DEVICE_GPU (which pruning takes
+ * to mean the GPU; auto prunes on the CPU). */
+int ld_api_gpu(const gvk_ld_t *e, snp_gpu_opt_t *g);
 
 /* PLINK 1.9's ranges for the options; 0, or GVK_ERR_ARG naming the value. */
 int ld_prune_opt_check(const ld_prune_opt_t *o, gvk_err_t *err);

@@ -6,6 +6,7 @@
 #include "gvk.h"
 #include "ld_prune.h"
 #include "../snp/plink_io.h"
+#include "../snp/snp_gpu.h"
 #include "../common/err.h"
 
 void gvk_ld_prune_opts_init(gvk_ld_prune_opts_t *o)
@@ -55,7 +56,7 @@ int gvk_ld_prune_bfile(gvk_ld_t *e, const char *prefix, const gvk_ld_prune_opts_
 	if (!e) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_prune_bfile: the engine is NULL");
 	if (!o) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_prune_bfile: the options o is NULL");
 	if (!prefix || !*prefix) return gvk_err_set(err, GVK_ERR_ARG, "the PLINK prefix is NULL or empty");
-	ld_prune_opt_t po = {o->window, o->window_kb != 0, o->step, o->r2, ld_api_threads(e), o->mode, NULL};
+	ld_prune_opt_t po = {o->window, o->window_kb != 0, o->step, o->r2, ld_api_threads(e), o->mode, NULL, NULL, 0};
 	int rc = ld_prune_opt_check(&po, err);
 	if (rc < 0) return rc;
 	snp_plink_opt_t so = {ld_api_keep_allele_order(e), 0};
@@ -78,7 +79,10 @@ int gvk_ld_prune_bfile(gvk_ld_t *e, const char *prefix, const gvk_ld_prune_opts_
 			                 "pruning needs each chromosome sorted by position", prefix, d.var[i].id, d.var[i].chr);
 	if (rc == 0 && (!(pruned = malloc((size_t)d.n_snp + 1)) || !(skip = malloc((size_t)d.n_snp + 1))))
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	snp_gpu_opt_t go;
+	if (rc == 0 && ld_api_gpu(e, &go) && po.mode != LD_PRUNE_VIF && !(po.gpu = snp_gpu_open(&go, err))) rc = err ? err->code : GVK_ERR_GPU;
 	if (rc == 0) rc = ld_prune_pairwise(&d, &po, pruned, skip, NULL, err);
+	snp_gpu_close(po.gpu);
 	if (rc == 0) rc = lists(&d, pruned, skip, r, err);
 	if (rc < 0) gvk_ld_prune_free(r);
 	else *out = r;

@@ -105,6 +105,7 @@ extern "C" void snp_gpu_close(snp_gpu_t *g)
 			if (g->ev[i][j]) cudaEventDestroy(g->ev[i][j]);
 	gvk_cuda_free((void **)&g->h_cnt, &g->h_cnt_cap, GVK_MEM_PINNED);
 	cudaFree(g->cl_pairs), cudaFree(g->cl_x), cudaFree(g->cl_male), cudaFree(g->cl_cnt);
+	cudaFree(g->pr_w), cudaFree(g->pr_off), cudaFree(g->pr_cnt);
 	free(g);
 }
 

@@ -58,6 +58,11 @@ struct snp_gpu_s {
 	uint64_t *cl_male;
 	uint32_t *cl_cnt;
 	size_t cl_pairs_cap, cl_x_cap, cl_male_cap, cl_cnt_cap;
+	/* --indep-pairwise / --indep-pairphase: the planes of a band's SNPs, its row offsets, counts */
+	uint64_t *pr_w;
+	int64_t *pr_off;
+	uint32_t *pr_cnt;
+	size_t pr_w_cap, pr_off_cap, pr_cnt_cap;
 };
 
 /* Device and page-locked buffers that grow to the size asked for. */

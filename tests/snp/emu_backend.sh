@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Sourced by the tests that run the SNP engines' whole GPU back end on a machine without a GPU
-# (gpu_backend_emu.sh, ld_clump_gpu_emu.sh). emu_backend SRC TMP builds TMP/backend.o: the GPU
+# (gpu_backend_emu.sh, ld_gpu_emu.sh). emu_backend SRC TMP builds TMP/backend.o: the GPU
 # context (src/snp/snp_gpu.cu), LD's and FastID's back ends (src/ld/ld_gpu.cu,
 # src/fastid/fastid_gpu.cu) with their kernel headers, and the GPU buffer helpers, compiled as C++
 # against the CPU stand-in for the CUDA runtime (tests/snp/emu_cuda: host memory, one POSIX thread
