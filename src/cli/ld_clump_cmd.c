@@ -118,16 +118,15 @@ static char **file_list(const ld_args_t *a, int *n)
 	return list;
 }
 
-/* The GPU for the tables (device gpu, or auto when one answers), or NULL for the CPU; -1 when
- * device gpu finds none. */
+/* The GPU for the tables with device gpu (NULL for the CPU; -1 when it finds none). Device auto
+ * stays on the CPU, as pruning does: a clump's rows are few per index variant and the host's
+ * reading of the fileset and report is most of the work, so the GPU's tables made a large panel
+ * slower than the CPU's threads (docs/snp.md, "Clumping"). */
 static int open_gpu(const ld_args_t *a, snp_gpu_t **gpu, gvk_err_t *err)
 {
 	*gpu = NULL;
-	if (a->ld.device == GVK_DEVICE_CPU) return 0;
-	if ((*gpu = snp_gpu_open(&a->ld.gpu, err))) return 0;
-	if (a->ld.device == GVK_DEVICE_GPU) return -1;
-	err->code = 0, err->msg[0] = 0;
-	return 0;
+	if (a->ld.device != GVK_DEVICE_GPU) return 0;
+	return (*gpu = snp_gpu_open(&a->ld.gpu, err)) ? 0 : -1;
 }
 
 /* PLINK's warnings for the top variants the fileset lacks (not with verbose, which lists them in
