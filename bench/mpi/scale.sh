@@ -115,7 +115,7 @@ ld_m=$(sz 200000 100) sq_m=$(sz 20000 100 0.5) fid_n=$(sz 5000000 1000) cnv_m=$(
 bam_r=$(sz 200000 2000) ph_n=$(sz 20000 50) al_n=$(sz 200000 100)
 if want ld || want square; then
 	gld=$dir/gen_ld_bed
-	[ -x "$gld" ] || cc -O2 -o "$gld" bench/snp/gen_ld_bed.c
+	[ -x "$gld" ] || cc -O2 -pthread -o "$gld" bench/snp/gen_ld_bed.c
 	want ld && { [ -s "$dir/ld$ld_m.bed" ] || "$gld" "$dir/ld$ld_m" 2000 "$ld_m" 4 1; }
 	want square && { [ -s "$dir/sq$sq_m.bed" ] || "$gld" "$dir/sq$sq_m" 2000 "$sq_m" 2 2; }
 fi

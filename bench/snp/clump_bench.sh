@@ -14,7 +14,7 @@ dir=${BENCH_DIR:-$(mktemp -d)}
 cd "$dir" || exit 1
 data=b_${n}_${m}
 if [ ! -e "$data.assoc" ]; then
-	cc -O2 -o gen_ld_bed "$here/gen_ld_bed.c" || exit 1
+	cc -O2 -pthread -o gen_ld_bed "$here/gen_ld_bed.c" || exit 1
 	./gen_ld_bed "$data" "$n" "$m" "$nc" 1 "$data.assoc" || exit 1
 fi
 . "$here/bench_run.sh"

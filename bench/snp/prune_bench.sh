@@ -16,7 +16,7 @@ n=${2:-5000} m=${3:-500000} nc=${4:-10} t=${5:-2} win=${6:-50 5 0.2} opt=${7:---
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${BENCH_DIR:-$(mktemp -d)}
 cd "$dir" || exit 1
-cc -O2 -o gen_ld_bed "$here/gen_ld_bed.c" || exit 1
+cc -O2 -pthread -o gen_ld_bed "$here/gen_ld_bed.c" || exit 1
 [ -e "b_${n}_${m}.bed" ] || ./gen_ld_bed "b_${n}_${m}" "$n" "$m" "$nc" 1 || exit 1
 data=b_${n}_${m}
 . "$here/bench_run.sh"
