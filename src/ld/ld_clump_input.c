@@ -53,31 +53,51 @@ static uint64_t hash(const char *s, size_t n)
 
 static int same_id(const char *id, const char *s, size_t n) { return !strncmp(id, s, n) && !id[n]; }
 
-/* Inserts SNP i of id length n and hash h; marks it when an earlier SNP has its id. */
+/* Inserts SNP i of id length n and hash h; of equal ids the first keeps the slot and the others
+ * are marked. Threads insert at once, each slot claimed or taken over by compare-and-swap: equal
+ * ids probe the same slots, so the later of two always meets the other's. */
 static void table_put(id_table_t *t, int64_t i, size_t n, uint64_t h)
 {
 	const char *id = t->d->var[i].id;
-	uint64_t tag = h >> 40 << 40, k = h & t->mask;
-	for (; t->slot[k]; k = (k + 1) & t->mask)
-		if ((t->slot[k] & ~SLOT_IDX) == tag && same_id(t->d->var[(t->slot[k] & SLOT_IDX) - 1].id, id, n)) break;
-	if (t->slot[k]) t->later[i] = 1;
-	else t->slot[k] = tag | (uint64_t)(i + 1);
+	uint64_t tag = h >> 40 << 40, mine = tag | (uint64_t)(i + 1), k = h & t->mask;
+	for (;;) {
+		uint64_t cur = __atomic_load_n(&t->slot[k], __ATOMIC_ACQUIRE);
+		int64_t o = (int64_t)(cur & SLOT_IDX) - 1;
+		if (cur && !((cur & ~SLOT_IDX) == tag && same_id(t->d->var[o].id, id, n))) {
+			k = (k + 1) & t->mask;
+			continue;
+		}
+		if (cur && o < i) return __atomic_store_n(&t->later[i], 1, __ATOMIC_RELAXED);
+		if (__atomic_compare_exchange_n(&t->slot[k], &cur, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			if (cur) __atomic_store_n(&t->later[o], 1, __ATOMIC_RELAXED);
+			return;
+		}
+	}
 }
 
 /* The ids go in batches whose slots are fetched ahead: the table is larger than the caches and
  * each insertion would otherwise wait for memory in turn. */
 enum { PUT_BATCH = 32 };
 
-static int table_init(id_table_t *t, const snp_data_t *d)
+/* A thread's share of the ids, of the slots to clear first, then of the ids to insert. */
+typedef struct {
+	id_table_t *t;
+	int nt, stage;
+} table_job_t;
+
+static void table_worker(void *arg, int tid)
 {
-	uint64_t cap = 16;
-	while (cap < 2 * (uint64_t)d->n_snp + 2) cap <<= 1;
-	if ((t->slot = snp_big_alloc(cap * sizeof *t->slot))) memset(t->slot, 0, cap * sizeof *t->slot);
-	t->later = calloc((size_t)d->n_snp + 1, 1);
-	if (!t->slot || !t->later || (uint64_t)d->n_snp >= SLOT_IDX) return -1;
-	t->mask = cap - 1, t->d = d;
-	for (int64_t i0 = 0; i0 < d->n_snp; i0 += PUT_BATCH) {
-		int64_t n = d->n_snp - i0 < PUT_BATCH ? d->n_snp - i0 : PUT_BATCH;
+	table_job_t *j = arg;
+	id_table_t *t = j->t;
+	if (j->stage == 0) {
+		size_t a = gvk_part(t->mask + 1, tid, j->nt), b = gvk_part(t->mask + 1, tid + 1, j->nt);
+		memset(t->slot + a, 0, (b - a) * sizeof *t->slot);
+		return;
+	}
+	const snp_data_t *d = t->d;
+	int64_t e = (int64_t)gvk_part((size_t)d->n_snp, tid + 1, j->nt);
+	for (int64_t i0 = (int64_t)gvk_part((size_t)d->n_snp, tid, j->nt); i0 < e; i0 += PUT_BATCH) {
+		int64_t n = e - i0 < PUT_BATCH ? e - i0 : PUT_BATCH;
 		uint64_t h[PUT_BATCH];
 		size_t len[PUT_BATCH];
 		for (int64_t k = 0; k < n; ++k) {
@@ -86,6 +106,21 @@ static int table_init(id_table_t *t, const snp_data_t *d)
 		}
 		for (int64_t k = 0; k < n; ++k) table_put(t, i0 + k, len[k], h[k]);
 	}
+}
+
+static int table_init(id_table_t *t, const snp_data_t *d, int threads)
+{
+	uint64_t cap = 16;
+	while (cap < 2 * (uint64_t)d->n_snp + 2) cap <<= 1;
+	t->slot = snp_big_alloc(cap * sizeof *t->slot);
+	t->later = calloc((size_t)d->n_snp + 1, 1);
+	if (!t->slot || !t->later || (uint64_t)d->n_snp >= SLOT_IDX) return -1;
+	t->mask = cap - 1, t->d = d;
+	int nt = threads > 1 && d->n_snp >= 4096 ? threads : 1;
+	table_job_t j = {t, nt, 0};
+	gvk_parallel(nt, table_worker, &j);
+	j.stage = 1;
+	gvk_parallel(nt, table_worker, &j);
 	return 0;
 }
 
@@ -410,7 +445,7 @@ int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld
 	if ((in->nsig = snp_big_alloc(sizeof *in->nsig * (size_t)(m + 1)))) memset(in->nsig, 0, sizeof *in->nsig * (size_t)(m + 1));
 	in->top = calloc((size_t)m + 1, 1);
 	id_table_t ids = {0};
-	if (!in->head || !in->nsig || !in->top || table_init(&ids, d) < 0) {
+	if (!in->head || !in->nsig || !in->top || table_init(&ids, d, o->threads) < 0) {
 		table_free(&ids);
 		ld_clump_input_free(in);
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
