@@ -194,22 +194,6 @@ static int header(const char *s, const char *e, const char *path, const ld_clump
 	return 0;
 }
 
-/* Tokens c1 and c2 of line [s, e) (start and end of each), or 0 when the line is shorter. */
-static int two_fields(const char *s, const char *e, int c1, int c2, const char **t1, const char **e1, const char **t2,
-                      const char **e2)
-{
-	int last = c1 > c2 ? c1 : c2;
-	s = skip_sep(s, e);
-	for (int k = 0; s < e; ++k) {
-		const char *te = token_end(s, e);
-		if (k == c1) *t1 = s, *e1 = te;
-		if (k == c2) *t2 = s, *e2 = te;
-		if (k == last) return 1;
-		s = skip_sep(te, e);
-	}
-	return 0;
-}
-
 static int add_entry(ld_clump_input_t *in, int64_t i, double p, int fidx)
 {
 	if (in->n_e == in->cap_e) {
@@ -261,14 +245,17 @@ typedef struct {
 	int nul;
 } rec_t;
 
-/* One data line [s, e) scanned: 1 with *rc filled when it names a p-value (a number), else 0. */
-static int scan_line(const reader_t *r, const char *s, const char *e, int64_t *next, rec_t *rc)
+/* One data line at s, which a '\n' ends (into *eol): 1 with *rc filled when it names a p-value
+ * (a number), else 0. f, fl: room for the fields up to the later of the two columns. */
+static int scan_line(const reader_t *r, const char *s, const char **f, size_t *fl, int64_t *next, rec_t *rc, const char **eol)
 {
-	const char *is = NULL, *ie = NULL, *ps = NULL, *pe = NULL, *num_end;
-	if (!two_fields(s, e, r->col_id, r->col_p, &is, &ie, &ps, &pe)) return 0;
-	double p = snp_num_double(ps, pe, &num_end);
+	int last = r->col_id > r->col_p ? r->col_id : r->col_p;
+	if (snp_split_line(s, f, fl, last + 1, eol) <= last) return 0;
+	const char *is = f[r->col_id], *ps = f[r->col_p], *num_end;
+	size_t il = fl[r->col_id], pl = fl[r->col_p];
+	double p = snp_num_double(ps, ps + pl, &num_end);
 	if (num_end == ps) return 0;
-	*rc = (rec_t){is, ps, (int32_t)(ie - is), (int32_t)(pe - ps), 0, p < 0 ? -1 : id_find(r->ids, is, (size_t)(ie - is), next), p, 0};
+	*rc = (rec_t){is, ps, (int32_t)il, (int32_t)pl, 0, p < 0 ? -1 : id_find(r->ids, is, il, next), p, 0};
 	return 1;
 }
 
@@ -299,33 +286,57 @@ static int apply_rec(reader_t *r, ld_clump_input_t *in, const rec_t *q, int64_t 
 	return 0;
 }
 
-/* One part of a block of lines, scanned on its own thread: its records and line count. */
+/* One part of a block of lines, scanned on its own thread: its records and line count, and the
+ * copy of a last line that no '\n' ends (its records point there). */
 typedef struct {
 	const char *s, *e;
 	rec_t *rec;
 	int64_t n, cap, lines;
+	char *tail;
 	int nomem;
 } part_t;
 
+/* Room for one more record. */
+static rec_t *part_rec(part_t *pt)
+{
+	if (pt->n == pt->cap) {
+		int64_t cap = pt->cap ? 2 * pt->cap : 4096;
+		rec_t *g = realloc(pt->rec, sizeof *g * (size_t)cap);
+		if (!g) return pt->nomem = 1, NULL;
+		pt->rec = g, pt->cap = cap;
+	}
+	return &pt->rec[pt->n];
+}
+
+/* The part's lines; a line with a NUL byte is the last one looked at, as it ends the reading. */
 static void scan_part(const reader_t *r, part_t *pt)
 {
 	int64_t next = 0;
+	int nf = (r->col_id > r->col_p ? r->col_id : r->col_p) + 1;
+	const char **f = malloc(sizeof *f * (size_t)nf), *eol;
+	size_t *fl = malloc(sizeof *fl * (size_t)nf);
+	const char *nul = memchr(pt->s, 0, (size_t)(pt->e - pt->s)), *end = snp_last_lines_end(pt->s, pt->e);
+	free(pt->tail), pt->tail = NULL;
 	pt->n = pt->lines = 0;
-	for (const char *s = pt->s; s < pt->e;) {
-		const char *nl = memchr(s, '\n', (size_t)(pt->e - s)), *e = nl ? nl : pt->e;
-		const char *end = e > s && e[-1] == '\r' ? e - 1 : e;
-		++pt->lines;
-		if (pt->n == pt->cap) {
-			int64_t cap = pt->cap ? 2 * pt->cap : 4096;
-			rec_t *g = realloc(pt->rec, sizeof *g * (size_t)cap);
-			if (!g) return (void)(pt->nomem = 1);
-			pt->rec = g, pt->cap = cap;
-		}
-		rec_t *q = &pt->rec[pt->n];
-		if (memchr(s, 0, (size_t)(end - s))) *q = (rec_t){.nul = 1}, q->line = pt->lines, ++pt->n;
-		else if (skip_sep(s, end) < end && scan_line(r, s, end, &next, q)) q->line = pt->lines, ++pt->n;
-		s = nl ? nl + 1 : pt->e;
+	if (!f || !fl) pt->nomem = 1;
+	if (!pt->nomem && end < pt->e) { /* the file's last line: copied with a '\n' */
+		size_t n = (size_t)(pt->e - end);
+		if (!(pt->tail = malloc(n + 1))) pt->nomem = 1;
+		else memcpy(pt->tail, end, n), pt->tail[n] = '\n';
 	}
+	for (const char *s = pt->s; s < pt->e && !pt->nomem; s = eol + 1) {
+		rec_t *q = part_rec(pt);
+		if (!q) break;
+		if (s == end) s = pt->tail;
+		++pt->lines;
+		if (scan_line(r, s, f, fl, &next, q, &eol)) q->line = pt->lines, ++pt->n;
+		if (nul && nul < (s == pt->tail ? pt->e : eol)) {
+			*q = (rec_t){.nul = 1, .line = pt->lines}, pt->n = q - pt->rec + 1;
+			break;
+		}
+		if (s == pt->tail) break;
+	}
+	free(f), free(fl);
 }
 
 typedef struct {
@@ -370,7 +381,7 @@ static int read_data(reader_t *r, ld_clump_input_t *in, gvk_lr_t *lr, gvk_err_t 
 			base += pt[t].lines;
 		}
 	}
-	for (int t = 0; t < nt; ++t) free(pt[t].rec);
+	for (int t = 0; t < nt; ++t) free(pt[t].rec), free(pt[t].tail);
 	free(pt);
 	return rc;
 }

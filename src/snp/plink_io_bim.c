@@ -23,34 +23,6 @@
  * pool_strings makes them pointers once it is complete. */
 static const char *pool_off(size_t o) { return (const char *)(uintptr_t)o; }
 
-/* Byte classes of a line: field bytes, separators (space, tab) and its '\n'. */
-enum { CL_FIELD, CL_SEP, CL_NL };
-static const uint8_t byte_class[256] = {[' '] = CL_SEP, ['\t'] = CL_SEP, ['\n'] = CL_NL};
-
-/* The fields of the line at s, which ends with a '\n', split at runs of spaces and tabs: the
- * first six and their lengths, and how many; *eol receives the line's '\n'. A '\r' before it is
- * no part of the line. One pass over the bytes finds both the fields and the end: lines are
- * short, and a search for the end first would cost as much again. */
-static int split_line(const char *s, const char **f, size_t *fl, const char **eol)
-{
-	const unsigned char *p = (const unsigned char *)s, *t = NULL;
-	int n = 0;
-	for (;;) {
-		while (byte_class[*p] == CL_SEP) ++p;
-		if (byte_class[*p] == CL_NL) break;
-		t = p;
-		while (byte_class[*p] == CL_FIELD) ++p;
-		if (n < 6) f[n] = (const char *)t, fl[n] = (size_t)(p - t);
-		++n;
-	}
-	*eol = (const char *)p;
-	if (n && p[-1] == '\r') { /* the last field ends the line: it loses the '\r' */
-		if (p - 1 == t) return n - 1;
-		if (n <= 6) --fl[n - 1];
-	}
-	return n;
-}
-
 /* A position field: plain digits (nearly every line) here, anything else as snp_num_i64 reads
  * it. */
 static int bim_bp(const char *s, size_t n, int64_t *v)
@@ -188,7 +160,7 @@ static int bim_line(const bim_t *b, const char *s, const char *nul, int64_t row,
 	long ln = (long)row + 1;
 	const char *f[6];
 	size_t fl[6];
-	int nf = split_line(s, f, fl, eol);
+	int nf = snp_split_line(s, f, fl, 6, eol);
 	size_t raw = (size_t)(*eol - s);
 	if ((nul && nul >= s && nul < *eol) || raw > GVK_LINE_MAX_TABLE) {
 		int rc = gvk_lr_check_line(b->lr, s, raw, ln, err);
@@ -222,8 +194,7 @@ static void parse_worker(void *arg, int tid)
 	chr_cache_t cc = {.raw_len = (size_t)-1};
 	size_t at = pt->pool0;
 	int64_t row = pt->row0;
-	const char *nul = memchr(pt->s, 0, (size_t)(pt->e - pt->s)), *end = pt->e, *eol;
-	while (end > pt->s && end[-1] != '\n') --end;
+	const char *nul = memchr(pt->s, 0, (size_t)(pt->e - pt->s)), *end = snp_last_lines_end(pt->s, pt->e), *eol;
 	pt->rc = 0, pt->dropped = 0;
 	for (const char *s = pt->s; s < end && pt->rc == 0; ++row, s = eol + 1) {
 		pt->rc = bim_line(j->b, s, nul, row, &cc, &at, &eol, &pt->err);
