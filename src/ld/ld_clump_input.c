@@ -232,11 +232,12 @@ typedef struct {
 	int col_id, col_p; /* index variants */
 	int fidx, top;
 	int threads;
+	uint32_t *nsig; /* the input's, counted into by the scan's threads */
 } reader_t;
 
-/* A data line that names a p-value, as the parallel scan leaves it for the ordered pass: its id
- * and p tokens, the SNP of the id (-1: none), the p, its line within its part (from 1); or a line
- * with a NUL byte (nul set). */
+/* A data line that the ordered pass reads, as the parallel scan leaves it: its id and p tokens,
+ * the SNP of the id (-1: none), the p, its line within its part (from 1); or a line with a NUL
+ * byte (nul set). */
 typedef struct {
 	const char *id, *pv;
 	int32_t id_len, pv_len;
@@ -245,8 +246,11 @@ typedef struct {
 	int nul;
 } rec_t;
 
-/* One data line at s, which a '\n' ends (into *eol): 1 with *rc filled when it names a p-value
- * (a number), else 0. f, fl: room for the fields up to the later of the two columns. */
+/* One data line at s, which a '\n' ends (into *eol): 1 with *rc filled when the ordered pass
+ * needs it, else 0. Most lines only count towards their variant's NSIG (p above the load
+ * threshold, and valid): in any order, so here, atomically, as two threads may count one
+ * variant; and a line of an id the fileset lacks matters only as a top variant. f, fl: room for
+ * the fields up to the later of the two columns. */
 static int scan_line(const reader_t *r, const char *s, const char **f, size_t *fl, int64_t *next, rec_t *rc, const char **eol)
 {
 	int last = r->col_id > r->col_p ? r->col_id : r->col_p;
@@ -255,7 +259,10 @@ static int scan_line(const reader_t *r, const char *s, const char **f, size_t *f
 	size_t il = fl[r->col_id], pl = fl[r->col_p];
 	double p = snp_num_double(ps, ps + pl, &num_end);
 	if (num_end == ps) return 0;
-	*rc = (rec_t){is, ps, (int32_t)il, (int32_t)pl, 0, p < 0 ? -1 : id_find(r->ids, is, il, next), p, 0};
+	int64_t i = p < 0 ? -1 : id_find(r->ids, is, il, next);
+	if (i >= 0 && p > r->load && p <= 1) return __atomic_fetch_add(&r->nsig[i], 1, __ATOMIC_RELAXED), 0;
+	if (i < 0 && p >= 0 && !(p <= r->o->p1 && r->top)) return 0;
+	*rc = (rec_t){is, ps, (int32_t)il, (int32_t)pl, 0, i, p, 0};
 	return 1;
 }
 
@@ -272,15 +279,10 @@ static int apply_rec(reader_t *r, ld_clump_input_t *in, const rec_t *q, int64_t 
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		return 0;
 	}
-	if (p > r->load) {
-		if (p >= 0.05) {
-			if (p > 1)
-				return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: p-value '%.*s' is above 1", r->path, (long long)ln,
-				                   (int)q->pv_len, q->pv);
-			++in->nsig[i];
-		}
-		return 0;
-	}
+	/* the other lines above the load threshold were counted by scan_line */
+	if (p > r->load)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: p-value '%.*s' is above 1", r->path, (long long)ln,
+		                   (int)q->pv_len, q->pv);
 	if (add_entry(in, i, p, r->fidx) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	if (p <= r->o->p1 && r->top) in->top[i] = 1;
 	return 0;
@@ -462,7 +464,7 @@ int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
 	for (int64_t i = 0; i < m; ++i) in->head[i] = -1;
-	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05, .threads = o->threads};
+	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05, .threads = o->threads, .nsig = in->nsig};
 	if (o->p2 > r.load) r.load = o->p2;
 	if (o->p1 >= r.load) r.load = o->p1 * (1 + CLUMP_EPS);
 	int rc = 0;
