@@ -23,6 +23,29 @@
  * pool_strings makes them pointers once it is complete. */
 static const char *pool_off(size_t o) { return (const char *)(uintptr_t)o; }
 
+/* s (n bytes) and a NUL at pool offset *at; its offset. */
+static size_t put(char *pool, size_t *at, const char *s, size_t n)
+{
+	size_t o = *at;
+	memcpy(pool + o, s, n), pool[o + n] = 0;
+	*at = o + n + 1;
+	return o;
+}
+
+/* Every one-byte string, byte c at 2c: a one-letter allele (nearly all of them) points here
+ * rather than into the pool, which saves its copy. As an offset it is ONE_BYTE | c. */
+#define C2(c) (char)(c), 0
+#define C8(c) C2(c), C2((c) + 1), C2((c) + 2), C2((c) + 3), C2((c) + 4), C2((c) + 5), C2((c) + 6), C2((c) + 7)
+#define C64(c) C8(c), C8((c) + 8), C8((c) + 16), C8((c) + 24), C8((c) + 32), C8((c) + 40), C8((c) + 48), C8((c) + 56)
+static const char one_byte[512] = {C64(0), C64(64), C64(128), C64(192)};
+#define ONE_BYTE ((size_t)1 << (sizeof(size_t) * 8 - 1))
+
+/* An allele's offset: its one-byte string, or its copy in the pool. */
+static size_t allele(char *pool, size_t *at, const char *s, size_t n)
+{
+	return n == 1 ? ONE_BYTE | (unsigned char)s[0] : put(pool, at, s, n);
+}
+
 /* A position field: plain digits (nearly every line) here, anything else as snp_num_i64 reads
  * it. */
 static int bim_bp(const char *s, size_t n, int64_t *v)
@@ -54,15 +77,6 @@ static int chr_of(chr_cache_t *cc, const char *f, size_t n)
 	cc->kind = snp_chr_code(f, n, cc->code, BIM_CHR_MAX);
 	memcpy(cc->raw, f, n), cc->raw_len = n, cc->off = (size_t)-1;
 	return cc->kind;
-}
-
-/* s (n bytes) and a NUL at pool offset *at; its offset. */
-static size_t put(char *pool, size_t *at, const char *s, size_t n)
-{
-	size_t o = *at;
-	memcpy(pool + o, s, n), pool[o + n] = 0;
-	*at = o + n + 1;
-	return o;
 }
 
 /* Flags of a row (bim_t.flag). */
@@ -101,8 +115,8 @@ static int bim_fields(const char **f, const size_t *fl, int allow_extra, char *p
 		return 0;
 	}
 	v->id = pool_off(put(pool, at, f[1], fl[1]));
-	v->a1 = pool_off(put(pool, at, f[4], fl[4]));
-	v->a2 = pool_off(put(pool, at, f[5], fl[5]));
+	v->a1 = pool_off(allele(pool, at, f[4], fl[4]));
+	v->a2 = pool_off(allele(pool, at, f[5], fl[5]));
 	return 0;
 }
 
@@ -276,13 +290,18 @@ static int bim_block(bim_t *b, const char *blk, size_t len, int nt, part_t *pt, 
 	return 0;
 }
 
+static const char *string_at(const snp_data_t *d, size_t o)
+{
+	return o & ONE_BYTE ? one_byte + 2 * (o & 0xff) : d->pool + o;
+}
+
 /* The rows' string offsets made pointers. */
 static void pool_strings(snp_data_t *d, int64_t n)
 {
 	for (int64_t i = 0; i < n; ++i) {
 		snp_var_t *v = &d->var[i];
 		v->chr = d->pool + (uintptr_t)v->chr, v->id = d->pool + (uintptr_t)v->id;
-		v->a1 = d->pool + (uintptr_t)v->a1, v->a2 = d->pool + (uintptr_t)v->a2;
+		v->a1 = string_at(d, (uintptr_t)v->a1), v->a2 = string_at(d, (uintptr_t)v->a2);
 	}
 }
 
