@@ -97,7 +97,7 @@ static int read_source(const ld_args_t *a, source_t *s, snp_data_t *d, snp_bim_o
 	if (a->vcf) return read_vcf(a, s, d, ord, log, err);
 	if ((rc = bfile_paths(a, s, err)) < 0) return rc;
 	if ((rc = snp_samples_read_fam(s->fam, &s->ss, err)) < 0) return rc;
-	if ((rc = snp_read_bim_order(s->bim, a->allow_extra, d, &s->src, &s->n_rows, ord, err)) < 0) return rc;
+	if ((rc = snp_read_bim_order(s->bim, a->allow_extra, a->ld.threads, d, &s->src, &s->n_rows, ord, err)) < 0) return rc;
 	if ((rc = check_split(ord, s->bim, 0, err)) < 0) return rc;
 	d->n_samples = s->ss.n;
 	ld_log_printf(log, "%lld variants loaded from .bim file.\n", (long long)s->n_rows);

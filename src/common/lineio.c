@@ -251,6 +251,18 @@ static long lr_fill(gvk_lr_t *lr, size_t limit, gvk_err_t *err)
 	return (long)n;
 }
 
+/* Line ln refused: a NUL byte at column col, or (col 0) over the limit. */
+static int lr_refuse_at(const gvk_lr_t *lr, long ln, size_t col, gvk_err_t *err)
+{
+	if (col) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte in line (column %zu)", lr->path, ln, col);
+	size_t mib = lr->max_line >> 20;
+	if (mib << 20 == lr->max_line)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: line longer than %zu MiB, the longest this input may have",
+		                   lr->path, ln, mib);
+	return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: line longer than %zu bytes, the longest this input may have",
+	                   lr->path, ln, lr->max_line);
+}
+
 /* A NUL byte (nul) or a line over the limit at buffer offset `at`, which lies in the line after
  * the reader's lineno or in a line after it within the unread bytes. */
 static int lr_refuse(const gvk_lr_t *lr, size_t at, int nul, gvk_err_t *err)
@@ -258,13 +270,16 @@ static int lr_refuse(const gvk_lr_t *lr, size_t at, int nul, gvk_err_t *err)
 	long ln = lr->lineno + 1;
 	const char *ls = lr->buf + lr->beg, *e = lr->buf + at;
 	for (const char *p = ls; p < e && (p = memchr(p, '\n', (size_t)(e - p))); ++p) ++ln, ls = p + 1;
-	if (nul) return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: NUL byte in line (column %zu)", lr->path, ln, (size_t)(e - ls) + 1);
-	size_t mib = lr->max_line >> 20;
-	if (mib << 20 == lr->max_line)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: line longer than %zu MiB, the longest this input may have",
-		                   lr->path, ln, mib);
-	return gvk_err_set(err, GVK_ERR_FORMAT, "%s:%ld: line longer than %zu bytes, the longest this input may have",
-	                   lr->path, ln, lr->max_line);
+	return lr_refuse_at(lr, ln, nul ? (size_t)(e - ls) + 1 : 0, err);
+}
+
+int gvk_lr_check_line(const gvk_lr_t *lr, const char *line, size_t len, long lineno, gvk_err_t *err)
+{
+	/* as lr_line sees a line: a NUL byte within the bytes it reads before it knows the line is
+	 * too long comes first */
+	const char *nul = memchr(line, 0, len < lr->max_line + 1 ? len : lr->max_line + 1);
+	if (nul) return lr_refuse_at(lr, lineno, (size_t)(nul - line) + 1, err);
+	return len > lr->max_line ? lr_refuse_at(lr, lineno, 0, err) : 0;
 }
 
 /* The first '\n' in [p, e), or NULL; a NUL byte before it is returned in *nul. Looked for in

@@ -44,6 +44,10 @@ int gvk_lr_block(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *
  * on all threads, and reports them with gvk_lr_add_lines. */
 int gvk_lr_block_uncounted(gvk_lr_t *lr, size_t want, char **blk, size_t *len, gvk_err_t *err);
 void gvk_lr_add_lines(gvk_lr_t *lr, long lines);
+/* 0, or the error gvk_lr_next gives for line `lineno` of an uncounted block (len bytes before
+ * its '\n', a '\r' included): a NUL byte or a line over the limit. Reads only the reader's
+ * settings, so the caller's threads may check their lines at once. */
+int gvk_lr_check_line(const gvk_lr_t *lr, const char *line, size_t len, long lineno, gvk_err_t *err);
 
 /* A mapped file's bytes read so far (0 when the input is not mapped), and the giving back of
  * the whole pages before offset `to`: a caller done with everything there (no block or line

@@ -53,31 +53,51 @@ static uint64_t hash(const char *s, size_t n)
 
 static int same_id(const char *id, const char *s, size_t n) { return !strncmp(id, s, n) && !id[n]; }
 
-/* Inserts SNP i of id length n and hash h; marks it when an earlier SNP has its id. */
+/* Inserts SNP i of id length n and hash h; of equal ids the first keeps the slot and the others
+ * are marked. Threads insert at once, each slot claimed or taken over by compare-and-swap: equal
+ * ids probe the same slots, so the later of two always meets the other's. */
 static void table_put(id_table_t *t, int64_t i, size_t n, uint64_t h)
 {
 	const char *id = t->d->var[i].id;
-	uint64_t tag = h >> 40 << 40, k = h & t->mask;
-	for (; t->slot[k]; k = (k + 1) & t->mask)
-		if ((t->slot[k] & ~SLOT_IDX) == tag && same_id(t->d->var[(t->slot[k] & SLOT_IDX) - 1].id, id, n)) break;
-	if (t->slot[k]) t->later[i] = 1;
-	else t->slot[k] = tag | (uint64_t)(i + 1);
+	uint64_t tag = h >> 40 << 40, mine = tag | (uint64_t)(i + 1), k = h & t->mask;
+	for (;;) {
+		uint64_t cur = __atomic_load_n(&t->slot[k], __ATOMIC_ACQUIRE);
+		int64_t o = (int64_t)(cur & SLOT_IDX) - 1;
+		if (cur && !((cur & ~SLOT_IDX) == tag && same_id(t->d->var[o].id, id, n))) {
+			k = (k + 1) & t->mask;
+			continue;
+		}
+		if (cur && o < i) return __atomic_store_n(&t->later[i], 1, __ATOMIC_RELAXED);
+		if (__atomic_compare_exchange_n(&t->slot[k], &cur, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			if (cur) __atomic_store_n(&t->later[o], 1, __ATOMIC_RELAXED);
+			return;
+		}
+	}
 }
 
 /* The ids go in batches whose slots are fetched ahead: the table is larger than the caches and
  * each insertion would otherwise wait for memory in turn. */
 enum { PUT_BATCH = 32 };
 
-static int table_init(id_table_t *t, const snp_data_t *d)
+/* A thread's share of the ids, of the slots to clear first, then of the ids to insert. */
+typedef struct {
+	id_table_t *t;
+	int nt, stage;
+} table_job_t;
+
+static void table_worker(void *arg, int tid)
 {
-	uint64_t cap = 16;
-	while (cap < 2 * (uint64_t)d->n_snp + 2) cap <<= 1;
-	if ((t->slot = snp_big_alloc(cap * sizeof *t->slot))) memset(t->slot, 0, cap * sizeof *t->slot);
-	t->later = calloc((size_t)d->n_snp + 1, 1);
-	if (!t->slot || !t->later || (uint64_t)d->n_snp >= SLOT_IDX) return -1;
-	t->mask = cap - 1, t->d = d;
-	for (int64_t i0 = 0; i0 < d->n_snp; i0 += PUT_BATCH) {
-		int64_t n = d->n_snp - i0 < PUT_BATCH ? d->n_snp - i0 : PUT_BATCH;
+	table_job_t *j = arg;
+	id_table_t *t = j->t;
+	if (j->stage == 0) {
+		size_t a = gvk_part(t->mask + 1, tid, j->nt), b = gvk_part(t->mask + 1, tid + 1, j->nt);
+		memset(t->slot + a, 0, (b - a) * sizeof *t->slot);
+		return;
+	}
+	const snp_data_t *d = t->d;
+	int64_t e = (int64_t)gvk_part((size_t)d->n_snp, tid + 1, j->nt);
+	for (int64_t i0 = (int64_t)gvk_part((size_t)d->n_snp, tid, j->nt); i0 < e; i0 += PUT_BATCH) {
+		int64_t n = e - i0 < PUT_BATCH ? e - i0 : PUT_BATCH;
 		uint64_t h[PUT_BATCH];
 		size_t len[PUT_BATCH];
 		for (int64_t k = 0; k < n; ++k) {
@@ -86,6 +106,21 @@ static int table_init(id_table_t *t, const snp_data_t *d)
 		}
 		for (int64_t k = 0; k < n; ++k) table_put(t, i0 + k, len[k], h[k]);
 	}
+}
+
+static int table_init(id_table_t *t, const snp_data_t *d, int threads)
+{
+	uint64_t cap = 16;
+	while (cap < 2 * (uint64_t)d->n_snp + 2) cap <<= 1;
+	t->slot = snp_big_alloc(cap * sizeof *t->slot);
+	t->later = calloc((size_t)d->n_snp + 1, 1);
+	if (!t->slot || !t->later || (uint64_t)d->n_snp >= SLOT_IDX) return -1;
+	t->mask = cap - 1, t->d = d;
+	int nt = threads > 1 && d->n_snp >= 4096 ? threads : 1;
+	table_job_t j = {t, nt, 0};
+	gvk_parallel(nt, table_worker, &j);
+	j.stage = 1;
+	gvk_parallel(nt, table_worker, &j);
 	return 0;
 }
 
@@ -159,22 +194,6 @@ static int header(const char *s, const char *e, const char *path, const ld_clump
 	return 0;
 }
 
-/* Tokens c1 and c2 of line [s, e) (start and end of each), or 0 when the line is shorter. */
-static int two_fields(const char *s, const char *e, int c1, int c2, const char **t1, const char **e1, const char **t2,
-                      const char **e2)
-{
-	int last = c1 > c2 ? c1 : c2;
-	s = skip_sep(s, e);
-	for (int k = 0; s < e; ++k) {
-		const char *te = token_end(s, e);
-		if (k == c1) *t1 = s, *e1 = te;
-		if (k == c2) *t2 = s, *e2 = te;
-		if (k == last) return 1;
-		s = skip_sep(te, e);
-	}
-	return 0;
-}
-
 static int add_entry(ld_clump_input_t *in, int64_t i, double p, int fidx)
 {
 	if (in->n_e == in->cap_e) {
@@ -213,11 +232,12 @@ typedef struct {
 	int col_id, col_p; /* index variants */
 	int fidx, top;
 	int threads;
+	uint32_t *nsig; /* the input's, counted into by the scan's threads */
 } reader_t;
 
-/* A data line that names a p-value, as the parallel scan leaves it for the ordered pass: its id
- * and p tokens, the SNP of the id (-1: none), the p, its line within its part (from 1); or a line
- * with a NUL byte (nul set). */
+/* A data line that the ordered pass reads, as the parallel scan leaves it: its id and p tokens,
+ * the SNP of the id (-1: none), the p, its line within its part (from 1); or a line with a NUL
+ * byte (nul set). */
 typedef struct {
 	const char *id, *pv;
 	int32_t id_len, pv_len;
@@ -226,14 +246,23 @@ typedef struct {
 	int nul;
 } rec_t;
 
-/* One data line [s, e) scanned: 1 with *rc filled when it names a p-value (a number), else 0. */
-static int scan_line(const reader_t *r, const char *s, const char *e, int64_t *next, rec_t *rc)
+/* One data line at s, which a '\n' ends (into *eol): 1 with *rc filled when the ordered pass
+ * needs it, else 0. Most lines only count towards their variant's NSIG (p above the load
+ * threshold, and valid): in any order, so here, atomically, as two threads may count one
+ * variant; and a line of an id the fileset lacks matters only as a top variant. f, fl: room for
+ * the fields up to the later of the two columns. */
+static int scan_line(const reader_t *r, const char *s, const char **f, size_t *fl, int64_t *next, rec_t *rc, const char **eol)
 {
-	const char *is = NULL, *ie = NULL, *ps = NULL, *pe = NULL, *num_end;
-	if (!two_fields(s, e, r->col_id, r->col_p, &is, &ie, &ps, &pe)) return 0;
-	double p = snp_num_double(ps, pe, &num_end);
+	int last = r->col_id > r->col_p ? r->col_id : r->col_p;
+	if (snp_split_line(s, f, fl, last + 1, eol) <= last) return 0;
+	const char *is = f[r->col_id], *ps = f[r->col_p], *num_end;
+	size_t il = fl[r->col_id], pl = fl[r->col_p];
+	double p = snp_num_double(ps, ps + pl, &num_end);
 	if (num_end == ps) return 0;
-	*rc = (rec_t){is, ps, (int32_t)(ie - is), (int32_t)(pe - ps), 0, p < 0 ? -1 : id_find(r->ids, is, (size_t)(ie - is), next), p, 0};
+	int64_t i = p < 0 ? -1 : id_find(r->ids, is, il, next);
+	if (i >= 0 && p > r->load && p <= 1) return __atomic_fetch_add(&r->nsig[i], 1, __ATOMIC_RELAXED), 0;
+	if (i < 0 && p >= 0 && !(p <= r->o->p1 && r->top)) return 0;
+	*rc = (rec_t){is, ps, (int32_t)il, (int32_t)pl, 0, i, p, 0};
 	return 1;
 }
 
@@ -250,47 +279,66 @@ static int apply_rec(reader_t *r, ld_clump_input_t *in, const rec_t *q, int64_t 
 			return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		return 0;
 	}
-	if (p > r->load) {
-		if (p >= 0.05) {
-			if (p > 1)
-				return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: p-value '%.*s' is above 1", r->path, (long long)ln,
-				                   (int)q->pv_len, q->pv);
-			++in->nsig[i];
-		}
-		return 0;
-	}
+	/* the other lines above the load threshold were counted by scan_line */
+	if (p > r->load)
+		return gvk_err_set(err, GVK_ERR_FORMAT, "%s line %lld: p-value '%.*s' is above 1", r->path, (long long)ln,
+		                   (int)q->pv_len, q->pv);
 	if (add_entry(in, i, p, r->fidx) < 0) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	if (p <= r->o->p1 && r->top) in->top[i] = 1;
 	return 0;
 }
 
-/* One part of a block of lines, scanned on its own thread: its records and line count. */
+/* One part of a block of lines, scanned on its own thread: its records and line count, and the
+ * copy of a last line that no '\n' ends (its records point there). */
 typedef struct {
 	const char *s, *e;
 	rec_t *rec;
 	int64_t n, cap, lines;
+	char *tail;
 	int nomem;
 } part_t;
 
+/* Room for one more record. */
+static rec_t *part_rec(part_t *pt)
+{
+	if (pt->n == pt->cap) {
+		int64_t cap = pt->cap ? 2 * pt->cap : 4096;
+		rec_t *g = realloc(pt->rec, sizeof *g * (size_t)cap);
+		if (!g) return pt->nomem = 1, NULL;
+		pt->rec = g, pt->cap = cap;
+	}
+	return &pt->rec[pt->n];
+}
+
+/* The part's lines; a line with a NUL byte is the last one looked at, as it ends the reading. */
 static void scan_part(const reader_t *r, part_t *pt)
 {
 	int64_t next = 0;
+	int nf = (r->col_id > r->col_p ? r->col_id : r->col_p) + 1;
+	const char **f = malloc(sizeof *f * (size_t)nf), *eol;
+	size_t *fl = malloc(sizeof *fl * (size_t)nf);
+	const char *nul = memchr(pt->s, 0, (size_t)(pt->e - pt->s)), *end = snp_last_lines_end(pt->s, pt->e);
+	free(pt->tail), pt->tail = NULL;
 	pt->n = pt->lines = 0;
-	for (const char *s = pt->s; s < pt->e;) {
-		const char *nl = memchr(s, '\n', (size_t)(pt->e - s)), *e = nl ? nl : pt->e;
-		const char *end = e > s && e[-1] == '\r' ? e - 1 : e;
-		++pt->lines;
-		if (pt->n == pt->cap) {
-			int64_t cap = pt->cap ? 2 * pt->cap : 4096;
-			rec_t *g = realloc(pt->rec, sizeof *g * (size_t)cap);
-			if (!g) return (void)(pt->nomem = 1);
-			pt->rec = g, pt->cap = cap;
-		}
-		rec_t *q = &pt->rec[pt->n];
-		if (memchr(s, 0, (size_t)(end - s))) *q = (rec_t){.nul = 1}, q->line = pt->lines, ++pt->n;
-		else if (skip_sep(s, end) < end && scan_line(r, s, end, &next, q)) q->line = pt->lines, ++pt->n;
-		s = nl ? nl + 1 : pt->e;
+	if (!f || !fl) pt->nomem = 1;
+	if (!pt->nomem && end < pt->e) { /* the file's last line: copied with a '\n' */
+		size_t n = (size_t)(pt->e - end);
+		if (!(pt->tail = malloc(n + 1))) pt->nomem = 1;
+		else memcpy(pt->tail, end, n), pt->tail[n] = '\n';
 	}
+	for (const char *s = pt->s; s < pt->e && !pt->nomem; s = eol + 1) {
+		rec_t *q = part_rec(pt);
+		if (!q) break;
+		if (s == end) s = pt->tail;
+		++pt->lines;
+		if (scan_line(r, s, f, fl, &next, q, &eol)) q->line = pt->lines, ++pt->n;
+		if (nul && nul < (s == pt->tail ? pt->e : eol)) {
+			*q = (rec_t){.nul = 1, .line = pt->lines}, pt->n = q - pt->rec + 1;
+			break;
+		}
+		if (s == pt->tail) break;
+	}
+	free(f), free(fl);
 }
 
 typedef struct {
@@ -335,7 +383,7 @@ static int read_data(reader_t *r, ld_clump_input_t *in, gvk_lr_t *lr, gvk_err_t 
 			base += pt[t].lines;
 		}
 	}
-	for (int t = 0; t < nt; ++t) free(pt[t].rec);
+	for (int t = 0; t < nt; ++t) free(pt[t].rec), free(pt[t].tail);
 	free(pt);
 	return rc;
 }
@@ -410,13 +458,13 @@ int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld
 	if ((in->nsig = snp_big_alloc(sizeof *in->nsig * (size_t)(m + 1)))) memset(in->nsig, 0, sizeof *in->nsig * (size_t)(m + 1));
 	in->top = calloc((size_t)m + 1, 1);
 	id_table_t ids = {0};
-	if (!in->head || !in->nsig || !in->top || table_init(&ids, d) < 0) {
+	if (!in->head || !in->nsig || !in->top || table_init(&ids, d, o->threads) < 0) {
 		table_free(&ids);
 		ld_clump_input_free(in);
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
 	for (int64_t i = 0; i < m; ++i) in->head[i] = -1;
-	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05, .threads = o->threads};
+	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05, .threads = o->threads, .nsig = in->nsig};
 	if (o->p2 > r.load) r.load = o->p2;
 	if (o->p1 >= r.load) r.load = o->p1 * (1 + CLUMP_EPS);
 	int rc = 0;

@@ -49,8 +49,9 @@ typedef struct {
 	size_t base_cap;
 } snp_bim_order_t;
 
-/* snp_read_bim, also filling ord (zeroed by the caller; freed with snp_bim_order_free). */
-int snp_read_bim_order(const char *path, int allow_extra, snp_data_t *d, int64_t **src, int64_t *n_rows,
+/* snp_read_bim on up to `threads` threads, also filling ord when given (zeroed by the caller;
+ * freed with snp_bim_order_free). The result and every message are those of one thread. */
+int snp_read_bim_order(const char *path, int allow_extra, int threads, snp_data_t *d, int64_t **src, int64_t *n_rows,
                        snp_bim_order_t *ord, gvk_err_t *err);
 /* The same for variants already read (a VCF as PLINK imports it: its cM fields are "0"), line k
  * being d->var[k - 1]; -1 when out of memory. */

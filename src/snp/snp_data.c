@@ -135,3 +135,33 @@ int snp_split_ws(char *line, char **f, size_t *fl, int max)
 	return n;
 }
 
+
+/* Byte classes of a line: field bytes, separators (space, tab) and its '\n'. */
+enum { CL_FIELD, CL_SEP, CL_NL };
+static const uint8_t byte_class[256] = {[' '] = CL_SEP, ['\t'] = CL_SEP, ['\n'] = CL_NL};
+
+int snp_split_line(const char *s, const char **f, size_t *fl, int max, const char **eol)
+{
+	const unsigned char *p = (const unsigned char *)s, *t = NULL;
+	int n = 0;
+	for (;;) {
+		while (byte_class[*p] == CL_SEP) ++p;
+		if (byte_class[*p] == CL_NL) break;
+		t = p;
+		while (byte_class[*p] == CL_FIELD) ++p;
+		if (n < max) f[n] = (const char *)t, fl[n] = (size_t)(p - t);
+		++n;
+	}
+	*eol = (const char *)p;
+	if (n && p[-1] == '\r') { /* the last field ends the line: it loses the '\r' */
+		if (p - 1 == t) return n - 1;
+		if (n <= max) --fl[n - 1];
+	}
+	return n;
+}
+
+const char *snp_last_lines_end(const char *s, const char *e)
+{
+	while (e > s && e[-1] != '\n') --e;
+	return e;
+}

@@ -88,4 +88,15 @@ void snp_data_set_full(snp_data_t *d, int64_t i);
  * max fields and their lengths, and returns how many there are. */
 int snp_split_ws(char *line, char **f, size_t *fl, int max);
 
+/* The fields of the line at s, which a '\n' ends (a '\r' before it is no part of the line),
+ * split at runs of spaces and tabs without a copy: the first max and their lengths, and how many
+ * there are; *eol receives the '\n'. One pass over the bytes finds both the fields and the end,
+ * for the parsers that cut a block of lines among threads (lines are short, and a search for the
+ * end first costs as much again). */
+int snp_split_line(const char *s, const char **f, size_t *fl, int max, const char **eol);
+
+/* The end of the last '\n' in [s, e) (s when there is none): the lines snp_split_line can take,
+ * the rest being a last line that no '\n' ends. */
+const char *snp_last_lines_end(const char *s, const char *e);
+
 #endif

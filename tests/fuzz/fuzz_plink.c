@@ -5,7 +5,7 @@
  * fastid --make-fidb. The input holds the .fam, .bim and .bed in that order, separated by FZ_SEP;
  * the size's low bits pick --keep-allele-order, every sample a founder, --allow-extra-chr,
  * --make-founders, --nonfounders, the unphased D' coding and --minor, so that every input has one
- * fixed meaning. */
+ * fixed meaning. The .bim is also read on three threads, which must change nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +57,35 @@ static int ld_reader(const fz_file_t *fs, size_t size, snp_data_t *d, gvk_err_t 
 	return rc;
 }
 
+/* The .bim on one thread and on three (its lines cut into parts): the same variants, order and
+ * message. */
+static void bim_threads(const fz_file_t *fs, size_t size)
+{
+	snp_data_t d[2];
+	snp_bim_order_t o[2];
+	int64_t *src[2] = {NULL, NULL}, rows[2] = {0, 0};
+	gvk_err_t err[2] = {{0, ""}, {0, ""}};
+	int rc[2];
+	for (int k = 0; k < 2; ++k) {
+		memset(&d[k], 0, sizeof d[k]), memset(&o[k], 0, sizeof o[k]);
+		rc[k] = snp_read_bim_order(fs[1].path, (int)(size >> 2 & 1), k ? 3 : 1, &d[k], &src[k], &rows[k], &o[k], &err[k]);
+	}
+	if (rc[0] != rc[1] || strcmp(err[0].msg, err[1].msg)) fz_fail("bim on 1 and 3 threads: '%s' against '%s'", err[0].msg, err[1].msg);
+	if (rc[0] == 0 && (rows[0] != rows[1] || d[0].n_snp != d[1].n_snp || o[0].n_run != o[1].n_run || o[0].split_line != o[1].split_line))
+		fz_fail("bim on 1 and 3 threads: %lld and %lld rows", (long long)rows[0], (long long)rows[1]);
+	for (int64_t i = 0; rc[0] == 0 && i < d[0].n_snp; ++i) {
+		const snp_var_t *a = &d[0].var[i], *b = &d[1].var[i];
+		if (src[0][i] != src[1][i] || strcmp(a->chr, b->chr) || strcmp(a->id, b->id) || strcmp(a->a1, b->a1) ||
+		    strcmp(a->a2, b->a2) || a->bp != b->bp || memcmp(&a->cm, &b->cm, sizeof a->cm))
+			fz_fail("bim on 1 and 3 threads: variant %lld differs", (long long)i);
+	}
+	for (int64_t r = 0; rc[0] == 0 && r < o[0].n_run; ++r)
+		if (o[0].run[r].line != o[1].run[r].line || o[0].run[r].bp_line != o[1].run[r].bp_line ||
+		    o[0].run[r].cm_line != o[1].run[r].cm_line)
+			fz_fail("bim on 1 and 3 threads: chromosome run %lld differs", (long long)r);
+	for (int k = 0; k < 2; ++k) snp_data_free(&d[k]), snp_bim_order_free(&o[k]), free(src[k]);
+}
+
 static void ld_route(const fz_file_t *fs, size_t size)
 {
 	snp_data_t d;
@@ -87,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	names[3] = prefix;
 	library_reader(fs, size);
 	ld_route(fs, size);
+	bim_threads(fs, size);
 	fz_check_make_fidb(fs[2].path, (int)(size >> 6 & 1), names, 4);
 	for (int k = 0; k < 3; ++k) fz_remove(&fs[k]);
 	return 0;

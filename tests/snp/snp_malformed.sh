@@ -113,6 +113,37 @@ set_fileset longchr; sed -i "2s/^1/$(printf 'c%.0s' $(seq 300))/" "$tmp/longchr.
 ld longchr "longchr.bim:2: chromosome name of 300 bytes (at most 255)"
 set_fileset extrachr; sed -i '2s/^1/scaffold_9/' "$tmp/extrachr.bim"
 ld extrachr "extrachr.bim:2: 'scaffold_9' is not a PLINK chromosome code (--allow-extra-chr accepts"
+# A .bim of 30,000 lines read on several threads, each thread a part of the lines: an error far
+# into the file names its line as one thread does, and the first bad line wins over later ones.
+awk 'BEGIN { for (k = 1; k <= 30000; ++k) printf "%d\tb%d\t0\t%d\tA\tG\n", 1 + int(k / 15000), k, k * 10 }' > "$tmp/big.bim"
+big() { # name, line, sed command for that line
+	cp "$tmp/big.bim" "$tmp/$1.bim"; sed -i "$2$3" "$tmp/$1.bim"
+	cp "$E.fam" "$tmp/$1.fam"; head -c $((3 + 30000 * 4)) /dev/zero > "$tmp/$1.bed"
+}
+big bigbp 27001 's/270010/27x/'
+for t in 1 3 7; do check bigbp_t$t "bigbp.bim:27001: base-pair position '27x' is not an integer" ld --bfile "$tmp/bigbp" --r2 -t $t --out "$tmp/out"; done
+big bigtwo 29000 's/$/ x/'; sed -i '12000s/\tA\tG$/\tA\tA/' "$tmp/bigtwo.bim"
+for t in 1 4; do check bigtwo_t$t "bigtwo.bim:12000: both alleles are 'A'" ld --bfile "$tmp/bigtwo" --r2 -t $t --out "$tmp/out"; done
+big bignul 25000 's/b25000/b25\x00000/'
+for t in 1 5; do check bignul_t$t "bignul.bim:25000: NUL byte in line (column 6)" ld --bfile "$tmp/bignul" --r2 -t $t --out "$tmp/out"; done
+big bigsplit 29999 's/^2/1/'
+for t in 1 3; do check bigsplit_t$t "bigsplit.bim:29999: chromosome 1 starts again after other chromosomes" ld --bfile "$tmp/bigsplit" --r2 -t $t --out "$tmp/out"; done
+big bigcr 30000 's/G$/G\r/'; printf '\r\n' >> "$tmp/bigcr.bim"
+for t in 1 3; do check bigcr_t$t "bigcr.bim:30001: empty line" ld --bfile "$tmp/bigcr" --r2 -t $t --out "$tmp/out"; done
+# and read whole, with '\r\n' line ends and no newline at the end: the same variants on any
+# number of threads
+sed 's/$/\r/' "$tmp/big.bim" | head -c -1 > "$tmp/bigok.bim"; cp "$E.fam" "$tmp/bigok.fam"
+{ printf '\x6c\x1b\x01'; head -c $((30000 * 4)) /dev/urandom; } > "$tmp/bigok.bed"
+for t in 1 6; do
+	"$gvk" ld -q --bfile "$tmp/bigok" --r2 --ld-window-r2 0 --ld-window 2 -t $t --out "$tmp/ok$t" 2> "$tmp/err" || { echo "FAIL: bigok_t$t: $(cat "$tmp/err")"; fail=$((fail + 1)); }
+done
+if [ -e "$tmp/ok1.ld" ] && cmp -s "$tmp/ok1.ld" "$tmp/ok6.ld" && [ "$(grep -c . "$tmp/ok1.ld")" -gt 29000 ] && grep -q '^30000 variants loaded' "$tmp/ok6.log"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL: bigok: the tables of -t 1 and -t 6 differ or lack pairs"; fail=$((fail + 1))
+fi
+rm -f "$tmp"/big* "$tmp"/ok*
+
 # --device gpu without a usable GPU: the stub's message, or the GPU build's on a machine without a
 # GPU ("no GPU (...)") or when the GPU does not answer;
 # with a GPU the request is valid and the two checks are skipped.
