@@ -11,8 +11,7 @@
 
 #include "common/err.h"
 #include "ld/ld_clump.h"
-#include "snp/plink_io.h"
-#include "snp/snp_gpu.h"
+#include "test_gpu_fileset.h"
 #include "ld/ld_gpu.h"
 
 static int fails;
@@ -35,19 +34,12 @@ static void compare(const ld_clump_result_t *a, const ld_clump_result_t *b, cons
 int main(int argc, char **argv)
 {
 	if (argc < 3) return fprintf(stderr, "usage: test_clump_gpu PREFIX ASSOC...\n"), 2;
-	gvk_err_t err = {0};
-	snp_gpu_opt_t go = {0};
-	snp_gpu_t *gpu = snp_gpu_open(&go, &err);
-	if (!gpu) return printf("skipped: %s\n", err.msg), 77;
-	snp_plink_opt_t po = {0, 0};
-	snp_data_t d = {0}, ds = {0};
-	if (snp_read_bfile(argv[1], &po, &d, &err) < 0) return fprintf(stderr, "%s\n", err.msg), 1;
-	snp_geno_ctx_t gc;
-	int64_t *row = NULL, n_rows = 0;
-	char bed[4096];
-	snprintf(bed, sizeof bed, "%s.bed", argv[1]);
-	if (snp_read_bfile_rows(argv[1], &po, 0, &ds, &gc, &row, &n_rows, &err) < 0) return fprintf(stderr, "%s\n", err.msg), 1;
-	snp_bed_src_t src = {bed, row, n_rows, ds.n_samples, &gc, 1};
+	gvk_err_t err = {0, ""};
+	gpu_fileset_t f;
+	int frc = gpu_fileset_open(argv[1], &f);
+	if (frc) return frc;
+	snp_gpu_t *gpu = f.gpu;
+	snp_data_t *d = &f.d, *ds = &f.ds;
 	for (int overlap = 0; overlap < 2; ++overlap)
 		for (int kr = 0; kr < 2; ++kr) {
 			ld_clump_opt_t o;
@@ -55,11 +47,11 @@ int main(int argc, char **argv)
 			o.allow_overlap = overlap, o.r2 = kr ? 0.05 : 0.5, o.p2 = kr ? 0.5 : 0.01, o.threads = 2;
 			ld_clump_input_t in;
 			ld_clump_result_t rc = {0}, rg = {0};
-			if (ld_clump_read(&d, (const char *const *)argv + 2, argc - 2, NULL, &o, &in, &err) < 0 ||
-			    ld_clump_run(&d, &in, &o, &rc, &err) < 0)
+			if (ld_clump_read(d, (const char *const *)argv + 2, argc - 2, NULL, &o, &in, &err) < 0 ||
+			    ld_clump_run(d, &in, &o, &rc, &err) < 0)
 				return fprintf(stderr, "CPU: %s\n", err.msg), 1;
 			o.gpu = gpu;
-			if (ld_clump_run(&d, &in, &o, &rg, &err) < 0) return fprintf(stderr, "GPU: %s\n", err.msg), 1;
+			if (ld_clump_run(d, &in, &o, &rg, &err) < 0) return fprintf(stderr, "GPU: %s\n", err.msg), 1;
 			char what[96];
 			snprintf(what, sizeof what, "overlap %d, r2 %g", overlap, o.r2);
 			compare(&rg, &rc, what);
@@ -67,8 +59,8 @@ int main(int argc, char **argv)
 			printf("%s: %lld clumps, %llu pairs\n", what, (long long)rc.n, (unsigned long long)rc.pairs);
 			for (int on_gpu = 0; on_gpu < 2; ++on_gpu) { /* streamed from the .bed */
 				ld_clump_result_t rs = {0};
-				o.gpu = on_gpu ? gpu : NULL, o.src = &src;
-				if (ld_clump_run(&ds, &in, &o, &rs, &err) < 0) return fprintf(stderr, "streamed: %s\n", err.msg), 1;
+				o.gpu = on_gpu ? gpu : NULL, o.src = &f.src;
+				if (ld_clump_run(ds, &in, &o, &rs, &err) < 0) return fprintf(stderr, "streamed: %s\n", err.msg), 1;
 				snprintf(what, sizeof what, "overlap %d, r2 %g, streamed on the %s", overlap, o.r2, on_gpu ? "GPU" : "CPU");
 				compare(&rs, &rc, what);
 				ld_clump_result_free(&rs);
@@ -77,10 +69,7 @@ int main(int argc, char **argv)
 			ld_clump_result_free(&rc), ld_clump_result_free(&rg);
 			ld_clump_input_free(&in);
 		}
-	snp_data_free(&d), snp_data_free(&ds);
-	snp_geno_ctx_free(&gc);
-	free(row);
-	snp_gpu_close(gpu);
+	gpu_fileset_close(&f);
 	printf("%s\n", fails ? "FAILED" : "GPU tables = CPU tables");
 	return fails ? 1 : 0;
 }

@@ -12,8 +12,7 @@
 #include "gvk.h"
 #include "common/err.h"
 #include "ld/ld_prune.h"
-#include "snp/plink_io.h"
-#include "snp/snp_gpu.h"
+#include "test_gpu_fileset.h"
 
 static int fails;
 #define CHECK(c, ...) do { if (!(c)) { if (fails++ < 10) fprintf(stderr, __VA_ARGS__); } } while (0)
@@ -109,26 +108,14 @@ static void api_compare(const char *prefix, int mode)
 int main(int argc, char **argv)
 {
 	if (argc != 2) return fprintf(stderr, "usage: test_prune_gpu PREFIX\n"), 2;
-	gvk_err_t err = {0};
-	snp_gpu_opt_t go = {0};
-	snp_gpu_t *gpu = snp_gpu_open(&go, &err);
-	if (!gpu) return printf("skipped: %s\n", err.msg), 77;
-	snp_plink_opt_t po = {0, 0};
-	snp_data_t d = {0}, ds = {0};
-	snp_geno_ctx_t gc;
-	int64_t *row = NULL, n_rows = 0;
-	char bed[4096];
-	snprintf(bed, sizeof bed, "%s.bed", argv[1]);
-	if (snp_read_bfile(argv[1], &po, &d, &err) < 0 || snp_read_bfile_rows(argv[1], &po, 0, &ds, &gc, &row, &n_rows, &err) < 0)
-		return fprintf(stderr, "%s\n", err.msg), 1;
-	snp_bed_src_t src = {bed, row, n_rows, ds.n_samples, &gc, 1};
-	int rc = run_grid(&d, NULL, gpu, "planes");
-	if (rc == 0) rc = run_grid(&ds, &src, gpu, "streamed");
-	snp_gpu_close(gpu);
+	gpu_fileset_t f;
+	int rc = gpu_fileset_open(argv[1], &f);
+	if (rc) return rc;
+	rc = run_grid(&f.d, NULL, f.gpu, "planes");
+	if (rc == 0) rc = run_grid(&f.ds, &f.src, f.gpu, "streamed");
+	snp_gpu_close(f.gpu), f.gpu = NULL; /* the library's engines open their own */
 	if (rc == 0) api_compare(argv[1], LD_PRUNE_PAIRWISE), api_compare(argv[1], LD_PRUNE_PAIRPHASE);
-	snp_data_free(&d), snp_data_free(&ds);
-	snp_geno_ctx_free(&gc);
-	free(row);
+	gpu_fileset_close(&f);
 	printf("%s\n", rc || fails ? "FAILED" : "GPU pruning = CPU pruning");
 	return rc || fails ? 1 : 0;
 }
