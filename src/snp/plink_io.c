@@ -17,17 +17,6 @@
 #include "../common/err.h"
 #include "../common/threads.h"
 
-void *snp_big_alloc(size_t n)
-{
-	const size_t huge = (size_t)2 << 20;
-	n = (n + huge - 1) / huge * huge;
-	void *p = aligned_alloc(huge, n);
-#ifdef MADV_HUGEPAGE
-	if (p) madvise(p, n, MADV_HUGEPAGE);
-#endif
-	return p;
-}
-
 /* The magic bytes and the size the .bim and .fam imply. */
 static int check_bed(FILE *fp, const char *path, int64_t m, int64_t n, gvk_err_t *err)
 {

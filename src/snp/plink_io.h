@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include "plink_io_bim.h"
 #include "snp_data.h"
 #include "snp_geno.h"
 
@@ -14,49 +15,6 @@ typedef struct {
 	                          (strictly rarer A2 swaps), as PLINK 1.9 does on loading */
 	int all_samples;       /* every sample a founder (the library's and tests' reader) */
 } snp_plink_opt_t;
-
-/* Memory for a large per-variant table (freed with free), in 2 MiB pages where the system gives
- * them on request: entered 4 KiB at a time, the tables of a large fileset cost more than the
- * parsing that fills them. */
-void *snp_big_alloc(size_t n);
-
-/* Reads every .bim line into d->var (d zeroed), with *src[i] = the line's variant index in the
- * .bed and *n_rows the .bed's variant count. Lines with a negative position are left out, as
- * PLINK leaves them out. Chromosome names must be PLINK codes unless allow_extra
- * (--allow-extra-chr). Errors name the file and line. */
-int snp_read_bim(const char *path, int allow_extra, snp_data_t *d, int64_t **src, int64_t *n_rows, gvk_err_t *err);
-
-/* One chromosome's run of consecutive .bim lines, with the first line (1-based; 0 = none) where
- * its positions or cM values go down, checked as PLINK 1.9 checks them for windowed LD: positions
- * over the lines with a position >= 0, cM values over the lines whose cM field is not "0". */
-typedef struct {
-	size_t name; /* offset of the chromosome code (as snp_var_t.chr gives it) in snp_bim_order_t.names */
-	long line, bp_line, cm_line;
-} snp_bim_run_t;
-
-/* The order of a .bim as PLINK 1.9's windows see it. */
-typedef struct {
-	snp_bim_run_t *run;
-	int64_t n_run;
-	size_t n_run_cap;
-	char *names;
-	size_t names_len, names_cap;
-	long split_line;  /* first line of a chromosome that appeared before, other chromosomes between (0 = none) */
-	size_t split_name; /* that chromosome's code, in names */
-	int64_t *base_bp; /* per .bim line 0, 64, 128, ...: the position and cM PLINK holds for it (a line */
-	double *base_cm;  /* with a negative position holds the chromosome's last position and cM before it) */
-	int64_t n_base;   /* entries filled */
-	size_t base_cap;
-} snp_bim_order_t;
-
-/* snp_read_bim on up to `threads` threads, also filling ord when given (zeroed by the caller;
- * freed with snp_bim_order_free). The result and every message are those of one thread. */
-int snp_read_bim_order(const char *path, int allow_extra, int threads, snp_data_t *d, int64_t **src, int64_t *n_rows,
-                       snp_bim_order_t *ord, gvk_err_t *err);
-/* The same for variants already read (a VCF as PLINK imports it: its cM fields are "0"), line k
- * being d->var[k - 1]; -1 when out of memory. */
-int snp_order_of_vars(const snp_data_t *d, snp_bim_order_t *ord);
-void snp_bim_order_free(snp_bim_order_t *ord);
 
 /* Decodes the .bed rows src[0 .. d->n_snp) into d (planes allocated here) for the samples of c;
  * n_rows and n_samples give the size the file must have. */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "plink_io.h"
+#include "plink_io_bim.h"
 #include "snp_chrom.h"
 #include "snp_num.h"
 #include "../common/err.h"

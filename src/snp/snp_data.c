@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "snp_data.h"
 #include "snp_chrom.h"
@@ -164,4 +165,15 @@ const char *snp_last_lines_end(const char *s, const char *e)
 {
 	while (e > s && e[-1] != '\n') --e;
 	return e;
+}
+
+void *snp_big_alloc(size_t n)
+{
+	const size_t huge = (size_t)2 << 20;
+	n = (n + huge - 1) / huge * huge;
+	void *p = aligned_alloc(huge, n);
+#ifdef MADV_HUGEPAGE
+	if (p) madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
 }

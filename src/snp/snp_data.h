@@ -99,4 +99,9 @@ int snp_split_line(const char *s, const char **f, size_t *fl, int max, const cha
  * the rest being a last line that no '\n' ends. */
 const char *snp_last_lines_end(const char *s, const char *e);
 
+/* Memory for a large per-variant table (freed with free), in 2 MiB pages where the system gives
+ * them on request: entered 4 KiB at a time, the tables of a large fileset cost more than the
+ * parsing that fills them. */
+void *snp_big_alloc(size_t n);
+
 #endif
