@@ -71,6 +71,7 @@ typedef struct {
 	int64_t run_a, run_b, a, b;
 	const uint64_t *w;
 	const int64_t *slot; /* NULL: d's planes */
+	int64_t n_w;         /* with slot: the planes in w, of the component's SNPs with lines */
 	const uint64_t *xmale; /* the male columns when the component is on X, else NULL */
 	double drop;           /* pairs bound to be below this skip the estimate */
 	const double *lg;      /* per SNP i of the component with lines, at 2 (i - a): the range of the
@@ -232,7 +233,7 @@ static int gpu_rows(batch_t *b, gpu_buf_t *gb, gvk_err_t *err)
 	/* the component's planes as the GPU back end takes them: SNP k of the view is slot k */
 	snp_data_t v = *s->d;
 	v.w = (uint64_t *)s->w;
-	if (s->slot) v.n_snp = s->b - s->a;
+	if (s->slot) v.n_snp = s->n_w;
 	int rc = snp_gpu_clump_counts(s->o->gpu, &v, gb->pairs, gb->x, n, gb->c, err);
 	q = 0;
 	for (int64_t k = 0; rc == 0 && k < b->n_rows; ++k)
@@ -485,7 +486,7 @@ static int store_fill(pass_t *s, const comp_t *c, store_t *st, int nt, gvk_pool_
 		st->cap_w = st->w ? n : 0;
 		if (!st->w) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the planes of %lld SNPs", (long long)n);
 	}
-	s->w = st->w, s->slot = st->slot;
+	s->w = st->w, s->slot = st->slot, s->n_w = n;
 	int rc = snp_bed_decode(s->o->src, d, st->snp, n, st->w, nt, pool, NULL, err);
 	if (rc == 0 && s->o->gpu) snp_gpu_planes_changed(s->o->gpu);
 	return rc;
@@ -642,7 +643,7 @@ static int join(worker_t *w, int nw, ld_clump_result_t *r)
 	r->cap_c = nc, r->cap_m = nm;
 	for (int t = 0; t < nw; ++t) {
 		for (int64_t k = 0; k < w[t].r.n; ++k) r->c[r->n] = w[t].r.c[k], r->c[r->n++].first += r->n_m;
-		memcpy(r->m + r->n_m, w[t].r.m, sizeof *r->m * (size_t)w[t].r.n_m);
+		if (w[t].r.n_m) memcpy(r->m + r->n_m, w[t].r.m, sizeof *r->m * (size_t)w[t].r.n_m);
 		r->n_m += w[t].r.n_m;
 	}
 	return 0;
