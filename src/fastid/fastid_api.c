@@ -44,15 +44,8 @@ int gvk_fastid_opts_check(const gvk_fastid_opts_t *o, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "topk 0 without a threshold asks for nothing");
 	if (o->threshold > UINT32_MAX)
 		return gvk_err_set(err, GVK_ERR_ARG, "threshold %lld is beyond any score", (long long)o->threshold);
-	if (o->threads < 0)
-		return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
-	if (o->device < GVK_DEVICE_AUTO || o->device > GVK_DEVICE_GPU)
-		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
-	if (o->isa != GVK_ISA_AUTO && o->isa != GVK_ISA_SCALAR && o->isa != GVK_ISA_AVX512 && o->isa != GVK_ISA_NEON)
-		return gvk_err_set(err, GVK_ERR_ARG, "isa %d is not GVK_ISA_AUTO, _SCALAR, _AVX512 or _NEON", o->isa);
-	if (o->gpu < -1) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be -1 (the first GPU) or a device index, not %d", o->gpu);
-	if (o->gpu_path < GVK_SNP_PATH_AUTO || o->gpu_path > GVK_SNP_PATH_MMA)
-		return gvk_err_set(err, GVK_ERR_ARG, "gpu_path %d is not GVK_SNP_PATH_AUTO, _POPC or _MMA", o->gpu_path);
+	const int rc = snp_opts_check(o->threads, o->device, o->isa, o->gpu, o->gpu_path, err);
+	if (rc < 0) return rc;
 	if (o->gpu_db_block < 0 || o->gpu_q_batch < 0)
 		return gvk_err_set(err, GVK_ERR_ARG, "gpu_db_block and gpu_q_batch must be >= 0 (0: automatic)");
 	return 0;

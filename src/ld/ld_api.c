@@ -51,15 +51,8 @@ int gvk_ld_opts_check(const gvk_ld_opts_t *o, gvk_err_t *err)
 {
 	if (!o) return gvk_err_null(err, __func__, "o");
 	if (o->r2 != 0 && o->r2 != 1) return gvk_err_set(err, GVK_ERR_ARG, "r2 must be 0 (r) or 1 (r^2), not %d", o->r2);
-	if (o->threads < 0)
-		return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
-	if (o->device < GVK_DEVICE_AUTO || o->device > GVK_DEVICE_GPU)
-		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
-	if (o->isa != GVK_ISA_AUTO && o->isa != GVK_ISA_SCALAR && o->isa != GVK_ISA_AVX512 && o->isa != GVK_ISA_NEON)
-		return gvk_err_set(err, GVK_ERR_ARG, "isa %d is not GVK_ISA_AUTO, _SCALAR, _AVX512 or _NEON", o->isa);
-	if (o->gpu < -1) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be -1 (the first GPU) or a device index, not %d", o->gpu);
-	if (o->gpu_path < GVK_SNP_PATH_AUTO || o->gpu_path > GVK_SNP_PATH_MMA)
-		return gvk_err_set(err, GVK_ERR_ARG, "gpu_path %d is not GVK_SNP_PATH_AUTO, _POPC or _MMA", o->gpu_path);
+	const int rc = snp_opts_check(o->threads, o->device, o->isa, o->gpu, o->gpu_path, err);
+	if (rc < 0) return rc;
 	if (o->window_snps < 2)
 		return gvk_err_set(err, GVK_ERR_ARG, "window_snps must be >= 2, not %lld", (long long)o->window_snps);
 	if (!(o->window_kb >= 0)) return gvk_err_set(err, GVK_ERR_ARG, "window_kb must be >= 0, not %g", o->window_kb);

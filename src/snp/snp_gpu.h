@@ -34,6 +34,9 @@ int snp_gpu_probe(const snp_gpu_opt_t *o, char *name, size_t size, gvk_err_t *er
  * the probe, otherwise an error for device gpu and the CPU, silently, for auto. name receives the
  * device's name (cpu: the CPU kernel's; NULL: that kernel is not available). Returns GVK_DEVICE_CPU / _GPU or a negative code. */
 int snp_choose_device(const snp_gpu_opt_t *g, int device, const char *cpu, char *name, size_t size, gvk_err_t *err);
+/* The options every SNP engine shares (gvk_ld_opts_t, gvk_fastid_opts_t): 0, or GVK_ERR_ARG with
+ * a message naming the field. */
+int snp_opts_check(int threads, int device, int isa, int gpu, int gpu_path, gvk_err_t *err);
 /* A zeroed engine object of bytes for the device snp_choose_device picks (*chosen, name), or NULL
  * with err set; freed with free(). */
 void *snp_engine_alloc(size_t bytes, const snp_gpu_opt_t *g, int device, const char *cpu, int *chosen, char *name,
