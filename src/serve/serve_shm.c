@@ -4,10 +4,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../common/err.h"
+#include "../common/threads.h"
 #include "serve_shm.h"
 
 int srv_seg_reserve(srv_seg_t *s, size_t need, gvk_err_t *err)
@@ -101,21 +101,14 @@ ssize_t srv_recv(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc)
 	return recv_once(sock, buf, cap, fd, trunc, 0);
 }
 
-static double mono_us(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
-
 ssize_t srv_recv_poll(int sock, uint8_t *buf, size_t cap, int *fd, int *trunc, int poll_us)
 {
 	if (poll_us > 0) {
-		const double until = mono_us() + poll_us;
+		const double until = gvk_seconds() + poll_us * 1e-6;
 		do {
 			ssize_t r = recv_once(sock, buf, cap, fd, trunc, MSG_DONTWAIT);
 			if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return r;
-		} while (mono_us() < until);
+		} while (gvk_seconds() < until);
 	}
 	return recv_once(sock, buf, cap, fd, trunc, 0);
 }

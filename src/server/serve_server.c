@@ -548,7 +548,7 @@ srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
 	}
 	s->o = *o, s->lock_fd = s->lsock = s->stop[0] = s->stop[1] = -1;
 	if (s->o.max_clients < 1) s->o.max_clients = 1024;
-	if (s->o.poll_clients == 0) s->o.poll_clients = gvk_ncpu() / 4 > 1 ? gvk_ncpu() / 4 : 1;
+	if (s->o.poll_clients == 0) s->o.poll_clients = gvk_ncpu() >= 8 ? gvk_ncpu() / 4 : 1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->make, NULL);
 	pthread_cond_init(&s->idle, NULL);
@@ -606,8 +606,9 @@ int srv_server_run(srv_server_t *s, gvk_err_t *err)
 		}
 		if (p[1].revents) break;
 		/* Every connection waiting, not one a wake-up: many clients start at once. */
-		for (int fd; (p[0].revents & POLLIN) && (fd = accept4(s->lsock, NULL, NULL, SOCK_CLOEXEC)) >= 0;) admit(s, fd);
-		if (errno == EMFILE || errno == ENFILE) usleep(10000); /* the backlog waits; no spinning */
+		int fd;
+		while ((p[0].revents & POLLIN) && (fd = accept4(s->lsock, NULL, NULL, SOCK_CLOEXEC)) >= 0) admit(s, fd);
+		if ((p[0].revents & POLLIN) && (errno == EMFILE || errno == ENFILE)) usleep(10000); /* the backlog waits; no spinning */
 	}
 	/* No new clients; the ones connected finish the call they are in (its reply goes out), then
 	 * see the end of their connection. A client that does not read its replies would hold its
