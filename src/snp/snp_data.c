@@ -136,7 +136,6 @@ int snp_split_ws(char *line, char **f, size_t *fl, int max)
 	return n;
 }
 
-
 /* Byte classes of a line: field bytes, separators (space, tab) and its '\n'. */
 enum { CL_FIELD, CL_SEP, CL_NL };
 static const uint8_t byte_class[256] = {[' '] = CL_SEP, ['\t'] = CL_SEP, ['\n'] = CL_NL};
