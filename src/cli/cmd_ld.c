@@ -181,10 +181,12 @@ static int write_outputs(run_t *r)
 /* After a run's own files (rc: how they went): .irem, the log, and the commit of the set. */
 static int finish_set(run_t *r, int rc)
 {
+	double t = gvk_seconds();
 	if (rc == 0) rc = write_irem(r);
 	FILE *lf = rc == 0 && r->log_path ? gvk_outset_open(&r->os, r->log_path, &r->err) : NULL;
 	if (rc == 0 && r->log_path) rc = lf ? ld_log_write(&r->log, lf, &r->err) : GVK_ERR_IO;
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
+	ld_log_phase(r->a.verbose && rc == 0, "writing the log and committing", &t);
 	return rc;
 }
 
@@ -209,8 +211,10 @@ static int run(run_t *r)
 	ld_args_t *a = &r->a;
 	ld_log_printf(&r->log, "gvk %s ld (PLINK 1.9 %s)\n", GVK_VERSION, a->clump_set ? "--clump" : a->prune_set ? ld_prune_mode_name(a->prune.mode) : "--r/--r2");
 	ld_log_options(&r->log, a->argc, a->argv);
+	double t = r->t0;
 	int rc = ld_load(a, &r->d, &r->in, &r->log, &r->err);
 	if (rc < 0) return rc;
+	ld_log_phase(a->verbose, "reading the input", &t);
 	r->path = with_ext(a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
 	/* With -o the log goes beside --out's prefix only when --out is given too. */
 	r->log_path = !a->out || a->out_set ? with_ext(a->out_prefix, ".log") : NULL;

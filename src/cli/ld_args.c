@@ -87,6 +87,7 @@ void ld_usage(FILE *fp)
 	        "      --device D         cpu, gpu or auto (default auto: the GPU when usable)\n"
 	        "      --isa I            CPU kernel: auto, avx512, neon or scalar\n"
 	        "  -q, --silent           no progress and no summary line\n"
+	        "  -v, --verbose          each phase's time (reading, computing, writing) on stderr\n"
 	        "  -h, --help             this text\n"
 	        "Accepted and ignored: --noweb, --allow-no-sex, --memory N.\n"
 	        "Environment: GVK_SNP_GPU_PATH=auto|popc|mma picks the GPU count kernel (CUDA cores or tensor\n"
@@ -248,6 +249,7 @@ static int flag_arg(ld_args_t *a, const char *s)
 	else if (!strcmp(s, "--double-id")) a->double_id = 1;
 	else if (!strcmp(s, "--phased")) a->phased = 1;
 	else if (!strcmp(s, "-q") || !strcmp(s, "--silent") || !strcmp(s, "--quiet")) a->quiet = 1;
+	else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) a->verbose = 1;
 	else if (!strcmp(s, "--noweb") || !strcmp(s, "--allow-no-sex")) return 1;
 	else return 0;
 	return 1;
@@ -306,6 +308,7 @@ static const char *opt_name(const char *s)
 	if (!strcmp(s, "-t")) return "--threads";
 	if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) return "--silent";
 	if (!strcmp(s, "--bcf")) return "--vcf";
+	if (!strcmp(s, "-v")) return "--verbose";
 	return s;
 }
 

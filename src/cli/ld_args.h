@@ -14,7 +14,7 @@ typedef struct {
 	char **snps, **ld_snps;   /* the arguments of --snps / --ld-snps (inside argv) */
 	int n_snps, n_ld_snps;
 	int stat_set, r2, gz, shape_set, bin, spaces, with_freqs, in_phase, dcol, dprime, yes_really, phased;
-	int keep_allele_order, make_founders, nonfounders, allow_extra, double_id, quiet, win_set, r2_set, out_set;
+	int keep_allele_order, make_founders, nonfounders, allow_extra, double_id, quiet, verbose, win_set, r2_set, out_set;
 	double geno;              /* --geno: highest missing-call rate kept; 1 = no filter */
 	double maf;               /* --maf: lowest minor allele frequency kept; 0 = no filter */
 	double mind;              /* --mind: highest sample missing-call rate kept; 1 = no filter */

@@ -8,6 +8,7 @@
 
 #include "ld_clump_cmd.h"
 #include "../common/err.h"
+#include "../common/threads.h"
 #include "../ld/ld_clump.h"
 #include "../snp/snp_gpu.h"
 
@@ -167,8 +168,10 @@ int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_sr
 	                       (const char *const *)a->clump_field, a->n_clump_field};
 	ld_clump_input_t in;
 	ld_clump_result_t r = {0};
+	double t = gvk_seconds();
 	int rc = ld_clump_read(d, (const char *const *)files, n_files, &f, &o, &in, err);
 	if (rc < 0) return free(files), rc;
+	ld_log_phase(a->verbose, "reading the reports", &t);
 	if (!in.n_snp || !d->n_bits) {
 		ld_log_printf(log, "Warning: Skipping --clump since there are no founders.\n");
 	} else if (!d->n_snp || !memchr(in.top, 1, (size_t)in.n_snp)) {
@@ -180,6 +183,7 @@ int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_sr
 		o.gpu = gpu;
 		if (rc == 0) rc = ld_clump_run(d, &in, &o, &r, err);
 		snp_gpu_close(gpu);
+		ld_log_phase(a->verbose && rc == 0, "clumping", &t);
 		size_t n = strlen(a->out_prefix) + 16;
 		char *path = rc == 0 ? malloc(n) : NULL;
 		if (rc == 0 && !path) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -188,6 +192,7 @@ int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_sr
 		if (rc == 0 && !fp) rc = GVK_ERR_IO;
 		if (rc == 0 && ld_clump_write(fp, d, &in, &r, a->clump_verbose) < 0)
 			rc = gvk_err_set(err, GVK_ERR_IO, "cannot write %s", path);
+		ld_log_phase(a->verbose && rc == 0, "writing the clumps", &t);
 		if (rc == 0) log_missing(a, &in, log);
 		if (rc == 0) {
 			ld_log_printf(log, "--clump: %lld clump%s formed from %lld top variant%s.\n", (long long)r.n, r.n == 1 ? "" : "s",

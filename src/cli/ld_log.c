@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ld_log.h"
+#include "../common/threads.h"
 
 void ld_log_printf(ld_log_t *l, const char *fmt, ...)
 {
@@ -56,4 +57,11 @@ void ld_log_rate(ld_log_t *l, const double *rate, int64_t n)
 	double tot = 0;
 	for (int64_t i = 0; i < n; ++i) tot += rate[i];
 	ld_log_printf(l, "Total genotyping rate is %g.\n", n ? tot / (double)n : 0.0);
+}
+
+void ld_log_phase(int verbose, const char *what, double *t)
+{
+	double now = gvk_seconds();
+	if (verbose) fprintf(stderr, "gvk ld: %s %.3f s\n", what, now - *t);
+	*t = now;
 }

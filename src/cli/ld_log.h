@@ -22,5 +22,7 @@ void ld_log_rate(ld_log_t *l, const double *rate, int64_t n);
 /* Writes the text to fp; GVK_ERR_NOMEM if a line could not be kept, GVK_ERR_IO on a write error. */
 int ld_log_write(const ld_log_t *l, FILE *fp, gvk_err_t *err);
 void ld_log_free(ld_log_t *l);
+/* With verbose, "gvk ld: WHAT N s" on stderr, the time since *t; *t becomes now. */
+void ld_log_phase(int verbose, const char *what, double *t);
 
 #endif

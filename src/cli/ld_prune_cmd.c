@@ -13,6 +13,7 @@
 #include "mpi/mpi_drivers.h"
 #endif
 #include "../common/err.h"
+#include "../common/threads.h"
 #include "../ld/ld_prune.h"
 #include "../snp/snp_gpu.h"
 
@@ -90,6 +91,7 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t 
                    gvk_outset_t *os, ld_log_t *log, int64_t *pruned_ct, int *writes, gvk_err_t *err)
 {
 	*writes = 1;
+	double t = gvk_seconds();
 	uint8_t *pruned = malloc((size_t)d->n_snp + 1), *skip = malloc((size_t)d->n_snp + 1);
 	char *in = with_ext(a->out_prefix, ".prune.in"), *out = with_ext(a->out_prefix, ".prune.out");
 	ld_prune_report_t rep = {0};
@@ -115,6 +117,7 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t 
 		if (rc == 0) rc = ld_prune_pairwise(d, &po, pruned, skip, &rep, err);
 		snp_gpu_close(po.gpu);
 	}
+	ld_log_phase(a->verbose, "pruning", &t);
 	/* every row has been read now, and counted as it was decoded */
 	if (rc == 0 && src && src->stats) ld_log_rate(log, d->rate, d->n_snp);
 	for (int64_t k = 0; rc == 0 && k < rep.n_chrom; ++k)
@@ -130,6 +133,7 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t 
 	if (w && (!fi || !fo)) rc = GVK_ERR_IO;
 	if (w && rc == 0 && (write_list(fi, d, pruned, skip, 0) < 0 || write_list(fo, d, pruned, skip, 1) < 0))
 		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	ld_log_phase(a->verbose && rc == 0, "writing the lists", &t);
 	if (w && rc == 0) ld_log_printf(log, "Marker lists written to %s.prune.in and %s.prune.out .\n", a->out_prefix, a->out_prefix);
 	if (rc == 0 && pruned_ct) *pruned_ct = rep.pruned;
 	ld_prune_report_free(&rep);
