@@ -54,6 +54,8 @@ typedef struct {
 	prune_snp_t *s;
 	int64_t n_slot;
 	const snp_bed_src_t *src; /* NULL: d's planes */
+	int64_t own_lo, own_hi;    /* with src->stats: the SNPs whose statistics this worker sets, those of
+	                              its chromosome or piece (others' it computes for itself) */
 	snp_rows_t rows;           /* src's rows */
 	uint64_t *ring;            /* n_slot SNPs' planes */
 	uint64_t *zn;              /* n_slot SNPs' z and neg planes (prune_snp_t) */
@@ -85,9 +87,10 @@ static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
 
 static prune_snp_t *snp_at(const prune_ctx_t *c, int64_t i) { return &c->s[i % c->n_slot]; }
 
-/* SNP i's planes: d's, or its .bed row decoded into its ring slot. */
-static const uint64_t *planes_of(prune_ctx_t *c, int64_t i)
+/* SNP i's planes: d's, or its .bed row decoded into its ring slot; *f its A2 frequency. */
+static const uint64_t *planes_of(prune_ctx_t *c, int64_t i, double *f)
 {
+	*f = c->d->a2f[i];
 	if (!c->src) return snp_plane(c->d, i, 0);
 	size_t words = (size_t)SNP_PLANES * (size_t)c->d->nw;
 	uint64_t *p = c->ring + (size_t)(i % c->n_slot) * words;
@@ -96,7 +99,12 @@ static const uint64_t *planes_of(prune_ctx_t *c, int64_t i)
 		c->io_failed = 1; /* reported once the workers finish */
 		return memset(p, 0, words * 8);
 	}
-	snp_geno_row_to(c->d, i, row, c->src->c, p, c->src->stats);
+	if (c->src->stats && (i < c->own_lo || i >= c->own_hi)) {
+		snp_geno_row_apart(c->d, i, row, c->src->c, p, f);
+	} else {
+		snp_geno_row_to(c->d, i, row, c->src->c, p, c->src->stats);
+		*f = c->d->a2f[i];
+	}
 	return p;
 }
 
@@ -134,7 +142,7 @@ static void band_to(prune_ctx_t *c, int64_t e);
 static void count_only(prune_ctx_t *c, int64_t i)
 {
 	if (c->gpu) band_to(c, i);
-	else if (c->src && c->src->stats) planes_of(c, i);
+	else if (c->src && c->src->stats) planes_of(c, i, &(double){0});
 }
 
 /* The planes the genotype r^2 takes from a row's low and high code bits l, h (nw words, bits from
@@ -190,8 +198,12 @@ static void prepare_direct(prune_ctx_t *c, int64_t i)
 	else
 #endif
 		direct_portable(p, p + nw, nw, n, p + 2 * nw, z, neg, cnt);
-	if (row && c->src->stats) snp_geno_plain_counts(d, i, cnt[0], cnt[2] - cnt[0] - cnt[1], cnt[1], c->src->c);
 	prune_snp_t *s = snp_at(c, i);
+	s->f = d->a2f[i];
+	if (row && c->src->stats && (i < c->own_lo || i >= c->own_hi))
+		s->f = snp_geno_plain_a2f(cnt[0], cnt[2] - cnt[0] - cnt[1], cnt[1], c->src->c);
+	else if (row && c->src->stats)
+		snp_geno_plain_counts(d, i, cnt[0], cnt[2] - cnt[0] - cnt[1], cnt[1], c->src->c), s->f = d->a2f[i];
 	s->pos = s->a = NULL, s->v = p + 2 * nw, s->z = z, s->neg = neg;
 	s->miss = n - cnt[2], s->sum = cnt[0] - cnt[1], s->ssq = cnt[0] + cnt[1];
 	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
@@ -206,14 +218,14 @@ static void snp_prepare(prune_ctx_t *c, int64_t i)
 		prepare_direct(c, i);
 		return;
 	}
-	const uint64_t *p = planes_of(c, i);
+	double f;
+	const uint64_t *p = planes_of(c, i, &f);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (c->popcnt) {
-		prepare_popcnt(c, i, p);
-		return;
-	}
+	if (c->popcnt) prepare_popcnt(c, i, p);
+	else
 #endif
-	prepare_portable(c, i, p);
+		prepare_portable(c, i, p);
+	snp_at(c, i)->f = f;
 }
 
 /* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some; r2_full and
@@ -487,13 +499,17 @@ static double pair_value(prune_ctx_t *c, const window_t *wd, int64_t u, int64_t 
 static double maf(double f) { return f < 0.5 ? f : 1.0 - f; }
 
 /* Adds SNP e to the window; a SNP whose calls do not vary is removed as it enters. */
+static int slot_fill(prune_ctx_t *c, int64_t e)
+{
+	if (c->gpu) band_to(c, e);
+	else snp_prepare(c, e);
+	return c->mode == LD_PRUNE_PAIRPHASE ? phased_varies(c, snp_at(c, e)) : snp_at(c, e)->ok;
+}
+
 static void enter(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t e)
 {
 	wd->live[wd->size++] = e;
-	if (c->gpu) band_to(c, e);
-	else snp_prepare(c, e);
-	int ok = c->mode == LD_PRUNE_PAIRPHASE ? phased_varies(c, snp_at(c, e)) : snp_at(c, e)->ok;
-	if (!ok) out[e] = 1, ++wd->pruned;
+	if (!slot_fill(c, e)) out[e] = 1, ++wd->pruned;
 }
 
 /* --indep-pairwise's pairs of u are taken this many at a time: their values do not depend on
@@ -553,7 +569,6 @@ static int64_t first_from(const window_t *wd, int64_t lo, int64_t snp)
 /* Passes over the window until one removes nothing. end: the SNP after the window. */
 static void window_passes(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t end, double thr)
 {
-	const double *f = c->d->a2f;
 	int again = 1;
 	while (again) {
 		again = 0;
@@ -565,7 +580,7 @@ static void window_passes(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t en
 			if (k < wd->size) {
 				int64_t ik = wd->live[k];
 				again = 1, ++wd->pruned;
-				if (maf(f[iu]) < (1 - PRUNE_EPS) * maf(f[ik])) {
+				if (maf(snp_at(c, iu)->f) < (1 - PRUNE_EPS) * maf(snp_at(c, ik)->f)) {
 					out[iu] = 1;
 				} else {
 					out[ik] = 1;
@@ -626,42 +641,68 @@ static int64_t window_compact(prune_ctx_t *c, window_t *wd, const uint8_t *out, 
 	return wd->size = m;
 }
 
-static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi)
+/* A window's place besides wd: its start, end and (--indep) the entries kept from the last one. */
+typedef struct {
+	int64_t start, end, old;
+} wpos_t;
+
+/* Sets c for the chromosome [lo, hi). */
+static void chrom_begin(prune_ctx_t *c, const ld_prune_opt_t *o, int64_t lo, int64_t hi)
 {
 	const snp_data_t *d = c->d;
-	double thr = c->mode == LD_PRUNE_VIF ? 0.999999 : o->r2 * (1 + PRUNE_EPS);
-	int64_t bp = o->win * 1000, old = 0;
 	c->xmale = snp_chr_class(d->var[lo].chr) == SNP_CHR_X ? d->male : NULL;
 	c->direct = c->mode == LD_PRUNE_PAIRWISE && c->src && c->src->c->plain && !c->src->c->raw &&
 	            snp_chr_class(d->var[lo].chr) == SNP_CHR_AUTO && !c->gpu;
-	c->rows_end = c->dec_end = lo, c->hi = hi, c->o = o, c->thr = thr;
-	int64_t start = lo, end = o->kb ? kb_end(d, lo, lo + 1, hi, bp) : lo + o->win;
-	if (end > hi) end = hi;
+	c->rows_end = c->dec_end = lo, c->hi = hi, c->o = o;
+	c->thr = c->mode == LD_PRUNE_VIF ? 0.999999 : o->r2 * (1 + PRUNE_EPS);
+}
+
+/* The window starting at `start` as if no window came before it. */
+static void window_open(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t start, wpos_t *at)
+{
+	const ld_prune_opt_t *o = c->o;
+	int64_t end = o->kb ? kb_end(c->d, start, start + 1, c->hi, o->win * 1000) : start + o->win;
+	if (end > c->hi) end = c->hi;
 	wd->size = 0;
 	if (end - start > 1)
 		for (int64_t e = start; e < end; ++e) enter(c, wd, out, e);
 	else
 		wd->live[wd->size++] = start, count_only(c, start);
 	for (int64_t k = 0; k < wd->size; ++k) wd->next[k] = k + 1 < wd->size ? wd->live[k + 1] : end;
-	for (;;) {
-		if (wd->size > 1) {
-			window_passes(c, wd, out, end, thr);
-			if (c->mode == LD_PRUNE_VIF) wd->pruned += vif_window(&c->vb, wd->live, wd->size, &old, out, o->r2);
-		}
-		for (int64_t k = 0; k < o->step && start < hi; ++k) ++start;
-		if (start == hi) break;
-		if (end < start) end = start;
-		int64_t prev = window_compact(c, wd, out, start);
-		old = prev;
-		int64_t add = o->kb ? kb_end(d, start, end, hi, bp) - end : o->step;
-		for (int64_t k = 0; k < add && end < hi; ++k) {
-			if (wd->size > prev) wd->next[wd->size - 1] = end;
-			enter(c, wd, out, end++);
-		}
-		if (wd->size > prev) wd->next[wd->size - 1] = end;
-	}
+	*at = (wpos_t){start, end, 0};
 }
 
+/* The passes over the window at at->start, then the move to the next window; 0 at the chromosome's
+ * end. */
+static int window_step(prune_ctx_t *c, window_t *wd, uint8_t *out, wpos_t *at)
+{
+	const ld_prune_opt_t *o = c->o;
+	if (wd->size > 1) {
+		window_passes(c, wd, out, at->end, c->thr);
+		if (c->mode == LD_PRUNE_VIF) wd->pruned += vif_window(&c->vb, wd->live, wd->size, &at->old, out, o->r2);
+	}
+	at->start = at->start + o->step < c->hi ? at->start + o->step : c->hi;
+	if (at->start == c->hi) return 0;
+	if (at->end < at->start) at->end = at->start;
+	int64_t prev = window_compact(c, wd, out, at->start);
+	at->old = prev;
+	int64_t add = o->kb ? kb_end(c->d, at->start, at->end, c->hi, o->win * 1000) - at->end : o->step;
+	for (int64_t k = 0; k < add && at->end < c->hi; ++k) {
+		if (wd->size > prev) wd->next[wd->size - 1] = at->end;
+		enter(c, wd, out, at->end++);
+	}
+	if (wd->size > prev) wd->next[wd->size - 1] = at->end;
+	return 1;
+}
+
+static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi)
+{
+	chrom_begin(c, o, lo, hi);
+	c->own_lo = lo, c->own_hi = hi;
+	wpos_t at;
+	window_open(c, wd, out, lo, &at);
+	while (window_step(c, wd, out, &at)) {}
+}
 
 /* The chromosome runs of d, shared by the workers, who take them in turn. */
 typedef struct {
@@ -680,6 +721,9 @@ typedef struct {
 	int64_t band;         /* with the GPU: rows a band takes */
 	int gpu_failed;       /* under gpu->lock */
 	gvk_err_t gpu_err;    /* the first GPU failure */
+	struct piece *pc;     /* the chromosomes' pieces when they are split (split_plan), else NULL */
+	int64_t n_pc, *pc_at; /* pieces, and each run's first (n_run + 1 entries) */
+	int64_t resumed;      /* pieces the joins ran on from the true state (atomic) */
 } prune_job_t;
 
 /* A worker's rings and, streaming, its row buffer; 0 or -1 when out of memory. */
@@ -713,34 +757,277 @@ static void ctx_free(prune_ctx_t *c)
 	prune_gpu_buf_free(&c->gb);
 }
 
+/* A worker's window lists (and --indep's matrices); -1 when out of memory. */
+static int window_alloc(window_t *wd, prune_ctx_t *c, const prune_job_t *j)
+{
+	memset(wd, 0, sizeof *wd);
+	wd->live = malloc(sizeof *wd->live * (size_t)(j->longest + 1));
+	wd->next = malloc(sizeof *wd->next * (size_t)(j->longest + 1));
+	wd->was = malloc(sizeof *wd->was * (size_t)(j->longest + 1));
+	return wd->live && wd->next && wd->was && (c->mode != LD_PRUNE_VIF || vif_buf_init(&c->vb, j->cap) == 0) ? 0 : -1;
+}
+
+static void window_free(window_t *wd) { free(wd->live), free(wd->next), free(wd->was); }
+
+static void ctx_init(prune_ctx_t *c, const prune_job_t *j)
+{
+	*c = (prune_ctx_t){.d = j->d, .src = j->o->src, .r2 = j->r2, .r2s = j->r2s, .table = pick_table(), .mode = j->o->mode,
+	                   .bits = snp_bed_bits_pick(), .popcnt = cpu_has(CPUF_POPCNT)};
+}
+
+/* A worker's or a joiner's end: its failures and pair count into j. */
+static void ctx_report(prune_ctx_t *c, prune_job_t *j, int ok)
+{
+	if (!ok) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+	if (c->io_failed) __atomic_store_n(&j->io_failed, 1, __ATOMIC_RELAXED);
+	if (c->gpu_failed) {
+		pthread_mutex_lock(&j->gpu->lock);
+		if (!j->gpu_failed) j->gpu_failed = 1, j->gpu_err = c->gpu_err;
+		pthread_mutex_unlock(&j->gpu->lock);
+	}
+	__atomic_fetch_add(&j->pairs, c->pairs, __ATOMIC_RELAXED);
+}
+
 static void worker(void *arg, int tid)
 {
 	prune_job_t *j = arg;
 	(void)tid;
-	prune_ctx_t c = {.d = j->d, .src = j->o->src, .r2 = j->r2, .r2s = j->r2s, .table = pick_table(), .mode = j->o->mode,
-	                 .bits = snp_bed_bits_pick()};
-	c.popcnt = cpu_has(CPUF_POPCNT);
-	window_t wd = {0};
-	wd.live = malloc(sizeof *wd.live * (size_t)(j->longest + 1));
-	wd.next = malloc(sizeof *wd.next * (size_t)(j->longest + 1));
-	wd.was = malloc(sizeof *wd.was * (size_t)(j->longest + 1));
-	int ok = wd.live && wd.next && wd.was && ctx_alloc(&c, j) == 0 &&
-	         (c.mode != LD_PRUNE_VIF || vif_buf_init(&c.vb, j->cap) == 0);
-	if (!ok) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+	prune_ctx_t c;
+	ctx_init(&c, j);
+	window_t wd;
+	int ok = window_alloc(&wd, &c, j) == 0 && ctx_alloc(&c, j) == 0;
 	for (int64_t r; ok && !c.io_failed && !c.gpu_failed && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
 		wd.pruned = 0;
 		prune_chrom(&c, j->o, &wd, j->pruned, j->lo[r], j->hi[r]);
 		j->n_pruned[r] = wd.pruned;
 	}
-	if (c.io_failed) __atomic_store_n(&j->io_failed, 1, __ATOMIC_RELAXED);
-	if (c.gpu_failed) {
-		pthread_mutex_lock(&j->gpu->lock);
-		if (!j->gpu_failed) j->gpu_failed = 1, j->gpu_err = c.gpu_err;
-		pthread_mutex_unlock(&j->gpu->lock);
-	}
-	__atomic_fetch_add(&j->pairs, c.pairs, __ATOMIC_RELAXED);
-	free(wd.live), free(wd.next), free(wd.was);
+	ctx_report(&c, j, ok);
+	window_free(&wd);
 	ctx_free(&c);
+}
+
+/* Splitting a chromosome over the workers (the CPU's --indep-pairwise and --indep-pairphase). What
+ * a window's passes do depends only on the window's state as it arrives: its start and end, its
+ * entries, each one's flag and the next SNP it is to be compared with. A piece of a chromosome, its
+ * windows starting in [a, b), runs from some windows before a as if those were the chromosome's
+ * first, on a worker of its own, and records its state at checkpoints from a on and at b. Then
+ * each chromosome's pieces are joined in order (join_chrom): where a piece's state at a equals the
+ * true one (the state at the end of the piece before, once that is joined), its flags from a on are
+ * the one run's; where not, the one run goes on from the true state until its state equals the
+ * piece's at a checkpoint (the removals a few windows back stop mattering, so the runs meet), or to
+ * the piece's end. The lists are those of one run, however the chromosome was split. A piece sets
+ * the statistics of the SNPs in [a, b) only (own_lo, own_hi), so that no SNP's are set twice. */
+typedef struct piece {
+	int64_t r;       /* chromosome run */
+	int64_t a, b;    /* the windows starting in [a, b) */
+	int64_t from;    /* the first window run */
+	int64_t lim;     /* flags[k] is SNP from + k's, for from <= SNP < lim */
+	uint8_t *flags;
+	int64_t *rec;    /* the states: records of start, end, size, then size each of entries, next and flags */
+	size_t n_rec, cap_rec, fin; /* int64 entries; fin: where the state at b starts (b < the run's end) */
+	int64_t every;   /* starts between checkpoints */
+	int failed;
+} piece_t;
+
+/* Checkpoints a piece records from a on. */
+enum { PIECE_CHECKS = 64 };
+
+static int rec_push(int64_t **rec, size_t *n, size_t *cap, const window_t *wd, const uint8_t *out, const wpos_t *at)
+{
+	size_t need = *n + 3 + 3 * (size_t)wd->size;
+	if (need > *cap) {
+		size_t nc = need * 2;
+		int64_t *p = realloc(*rec, nc * sizeof *p);
+		if (!p) return -1;
+		*rec = p, *cap = nc;
+	}
+	int64_t *q = *rec + *n, m = wd->size;
+	q[0] = at->start, q[1] = at->end, q[2] = m;
+	for (int64_t k = 0; k < m; ++k) q[3 + k] = wd->live[k], q[3 + m + k] = wd->next[k], q[3 + 2 * m + k] = out[wd->live[k]];
+	*n = need;
+	return 0;
+}
+
+static size_t rec_len(const int64_t *q) { return 3 + 3 * (size_t)q[2]; }
+
+static int rec_eq(const int64_t *q, const int64_t *t) { return q[2] == t[2] && !memcmp(q, t, rec_len(q) * sizeof *q); }
+
+/* The window of record q rebuilt in c and wd (flags into out); the SNPs in it are decoded again. */
+static void rec_resume(prune_ctx_t *c, window_t *wd, uint8_t *out, const int64_t *q, wpos_t *at)
+{
+	int64_t m = q[2];
+	*at = (wpos_t){q[0], q[1], 0};
+	memset(out + q[0], 1, (size_t)(q[1] - q[0]));
+	wd->size = m;
+	for (int64_t k = 0; k < m; ++k) {
+		int64_t e = wd->live[k] = q[3 + k];
+		wd->next[k] = q[3 + m + k], out[e] = (uint8_t)q[3 + 2 * m + k];
+		slot_fill(c, e);
+	}
+}
+
+/* Runs piece p on c's worker, out its scratch flags (clear again on return). */
+static void run_piece(prune_ctx_t *c, window_t *wd, uint8_t *out, const prune_job_t *j, piece_t *p)
+{
+	int64_t lo = j->lo[p->r], hi = j->hi[p->r];
+	chrom_begin(c, j->o, lo, hi);
+	c->own_lo = p->a, c->own_hi = p->b;
+	wpos_t at;
+	window_open(c, wd, out, p->from, &at);
+	int64_t top = at.end;
+	for (;;) {
+		if (at.start >= p->b) {
+			p->fin = p->n_rec;
+			if (rec_push(&p->rec, &p->n_rec, &p->cap_rec, wd, out, &at) < 0) p->failed = 1;
+			break;
+		}
+		if (p->a > lo && at.start >= p->a && at.start < p->a + PIECE_CHECKS * p->every && (at.start - p->a) % p->every == 0 &&
+		    rec_push(&p->rec, &p->n_rec, &p->cap_rec, wd, out, &at) < 0)
+			p->failed = 1;
+		int more = window_step(c, wd, out, &at);
+		if (at.end > top) top = at.end;
+		if (!more) break;
+	}
+	p->lim = top > p->b ? top : p->b;
+	p->flags = malloc((size_t)(p->lim - p->from));
+	if (p->flags) memcpy(p->flags, out + p->from, (size_t)(p->lim - p->from));
+	else p->failed = 1;
+	memset(out + p->from, 0, (size_t)(p->lim - p->from));
+}
+
+static void piece_worker(void *arg, int tid)
+{
+	prune_job_t *j = arg;
+	(void)tid;
+	prune_ctx_t c;
+	ctx_init(&c, j);
+	window_t wd;
+	uint8_t *out = calloc((size_t)j->d->n_snp + 1, 1);
+	int ok = out && window_alloc(&wd, &c, j) == 0 && ctx_alloc(&c, j) == 0;
+	for (int64_t k; ok && !c.io_failed && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_pc;) {
+		run_piece(&c, &wd, out, j, &j->pc[k]);
+		if (j->pc[k].failed) ok = 0;
+	}
+	ctx_report(&c, j, ok);
+	window_free(&wd);
+	ctx_free(&c);
+	free(out);
+}
+
+/* Joins run r's pieces into j->pruned (out: a joiner's scratch flags, clear again on return); -1
+ * when out of memory. */
+static int join_chrom(prune_ctx_t *c, window_t *wd, uint8_t *out, prune_job_t *j, int64_t r)
+{
+	piece_t *pc = j->pc + j->pc_at[r];
+	int64_t n = j->pc_at[r + 1] - j->pc_at[r], lo = j->lo[r], hi = j->hi[r];
+	int64_t *mine = NULL; /* the one run's state at a piece's end, where it did not meet the piece */
+	size_t n_mine = 0, cap_mine = 0;
+	const int64_t *truth = NULL;
+	int rc = 0;
+	for (int64_t k = 0; k < n && rc == 0; ++k) {
+		piece_t *p = pc + k;
+		int64_t meet = p->a; /* p's flags are the one run's from here on */
+		if (k > 0 && !rec_eq(truth, p->rec)) {
+			__atomic_fetch_add(&j->resumed, 1, __ATOMIC_RELAXED);
+			chrom_begin(c, j->o, lo, hi);
+			c->own_lo = c->own_hi = 0;
+			wpos_t at;
+			rec_resume(c, wd, out, truth, &at);
+			int64_t top = at.end;
+			size_t q = rec_len(p->rec);
+			meet = p->b;
+			while (at.start < p->b) {
+				for (; q < p->fin && p->rec[q] < at.start; q += rec_len(p->rec + q)) {}
+				if (q < p->fin && p->rec[q] == at.start) {
+					n_mine = 0;
+					if (rec_push(&mine, &n_mine, &cap_mine, wd, out, &at) < 0) rc = -1;
+					if (rc == 0 && rec_eq(mine, p->rec + q)) {
+						meet = at.start;
+						break;
+					}
+				}
+				int more = window_step(c, wd, out, &at);
+				if (at.end > top) top = at.end;
+				if (!more) break;
+			}
+			memcpy(j->pruned + p->a, out + p->a, (size_t)(meet - p->a));
+			if (meet == p->b && k + 1 < n) {
+				n_mine = 0;
+				if (rec_push(&mine, &n_mine, &cap_mine, wd, out, &at) < 0) rc = -1;
+			}
+			memset(out + p->a, 0, (size_t)(top - p->a));
+		}
+		memcpy(j->pruned + meet, p->flags + (meet - p->from), (size_t)(p->b - meet));
+		truth = meet < p->b || k == 0 ? p->rec + p->fin : mine;
+	}
+	int64_t cnt = 0;
+	for (int64_t i = lo; i < hi; ++i) cnt += j->pruned[i];
+	j->n_pruned[r] = cnt;
+	free(mine);
+	return rc;
+}
+
+static void join_worker(void *arg, int tid)
+{
+	prune_job_t *j = arg;
+	(void)tid;
+	prune_ctx_t c;
+	ctx_init(&c, j);
+	window_t wd;
+	uint8_t *out = calloc((size_t)j->d->n_snp + 1, 1);
+	int ok = out && window_alloc(&wd, &c, j) == 0 && ctx_alloc(&c, j) == 0;
+	for (int64_t r; ok && !c.io_failed && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;)
+		if (join_chrom(&c, &wd, out, j, r) < 0) ok = 0;
+	ctx_report(&c, j, ok);
+	window_free(&wd);
+	ctx_free(&c);
+	free(out);
+}
+
+/* The pieces of each run when splitting helps: the CPU, pairwise or pairphase, several threads and
+ * fewer chromosomes than a few per thread. A piece takes about a third of a thread's share of the
+ * SNPs, and no fewer than 64 windows' worth; it starts 8 windows before its own (piece_lead). Returns the
+ * number of pieces (0: no split), -1 when out of memory. */
+static int64_t split_plan(prune_job_t *j, int nt)
+{
+	const ld_prune_opt_t *o = j->o;
+	if (j->gpu || o->mode == LD_PRUNE_VIF || nt < 2 || j->n_run >= 3 * (int64_t)nt) return 0;
+	int64_t total = 0, n = 0;
+	for (int64_t r = 0; r < j->n_run; ++r) total += j->hi[r] - j->lo[r];
+	int64_t len = o->piece > 0 ? o->piece : total / (3 * nt);
+	if (o->piece <= 0 && len < 64 * j->cap) len = 64 * j->cap;
+	int64_t lead = o->piece_lead < 0 ? 0 : o->piece_lead > 0 ? o->piece_lead : 8;
+	int64_t warm = (lead * j->cap + o->step - 1) / o->step * o->step, every = (j->cap + o->step - 1) / o->step * o->step;
+	for (int64_t r = 0; r < j->n_run; ++r) {
+		int64_t steps = (j->hi[r] - j->lo[r] + o->step - 1) / o->step, per = (len + o->step - 1) / o->step;
+		n += steps / per > 1 ? steps / per : 1;
+	}
+	if (n <= j->n_run) return 0;
+	j->pc = calloc((size_t)n, sizeof *j->pc);
+	j->pc_at = malloc(sizeof *j->pc_at * (size_t)(j->n_run + 1));
+	if (!j->pc || !j->pc_at) return -1;
+	int64_t at = 0;
+	for (int64_t r = 0; r < j->n_run; ++r) {
+		int64_t lo = j->lo[r], hi = j->hi[r];
+		int64_t steps = (hi - lo + o->step - 1) / o->step, per = (len + o->step - 1) / o->step;
+		int64_t k = steps / per > 1 ? steps / per : 1;
+		j->pc_at[r] = at;
+		for (int64_t q = 0; q < k; ++q) {
+			piece_t *p = j->pc + at++;
+			p->r = r, p->every = every;
+			p->a = lo + steps * q / k * o->step;
+			p->b = q + 1 < k ? lo + steps * (q + 1) / k * o->step : hi;
+			p->from = p->a - warm > lo ? p->a - warm : lo;
+		}
+	}
+	j->pc_at[j->n_run] = at;
+	return j->n_pc = at;
+}
+
+static void split_free(prune_job_t *j)
+{
+	for (int64_t k = 0; k < j->n_pc; ++k) free(j->pc[k].flags), free(j->pc[k].rec);
+	free(j->pc), free(j->pc_at);
 }
 
 /* The most variants one window holds. */
@@ -822,18 +1109,28 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	}
 	if (rc == 0 && j.n_run) {
 		int nt = o->threads > 1 ? o->threads : 1;
-		gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, worker, &j);
+		int64_t n_pc = split_plan(&j, nt);
+		if (n_pc < 0) {
+			j.failed = 1;
+		} else if (n_pc > 0) {
+			gvk_parallel(nt < n_pc ? nt : (int)n_pc, piece_worker, &j);
+			j.next = 0;
+			if (!j.failed && !j.io_failed) gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, join_worker, &j);
+		} else {
+			gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, worker, &j);
+		}
 		if (j.failed) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 		else if (j.io_failed) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open or read it again", o->src->bed);
 		else if (j.gpu_failed) rc = gvk_err_set(err, j.gpu_err.code, "%s", j.gpu_err.msg);
 	}
+	split_free(&j);
 	if (j.gpu) pthread_mutex_destroy(&pg.lock);
 	if (rc == 0 && o->src && o->src->stats) rc = count_skipped(d, o, skip, err);
 	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
 		ch[rep->n_chrom++] = (ld_prune_chrom_t){d->var[j.lo[r]].chr, j.hi[r] - j.lo[r], j.n_pruned[r]};
 		rep->pruned += j.n_pruned[r];
 	}
-	if (rc == 0 && rep) rep->chrom = ch, rep->pairs = j.pairs;
+	if (rc == 0 && rep) rep->chrom = ch, rep->pairs = j.pairs, rep->pieces = j.n_pc, rep->resumed = j.resumed;
 	else free(ch);
 	free(j.lo), free(j.hi), free(j.n_pruned);
 	return rc;

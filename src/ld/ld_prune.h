@@ -17,7 +17,7 @@ typedef struct {
 	int kb;         /* win is in kb */
 	int64_t step;   /* variants the window moves by */
 	double r2;      /* prune pairs with r^2 above this; the VIF threshold for LD_PRUNE_VIF */
-	int threads;    /* chromosomes pruned at once (each one is sequential) */
+	int threads;    /* chromosomes, or pieces of them, pruned at once */
 	int mode;       /* LD_PRUNE_* */
 	const snp_bed_src_t *src; /* d without planes: its rows, read and decoded as SNPs enter a window, so
 	                             memory holds a window's SNPs rather than the file; NULL: d's planes */
@@ -25,6 +25,10 @@ typedef struct {
 	                   (ld_prune_gpu.h); NULL, or --indep: the CPU */
 	int64_t gpu_band; /* with gpu: rows a band takes; 0: as many as fit the worker's budget (tests
 	                     set a few, so that bands and rings wrap within a small chromosome) */
+	int64_t piece;    /* the CPU with several threads: SNPs a piece of a chromosome takes (ld_prune.c,
+	                     split_plan); 0: a size from the threads and the SNPs (tests set a few) */
+	int piece_lead;   /* windows a piece runs before its own: 0 for 8, -1 for none (tests: the
+	                     pieces then seldom meet the one run at once) */
 } ld_prune_opt_t;
 
 /* Per chromosome run of d, as the log reports it. */
@@ -35,7 +39,9 @@ typedef struct {
 
 typedef struct {
 	ld_prune_chrom_t *chrom; /* n_chrom entries, in d's order; chr points into d */
-	int64_t n_chrom, pruned, pairs;
+	int64_t n_chrom, pruned;
+	int64_t pairs;            /* pairs whose value was computed (a split chromosome's some twice) */
+	int64_t pieces, resumed;  /* pieces of split chromosomes; those the join ran on from the true state */
 } ld_prune_report_t;
 
 /* The option PLINK spells for a mode ("--indep-pairwise", ...). */

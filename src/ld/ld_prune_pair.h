@@ -14,6 +14,7 @@ typedef struct {
 	const uint64_t *pos, *a, *v;
 	const uint64_t *z, *neg; /* the calls that are not 0 once centred, and those that are -1 */
 	int64_t miss, sum, ssq;
+	double f;         /* A2 frequency, which the passes compare by MAF */
 	double var_recip; /* 1 / (n ssq - sum^2) when nothing is missing */
 	int ok;           /* variance over the called samples is not zero */
 	int64_t cls[3];   /* --indep-pairphase: founders with each genotype class (ld_prune.c, classes()) */

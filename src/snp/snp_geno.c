@@ -259,6 +259,14 @@ void snp_geno_plain_counts(const snp_data_t *d, int64_t i, int64_t ll, int64_t l
 	d->full[i] = t.nm == c->n;
 }
 
+double snp_geno_plain_a2f(int64_t ll, int64_t lh, int64_t hh, const snp_geno_ctx_t *c)
+{
+	tally_t t = {.ll = ll, .lh = lh, .hh = hh, .nm = ll + lh + hh};
+	double f2, rate;
+	stats(&t, c, SNP_CHR_AUTO, &f2, &rate);
+	return !c->keep_allele_order && f2 < 0.5 ? 1.0 - f2 : f2;
+}
+
 int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)
 {
 	int cls = snp_chr_class(d->var[i].chr);
@@ -283,15 +291,23 @@ void snp_geno_row(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_c
 
 int snp_geno_row_to(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *planes, int stats)
 {
-	/* a view of SNP i alone whose planes are the caller's; without stats its entries are copies */
-	snp_var_t var = d->var[i];
-	double a2f, rate;
-	uint8_t full;
+	double a2f;
+	if (!stats) return snp_geno_row_apart(d, i, row, c, planes, &a2f);
+	/* a view of SNP i alone whose planes are the caller's */
 	snp_data_t v = *d;
-	v.w = planes;
-	v.var = stats ? d->var + i : &var;
-	v.a2f = stats ? d->a2f + i : &a2f;
-	v.rate = stats ? d->rate + i : &rate;
-	v.full = stats ? d->full + i : &full;
+	v.w = planes, v.var = d->var + i, v.a2f = d->a2f + i, v.rate = d->rate + i, v.full = d->full + i;
+	return snp_geno_row_hh(&v, 0, row, c);
+}
+
+int snp_geno_row_apart(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *planes,
+                       double *a2f)
+{
+	/* the swap follows from the row's counts alone, so a copy holding the chromosome will do */
+	snp_var_t var = {0};
+	double rate;
+	uint8_t full;
+	var.chr = d->var[i].chr;
+	snp_data_t v = *d;
+	v.w = planes, v.var = &var, v.a2f = a2f, v.rate = &rate, v.full = &full;
 	return snp_geno_row_hh(&v, 0, row, c);
 }

@@ -48,6 +48,11 @@ int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno
  * stats its statistics and allele swap go to d as snp_geno_row_hh sets them; without, d is left
  * as it is (a row decoded again after a first pass counted it). Returns the SNP_HH_* flags. */
 int snp_geno_row_to(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *planes, int stats);
+/* The same without stats, for a SNP whose statistics another thread may be setting: of d->var[i]
+ * it reads only the chromosome, and *a2f receives the A2 frequency that the statistics hold once
+ * set. */
+int snp_geno_row_apart(const snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c, uint64_t *planes,
+                       double *a2f);
 
 /* The same statistics with d's per-SNP entries set, and nothing decoded where the counts come
  * straight from the row (every sample kept, an autosome); scratch: planes as above otherwise.
@@ -63,5 +68,7 @@ void snp_geno_plane_counts(const snp_data_t *d, int cls, const uint64_t *p, uint
  * of its codes 00, 10 and 11, for a caller that counted them itself: c plain, SNP i on an
  * autosome. */
 void snp_geno_plain_counts(const snp_data_t *d, int64_t i, int64_t ll, int64_t lh, int64_t hh, const snp_geno_ctx_t *c);
+/* The A2 frequency snp_geno_plain_counts would set, d left as it is. */
+double snp_geno_plain_a2f(int64_t ll, int64_t lh, int64_t hh, const snp_geno_ctx_t *c);
 
 #endif
