@@ -13,7 +13,9 @@
  * A worker holds only its window's SNPs, in rings of slots; given an snp_bed_src_t it reads and
  * decodes their .bed rows as they enter, so the fileset never sits in memory (and, when no first
  * pass counted them, sets their statistics then; the few SNPs that never enter a window, alone on
- * their chromosome or on chromosome 0, are counted on their own). */
+ * their chromosome or on chromosome 0, are counted on their own). A worker prunes a chromosome
+ * at a time; with more threads than a few per chromosome, the chromosomes are split into pieces
+ * and joined again into the same lists (ld_prune_split.c). */
 #include <math.h>
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -21,10 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ld_prune.h"
-#include "ld_prune_pair.h"
-#include "ld_prune_gpu.h"
-#include "ld_prune_vif.h"
+#include "ld_prune_win.h"
 #include "ld_em.h"
 #include "../snp/snp_chrom.h"
 #include "../snp/plink_io.h"
@@ -36,52 +35,9 @@
 /* PLINK's relative epsilon for its threshold and MAF comparisons (2^-44). */
 #define PRUNE_EPS 0.00000000000005684341886080801486968994140625
 
-
-/* r^2 of two SNPs, or r when sign is set. */
-typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t, int sign);
-/* r^2 of SNP x with each of ys[0 .. n) into r2[]. */
-typedef void (*batch_fn)(const prune_snp_t *, const prune_snp_t *const *, int, int, int64_t, double *);
-/* --indep-pairphase's two-locus table of two SNPs (X's male columns, or NULL). */
-typedef void (*table_fn)(const prune_snp_t *, const prune_snp_t *, int, const uint64_t *, uint32_t *);
-
 /* Bytes of .bed rows a worker reads at once when streaming. */
 #define PRUNE_READ_BYTES (1 << 20)
 
-/* One worker's view. A SNP's entry (and, streaming, its planes) sits in slot i % n_slot of the
- * worker's rings, which hold more slots than a window holds SNPs. */
-typedef struct {
-	const snp_data_t *d;
-	prune_snp_t *s;
-	int64_t n_slot;
-	const snp_bed_src_t *src; /* NULL: d's planes */
-	int64_t own_lo, own_hi;    /* with src->stats: the SNPs whose statistics this worker sets, those of
-	                              its chromosome or piece (others' it computes for itself) */
-	snp_rows_t rows;           /* src's rows */
-	uint64_t *ring;            /* n_slot SNPs' planes */
-	uint64_t *zn;              /* n_slot SNPs' z and neg planes (prune_snp_t) */
-	int io_failed;
-	uint64_t pairs;
-	pair_fn r2;
-	batch_fn r2s;   /* --indep-pairwise */
-	table_fn table; /* --indep-pairphase */
-	int popcnt;  /* the CPU has the popcnt instruction */
-	int mode;    /* LD_PRUNE_* */
-	int direct;  /* the chromosome's rows go straight to the genotype r^2's planes (prepare_direct) */
-	snp_bed_bits_fn bits;
-	const uint64_t *xmale; /* the male columns while the chromosome is X, else NULL */
-	vif_buf_t vb;          /* LD_PRUNE_VIF */
-	/* With the GPU (ld_prune_gpu.h): the bits of each pair of row i's window at slot i % n_slot
-	 * (stride words), rows below rows_end set and SNPs below dec_end decoded, band rows at a time. */
-	prune_gpu_t *gpu; /* NULL: the CPU computes each pair as it is met */
-	prune_gpu_buf_t gb;
-	uint64_t *pair_bits;
-	int64_t stride, band, *kend;
-	int64_t rows_end, dec_end, hi;
-	const ld_prune_opt_t *o;
-	double thr;
-	int gpu_failed;
-	gvk_err_t gpu_err;
-} prune_ctx_t;
 
 static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
 
@@ -364,14 +320,6 @@ __attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void pairs_avx5
 #undef POP_ADD
 #endif
 
-/* One chromosome's SNPs [lo, hi). */
-typedef struct {
-	int64_t *live, *next; /* window entries: SNP index, first later SNP index still to compare with */
-	int64_t *was;         /* --indep: while compacting, the slot each entry came from */
-	int64_t size;
-	int64_t pruned;
-} window_t;
-
 /* Genotype classes of a word of SNP x: two copies of A1, one, none. On X a male's call holds one
  * copy (planes as snp_geno.c decodes them) but counts as a homozygote in the table. */
 static inline __attribute__((always_inline)) void classes(const prune_snp_t *x, int w, uint64_t mx, uint64_t k[3])
@@ -499,7 +447,7 @@ static double pair_value(prune_ctx_t *c, const window_t *wd, int64_t u, int64_t 
 static double maf(double f) { return f < 0.5 ? f : 1.0 - f; }
 
 /* Adds SNP e to the window; a SNP whose calls do not vary is removed as it enters. */
-static int slot_fill(prune_ctx_t *c, int64_t e)
+int prune_slot_fill(prune_ctx_t *c, int64_t e)
 {
 	if (c->gpu) band_to(c, e);
 	else snp_prepare(c, e);
@@ -509,7 +457,7 @@ static int slot_fill(prune_ctx_t *c, int64_t e)
 static void enter(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t e)
 {
 	wd->live[wd->size++] = e;
-	if (!slot_fill(c, e)) out[e] = 1, ++wd->pruned;
+	if (!prune_slot_fill(c, e)) out[e] = 1, ++wd->pruned;
 }
 
 /* --indep-pairwise's pairs of u are taken this many at a time: their values do not depend on
@@ -641,13 +589,8 @@ static int64_t window_compact(prune_ctx_t *c, window_t *wd, const uint8_t *out, 
 	return wd->size = m;
 }
 
-/* A window's place besides wd: its start, end and (--indep) the entries kept from the last one. */
-typedef struct {
-	int64_t start, end, old;
-} wpos_t;
-
 /* Sets c for the chromosome [lo, hi). */
-static void chrom_begin(prune_ctx_t *c, const ld_prune_opt_t *o, int64_t lo, int64_t hi)
+void prune_chrom_begin(prune_ctx_t *c, const ld_prune_opt_t *o, int64_t lo, int64_t hi)
 {
 	const snp_data_t *d = c->d;
 	c->xmale = snp_chr_class(d->var[lo].chr) == SNP_CHR_X ? d->male : NULL;
@@ -658,7 +601,7 @@ static void chrom_begin(prune_ctx_t *c, const ld_prune_opt_t *o, int64_t lo, int
 }
 
 /* The window starting at `start` as if no window came before it. */
-static void window_open(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t start, wpos_t *at)
+void prune_window_open(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t start, wpos_t *at)
 {
 	const ld_prune_opt_t *o = c->o;
 	int64_t end = o->kb ? kb_end(c->d, start, start + 1, c->hi, o->win * 1000) : start + o->win;
@@ -674,7 +617,7 @@ static void window_open(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t star
 
 /* The passes over the window at at->start, then the move to the next window; 0 at the chromosome's
  * end. */
-static int window_step(prune_ctx_t *c, window_t *wd, uint8_t *out, wpos_t *at)
+int prune_window_step(prune_ctx_t *c, window_t *wd, uint8_t *out, wpos_t *at)
 {
 	const ld_prune_opt_t *o = c->o;
 	if (wd->size > 1) {
@@ -697,37 +640,15 @@ static int window_step(prune_ctx_t *c, window_t *wd, uint8_t *out, wpos_t *at)
 
 static void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi)
 {
-	chrom_begin(c, o, lo, hi);
+	prune_chrom_begin(c, o, lo, hi);
 	c->own_lo = lo, c->own_hi = hi;
 	wpos_t at;
-	window_open(c, wd, out, lo, &at);
-	while (window_step(c, wd, out, &at)) {}
+	prune_window_open(c, wd, out, lo, &at);
+	while (prune_window_step(c, wd, out, &at)) {}
 }
 
-/* The chromosome runs of d, shared by the workers, who take them in turn. */
-typedef struct {
-	const snp_data_t *d;
-	const ld_prune_opt_t *o;
-	pair_fn r2;
-	batch_fn r2s;
-	uint8_t *pruned;
-	int64_t *lo, *hi, *n_pruned, n_run, longest;
-	int64_t cap;          /* the most variants a window holds */
-	int64_t next;         /* the next run to take (atomic) */
-	uint64_t pairs;       /* (atomic) */
-	int failed;           /* a worker ran out of memory (atomic) */
-	int io_failed;        /* a worker could not read the .bed (atomic) */
-	prune_gpu_t *gpu;     /* NULL: the CPU path */
-	int64_t band;         /* with the GPU: rows a band takes */
-	int gpu_failed;       /* under gpu->lock */
-	gvk_err_t gpu_err;    /* the first GPU failure */
-	struct piece *pc;     /* the chromosomes' pieces when they are split (split_plan), else NULL */
-	int64_t n_pc, *pc_at; /* pieces, and each run's first (n_run + 1 entries) */
-	int64_t resumed;      /* pieces the joins ran on from the true state (atomic) */
-} prune_job_t;
-
 /* A worker's rings and, streaming, its row buffer; 0 or -1 when out of memory. */
-static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
+int prune_ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
 {
 	/* with the GPU the rings hold a band and the windows that reach into it besides the window */
 	c->n_slot = j->gpu ? j->band + 2 * j->cap + 1 : j->cap + 1;
@@ -749,7 +670,7 @@ static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
 	return 0;
 }
 
-static void ctx_free(prune_ctx_t *c)
+void prune_ctx_free(prune_ctx_t *c)
 {
 	free(c->s), free(c->zn), free(c->ring), free(c->pair_bits), free(c->kend);
 	if (c->src) snp_rows_close(&c->rows);
@@ -758,7 +679,7 @@ static void ctx_free(prune_ctx_t *c)
 }
 
 /* A worker's window lists (and --indep's matrices); -1 when out of memory. */
-static int window_alloc(window_t *wd, prune_ctx_t *c, const prune_job_t *j)
+int prune_window_alloc(window_t *wd, prune_ctx_t *c, const prune_job_t *j)
 {
 	memset(wd, 0, sizeof *wd);
 	wd->live = malloc(sizeof *wd->live * (size_t)(j->longest + 1));
@@ -767,16 +688,16 @@ static int window_alloc(window_t *wd, prune_ctx_t *c, const prune_job_t *j)
 	return wd->live && wd->next && wd->was && (c->mode != LD_PRUNE_VIF || vif_buf_init(&c->vb, j->cap) == 0) ? 0 : -1;
 }
 
-static void window_free(window_t *wd) { free(wd->live), free(wd->next), free(wd->was); }
+void prune_window_free(window_t *wd) { free(wd->live), free(wd->next), free(wd->was); }
 
-static void ctx_init(prune_ctx_t *c, const prune_job_t *j)
+void prune_ctx_init(prune_ctx_t *c, const prune_job_t *j)
 {
 	*c = (prune_ctx_t){.d = j->d, .src = j->o->src, .r2 = j->r2, .r2s = j->r2s, .table = pick_table(), .mode = j->o->mode,
 	                   .bits = snp_bed_bits_pick(), .popcnt = cpu_has(CPUF_POPCNT)};
 }
 
 /* A worker's or a joiner's end: its failures and pair count into j. */
-static void ctx_report(prune_ctx_t *c, prune_job_t *j, int ok)
+void prune_ctx_report(prune_ctx_t *c, prune_job_t *j, int ok)
 {
 	if (!ok) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
 	if (c->io_failed) __atomic_store_n(&j->io_failed, 1, __ATOMIC_RELAXED);
@@ -793,241 +714,17 @@ static void worker(void *arg, int tid)
 	prune_job_t *j = arg;
 	(void)tid;
 	prune_ctx_t c;
-	ctx_init(&c, j);
+	prune_ctx_init(&c, j);
 	window_t wd;
-	int ok = window_alloc(&wd, &c, j) == 0 && ctx_alloc(&c, j) == 0;
+	int ok = prune_window_alloc(&wd, &c, j) == 0 && prune_ctx_alloc(&c, j) == 0;
 	for (int64_t r; ok && !c.io_failed && !c.gpu_failed && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
 		wd.pruned = 0;
 		prune_chrom(&c, j->o, &wd, j->pruned, j->lo[r], j->hi[r]);
 		j->n_pruned[r] = wd.pruned;
 	}
-	ctx_report(&c, j, ok);
-	window_free(&wd);
-	ctx_free(&c);
-}
-
-/* Splitting a chromosome over the workers (the CPU's --indep-pairwise and --indep-pairphase). What
- * a window's passes do depends only on the window's state as it arrives: its start and end, its
- * entries, each one's flag and the next SNP it is to be compared with. A piece of a chromosome, its
- * windows starting in [a, b), runs from some windows before a as if those were the chromosome's
- * first, on a worker of its own, and records its state at checkpoints from a on and at b. Then
- * each chromosome's pieces are joined in order (join_chrom): where a piece's state at a equals the
- * true one (the state at the end of the piece before, once that is joined), its flags from a on are
- * the one run's; where not, the one run goes on from the true state until its state equals the
- * piece's at a checkpoint (the removals a few windows back stop mattering, so the runs meet), or to
- * the piece's end. The lists are those of one run, however the chromosome was split. A piece sets
- * the statistics of the SNPs in [a, b) only (own_lo, own_hi), so that no SNP's are set twice. */
-typedef struct piece {
-	int64_t r;       /* chromosome run */
-	int64_t a, b;    /* the windows starting in [a, b) */
-	int64_t from;    /* the first window run */
-	int64_t lim;     /* flags[k] is SNP from + k's, for from <= SNP < lim */
-	uint8_t *flags;
-	int64_t *rec;    /* the states: records of start, end, size, then size each of entries, next and flags */
-	size_t n_rec, cap_rec, fin; /* int64 entries; fin: where the state at b starts (b < the run's end) */
-	int64_t every;   /* starts between checkpoints */
-	int failed;
-} piece_t;
-
-/* Checkpoints a piece records from a on. */
-enum { PIECE_CHECKS = 64 };
-
-static int rec_push(int64_t **rec, size_t *n, size_t *cap, const window_t *wd, const uint8_t *out, const wpos_t *at)
-{
-	size_t need = *n + 3 + 3 * (size_t)wd->size;
-	if (need > *cap) {
-		size_t nc = need * 2;
-		int64_t *p = realloc(*rec, nc * sizeof *p);
-		if (!p) return -1;
-		*rec = p, *cap = nc;
-	}
-	int64_t *q = *rec + *n, m = wd->size;
-	q[0] = at->start, q[1] = at->end, q[2] = m;
-	for (int64_t k = 0; k < m; ++k) q[3 + k] = wd->live[k], q[3 + m + k] = wd->next[k], q[3 + 2 * m + k] = out[wd->live[k]];
-	*n = need;
-	return 0;
-}
-
-static size_t rec_len(const int64_t *q) { return 3 + 3 * (size_t)q[2]; }
-
-static int rec_eq(const int64_t *q, const int64_t *t) { return q[2] == t[2] && !memcmp(q, t, rec_len(q) * sizeof *q); }
-
-/* The window of record q rebuilt in c and wd (flags into out); the SNPs in it are decoded again. */
-static void rec_resume(prune_ctx_t *c, window_t *wd, uint8_t *out, const int64_t *q, wpos_t *at)
-{
-	int64_t m = q[2];
-	*at = (wpos_t){q[0], q[1], 0};
-	memset(out + q[0], 1, (size_t)(q[1] - q[0]));
-	wd->size = m;
-	for (int64_t k = 0; k < m; ++k) {
-		int64_t e = wd->live[k] = q[3 + k];
-		wd->next[k] = q[3 + m + k], out[e] = (uint8_t)q[3 + 2 * m + k];
-		slot_fill(c, e);
-	}
-}
-
-/* Runs piece p on c's worker, out its scratch flags (clear again on return). */
-static void run_piece(prune_ctx_t *c, window_t *wd, uint8_t *out, const prune_job_t *j, piece_t *p)
-{
-	int64_t lo = j->lo[p->r], hi = j->hi[p->r];
-	chrom_begin(c, j->o, lo, hi);
-	c->own_lo = p->a, c->own_hi = p->b;
-	wpos_t at;
-	window_open(c, wd, out, p->from, &at);
-	int64_t top = at.end;
-	for (;;) {
-		if (at.start >= p->b) {
-			p->fin = p->n_rec;
-			if (rec_push(&p->rec, &p->n_rec, &p->cap_rec, wd, out, &at) < 0) p->failed = 1;
-			break;
-		}
-		if (p->a > lo && at.start >= p->a && at.start < p->a + PIECE_CHECKS * p->every && (at.start - p->a) % p->every == 0 &&
-		    rec_push(&p->rec, &p->n_rec, &p->cap_rec, wd, out, &at) < 0)
-			p->failed = 1;
-		int more = window_step(c, wd, out, &at);
-		if (at.end > top) top = at.end;
-		if (!more) break;
-	}
-	p->lim = top > p->b ? top : p->b;
-	p->flags = malloc((size_t)(p->lim - p->from));
-	if (p->flags) memcpy(p->flags, out + p->from, (size_t)(p->lim - p->from));
-	else p->failed = 1;
-	memset(out + p->from, 0, (size_t)(p->lim - p->from));
-}
-
-static void piece_worker(void *arg, int tid)
-{
-	prune_job_t *j = arg;
-	(void)tid;
-	prune_ctx_t c;
-	ctx_init(&c, j);
-	window_t wd;
-	uint8_t *out = calloc((size_t)j->d->n_snp + 1, 1);
-	int ok = out && window_alloc(&wd, &c, j) == 0 && ctx_alloc(&c, j) == 0;
-	for (int64_t k; ok && !c.io_failed && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_pc;) {
-		run_piece(&c, &wd, out, j, &j->pc[k]);
-		if (j->pc[k].failed) ok = 0;
-	}
-	ctx_report(&c, j, ok);
-	window_free(&wd);
-	ctx_free(&c);
-	free(out);
-}
-
-/* Joins run r's pieces into j->pruned (out: a joiner's scratch flags, clear again on return); -1
- * when out of memory. */
-static int join_chrom(prune_ctx_t *c, window_t *wd, uint8_t *out, prune_job_t *j, int64_t r)
-{
-	piece_t *pc = j->pc + j->pc_at[r];
-	int64_t n = j->pc_at[r + 1] - j->pc_at[r], lo = j->lo[r], hi = j->hi[r];
-	int64_t *mine = NULL; /* the one run's state at a piece's end, where it did not meet the piece */
-	size_t n_mine = 0, cap_mine = 0;
-	const int64_t *truth = NULL;
-	int rc = 0;
-	for (int64_t k = 0; k < n && rc == 0; ++k) {
-		piece_t *p = pc + k;
-		int64_t meet = p->a; /* p's flags are the one run's from here on */
-		if (k > 0 && !rec_eq(truth, p->rec)) {
-			__atomic_fetch_add(&j->resumed, 1, __ATOMIC_RELAXED);
-			chrom_begin(c, j->o, lo, hi);
-			c->own_lo = c->own_hi = 0;
-			wpos_t at;
-			rec_resume(c, wd, out, truth, &at);
-			int64_t top = at.end;
-			size_t q = rec_len(p->rec);
-			meet = p->b;
-			while (at.start < p->b) {
-				for (; q < p->fin && p->rec[q] < at.start; q += rec_len(p->rec + q)) {}
-				if (q < p->fin && p->rec[q] == at.start) {
-					n_mine = 0;
-					if (rec_push(&mine, &n_mine, &cap_mine, wd, out, &at) < 0) rc = -1;
-					if (rc == 0 && rec_eq(mine, p->rec + q)) {
-						meet = at.start;
-						break;
-					}
-				}
-				int more = window_step(c, wd, out, &at);
-				if (at.end > top) top = at.end;
-				if (!more) break;
-			}
-			memcpy(j->pruned + p->a, out + p->a, (size_t)(meet - p->a));
-			if (meet == p->b && k + 1 < n) {
-				n_mine = 0;
-				if (rec_push(&mine, &n_mine, &cap_mine, wd, out, &at) < 0) rc = -1;
-			}
-			memset(out + p->a, 0, (size_t)(top - p->a));
-		}
-		memcpy(j->pruned + meet, p->flags + (meet - p->from), (size_t)(p->b - meet));
-		truth = meet < p->b || k == 0 ? p->rec + p->fin : mine;
-	}
-	int64_t cnt = 0;
-	for (int64_t i = lo; i < hi; ++i) cnt += j->pruned[i];
-	j->n_pruned[r] = cnt;
-	free(mine);
-	return rc;
-}
-
-static void join_worker(void *arg, int tid)
-{
-	prune_job_t *j = arg;
-	(void)tid;
-	prune_ctx_t c;
-	ctx_init(&c, j);
-	window_t wd;
-	uint8_t *out = calloc((size_t)j->d->n_snp + 1, 1);
-	int ok = out && window_alloc(&wd, &c, j) == 0 && ctx_alloc(&c, j) == 0;
-	for (int64_t r; ok && !c.io_failed && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;)
-		if (join_chrom(&c, &wd, out, j, r) < 0) ok = 0;
-	ctx_report(&c, j, ok);
-	window_free(&wd);
-	ctx_free(&c);
-	free(out);
-}
-
-/* The pieces of each run when splitting helps: the CPU, pairwise or pairphase, several threads and
- * fewer chromosomes than a few per thread. A piece takes about a third of a thread's share of the
- * SNPs, and no fewer than 64 windows' worth; it starts 8 windows before its own (piece_lead). Returns the
- * number of pieces (0: no split), -1 when out of memory. */
-static int64_t split_plan(prune_job_t *j, int nt)
-{
-	const ld_prune_opt_t *o = j->o;
-	if (j->gpu || o->mode == LD_PRUNE_VIF || nt < 2 || j->n_run >= 3 * (int64_t)nt) return 0;
-	int64_t total = 0, n = 0;
-	for (int64_t r = 0; r < j->n_run; ++r) total += j->hi[r] - j->lo[r];
-	int64_t len = o->piece > 0 ? o->piece : total / (3 * nt);
-	if (o->piece <= 0 && len < 64 * j->cap) len = 64 * j->cap;
-	int64_t lead = o->piece_lead < 0 ? 0 : o->piece_lead > 0 ? o->piece_lead : 8;
-	int64_t warm = (lead * j->cap + o->step - 1) / o->step * o->step, every = (j->cap + o->step - 1) / o->step * o->step;
-	for (int64_t r = 0; r < j->n_run; ++r) {
-		int64_t steps = (j->hi[r] - j->lo[r] + o->step - 1) / o->step, per = (len + o->step - 1) / o->step;
-		n += steps / per > 1 ? steps / per : 1;
-	}
-	if (n <= j->n_run) return 0;
-	j->pc = calloc((size_t)n, sizeof *j->pc);
-	j->pc_at = malloc(sizeof *j->pc_at * (size_t)(j->n_run + 1));
-	if (!j->pc || !j->pc_at) return -1;
-	int64_t at = 0;
-	for (int64_t r = 0; r < j->n_run; ++r) {
-		int64_t lo = j->lo[r], hi = j->hi[r];
-		int64_t steps = (hi - lo + o->step - 1) / o->step, per = (len + o->step - 1) / o->step;
-		int64_t k = steps / per > 1 ? steps / per : 1;
-		j->pc_at[r] = at;
-		for (int64_t q = 0; q < k; ++q) {
-			piece_t *p = j->pc + at++;
-			p->r = r, p->every = every;
-			p->a = lo + steps * q / k * o->step;
-			p->b = q + 1 < k ? lo + steps * (q + 1) / k * o->step : hi;
-			p->from = p->a - warm > lo ? p->a - warm : lo;
-		}
-	}
-	j->pc_at[j->n_run] = at;
-	return j->n_pc = at;
-}
-
-static void split_free(prune_job_t *j)
-{
-	for (int64_t k = 0; k < j->n_pc; ++k) free(j->pc[k].flags), free(j->pc[k].rec);
-	free(j->pc), free(j->pc_at);
+	prune_ctx_report(&c, j, ok);
+	prune_window_free(&wd);
+	prune_ctx_free(&c);
 }
 
 /* The most variants one window holds. */
@@ -1109,13 +806,13 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	}
 	if (rc == 0 && j.n_run) {
 		int nt = o->threads > 1 ? o->threads : 1;
-		int64_t n_pc = split_plan(&j, nt);
+		int64_t n_pc = prune_split_plan(&j, nt);
 		if (n_pc < 0) {
 			j.failed = 1;
 		} else if (n_pc > 0) {
-			gvk_parallel(nt < n_pc ? nt : (int)n_pc, piece_worker, &j);
-			j.next = 0;
-			if (!j.failed && !j.io_failed) gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, join_worker, &j);
+			gvk_parallel(nt < n_pc ? nt : (int)n_pc, prune_split_worker, &j);
+			j.next = 0, j.joining = 1;
+			if (!j.failed && !j.io_failed) gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, prune_split_worker, &j);
 		} else {
 			gvk_parallel(nt < j.n_run ? nt : (int)j.n_run, worker, &j);
 		}
@@ -1123,7 +820,7 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 		else if (j.io_failed) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot open or read it again", o->src->bed);
 		else if (j.gpu_failed) rc = gvk_err_set(err, j.gpu_err.code, "%s", j.gpu_err.msg);
 	}
-	split_free(&j);
+	prune_split_free(&j);
 	if (j.gpu) pthread_mutex_destroy(&pg.lock);
 	if (rc == 0 && o->src && o->src->stats) rc = count_skipped(d, o, skip, err);
 	for (int64_t r = 0; rc == 0 && rep && r < j.n_run; ++r) {
