@@ -165,6 +165,7 @@ static int write_outputs(run_t *r)
 	/* one set of threads for the engine and the writer, which take turns */
 	gvk_pool_t *pool = a->ld.threads > 1 && a->ld.device != GVK_DEVICE_GPU ? gvk_pool_create(a->ld.threads) : NULL;
 	r->w.pool = pool, a->ld.pool = pool;
+	double t = gvk_seconds();
 	int rc = ld_writer_init(&r->w, &r->err);
 	sink_ctx_t sc = {&r->w, !a->quiet && isatty(2), r->d.n_snp, r->t0};
 	if (rc == 0) rc = ld_run(&r->d, &a->ld, sink, &sc, &r->rep, &r->err);
@@ -172,9 +173,11 @@ static int write_outputs(run_t *r)
 	if (rc == 0) rc = ld_writer_finish(&r->w, &r->err);
 	gvk_pool_destroy(pool);
 	a->ld.pool = r->w.pool = NULL;
+	ld_log_phase(a->verbose && rc == 0, "computing and writing the table", &t);
 	if (rc == 0) rc = write_irem(r);
 	if (rc == 0 && r->log_path) rc = write_log(r, NULL);
 	if (rc == 0) rc = gvk_outset_commit(&r->os, &r->err);
+	ld_log_phase(a->verbose && rc == 0, "writing the log and committing", &t);
 	return rc;
 }
 

@@ -59,5 +59,9 @@ python3 "$here/gen_ld_data.py" m --samples 20 --snps 50 --chroms 1 --missing 0.3
 # accepted for comparison: both lists written
 "$gvk" ld -q --bfile d --indep-pairwise 5 kb 1 0.2 --out ok && [ -e ok.prune.in ] && [ -e ok.prune.out ] && [ -e ok.log ] &&
 	[ $(cat ok.prune.in ok.prune.out | wc -l) -eq 50 ] && pass=$((pass + 1)) || { echo "FAIL: accepted run"; fail=$((fail + 1)); }
+# -v: each phase's time on stderr, and the same lists
+"$gvk" ld -v --bfile d --indep-pairwise 5 kb 1 0.2 --out okv 2> v.txt && cmp -s ok.prune.in okv.prune.in &&
+	grep -q "^gvk ld: reading the input [0-9.]* s$" v.txt && grep -q "^gvk ld: pruning [0-9.]* s$" v.txt &&
+	grep -q "^gvk ld: writing the lists [0-9.]* s$" v.txt && pass=$((pass + 1)) || { echo "FAIL: -v"; fail=$((fail + 1)); }
 echo "ld_prune_errors: $pass passed, $fail failed"
 [ $fail -eq 0 ]
