@@ -141,7 +141,7 @@ static int select_variants(const ld_args_t *a, source_t *s, snp_data_t *d, ld_lo
 	if (rc == 0) rc = snp_select_vars(d, &o, keep, err);
 	if (rc == 0) {
 		snp_vars_compact(d, keep, s->src);
-		d->id_width = ld_plink_maxsnp(d);
+		d->id_width = ld_plink_maxsnp_threads(d, a->ld.threads);
 		if (d->n_snp != s->n_rows) ld_log_printf(log, "%lld variants selected by the variant filters.\n", (long long)d->n_snp);
 	}
 	free(keep);

@@ -435,7 +435,7 @@ static int components(const snp_data_t *d, const ld_clump_input_t *in, const ld_
 	*bucket = malloc(sizeof **bucket * (size_t)(n_cand + 1));
 	int rc = sp && *bucket ? 0 : -1;
 	for (int64_t a = 0, b; rc == 0 && a < m; a = b) {
-		for (b = a + 1; b < m && !strcmp(d->var[b].chr, d->var[a].chr); ++b) {}
+		for (b = a + 1; b < m && snp_same_chr(d, b, a); ++b) {}
 		rc = run_comps(d, in, o->bp_radius, a, b, sp, cs);
 	}
 	if (rc == 0 && !(cnt = calloc((size_t)cs->n + 1, sizeof *cnt))) rc = -1;

@@ -79,9 +79,11 @@ static void table_put(id_table_t *t, int64_t i, size_t n, uint64_t h)
  * each insertion would otherwise wait for memory in turn. */
 enum { PUT_BATCH = 32 };
 
-/* A thread's share of the ids, of the slots to clear first, then of the ids to insert. */
+/* A thread's share of the ids, of the slots to clear first (and of the input's per-SNP entries to
+ * set empty), then of the ids to insert. */
 typedef struct {
 	id_table_t *t;
+	ld_clump_input_t *in;
 	int nt, stage;
 } table_job_t;
 
@@ -92,6 +94,9 @@ static void table_worker(void *arg, int tid)
 	if (j->stage == 0) {
 		size_t a = gvk_part(t->mask + 1, tid, j->nt), b = gvk_part(t->mask + 1, tid + 1, j->nt);
 		memset(t->slot + a, 0, (b - a) * sizeof *t->slot);
+		size_t i0 = gvk_part((size_t)j->in->n_snp, tid, j->nt), i1 = gvk_part((size_t)j->in->n_snp, tid + 1, j->nt);
+		memset(j->in->nsig + i0, 0, (i1 - i0) * sizeof *j->in->nsig);
+		for (size_t i = i0; i < i1; ++i) j->in->head[i] = -1;
 		return;
 	}
 	const snp_data_t *d = t->d;
@@ -108,7 +113,8 @@ static void table_worker(void *arg, int tid)
 	}
 }
 
-static int table_init(id_table_t *t, const snp_data_t *d, int threads)
+/* The table of d's ids, and in's per-SNP entries (n_snp of them) set empty. */
+static int table_init(id_table_t *t, const snp_data_t *d, int threads, ld_clump_input_t *in)
 {
 	uint64_t cap = 16;
 	while (cap < 2 * (uint64_t)d->n_snp + 2) cap <<= 1;
@@ -117,7 +123,7 @@ static int table_init(id_table_t *t, const snp_data_t *d, int threads)
 	if (!t->slot || !t->later || (uint64_t)d->n_snp >= SLOT_IDX) return -1;
 	t->mask = cap - 1, t->d = d;
 	int nt = threads > 1 && d->n_snp >= 4096 ? threads : 1;
-	table_job_t j = {t, nt, 0};
+	table_job_t j = {t, in, nt, 0};
 	gvk_parallel(nt, table_worker, &j);
 	j.stage = 1;
 	gvk_parallel(nt, table_worker, &j);
@@ -455,15 +461,14 @@ int ld_clump_read(const snp_data_t *d, const char *const *files, int n, const ld
 	int64_t m = d->n_snp;
 	in->n_snp = m, in->n_files = n;
 	in->head = snp_big_alloc(sizeof *in->head * (size_t)(m + 1));
-	if ((in->nsig = snp_big_alloc(sizeof *in->nsig * (size_t)(m + 1)))) memset(in->nsig, 0, sizeof *in->nsig * (size_t)(m + 1));
+	in->nsig = snp_big_alloc(sizeof *in->nsig * (size_t)(m + 1));
 	in->top = calloc((size_t)m + 1, 1);
 	id_table_t ids = {0};
-	if (!in->head || !in->nsig || !in->top || table_init(&ids, d, o->threads) < 0) {
+	if (!in->head || !in->nsig || !in->top || table_init(&ids, d, o->threads, in) < 0) {
 		table_free(&ids);
 		ld_clump_input_free(in);
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	}
-	for (int64_t i = 0; i < m; ++i) in->head[i] = -1;
 	reader_t r = {.d = d, .ids = &ids, .o = o, .load = 0.05, .threads = o->threads, .nsig = in->nsig};
 	if (o->p2 > r.load) r.load = o->p2;
 	if (o->p1 >= r.load) r.load = o->p1 * (1 + CLUMP_EPS);

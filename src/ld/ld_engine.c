@@ -138,7 +138,7 @@ static int64_t *cm_window_ends(const snp_data_t *d, const ld_opt_t *o)
 	if (!end) return NULL;
 	for (int64_t i = 0; i < m; ++i) {
 		if (o->idx1 && !o->idx1[i]) continue;
-		int fresh = prev < 0 || strcmp(d->var[i].chr, d->var[prev].chr) || i != prev + 1;
+		int fresh = prev < 0 || !snp_same_chr(d, i, prev) || i != prev + 1;
 		if (i > last)
 			for (last = i; last + 1 < m && !strcmp(d->var[last + 1].chr, d->var[i].chr);) ++last;
 		if (fresh) {

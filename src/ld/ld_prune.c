@@ -787,7 +787,7 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	int rc = 0;
 	if (!j.lo || !j.hi || !j.n_pruned || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	for (int64_t lo = 0, hi; rc == 0 && lo < m; lo = hi) {
-		for (hi = lo + 1; hi < m && !strcmp(d->var[hi].chr, d->var[lo].chr); ++hi) {}
+		for (hi = lo + 1; hi < m && snp_same_chr(d, hi, lo); ++hi) {}
 		if (!strcmp(d->var[lo].chr, "0")) { /* PLINK prunes and lists no variant of chromosome 0 */
 			memset(skip + lo, 1, (size_t)(hi - lo));
 			continue;

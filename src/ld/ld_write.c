@@ -9,20 +9,67 @@
 
 #include "ld_write.h"
 #include "ld_gz.h"
+#include "../common/threads.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 
-int ld_plink_maxsnp(const snp_data_t *d)
+/* A part of the IDs' lengths that can widen the column: those longer than every one before them in
+ * the part (only such an ID can be the next to exceed the width). */
+typedef struct {
+	const snp_data_t *d;
+	int nt;
+	size_t *rec;   /* nt parts x cap entries */
+	int *n_rec;
+	int cap;
+} width_t;
+
+static void width_worker(void *arg, int tid)
+{
+	width_t *w = arg;
+	int64_t n = w->d->n_snp;
+	size_t top = 0, *rec = w->rec + (size_t)tid * (size_t)w->cap;
+	int k = 0;
+	for (int64_t i = n * tid / w->nt, e = n * (tid + 1) / w->nt; i < e; ++i) {
+		size_t l = strlen(w->d->var[i].id);
+		if (l <= top) continue;
+		top = l;
+		if (k == w->cap) { /* a part this irregular is scanned again in order */
+			w->n_rec[tid] = -1;
+			return;
+		}
+		rec[k++] = l;
+	}
+	w->n_rec[tid] = k;
+}
+
+int ld_plink_maxsnp_threads(const snp_data_t *d, int threads)
 {
 	if (d->id_width) return d->id_width;
-	/* Grows to two more than the first ID longer than the current width, in file order. */
-	size_t w = 4;
-	for (int64_t i = 0; i < d->n_snp; ++i) {
-		size_t l = strlen(d->var[i].id);
-		if (l > w) w = l + 2;
+	/* Grows to two more than the first ID longer than the current width, in file order; the parts'
+	 * growing IDs, taken in order, give the same. */
+	enum { CAP = 64 };
+	width_t w = {d, threads > 1 && d->n_snp >= 65536 ? threads : 1, NULL, NULL, CAP};
+	w.rec = malloc(sizeof *w.rec * CAP * (size_t)w.nt), w.n_rec = malloc(sizeof *w.n_rec * (size_t)w.nt);
+	if (!w.rec || !w.n_rec) w.nt = 0;
+	size_t width = 4;
+	if (w.nt) gvk_parallel(w.nt, width_worker, &w);
+	for (int t = 0; t < w.nt; ++t)
+		if (w.n_rec[t] < 0) w.nt = 0;
+	if (w.nt) {
+		for (int t = 0; t < w.nt; ++t)
+			for (int k = 0; k < w.n_rec[t]; ++k)
+				if (w.rec[(size_t)t * CAP + k] > width) width = w.rec[(size_t)t * CAP + k] + 2;
+	} else {
+		for (int64_t i = 0; i < d->n_snp; ++i) {
+			size_t l = strlen(d->var[i].id);
+			if (l > width) width = l + 2;
+		}
 	}
-	return (int)w;
+	free(w.rec), free(w.n_rec);
+	return (int)width;
 }
+
+int ld_plink_maxsnp(const snp_data_t *d) { return ld_plink_maxsnp_threads(d, 1); }
 
 static int reserve(ld_writer_t *w, size_t more)
 {

@@ -60,5 +60,7 @@ int ld_fmt_g3(char *s, double v, int w);
 
 /* PLINK 1.9's width of the SNP ID columns for these variants. */
 int ld_plink_maxsnp(const snp_data_t *d);
+/* The same on up to `threads` threads. */
+int ld_plink_maxsnp_threads(const snp_data_t *d, int threads);
 
 #endif

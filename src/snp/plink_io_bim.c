@@ -295,14 +295,30 @@ static const char *string_at(const snp_data_t *d, size_t o)
 	return o & ONE_BYTE ? one_byte + 2 * (o & 0xff) : d->pool + o;
 }
 
-/* The rows' string offsets made pointers. */
-static void pool_strings(snp_data_t *d, int64_t n)
+/* The rows' string offsets made pointers, and with src (no row dropped) each variant's row: a part
+ * of the rows per thread. */
+typedef struct {
+	snp_data_t *d;
+	int64_t n, *src;
+	int nt;
+} fix_t;
+
+static void fix_worker(void *arg, int tid)
 {
-	for (int64_t i = 0; i < n; ++i) {
+	fix_t *f = arg;
+	snp_data_t *d = f->d;
+	for (int64_t i = f->n * tid / f->nt, e = f->n * (tid + 1) / f->nt; i < e; ++i) {
 		snp_var_t *v = &d->var[i];
 		v->chr = d->pool + (uintptr_t)v->chr, v->id = d->pool + (uintptr_t)v->id;
 		v->a1 = string_at(d, (uintptr_t)v->a1), v->a2 = string_at(d, (uintptr_t)v->a2);
+		if (f->src) f->src[i] = i;
 	}
+}
+
+static void pool_strings(snp_data_t *d, int64_t n, int64_t *src, int nt)
+{
+	fix_t f = {d, n, src, n >= 65536 ? nt : 1};
+	gvk_parallel(f.nt, fix_worker, &f);
 }
 
 /* The .bim's order as it is read (snp_bim_order_t), with the running state of its checks. */
@@ -428,18 +444,18 @@ void snp_bim_order_free(snp_bim_order_t *o)
 	memset(o, 0, sizeof *o);
 }
 
-/* The rows left out removed; *src: each variant's row. */
-static int keep_rows(bim_t *b, int64_t **src)
+/* The rows left out removed; *src: each variant's row (set already in src when none was). */
+static int keep_rows(bim_t *b, int64_t *src, int64_t **src_out)
 {
 	snp_data_t *d = b->d;
-	int64_t *s = snp_big_alloc(sizeof *s * (size_t)(b->rows - b->dropped + 1)), n = 0;
+	int64_t *s = src ? src : snp_big_alloc(sizeof *s * (size_t)(b->rows - b->dropped + 1)), n = 0;
 	if (!s) return -1;
-	for (int64_t i = 0; i < b->rows; ++i) {
+	for (int64_t i = 0; !src && i < b->rows; ++i) {
 		if (b->flag[i] & ROW_DROP) continue;
 		if (n != i) d->var[n] = d->var[i];
 		s[n++] = i;
 	}
-	d->n_snp = n, *src = s;
+	d->n_snp = src ? b->rows : n, *src_out = s;
 	return 0;
 }
 
@@ -477,9 +493,13 @@ int snp_read_bim_order(const char *path, int allow_extra, int threads, snp_data_
 	gvk_lr_close(lr);
 	free(pt);
 	if (rc == 0 && b.rows == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no variants", path);
-	if (rc == 0) pool_strings(d, b.rows);
+	/* without dropped rows each variant's row is its index, set with the strings */
+	int64_t *src = rc == 0 && !b.dropped ? snp_big_alloc(sizeof *src * (size_t)(b.rows + 1)) : NULL;
+	if (rc == 0 && !b.dropped && !src) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	if (rc == 0) pool_strings(d, b.rows, src, nt);
 	if (rc == 0 && ord && order_of(d->var, b.flag, b.rows, ord) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-	if (rc == 0 && keep_rows(&b, src_out) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	if (rc == 0 && keep_rows(&b, src, src_out) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	if (rc < 0) free(src);
 	if (rc == 0) *n_rows = b.rows;
 	else d->n_snp = 0;
 	free(b.flag);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "gvk.h"
 
 /* One variant as the .bim (or a VCF record) describes it. Strings point into snp_data_t.pool. */
@@ -103,5 +104,11 @@ const char *snp_last_lines_end(const char *s, const char *e);
  * them on request: entered 4 KiB at a time, the tables of a large fileset cost more than the
  * parsing that fills them. */
 void *snp_big_alloc(size_t n);
+
+/* Whether SNPs i and j are on the same chromosome (the .bim reader shares a run's name). */
+static inline int snp_same_chr(const snp_data_t *d, int64_t i, int64_t j)
+{
+	return d->var[i].chr == d->var[j].chr || !strcmp(d->var[i].chr, d->var[j].chr);
+}
 
 #endif

@@ -248,7 +248,8 @@ int snp_select_vars(const snp_data_t *d, const snp_varsel_t *o, uint8_t *keep, g
 void snp_vars_compact(snp_data_t *d, const uint8_t *keep, int64_t *src)
 {
 	int64_t k = 0;
-	for (int64_t i = 0; i < d->n_snp; ++i)
+	for (; k < d->n_snp && keep[k]; ++k) {} /* the kept ones before the first gap stay where they are */
+	for (int64_t i = k; i < d->n_snp; ++i)
 		if (keep[i]) d->var[k] = d->var[i], src[k++] = src[i];
 	d->n_snp = k;
 }
