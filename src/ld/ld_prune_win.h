@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The pruning passes' state, shared by ld_prune.c (the windows, one chromosome after another) and
- * ld_prune_split.c (a chromosome split into pieces over the workers and joined again). */
+/* The pruning windows' state and passes (ld_prune_win.c), used by ld_prune.c (a chromosome per
+ * worker) and ld_prune_split.c (a chromosome split into pieces over the workers and joined again). */
 #ifndef GVK_LD_PRUNE_WIN_H
 #define GVK_LD_PRUNE_WIN_H
 
@@ -102,6 +102,13 @@ void prune_window_open(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t start
 int prune_window_step(prune_ctx_t *c, window_t *wd, uint8_t *out, wpos_t *at);
 /* SNP e's slot filled as it enters a window; whether its calls vary. */
 int prune_slot_fill(prune_ctx_t *c, int64_t e);
+
+/* One chromosome [lo, hi) pruned by c's worker into out (wd->pruned counts the removals). */
+void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi);
+/* The end of a kb window starting at SNP s: the first SNP from e on beyond bp of it (or hi). */
+int64_t prune_kb_end(const snp_data_t *d, int64_t s, int64_t e, int64_t hi, int64_t bp);
+/* The genotype r^2 kernels of this CPU, for one pair and for a batch. */
+void prune_pick_kernels(pair_fn *one, batch_fn *many);
 
 /* A worker's context for job j: set, its buffers, freed, and its failures and pair count into j
  * at its end (ok = 0: it ran out of memory). prune_ctx_alloc returns -1 when out of memory. */
