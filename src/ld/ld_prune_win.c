@@ -14,9 +14,6 @@
  * decodes their .bed rows as they enter, so the fileset never sits in memory (and, when no first
  * pass counted them, sets their statistics then). */
 #include <math.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,8 +30,6 @@
 
 /* Bytes of .bed rows a worker reads at once when streaming. */
 #define PRUNE_READ_BYTES (1 << 20)
-
-static int64_t pop(uint64_t x) { return __builtin_popcountll(x); }
 
 static prune_snp_t *snp_at(const prune_ctx_t *c, int64_t i) { return &c->s[i % c->n_slot]; }
 
@@ -59,33 +54,22 @@ static const uint64_t *planes_of(prune_ctx_t *c, int64_t i, double *f)
 	return p;
 }
 
-static inline __attribute__((always_inline)) void prepare_body(prune_ctx_t *c, int64_t i, const uint64_t *p)
+/* SNP i's slot from its decoded planes p. */
+static void prepare_planes(prune_ctx_t *c, int64_t i, const uint64_t *p)
 {
 	const snp_data_t *d = c->d;
 	prune_snp_t *s = snp_at(c, i);
 	const uint64_t *a = p + (size_t)SNP_PA * d->nw, *b = p + (size_t)SNP_PB * d->nw, *v = p + (size_t)SNP_PV * d->nw;
 	uint64_t *z = c->zn + (size_t)(i % c->n_slot) * 2 * (size_t)d->nw, *neg = z + d->nw;
-	int64_t np = 0, nn = 0, nv = 0;
-	for (int w = 0; w < d->nw; ++w) {
-		neg[w] = v[w] & ~a[w], z[w] = b[w] | neg[w];
-		np += pop(b[w]), nn += pop(neg[w]), nv += pop(v[w]);
-	}
-	int64_t n = d->n_bits;
+	int64_t cnt[3];
+	c->k->sums(a, b, v, d->nw, z, neg, cnt);
+	int64_t n = d->n_bits, np = cnt[0], nn = cnt[1], nv = cnt[2];
 	s->pos = b, s->a = a, s->v = v, s->z = z, s->neg = neg;
 	s->miss = n - nv, s->sum = np - nn, s->ssq = np + nn;
 	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
 	s->ok = var != 0;
 	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
 }
-
-static void prepare_portable(prune_ctx_t *c, int64_t i, const uint64_t *p) { prepare_body(c, i, p); }
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("popcnt"))) static void prepare_popcnt(prune_ctx_t *c, int64_t i, const uint64_t *p)
-{
-	prepare_body(c, i, p);
-}
-#endif
 
 static void band_to(prune_ctx_t *c, int64_t e);
 
@@ -95,40 +79,6 @@ static void count_only(prune_ctx_t *c, int64_t i)
 	if (c->gpu) band_to(c, i);
 	else if (c->src && c->src->stats) planes_of(c, i, &(double){0});
 }
-
-/* The planes the genotype r^2 takes from a row's low and high code bits l, h (nw words, bits from
- * the sample count on clear): called (~l | h), the homozygotes (l == h) and those of the file's A2
- * (l & h, which centres as -1); and the counts of the homozygotes of each allele and the calls.
- * Which allele is counted -1 changes the sign of the covariance only, so r^2 is the same bits as
- * from the decoded planes. */
-static inline __attribute__((always_inline)) void direct_body(const uint64_t *l, const uint64_t *h, int nw, int64_t n,
-                                                             uint64_t *v, uint64_t *z, uint64_t *neg, int64_t cnt[3])
-{
-	int64_t np = 0, nn = 0, nv = 0, full = n / 64;
-	uint64_t tail = n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : 0;
-	for (int w = 0; w < nw; ++w) {
-		uint64_t valid = w < full ? ~(uint64_t)0 : w == full ? tail : 0;
-		v[w] = (~l[w] | h[w]) & valid, z[w] = ~(l[w] ^ h[w]) & valid, neg[w] = l[w] & h[w];
-		np += pop(z[w] & ~neg[w]), nn += pop(neg[w]), nv += pop(v[w]);
-	}
-	cnt[0] = np, cnt[1] = nn, cnt[2] = nv;
-}
-
-static void direct_portable(const uint64_t *l, const uint64_t *h, int nw, int64_t n, uint64_t *v, uint64_t *z,
-                            uint64_t *neg, int64_t cnt[3])
-{
-	direct_body(l, h, nw, n, v, z, neg, cnt);
-}
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void direct_avx512(const uint64_t *l, const uint64_t *h,
-                                                                                   int nw, int64_t n, uint64_t *v,
-                                                                                   uint64_t *z, uint64_t *neg,
-                                                                                   int64_t cnt[3])
-{
-	direct_body(l, h, nw, n, v, z, neg, cnt);
-}
-#endif
 
 /* --indep-pairwise on an autosome whose every sample is a column: SNP i's row to the planes of
  * its slot (low bits, high bits, then called) and its z and neg, without the decoder's planes;
@@ -144,11 +94,7 @@ static void prepare_direct(prune_ctx_t *c, int64_t i)
 	if (row) c->bits(row, d->n_bits, nw, p, p + nw);
 	else memset(p, 0, 2 * (size_t)nw * 8);
 	int64_t cnt[3], n = d->n_bits;
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ)) direct_avx512(p, p + nw, nw, n, p + 2 * nw, z, neg, cnt);
-	else
-#endif
-		direct_portable(p, p + nw, nw, n, p + 2 * nw, z, neg, cnt);
+	c->k->direct(p, p + nw, nw, n, p + 2 * nw, z, neg, cnt);
 	prune_snp_t *s = snp_at(c, i);
 	s->f = d->a2f[i];
 	if (row && c->src->stats && (i < c->own_lo || i >= c->own_hi))
@@ -170,243 +116,15 @@ static void snp_prepare(prune_ctx_t *c, int64_t i)
 		return;
 	}
 	double f;
-	const uint64_t *p = planes_of(c, i, &f);
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (c->popcnt) prepare_popcnt(c, i, p);
-	else
-#endif
-		prepare_portable(c, i, p);
+	prepare_planes(c, i, planes_of(c, i, &f));
 	snp_at(c, i)->f = f;
-}
-
-/* r^2 of SNPs x and y with PLINK's two formulas (no missing call at either, or some; r2_full and
- * r2_called, ld_prune_pair.h); inlined into a build for the popcnt instruction and a portable one.
- * Every count is exact: the product of two centred calls is nonzero where both z bits are set,
- * and -1 where their signs differ. */
-static inline __attribute__((always_inline)) double pair_r2_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
-                                                                 int64_t n_bits, int sign)
-{
-	int64_t nz = 0, diff = 0;
-	if (!x->miss && !y->miss) {
-		for (int w = 0; w < nw; ++w) {
-			uint64_t zz = x->z[w] & y->z[w];
-			nz += pop(zz), diff += pop(zz & (x->neg[w] ^ y->neg[w]));
-		}
-		return r2_full(x, y, nz, diff, n_bits, sign);
-	}
-	int64_t nm = 0, sxx = 0, syy = 0, nx = 0, ny = 0;
-	for (int w = 0; w < nw; ++w) {
-		uint64_t vx = x->v[w], vy = y->v[w], zz = x->z[w] & y->z[w];
-		nz += pop(zz), diff += pop(zz & (x->neg[w] ^ y->neg[w]));
-		nm += pop(vx & vy);
-		sxx += pop(x->z[w] & vy), nx += pop(x->neg[w] & vy);
-		syy += pop(y->z[w] & vx), ny += pop(y->neg[w] & vx);
-	}
-	return r2_called(nz, diff, nm, sxx, nx, syy, ny, sign);
-}
-
-static double pair_r2_portable(const prune_snp_t *x, const prune_snp_t *y, int nw, int64_t n_bits, int sign)
-{
-	return pair_r2_body(x, y, nw, n_bits, sign);
-}
-
-static void pairs_portable(const prune_snp_t *x, const prune_snp_t *const *ys, int n, int nw, int64_t n_bits, double *r2)
-{
-	for (int q = 0; q < n; ++q) r2[q] = pair_r2_body(x, ys[q], nw, n_bits, 0);
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("popcnt"))) static double pair_r2_popcnt(const prune_snp_t *x, const prune_snp_t *y, int nw,
-                                                                int64_t n_bits, int sign)
-{
-	return pair_r2_body(x, y, nw, n_bits, sign);
-}
-
-__attribute__((target("popcnt"))) static void pairs_popcnt(const prune_snp_t *x, const prune_snp_t *const *ys, int n, int nw,
-                                                           int64_t n_bits, double *r2)
-{
-	for (int q = 0; q < n; ++q) r2[q] = pair_r2_body(x, ys[q], nw, n_bits, 0);
-}
-#endif
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-#define PRUNE_AVX512 1
-#define POP_ADD(acc, v) acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(v))
-/* The same counts eight words at a time (the planes are 64-byte aligned, nw a multiple of 8); a
- * ternary-logic step forms zz & (neg_x ^ neg_y) at once (0x60: a & (b ^ c)). */
-__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static double pair_r2_avx512(const prune_snp_t *x,
-                                                                                        const prune_snp_t *y, int nw,
-                                                                                        int64_t n_bits, int sign)
-{
-	__m512i a_nz = _mm512_setzero_si512(), a_diff = a_nz;
-	if (!x->miss && !y->miss) {
-		for (int w = 0; w < nw; w += 8) {
-			__m512i zz = _mm512_and_si512(_mm512_load_si512(x->z + w), _mm512_load_si512(y->z + w));
-			POP_ADD(a_nz, zz);
-			POP_ADD(a_diff, _mm512_ternarylogic_epi64(zz, _mm512_load_si512(x->neg + w), _mm512_load_si512(y->neg + w), 0x60));
-		}
-		return r2_full(x, y, _mm512_reduce_add_epi64(a_nz), _mm512_reduce_add_epi64(a_diff), n_bits, sign);
-	}
-	__m512i a_nm = a_nz, a_sxx = a_nz, a_nx = a_nz, a_syy = a_nz, a_ny = a_nz;
-	for (int w = 0; w < nw; w += 8) {
-		__m512i zx = _mm512_load_si512(x->z + w), zy = _mm512_load_si512(y->z + w);
-		__m512i gx = _mm512_load_si512(x->neg + w), gy = _mm512_load_si512(y->neg + w);
-		__m512i vx = _mm512_load_si512(x->v + w), vy = _mm512_load_si512(y->v + w);
-		__m512i zz = _mm512_and_si512(zx, zy);
-		POP_ADD(a_nz, zz);
-		POP_ADD(a_diff, _mm512_ternarylogic_epi64(zz, gx, gy, 0x60));
-		POP_ADD(a_nm, _mm512_and_si512(vx, vy));
-		POP_ADD(a_sxx, _mm512_and_si512(zx, vy));
-		POP_ADD(a_nx, _mm512_and_si512(gx, vy));
-		POP_ADD(a_syy, _mm512_and_si512(zy, vx));
-		POP_ADD(a_ny, _mm512_and_si512(gy, vx));
-	}
-	return r2_called(_mm512_reduce_add_epi64(a_nz), _mm512_reduce_add_epi64(a_diff), _mm512_reduce_add_epi64(a_nm),
-	                 _mm512_reduce_add_epi64(a_sxx), _mm512_reduce_add_epi64(a_nx), _mm512_reduce_add_epi64(a_syy),
-	                 _mm512_reduce_add_epi64(a_ny), sign);
-}
-
-/* Two pairs with missing calls, x against y and w, at once: x's words are loaded once and the
- * two sets of sums are independent. */
-__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void pair2_avx512(const prune_snp_t *x,
-                                                                                   const prune_snp_t *y,
-                                                                                   const prune_snp_t *w2, int nw,
-                                                                                   double r2[2])
-{
-	const prune_snp_t *ys[2] = {y, w2};
-	__m512i a[2][7];
-	for (int t = 0; t < 2; ++t)
-		for (int q = 0; q < 7; ++q) a[t][q] = _mm512_setzero_si512();
-	for (int w = 0; w < nw; w += 8) {
-		__m512i zx = _mm512_load_si512(x->z + w), gx = _mm512_load_si512(x->neg + w), vx = _mm512_load_si512(x->v + w);
-		for (int t = 0; t < 2; ++t) {
-			__m512i zy = _mm512_load_si512(ys[t]->z + w), gy = _mm512_load_si512(ys[t]->neg + w);
-			__m512i vy = _mm512_load_si512(ys[t]->v + w), zz = _mm512_and_si512(zx, zy);
-			POP_ADD(a[t][0], zz);
-			POP_ADD(a[t][1], _mm512_ternarylogic_epi64(zz, gx, gy, 0x60));
-			POP_ADD(a[t][2], _mm512_and_si512(vx, vy));
-			POP_ADD(a[t][3], _mm512_and_si512(zx, vy));
-			POP_ADD(a[t][4], _mm512_and_si512(gx, vy));
-			POP_ADD(a[t][5], _mm512_and_si512(zy, vx));
-			POP_ADD(a[t][6], _mm512_and_si512(gy, vx));
-		}
-	}
-	for (int t = 0; t < 2; ++t) {
-		int64_t c[7];
-		for (int q = 0; q < 7; ++q) c[q] = _mm512_reduce_add_epi64(a[t][q]);
-		r2[t] = r2_called(c[0], c[1], c[2], c[3], c[4], c[5], c[6], 0);
-	}
-}
-
-__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void pairs_avx512(const prune_snp_t *x,
-                                                                                   const prune_snp_t *const *ys, int n,
-                                                                                   int nw, int64_t n_bits, double *r2)
-{
-	for (int q = 0; q < n;) {
-		if (q + 1 < n && x->miss && ys[q]->miss && ys[q + 1]->miss) {
-			pair2_avx512(x, ys[q], ys[q + 1], nw, r2 + q);
-			q += 2;
-		} else {
-			r2[q] = pair_r2_avx512(x, ys[q], nw, n_bits, 0);
-			++q;
-		}
-	}
-}
-#undef POP_ADD
-#endif
-
-/* Genotype classes of a word of SNP x: two copies of A1, one, none. On X a male's call holds one
- * copy (planes as snp_geno.c decodes them) but counts as a homozygote in the table. */
-static inline __attribute__((always_inline)) void classes(const prune_snp_t *x, int w, uint64_t mx, uint64_t k[3])
-{
-	k[0] = x->pos[w] | (x->a[w] & mx);
-	k[1] = x->a[w] & ~x->pos[w] & ~mx;
-	k[2] = x->v[w] & ~x->a[w];
-}
-
-/* The two-locus table of SNPs x and y (ld_em_counts' layout). Off X, four cells and the class
- * totals over the samples called at the other SNP give the rest (without a missing call, the
- * SNP's own totals). */
-static inline __attribute__((always_inline)) void phased_table_body(const prune_snp_t *x, const prune_snp_t *y, int nw,
-                                                                    const uint64_t *xmale, uint32_t t[18])
-{
-	memset(t, 0, sizeof *t * 18);
-	if (!xmale) {
-		int64_t c00 = 0, c01 = 0, c10 = 0, c11 = 0, r0, r1, r2, k0, k1;
-		if (!x->miss && !y->miss) {
-			for (int w = 0; w < nw; ++w) {
-				uint64_t x1 = x->a[w] & ~x->pos[w], y1 = y->a[w] & ~y->pos[w];
-				c00 += pop(x->pos[w] & y->pos[w]), c01 += pop(x->pos[w] & y1);
-				c10 += pop(x1 & y->pos[w]), c11 += pop(x1 & y1);
-			}
-			r0 = x->cls[0], r1 = x->cls[1], r2 = x->cls[2], k0 = y->cls[0], k1 = y->cls[1];
-		} else {
-			r0 = r1 = r2 = k0 = k1 = 0;
-			for (int w = 0; w < nw; ++w) {
-				uint64_t x1 = x->a[w] & ~x->pos[w], y1 = y->a[w] & ~y->pos[w], vx = x->v[w], vy = y->v[w];
-				c00 += pop(x->pos[w] & y->pos[w]), c01 += pop(x->pos[w] & y1);
-				c10 += pop(x1 & y->pos[w]), c11 += pop(x1 & y1);
-				r0 += pop(x->pos[w] & vy), r1 += pop(x1 & vy), r2 += pop(x->neg[w] & vy);
-				k0 += pop(y->pos[w] & vx), k1 += pop(y1 & vx);
-			}
-		}
-		t[0] = (uint32_t)c00, t[1] = (uint32_t)c01, t[3] = (uint32_t)c10, t[4] = (uint32_t)c11;
-		t[2] = (uint32_t)(r0 - c00 - c01), t[5] = (uint32_t)(r1 - c10 - c11);
-		t[6] = (uint32_t)(k0 - c00 - c10), t[7] = (uint32_t)(k1 - c01 - c11);
-		t[8] = (uint32_t)r2 - t[6] - t[7];
-		return;
-	}
-	for (int w = 0; w < nw; ++w) {
-		uint64_t mx = xmale[w], kx[3], ky[3];
-		classes(x, w, mx, kx);
-		classes(y, w, mx, ky);
-		for (int a = 0; a < 3; ++a)
-			for (int b = 0; b < 3; ++b) {
-				t[3 * a + b] += (uint32_t)pop(kx[a] & ky[b]);
-				if (mx) t[9 + 3 * a + b] += (uint32_t)pop(kx[a] & mx & ky[b]);
-			}
-	}
-}
-
-static void phased_table_portable(const prune_snp_t *x, const prune_snp_t *y, int nw, const uint64_t *xmale, uint32_t t[18])
-{
-	phased_table_body(x, y, nw, xmale, t);
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("popcnt"))) static void phased_table_popcnt(const prune_snp_t *x, const prune_snp_t *y, int nw,
-                                                                  const uint64_t *xmale, uint32_t t[18])
-{
-	phased_table_body(x, y, nw, xmale, t);
-}
-#endif
-
-#ifdef PRUNE_AVX512
-__attribute__((target("avx512f,avx512vpopcntdq,popcnt"))) static void phased_table_avx512(const prune_snp_t *x,
-                                                                                          const prune_snp_t *y, int nw,
-                                                                                          const uint64_t *xmale,
-                                                                                          uint32_t t[18])
-{
-	phased_table_body(x, y, nw, xmale, t);
-}
-#endif
-
-static table_fn pick_table(void)
-{
-#ifdef PRUNE_AVX512
-	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ)) return phased_table_avx512;
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (cpu_has(CPUF_POPCNT)) return phased_table_popcnt;
-#endif
-	return phased_table_portable;
 }
 
 /* --indep-pairphase's r^2 of SNPs x and y; NaN when the table gives no estimate. */
 static double pair_phased(const prune_ctx_t *c, const prune_snp_t *x, const prune_snp_t *y)
 {
 	uint32_t t[18];
-	c->table(x, y, c->d->nw, c->xmale, t);
+	c->k->table(x, y, c->d->nw, c->xmale, t);
 	double r2;
 	return ld_em_phased_r2(t, c->xmale != NULL, &r2) ? NAN : r2;
 }
@@ -416,12 +134,7 @@ static double pair_phased(const prune_ctx_t *c, const prune_snp_t *x, const prun
 static int phased_varies(const prune_ctx_t *c, prune_snp_t *x)
 {
 	int64_t *n = x->cls;
-	n[0] = n[1] = n[2] = 0;
-	for (int w = 0; w < c->d->nw; ++w) {
-		uint64_t k[3];
-		classes(x, w, c->xmale ? c->xmale[w] : 0, k);
-		for (int a = 0; a < 3; ++a) n[a] += pop(k[a]);
-	}
+	c->k->classes(x, c->d->nw, c->xmale, n);
 	return n[1] || (n[0] && n[2]);
 }
 
@@ -432,8 +145,8 @@ static double pair_value(prune_ctx_t *c, const window_t *wd, int64_t u, int64_t 
 	const prune_snp_t *x = snp_at(c, wd->live[u]), *y = snp_at(c, wd->live[k]);
 	++c->pairs;
 	if (c->mode == LD_PRUNE_PAIRPHASE) return pair_phased(c, x, y);
-	if (c->mode == LD_PRUNE_PAIRWISE) return c->r2(x, y, c->d->nw, c->d->n_bits, 0);
-	double r = c->r2(x, y, c->d->nw, c->d->n_bits, 1);
+	if (c->mode == LD_PRUNE_PAIRWISE) return c->k->r2(x, y, c->d->nw, c->d->n_bits, 0);
+	double r = c->k->r2(x, y, c->d->nw, c->d->n_bits, 1);
 	if (isnan(r)) r = 1.0;
 	c->vb.r[u * c->vb.cap + k] = r;
 	return r;
@@ -488,7 +201,7 @@ static int64_t scan(prune_ctx_t *c, window_t *wd, const uint8_t *out, int64_t u,
 		for (; k < wd->size && nb < PAIR_BATCH; ++k)
 			if (!out[wd->live[k]]) ks[nb] = k, ys[nb++] = snp_at(c, wd->live[k]);
 		double v[PAIR_BATCH];
-		if (nb) c->r2s(x, ys, nb, c->d->nw, c->d->n_bits, v);
+		if (nb) c->k->r2s(x, ys, nb, c->d->nw, c->d->n_bits, v);
 		for (int b = 0; b < nb; ++b) {
 			++c->pairs;
 			if (v[b] > thr) return ks[b];
@@ -687,8 +400,7 @@ void prune_window_free(window_t *wd) { free(wd->live), free(wd->next), free(wd->
 
 void prune_ctx_init(prune_ctx_t *c, const prune_job_t *j)
 {
-	*c = (prune_ctx_t){.d = j->d, .src = j->o->src, .r2 = j->r2, .r2s = j->r2s, .table = pick_table(), .mode = j->o->mode,
-	                   .bits = snp_bed_bits_pick(), .popcnt = cpu_has(CPUF_POPCNT)};
+	*c = (prune_ctx_t){.d = j->d, .src = j->o->src, .k = j->k, .mode = j->o->mode, .bits = snp_bed_bits_pick()};
 }
 
 /* A worker's or a joiner's end: its failures and pair count into j. */
@@ -704,20 +416,11 @@ void prune_ctx_report(prune_ctx_t *c, prune_job_t *j, int ok)
 	__atomic_fetch_add(&j->pairs, c->pairs, __ATOMIC_RELAXED);
 }
 
-/* The genotype r^2 kernels of one build, for one pair and for a batch. */
-void prune_pick_kernels(pair_fn *one, batch_fn *many)
+const prune_kern_t *prune_kern_pick(void)
 {
-#ifdef PRUNE_AVX512
-	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) {
-		*one = pair_r2_avx512, *many = pairs_avx512;
-		return;
-	}
+#ifdef GVK_HAVE_AVX512
+	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) return &prune_kern_avx512;
+	if (cpu_has(CPUF_POPCNT)) return &prune_kern_popcnt;
 #endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (cpu_has(CPUF_POPCNT)) {
-		*one = pair_r2_popcnt, *many = pairs_popcnt;
-		return;
-	}
-#endif
-	*one = pair_r2_portable, *many = pairs_portable;
+	return &prune_kern_portable;
 }

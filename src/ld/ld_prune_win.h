@@ -8,18 +8,12 @@
 
 #include "ld_prune.h"
 #include "ld_prune_gpu.h"
+#include "ld_prune_kern.h"
 #include "ld_prune_pair.h"
 #include "ld_prune_vif.h"
 #include "../snp/plink_io.h"
 #include "../snp/snp_bed_bits.h"
 #include "../common/err.h"
-
-/* r^2 of two SNPs, or r when sign is set. */
-typedef double (*pair_fn)(const prune_snp_t *, const prune_snp_t *, int, int64_t, int sign);
-/* r^2 of SNP x with each of ys[0 .. n) into r2[]. */
-typedef void (*batch_fn)(const prune_snp_t *, const prune_snp_t *const *, int, int, int64_t, double *);
-/* --indep-pairphase's two-locus table of two SNPs (X's male columns, or NULL). */
-typedef void (*table_fn)(const prune_snp_t *, const prune_snp_t *, int, const uint64_t *, uint32_t *);
 
 /* One worker's view. A SNP's entry (and, streaming, its planes) sits in slot i % n_slot of the
  * worker's rings, which hold more slots than a window holds SNPs. */
@@ -35,10 +29,7 @@ typedef struct {
 	uint64_t *zn;              /* n_slot SNPs' z and neg planes (prune_snp_t) */
 	int io_failed;
 	uint64_t pairs;
-	pair_fn r2;
-	batch_fn r2s;   /* --indep-pairwise */
-	table_fn table; /* --indep-pairphase */
-	int popcnt;  /* the CPU has the popcnt instruction */
+	const prune_kern_t *k; /* this CPU's kernels */
 	int mode;    /* LD_PRUNE_* */
 	int direct;  /* the chromosome's rows go straight to the genotype r^2's planes (prepare_direct) */
 	snp_bed_bits_fn bits;
@@ -74,8 +65,7 @@ typedef struct {
 typedef struct {
 	const snp_data_t *d;
 	const ld_prune_opt_t *o;
-	pair_fn r2;
-	batch_fn r2s;
+	const prune_kern_t *k; /* this CPU's kernels (prune_kern_pick) */
 	uint8_t *pruned;
 	int64_t *lo, *hi, *n_pruned, n_run, longest;
 	int64_t cap;          /* the most variants a window holds */
@@ -107,8 +97,8 @@ int prune_slot_fill(prune_ctx_t *c, int64_t e);
 void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi);
 /* The end of a kb window starting at SNP s: the first SNP from e on beyond bp of it (or hi). */
 int64_t prune_kb_end(const snp_data_t *d, int64_t s, int64_t e, int64_t hi, int64_t bp);
-/* The genotype r^2 kernels of this CPU, for one pair and for a batch. */
-void prune_pick_kernels(pair_fn *one, batch_fn *many);
+/* The kernels of this CPU's instruction sets. */
+const prune_kern_t *prune_kern_pick(void);
 
 /* A worker's context for job j: set, its buffers, freed, and its failures and pair count into j
  * at its end (ok = 0: it ran out of memory). prune_ctx_alloc returns -1 when out of memory. */
