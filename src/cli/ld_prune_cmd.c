@@ -147,7 +147,7 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t 
 	ld_prune_report_t rep = {0};
 	int rc = pruned && skip && in && out ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	ld_prune_opt_t po = a->prune;
-	po.threads = a->ld.threads;
+	po.threads = a->ld.threads, po.isa = a->ld.isa;
 	po.src = src;
 #ifdef GVK_MPI
 	/* under MPI rank 0 writes the lists; each rank prunes its chromosomes when it read only

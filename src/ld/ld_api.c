@@ -23,6 +23,8 @@ struct gvk_ld_s {
 int ld_api_keep_allele_order(const gvk_ld_t *e) { return e->o.keep_allele_order; }
 int ld_api_threads(const gvk_ld_t *e) { return e->o.threads > 0 ? e->o.threads : gvk_ncpu(); }
 
+int ld_api_isa(const gvk_ld_t *e) { return e->o.isa; }
+
 static snp_gpu_opt_t gpu_opt(const gvk_ld_opts_t *o);
 
 int ld_api_gpu(const gvk_ld_t *e, snp_gpu_opt_t *g)

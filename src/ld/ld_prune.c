@@ -65,7 +65,7 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	memset(skip, 0, (size_t)m);
 	if (rep) memset(rep, 0, sizeof *rep);
 	prune_job_t j = {.d = d, .o = o, .pruned = pruned};
-	j.k = prune_kern_pick();
+	j.k = prune_kern_pick(o->isa);
 	j.lo = malloc(sizeof *j.lo * (size_t)(m + 1));
 	j.hi = malloc(sizeof *j.hi * (size_t)(m + 1));
 	j.n_pruned = calloc((size_t)m + 1, sizeof *j.n_pruned);

@@ -18,6 +18,7 @@ typedef struct {
 	int64_t step;   /* variants the window moves by */
 	double r2;      /* prune pairs with r^2 above this; the VIF threshold for LD_PRUNE_VIF */
 	int threads;    /* chromosomes, or pieces of them, pruned at once */
+	int isa;        /* gvk_isa_t: the CPU kernels (GVK_ISA_AUTO, 0: the best this CPU runs) */
 	int mode;       /* LD_PRUNE_* */
 	const snp_bed_src_t *src; /* d without planes: its rows, read and decoded as SNPs enter a window, so
 	                             memory holds a window's SNPs rather than the file; NULL: d's planes */
@@ -62,6 +63,8 @@ void ld_prune_order(const snp_data_t *d, int64_t *order);
 int ld_api_keep_allele_order(const gvk_ld_t *e);
 /* The engine's CPU threads (0 in the options: every processor). */
 int ld_api_threads(const gvk_ld_t *e);
+/* The engine's CPU kernel request (gvk_isa_t). */
+int ld_api_isa(const gvk_ld_t *e);
 /* The engine's GPU choices into g; 1 when it was created for GVK_DEVICE_GPU (which pruning takes
  * to mean the GPU; auto prunes on the CPU). */
 int ld_api_gpu(const gvk_ld_t *e, snp_gpu_opt_t *g);

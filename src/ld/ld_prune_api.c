@@ -56,7 +56,8 @@ int gvk_ld_prune_bfile(gvk_ld_t *e, const char *prefix, const gvk_ld_prune_opts_
 	if (!e) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_prune_bfile: the engine is NULL");
 	if (!o) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_prune_bfile: the options o is NULL");
 	if (!prefix || !*prefix) return gvk_err_set(err, GVK_ERR_ARG, "the PLINK prefix is NULL or empty");
-	ld_prune_opt_t po = {o->window, o->window_kb != 0, o->step, o->r2, ld_api_threads(e), o->mode, NULL, NULL, 0, 0, 0};
+	ld_prune_opt_t po = {.win = o->window, .kb = o->window_kb != 0, .step = o->step, .r2 = o->r2, .threads = ld_api_threads(e),
+	                     .isa = ld_api_isa(e), .mode = o->mode};
 	int rc = ld_prune_opt_check(&po, err);
 	if (rc < 0) return rc;
 	snp_plink_opt_t so = {ld_api_keep_allele_order(e), 0};

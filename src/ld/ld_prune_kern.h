@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The pruning windows' kernels of one CPU instruction set: one file per set (ld_prune_kern_*.c),
  * the portable and POPCNT ones the same body compiled for each (ld_prune_kern_body.h), AVX-512
- * with VPOPCNTDQ with pair kernels of its own; ld_prune_win.c picks one at run time. */
+ * with VPOPCNTDQ with pair kernels of its own; ld_prune_kern_dispatch.c picks one at run time. */
 #ifndef GVK_LD_PRUNE_KERN_H
 #define GVK_LD_PRUNE_KERN_H
 
@@ -36,5 +36,8 @@ extern const prune_kern_t prune_kern_portable;
 #ifdef GVK_HAVE_AVX512
 extern const prune_kern_t prune_kern_popcnt, prune_kern_avx512;
 #endif
+
+/* The set for a gvk_isa_t request (ld_prune_kern_dispatch.c): AUTO, the best this CPU runs. */
+const prune_kern_t *prune_kern_pick(int isa);
 
 #endif

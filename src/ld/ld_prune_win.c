@@ -415,12 +415,3 @@ void prune_ctx_report(prune_ctx_t *c, prune_job_t *j, int ok)
 	}
 	__atomic_fetch_add(&j->pairs, c->pairs, __ATOMIC_RELAXED);
 }
-
-const prune_kern_t *prune_kern_pick(void)
-{
-#ifdef GVK_HAVE_AVX512
-	if (cpu_has(CPUF_AVX512F | CPUF_AVX512VPOPCNTDQ | CPUF_POPCNT)) return &prune_kern_avx512;
-	if (cpu_has(CPUF_POPCNT)) return &prune_kern_popcnt;
-#endif
-	return &prune_kern_portable;
-}

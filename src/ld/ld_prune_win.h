@@ -97,8 +97,6 @@ int prune_slot_fill(prune_ctx_t *c, int64_t e);
 void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi);
 /* The end of a kb window starting at SNP s: the first SNP from e on beyond bp of it (or hi). */
 int64_t prune_kb_end(const snp_data_t *d, int64_t s, int64_t e, int64_t hi, int64_t bp);
-/* The kernels of this CPU's instruction sets. */
-const prune_kern_t *prune_kern_pick(void);
 
 /* A worker's context for job j: set, its buffers, freed, and its failures and pair count into j
  * at its end (ok = 0: it ran out of memory). prune_ctx_alloc returns -1 when out of memory. */

@@ -63,5 +63,11 @@ python3 "$here/gen_ld_data.py" m --samples 20 --snps 50 --chroms 1 --missing 0.3
 "$gvk" ld -v --bfile d --indep-pairwise 5 kb 1 0.2 --out okv 2> v.txt && cmp -s ok.prune.in okv.prune.in &&
 	grep -q "^gvk ld: reading the input [0-9.]* s$" v.txt && grep -q "^gvk ld: pruning [0-9.]* s$" v.txt &&
 	grep -q "^gvk ld: writing the lists [0-9.]* s$" v.txt && pass=$((pass + 1)) || { echo "FAIL: -v"; fail=$((fail + 1)); }
+# --isa scalar: the portable kernels, the same lists (pairwise and pairphase)
+for opt in "--indep-pairwise 5 kb 1 0.2" "--indep-pairphase 5 1 0.2"; do
+	# shellcheck disable=SC2086
+	"$gvk" ld -q --bfile d $opt --out ia && "$gvk" ld -q --bfile d $opt --isa scalar --out is && cmp -s ia.prune.in is.prune.in &&
+		cmp -s ia.prune.out is.prune.out && [ -s is.prune.out ] && pass=$((pass + 1)) || { echo "FAIL: --isa scalar $opt"; fail=$((fail + 1)); }
+done
 echo "ld_prune_errors: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -51,7 +51,7 @@ static int run_grid(const snp_data_t *d, const snp_bed_src_t *src, snp_gpu_t *gp
 	int rc = 0;
 	for (size_t k = 0; rc == 0 && k < sizeof grid / sizeof *grid; ++k) {
 		const grid_t *t = &grid[k];
-		ld_prune_opt_t o = {t->win, t->kb, t->step, t->r2, t->threads, t->mode, src, NULL, 0, 0, 0};
+		ld_prune_opt_t o = {.win = t->win, .kb = t->kb, .step = t->step, .r2 = t->r2, .threads = t->threads, .mode = t->mode, .src = src};
 		ld_prune_report_t rc_ = {0}, rg = {0};
 		char what[128];
 		snprintf(what, sizeof what, "%s %s %lld%s %lld %g, %d threads, bands of %lld", how, ld_prune_mode_name(t->mode),

@@ -81,7 +81,8 @@ static int run(const char *prefix, const grid_t *t, int streamed, int threads, i
 	r->pruned = malloc(m), r->skip = malloc(m), r->swapped = malloc(m);
 	r->a2f = malloc(m * sizeof *r->a2f), r->rate = malloc(m * sizeof *r->rate);
 	gvk_err_t err = {0, ""};
-	ld_prune_opt_t o = {t->win, t->kb, t->step, t->r2, threads, t->mode, streamed ? &f.src : NULL, NULL, 0, piece, lead};
+	ld_prune_opt_t o = {.win = t->win, .kb = t->kb, .step = t->step, .r2 = t->r2, .threads = threads, .mode = t->mode,
+	                    .src = streamed ? &f.src : NULL, .piece = piece, .piece_lead = lead};
 	int rc = r->pruned && r->skip && r->swapped && r->a2f && r->rate ? ld_prune_pairwise(d, &o, r->pruned, r->skip, &r->rep, &err) : -1;
 	if (rc < 0) fprintf(stderr, "prune: %s\n", err.msg[0] ? err.msg : "out of memory");
 	for (int64_t i = 0; rc == 0 && i < d->n_snp; ++i)
