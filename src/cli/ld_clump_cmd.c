@@ -190,8 +190,9 @@ int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_sr
 		if (rc == 0) snprintf(path, n, "%s.clumped", a->out_prefix);
 		FILE *fp = rc == 0 ? gvk_outset_open(os, path, err) : NULL;
 		if (rc == 0 && !fp) rc = GVK_ERR_IO;
-		if (rc == 0 && ld_clump_write(fp, d, &in, &r, a->clump_verbose, a->ld.threads) < 0)
-			rc = gvk_err_set(err, GVK_ERR_IO, "cannot write %s", path);
+		int wr = rc == 0 ? ld_clump_write(fp, d, &in, &r, a->clump_verbose, a->ld.threads) : 0;
+		if (wr == GVK_ERR_NOMEM) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory writing %s", path);
+		else if (wr < 0) rc = gvk_err_set(err, GVK_ERR_IO, "cannot write %s", path);
 		ld_log_phase(a->verbose && rc == 0, "writing the clumps", &t);
 		if (rc == 0) log_missing(a, &in, log);
 		if (rc == 0) {

@@ -13,6 +13,7 @@
 #include "mpi/mpi_drivers.h"
 #endif
 #include "../common/err.h"
+#include "../common/text_parts.h"
 #include "../common/threads.h"
 #include "../ld/ld_prune.h"
 #include "../snp/snp_gpu.h"
@@ -68,64 +69,31 @@ int ld_prune_parse(int argc, char **argv, int *i, ld_args_t *a)
 	return 0;
 }
 
-typedef struct {
-	char *s;
-	size_t len, cap;
-} text_t;
-
-static int text_add(text_t *t, const char *id)
-{
-	size_t n = strlen(id);
-	if (t->len + n + 1 > t->cap) {
-		size_t cap = (t->len + n + 1) * 2 + 4096;
-		char *p = realloc(t->s, cap);
-		if (!p) return -1;
-		t->s = p, t->cap = cap;
-	}
-	memcpy(t->s + t->len, id, n), t->s[t->len + n] = '\n', t->len += n + 1;
-	return 0;
-}
-
-/* The two lists' text, formatted on the threads a part of PLINK's order each. */
+/* A variant in PLINK's order onto the list it belongs to: .prune.in (fp[0]) or .prune.out. */
 typedef struct {
 	const snp_data_t *d;
 	const uint8_t *pruned, *skip;
 	const int64_t *order;
-	int nt;
-	text_t *text;    /* nt x 2: each part's .prune.in and .prune.out lines */
-	int oom;         /* (atomic) */
 } lists_t;
 
-static void list_worker(void *arg, int tid)
+static void list_line(void *arg, int64_t k, FILE **fp)
 {
-	lists_t *l = arg;
-	int64_t n = l->d->n_snp, k0 = n * tid / l->nt, k1 = n * (tid + 1) / l->nt;
-	for (int64_t k = k0; k < k1; ++k) {
-		int64_t i = l->order[k];
-		if (!l->skip[i] && text_add(&l->text[2 * tid + (l->pruned[i] != 0)], l->d->var[i].id) < 0) {
-			__atomic_store_n(&l->oom, 1, __ATOMIC_RELAXED);
-			return;
-		}
-	}
+	const lists_t *l = arg;
+	int64_t i = l->order[k];
+	if (!l->skip[i]) fputs(l->d->var[i].id, fp[l->pruned[i] != 0]), putc('\n', fp[l->pruned[i] != 0]);
 }
 
-/* .prune.in (kept) to fi and .prune.out to fo, in PLINK's order; -1 when out of memory. */
+/* .prune.in (kept) to fi and .prune.out to fo, formatted on the threads; 0, GVK_ERR_NOMEM or
+ * GVK_ERR_IO. */
 static int write_lists(FILE *fi, FILE *fo, const snp_data_t *d, const uint8_t *pruned, const uint8_t *skip, int threads)
 {
-	int nt = threads > 1 && d->n_snp >= 65536 ? threads : 1;
-	lists_t l = {d, pruned, skip, malloc(sizeof(int64_t) * (size_t)(d->n_snp + 1)), nt, calloc(2 * (size_t)nt, sizeof(text_t)), 0};
-	int rc = l.order && l.text ? 0 : -1;
-	if (rc == 0) {
-		ld_prune_order(d, (int64_t *)l.order);
-		gvk_parallel(nt, list_worker, &l);
-		rc = l.oom ? -1 : 0;
-	}
-	for (int t = 0; rc == 0 && t < nt; ++t) {
-		if (l.text[2 * t].len) fwrite(l.text[2 * t].s, 1, l.text[2 * t].len, fi);
-		if (l.text[2 * t + 1].len) fwrite(l.text[2 * t + 1].s, 1, l.text[2 * t + 1].len, fo);
-	}
-	for (int t = 0; l.text && t < 2 * nt; ++t) free(l.text[t].s);
-	free((void *)l.order), free(l.text);
+	int64_t *order = malloc(sizeof *order * (size_t)(d->n_snp + 1));
+	if (!order) return GVK_ERR_NOMEM;
+	ld_prune_order(d, order);
+	lists_t l = {d, pruned, skip, order};
+	FILE *out[2] = {fi, fo};
+	int rc = gvk_text_parts(out, 2, d->n_snp, threads, 65536, list_line, &l);
+	free(order);
 	return rc;
 }
 
@@ -181,8 +149,9 @@ int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t 
 	FILE *fi = w ? gvk_outset_open(os, in, err) : NULL;
 	FILE *fo = fi ? gvk_outset_open(os, out, err) : NULL;
 	if (w && (!fi || !fo)) rc = GVK_ERR_IO;
-	if (w && rc == 0 && write_lists(fi, fo, d, pruned, skip, a->ld.threads) < 0)
-		rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	int wr = w && rc == 0 ? write_lists(fi, fo, d, pruned, skip, a->ld.threads) : 0;
+	if (wr == GVK_ERR_NOMEM) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	else if (wr < 0) rc = gvk_err_set(err, GVK_ERR_IO, "cannot write %s or %s", in, out);
 	ld_log_phase(a->verbose && rc == 0, "writing the lists", &t);
 	if (w && rc == 0) ld_log_printf(log, "Marker lists written to %s.prune.in and %s.prune.out .\n", a->out_prefix, a->out_prefix);
 	if (rc == 0 && pruned_ct) *pruned_ct = rep.pruned;

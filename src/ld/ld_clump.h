@@ -109,8 +109,8 @@ void ld_clump_r2_row(const uint64_t *w, int nw, int64_t i, const int64_t *j, int
                      double drop, double *r);
 
 /* The .clumped file: the table, or with verbose the per-clump blocks; then the ids the fileset
- * lacks (verbose only). The rows are formatted on up to `threads` threads; -1 on a write error or
- * when out of memory. */
+ * lacks (verbose only). The rows are formatted on up to `threads` threads; GVK_ERR_IO on a write
+ * error, GVK_ERR_NOMEM when out of memory. */
 int ld_clump_write(FILE *fp, const snp_data_t *d, const ld_clump_input_t *in, const ld_clump_result_t *r,
                    int verbose, int threads);
 

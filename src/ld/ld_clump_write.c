@@ -12,7 +12,7 @@
 #include "ld_clump.h"
 #include "ld_write.h"
 #include "../common/err.h"
-#include "../common/threads.h"
+#include "../common/text_parts.h"
 
 /* The text of one clumped row up to its SP2 column. */
 static void row_head(FILE *fp, const snp_data_t *d, const ld_clump_t *c, int maxsnp)
@@ -93,30 +93,18 @@ static void write_verbose(FILE *fp, const snp_data_t *d, const ld_clump_result_t
 	fputs("\n------------------------------------------------------------------\n\n", fp);
 }
 
-/* The clumps' rows in parts, each formatted on its own thread into a stream in memory. */
+/* The rows, formatted on the threads (gvk_text_parts). */
 typedef struct {
 	const snp_data_t *d;
 	const ld_clump_result_t *r;
-	int verbose, maxsnp, nt;
-	char **text;
-	size_t *len;
-	int failed; /* (atomic) */
+	int verbose, maxsnp;
 } rows_t;
 
-static void rows_worker(void *arg, int tid)
+static void clump_row(void *arg, int64_t k, FILE **fp)
 {
-	rows_t *w = arg;
-	FILE *fp = open_memstream(&w->text[tid], &w->len[tid]);
-	if (!fp) {
-		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
-		return;
-	}
-	for (int64_t k = w->r->n * tid / w->nt, e = w->r->n * (tid + 1) / w->nt; k < e; ++k) {
-		if (w->verbose) write_verbose(fp, w->d, w->r, &w->r->c[k], w->maxsnp);
-		else write_table_row(fp, w->d, w->r, &w->r->c[k], w->maxsnp);
-	}
-	if (ferror(fp)) __atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
-	if (fclose(fp) != 0) __atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
+	const rows_t *w = arg;
+	if (w->verbose) write_verbose(fp[0], w->d, w->r, &w->r->c[k], w->maxsnp);
+	else write_table_row(fp[0], w->d, w->r, &w->r->c[k], w->maxsnp);
 }
 
 int ld_clump_write(FILE *fp, const snp_data_t *d, const ld_clump_input_t *in, const ld_clump_result_t *r, int verbose,
@@ -126,19 +114,11 @@ int ld_clump_write(FILE *fp, const snp_data_t *d, const ld_clump_input_t *in, co
 	if (!verbose)
 		fprintf(fp, " CHR    F %*s         BP        P    TOTAL   NSIG    S05    S01   S001  S0001    SP2\n", maxsnp, "SNP");
 	/* a thread a few thousand clumps: fewer rows are formatted faster than threads start */
-	int nt = threads > 1 ? threads : 1;
-	if (nt > 1 + r->n / 2048) nt = (int)(1 + r->n / 2048);
-	rows_t w = {d, r, verbose, maxsnp, nt, calloc((size_t)nt, sizeof(char *)), calloc((size_t)nt, sizeof(size_t)), 0};
-	int rc = w.text && w.len ? 0 : -1;
-	if (rc == 0) gvk_parallel(nt, rows_worker, &w);
-	if (rc == 0 && w.failed) rc = -1;
-	for (int t = 0; rc == 0 && t < nt; ++t)
-		if (w.len[t] && fwrite(w.text[t], 1, w.len[t], fp) != w.len[t]) rc = -1;
-	for (int t = 0; w.text && t < nt; ++t) free(w.text[t]);
-	free(w.text), free(w.len);
-	if (rc < 0) return -1;
+	rows_t w = {d, r, verbose, maxsnp};
+	int rc = gvk_text_parts(&fp, 1, r->n, threads, 2048, clump_row, &w);
+	if (rc < 0) return rc;
 	fputc('\n', fp);
 	for (int64_t k = 0; verbose && k < in->n_miss; ++k) fprintf(fp, "%s not found in dataset\n", in->miss[k].id);
 	fputc('\n', fp);
-	return ferror(fp) ? -1 : 0;
+	return ferror(fp) ? GVK_ERR_IO : 0;
 }
