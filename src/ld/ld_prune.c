@@ -18,17 +18,14 @@ static void worker(void *arg, int tid)
 	prune_job_t *j = arg;
 	(void)tid;
 	prune_ctx_t c;
-	prune_ctx_init(&c, j);
 	window_t wd;
-	int ok = prune_window_alloc(&wd, &c, j) == 0 && prune_ctx_alloc(&c, j) == 0;
+	int ok = prune_worker_open(&c, &wd, j) == 0;
 	for (int64_t r; ok && !c.io_failed && !c.gpu_failed && (r = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->n_run;) {
 		wd.pruned = 0;
 		prune_chrom(&c, j->o, &wd, j->pruned, j->lo[r], j->hi[r]);
 		j->n_pruned[r] = wd.pruned;
 	}
-	prune_ctx_report(&c, j, ok);
-	prune_window_free(&wd);
-	prune_ctx_free(&c);
+	prune_worker_close(&c, &wd, j, ok);
 }
 
 /* The most variants one window holds. */

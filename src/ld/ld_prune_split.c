@@ -68,8 +68,7 @@ static void rec_resume(prune_ctx_t *c, window_t *wd, uint8_t *out, const int64_t
 static void run_piece(prune_ctx_t *c, window_t *wd, uint8_t *out, const prune_job_t *j, piece_t *p)
 {
 	int64_t lo = j->lo[p->r], hi = j->hi[p->r];
-	prune_chrom_begin(c, j->o, lo, hi);
-	c->own_lo = p->a, c->own_hi = p->b;
+	prune_chrom_begin(c, j->o, lo, hi, p->a, p->b);
 	wpos_t at;
 	prune_window_open(c, wd, out, p->from, &at);
 	int64_t top = at.end;
@@ -108,8 +107,7 @@ static int join_chrom(prune_ctx_t *c, window_t *wd, uint8_t *out, prune_job_t *j
 		int64_t meet = p->a; /* p's flags are the one run's from here on */
 		if (k > 0 && !rec_eq(truth, p->rec)) {
 			__atomic_fetch_add(&j->resumed, 1, __ATOMIC_RELAXED);
-			prune_chrom_begin(c, j->o, lo, hi);
-			c->own_lo = c->own_hi = 0;
+			prune_chrom_begin(c, j->o, lo, hi, 0, 0);
 			wpos_t at;
 			rec_resume(c, wd, out, truth, &at);
 			int64_t top = at.end;
@@ -153,10 +151,9 @@ void prune_split_worker(void *arg, int tid)
 	prune_job_t *j = arg;
 	(void)tid;
 	prune_ctx_t c;
-	prune_ctx_init(&c, j);
 	window_t wd;
 	uint8_t *out = calloc((size_t)j->d->n_snp + 1, 1);
-	int ok = out && prune_window_alloc(&wd, &c, j) == 0 && prune_ctx_alloc(&c, j) == 0;
+	int ok = prune_worker_open(&c, &wd, j) == 0 && out;
 	int64_t n = j->joining ? j->n_run : j->n_pc;
 	for (int64_t k; ok && !c.io_failed && (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < n;) {
 		if (j->joining) {
@@ -166,9 +163,7 @@ void prune_split_worker(void *arg, int tid)
 			ok = !j->pc[k].failed;
 		}
 	}
-	prune_ctx_report(&c, j, ok);
-	prune_window_free(&wd);
-	prune_ctx_free(&c);
+	prune_worker_close(&c, &wd, j, ok);
 	free(out);
 }
 

@@ -54,6 +54,16 @@ static const uint64_t *planes_of(prune_ctx_t *c, int64_t i, double *f)
 	return p;
 }
 
+/* A slot's sums over n samples from the kernels' counts of the +1 calls, the -1 calls and the
+ * calls. */
+static void slot_sums(prune_snp_t *s, int64_t n, const int64_t cnt[3])
+{
+	s->miss = n - cnt[2], s->sum = cnt[0] - cnt[1], s->ssq = cnt[0] + cnt[1];
+	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
+	s->ok = var != 0;
+	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
+}
+
 /* SNP i's slot from its decoded planes p. */
 static void prepare_planes(prune_ctx_t *c, int64_t i, const uint64_t *p)
 {
@@ -63,12 +73,8 @@ static void prepare_planes(prune_ctx_t *c, int64_t i, const uint64_t *p)
 	uint64_t *z = c->zn + (size_t)(i % c->n_slot) * 2 * (size_t)d->nw, *neg = z + d->nw;
 	int64_t cnt[3];
 	c->k->sums(a, b, v, d->nw, z, neg, cnt);
-	int64_t n = d->n_bits, np = cnt[0], nn = cnt[1], nv = cnt[2];
 	s->pos = b, s->a = a, s->v = v, s->z = z, s->neg = neg;
-	s->miss = n - nv, s->sum = np - nn, s->ssq = np + nn;
-	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
-	s->ok = var != 0;
-	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
+	slot_sums(s, d->n_bits, cnt);
 }
 
 static void band_to(prune_ctx_t *c, int64_t e);
@@ -102,10 +108,7 @@ static void prepare_direct(prune_ctx_t *c, int64_t i)
 	else if (row && c->src->stats)
 		snp_geno_plain_counts(d, i, cnt[0], cnt[2] - cnt[0] - cnt[1], cnt[1], c->src->c), s->f = d->a2f[i];
 	s->pos = s->a = NULL, s->v = p + 2 * nw, s->z = z, s->neg = neg;
-	s->miss = n - cnt[2], s->sum = cnt[0] - cnt[1], s->ssq = cnt[0] + cnt[1];
-	int64_t var = s->ssq * (n - s->miss) - s->sum * s->sum;
-	s->ok = var != 0;
-	s->var_recip = s->miss == 0 && var ? 1.0 / (double)(s->ssq * n - s->sum * s->sum) : 0.0;
+	slot_sums(s, n, cnt);
 }
 
 /* A SNP's sums, as it enters a window. */
@@ -297,14 +300,14 @@ static int64_t window_compact(prune_ctx_t *c, window_t *wd, const uint8_t *out, 
 	return wd->size = m;
 }
 
-/* Sets c for the chromosome [lo, hi). */
-void prune_chrom_begin(prune_ctx_t *c, const ld_prune_opt_t *o, int64_t lo, int64_t hi)
+void prune_chrom_begin(prune_ctx_t *c, const ld_prune_opt_t *o, int64_t lo, int64_t hi, int64_t own_lo,
+                       int64_t own_hi)
 {
 	const snp_data_t *d = c->d;
 	c->xmale = snp_chr_class(d->var[lo].chr) == SNP_CHR_X ? d->male : NULL;
 	c->direct = c->mode == LD_PRUNE_PAIRWISE && c->src && c->src->c->plain && !c->src->c->raw &&
 	            snp_chr_class(d->var[lo].chr) == SNP_CHR_AUTO && !c->gpu;
-	c->rows_end = c->dec_end = lo, c->hi = hi, c->o = o;
+	c->rows_end = c->dec_end = lo, c->hi = hi, c->o = o, c->own_lo = own_lo, c->own_hi = own_hi;
 	c->thr = c->mode == LD_PRUNE_VIF ? 0.999999 : o->r2 * (1 + PRUNE_EPS);
 }
 
@@ -348,15 +351,14 @@ int prune_window_step(prune_ctx_t *c, window_t *wd, uint8_t *out, wpos_t *at)
 
 void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t *out, int64_t lo, int64_t hi)
 {
-	prune_chrom_begin(c, o, lo, hi);
-	c->own_lo = lo, c->own_hi = hi;
+	prune_chrom_begin(c, o, lo, hi, lo, hi);
 	wpos_t at;
 	prune_window_open(c, wd, out, lo, &at);
 	while (prune_window_step(c, wd, out, &at)) {}
 }
 
 /* A worker's rings and, streaming, its row buffer; 0 or -1 when out of memory. */
-int prune_ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
+static int ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
 {
 	/* with the GPU the rings hold a band and the windows that reach into it besides the window */
 	c->n_slot = j->gpu ? j->band + 2 * j->cap + 1 : j->cap + 1;
@@ -378,33 +380,23 @@ int prune_ctx_alloc(prune_ctx_t *c, const prune_job_t *j)
 	return 0;
 }
 
-void prune_ctx_free(prune_ctx_t *c)
-{
-	free(c->s), free(c->zn), free(c->ring), free(c->pair_bits), free(c->kend);
-	if (c->src) snp_rows_close(&c->rows);
-	vif_buf_free(&c->vb);
-	prune_gpu_buf_free(&c->gb);
-}
-
 /* A worker's window lists (and --indep's matrices); -1 when out of memory. */
-int prune_window_alloc(window_t *wd, prune_ctx_t *c, const prune_job_t *j)
+static int window_alloc(window_t *wd, prune_ctx_t *c, const prune_job_t *j)
 {
-	memset(wd, 0, sizeof *wd);
 	wd->live = malloc(sizeof *wd->live * (size_t)(j->longest + 1));
 	wd->next = malloc(sizeof *wd->next * (size_t)(j->longest + 1));
 	wd->was = malloc(sizeof *wd->was * (size_t)(j->longest + 1));
 	return wd->live && wd->next && wd->was && (c->mode != LD_PRUNE_VIF || vif_buf_init(&c->vb, j->cap) == 0) ? 0 : -1;
 }
 
-void prune_window_free(window_t *wd) { free(wd->live), free(wd->next), free(wd->was); }
-
-void prune_ctx_init(prune_ctx_t *c, const prune_job_t *j)
+int prune_worker_open(prune_ctx_t *c, window_t *wd, const prune_job_t *j)
 {
 	*c = (prune_ctx_t){.d = j->d, .src = j->o->src, .k = j->k, .mode = j->o->mode, .bits = snp_bed_bits_pick()};
+	memset(wd, 0, sizeof *wd);
+	return window_alloc(wd, c, j) == 0 && ctx_alloc(c, j) == 0 ? 0 : -1;
 }
 
-/* A worker's or a joiner's end: its failures and pair count into j. */
-void prune_ctx_report(prune_ctx_t *c, prune_job_t *j, int ok)
+void prune_worker_close(prune_ctx_t *c, window_t *wd, prune_job_t *j, int ok)
 {
 	if (!ok) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
 	if (c->io_failed) __atomic_store_n(&j->io_failed, 1, __ATOMIC_RELAXED);
@@ -414,4 +406,9 @@ void prune_ctx_report(prune_ctx_t *c, prune_job_t *j, int ok)
 		pthread_mutex_unlock(&j->gpu->lock);
 	}
 	__atomic_fetch_add(&j->pairs, c->pairs, __ATOMIC_RELAXED);
+	free(wd->live), free(wd->next), free(wd->was);
+	free(c->s), free(c->zn), free(c->ring), free(c->pair_bits), free(c->kend);
+	if (c->src) snp_rows_close(&c->rows);
+	vif_buf_free(&c->vb);
+	prune_gpu_buf_free(&c->gb);
 }

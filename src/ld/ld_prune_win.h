@@ -83,8 +83,10 @@ typedef struct {
 	int joining;          /* the pieces have run: prune_split_worker joins them */
 } prune_job_t;
 
-/* The chromosome [lo, hi) into c's settings. */
-void prune_chrom_begin(prune_ctx_t *c, const ld_prune_opt_t *o, int64_t lo, int64_t hi);
+/* The chromosome [lo, hi) into c's settings; with src->stats, c sets the statistics of the SNPs
+ * in [own_lo, own_hi) only (the others' it computes for itself). */
+void prune_chrom_begin(prune_ctx_t *c, const ld_prune_opt_t *o, int64_t lo, int64_t hi, int64_t own_lo,
+                       int64_t own_hi);
 /* The window starting at `start` as if no window came before it. */
 void prune_window_open(prune_ctx_t *c, window_t *wd, uint8_t *out, int64_t start, wpos_t *at);
 /* The passes over the window at at->start, then the move to the next window; 0 at the
@@ -98,14 +100,11 @@ void prune_chrom(prune_ctx_t *c, const ld_prune_opt_t *o, window_t *wd, uint8_t 
 /* The end of a kb window starting at SNP s: the first SNP from e on beyond bp of it (or hi). */
 int64_t prune_kb_end(const snp_data_t *d, int64_t s, int64_t e, int64_t hi, int64_t bp);
 
-/* A worker's context for job j: set, its buffers, freed, and its failures and pair count into j
- * at its end (ok = 0: it ran out of memory). prune_ctx_alloc returns -1 when out of memory. */
-void prune_ctx_init(prune_ctx_t *c, const prune_job_t *j);
-int prune_ctx_alloc(prune_ctx_t *c, const prune_job_t *j);
-void prune_ctx_free(prune_ctx_t *c);
-void prune_ctx_report(prune_ctx_t *c, prune_job_t *j, int ok);
-int prune_window_alloc(window_t *wd, prune_ctx_t *c, const prune_job_t *j);
-void prune_window_free(window_t *wd);
+/* A worker's context and window for job j, set and their buffers allocated (-1 when out of
+ * memory: call prune_worker_close anyway, with ok 0); and at the worker's end its failures and pair
+ * count into j, and the buffers freed. */
+int prune_worker_open(prune_ctx_t *c, window_t *wd, const prune_job_t *j);
+void prune_worker_close(prune_ctx_t *c, window_t *wd, prune_job_t *j, int ok);
 
 /* ld_prune_split.c: the pieces of j's runs when splitting helps (the number; 0: no split; -1 out
  * of memory), the worker that runs them (or, with j->joining, joins them), and their memory. */
