@@ -444,19 +444,16 @@ void snp_bim_order_free(snp_bim_order_t *o)
 	memset(o, 0, sizeof *o);
 }
 
-/* The rows left out removed; *src: each variant's row (set already in src when none was). */
-static int keep_rows(bim_t *b, int64_t *src, int64_t **src_out)
+/* The rows left out removed, and src: each variant's row. */
+static void keep_rows(bim_t *b, int64_t *src)
 {
 	snp_data_t *d = b->d;
-	int64_t *s = src ? src : snp_big_alloc(sizeof *s * (size_t)(b->rows - b->dropped + 1)), n = 0;
-	if (!s) return -1;
-	for (int64_t i = 0; !src && i < b->rows; ++i) {
+	int64_t n = 0;
+	for (int64_t i = 0; i < b->rows; ++i) {
 		if (b->flag[i] & ROW_DROP) continue;
 		if (n != i) d->var[n] = d->var[i];
-		s[n++] = i;
+		src[n++] = i;
 	}
-	d->n_snp = src ? b->rows : n, *src_out = s;
-	return 0;
 }
 
 /* Blocks of about this many bytes are parsed on the threads (a mapped file of this size or less
@@ -493,15 +490,14 @@ int snp_read_bim_order(const char *path, int allow_extra, int threads, snp_data_
 	gvk_lr_close(lr);
 	free(pt);
 	if (rc == 0 && b.rows == 0) rc = gvk_err_set(err, GVK_ERR_FORMAT, "%s: no variants", path);
+	int64_t *src = rc == 0 ? snp_big_alloc(sizeof *src * (size_t)(b.rows - b.dropped + 1)) : NULL;
+	if (rc == 0 && !src) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
 	/* without dropped rows each variant's row is its index, set with the strings */
-	int64_t *src = rc == 0 && !b.dropped ? snp_big_alloc(sizeof *src * (size_t)(b.rows + 1)) : NULL;
-	if (rc == 0 && !b.dropped && !src) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-	if (rc == 0) pool_strings(d, b.rows, src, nt);
+	if (rc == 0) pool_strings(d, b.rows, b.dropped ? NULL : src, nt);
 	if (rc == 0 && ord && order_of(d->var, b.flag, b.rows, ord) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-	if (rc == 0 && keep_rows(&b, src, src_out) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
-	if (rc < 0) free(src);
-	if (rc == 0) *n_rows = b.rows;
-	else d->n_snp = 0;
+	if (rc == 0 && b.dropped) keep_rows(&b, src);
+	if (rc == 0) d->n_snp = b.rows - b.dropped, *src_out = src, *n_rows = b.rows;
+	else d->n_snp = 0, free(src);
 	free(b.flag);
 	return rc;
 }
