@@ -140,7 +140,7 @@ static int64_t *cm_window_ends(const snp_data_t *d, const ld_opt_t *o)
 		if (o->idx1 && !o->idx1[i]) continue;
 		int fresh = prev < 0 || !snp_same_chr(d, i, prev) || i != prev + 1;
 		if (i > last)
-			for (last = i; last + 1 < m && !strcmp(d->var[last + 1].chr, d->var[i].chr);) ++last;
+			for (last = i; last + 1 < m && snp_same_chr(d, last + 1, i);) ++last;
 		if (fresh) {
 			fwd = fresh_fwd(d, o, i, last);
 			lead = fwd - i;

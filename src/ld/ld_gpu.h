@@ -28,7 +28,7 @@ int snp_gpu_prune_planes(snp_gpu_t *g, int nw, const uint64_t *seg0, int64_t n0,
                          gvk_err_t *err);
 /* For rows r < n_rows of the uploaded SNPs and t < off[r + 1] - off[r] (off[0] = 0), c[per (off[r]
  * + t) ..] receives the counts of the pair (r, r + 1 + t): phased 0, per 7: nz, diff, nm, sxx, nx,
- * syy, ny as ld_prune.c's genotype r^2 sums them; phased 1, per 18: the two-locus table in
+ * syy, ny as the CPU pruning kernels' genotype r^2 sums them; phased 1, per 18: the two-locus table in
  * ld_em_counts' layout, over the male columns too when male is not NULL (X). */
 int snp_gpu_prune_counts(snp_gpu_t *g, int nw, const int64_t *off, int64_t n_rows, int phased, const uint64_t *male,
                          uint32_t *c, gvk_err_t *err);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* --clump's two-locus tables on the device (snp_gpu_clump_counts): one thread per (index, other)
  * pair over the resident planes, the same class masks and popcounts as ld_clump_r2_row (and as
- * ld_prune.c's --indep-pairphase table), so the integer tables are the CPU's. Threads without
+ * the CPU pruning kernels' --indep-pairphase table), so the integer tables are the CPU's. Threads without
  * warp intrinsics, so the code is the same under HIP. */
 #ifndef GVK_LD_GPU_CLUMP_CUH
 #define GVK_LD_GPU_CLUMP_CUH

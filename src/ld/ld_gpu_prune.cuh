@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* --indep-pairwise's and --indep-pairphase's pair counts on the device (snp_gpu_prune_counts): one
  * thread per pair of a band of rows, over planes uploaded for the call. The genotype counts are
- * ld_prune.c's (centred calls: z the nonzero ones, neg the -1 ones, v the called ones) and the
+ * the CPU pruning kernels' (ld_prune_kern_body.h; centred calls: z the nonzero ones, neg the -1 ones, v the called ones) and the
  * phased table is --clump's (two_locus_table), so the host forms r^2 from the CPU's integers. */
 #ifndef GVK_LD_GPU_PRUNE_CUH
 #define GVK_LD_GPU_PRUNE_CUH
 
 /* The genotype r^2 counts of the SNPs whose planes start at ia and ja: nz, diff, nm, sxx, nx, syy,
- * ny as ld_prune.c's pair_r2_body sums them. */
+ * ny as the CPU pruning kernels' kern_r2 sums them. */
 __device__ __forceinline__ void genotype_counts(const uint64_t *__restrict__ ia, const uint64_t *__restrict__ ja, int nw,
                                                 uint32_t *__restrict__ o)
 {

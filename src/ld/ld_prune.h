@@ -26,8 +26,8 @@ typedef struct {
 	                   (ld_prune_gpu.h); NULL, or --indep: the CPU */
 	int64_t gpu_band; /* with gpu: rows a band takes; 0: as many as fit the worker's budget (tests
 	                     set a few, so that bands and rings wrap within a small chromosome) */
-	int64_t piece;    /* the CPU with several threads: SNPs a piece of a chromosome takes (ld_prune.c,
-	                     split_plan); 0: a size from the threads and the SNPs (tests set a few) */
+	int64_t piece;    /* the CPU with several threads: SNPs a piece of a chromosome takes (ld_prune_split.c,
+	                     prune_split_plan); 0: a size from the threads and the SNPs (tests set a few) */
 	int piece_lead;   /* windows a piece runs before its own: 0 for 8, -1 for none (tests: the
 	                     pieces then seldom meet the one run at once) */
 } ld_prune_opt_t;

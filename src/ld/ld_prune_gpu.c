@@ -56,7 +56,7 @@ static int upload(snp_gpu_t *g, const prune_band_t *bd, int64_t a, int64_t e, gv
 	return snp_gpu_prune_planes(g, bd->nw, bd->ring + (size_t)s * per, n0, bd->ring, e - a - n0, err);
 }
 
-/* r^2 of the pair (i, j) from its counts c, as ld_prune.c's pair_value takes it (NaN: no estimate). */
+/* r^2 of the pair (i, j) from its counts c, as ld_prune_win.c's pair_value takes it (NaN: no estimate). */
 static double pair_r2(const prune_band_t *bd, int64_t i, int64_t j, const uint32_t *c)
 {
 	if (bd->phased) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* --indep-pairwise and --indep-pairphase with the GPU counting each pair a window can compare:
- * a worker of ld_prune.c hands over a band of rows (SNPs r0 .. r1 - 1 of a chromosome, each with
+ * a worker of ld_prune_win.c hands over a band of rows (SNPs r0 .. r1 - 1 of a chromosome, each with
  * the later SNPs below its window end) and receives one bit per pair, set when the pair's r^2,
  * formed on the host from the GPU's integers exactly as the CPU forms it, is over the threshold.
  * Workers share the GPU one band at a time. */

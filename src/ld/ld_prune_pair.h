@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What ld_prune.c knows of a SNP in a window, and PLINK's genotype r^2 from a pair's integer
- * counts: shared by the CPU's kernels (ld_prune.c) and the GPU's band (ld_prune_gpu.c), so that
- * the two form the same double from the same integers. */
+/* What the pruning windows (ld_prune_win.c) know of a SNP, and PLINK's genotype r^2 from a pair's
+ * integer counts: shared by the CPU's kernels (ld_prune_kern_*.c) and the GPU's band
+ * (ld_prune_gpu.c), so that the two form the same double from the same integers. */
 #ifndef GVK_LD_PRUNE_PAIR_H
 #define GVK_LD_PRUNE_PAIR_H
 
@@ -17,7 +17,7 @@ typedef struct {
 	double f;         /* A2 frequency, which the passes compare by MAF */
 	double var_recip; /* 1 / (n ssq - sum^2) when nothing is missing */
 	int ok;           /* variance over the called samples is not zero */
-	int64_t cls[3];   /* --indep-pairphase: founders with each genotype class (ld_prune.c, classes()) */
+	int64_t cls[3];   /* --indep-pairphase: founders with each genotype class (ld_prune_kern_body.h, classes()) */
 } prune_snp_t;
 
 /* The value from the counts of the pair without a missing call at either SNP. */

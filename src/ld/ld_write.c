@@ -9,7 +9,6 @@
 
 #include "ld_write.h"
 #include "ld_gz.h"
-#include "../common/threads.h"
 #include "../common/err.h"
 #include "../common/threads.h"
 

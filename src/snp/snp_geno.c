@@ -155,12 +155,15 @@ static void decode_cols(snp_data_t *d, int64_t i, const uint8_t *row, const snp_
 	}
 }
 
+/* Whether A1 and A2 swap for A2 frequency f2 (PLINK makes A1 the minor allele). */
+static int swaps(double f2, const snp_geno_ctx_t *c) { return !c->keep_allele_order && f2 < 0.5; }
+
 /* SNP i's rate, A2 frequency and allele order from its counts; whether A1 and A2 swapped. */
 static int settle(const snp_data_t *d, int64_t i, const tally_t *t, const snp_geno_ctx_t *c, int cls)
 {
 	double f2;
 	stats(t, c, cls, &f2, &d->rate[i]);
-	int swap = !c->keep_allele_order && f2 < 0.5;
+	int swap = swaps(f2, c);
 	d->a2f[i] = swap ? 1.0 - f2 : f2;
 	if (swap) {
 		const char *a = d->var[i].a1;
@@ -264,7 +267,7 @@ double snp_geno_plain_a2f(int64_t ll, int64_t lh, int64_t hh, const snp_geno_ctx
 	tally_t t = {.ll = ll, .lh = lh, .hh = hh, .nm = ll + lh + hh};
 	double f2, rate;
 	stats(&t, c, SNP_CHR_AUTO, &f2, &rate);
-	return !c->keep_allele_order && f2 < 0.5 ? 1.0 - f2 : f2;
+	return swaps(f2, c) ? 1.0 - f2 : f2;
 }
 
 int snp_geno_row_hh(snp_data_t *d, int64_t i, const uint8_t *row, const snp_geno_ctx_t *c)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* --indep-pairwise and --indep-pairphase with chromosomes split into pieces over the threads
- * (ld_prune.c, split_plan and join_chrom) = one run per chromosome: over windows in variants and
+ * (ld_prune_split.c, prune_split_plan and join_chrom) = one run per chromosome: over windows in variants and
  * in kb, steps, thresholds, piece sizes and the windows a piece runs before its own (none, so that
  * the pieces seldom meet the one run at once and the joins go on from the true state; and the
  * default), from the fileset's planes and streamed from the .bed with the statistics set as rows

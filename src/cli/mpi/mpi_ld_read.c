@@ -131,7 +131,7 @@ static int64_t reach(const snp_data_t *d, const ld_opt_t *o, int64_t i, int dir)
 	if (o->inter_chr) return dir > 0 ? m - 1 : 0;
 	for (;;) {
 		int64_t k = j + dir;
-		if (k < 0 || k >= m || strcmp(d->var[k].chr, d->var[i].chr)) break;
+		if (k < 0 || k >= m || !snp_same_chr(d, k, i)) break;
 		/* a cM window goes by values the engine reads from the input: the chromosome is the bound */
 		int64_t dist = d->var[k].bp > d->var[i].bp ? d->var[k].bp - d->var[i].bp : d->var[i].bp - d->var[k].bp;
 		if (o->win_cm < 0 && ((k - i) * dir > o->win_snps || dist > o->win_bp)) break;
