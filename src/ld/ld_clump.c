@@ -82,15 +82,44 @@ typedef struct {
 
 static int64_t slot_of(const pass_t *s, int64_t i) { return s->slot ? s->slot[i - s->a] : i; }
 
-/* The window [*lo, *hi) of SNP i. */
+/* The window [*lo, *hi) of SNP i: the SNPs of its run within radius bp. Positions never go down
+ * along a chromosome (ld_load checks), so the edges are found by galloping out from i and
+ * halving, instead of stepping over each of the window's SNPs. */
 static void window(const snp_data_t *d, int64_t radius, int64_t run_a, int64_t run_b, int64_t i, int64_t *lo,
                    int64_t *hi)
 {
 	const snp_var_t *v = d->var;
-	int64_t bp = v[i].bp, l = i, h = i + 1;
-	while (l > run_a && v[l - 1].bp >= bp - radius) --l;
-	while (h < run_b && v[h].bp <= bp + radius) ++h;
-	*lo = l, *hi = h;
+	int64_t from = v[i].bp - radius, to = v[i].bp + radius;
+	int64_t in = i, out = run_a - 1; /* v[in] in the window; out: before it, or before the run */
+	for (int64_t step = 1; in > run_a; step *= 2) {
+		int64_t k = in - step > run_a ? in - step : run_a;
+		if (v[k].bp < from) {
+			out = k;
+			break;
+		}
+		in = k;
+	}
+	while (in - out > 1) {
+		int64_t mid = out + (in - out) / 2;
+		if (v[mid].bp >= from) in = mid;
+		else out = mid;
+	}
+	*lo = in;
+	in = i, out = run_b; /* out: after the window, or the run's end */
+	for (int64_t step = 1; in + 1 < run_b; step *= 2) {
+		int64_t k = in + step < run_b - 1 ? in + step : run_b - 1;
+		if (v[k].bp > to) {
+			out = k;
+			break;
+		}
+		in = k;
+	}
+	while (out - in > 1) {
+		int64_t mid = in + (out - in) / 2;
+		if (v[mid].bp <= to) in = mid;
+		else out = mid;
+	}
+	*hi = out;
 }
 
 /* Whether SNP j has report lines (so can be in a window). */
@@ -266,6 +295,13 @@ static int apply(pass_t *s, const row_t *w, double p)
 	return 0;
 }
 
+/* The first top variant in [i, end), or end: top variants are few among many SNPs. */
+static int64_t next_top(const ld_clump_input_t *in, int64_t i, int64_t end)
+{
+	const uint8_t *p = i < end ? memchr(in->top + i, 1, (size_t)(end - i)) : NULL;
+	return p ? p - in->top : end;
+}
+
 /* Index candidates and their p (the smallest of their entries, or with index_first the first
  * entry's), sorted by p then fileset order. */
 typedef struct {
@@ -293,8 +329,7 @@ static cand_t *candidates(const ld_clump_input_t *in, const ld_clump_opt_t *o, i
 	cand_t *c = malloc(sizeof *c * (size_t)(in->n_snp + 1));
 	if (!c) return NULL;
 	*n = 0;
-	for (int64_t i = 0; i < in->n_snp; ++i) {
-		if (!in->top[i]) continue;
+	for (int64_t i = 0; (i = next_top(in, i, in->n_snp)) < in->n_snp; ++i) {
 		int64_t e = in->head[i];
 		double p = in->e[e].p;
 		if (!o->index_first)
@@ -408,8 +443,7 @@ static int run_comps(const snp_data_t *d, const ld_clump_input_t *in, int64_t ra
                      comps_t *cs)
 {
 	int64_t n = 0, sorted = 1;
-	for (int64_t i = ra; i < rb; ++i) {
-		if (!in->top[i]) continue;
+	for (int64_t i = ra; (i = next_top(in, i, rb)) < rb; ++i) {
 		window(d, radius, ra, rb, i, &sp[n].lo, &sp[n].hi);
 		sorted &= n == 0 || sp[n].lo >= sp[n - 1].lo;
 		++n;
@@ -429,15 +463,12 @@ static int run_comps(const snp_data_t *d, const ld_clump_input_t *in, int64_t ra
 static int components(const snp_data_t *d, const ld_clump_input_t *in, const ld_clump_opt_t *o, const cand_t *cand,
                       int64_t n_cand, comps_t *cs, cand_t **bucket)
 {
-	int64_t m = d->n_snp;
 	span_t *sp = malloc(sizeof *sp * (size_t)(n_cand + 1));
-	int64_t *cnt = NULL;
+	int64_t *cnt = NULL, *run = NULL, n_run = 0;
 	*bucket = malloc(sizeof **bucket * (size_t)(n_cand + 1));
-	int rc = sp && *bucket ? 0 : -1;
-	for (int64_t a = 0, b; rc == 0 && a < m; a = b) {
-		for (b = a + 1; b < m && snp_same_chr(d, b, a); ++b) {}
-		rc = run_comps(d, in, o->bp_radius, a, b, sp, cs);
-	}
+	int rc = sp && *bucket && snp_chr_runs(d, o->threads, &run, &n_run) == 0 ? 0 : -1;
+	for (int64_t k = 0; rc == 0 && k < n_run; ++k) rc = run_comps(d, in, o->bp_radius, run[k], run[k + 1], sp, cs);
+	free(run);
 	if (rc == 0 && !(cnt = calloc((size_t)cs->n + 1, sizeof *cnt))) rc = -1;
 	/* each candidate lies in its own window, so in the component holding it */
 	int64_t *of = rc == 0 ? malloc(sizeof *of * (size_t)(n_cand + 1)) : NULL;

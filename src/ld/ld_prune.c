@@ -69,8 +69,10 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 	ld_prune_chrom_t *ch = rep ? calloc((size_t)m + 1, sizeof *ch) : NULL;
 	int rc = 0;
 	if (!j.lo || !j.hi || !j.n_pruned || (rep && !ch)) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	for (int64_t lo = 0, hi; rc == 0 && lo < m; lo = hi) {
-		for (hi = lo + 1; hi < m && snp_same_chr(d, hi, lo); ++hi) {}
+	int64_t *runs = NULL, n_runs = 0;
+	if (rc == 0 && snp_chr_runs(d, o->threads, &runs, &n_runs) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+	for (int64_t k = 0; rc == 0 && k < n_runs; ++k) {
+		int64_t lo = runs[k], hi = runs[k + 1];
 		if (!strcmp(d->var[lo].chr, "0")) { /* PLINK prunes and lists no variant of chromosome 0 */
 			memset(skip + lo, 1, (size_t)(hi - lo));
 			continue;
@@ -78,6 +80,7 @@ int ld_prune_pairwise(const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pru
 		j.lo[j.n_run] = lo, j.hi[j.n_run++] = hi;
 		if (hi - lo > j.longest) j.longest = hi - lo;
 	}
+	free(runs);
 	j.cap = window_cap(d, o, &j);
 	if (rc == 0 && o->mode == LD_PRUNE_VIF && j.cap > 46340)
 		rc = gvk_err_set(err, GVK_ERR_ARG, "--indep: a window holds up to %lld variants; PLINK 1.9 takes at most 46340",

@@ -8,6 +8,7 @@
 #include "snp_data.h"
 #include "snp_chrom.h"
 #include "../common/err.h"
+#include "../common/threads.h"
 
 void snp_data_free(snp_data_t *d)
 {
@@ -175,4 +176,50 @@ void *snp_big_alloc(size_t n)
 	if (p) madvise(p, n, MADV_HUGEPAGE);
 #endif
 	return p;
+}
+
+/* One thread's slice of the description table, and the run starts found in it. */
+typedef struct {
+	const snp_data_t *d;
+	int nt;
+	int64_t *brk[64], nb[64];
+	int nomem;
+} runs_job_t;
+
+static void runs_worker(void *arg, int tid)
+{
+	runs_job_t *j = arg;
+	int64_t a = (int64_t)gvk_part((size_t)j->d->n_snp, tid, j->nt), b = (int64_t)gvk_part((size_t)j->d->n_snp, tid + 1, j->nt);
+	int64_t cap = 0;
+	for (int64_t i = a > 0 ? a : 1; i < b; ++i) {
+		if (snp_same_chr(j->d, i, i - 1)) continue;
+		if (j->nb[tid] == cap) {
+			cap = cap ? 2 * cap : 64;
+			int64_t *g = realloc(j->brk[tid], sizeof *g * (size_t)cap);
+			if (!g) {
+				__atomic_store_n(&j->nomem, 1, __ATOMIC_RELAXED);
+				return;
+			}
+			j->brk[tid] = g;
+		}
+		j->brk[tid][j->nb[tid]++] = i;
+	}
+}
+
+int snp_chr_runs(const snp_data_t *d, int threads, int64_t **start, int64_t *n)
+{
+	runs_job_t j = {.d = d, .nt = threads < 1 || d->n_snp < ((int64_t)1 << 16) ? 1 : threads > 64 ? 64 : threads};
+	gvk_parallel(j.nt, runs_worker, &j);
+	int64_t total = d->n_snp > 0;
+	for (int t = 0; t < j.nt; ++t) total += j.nb[t];
+	int64_t *s = j.nomem ? NULL : malloc(sizeof *s * (size_t)(total + 1));
+	if (s) {
+		int64_t k = 0;
+		if (d->n_snp > 0) s[k++] = 0;
+		for (int t = 0; t < j.nt; ++t) memcpy(s + k, j.brk[t], sizeof *s * (size_t)j.nb[t]), k += j.nb[t];
+		s[k] = d->n_snp;
+		*start = s, *n = total;
+	}
+	for (int t = 0; t < j.nt; ++t) free(j.brk[t]);
+	return s ? 0 : -1;
 }

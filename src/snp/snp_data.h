@@ -105,6 +105,12 @@ const char *snp_last_lines_end(const char *s, const char *e);
  * parsing that fills them. */
 void *snp_big_alloc(size_t n);
 
+/* The chromosome runs of d (the longest stretches of one chromosome, in order): *n of them, run k
+ * being SNPs [(*start)[k], (*start)[k + 1]); *start (malloc'd, *n + 1 entries) is the caller's to
+ * free. The description table is large (tens of bytes per SNP), so threads scan slices of it for
+ * the places where the chromosome changes. Returns 0, or -1 when out of memory. */
+int snp_chr_runs(const snp_data_t *d, int threads, int64_t **start, int64_t *n);
+
 /* Whether SNPs i and j are on the same chromosome (the .bim reader shares a run's name). */
 static inline int snp_same_chr(const snp_data_t *d, int64_t i, int64_t j)
 {

@@ -352,10 +352,42 @@ static void test_bed(const char *dir, int64_t n, int64_t m)
 	free(codes);
 }
 
+/* snp_chr_runs on 1..5 threads against a walk over the table: runs of random lengths (many of one
+ * SNP), names shared by pointer within a run or only equal by content across a slice's edge, and
+ * a chromosome that comes back later as a run of its own. */
+static void test_chr_runs(int64_t m)
+{
+	static const char *names[] = {"1", "2", "X", "5"};
+	char copy[2][2] = {"2", "2"};
+	snp_data_t d = {0};
+	d.n_snp = m;
+	d.var = calloc((size_t)m + 1, sizeof *d.var);
+	int64_t *want = malloc(sizeof *want * (size_t)(m + 1)), n_want = 0;
+	for (int64_t i = 0, c = 0; i < m; ++c) {
+		int64_t len = next() % 3 == 0 ? 1 : 1 + (int64_t)(next() % 5000);
+		want[n_want++] = i;
+		for (int64_t k = 0; k < len && i < m; ++k, ++i)
+			d.var[i].chr = c % 4 == 1 ? copy[k & 1] : names[c % 4];
+	}
+	want[n_want] = m;
+	for (int nt = 1; nt <= 5; ++nt) {
+		int64_t *got = NULL, n = -1;
+		if (snp_chr_runs(&d, nt, &got, &n) < 0 || n != n_want || memcmp(got, want, sizeof *got * (size_t)(n + 1))) {
+			fprintf(stderr, "FAIL snp_chr_runs m=%lld threads=%d: %lld runs, want %lld\n", (long long)m, nt, (long long)n,
+			        (long long)n_want);
+			++fails;
+		}
+		free(got);
+	}
+	free(d.var), free(want);
+}
+
 int main(int argc, char **argv)
 {
 	rng = argc > 1 ? strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ull : 88172645463325252ull;
 	test_format();
+	test_chr_runs(1);
+	test_chr_runs(300000);
 	const char *dir = argc > 2 ? argv[2] : "/tmp";
 	test_bed(dir, 203, 41);
 	test_bed(dir, 64, 7);
