@@ -5,7 +5,7 @@
  * strings never take more bytes than the line). Every line is a row; the rows with a negative
  * position are left out once all are read. Each part stops at its first bad line, and the first
  * part that stopped gives the error, so messages are those of a reading line by line. The order
- * checks (snp_bim_order_t) then go over the rows in turn. */
+ * checks (snp_bim_order_t) then go over the rows (bim_order.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
 #include <stdlib.h>
@@ -321,129 +321,6 @@ static void pool_strings(snp_data_t *d, int64_t n, int64_t *src, int nt)
 	gvk_parallel(f.nt, fix_worker, &f);
 }
 
-/* The .bim's order as it is read (snp_bim_order_t), with the running state of its checks. */
-typedef struct {
-	snp_bim_order_t *o;
-	int64_t last_bp;  /* the current chromosome's highest position so far */
-	double last_cm;   /* and its highest cM value, fields "0" left out */
-} order_t;
-
-static int order_name(snp_bim_order_t *o, const char *chr, size_t *off)
-{
-	size_t n = strlen(chr) + 1;
-	if (o->names_len + n > o->names_cap) {
-		size_t cap = (o->names_len + n) * 2 + 256;
-		char *p = realloc(o->names, cap);
-		if (!p) return -1;
-		o->names = p, o->names_cap = cap;
-	}
-	memcpy(o->names + o->names_len, chr, n);
-	*off = o->names_len;
-	o->names_len += n;
-	return 0;
-}
-
-/* A new run where the chromosome changes; PLINK starts its order checks afresh there. same: the
- * line before had the same chromosome code string. */
-static int order_run(order_t *st, const char *chr, int same, long ln)
-{
-	snp_bim_order_t *o = st->o;
-	if (o->n_run && (same || !strcmp(o->names + o->run[o->n_run - 1].name, chr))) return 0;
-	if ((size_t)o->n_run == o->n_run_cap) {
-		size_t cap = o->n_run_cap ? o->n_run_cap * 2 : 64;
-		snp_bim_run_t *r = realloc(o->run, cap * sizeof *r);
-		if (!r) return -1;
-		o->run = r, o->n_run_cap = cap;
-	}
-	snp_bim_run_t *r = &o->run[o->n_run];
-	*r = (snp_bim_run_t){.line = ln};
-	if (order_name(o, chr, &r->name) < 0) return -1;
-	o->n_run++;
-	st->last_bp = 0, st->last_cm = -DBL_MAX;
-	return 0;
-}
-
-/* PLINK's position and cM for a line at a multiple of 64 (where its window search looks). */
-static int order_base(snp_bim_order_t *o, int64_t row, int64_t bp, double cm)
-{
-	size_t k = (size_t)(row / 64);
-	if (k >= o->base_cap) {
-		size_t n = (k + 1) * 2;
-		int64_t *b = realloc(o->base_bp, n * sizeof *b);
-		if (b) o->base_bp = b;
-		double *c = b ? realloc(o->base_cm, n * sizeof *c) : NULL;
-		if (!c) return -1;
-		o->base_cm = c;
-		o->base_cap = n;
-	}
-	o->base_bp[k] = bp, o->base_cm[k] = cm;
-	o->n_base = (int64_t)k + 1;
-	return 0;
-}
-
-/* Line ln (the row-th variant) with v's chromosome, cM and position; cm0: its cM field is
- * exactly "0", which PLINK neither checks nor keeps as the last cM. */
-static int order_note(order_t *st, int same, const snp_var_t *v, int cm0, int64_t row, long ln)
-{
-	if (order_run(st, v->chr, same, ln) < 0) return -1;
-	snp_bim_run_t *r = &st->o->run[st->o->n_run - 1];
-	if (!cm0 && v->cm < st->last_cm) r->cm_line = r->cm_line ? r->cm_line : ln;
-	else if (!cm0) st->last_cm = v->cm;
-	if (v->bp >= 0 && v->bp < st->last_bp) r->bp_line = r->bp_line ? r->bp_line : ln;
-	else if (v->bp >= 0) st->last_bp = v->bp;
-	if (row % 64) return 0;
-	return order_base(st->o, row, v->bp >= 0 ? v->bp : st->last_bp, v->bp < 0 ? st->last_cm : cm0 ? 0.0 : v->cm);
-}
-
-typedef struct {
-	const char *name;
-	long line;
-	size_t off;
-} run_ref_t;
-
-static int cmp_run(const void *a, const void *b)
-{
-	const run_ref_t *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	return c ? c : (x->line > y->line) - (x->line < y->line);
-}
-
-/* The first line where a chromosome comes back after others: the earliest second run of a name. */
-static int order_split(snp_bim_order_t *o)
-{
-	run_ref_t *r = malloc(sizeof *r * (size_t)(o->n_run + 1));
-	if (!r) return -1;
-	for (int64_t k = 0; k < o->n_run; ++k) r[k] = (run_ref_t){o->names + o->run[k].name, o->run[k].line, o->run[k].name};
-	qsort(r, (size_t)o->n_run, sizeof *r, cmp_run);
-	for (int64_t k = 1; k < o->n_run; ++k)
-		if (!strcmp(r[k - 1].name, r[k].name) && (!o->split_line || r[k].line < o->split_line))
-			o->split_line = r[k].line, o->split_name = r[k].off;
-	free(r);
-	return 0;
-}
-
-/* The order of rows var[0 .. n), row k being line k + 1; flag (NULL: every cM field "0") the
- * rows' ROW_* flags. */
-static int order_of(const snp_var_t *var, const uint8_t *flag, int64_t n, snp_bim_order_t *ord)
-{
-	order_t st = {.o = ord};
-	for (int64_t i = 0; i < n; ++i)
-		if (order_note(&st, i > 0 && var[i].chr == var[i - 1].chr, &var[i], !flag || (flag[i] & ROW_CM0), i, (long)(i + 1)) < 0)
-			return -1;
-	return order_split(ord);
-}
-
-int snp_order_of_vars(const snp_data_t *d, snp_bim_order_t *ord) { return order_of(d->var, NULL, d->n_snp, ord); }
-
-void snp_bim_order_free(snp_bim_order_t *o)
-{
-	free(o->run);
-	free(o->names);
-	free(o->base_bp);
-	free(o->base_cm);
-	memset(o, 0, sizeof *o);
-}
-
 /* The rows left out removed, and src: each variant's row. */
 static void keep_rows(bim_t *b, int64_t *src)
 {
@@ -494,7 +371,7 @@ int snp_read_bim_order(const char *path, int allow_extra, int threads, snp_data_
 	if (rc == 0 && !src) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
 	/* without dropped rows each variant's row is its index, set with the strings */
 	if (rc == 0) pool_strings(d, b.rows, b.dropped ? NULL : src, nt);
-	if (rc == 0 && ord && order_of(d->var, b.flag, b.rows, ord) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
+	if (rc == 0 && ord && snp_bim_order_rows(d->var, b.flag, ROW_CM0, b.rows, nt, ord) < 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory reading %s", path);
 	if (rc == 0 && b.dropped) keep_rows(&b, src);
 	if (rc == 0) d->n_snp = b.rows - b.dropped, *src_out = src, *n_rows = b.rows;
 	else d->n_snp = 0, free(src);

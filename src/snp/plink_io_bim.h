@@ -43,6 +43,10 @@ typedef struct {
  * freed with snp_bim_order_free). The result and every message are those of one thread. */
 int snp_read_bim_order(const char *path, int allow_extra, int threads, snp_data_t *d, int64_t **src, int64_t *n_rows,
                        snp_bim_order_t *ord, gvk_err_t *err);
+/* The order of rows var[0 .. n) (row k being line k + 1) into ord (zeroed by the caller), on up
+ * to `threads` threads; row k's cM field is "0" when flag is NULL or flag[k] & cm0. -1 when out of
+ * memory. */
+int snp_bim_order_rows(const snp_var_t *var, const uint8_t *flag, uint8_t cm0, int64_t n, int threads, snp_bim_order_t *ord);
 /* The same for variants already read (a VCF as PLINK imports it: its cM fields are "0"), line k
  * being d->var[k - 1]; -1 when out of memory. */
 int snp_order_of_vars(const snp_data_t *d, snp_bim_order_t *ord);

@@ -3,7 +3,7 @@
 # selection, bit planes, the popcount-GEMM kernels and the GPU context. LD (ld/ld.cmake) and FastID
 # (fastid/fastid.cmake) are built on it.
 list(APPEND GVK_SOURCES
-  snp/snp_data.c snp/snp_chrom.c snp/snp_samples.c snp/snp_geno.c snp/snp_select.c snp/snp_qc.c snp/snp_num.c snp/snp_bed_bits.c snp/plink_io.c snp/plink_io_bim.c
+  snp/snp_data.c snp/snp_chrom.c snp/snp_samples.c snp/snp_geno.c snp/snp_select.c snp/snp_qc.c snp/snp_num.c snp/snp_bed_bits.c snp/plink_io.c snp/plink_io_bim.c snp/bim_order.c
   snp/vcf_import.c snp/vcf_io.c snp/popgemm_scalar.c snp/popgemm_dispatch.c snp/snp_device.c)
 # The GPU context when CUDA or HIP is there, else the stub that reports its absence.
 if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)

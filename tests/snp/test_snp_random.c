@@ -13,6 +13,7 @@
 #include "ld/ld_engine.h"
 #include "ld/ld_write.h"
 #include "snp/plink_io.h"
+#include "snp/plink_io_bim.h"
 #include "snp/snp_data.h"
 
 #include "test_planes.h"
@@ -382,12 +383,69 @@ static void test_chr_runs(int64_t m)
 	free(d.var), free(want);
 }
 
+/* Whether two orders are the same, field by field (bases bit for bit: -0 is not 0). */
+static int same_order(const snp_bim_order_t *x, const snp_bim_order_t *y)
+{
+	if (x->n_run != y->n_run || x->split_line != y->split_line || x->n_base != y->n_base) return 0;
+	if (x->split_line && strcmp(x->names + x->split_name, y->names + y->split_name)) return 0;
+	for (int64_t k = 0; k < x->n_run; ++k) {
+		const snp_bim_run_t *a = &x->run[k], *b = &y->run[k];
+		if (a->line != b->line || a->bp_line != b->bp_line || a->cm_line != b->cm_line || strcmp(x->names + a->name, y->names + b->name))
+			return 0;
+	}
+	return !memcmp(x->base_bp, y->base_bp, sizeof *x->base_bp * (size_t)x->n_base) &&
+	       !memcmp(x->base_cm, y->base_cm, sizeof *x->base_cm * (size_t)x->n_base);
+}
+
+/* snp_bim_order_rows on 2-7 threads against one: runs of random lengths, a chromosome that comes
+ * back, positions and cM values that mostly rise but sometimes fall, equal or negative positions,
+ * cM fields "0", cM values 0 and -0, and (nan set) a cM value that is not a number. */
+static void test_bim_order(int64_t m, int nan)
+{
+	static const char *names[] = {"1", "2", "X", "1", "25"};
+	snp_var_t *v = calloc((size_t)m + 1, sizeof *v);
+	uint8_t *flag = calloc((size_t)m + 1, 1);
+	for (int64_t i = 0, c = 0; i < m; ++c) {
+		/* a run falls at most once in position and once in cM, anywhere along it; every other run
+		 * has only cM values 0 and -0 */
+		int64_t len = next() % 4 == 0 ? 1 + (int64_t)(next() % 3) : 1 + (int64_t)(next() % 150000), bp = 0;
+		int64_t fall_bp = (int64_t)(next() % (uint64_t)(2 * len)), fall_cm = (int64_t)(next() % (uint64_t)(2 * len));
+		int zeros = c % 2;
+		double cm = 0;
+		for (int64_t k = 0; k < len && i < m; ++k, ++i) {
+			uint64_t r = next();
+			bp += k == fall_bp ? -1000 : (int64_t)(r % 100);
+			cm += k == fall_cm ? -0.5 : (double)(r % 7) * 0.001;
+			v[i].chr = names[c % 5], v[i].bp = r % 20 == 0 ? -1 : bp;
+			v[i].cm = zeros ? (r >> 8 & 1 ? -0.0 : 0.0) : cm;
+			flag[i] = r % 9 == 0;
+			if (i % 64 == 0 && r >> 9 & 1) v[i].bp = -1, flag[i] = 1; /* where a slice may start: holds the state handed over */
+		}
+	}
+	if (nan) v[m / 2].cm = NAN, flag[m / 2] = 0;
+	snp_bim_order_t one = {0};
+	if (snp_bim_order_rows(v, flag, 1, m, 1, &one) < 0) ++fails;
+	for (int nt = 2; nt <= 7; ++nt) {
+		snp_bim_order_t many = {0};
+		if (snp_bim_order_rows(v, flag, 1, m, nt, &many) < 0 || !same_order(&one, &many)) {
+			fprintf(stderr, "FAIL snp_bim_order_rows m=%lld nan=%d threads=%d differs from one thread\n", (long long)m, nan, nt);
+			++fails;
+		}
+		snp_bim_order_free(&many);
+	}
+	snp_bim_order_free(&one);
+	free(v), free(flag);
+}
+
 int main(int argc, char **argv)
 {
 	rng = argc > 1 ? strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ull : 88172645463325252ull;
 	test_format();
 	test_chr_runs(1);
 	test_chr_runs(300000);
+	test_bim_order(70000, 0);
+	test_bim_order(400001, 0);
+	test_bim_order(200000, 1);
 	const char *dir = argc > 2 ? argv[2] : "/tmp";
 	test_bed(dir, 203, 41);
 	test_bed(dir, 64, 7);
