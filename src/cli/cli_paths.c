@@ -82,3 +82,11 @@ int cli_mkdir_parents(const char *prefix, gvk_err_t *err)
 	free(dir);
 	return rc;
 }
+
+char *cli_with_ext(const char *prefix, const char *ext)
+{
+	size_t n = strlen(prefix) + strlen(ext) + 1;
+	char *p = malloc(n);
+	if (p) snprintf(p, n, "%s%s", prefix, ext);
+	return p;
+}

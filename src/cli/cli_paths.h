@@ -12,6 +12,8 @@ int cli_path_creatable(const char *cmd, const char *opt, const char *path);
 /* The same for files named PREFIX<suffix> whose missing directories cli_mkdir_parents makes: the
  * nearest directory of prefix that exists must be a writable directory. */
 int cli_prefix_creatable(const char *cmd, const char *opt, const char *prefix);
+/* PREFIX + ext in new memory (the caller frees it), or NULL when out of memory. */
+char *cli_with_ext(const char *prefix, const char *ext);
 /* Makes the missing directories of prefix's directory part, as mkdir -p: 0 or an error code. */
 int cli_mkdir_parents(const char *prefix, gvk_err_t *err);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_paths.h"
 #include "gvk.h"
 #include "commands.h"
 #include "ld_args.h"
@@ -42,15 +43,6 @@ static int sink(void *ctx, const ld_stripe_t *s, gvk_err_t *err)
 	if (c->progress)
 		fprintf(stderr, "\r[gvk ld] %lld of %lld rows, %.1f s", (long long)s->i1, (long long)c->m, gvk_seconds() - c->t0);
 	return rc;
-}
-
-/* PREFIX + ext, or NULL when out of memory. */
-static char *with_ext(const char *prefix, const char *ext)
-{
-	size_t n = strlen(prefix) + strlen(ext) + 1;
-	char *p = malloc(n);
-	if (p) snprintf(p, n, "%s%s", prefix, ext);
-	return p;
 }
 
 /* The log's lines on the run's statistic and output. */
@@ -101,7 +93,7 @@ static int write_log(run_t *r, const char *why)
 static int write_irem(run_t *r)
 {
 	if (!r->in.n_mind_removed) return 0;
-	char *path = with_ext(r->a.out_prefix, ".irem");
+	char *path = cli_with_ext(r->a.out_prefix, ".irem");
 	if (!path) return gvk_err_set(&r->err, GVK_ERR_NOMEM, "out of memory");
 	FILE *fp = gvk_outset_open(&r->os, path, &r->err);
 	free(path);
@@ -218,9 +210,9 @@ static int run(run_t *r)
 	int rc = ld_load(a, &r->d, &r->in, &r->log, &r->err);
 	if (rc < 0) return rc;
 	ld_log_phase(a->verbose, "reading the input", &t);
-	r->path = with_ext(a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
+	r->path = cli_with_ext(a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
 	/* With -o the log goes beside --out's prefix only when --out is given too. */
-	r->log_path = !a->out || a->out_set ? with_ext(a->out_prefix, ".log") : NULL;
+	r->log_path = !a->out || a->out_set ? cli_with_ext(a->out_prefix, ".log") : NULL;
 	if (!r->path || ((!a->out || a->out_set) && !r->log_path)) return gvk_err_set(&r->err, GVK_ERR_NOMEM, "out of memory");
 	if (r->in.skip) {
 		if (first_rank()) fprintf(stderr, "gvk ld: warning: %s\n", FOUNDERS_SKIP);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_paths.h"
 #include "ld_clump_cmd.h"
 #include "../common/err.h"
 #include "../common/threads.h"
@@ -184,10 +185,8 @@ int ld_clump_cmd_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_sr
 		if (rc == 0) rc = ld_clump_run(d, &in, &o, &r, err);
 		snp_gpu_close(gpu);
 		ld_log_phase(a->verbose && rc == 0, "clumping", &t);
-		size_t n = strlen(a->out_prefix) + 16;
-		char *path = rc == 0 ? malloc(n) : NULL;
+		char *path = rc == 0 ? cli_with_ext(a->out_prefix, ".clumped") : NULL;
 		if (rc == 0 && !path) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		if (rc == 0) snprintf(path, n, "%s.clumped", a->out_prefix);
 		FILE *fp = rc == 0 ? gvk_outset_open(os, path, err) : NULL;
 		if (rc == 0 && !fp) rc = GVK_ERR_IO;
 		int wr = rc == 0 ? ld_clump_write(fp, d, &in, &r, a->clump_verbose, a->ld.threads) : 0;

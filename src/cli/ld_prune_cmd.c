@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli_paths.h"
 #include "ld_prune_cmd.h"
 #ifdef GVK_MPI
 #include "mpi/mpi_drivers.h"
@@ -97,21 +98,13 @@ static int write_lists(FILE *fi, FILE *fo, const snp_data_t *d, const uint8_t *p
 	return rc;
 }
 
-static char *with_ext(const char *prefix, const char *ext)
-{
-	size_t n = strlen(prefix) + strlen(ext) + 1;
-	char *p = malloc(n);
-	if (p) snprintf(p, n, "%s%s", prefix, ext);
-	return p;
-}
-
 int ld_prune_write(const ld_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, const void *mpi_part,
                    gvk_outset_t *os, ld_log_t *log, int64_t *pruned_ct, int *writes, gvk_err_t *err)
 {
 	*writes = 1;
 	double t = gvk_seconds();
 	uint8_t *pruned = malloc((size_t)d->n_snp + 1), *skip = malloc((size_t)d->n_snp + 1);
-	char *in = with_ext(a->out_prefix, ".prune.in"), *out = with_ext(a->out_prefix, ".prune.out");
+	char *in = cli_with_ext(a->out_prefix, ".prune.in"), *out = cli_with_ext(a->out_prefix, ".prune.out");
 	ld_prune_report_t rep = {0};
 	int rc = pruned && skip && in && out ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	ld_prune_opt_t po = a->prune;
