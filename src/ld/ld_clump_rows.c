@@ -119,7 +119,7 @@ static void row_plain(const uint64_t *ki, const uint64_t *w, int nw, const int64
 		ld_em_knowns_plain(c + 9 * q, kk);
 		k[0][q] = kk[0], k[1][q] = kk[1], k[2][q] = kk[2], k[3][q] = kk[3], ctr[q] = c[9 * q + 4];
 	}
-	if (drop > 0) ld_em_below_many((const uint32_t *const *)k, ctr, n, drop, skip);
+	if (drop > 0 && n > 0) ld_em_below_many((const uint32_t *const *)k, ctr, n, drop, skip);
 	else if (n > 0) memset(skip, 0, (size_t)n);
 	for (int64_t q = 0; q < n; ++q) {
 		double dd, dp;
