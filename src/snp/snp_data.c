@@ -216,7 +216,8 @@ int snp_chr_runs(const snp_data_t *d, int threads, int64_t **start, int64_t *n)
 	if (s) {
 		int64_t k = 0;
 		if (d->n_snp > 0) s[k++] = 0;
-		for (int t = 0; t < j.nt; ++t) memcpy(s + k, j.brk[t], sizeof *s * (size_t)j.nb[t]), k += j.nb[t];
+		for (int t = 0; t < j.nt; ++t)
+			if (j.nb[t]) memcpy(s + k, j.brk[t], sizeof *s * (size_t)j.nb[t]), k += j.nb[t];
 		s[k] = d->n_snp;
 		*start = s, *n = total;
 	}
