@@ -257,6 +257,55 @@ GVK_EXPORT int gvk_pairhmm_file(gvk_pairhmm_t *e, const char *path, gvk_pairhmm_
 /* Frees a result; NULL is allowed. */
 GVK_EXPORT void gvk_pairhmm_file_result_free(gvk_pairhmm_file_result_t *r);
 
+/* The same inputs streamed in chunks of whole records (what gvk pairhmm reads; docs/library.md,
+ * "Pair-HMM input files"). A reader and the chunks it fills are the caller's:
+ * gvk_pairhmm_reader_close and gvk_pairhmm_chunk_free, NULL allowed. Formats: */
+enum { GVK_PAIRHMM_FMT_AUTO = 0, GVK_PAIRHMM_FMT_GKL, GVK_PAIRHMM_FMT_GROUP, GVK_PAIRHMM_FMT_HEX };
+typedef struct gvk_pairhmm_reader_s gvk_pairhmm_reader_t;
+typedef struct gvk_pairhmm_chunk_s gvk_pairhmm_chunk_t;
+
+/* A chunk's contents, pointing into the chunk (valid until it is refilled or freed): its reads,
+ * haplotypes and pairs for gvk_pairhmm_pairs, and per pair its record (0-based) and read and
+ * haplotype index inside the record; cells: read length x haplotype length, summed. */
+typedef struct {
+	const gvk_read_t *reads;
+	const gvk_hap_t *haps;
+	const gvk_pair_t *pairs;
+	const uint64_t *group;
+	const int32_t *rin, *hin;
+	size_t n_reads, n_haps, n_pairs;
+	uint64_t cells;
+} gvk_pairhmm_view_t;
+
+/* A format's name ("auto", "gkl", "group", "hex"; "?" for another code), and the code of a name
+ * (-1 when unknown; name NULL: -1). */
+GVK_EXPORT const char *gvk_pairhmm_format_name(int format);
+GVK_EXPORT int gvk_pairhmm_format_parse(const char *name);
+/* Opens path ("-": standard input; plain or gzip) in format (GVK_PAIRHMM_FMT_AUTO: told from the
+ * first record); NULL with err naming the file (and line) when it cannot be read. */
+GVK_EXPORT gvk_pairhmm_reader_t *gvk_pairhmm_reader_open(const char *path, int format, gvk_err_t *err);
+/* The format in use (-1 for a NULL reader). */
+GVK_EXPORT int gvk_pairhmm_reader_format(const gvk_pairhmm_reader_t *r);
+GVK_EXPORT void gvk_pairhmm_reader_close(gvk_pairhmm_reader_t *r);
+/* An empty chunk (NULL when out of memory). */
+GVK_EXPORT gvk_pairhmm_chunk_t *gvk_pairhmm_chunk_new(void);
+GVK_EXPORT void gvk_pairhmm_chunk_free(gvk_pairhmm_chunk_t *c);
+/* Refills c with the next whole records, about max_pairs pairs (at least one record), parsed on
+ * up to `threads` threads: the pairs (0 at the end of the input), or a negative code with err
+ * naming file and line. */
+GVK_EXPORT long gvk_pairhmm_reader_next(gvk_pairhmm_reader_t *r, gvk_pairhmm_chunk_t *c, size_t max_pairs, int threads,
+                                        gvk_err_t *err);
+/* c's contents into *v (an empty view for a NULL chunk). */
+GVK_EXPORT void gvk_pairhmm_chunk_view(const gvk_pairhmm_chunk_t *c, gvk_pairhmm_view_t *v);
+/* The input's bytes read so far; a file's bytes before `to` may then be given back to the system
+ * once no chunk filled before that point is in use (chunks keep copies of what they hold, so only
+ * the reader's own buffers are affected). */
+GVK_EXPORT size_t gvk_pairhmm_reader_consumed(const gvk_pairhmm_reader_t *r);
+GVK_EXPORT void gvk_pairhmm_reader_release(gvk_pairhmm_reader_t *r, size_t to);
+/* Seconds the reader spent reading blocks, finding record boundaries, parsing and joining the
+ * threads' parts, into t[0..3] (zeros for a NULL reader). */
+GVK_EXPORT void gvk_pairhmm_reader_times(const gvk_pairhmm_reader_t *r, double t[4]);
+
 /* ---------------------------------------------------------------------------------------------
  * SNP comparisons as popcount matrix products: PLINK 1.9 LD and FastID (see docs/snp.md)
  * ------------------------------------------------------------------------------------------- */

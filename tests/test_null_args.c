@@ -105,6 +105,23 @@ static void pairhmm(void)
 	ARG("gvk_pairhmm_file(path NULL)", "path", gvk_pairhmm_file(e, NULL, &fr, &err));
 	ARG("gvk_pairhmm_file(out NULL)", "out", gvk_pairhmm_file(e, "x", NULL, &err));
 	NOOP("gvk_pairhmm_file_result_free(NULL)", gvk_pairhmm_file_result_free(NULL), 1);
+	gvk_pairhmm_chunk_t *ch = gvk_pairhmm_chunk_new();
+	gvk_pairhmm_reader_t *rdr = NULL; /* a real reader needs a file: NULL stands for "not opened" */
+	ARG("gvk_pairhmm_reader_open(path NULL)", "path", CTOR(gvk_pairhmm_reader_open(NULL, GVK_PAIRHMM_FMT_AUTO, &err)));
+	ARG("gvk_pairhmm_reader_next(r NULL)", "r", gvk_pairhmm_reader_next(rdr, ch, 10, 1, &err));
+	NOOP("gvk_pairhmm_reader_close(NULL)", gvk_pairhmm_reader_close(NULL), 1);
+	NOOP("gvk_pairhmm_reader_format(NULL)", int f = gvk_pairhmm_reader_format(NULL), f == -1);
+	NOOP("gvk_pairhmm_reader_consumed(NULL)", size_t n = gvk_pairhmm_reader_consumed(NULL), n == 0);
+	NOOP("gvk_pairhmm_reader_release(NULL)", gvk_pairhmm_reader_release(NULL, 10), 1);
+	NOOP("gvk_pairhmm_reader_times(r NULL)", double t[4]; t[0] = t[1] = t[2] = t[3] = 1; gvk_pairhmm_reader_times(NULL, t),
+	     t[0] == 0 && t[1] == 0 && t[2] == 0 && t[3] == 0);
+	NOOP("gvk_pairhmm_chunk_free(NULL)", gvk_pairhmm_chunk_free(NULL), 1);
+	NOOP("gvk_pairhmm_chunk_view(c NULL)", gvk_pairhmm_view_t v; memset(&v, 0xff, sizeof v); gvk_pairhmm_chunk_view(NULL, &v),
+	     v.n_pairs == 0 && v.pairs == NULL && v.cells == 0);
+	NOOP("gvk_pairhmm_chunk_view(v NULL)", gvk_pairhmm_chunk_view(ch, NULL), 1);
+	NOOP("gvk_pairhmm_format_parse(NULL)", int f = gvk_pairhmm_format_parse(NULL), f == -1);
+	NOOP("gvk_pairhmm_format_name(99)", const char *n = gvk_pairhmm_format_name(99), n && !strcmp(n, "?"));
+	gvk_pairhmm_chunk_free(ch);
 	gvk_pairhmm_destroy(e);
 }
 

@@ -21,7 +21,6 @@
 #include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
-#include "../pairhmm/pairhmm_io.h"
 
 /* Engines of a run (GVK_ENGINES) and chunk slots in the pipeline. */
 enum { MAX_ENGINES = 8, MAX_SLOTS = MAX_ENGINES + 2 };
@@ -90,7 +89,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 			break;
 		case 3: a->eng.force_double = 1; break;
 		case 4:
-			if ((a->format = phmm_format_parse(optarg)) < 0)
+			if ((a->format = gvk_pairhmm_format_parse(optarg)) < 0)
 				return fprintf(stderr, "gvk pairhmm: --format must be auto, gkl, group or hex\n"), -1;
 			break;
 		case 5: a->tsv = 1; break;
@@ -120,7 +119,7 @@ static int parse_args(int argc, char **argv, args_t *a)
 /* Output is formatted by all threads, each into its own buffer, then written in order:
  * printf's %.17g alone would take longer than the GPU's work on a large file. */
 typedef struct {
-	const phmm_chunk_t *c;
+	const gvk_pairhmm_view_t *c;
 	const double *v;
 	const uint8_t *dbl;
 	int tsv, nt;
@@ -157,7 +156,8 @@ enum { WRITE_MAX_THREADS = 256 };
 
 /* One chunk on its way through the pipeline: parsed, computed, then formatted and written. */
 typedef struct {
-	phmm_chunk_t c;
+	gvk_pairhmm_chunk_t *chunk; /* the parsed records, and their contents: */
+	gvk_pairhmm_view_t c;
 	long n;          /* pairs parsed, 0 at the end, < 0 on error */
 	double *v;
 	uint8_t *dbl;
@@ -190,7 +190,7 @@ static void worker_join(worker_t *w)
 }
 
 typedef struct {
-	phmm_reader_t *rd;
+	gvk_pairhmm_reader_t *rd;
 	slot_t *sl;
 	FILE *fp;
 	const args_t *a;
@@ -208,8 +208,9 @@ static void *parse_main(void *arg)
 {
 	stage_t *st = arg;
 	st->sl->tl[0] = gvk_seconds();
-	st->sl->n = phmm_reader_next_mt(st->rd, &st->sl->c, st->a->b.chunk, st->a->eng.threads, &st->sl->err);
-	st->sl->consumed = phmm_reader_consumed(st->rd);
+	st->sl->n = gvk_pairhmm_reader_next(st->rd, st->sl->chunk, st->a->b.chunk, st->a->eng.threads, &st->sl->err);
+	gvk_pairhmm_chunk_view(st->sl->chunk, &st->sl->c);
+	st->sl->consumed = gvk_pairhmm_reader_consumed(st->rd);
 	st->sl->tl[1] = gvk_seconds();
 	return NULL;
 }
@@ -230,7 +231,7 @@ static void *compute_main(void *arg)
 {
 	stage_t *st = arg;
 	slot_t *sl = st->sl;
-	phmm_chunk_t *c = &sl->c;
+	const gvk_pairhmm_view_t *c = &sl->c;
 	sl->crc = slot_reserve(sl, sl->n);
 	if (sl->crc < 0) {
 		snprintf(sl->cerr.msg, sizeof sl->cerr.msg, "out of memory");
@@ -271,7 +272,7 @@ static void *write_main(void *arg)
 	/* The mapped input's pages of the chunks written go back, so that a large input does not stay
 	 * mapped whole; here rather than in the parser, which sets the pace and would wait for the
 	 * unmapping. */
-	phmm_reader_release(st->rd, sl->consumed);
+	gvk_pairhmm_reader_release(st->rd, sl->consumed);
 	sl->tl[4] = t0, sl->tl[5] = gvk_seconds();
 	st->busy += sl->tl[5] - t0;
 	if (st->tl0 > 0) timeline(sl, st->tl0);
@@ -411,14 +412,19 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	char devname[320] = "";
 	double td = 0; /* seconds destroying the engines */
 	stage_t comp[MAX_ENGINES], parser, writer;
-	phmm_reader_t *rd = NULL;
+	gvk_pairhmm_reader_t *rd = NULL;
 	memset(comp, 0, sizeof comp), memset(&parser, 0, sizeof parser), memset(&writer, 0, sizeof writer);
 	gvk_buf_t wbuf[WRITE_MAX_THREADS];
 	memset(wbuf, 0, sizeof wbuf);
 	writer.wbuf = wbuf;
 	if (prof > 1) writer.tl0 = t0; /* the chunks' timeline, from t0 */
 
-	rd = phmm_reader_open(a.b.in, (phmm_format_t)a.format, &err);
+	for (int k = 0; k < MAX_SLOTS; ++k)
+		if (!(sl[k].chunk = gvk_pairhmm_chunk_new())) {
+			rc = gvk_err_set(&err, GVK_ERR_NOMEM, "out of memory");
+			goto done;
+		}
+	rd = gvk_pairhmm_reader_open(a.b.in, a.format, &err);
 	if (!rd || !(out_fp = gvk_outset_open(&os, a.b.out, &err))) goto done;
 	/* GVK_ENGINES: engines for a GPU run (tuning; by default 2 with one GPU, one per GPU with
 	 * several). The GPUs are counted for --device gpu, and in auto mode for inputs that may reach
@@ -502,7 +508,7 @@ int gvk_cmd_pairhmm(int argc, char **argv)
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	if (prof) {
 		double tr[4];
-		phmm_reader_times(rd, tr);
+		gvk_pairhmm_reader_times(rd, tr);
 		fprintf(stderr, "[gvk pairhmm] main thread: first parse %.3f s, waiting for compute %.3f s, for output %.3f s, for parse %.3f s; %d engine(s)\n"
 		        "[gvk pairhmm] parser: read %.3f s, cut %.3f s, parse %.3f s, join %.3f s\n",
 		        tp[0], tp[1], tp[2], tp[3], ne, tr[0], tr[1], tr[2], tr[3]);
@@ -541,9 +547,9 @@ done:
 		_exit(0);
 	}
 	ts = gvk_seconds();
-	phmm_reader_close(rd);
+	gvk_pairhmm_reader_close(rd);
 	for (int k = 0; k < MAX_ENGINES; ++k) gvk_pairhmm_destroy(eng[k]);
-	for (int k = 0; k < MAX_SLOTS; ++k) phmm_chunk_free(&sl[k].c), free(sl[k].v), free(sl[k].dbl);
+	for (int k = 0; k < MAX_SLOTS; ++k) gvk_pairhmm_chunk_free(sl[k].chunk), free(sl[k].v), free(sl[k].dbl);
 	for (int t = 0; t < WRITE_MAX_THREADS; ++t) gvk_buf_free(&wbuf[t]);
 	if (prof) fprintf(stderr, "[gvk pairhmm] teardown %.3f s (engines %.3f s before)\n", gvk_seconds() - ts, td);
 	return rc < 0 ? 1 : 0;

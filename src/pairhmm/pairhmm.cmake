@@ -3,7 +3,7 @@
 # src/CMakeLists.txt.
 list(APPEND GVK_SOURCES
   pairhmm/pairhmm_tables.c pairhmm/pairhmm_scalar.c pairhmm/pairhmm_dispatch.c
-  pairhmm/pairhmm_engine.c pairhmm/pairhmm_merge.c pairhmm/pairhmm_io.c pairhmm/pairhmm_file.c)
+  pairhmm/pairhmm_engine.c pairhmm/pairhmm_merge.c pairhmm/pairhmm_io.c pairhmm/pairhmm_file.c pairhmm/pairhmm_reader_api.c)
 list(APPEND GVK_CLI_SOURCES cli/cmd_pairhmm.c)
 
 # One file per instruction set (cmake/gvk_isa.cmake); pairhmm_dispatch.c picks at run time.

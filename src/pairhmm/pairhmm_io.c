@@ -10,7 +10,7 @@
 
 enum { MAX_FIELDS = 8 };
 
-struct phmm_reader_s {
+struct gvk_pairhmm_reader_s {
 	gvk_lr_t *lr;
 	phmm_format_t fmt;
 	uint64_t records; /* groups or pair lines seen so far */

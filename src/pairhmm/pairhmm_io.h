@@ -8,11 +8,17 @@
 #include <stdint.h>
 #include "gvk.h"
 
-typedef enum { PHMM_FMT_AUTO = 0, PHMM_FMT_GKL, PHMM_FMT_GROUP, PHMM_FMT_HEX } phmm_format_t;
+/* The public codes (GVK_PAIRHMM_FMT_*). */
+typedef enum {
+	PHMM_FMT_AUTO = GVK_PAIRHMM_FMT_AUTO,
+	PHMM_FMT_GKL = GVK_PAIRHMM_FMT_GKL,
+	PHMM_FMT_GROUP = GVK_PAIRHMM_FMT_GROUP,
+	PHMM_FMT_HEX = GVK_PAIRHMM_FMT_HEX
+} phmm_format_t;
 
 /* A chunk of work: reads, haplotypes and the pairs between them in input order. Everything points
  * into the chunk's own arenas and stays valid until the chunk is refilled or freed. */
-typedef struct phmm_chunk_s {
+typedef struct gvk_pairhmm_chunk_s {
 	gvk_read_t *reads;
 	gvk_hap_t *haps;
 	gvk_pair_t *pairs;
@@ -26,11 +32,11 @@ typedef struct phmm_chunk_s {
 	 * (5 R bytes each), and the GPU engine copies them in one piece. */
 	char *arena, *harena;
 	size_t arena_len, arena_cap, harena_len, harena_cap;
-	struct phmm_chunk_s *parts; /* pieces parsed by threads, whose arenas the chunk points into */
+	struct gvk_pairhmm_chunk_s *parts; /* pieces parsed by threads, whose arenas the chunk points into */
 	int nparts;
 } phmm_chunk_t;
 
-typedef struct phmm_reader_s phmm_reader_t;
+typedef struct gvk_pairhmm_reader_s phmm_reader_t;
 
 phmm_reader_t *phmm_reader_open(const char *path, phmm_format_t fmt, gvk_err_t *err);
 void phmm_reader_close(phmm_reader_t *rd);
