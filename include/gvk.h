@@ -889,6 +889,70 @@ typedef struct {
 GVK_EXPORT int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **res, gvk_err_t *err);
 GVK_EXPORT void gvk_cnv_result_free(gvk_cnv_result_t *r);
 
+/* ---------------------------------------------------------------------------------------------
+ * The per-host GPU service (gvk serve; docs/gatk.md, "One GPU, many HaplotypeCallers"): one process
+ * owns the GPUs and runs shared Pair-HMM and align engines; client engines whose options name its
+ * socket (gvk_pairhmm_opts_t.server, gvk_align_opts_t.server) send their calls there, and calls of
+ * many processes are merged into large launches.
+ * ------------------------------------------------------------------------------------------- */
+
+/* How a thread waiting for the GPU spends the wait (CUDA's device flags), for every GPU of the
+ * process, set before its first GPU use. */
+typedef enum { GVK_GPU_WAIT_AUTO = 0, GVK_GPU_WAIT_SPIN = 1, GVK_GPU_WAIT_YIELD = 2, GVK_GPU_WAIT_BLOCK = 3 } gvk_gpu_wait_t;
+
+typedef struct {
+	const char *socket; /* path of the socket, its directory existing (copied); required */
+	int device;         /* gvk_device_t of the engines (default auto) */
+	int threads;        /* CPU threads of each engine; 0 = all processors (default) */
+	int gpu;            /* GPU of the engines: -1 every GPU (default), k GPU k alone */
+	long group;         /* a group id whose members may connect too (socket 0660), or -1 (default: 0600) */
+	int max_clients;    /* connections at once; 0 = 1024 (default) */
+	int merge_contexts; /* Pair-HMM merged batches in flight, 1 to 16; 0 = the engine's default */
+	int merge_wait_us;  /* how long a merged batch waits for more calls, 0 (default) to 10^6 */
+	int gpu_wait;       /* gvk_gpu_wait_t (default auto) */
+	int poll_clients;   /* up to this many connections, the connection threads and the clients poll
+	                     * for the next message instead of sleeping; 0 = a quarter of the
+	                     * processors (default), -1 = never */
+	gvk_log_t log;      /* connects and disconnects (GVK_LOG_INFO), refused peers (GVK_LOG_WARN) */
+} gvk_serve_opts_t;
+
+/* Merged launches: how many, the calls and pairs they held, the largest, and by_calls[b] those of
+ * 2^b to 2^(b+1) - 1 calls (the last bucket: 128 calls and more). */
+enum { GVK_SERVE_MERGE_BUCKETS = 8 };
+typedef struct {
+	uint64_t batches, calls, pairs, max_pairs, by_calls[GVK_SERVE_MERGE_BUCKETS];
+} gvk_serve_merge_t;
+
+/* Clients served and refused; per engine ([0] Pair-HMM, [1] align) calls, pairs and merges; calls
+ * that failed; the device the Pair-HMM engines compute on. */
+typedef struct {
+	uint64_t clients, refused, calls[2], pairs[2], errors;
+	gvk_serve_merge_t merge[2];
+	char device[128];
+} gvk_serve_summary_t;
+
+typedef struct gvk_serve_s gvk_serve_t;
+
+GVK_EXPORT void gvk_serve_opts_init(gvk_serve_opts_t *o);
+GVK_EXPORT int gvk_serve_opts_check(const gvk_serve_opts_t *o, gvk_err_t *err);
+/* Opens the engines (GVK_DEVICE_GPU: the GPU or an error) and binds the socket: refuses
+ * (GVK_ERR_IO) when a live server holds it, replaces a stale one. The service is the caller's
+ * (gvk_serve_destroy); NULL with err set on failure. */
+GVK_EXPORT gvk_serve_t *gvk_serve_create(const gvk_serve_opts_t *o, gvk_err_t *err);
+/* Serves until gvk_serve_stop, then lets the calls in flight finish, closes every connection and
+ * removes the socket: 0 or an error code. */
+GVK_EXPORT int gvk_serve_run(gvk_serve_t *s, gvk_err_t *err);
+/* Asks gvk_serve_run to return; safe from any thread and from a signal handler; NULL: nothing. */
+GVK_EXPORT void gvk_serve_stop(gvk_serve_t *s);
+/* The figures so far into *sum (zeros for a NULL service). */
+GVK_EXPORT void gvk_serve_summary(gvk_serve_t *s, gvk_serve_summary_t *sum);
+/* After gvk_serve_run has returned (or without it); NULL: nothing. */
+GVK_EXPORT void gvk_serve_destroy(gvk_serve_t *s);
+/* The per-user directory of the default socket and the GPU lock: runtime_dir/gvk when runtime_dir
+ * (the caller's $XDG_RUNTIME_DIR) is given and not empty, else /tmp/gvk-UID; made (mode 0700) when
+ * missing; refused (GVK_ERR_IO) when it is not a directory of user uid. 0, or an error code. */
+GVK_EXPORT int gvk_serve_user_dir(const char *runtime_dir, unsigned uid, char *dir, size_t size, gvk_err_t *err);
+
 #ifdef __cplusplus
 }
 #endif

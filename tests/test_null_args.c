@@ -121,6 +121,16 @@ static void pairhmm(void)
 	NOOP("gvk_pairhmm_chunk_view(v NULL)", gvk_pairhmm_chunk_view(ch, NULL), 1);
 	NOOP("gvk_pairhmm_format_parse(NULL)", int f = gvk_pairhmm_format_parse(NULL), f == -1);
 	NOOP("gvk_pairhmm_format_name(99)", const char *n = gvk_pairhmm_format_name(99), n && !strcmp(n, "?"));
+	NOOP("gvk_serve_opts_init(NULL)", gvk_serve_opts_init(NULL), 1);
+	ARG("gvk_serve_opts_check(o NULL)", "o", gvk_serve_opts_check(NULL, &err));
+	ARG("gvk_serve_create(o NULL)", "o", CTOR(gvk_serve_create(NULL, &err)));
+	ARG("gvk_serve_run(s NULL)", "s", gvk_serve_run(NULL, &err));
+	NOOP("gvk_serve_stop(NULL)", gvk_serve_stop(NULL), 1);
+	NOOP("gvk_serve_summary(s NULL)", gvk_serve_summary_t m; memset(&m, 0xff, sizeof m); gvk_serve_summary(NULL, &m),
+	     m.clients == 0 && m.calls[0] == 0 && m.device[0] == 0);
+	NOOP("gvk_serve_summary(sum NULL)", gvk_serve_summary(NULL, NULL), 1);
+	NOOP("gvk_serve_destroy(NULL)", gvk_serve_destroy(NULL), 1);
+	ARG("gvk_serve_user_dir(dir NULL)", "dir", gvk_serve_user_dir("/tmp", 0, NULL, 10, &err));
 	gvk_pairhmm_chunk_free(ch);
 	gvk_pairhmm_destroy(e);
 }

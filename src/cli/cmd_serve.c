@@ -15,13 +15,11 @@
 #include "commands.h"
 #include "../common/parse_num.h"
 #include "../common/threads.h"
-#include "../serve/serve_proto.h"
-#include "../server/serve_server.h"
 
 int gvk_cli_user_dir(char *dir, unsigned long size, char *msg)
 {
 	gvk_err_t err = {0, ""};
-	if (srv_user_dir(getenv("XDG_RUNTIME_DIR"), (unsigned)getuid(), dir, size, &err) == 0) return 0;
+	if (gvk_serve_user_dir(getenv("XDG_RUNTIME_DIR"), (unsigned)getuid(), dir, size, &err) == 0) return 0;
 	if (msg) snprintf(msg, 256, "%.200s", err.msg);
 	return -1;
 }
@@ -49,7 +47,7 @@ int gvk_cli_serve_opts(const char *cmd, const char *server_arg, int device, gvk_
 }
 
 typedef struct {
-	srv_opts_t o;
+	gvk_serve_opts_t o;
 	char path[108];
 	int verbose, group_dir;
 } args_t;
@@ -109,7 +107,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 		{"merge-contexts", required_argument, NULL, 5}, {"merge-wait-us", required_argument, NULL, 6},
 		{"gpu-wait", required_argument, NULL, 7}, {"poll-clients", required_argument, NULL, 8},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-	a->o.device = GVK_DEVICE_AUTO, a->o.threads = gvk_ncpu(), a->o.gpu = -1, a->o.group = -1;
+	gvk_serve_opts_init(&a->o);
+	a->o.threads = gvk_ncpu();
 	int c;
 	while ((c = getopt_long(argc, argv, "t:vh", lo, NULL)) != -1) {
 		switch (c) {
@@ -180,28 +179,28 @@ static int default_socket(args_t *a)
 	return 0;
 }
 
-static void stop_server(void *arg) { srv_server_stop(arg); }
+static void stop_server(void *arg) { gvk_serve_stop(arg); }
 
-static void print_merge(const char *what, const phmm_merge_stats_t *m)
+static void print_merge(const char *what, const gvk_serve_merge_t *m)
 {
 	if (!m->batches) return;
 	fprintf(stderr, "gvk serve: %s merged launches: %llu, on average %.1f calls and %.0f pairs, largest %llu pairs; calls per launch:",
 	        what, (unsigned long long)m->batches, (double)m->calls / (double)m->batches, (double)m->pairs / (double)m->batches,
 	        (unsigned long long)m->max_pairs);
-	for (int b = 0; b < PHMM_MERGE_BUCKETS; ++b) {
+	for (int b = 0; b < GVK_SERVE_MERGE_BUCKETS; ++b) {
 		if (!m->by_calls[b]) continue;
 		unsigned lo = 1u << b, hi = (2u << b) - 1;
-		if (b == PHMM_MERGE_BUCKETS - 1) fprintf(stderr, " %u+: %llu", lo, (unsigned long long)m->by_calls[b]);
+		if (b == GVK_SERVE_MERGE_BUCKETS - 1) fprintf(stderr, " %u+: %llu", lo, (unsigned long long)m->by_calls[b]);
 		else if (lo == hi) fprintf(stderr, " %u: %llu", lo, (unsigned long long)m->by_calls[b]);
 		else fprintf(stderr, " %u-%u: %llu", lo, hi, (unsigned long long)m->by_calls[b]);
 	}
 	fputc('\n', stderr);
 }
 
-static void summary(srv_server_t *s)
+static void summary(gvk_serve_t *s)
 {
-	srv_summary_t m;
-	srv_server_summary(s, &m);
+	gvk_serve_summary_t m;
+	gvk_serve_summary(s, &m);
 	fprintf(stderr, "gvk serve: %llu clients (%llu refused); Pair-HMM %llu calls, %llu pairs; align %llu calls, %llu pairs; %llu calls failed\n",
 	        (unsigned long long)m.clients, (unsigned long long)m.refused, (unsigned long long)m.calls[0],
 	        (unsigned long long)m.pairs[0], (unsigned long long)m.calls[1], (unsigned long long)m.pairs[1],
@@ -220,20 +219,20 @@ int gvk_cmd_serve(int argc, char **argv)
 	gvk_cli_log_level(a.verbose > 1 ? GVK_LOG_DEBUG : a.verbose ? GVK_LOG_INFO : GVK_LOG_WARN);
 	gvk_log_default(&a.o.log);
 	gvk_err_t err = {0, ""};
-	srv_server_t *s = srv_server_create(&a.o, &err);
+	gvk_serve_t *s = gvk_serve_create(&a.o, &err);
 	if (!s) {
 		if (a.o.device == GVK_DEVICE_GPU && (err.code == GVK_ERR_GPU || err.code == GVK_ERR_UNSUPPORTED)) return gvk_cli_no_gpu(err.msg);
 		fprintf(stderr, "gvk serve: %s\n", err.msg[0] ? err.msg : gvk_strerror(err.code));
 		return 1;
 	}
-	srv_summary_t m;
-	srv_server_summary(s, &m);
+	gvk_serve_summary_t m;
+	gvk_serve_summary(s, &m);
 	fprintf(stderr, "gvk serve: listening on %s, computing on %s\n", a.path, m.device);
 	gvk_cli_signals_on_stop(stop_server, s);
-	int rc = srv_server_run(s, &err);
+	int rc = gvk_serve_run(s, &err);
 	gvk_cli_signals_on_stop(NULL, NULL);
 	if (rc < 0) fprintf(stderr, "gvk serve: %s\n", err.msg);
 	summary(s);
-	srv_server_destroy(s);
+	gvk_serve_destroy(s);
 	return rc < 0 ? 1 : 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "err.h"
+#include "gvk.h" /* gvk_gpu_wait_t */
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,7 +29,6 @@ typedef enum {
  * cudaFreeHost: pinned buffers are registered huge-page memory, not cudaMallocHost's). */
 /* How a thread waiting for the GPU spends the wait (cudaSetDeviceFlags), for every visible GPU of
  * the process; before the first GPU use (the flags of a context already made stay). */
-typedef enum { GVK_GPU_WAIT_AUTO = 0, GVK_GPU_WAIT_SPIN = 1, GVK_GPU_WAIT_YIELD = 2, GVK_GPU_WAIT_BLOCK = 3 } gvk_gpu_wait_t;
 int gvk_cuda_set_wait(gvk_gpu_wait_t mode, gvk_err_t *err);
 
 int gvk_cuda_reserve(void **p, size_t *cap, size_t need, gvk_mem_t kind, gvk_grow_t grow, size_t min,

@@ -43,10 +43,9 @@ typedef struct phmm_merge_s phmm_merge_t;
 
 /* What the merging did: batches computed, the calls and pairs in them, the largest batch, and
  * batches by calls merged (bucket b: 2^b .. 2^(b+1) - 1 calls; the last one and more). */
-enum { PHMM_MERGE_BUCKETS = 8 };
-typedef struct {
-	uint64_t batches, calls, pairs, max_pairs, by_calls[PHMM_MERGE_BUCKETS];
-} phmm_merge_stats_t;
+/* The public figures (gvk_serve_merge_t), which gvk serve reports. */
+enum { PHMM_MERGE_BUCKETS = GVK_SERVE_MERGE_BUCKETS };
+typedef gvk_serve_merge_t phmm_merge_stats_t;
 
 /* NULL when out of memory. wait_us: how long a leader waits for more calls before it starts;
  * max_pairs: a batch stops taking calls beyond this many pairs (it always takes its leader's). */

@@ -43,8 +43,6 @@ enum { SPARE_START = 64, SPARE_LOW = 8 };
 /* How long a connection's thread polls for its client's next request (few_clients). */
 #define SERVER_POLL_US 100
 
-typedef struct srv_server_s srv_server_t;
-
 typedef struct {
 	phmm_merge_t *merge;
 	gvk_align_t *eng[AL_CTX];
@@ -72,7 +70,7 @@ struct conn_s {
 	conn_t *hnext; /* in the server's handoff queue */
 };
 
-struct srv_server_s {
+struct gvk_serve_s {
 	srv_opts_t o;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int lock_fd, lsock, stop[2];
@@ -539,8 +537,50 @@ static int bind_socket(srv_server_t *s, gvk_err_t *err)
 	return 0;
 }
 
-srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
+void gvk_serve_opts_init(gvk_serve_opts_t *o)
 {
+	if (!o) return;
+	memset(o, 0, sizeof *o);
+	o->device = GVK_DEVICE_AUTO, o->gpu = -1, o->group = -1, o->gpu_wait = GVK_GPU_WAIT_AUTO;
+	gvk_log_default(&o->log);
+}
+
+int gvk_serve_opts_check(const gvk_serve_opts_t *o, gvk_err_t *err)
+{
+	if (!o) return gvk_err_null(err, __func__, "o");
+	if (!o->socket) return gvk_err_set(err, GVK_ERR_ARG, "socket is NULL (the path the service listens on)");
+	if (strlen(o->socket) >= sizeof((struct sockaddr_un *)0)->sun_path)
+		return gvk_err_set(err, GVK_ERR_ARG, "socket must be at most %zu bytes, not %zu", sizeof((struct sockaddr_un *)0)->sun_path - 1,
+		                   strlen(o->socket));
+	if (o->device < GVK_DEVICE_AUTO || o->device > GVK_DEVICE_GPU)
+		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
+	if (o->threads < 0) return gvk_err_set(err, GVK_ERR_ARG, "threads must be >= 0 (0: all processors), not %d", o->threads);
+	if (o->gpu < -1) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be -1 (every GPU) or a device index, not %d", o->gpu);
+	if (o->group < -1) return gvk_err_set(err, GVK_ERR_ARG, "group must be -1 (none) or a group id, not %ld", o->group);
+	if (o->max_clients < 0) return gvk_err_set(err, GVK_ERR_ARG, "max_clients must be >= 0 (0: 1024), not %d", o->max_clients);
+	if (o->merge_contexts < 0 || o->merge_contexts > 16)
+		return gvk_err_set(err, GVK_ERR_ARG, "merge_contexts must be 0 (the default) to 16, not %d", o->merge_contexts);
+	if (o->merge_wait_us < 0 || o->merge_wait_us > 1000000)
+		return gvk_err_set(err, GVK_ERR_ARG, "merge_wait_us must be 0 to 1000000, not %d", o->merge_wait_us);
+	if (o->gpu_wait < GVK_GPU_WAIT_AUTO || o->gpu_wait > GVK_GPU_WAIT_BLOCK)
+		return gvk_err_set(err, GVK_ERR_ARG, "gpu_wait %d is not a gvk_gpu_wait_t", o->gpu_wait);
+	if (o->poll_clients < -1) return gvk_err_set(err, GVK_ERR_ARG, "poll_clients must be >= -1 (-1: never), not %d", o->poll_clients);
+	return 0;
+}
+
+int gvk_serve_user_dir(const char *runtime_dir, unsigned uid, char *dir, size_t size, gvk_err_t *err)
+{
+	if (!dir) return gvk_err_null(err, __func__, "dir");
+	return srv_user_dir(runtime_dir, uid, dir, size, err);
+}
+
+srv_server_t *gvk_serve_create(const srv_opts_t *o, gvk_err_t *err)
+{
+	if (!o) {
+		gvk_err_null(err, __func__, "o");
+		return NULL;
+	}
+	if (gvk_serve_opts_check(o, err) < 0) return NULL;
 	srv_server_t *s = calloc(1, sizeof *s);
 	if (!s) {
 		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
@@ -581,21 +621,23 @@ srv_server_t *srv_server_create(const srv_opts_t *o, gvk_err_t *err)
 	}
 	if (rc < 0) {
 		if (s->lsock >= 0) close(s->lsock), s->lsock = -1;
-		srv_server_destroy(s);
+		gvk_serve_destroy(s);
 		return NULL;
 	}
 	return s;
 }
 
-void srv_server_stop(srv_server_t *s)
+void gvk_serve_stop(srv_server_t *s)
 {
+	if (!s) return;
 	char b = 1;
 	ssize_t r = write(s->stop[1], &b, 1);
 	(void)r;
 }
 
-int srv_server_run(srv_server_t *s, gvk_err_t *err)
+int gvk_serve_run(srv_server_t *s, gvk_err_t *err)
 {
+	if (!s) return gvk_err_null(err, __func__, "s");
 	int rc = 0;
 	for (;;) {
 		struct pollfd p[2] = {{s->lsock, POLLIN, 0}, {s->stop[0], POLLIN, 0}};
@@ -629,9 +671,11 @@ int srv_server_run(srv_server_t *s, gvk_err_t *err)
 	return rc;
 }
 
-void srv_server_summary(srv_server_t *s, srv_summary_t *sum)
+void gvk_serve_summary(srv_server_t *s, srv_summary_t *sum)
 {
+	if (!sum) return;
 	memset(sum, 0, sizeof *sum);
+	if (!s) return;
 	sum->clients = atomic_load(&s->clients), sum->refused = atomic_load(&s->refused), sum->errors = atomic_load(&s->errors);
 	for (int k = 0; k < 2; ++k) sum->calls[k] = atomic_load(&s->calls[k]), sum->pairs[k] = atomic_load(&s->pairs[k]);
 	pthread_mutex_lock(&s->lock);
@@ -645,7 +689,7 @@ void srv_server_summary(srv_server_t *s, srv_summary_t *sum)
 	snprintf(sum->device, sizeof sum->device, "%s", s->device);
 }
 
-void srv_server_destroy(srv_server_t *s)
+void gvk_serve_destroy(srv_server_t *s)
 {
 	if (!s) return;
 	if (s->lsock >= 0) close(s->lsock), unlink(s->path);

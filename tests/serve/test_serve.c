@@ -9,6 +9,7 @@
  *   test_serve GVK lock         device auto's GPU lock: one process holds it, another does not */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -582,10 +583,107 @@ static int run_clients(int n, int calls, int kills, uint64_t *s)
 	return failed;
 }
 
+/* ---- the service embedded through gvk.h ---- */
+
+typedef struct {
+	gvk_serve_t *s;
+	int rc;
+	gvk_err_t err;
+} serve_run_t;
+
+static void *serve_main(void *arg)
+{
+	serve_run_t *r = arg;
+	r->rc = gvk_serve_run(r->s, &r->err);
+	return NULL;
+}
+
+/* Each bad field of gvk_serve_opts_t alone: GVK_ERR_ARG naming it. */
+static void serve_opts_checks(void)
+{
+	static const char *fields[] = {"socket", "device", "threads", "gpu", "group", "max_clients", "merge_contexts",
+	                               "merge_wait_us", "gpu_wait", "poll_clients"};
+	for (int k = 0; k < 10; ++k) {
+		gvk_serve_opts_t o;
+		gvk_serve_opts_init(&o);
+		o.socket = sock_path;
+		switch (k) {
+		case 0: o.socket = NULL; break;
+		case 1: o.device = 7; break;
+		case 2: o.threads = -1; break;
+		case 3: o.gpu = -2; break;
+		case 4: o.group = -5; break;
+		case 5: o.max_clients = -1; break;
+		case 6: o.merge_contexts = 17; break;
+		case 7: o.merge_wait_us = -1; break;
+		case 8: o.gpu_wait = 9; break;
+		default: o.poll_clients = -2; break;
+		}
+		gvk_err_t err = {0, ""};
+		CHECK(gvk_serve_opts_check(&o, &err) == GVK_ERR_ARG && strstr(err.msg, fields[k]), "bad %s: '%s'", fields[k], err.msg);
+		CHECK(gvk_serve_create(&o, &err) == NULL && err.code == GVK_ERR_ARG, "gvk_serve_create took a bad %s", fields[k]);
+	}
+	gvk_serve_opts_t o;
+	gvk_serve_opts_init(&o);
+	o.socket = sock_path;
+	CHECK(gvk_serve_opts_check(&o, NULL) == 0, "the defaults with a socket do not pass");
+}
+
+/* A service made, run on a thread, used by client engines and stopped, all through gvk.h: the
+ * clients' values are a private engine's, a second service on the socket is refused, the summary
+ * counts the clients and calls, and the socket is gone after the stop. */
+static void serve_api(void)
+{
+	serve_opts_checks();
+	char dir[4200];
+	gvk_err_t err = {0, ""};
+	struct stat st;
+	CHECK(gvk_serve_user_dir(dir_path, (unsigned)getuid(), dir, sizeof dir, &err) == 0 && stat(dir, &st) == 0 &&
+	          S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700 && strstr(dir, dir_path) == dir,
+	      "gvk_serve_user_dir: %s (%s)", dir, err.msg);
+	gvk_serve_opts_t o;
+	gvk_serve_opts_init(&o);
+	o.socket = sock_path, o.device = GVK_DEVICE_CPU, o.threads = 2;
+	serve_run_t r = {gvk_serve_create(&o, &err), 0, {0, ""}};
+	CHECK(r.s != NULL, "gvk_serve_create: %s", err.msg);
+	if (!r.s) return;
+	gvk_serve_t *second = gvk_serve_create(&o, &err);
+	CHECK(!second && err.code == GVK_ERR_IO, "a second service on the same socket: %s", second ? "made" : err.msg);
+	gvk_serve_destroy(second);
+	pthread_t th;
+	CHECK(pthread_create(&th, NULL, serve_main, &r) == 0, "no thread for the service");
+	uint64_t s = 777;
+	region_t g;
+	al_batch_t b;
+	gvk_pairhmm_t *mine = phmm_engine(0, 0, NULL, NULL), *srv = phmm_engine(0, 0, sock_path, NULL);
+	gvk_align_t *amine = align_engine(0, 0, NULL, NULL), *asrv = align_engine(0, 0, sock_path, NULL);
+	CHECK(!strncmp(gvk_pairhmm_device_name(srv), "server:", 7), "the client computes on %s", gvk_pairhmm_device_name(srv));
+	int bad = 0;
+	for (int k = 0; k < 20; ++k) {
+		make_region(&g, &s, 24, 8, 300), bad += phmm_same(mine, srv, &g) < 0;
+		make_align(&b, &s, 16, 300), bad += align_same(amine, asrv, &b) < 0;
+	}
+	CHECK(bad == 0, "%d calls through the embedded service differ from a private engine's", bad);
+	gvk_serve_summary_t m;
+	gvk_serve_summary(r.s, &m);
+	CHECK(m.clients >= 2 && m.calls[0] >= 20 && m.calls[1] >= 20 && m.errors == 0 && !strncmp(m.device, "cpu-", 4),
+	      "summary: %llu clients, %llu + %llu calls, %llu errors, device '%s'", (unsigned long long)m.clients,
+	      (unsigned long long)m.calls[0], (unsigned long long)m.calls[1], (unsigned long long)m.errors, m.device);
+	gvk_pairhmm_destroy(srv), gvk_align_destroy(asrv), gvk_pairhmm_destroy(mine), gvk_align_destroy(amine);
+	gvk_serve_stop(r.s);
+	pthread_join(th, NULL);
+	CHECK(r.rc == 0, "gvk_serve_run: %s", r.err.msg);
+	CHECK(access(sock_path, F_OK) != 0, "the socket is left after the stop");
+	gvk_serve_destroy(r.s);
+	rmdir(dir);
+	printf("the service through gvk.h: options checked field by field, 40 calls equal to private engines', a second "
+	       "service refused, stopped cleanly\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: test_serve GVK proto | load N CALLS KILLS | lock\n");
+		fprintf(stderr, "usage: test_serve GVK proto | load N CALLS KILLS | lock | api\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -630,6 +728,8 @@ int main(int argc, char **argv)
 			gvk_pairhmm_destroy(e);
 			printf("GPU lock: a second process's engine in device auto stays on the CPU\n");
 		}
+	} else if (!strcmp(mode, "api")) {
+		serve_api();
 	} else if (!strcmp(mode, "proto")) {
 		pid_t server = start_server(argv[1]);
 		round_trips();
