@@ -675,6 +675,28 @@ GVK_EXPORT int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, si
  * small, GVK_ERR_ARG with nothing changed. */
 GVK_EXPORT long gvk_align_batch_copy(gvk_align_result_t *out, size_t n, char *text, size_t size, gvk_err_t *err);
 
+/* The pair table gvk align reads (docs/align.md, "Input"), streamed: tab-separated lines `ref alt
+ * [match mismatch gap_open gap_extend strategy]`, an optional header whose first field is `ref`,
+ * plain or gzip. A line of two fields takes def's scores and strategy; force_par / force_overhang
+ * make every line take them. */
+typedef struct {
+	gvk_sw_params_t par;
+	int overhang; /* GVK_OVERHANG_* */
+	int force_par, force_overhang;
+} gvk_align_defaults_t;
+
+typedef struct gvk_align_reader_s gvk_align_reader_t;
+
+/* Opens path ("-": standard input); def is copied. The reader is the caller's
+ * (gvk_align_reader_close, NULL allowed); NULL with err naming the file when it cannot be read. */
+GVK_EXPORT gvk_align_reader_t *gvk_align_reader_open(const char *path, const gvk_align_defaults_t *def, gvk_err_t *err);
+/* The next pairs, up to max_pairs: their number (0 at the end of the input) with *pairs pointing at
+ * them and *cells their ref x alt lengths summed (cells may be NULL); they live in the reader until
+ * its next call. A negative code with err naming file and line for a bad line. */
+GVK_EXPORT long gvk_align_reader_next(gvk_align_reader_t *r, size_t max_pairs, const gvk_align_pair_t **pairs,
+                                      uint64_t *cells, gvk_err_t *err);
+GVK_EXPORT void gvk_align_reader_close(gvk_align_reader_t *r);
+
 /* ---------------------------------------------------------------------------------------------
  * CNV detection (cn.MOPS semantics, see docs/cnv.md and docs/library.md "CNV")
  *

@@ -121,6 +121,12 @@ static void pairhmm(void)
 	NOOP("gvk_pairhmm_chunk_view(v NULL)", gvk_pairhmm_chunk_view(ch, NULL), 1);
 	NOOP("gvk_pairhmm_format_parse(NULL)", int f = gvk_pairhmm_format_parse(NULL), f == -1);
 	NOOP("gvk_pairhmm_format_name(99)", const char *n = gvk_pairhmm_format_name(99), n && !strcmp(n, "?"));
+	gvk_align_defaults_t adef = {{1, -1, -1, -1}, GVK_OVERHANG_SOFTCLIP, 0, 0};
+	const gvk_align_pair_t *ap = NULL;
+	ARG("gvk_align_reader_open(path NULL)", "path", CTOR(gvk_align_reader_open(NULL, &adef, &err)));
+	ARG("gvk_align_reader_open(def NULL)", "def", CTOR(gvk_align_reader_open("x", NULL, &err)));
+	ARG("gvk_align_reader_next(r NULL)", "r", gvk_align_reader_next(NULL, 10, &ap, NULL, &err));
+	NOOP("gvk_align_reader_close(NULL)", gvk_align_reader_close(NULL), 1);
 	NOOP("gvk_serve_opts_init(NULL)", gvk_serve_opts_init(NULL), 1);
 	ARG("gvk_serve_opts_check(o NULL)", "o", gvk_serve_opts_check(NULL, &err));
 	ARG("gvk_serve_create(o NULL)", "o", CTOR(gvk_serve_create(NULL, &err)));

@@ -145,3 +145,54 @@ long al_reader_next(al_reader_t *rd, al_chunk_t *c, size_t max_pairs, gvk_err_t 
 	}
 	return (long)c->n;
 }
+
+/* The public reader (gvk.h): the internal one with the chunk its pairs live in. */
+struct gvk_align_reader_s {
+	al_reader_t *rd;
+	al_chunk_t c;
+};
+
+gvk_align_reader_t *gvk_align_reader_open(const char *path, const gvk_align_defaults_t *def, gvk_err_t *err)
+{
+	if (!path) {
+		gvk_err_null(err, __func__, "path");
+		return NULL;
+	}
+	if (!def) {
+		gvk_err_null(err, __func__, "def");
+		return NULL;
+	}
+	if (!gvk_overhang_name(def->overhang)) {
+		gvk_err_set(err, GVK_ERR_ARG, "%s: def->overhang %d is not a GVK_OVERHANG_* strategy", __func__, def->overhang);
+		return NULL;
+	}
+	gvk_align_reader_t *r = calloc(1, sizeof *r);
+	if (!r) {
+		gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (!(r->rd = al_reader_open(path, def, err))) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+long gvk_align_reader_next(gvk_align_reader_t *r, size_t max_pairs, const gvk_align_pair_t **pairs, uint64_t *cells,
+                           gvk_err_t *err)
+{
+	if (!r) return gvk_err_null(err, __func__, "r");
+	if (!pairs) return gvk_err_null(err, __func__, "pairs");
+	long n = al_reader_next(r->rd, &r->c, max_pairs ? max_pairs : 1, err);
+	*pairs = n > 0 ? r->c.pairs : NULL;
+	if (cells) *cells = n > 0 ? r->c.cells : 0;
+	return n;
+}
+
+void gvk_align_reader_close(gvk_align_reader_t *r)
+{
+	if (!r) return;
+	al_reader_close(r->rd);
+	al_chunk_free(&r->c);
+	free(r);
+}

@@ -10,11 +10,7 @@
 typedef struct al_reader_s al_reader_t;
 
 /* Values used for lines of two fields, and (when the flag is set) instead of a line's own. */
-typedef struct {
-	gvk_sw_params_t par;
-	int overhang;
-	int force_par, force_overhang;
-} al_defaults_t;
+typedef gvk_align_defaults_t al_defaults_t;
 
 /* A chunk of pairs; the sequences live in the chunk and stay valid until the next read. */
 typedef struct {

@@ -12,15 +12,14 @@
 #include "cli_batch.h"
 #include "cli_env.h"
 #include "commands.h"
-#include "../align/align_engine.h"
-#include "../align/align_io.h"
+#include "../align/align_engine.h" /* al_create: the GPU emulation of the tests (GVK_ALIGN_GPU_EMULATE) */
 #include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
 
 typedef struct {
 	gvk_align_opts_t eng;
-	al_defaults_t def;
+	gvk_align_defaults_t def;
 	cli_batch_t b;
 	int emulate;
 } args_t;
@@ -141,7 +140,8 @@ int gvk_cmd_align(int argc, char **argv)
 	gvk_outset_init(&os);
 	gvk_cli_signals_watch(&os);
 	FILE *out_fp = NULL;
-	al_chunk_t c = {0};
+	const gvk_align_pair_t *cp = NULL;
+	uint64_t ccells = 0;
 	gvk_align_result_t *res = NULL;
 	uint64_t pairs = 0, cells = 0;
 	int rc = -1, progress = !a.b.quiet && isatty(2);
@@ -154,10 +154,10 @@ int gvk_cmd_align(int argc, char **argv)
 		gvk_outset_abort(&os);
 		return gvk_cli_no_gpu(err.msg);
 	}
-	al_reader_t *rd = eng ? al_reader_open(a.b.in, &a.def, &err) : NULL;
+	gvk_align_reader_t *rd = eng ? gvk_align_reader_open(a.b.in, &a.def, &err) : NULL;
 	if (!rd || !(out_fp = gvk_outset_open(&os, a.b.out, &err))) goto done;
 	for (;;) {
-		long n = al_reader_next(rd, &c, a.b.chunk, &err);
+		long n = gvk_align_reader_next(rd, a.b.chunk, &cp, &ccells, &err);
 		if (n <= 0) {
 			rc = (int)n;
 			break;
@@ -168,7 +168,7 @@ int gvk_cmd_align(int argc, char **argv)
 			break;
 		}
 		res = nr;
-		if ((rc = gvk_align_batch(eng, c.pairs, c.n, res, &err)) < 0) break;
+		if ((rc = gvk_align_batch(eng, cp, (size_t)n, res, &err)) < 0) break;
 		errno = 0;
 		for (long k = 0; k < n; ++k) fprintf(out_fp, "%s\t%d\t%d\n", res[k].cigar, res[k].offset, res[k].score);
 		if (ferror(out_fp)) {
@@ -176,7 +176,7 @@ int gvk_cmd_align(int argc, char **argv)
 			                          errno ? strerror(errno) : "write error");
 			break;
 		}
-		pairs += c.n, cells += c.cells;
+		pairs += (uint64_t)n, cells += ccells;
 		if (progress)
 			fprintf(stderr, "\r[gvk align] %llu pairs, %.3g G cells, %.1f s", (unsigned long long)pairs,
 			        (double)cells * 1e-9, gvk_seconds() - t0);
@@ -194,9 +194,8 @@ done:
 		        (unsigned long long)pairs, (double)cells * 1e-9, dt, dt > 0 ? (double)cells * 1e-9 / dt : 0.0,
 		        gvk_align_device_name(eng), a.eng.threads);
 	}
-	al_reader_close(rd);
+	gvk_align_reader_close(rd);
 	gvk_align_destroy(eng);
-	al_chunk_free(&c);
 	free(res);
 	return rc < 0 ? 1 : 0;
 }
