@@ -297,9 +297,9 @@ GVK_EXPORT long gvk_pairhmm_reader_next(gvk_pairhmm_reader_t *r, gvk_pairhmm_chu
                                         gvk_err_t *err);
 /* c's contents into *v (an empty view for a NULL chunk). */
 GVK_EXPORT void gvk_pairhmm_chunk_view(const gvk_pairhmm_chunk_t *c, gvk_pairhmm_view_t *v);
-/* The input's bytes read so far; a file's bytes before `to` may then be given back to the system
- * once no chunk filled before that point is in use (chunks keep copies of what they hold, so only
- * the reader's own buffers are affected). */
+/* The input's bytes read so far, and the giving back to the system of a file's bytes before `to`
+ * (a long run then does not keep the whole file mapped). Safe at any point: chunks keep copies of
+ * what they hold. */
 GVK_EXPORT size_t gvk_pairhmm_reader_consumed(const gvk_pairhmm_reader_t *r);
 GVK_EXPORT void gvk_pairhmm_reader_release(gvk_pairhmm_reader_t *r, size_t to);
 /* Seconds the reader spent reading blocks, finding record boundaries, parsing and joining the
