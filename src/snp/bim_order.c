@@ -74,18 +74,31 @@ static int order_base(snp_bim_order_t *o, int64_t row, int64_t bp, double cm)
 	return 0;
 }
 
-/* Line ln (the row-th variant) with v's chromosome, cM and position; cm0: its cM field is
- * exactly "0", which PLINK neither checks nor keeps as the last cM. */
+/* PLINK's checks of line ln (variant v) within its run: the first lines where positions and cM
+ * values go down into *bp_line / *cm_line, the run's highest ones so far in *last_bp / *last_cm;
+ * cm0: its cM field is exactly "0", which PLINK neither checks nor keeps as the last cM. */
+static void order_check(const snp_var_t *v, int cm0, long ln, int64_t *last_bp, double *last_cm, long *bp_line,
+                        long *cm_line)
+{
+	if (!cm0 && v->cm < *last_cm) *cm_line = *cm_line ? *cm_line : ln;
+	else if (!cm0) *last_cm = v->cm;
+	if (v->bp >= 0 && v->bp < *last_bp) *bp_line = *bp_line ? *bp_line : ln;
+	else if (v->bp >= 0) *last_bp = v->bp;
+}
+
+/* The position and cM PLINK holds at v once checked (a line with a negative position: the run's
+ * last ones). */
+static int64_t base_bp(const snp_var_t *v, int64_t last_bp) { return v->bp >= 0 ? v->bp : last_bp; }
+static double base_cm(const snp_var_t *v, int cm0, double last_cm) { return v->bp < 0 ? last_cm : cm0 ? 0.0 : v->cm; }
+
+/* Line ln (the row-th variant) in the one pass. */
 static int order_note(order_t *st, int same, const snp_var_t *v, int cm0, int64_t row, long ln)
 {
 	if (order_run(st, v->chr, same, ln) < 0) return -1;
 	snp_bim_run_t *r = &st->o->run[st->o->n_run - 1];
-	if (!cm0 && v->cm < st->last_cm) r->cm_line = r->cm_line ? r->cm_line : ln;
-	else if (!cm0) st->last_cm = v->cm;
-	if (v->bp >= 0 && v->bp < st->last_bp) r->bp_line = r->bp_line ? r->bp_line : ln;
-	else if (v->bp >= 0) st->last_bp = v->bp;
+	order_check(v, cm0, ln, &st->last_bp, &st->last_cm, &r->bp_line, &r->cm_line);
 	if (row % 64) return 0;
-	return order_base(st->o, row, v->bp >= 0 ? v->bp : st->last_bp, v->bp < 0 ? st->last_cm : cm0 ? 0.0 : v->cm);
+	return order_base(st->o, row, base_bp(v, st->last_bp), base_cm(v, cm0, st->last_cm));
 }
 
 typedef struct {
@@ -125,12 +138,8 @@ static int order_serial(const snp_var_t *var, const uint8_t *flag, uint8_t cm0, 
 	return 0;
 }
 
-/* Whether row i starts a run: the first row, or a chromosome code other than the row before's
- * (equal codes usually share the reader's string). */
-static int run_start(const snp_var_t *var, int64_t i)
-{
-	return i == 0 || (var[i].chr != var[i - 1].chr && strcmp(var[i].chr, var[i - 1].chr) != 0);
-}
+/* Whether row i starts a run: the first row, or a chromosome other than the row before's. */
+static int run_start(const snp_var_t *var, int64_t i) { return i == 0 || !snp_var_same_chr(&var[i], &var[i - 1]); }
 
 /* A run that starts within a slice. */
 typedef struct {
@@ -191,7 +200,7 @@ static slice_run_t *slice_run_add(slice_t *s, const char *chr, long line)
 	return r;
 }
 
-/* The replay of PLINK's pass over the slice (order_note's checks), its bases written in place. */
+/* The replay of PLINK's pass over the slice, its bases written in place. */
 static void slice_replay(const slices_job_t *j, slice_t *s)
 {
 	int64_t last_bp = s->in_bp;
@@ -205,14 +214,8 @@ static void slice_replay(const slices_job_t *j, slice_t *s)
 			if (!r) return;
 			bp_line = &r->bp_line, cm_line = &r->cm_line, last_bp = 0, last_cm = -DBL_MAX;
 		}
-		if (!cm0 && v->cm < last_cm) *cm_line = *cm_line ? *cm_line : (long)(i + 1);
-		else if (!cm0) last_cm = v->cm;
-		if (v->bp >= 0 && v->bp < last_bp) *bp_line = *bp_line ? *bp_line : (long)(i + 1);
-		else if (v->bp >= 0) last_bp = v->bp;
-		if (i % 64 == 0) {
-			j->o->base_bp[i / 64] = v->bp >= 0 ? v->bp : last_bp;
-			j->o->base_cm[i / 64] = v->bp < 0 ? last_cm : cm0 ? 0.0 : v->cm;
-		}
+		order_check(v, cm0, (long)(i + 1), &last_bp, &last_cm, bp_line, cm_line);
+		if (i % 64 == 0) j->o->base_bp[i / 64] = base_bp(v, last_bp), j->o->base_cm[i / 64] = base_cm(v, cm0, last_cm);
 	}
 }
 
@@ -263,9 +266,10 @@ static int order_threads(const snp_var_t *var, const uint8_t *flag, uint8_t cm0,
 	double *bc = malloc(sizeof *bc * nb);
 	int rc = s && bb && bc ? 0 : -1;
 	slices_job_t j = {var, flag, cm0, o, s, 0};
-	for (int t = 0; rc == 0 && t < nt; ++t) /* slices start at multiples of 64, so bases never straddle */
-		s[t].a = (int64_t)gvk_part((size_t)(n + 63) / 64, t, nt) * 64, s[t].b = (int64_t)gvk_part((size_t)(n + 63) / 64, t + 1, nt) * 64,
-		s[t].b = s[t].b < n ? s[t].b : n;
+	for (int t = 0; rc == 0 && t < nt; ++t) { /* slices start at multiples of 64, so bases never straddle */
+		s[t].a = (int64_t)gvk_part(nb, t, nt) * 64, s[t].b = (int64_t)gvk_part(nb, t + 1, nt) * 64;
+		if (s[t].b > n) s[t].b = n;
+	}
 	if (rc == 0) gvk_parallel(nt, slice_worker, &j);
 	for (int t = 0; rc == 0 && t < nt; ++t) rc = s[t].nan ? 1 : 0;
 	if (rc == 0) {

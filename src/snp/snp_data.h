@@ -111,10 +111,12 @@ void *snp_big_alloc(size_t n);
  * the places where the chromosome changes. Returns 0, or -1 when out of memory. */
 int snp_chr_runs(const snp_data_t *d, int threads, int64_t **start, int64_t *n);
 
-/* Whether SNPs i and j are on the same chromosome (the .bim reader shares a run's name). */
-static inline int snp_same_chr(const snp_data_t *d, int64_t i, int64_t j)
+/* Whether two variants are on the same chromosome (the .bim reader shares a run's name). */
+static inline int snp_var_same_chr(const snp_var_t *a, const snp_var_t *b)
 {
-	return d->var[i].chr == d->var[j].chr || !strcmp(d->var[i].chr, d->var[j].chr);
+	return a->chr == b->chr || !strcmp(a->chr, b->chr);
 }
+
+static inline int snp_same_chr(const snp_data_t *d, int64_t i, int64_t j) { return snp_var_same_chr(&d->var[i], &d->var[j]); }
 
 #endif
