@@ -82,44 +82,36 @@ typedef struct {
 
 static int64_t slot_of(const pass_t *s, int64_t i) { return s->slot ? s->slot[i - s->a] : i; }
 
-/* The window [*lo, *hi) of SNP i: the SNPs of its run within radius bp. Positions never go down
- * along a chromosome (ld_load checks), so the edges are found by galloping out from i and
- * halving, instead of stepping over each of the window's SNPs. */
+/* The last SNP from i on, stepping by dir (+1 or -1) and short of `end` (the run's edge, outside it),
+ * whose position lies in [from, to]: positions never go down along a chromosome (ld_load checks),
+ * so it is found by galloping out from i and halving, instead of stepping over each SNP. */
+static int64_t window_edge(const snp_var_t *v, int64_t i, int64_t end, int dir, int64_t from, int64_t to)
+{
+	int64_t in = i, out = end; /* v[in] inside, v[out] outside (or the run's edge) */
+	for (int64_t step = 1; in + dir != end; step *= 2) {
+		int64_t k = in + dir * step;
+		if ((k - end) * dir >= 0) k = end - dir;
+		if (v[k].bp < from || v[k].bp > to) {
+			out = k;
+			break;
+		}
+		in = k;
+	}
+	while ((out - in) * dir > 1) {
+		int64_t mid = in + (out - in) / 2;
+		if (v[mid].bp < from || v[mid].bp > to) out = mid;
+		else in = mid;
+	}
+	return in;
+}
+
+/* The window [*lo, *hi) of SNP i: the SNPs of its run [run_a, run_b) within radius bp. */
 static void window(const snp_data_t *d, int64_t radius, int64_t run_a, int64_t run_b, int64_t i, int64_t *lo,
                    int64_t *hi)
 {
-	const snp_var_t *v = d->var;
-	int64_t from = v[i].bp - radius, to = v[i].bp + radius;
-	int64_t in = i, out = run_a - 1; /* v[in] in the window; out: before it, or before the run */
-	for (int64_t step = 1; in > run_a; step *= 2) {
-		int64_t k = in - step > run_a ? in - step : run_a;
-		if (v[k].bp < from) {
-			out = k;
-			break;
-		}
-		in = k;
-	}
-	while (in - out > 1) {
-		int64_t mid = out + (in - out) / 2;
-		if (v[mid].bp >= from) in = mid;
-		else out = mid;
-	}
-	*lo = in;
-	in = i, out = run_b; /* out: after the window, or the run's end */
-	for (int64_t step = 1; in + 1 < run_b; step *= 2) {
-		int64_t k = in + step < run_b - 1 ? in + step : run_b - 1;
-		if (v[k].bp > to) {
-			out = k;
-			break;
-		}
-		in = k;
-	}
-	while (out - in > 1) {
-		int64_t mid = in + (out - in) / 2;
-		if (v[mid].bp <= to) in = mid;
-		else out = mid;
-	}
-	*hi = out;
+	const int64_t from = d->var[i].bp - radius, to = d->var[i].bp + radius;
+	*lo = window_edge(d->var, i, run_a - 1, -1, from, to);
+	*hi = window_edge(d->var, i, run_b, 1, from, to) + 1;
 }
 
 /* Whether SNP j has report lines (so can be in a window). */
