@@ -300,14 +300,6 @@ static int parse_args(int argc, char **argv, args_t *a)
 	return 0;
 }
 
-static char *join(const char *prefix, const char *mid, const char *suffix)
-{
-	size_t n = strlen(prefix) + strlen(mid) + strlen(suffix) + 1;
-	char *s = malloc(n);
-	if (s) snprintf(s, n, "%s%s%s", prefix, mid, suffix);
-	return s;
-}
-
 #define WERR(x) do { if ((x) < 0) { rc = GVK_ERR_IO; snprintf(err.msg, sizeof err.msg, "write error"); goto done; } } while (0)
 
 static int write_regions(gvk_outset_t *os, const char *prefix, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
@@ -330,25 +322,25 @@ static int write_regions(gvk_outset_t *os, const char *prefix, const gvk_cnv_cou
 	         {".lambda.tsv", r->lambda, NULL, r->n, ln},      {".alpha.tsv", r->alpha, NULL, r->n, an},
 	         {".seg_stat.tsv", r->seg_stat, NULL, c->N, NULL}, {".individualCall.tsv", r->call, NULL, c->N, NULL}};
 	for (size_t k = 0; k < sizeof t / sizeof t[0]; ++k) {
-		char *p = join(prefix, "", t[k].suffix);
+		char *p = cli_with_ext(prefix, t[k].suffix);
 		FILE *fp = p ? gvk_outset_open(os, p, err) : NULL;
 		free(p);
 		if (!fp || cnv_write_regions(fp, c, t[k].v, t[k].iv, t[k].ncol, t[k].names) < 0) return GVK_ERR_IO;
 	}
-	char *p = join(prefix, "", ".normalization_factors.tsv");
+	char *p = cli_with_ext(prefix, ".normalization_factors.tsv");
 	FILE *fp = p ? gvk_outset_open(os, p, err) : NULL;
 	free(p);
 	if (!fp || cnv_write_norm_factors(fp, c, r) < 0) return GVK_ERR_IO;
-	p = join(prefix, "", ".params.tsv");
+	p = cli_with_ext(prefix, ".params.tsv");
 	fp = p ? gvk_outset_open(os, p, err) : NULL;
 	free(p);
 	if (!fp || cnv_write_params(fp, o, r) < 0) return GVK_ERR_IO;
-	p = join(prefix, "", ".seg_params.tsv");
+	p = cli_with_ext(prefix, ".seg_params.tsv");
 	fp = p ? gvk_outset_open(os, p, err) : NULL;
 	free(p);
 	if (!fp || cnv_write_seg_params(fp, c, r) < 0) return GVK_ERR_IO;
 	if (posterior) {
-		p = join(prefix, "", ".posterior.tsv");
+		p = cli_with_ext(prefix, ".posterior.tsv");
 		fp = p ? gvk_outset_open(os, p, err) : NULL;
 		free(p);
 		if (!fp || cnv_write_posterior(fp, c, r) < 0) return GVK_ERR_IO;
