@@ -9,7 +9,6 @@
 #include "gvk.h"
 #include "jni_pool.h"
 #include "../common/parse_num.h"
-#include "../serve/serve_proto.h"
 
 void *jni_pool_take(jni_pool_t *p)
 {
@@ -112,6 +111,6 @@ const char *jni_env_server(void)
 const char *jni_gpu_lock_path(char *buf, size_t size)
 {
 	char dir[4000];
-	if (srv_user_dir(getenv("XDG_RUNTIME_DIR"), (unsigned)getuid(), dir, sizeof dir, NULL) < 0) return NULL;
+	if (gvk_serve_user_dir(getenv("XDG_RUNTIME_DIR"), (unsigned)getuid(), dir, sizeof dir, NULL) < 0) return NULL;
 	return (size_t)snprintf(buf, size, "%s/gpu.lock", dir) < size ? buf : NULL;
 }

@@ -7,10 +7,7 @@
 #include "../common/err.h"
 #include "pairhmm_io.h"
 
-const char *gvk_pairhmm_format_name(int format)
-{
-	return format >= PHMM_FMT_AUTO && format <= PHMM_FMT_HEX ? phmm_format_name((phmm_format_t)format) : "?";
-}
+const char *gvk_pairhmm_format_name(int format) { return phmm_format_name((phmm_format_t)format); }
 
 int gvk_pairhmm_format_parse(const char *name) { return name ? phmm_format_parse(name) : -1; }
 

@@ -549,8 +549,8 @@ int gvk_serve_opts_check(const gvk_serve_opts_t *o, gvk_err_t *err)
 {
 	if (!o) return gvk_err_null(err, __func__, "o");
 	if (!o->socket) return gvk_err_set(err, GVK_ERR_ARG, "socket is NULL (the path the service listens on)");
-	if (strlen(o->socket) >= sizeof((struct sockaddr_un *)0)->sun_path)
-		return gvk_err_set(err, GVK_ERR_ARG, "socket must be at most %zu bytes, not %zu", sizeof((struct sockaddr_un *)0)->sun_path - 1,
+	if (strlen(o->socket) >= sizeof((srv_server_t *)0)->path)
+		return gvk_err_set(err, GVK_ERR_ARG, "socket must be at most %zu bytes, not %zu", sizeof((srv_server_t *)0)->path - 1,
 		                   strlen(o->socket));
 	if (o->device < GVK_DEVICE_AUTO || o->device > GVK_DEVICE_GPU)
 		return gvk_err_set(err, GVK_ERR_ARG, "device %d is not GVK_DEVICE_AUTO, _CPU or _GPU", o->device);
@@ -558,8 +558,9 @@ int gvk_serve_opts_check(const gvk_serve_opts_t *o, gvk_err_t *err)
 	if (o->gpu < -1) return gvk_err_set(err, GVK_ERR_ARG, "gpu must be -1 (every GPU) or a device index, not %d", o->gpu);
 	if (o->group < -1) return gvk_err_set(err, GVK_ERR_ARG, "group must be -1 (none) or a group id, not %ld", o->group);
 	if (o->max_clients < 0) return gvk_err_set(err, GVK_ERR_ARG, "max_clients must be >= 0 (0: 1024), not %d", o->max_clients);
-	if (o->merge_contexts < 0 || o->merge_contexts > 16)
-		return gvk_err_set(err, GVK_ERR_ARG, "merge_contexts must be 0 (the default) to 16, not %d", o->merge_contexts);
+	if (o->merge_contexts < 0 || o->merge_contexts > PHMM_MERGE_MAX_CTX)
+		return gvk_err_set(err, GVK_ERR_ARG, "merge_contexts must be 0 (the default) to %d, not %d", PHMM_MERGE_MAX_CTX,
+		                   o->merge_contexts);
 	if (o->merge_wait_us < 0 || o->merge_wait_us > 1000000)
 		return gvk_err_set(err, GVK_ERR_ARG, "merge_wait_us must be 0 to 1000000, not %d", o->merge_wait_us);
 	if (o->gpu_wait < GVK_GPU_WAIT_AUTO || o->gpu_wait > GVK_GPU_WAIT_BLOCK)
@@ -594,10 +595,7 @@ srv_server_t *gvk_serve_create(const srv_opts_t *o, gvk_err_t *err)
 	pthread_cond_init(&s->idle, NULL);
 	pthread_cond_init(&s->handoff_cv, NULL);
 	int rc = 0;
-	if (!o->socket || strlen(o->socket) >= sizeof s->path)
-		rc = gvk_err_set(err, GVK_ERR_ARG, "socket path %s", o->socket ? "too long" : "missing");
-	else
-		memcpy(s->path, o->socket, strlen(o->socket) + 1);
+	memcpy(s->path, o->socket, strlen(o->socket) + 1); /* its length checked with the options */
 	if (rc == 0 && pipe2(s->stop, O_CLOEXEC | O_NONBLOCK) < 0) rc = gvk_err_set(err, GVK_ERR_IO, "pipe: %s", strerror(errno));
 	if (rc == 0) rc = take_lock(s, err);
 #ifdef GVK_HAVE_CUDA
