@@ -608,7 +608,7 @@ static int server_call(gvk_pairhmm_t *e, const gvk_read_t *reads, const gvk_hap_
 		return 0;
 	}
 	if (rc != SRV_LOCAL && !atomic_exchange(&e->srv_gone, 1)) {
-		gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve stopped answering (%s); Pair-HMM computes on the CPU", serr.msg);
+		gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve %s (%s); Pair-HMM computes on the CPU", srv_failure(rc), serr.msg);
 		pthread_mutex_lock(&e->lock);
 		set_name(e);
 		pthread_mutex_unlock(&e->lock);

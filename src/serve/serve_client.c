@@ -21,18 +21,33 @@
 struct srv_client_s {
 	int sock, poll;
 	srv_seg_t seg;
+	size_t al_n; /* the align call sent and not yet answered: its pairs, results' offset and text size */
+	uint64_t al_at, al_cap;
+	int hello; /* the hello sent, its reply not read yet */
 	char device[128];
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
-/* Sends msg (with the segment when the server does not have it yet) and waits for the reply. */
-static int round_trip(srv_client_t *c, const uint8_t *msg, size_t n, char *text, size_t size, gvk_err_t *err)
+static int greeted(srv_client_t *c, gvk_err_t *err);
+
+/* Sends msg, with the segment when the server does not have it yet. */
+static int send_msg(srv_client_t *c, const uint8_t *msg, size_t n, gvk_err_t *err)
+{
+	if (srv_send(c->sock, msg, n, c->seg.sent ? -1 : c->seg.fd) < 0) {
+		const int e = errno;
+		/* a server that closed the connection before greeting this client did not accept it */
+		if (greeted(c, err) < 0) return SRV_REFUSED;
+		return gvk_err_set(err, SRV_GONE, "server %s: %s", c->path, strerror(e));
+	}
+	c->seg.sent = c->seg.fd >= 0;
+	return 0;
+}
+
+/* Waits for the reply to the message sent last; text (when not NULL) takes its text. */
+static int recv_reply(srv_client_t *c, char *text, size_t size, gvk_err_t *err)
 {
 	uint8_t buf[SRV_MSG_MAX];
 	int fd = -1, trunc = 0, rc = 0;
-	if (srv_send(c->sock, msg, n, c->seg.sent ? -1 : c->seg.fd) < 0)
-		return gvk_err_set(err, SRV_GONE, "server %s: %s", c->path, strerror(errno));
-	c->seg.sent = c->seg.fd >= 0;
 	ssize_t r = srv_recv_poll(c->sock, buf, sizeof buf, &fd, &trunc, c->poll ? CLIENT_POLL_US : 0);
 	if (fd >= 0) close(fd);
 	if (r <= 0) return gvk_err_set(err, SRV_GONE, "server %s: %s", c->path, r == 0 ? "connection closed" : strerror(errno));
@@ -43,6 +58,44 @@ static int round_trip(srv_client_t *c, const uint8_t *msg, size_t n, char *text,
 	c->poll = (flags & SRV_F_POLL) != 0;
 	if (rc < 0) return gvk_err_set(err, rc, "%s", perr.msg);
 	return 0;
+}
+
+/* Reads the hello's reply when it is still due: a server that did not accept this client (another
+ * user, another version, too many clients) says so here. */
+static int greeted(srv_client_t *c, gvk_err_t *err)
+{
+	if (!c->hello) return 0;
+	c->hello = 0;
+	gvk_err_t e = {0, ""};
+	char device[sizeof c->device];
+	if (recv_reply(c, device, sizeof device, &e) == 0) return snprintf(c->device, sizeof c->device, "%s", device), 0;
+	return gvk_err_set(err, SRV_REFUSED, "server %s did not accept this client: %s", c->path, e.msg);
+}
+
+/* The reply to the message sent last, after the hello's when that is still due. */
+static int call_reply(srv_client_t *c, char *text, size_t size, gvk_err_t *err)
+{
+	int rc = greeted(c, err);
+	return rc < 0 ? rc : recv_reply(c, text, size, err);
+}
+
+static int round_trip(srv_client_t *c, const uint8_t *msg, size_t n, char *text, size_t size, gvk_err_t *err)
+{
+	int rc = send_msg(c, msg, n, err);
+	return rc < 0 ? rc : call_reply(c, text, size, err);
+}
+
+/* The device name from the server's file: 0, or -1 when there is none to read. */
+static int read_device(srv_client_t *c)
+{
+	char path[sizeof c->path + 16];
+	if (srv_device_file(c->path, path, sizeof path) < 0) return -1;
+	FILE *fp = fopen(path, "re");
+	if (!fp) return -1;
+	const int ok = fgets(c->device, sizeof c->device, fp) != NULL;
+	fclose(fp);
+	c->device[strcspn(c->device, "\n")] = 0;
+	return ok && c->device[0] ? 0 : -1;
 }
 
 srv_client_t *srv_client_connect(const char *path, gvk_err_t *err)
@@ -70,7 +123,11 @@ srv_client_t *srv_client_connect(const char *path, gvk_err_t *err)
 	uint8_t msg[SRV_HDR_LEN];
 	srv_put_hdr(msg, SRV_OP_HELLO, 0, 0);
 	gvk_err_t e = {0, ""};
-	if (round_trip(c, msg, sizeof msg, c->device, sizeof c->device, &e) < 0) {
+	int rc = send_msg(c, msg, sizeof msg, &e);
+	c->hello = rc == 0;
+	/* Without the server's file the reply is the only word on its device: wait for it now. */
+	if (rc == 0 && read_device(c) < 0) rc = greeted(c, &e);
+	if (rc < 0) {
 		gvk_err_set(err, GVK_ERR_IO, "%s", e.msg);
 		srv_client_close(c);
 		return NULL;
@@ -112,8 +169,7 @@ int srv_client_pairhmm(srv_client_t *c, int flavour, int force_double, const gvk
 	return 0;
 }
 
-int srv_client_align(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n,
-                     gvk_align_result_t *out, gvk_err_t *err)
+int srv_client_align_send(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n, gvk_err_t *err)
 {
 	const uint64_t in = srv_align_in_size(pairs, n), at = srv_out_off(in), cap = srv_align_text_cap(pairs, n);
 	if (in > SRV_MAX_AREA || cap > SRV_MAX_AREA)
@@ -124,7 +180,18 @@ int srv_client_align(srv_client_t *c, int flavour, int raw, const gvk_align_pair
 	srv_align_req_t q = {(uint32_t)flavour, (uint32_t)(raw != 0), n, in, cap};
 	uint8_t msg[SRV_MSG_MAX];
 	size_t len = srv_put_align(msg, &q, c->seg.sent ? 0 : SRV_F_SEGMENT);
-	if ((rc = round_trip(c, msg, len, NULL, 0, err)) < 0) return rc;
+	if ((rc = send_msg(c, msg, len, err)) < 0) return rc;
+	c->al_n = n, c->al_at = at, c->al_cap = cap;
+	return 0;
+}
+
+int srv_client_align_recv(srv_client_t *c, gvk_align_result_t *out, gvk_err_t *err)
+{
+	const size_t n = c->al_n;
+	const uint64_t at = c->al_at, cap = c->al_cap;
+	c->al_n = 0;
+	int rc = call_reply(c, NULL, 0, err);
+	if (rc < 0) return rc;
 	const uint8_t *res = c->seg.p + at;
 	char *text = (char *)(c->seg.p + at + SRV_ALIGN_RES * (uint64_t)n);
 	for (size_t k = 0; k < n; ++k) {
@@ -136,6 +203,13 @@ int srv_client_align(srv_client_t *c, int flavour, int raw, const gvk_align_pair
 		out[k] = (gvk_align_result_t){text + toff, v[2], v[0], v[1]};
 	}
 	return 0;
+}
+
+int srv_client_align(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n,
+                     gvk_align_result_t *out, gvk_err_t *err)
+{
+	int rc = srv_client_align_send(c, flavour, raw, pairs, n, err);
+	return rc < 0 ? rc : srv_client_align_recv(c, out, err);
 }
 
 enum { POOL_MAX = 64 };

@@ -18,14 +18,22 @@ extern "C" {
 /* A call too large for the protocol (4 GiB of input or output): the caller computes this one
  * itself and keeps the server for the others. */
 #define SRV_LOCAL (-101)
+/* The server did not accept this client (another user, another version, too many clients): the
+ * first call says so, as the caller computes on its own from then on. */
+#define SRV_REFUSED (-102)
+
+/* How an engine words a failed call's code: the server did not take this client, or went away. */
+static inline const char *srv_failure(int rc) { return rc == SRV_REFUSED ? "cannot be used" : "stopped answering"; }
 
 typedef struct srv_client_s srv_client_t;
 
-/* Connects to the server at path and asks for its device name; NULL with err set (the server is
- * absent, refuses this user, or speaks another version). */
+/* Connects to the server at path and says hello; NULL with err set when nothing listens there.
+ * Whether the server accepts this client (user, version, room) is known with the first call,
+ * which then fails with SRV_REFUSED; the connect itself never waits for the server. */
 srv_client_t *srv_client_connect(const char *path, gvk_err_t *err);
 void srv_client_close(srv_client_t *c);
-/* What the server computes on, as it said when connected ("gpu:NAME", "cpu-avx512"). */
+/* What the server computes on ("gpu:NAME", "cpu-avx512"), from the file it writes beside its
+ * socket (srv_device_file), or from its reply to the hello when there is no such file. */
 const char *srv_client_device(const srv_client_t *c);
 
 /* One Pair-HMM call: out->log10 (and used_double when not NULL) for n pairs. 0, a negative code
@@ -36,6 +44,10 @@ int srv_client_pairhmm(srv_client_t *c, int flavour, int force_double, const gvk
  * call. */
 int srv_client_align(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n,
                      gvk_align_result_t *out, gvk_err_t *err);
+/* The same call in two halves, so that the caller can work while the server does: send, then
+ * receive its n results (nothing else may go over c in between). */
+int srv_client_align_send(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n, gvk_err_t *err);
+int srv_client_align_recv(srv_client_t *c, gvk_align_result_t *out, gvk_err_t *err);
 
 /* Connections kept for reuse by an engine that many threads call at once. */
 typedef struct srv_clients_s srv_clients_t;

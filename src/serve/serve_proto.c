@@ -267,6 +267,12 @@ void srv_align_layout(uint8_t *seg, const gvk_align_pair_t *pairs, size_t n)
 	}
 }
 
+int srv_device_file(const char *socket, char *buf, size_t size)
+{
+	const int n = snprintf(buf, size, "%s.device", socket);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
 int srv_default_dir(const char *xdg, unsigned uid, char *buf, size_t size)
 {
 	int n = xdg && *xdg ? snprintf(buf, size, "%s/gvk", xdg) : snprintf(buf, size, "/tmp/gvk-%u", uid);

@@ -13,7 +13,10 @@
  *   u32 magic, u16 version, u16 op, u32 body_len, u32 flags (requests: SRV_F_SEGMENT, an fd is
  *   attached; replies: SRV_F_POLL, poll for the next reply)
  *
- * SRV_OP_HELLO (empty body) -> reply with the server's device name as message.
+ * SRV_OP_HELLO (empty body) -> reply with the server's device name as message. A client sends it
+ *   right after connecting and reads the reply with its first call's (the server answers messages
+ *   in order), so that starting a client never waits for the server to be scheduled; it takes the
+ *   device name from the file srv_device_file names, which the server writes beside the socket.
  * SRV_OP_PAIRHMM body (48 bytes): u32 flavour, u32 force_double, u32 want_used, u32 0,
  *   u64 n_reads, u64 n_haps, u64 n_pairs, u64 in_size.
  *   Input area [0, in_size): n_reads read descriptors {u64 off, u32 len, u32 0} (five arrays of len
@@ -120,6 +123,9 @@ uint64_t srv_align_in_size(const gvk_align_pair_t *pairs, size_t n);
  * element's count has no more digits than the bases it covers, plus its letter). */
 uint64_t srv_align_text_cap(const gvk_align_pair_t *pairs, size_t n);
 void srv_align_layout(uint8_t *seg, const gvk_align_pair_t *pairs, size_t n);
+
+/* The file beside socket that holds the server's device name: 0, or -1 when it does not fit. */
+int srv_device_file(const char *socket, char *buf, size_t size);
 
 /* The per-user directory of the default socket and GPU lock: XDG_RUNTIME_DIR/gvk when xdg (the
  * caller's getenv("XDG_RUNTIME_DIR")) is set and not empty, else /tmp/gvk-UID. The library reads

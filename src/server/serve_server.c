@@ -537,6 +537,30 @@ static int bind_socket(srv_server_t *s, gvk_err_t *err)
 	return 0;
 }
 
+/* The device name beside the socket, for clients to read without waiting for a reply
+ * (serve_proto.h); replaced whole, so a client never reads half of it. Readable to whoever may
+ * enter the directory, which is what guards it. */
+static void write_device_file(srv_server_t *s)
+{
+	char path[sizeof s->path + 16], tmp[sizeof path + 8];
+	if (srv_device_file(s->path, path, sizeof path) < 0 || snprintf(tmp, sizeof tmp, "%s.new", path) >= (int)sizeof tmp) return;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) return;
+	const size_t n = strlen(s->device);
+	const int ok = fchmod(fd, 0644) == 0 && write(fd, s->device, n) == (ssize_t)n && write(fd, "\n", 1) == 1;
+	if (close(fd) == 0 && ok && rename(tmp, path) == 0) return;
+	unlink(tmp);
+	gvk_logf(&s->o.log, GVK_LOG_WARN, "cannot write %s: clients wait for the server's hello when they start", path);
+}
+
+/* The socket and the device file beside it. */
+static void remove_socket(srv_server_t *s)
+{
+	char path[sizeof s->path + 16];
+	unlink(s->path);
+	if (srv_device_file(s->path, path, sizeof path) == 0) unlink(path);
+}
+
 void gvk_serve_opts_init(gvk_serve_opts_t *o)
 {
 	if (!o) return;
@@ -612,6 +636,7 @@ srv_server_t *gvk_serve_create(const srv_opts_t *o, gvk_err_t *err)
 	if (rc == 0 && !al_engine(s, GVK_SW_GKL, 1, &aerr))
 		gvk_logf(&s->o.log, GVK_LOG_WARN, "the align engine could not start now (%s); the first align call tries again", aerr.msg);
 	if (rc == 0) rc = bind_socket(s, err);
+	if (rc == 0) write_device_file(s);
 	if (rc == 0) {
 		pthread_mutex_lock(&s->lock);
 		spawn_workers(s, SPARE_START);
@@ -655,7 +680,7 @@ int gvk_serve_run(srv_server_t *s, gvk_err_t *err)
 	 * thread in a send: after a grace period every connection is shut both ways, so that such a
 	 * call fails and its client computes on its own. */
 	close(s->lsock), s->lsock = -1;
-	unlink(s->path);
+	remove_socket(s);
 	pthread_mutex_lock(&s->lock);
 	for (conn_t *c = s->conns; c; c = c->next) shutdown(c->sock, SHUT_RD);
 	struct timespec until;
@@ -690,7 +715,7 @@ void gvk_serve_summary(srv_server_t *s, srv_summary_t *sum)
 void gvk_serve_destroy(srv_server_t *s)
 {
 	if (!s) return;
-	if (s->lsock >= 0) close(s->lsock), unlink(s->path);
+	if (s->lsock >= 0) close(s->lsock), remove_socket(s);
 	for (int f = 0; f < 2; ++f)
 		for (int d = 0; d < 2; ++d) gvk_pairhmm_destroy(s->phmm[f][d]), al_pool_destroy(s->al[f][d]);
 	for (int k = 0; k < 2; ++k)
