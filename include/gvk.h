@@ -631,11 +631,9 @@ typedef struct {
 	gvk_log_t log;    /* messages: a GPU that cannot be used (INFO), a GPU failure (WARN) */
 	const char *server;   /* a gvk serve socket, as gvk_pairhmm_opts_t.server (default NULL) */
 	const char *gpu_lock; /* device auto's GPU lock file, as gvk_pairhmm_opts_t.gpu_lock (default NULL) */
-	double server_min_work; /* with a server: 0 (default), the engine's model (docs/align-gpu.md)
-	                           aligns here the batches smaller than a round trip (GATK's one pair
-	                           per call) and, while the server aligns the rest of a batch, its
-	                           longest pairs; > 0: batches of at least that many cells go whole
-	                           to the server, smaller ones are aligned here (1: every batch) */
+	double server_min_work; /* with a server: cells of a batch from which it is sent there; smaller
+	                           batches (GATK's one pair per call) are aligned here, sooner than a
+	                           round trip (0: the engine's model, docs/align-gpu.md; 1: every batch) */
 } gvk_align_opts_t;
 
 typedef struct gvk_align_s gvk_align_t;

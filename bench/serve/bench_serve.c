@@ -18,7 +18,9 @@
  * Usage: bench_serve [-n PAIRS] [-P 4,16,64] [--modes cpu,gpu,auto,server] [--gvk PATH]
  *                    [--server-device gpu|cpu|auto] [-t SERVER_THREADS] [--no-sw] [--no-phmm]
  *                    [--sw-per-pair] [--seed N] [--serve-opt ARG ...] (ARG passed on to gvk serve)
- *                    [--server-log FILE] (each server's whole log appended to FILE) */
+ *                    [--server-log FILE] (each server's whole log appended to FILE)
+ *                    [--server-min-work CELLS] (align clients' server_min_work: batches of at
+ *                    least CELLS go whole to the server; default 0, the engine's model) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +48,7 @@ typedef struct {
 	int P[16], nP, modes[N_MODES], sw, phmm, per_pair, threads;
 	const char *gvk, *server_device, *server_log;
 	unsigned long long seed;
+	double server_min_work; /* align clients' gvk_align_opts_t.server_min_work */
 	char sock[108], lock[128], dir[64];
 	const char *serve_opt[16];
 	int n_serve_opt;
@@ -152,7 +155,7 @@ static int child(const opts_t *o, const work_t *x, int mode, int sw, int p, int 
 		ao.threads = 1, ao.log = log, ao.raw = 1;
 		ao.device = mode == M_CPU ? GVK_DEVICE_CPU : mode == M_GPU ? GVK_DEVICE_GPU : GVK_DEVICE_AUTO;
 		if (mode == M_AUTO) ao.gpu_lock = o->lock;
-		if (mode == M_SERVER) ao.server = o->sock;
+		if (mode == M_SERVER) ao.server = o->sock, ao.server_min_work = o->server_min_work;
 		if (!(al = gvk_align_create(&ao, &err))) return fprintf(stderr, "  process %d: %s\n", p, err.msg), 1;
 		sh->fallback[p] = mode == M_SERVER && strncmp(gvk_align_device_name(al), "server:", 7) != 0;
 	}
@@ -349,7 +352,7 @@ int main(int argc, char **argv)
 		{"server-device", required_argument, NULL, 3}, {"no-sw", no_argument, NULL, 4},
 		{"no-phmm", no_argument, NULL, 5}, {"sw-per-pair", no_argument, NULL, 6},
 		{"seed", required_argument, NULL, 7}, {"serve-opt", required_argument, NULL, 8},
-		{"server-log", required_argument, NULL, 9},
+		{"server-log", required_argument, NULL, 9}, {"server-min-work", required_argument, NULL, 10},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "n:P:t:h", lo, NULL)) != -1) {
@@ -373,10 +376,11 @@ int main(int argc, char **argv)
 			o.serve_opt[o.n_serve_opt++] = optarg;
 			break;
 		case 9: o.server_log = optarg; break;
+		case 10: o.server_min_work = atof(optarg); break;
 		default:
 			fprintf(stderr, "usage: bench_serve [-n PAIRS] [-P 4,16,64] [--modes cpu,gpu,auto,server] [--gvk PATH]\n"
 			                "       [--server-device gpu|cpu|auto] [-t SERVER_THREADS] [--no-sw] [--no-phmm] [--sw-per-pair] [--seed N]\n"
-			                "       [--serve-opt ARG ...] [--server-log FILE]\n");
+			                "       [--serve-opt ARG ...] [--server-log FILE] [--server-min-work CELLS]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}

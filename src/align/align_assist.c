@@ -43,7 +43,7 @@ static int64_t job_cells(const al_job_t *j) { return (int64_t)j->n * j->m; }
 
 double al_assist_server_cells(int cpu_lanes) { return SERVER_CALL_NS / CPU_CELL_NS(cpu_lanes); }
 
-size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, al_assist_via_t via, int *all)
+size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, int *all)
 {
 	*all = 0;
 	if (n == 0 || n > AG_WARP_PAIRS) return 0;
@@ -64,14 +64,14 @@ size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, a
 	qsort(c, nc, sizeof *c, cmp_cells_desc);
 	/* Moving the i longest: the CPU needs all their cells; the GPU its launch and its own longest
 	 * pair (none when nothing is left). */
-	const double cpu_ns = CPU_CELL_NS(cpu_lanes), fixed = via == AL_ASSIST_SERVER ? SERVER_CALL_NS : GPU_LAUNCH_NS;
-	double best = fixed + GPU_WARP_CELL_NS * (double)c[0].cells, sum = 0;
+	const double cpu_ns = CPU_CELL_NS(cpu_lanes);
+	double best = GPU_LAUNCH_NS + GPU_WARP_CELL_NS * (double)c[0].cells, sum = 0;
 	size_t best_i = 0;
 	for (size_t i = 1; i <= nc; ++i) {
 		sum += (double)c[i - 1].cells;
 		const double cpu = cpu_ns * sum;
 		const int64_t next = i < nc ? c[i].cells : 0;
-		const double gpu = i == neligible ? 0 : fixed + GPU_WARP_CELL_NS * (double)(next > floor ? next : floor);
+		const double gpu = i == neligible ? 0 : GPU_LAUNCH_NS + GPU_WARP_CELL_NS * (double)(next > floor ? next : floor);
 		const double t = cpu > gpu ? cpu : gpu;
 		if (t < best) best = t, best_i = i;
 	}

@@ -22,9 +22,7 @@ typedef struct {
 	size_t len, cap;
 } arena_t;
 
-/* W_S*: a call through gvk serve, the pairs sent first and those aligned here after, where each
- * came from, and the server's results */
-enum { W_JOBS, W_POS, W_ORDER, W_ITEMS, W_KEYS, W_TEXT_AT, W_TEXT_TID, W_GIDX, W_GJOBS, W_SPAIRS, W_SIDX, W_SOUT, W_N };
+enum { W_JOBS, W_POS, W_ORDER, W_ITEMS, W_KEYS, W_TEXT_AT, W_TEXT_TID, W_GIDX, W_GJOBS, W_N };
 
 struct gvk_align_s {
 	gvk_align_opts_t opt;
@@ -568,64 +566,6 @@ static int send_here(const gvk_align_t *e, const al_job_t *jobs, size_t n)
 	return cells < limit;
 }
 
-/* A server that failed a call (gone, or its device failed) is said once and left for good. */
-static void server_gone(gvk_align_t *e, int rc, const gvk_err_t *serr)
-{
-	gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve %s (%s); align computes on the CPU", srv_failure(rc), serr->msg);
-	srv_client_close(e->srv);
-	e->srv = NULL;
-	snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
-}
-
-/* The batch (or some of its pairs) on this engine's CPU, the server set aside for the call. */
-static int batch_here(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
-{
-	srv_client_t *srv = e->srv;
-	e->srv = NULL;
-	int rc = gvk_align_batch(e, pairs, n, out, err);
-	e->srv = srv;
-	return rc;
-}
-
-/* A call through gvk serve, checked here. The caller would only wait for the reply, so this
- * thread aligns the batch's longest pairs meanwhile, chosen by the CPU assist's model with a
- * server call's fixed cost (docs/align-gpu.md, "CPU assist"): a merged launch lasts as long as
- * its longest pair, which these would be. A server that fails the call leaves the whole batch
- * here; a batch too large for it is computed here. */
-static int server_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, const al_job_t *jobs, int *pos, size_t n,
-                        gvk_align_result_t *out, gvk_err_t *err)
-{
-	for (size_t k = 0; k < n; ++k) pos[k] = AL_TODO;
-	int all = 0;
-	const size_t nloc = e->assist && e->opt.server_min_work == 0 ? al_assist_pick(jobs, pos, n, e->isa->lanes, AL_ASSIST_SERVER, &all) : 0;
-	if (all) return batch_here(e, pairs, n, out, err);
-	gvk_align_pair_t *sub = gvk_buf_reserve(&e->wk[W_SPAIRS], n * sizeof *sub);
-	size_t *from = gvk_buf_reserve(&e->wk[W_SIDX], n * sizeof *from);
-	gvk_align_result_t *got = gvk_buf_reserve(&e->wk[W_SOUT], n * sizeof *got);
-	if (!sub || !from || !got) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
-	const size_t nsrv = n - nloc;
-	for (size_t k = 0, a = 0, b = nsrv; k < n; ++k) {
-		const size_t i = pos[k] == AL_HOST ? b++ : a++;
-		sub[i] = pairs[k], from[i] = k;
-	}
-	gvk_err_t serr = {0, ""};
-	int rc = srv_client_align_send(e->srv, e->opt.flavour, e->opt.raw, sub, nsrv, &serr);
-	if (rc < 0) {
-		if (rc != SRV_LOCAL) server_gone(e, rc, &serr);
-		return batch_here(e, pairs, n, out, err);
-	}
-	/* The reply is read even when this part fails, so that the connection stays in step. */
-	rc = nloc > 0 ? batch_here(e, sub + nsrv, nloc, got + nsrv, err) : 0;
-	const int src = srv_client_align_recv(e->srv, got, &serr);
-	if (rc < 0) return rc;
-	if (src < 0) {
-		server_gone(e, src, &serr);
-		return gvk_align_batch(e, pairs, n, out, err);
-	}
-	for (size_t i = 0; i < n; ++i) out[from[i]] = got[i];
-	return 0;
-}
-
 int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk_align_result_t *out, gvk_err_t *err)
 {
 	const char *null = !e ? "e" : n == 0 ? NULL : !pairs ? "pairs" : !out ? "out" : NULL;
@@ -651,8 +591,20 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		gvk_align_check_pair(&pairs[bad], &perr);
 		return gvk_err_set(err, GVK_ERR_ARG, "pair %zu: %s", bad, perr.msg);
 	}
-	if (e->srv && !send_here(e, jobs, n)) return server_batch(e, pairs, jobs, pos, n, out, err);
 	int rc = 0;
+	if (e->srv && !send_here(e, jobs, n)) {
+		/* The batch was checked here: a server that fails it (gone, or its device failed) is said
+		 * once and left for good; a batch too large for it is computed here. */
+		gvk_err_t serr = {0, ""};
+		if ((rc = srv_client_align(e->srv, e->opt.flavour, e->opt.raw, pairs, n, out, &serr)) == 0) return 0;
+		if (rc != SRV_LOCAL) {
+			gvk_logf(&e->opt.log, GVK_LOG_WARN, "gvk serve %s (%s); align computes on the CPU", srv_failure(rc), serr.msg);
+			srv_client_close(e->srv);
+			e->srv = NULL;
+			snprintf(e->name, sizeof e->name, "cpu-%s", e->isa->name);
+		}
+		rc = 0;
+	}
 	if (e->opt.raw) {
 		for (size_t k = 0; k < n; ++k) pos[k] = AL_TODO;
 	} else {
@@ -669,7 +621,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 	int all_host = 0;
 	host_t h = {e, jobs, pos, n, order, items, keys, out, text_at, text_tid, 0};
 	const int gpu = want_gpu(e, jobs, pos, n);
-	const size_t nhost = gpu && e->assist ? al_assist_pick(jobs, pos, n, e->isa->lanes, AL_ASSIST_GPU, &all_host) : 0;
+	const size_t nhost = gpu && e->assist ? al_assist_pick(jobs, pos, n, e->isa->lanes, &all_host) : 0;
 	if (all_host) {
 		host_part(&h); /* this thread finishes the batch before a launch would */
 		if (h.rc < 0) return gvk_err_set(err, h.rc, "out of memory in the align engine");

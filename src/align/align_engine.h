@@ -66,11 +66,9 @@ enum { AL_TODO = -1, AL_DONE = -2, AL_HOST = -3, AL_HOSTED = -4 };
 
 /* CPU assist (align_assist.c): in a batch small enough that the GPU's time is that of its longest
  * pair, marks AL_HOST the AL_TODO pairs the GPU takes (ag_fits) that the CPU threads should align
- * instead, for the shortest time of both; cpu_lanes is the CPU kernel set's width, via whether the
- * GPU is this engine's own (a launch's fixed cost) or gvk serve's (a call's). Returns how many it
- * marked; *all is set when that is every pair the GPU would have taken. */
-typedef enum { AL_ASSIST_GPU, AL_ASSIST_SERVER } al_assist_via_t;
-size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, al_assist_via_t via, int *all);
+ * instead, for the shortest time of both; cpu_lanes is the CPU kernel set's width. Returns how many
+ * it marked; *all is set when that is every pair the GPU would have taken. */
+size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, int *all);
 /* The cells one CPU core aligns in the time of the shortest call through gvk serve (a round trip
  * and a launch): the default of server_min_work. */
 double al_assist_server_cells(int cpu_lanes);

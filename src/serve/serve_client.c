@@ -21,8 +21,6 @@
 struct srv_client_s {
 	int sock, poll;
 	srv_seg_t seg;
-	size_t al_n; /* the align call sent and not yet answered: its pairs, results' offset and text size */
-	uint64_t al_at, al_cap;
 	int hello; /* the hello sent, its reply not read yet */
 	char device[128];
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -169,7 +167,8 @@ int srv_client_pairhmm(srv_client_t *c, int flavour, int force_double, const gvk
 	return 0;
 }
 
-int srv_client_align_send(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n, gvk_err_t *err)
+int srv_client_align(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n,
+                     gvk_align_result_t *out, gvk_err_t *err)
 {
 	const uint64_t in = srv_align_in_size(pairs, n), at = srv_out_off(in), cap = srv_align_text_cap(pairs, n);
 	if (in > SRV_MAX_AREA || cap > SRV_MAX_AREA)
@@ -180,18 +179,7 @@ int srv_client_align_send(srv_client_t *c, int flavour, int raw, const gvk_align
 	srv_align_req_t q = {(uint32_t)flavour, (uint32_t)(raw != 0), n, in, cap};
 	uint8_t msg[SRV_MSG_MAX];
 	size_t len = srv_put_align(msg, &q, c->seg.sent ? 0 : SRV_F_SEGMENT);
-	if ((rc = send_msg(c, msg, len, err)) < 0) return rc;
-	c->al_n = n, c->al_at = at, c->al_cap = cap;
-	return 0;
-}
-
-int srv_client_align_recv(srv_client_t *c, gvk_align_result_t *out, gvk_err_t *err)
-{
-	const size_t n = c->al_n;
-	const uint64_t at = c->al_at, cap = c->al_cap;
-	c->al_n = 0;
-	int rc = call_reply(c, NULL, 0, err);
-	if (rc < 0) return rc;
+	if ((rc = round_trip(c, msg, len, NULL, 0, err)) < 0) return rc;
 	const uint8_t *res = c->seg.p + at;
 	char *text = (char *)(c->seg.p + at + SRV_ALIGN_RES * (uint64_t)n);
 	for (size_t k = 0; k < n; ++k) {
@@ -203,13 +191,6 @@ int srv_client_align_recv(srv_client_t *c, gvk_align_result_t *out, gvk_err_t *e
 		out[k] = (gvk_align_result_t){text + toff, v[2], v[0], v[1]};
 	}
 	return 0;
-}
-
-int srv_client_align(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n,
-                     gvk_align_result_t *out, gvk_err_t *err)
-{
-	int rc = srv_client_align_send(c, flavour, raw, pairs, n, err);
-	return rc < 0 ? rc : srv_client_align_recv(c, out, err);
 }
 
 enum { POOL_MAX = 64 };

@@ -44,10 +44,6 @@ int srv_client_pairhmm(srv_client_t *c, int flavour, int force_double, const gvk
  * call. */
 int srv_client_align(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n,
                      gvk_align_result_t *out, gvk_err_t *err);
-/* The same call in two halves, so that the caller can work while the server does: send, then
- * receive its n results (nothing else may go over c in between). */
-int srv_client_align_send(srv_client_t *c, int flavour, int raw, const gvk_align_pair_t *pairs, size_t n, gvk_err_t *err);
-int srv_client_align_recv(srv_client_t *c, gvk_align_result_t *out, gvk_err_t *err);
 
 /* Connections kept for reuse by an engine that many threads call at once. */
 typedef struct srv_clients_s srv_clients_t;

@@ -224,44 +224,6 @@ static gvk_align_t *align_engine(int flavour, int raw, const char *server, said_
 	return e;
 }
 
-/* A batch of a few long pairs among short ones, as a region's haplotypes against the reference
- * among its reads: with the engine's model (server_min_work 0) the client aligns the long ones
- * while the service aligns the rest. Returns the number of batches that differ from mine's. */
-static int split_calls(gvk_align_t *mine, gvk_serve_t *sv)
-{
-	gvk_align_opts_t o;
-	gvk_err_t err = {0, ""};
-	gvk_align_opts_init(&o);
-	o.server = sock_path;
-	gvk_align_t *e = gvk_align_create(&o, &err);
-	if (!e) return fprintf(stderr, "gvk_align_create: %s\n", err.msg), 1;
-	enum { NB = 10, NP = 12, LONG = 700, SHORT = 60 };
-	static char buf[NP * 2 * LONG];
-	uint64_t s = 99;
-	int bad = 0;
-	gvk_serve_summary_t m0, m1;
-	gvk_serve_summary(sv, &m0);
-	for (int b = 0; b < NB; ++b) {
-		al_batch_t q;
-		q.n = NP;
-		char *p = buf;
-		for (int k = 0; k < NP; ++k) {
-			const int len = k < 2 ? LONG - (int)(rng(&s) % 50) : SHORT + (int)(rng(&s) % 40);
-			for (int i = 0; i < 2 * len; ++i) p[i] = "ACGT"[rng(&s) % 4];
-			for (int i = 0; i < len; i += 7) p[len + i] = p[i];
-			q.p[k] = (gvk_align_pair_t){p, p + len, len, len, {200, -150, -260, -11}, 10};
-			p += 2 * len;
-		}
-		bad += align_same(mine, e, &q) < 0;
-	}
-	gvk_serve_summary(sv, &m1);
-	const uint64_t sent = m1.pairs[1] - m0.pairs[1];
-	CHECK(sent > 0 && sent <= (uint64_t)NB * (NP - 2), "the service aligned %llu of %d pairs (the %d long ones kept by the client)",
-	      (unsigned long long)sent, NB * NP, 2 * NB);
-	gvk_align_destroy(e);
-	return bad;
-}
-
 /* ---- protocol and faults ---- */
 
 static void round_trips(void)
@@ -548,6 +510,39 @@ static void stop_in_flight(const char *gvk)
 }
 
 /* The server killed under a client: the client says so once and computes the same on its own. */
+/* A client's start never waits for the server: against a socket that nobody accepts on, with a
+ * device file beside it, an engine is made at once and named after that file. When the listener
+ * then goes without a word, the first call says the server cannot be used, once, and computes on
+ * the CPU. */
+static void deferred_hello(void)
+{
+	char sp[sizeof sock_path + 8], dev[sizeof sp + 16];
+	snprintf(sp, sizeof sp, "%s.mute", sock_path);
+	snprintf(dev, sizeof dev, "%s.device", sp);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	CHECK(strlen(sp) < sizeof sa.sun_path, "socket path too long: %s", sp);
+	memcpy(sa.sun_path, sp, strlen(sp) < sizeof sa.sun_path ? strlen(sp) : 0);
+	int ls = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	FILE *fp = fopen(dev, "w");
+	CHECK(ls >= 0 && bind(ls, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(ls, 4) == 0 && fp, "a silent listener: %s",
+	      strerror(errno));
+	if (fp) fputs("gpu:TEST\n", fp), fclose(fp);
+	said_t said = {0, ""};
+	gvk_pairhmm_t *mine = phmm_engine(0, 0, NULL, NULL), *srv = phmm_engine(0, 0, sp, &said);
+	CHECK(!strcmp(gvk_pairhmm_device_name(srv), "server:gpu:TEST"), "named %s", gvk_pairhmm_device_name(srv));
+	close(ls);
+	uint64_t s = 8;
+	region_t g;
+	make_region(&g, &s, 8, 4, 100);
+	CHECK(phmm_same(mine, srv, &g) == 0 && said.warns == 1 && strstr(said.last, "cannot be used") &&
+	          strstr(said.last, "did not accept"), "a listener gone before its hello: %d warnings (%s)", said.warns, said.last);
+	make_region(&g, &s, 8, 4, 100);
+	CHECK(phmm_same(mine, srv, &g) == 0 && said.warns == 1, "the next call: %d warnings", said.warns);
+	gvk_pairhmm_destroy(mine), gvk_pairhmm_destroy(srv);
+	unlink(sp), unlink(dev);
+	printf("deferred hello: the engine made without an answer, the listener's silence said at the first call\n");
+}
+
 static void server_gone(pid_t server)
 {
 	said_t said = {0, ""};
@@ -702,8 +697,6 @@ static void serve_api(void)
 		make_align(&b, &s, 16, 300), bad += align_same(amine, asrv, &b) < 0;
 	}
 	CHECK(bad == 0, "%d calls through the embedded service differ from a private engine's", bad);
-	bad = split_calls(amine, r.s);
-	CHECK(bad == 0, "%d calls split between the client and the service differ from a private engine's", bad);
 	gvk_serve_summary_t m;
 	gvk_serve_summary(r.s, &m);
 	CHECK(m.clients >= 2 && m.calls[0] >= 20 && m.calls[1] >= 20 && m.errors == 0 && !strncmp(m.device, "cpu-", 4),
@@ -776,6 +769,7 @@ int main(int argc, char **argv)
 		reply_flags();
 		hostile();
 		killed_client(server);
+		deferred_hello();
 		CHECK(alive(server), "the server died");
 		server_gone(server);
 		stop_in_flight(argv[1]);
