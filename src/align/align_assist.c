@@ -14,32 +14,33 @@
 
 /* The model, in nanoseconds, fitted to gvk serve's per-launch timings on an H200 host under load
  * (docs/align-gpu.md): a launch's fixed cost (copies, launch, synchronisation, a warp's first
- * strips), a call through gvk serve (a launch and a round trip), a warp's cost per cell, and one
- * busy CPU core's per cell for the widest to the narrowest kernel sets. The assist runs on the
- * batch's own thread: a thread started per call can wait a scheduler period on a busy host, and
- * a shared host's cores serve other batches. */
+ * strips), a call through gvk serve (a launch and a round trip), a warp's cost per cell of its
+ * chain (ag_wchain_cells: a pair on a warp takes its rows plus the lanes' lag in steps of a strip's
+ * width, whatever its other side), and one busy CPU core's per cell for the widest to the
+ * narrowest kernel sets. The assist runs on the batch's own thread: a thread started per call can
+ * wait a scheduler period on a busy host, and a shared host's cores serve other batches. */
 #define GPU_LAUNCH_NS 150000.0
 #define SERVER_CALL_NS (GPU_LAUNCH_NS + 20000.0)
-#define GPU_WARP_CELL_NS 1.5
+#define GPU_CHAIN_CELL_NS 35.0
 #define CPU_CELL_NS(lanes) ((lanes) >= 16 ? 0.4 : (lanes) >= 8 ? 0.5 : 3.5)
 
-/* Pairs smaller than the largest by this factor are never worth moving: the GPU's time would be
- * bound by its launch before their turn. */
+/* Pairs shorter on a warp than the longest by this factor are never worth moving: the GPU's time
+ * would be bound by its launch before their turn. */
 enum { CANDIDATE_DIV = 16 };
 
 typedef struct {
-	int64_t cells;
+	int64_t chain, cells; /* the pair on a warp (ag_wchain_cells) and on a CPU core */
 	size_t k;
 } cand_t;
 
-static int cmp_cells_desc(const void *a, const void *b)
+static int cmp_chain_desc(const void *a, const void *b)
 {
 	const cand_t *x = a, *y = b;
-	if (x->cells != y->cells) return x->cells < y->cells ? 1 : -1;
+	if (x->chain != y->chain) return x->chain < y->chain ? 1 : -1;
 	return x->k < y->k ? -1 : x->k > y->k; /* a fixed order: the same split for the same batch */
 }
 
-static int64_t job_cells(const al_job_t *j) { return (int64_t)j->n * j->m; }
+static int64_t job_chain(const al_job_t *j) { return ag_wchain_cells(j->n, j->m); }
 
 double al_assist_server_cells(int cpu_lanes) { return SERVER_CALL_NS / CPU_CELL_NS(cpu_lanes); }
 
@@ -52,7 +53,7 @@ size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, i
 	for (size_t k = 0; k < n; ++k) {
 		if (pos[k] != AL_TODO || !ag_fits(&jobs[k])) continue;
 		++neligible;
-		if (job_cells(&jobs[k]) > top) top = job_cells(&jobs[k]);
+		if (job_chain(&jobs[k]) > top) top = job_chain(&jobs[k]);
 	}
 	if (neligible == 0) return 0;
 	const int64_t floor = top / CANDIDATE_DIV;
@@ -60,18 +61,19 @@ size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, i
 	if (!c) return 0; /* the GPU takes them all, as without assist */
 	size_t nc = 0;
 	for (size_t k = 0; k < n; ++k)
-		if (pos[k] == AL_TODO && ag_fits(&jobs[k]) && job_cells(&jobs[k]) >= floor) c[nc++] = (cand_t){job_cells(&jobs[k]), k};
-	qsort(c, nc, sizeof *c, cmp_cells_desc);
+		if (pos[k] == AL_TODO && ag_fits(&jobs[k]) && job_chain(&jobs[k]) >= floor)
+			c[nc++] = (cand_t){job_chain(&jobs[k]), (int64_t)jobs[k].n * jobs[k].m, k};
+	qsort(c, nc, sizeof *c, cmp_chain_desc);
 	/* Moving the i longest: the CPU needs all their cells; the GPU its launch and its own longest
 	 * pair (none when nothing is left). */
 	const double cpu_ns = CPU_CELL_NS(cpu_lanes);
-	double best = GPU_LAUNCH_NS + GPU_WARP_CELL_NS * (double)c[0].cells, sum = 0;
+	double best = GPU_LAUNCH_NS + GPU_CHAIN_CELL_NS * (double)c[0].chain, sum = 0;
 	size_t best_i = 0;
 	for (size_t i = 1; i <= nc; ++i) {
 		sum += (double)c[i - 1].cells;
 		const double cpu = cpu_ns * sum;
-		const int64_t next = i < nc ? c[i].cells : 0;
-		const double gpu = i == neligible ? 0 : GPU_LAUNCH_NS + GPU_WARP_CELL_NS * (double)(next > floor ? next : floor);
+		const int64_t next = i < nc ? c[i].chain : 0;
+		const double gpu = i == neligible ? 0 : GPU_LAUNCH_NS + GPU_CHAIN_CELL_NS * (double)(next > floor ? next : floor);
 		const double t = cpu > gpu ? cpu : gpu;
 		if (t < best) best = t, best_i = i;
 	}

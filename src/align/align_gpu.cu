@@ -25,6 +25,27 @@ __global__ void GPU_LAUNCH_BOUNDS(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, in
 	if (k < n) ag_pair(&c, k, java);
 }
 
+/* The passes of one pair on a warp, strips W wide (a constant here, so that the lanes' cells stay
+ * in registers). Leaves the last-column scan's best in *lc_best / *lc_row of every lane. */
+template <int W>
+static __device__ __forceinline__ void ag_warp_fill(ag_wpair_t *p, int lane, int32_t *lc_best, int *lc_row)
+{
+	ag_lane_t L;
+	for (int g = 0; g * AG_LANES < p->nq; ++g) {
+		ag_wlane_start_w(p, g, lane, &L, W);
+		ag_int2_t out = ag_int2(0, 0);
+		const int steps = ag_wpass_steps(p, g);
+		for (int tau = 1; tau <= steps; ++tau) {
+			ag_int2_t in;
+			in.x = gpu_shfl_up(out.x, 1, AG_LANES), in.y = gpu_shfl_up(out.y, 1, AG_LANES);
+			out = ag_wlane_step_w(p, &L, lane, tau, in, W);
+		}
+		ag_wlane_end_w(p, &L, W);
+		if (L.s == p->nq - 1) *lc_best = L.lc_best, *lc_row = L.lc_row;
+		gpu_syncwarp(); /* lane 31's carry before the next pass reads it */
+	}
+}
+
 /* One warp per pair (ag_use_warp): the lanes' strips in a wavefront, lane 0 traces back. The
  * ref is copied into shared memory (one load a row per lane otherwise waits on global memory),
  * and so are the moves when the launch gave room for them (smem bytes in all). */
@@ -41,23 +62,15 @@ __global__ void GPU_LAUNCH_BOUNDS(AG_LANES) ag_warp_kernel(ag_chunk_dev_t c, int
 	gpu_syncwarp();
 	ag_wpair_t p;
 	ag_wpair_init(&c, k, java, smoves, sref, &p);
-	ag_lane_t L;
 	int32_t lc_best = INT32_MIN;
 	int lc_row = 0;
-	for (int g = 0; g * AG_LANES < p.ns; ++g) {
-		ag_wlane_start(&p, g, lane, &L);
-		ag_int2_t out = ag_int2(0, 0);
-		const int steps = ag_wpass_steps(&p, g);
-		for (int tau = 1; tau <= steps; ++tau) {
-			ag_int2_t in;
-			in.x = gpu_shfl_up(out.x, 1, AG_LANES), in.y = gpu_shfl_up(out.y, 1, AG_LANES);
-			out = ag_wlane_step(&p, &L, lane, tau, in);
-		}
-		ag_wlane_end(&p, &L);
-		if (L.s == p.ns - 1) lc_best = L.lc_best, lc_row = L.lc_row;
-		gpu_syncwarp(); /* lane 31's carry before the next pass reads it */
-	}
-	const int src = (p.ns - 1) % AG_LANES;
+	if (p.W == 4)
+		ag_warp_fill<4>(&p, lane, &lc_best, &lc_row);
+	else if (p.W == 8)
+		ag_warp_fill<8>(&p, lane, &lc_best, &lc_row);
+	else
+		ag_warp_fill<AG_W>(&p, lane, &lc_best, &lc_row);
+	const int src = (p.nq - 1) % AG_LANES;
 	lc_best = gpu_shfl(lc_best, src, AG_LANES), lc_row = gpu_shfl(lc_row, src, AG_LANES);
 	gpu_syncwarp(); /* every lane's moves and bottom row before lane 0 reads them */
 	if (lane == 0) ag_finish(&c, k, &p.mv, java, lc_best, lc_row);

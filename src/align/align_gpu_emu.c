@@ -90,14 +90,14 @@ static void emu_warp_pair(const ag_chunk_dev_t *c, size_t k, int java, uint64_t 
 	ag_int2_t out[AG_LANES];
 	int32_t lc_best = INT32_MIN;
 	int lc_row = 0;
-	for (int g = 0; g * AG_LANES < p.ns; ++g) {
-		for (int l = 0; l < AG_LANES; ++l) ag_wlane_start(&p, g, l, &L[l]), out[l] = ag_int2(0, 0);
+	for (int g = 0; g * AG_LANES < p.nq; ++g) {
+		for (int l = 0; l < AG_LANES; ++l) ag_wlane_start_w(&p, g, l, &L[l], p.W), out[l] = ag_int2(0, 0);
 		const int steps = ag_wpass_steps(&p, g);
 		for (int tau = 1; tau <= steps; ++tau)
-			for (int l = AG_LANES - 1; l >= 0; --l) out[l] = ag_wlane_step(&p, &L[l], l, tau, l ? out[l - 1] : out[0]);
+			for (int l = AG_LANES - 1; l >= 0; --l) out[l] = ag_wlane_step_w(&p, &L[l], l, tau, l ? out[l - 1] : out[0], p.W);
 		for (int l = 0; l < AG_LANES; ++l) {
-			ag_wlane_end(&p, &L[l]);
-			if (L[l].s == p.ns - 1) lc_best = L[l].lc_best, lc_row = L[l].lc_row;
+			ag_wlane_end_w(&p, &L[l], p.W);
+			if (L[l].s == p.nq - 1) lc_best = L[l].lc_best, lc_row = L[l].lc_row;
 		}
 	}
 	ag_finish(c, k, &p.mv, java, lc_best, lc_row);

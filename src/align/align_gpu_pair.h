@@ -19,31 +19,37 @@ typedef struct {
 	int32_t dlo, mat, mis, op, ex;
 } ag_sc_t;
 
-/* The columns j0 + 1 .. j0 + AG_W of a strip at row 0: their alt bases, H (4.1) and F. */
-AL_HD void ag_strip_start(const ag_sc_t *c, const uint8_t *alt, int m, int j0, int32_t *Hup, int32_t *F, uint8_t *a)
+/* The columns j0 + 1 .. j0 + W of a strip at row 0: their alt bases, H (4.1) and F. W is AG_W, or
+ * narrower in the warp schedule (a constant where inlined). */
+AL_HD void ag_strip_start_w(const ag_sc_t *c, const uint8_t *alt, int m, int j0, int W, int32_t *Hup, int32_t *F, uint8_t *a)
 {
-	for (int w = 0; w < AG_W; ++w) {
+	for (int w = 0; w < W; ++w) {
 		a[w] = j0 + w < m ? alt[j0 + w] : 0;
 		Hup[w] = j0 + w < m ? c->bo + (j0 + w) * c->be : AL_LOW, F[w] = AL_LOW;
 	}
 }
 
+AL_HD void ag_strip_start(const ag_sc_t *c, const uint8_t *alt, int m, int j0, int32_t *Hup, int32_t *F, uint8_t *a)
+{
+	ag_strip_start_w(c, alt, m, j0, AG_W, Hup, F, a);
+}
+
 /* H[i - 1][j0] before row 1 of the strip starting at column j0 + 1. */
 AL_HD int32_t ag_corner0(const ag_sc_t *c, int j0) { return j0 == 0 ? 0 : c->bo + (j0 - 1) * c->be; }
 
-/* Row i of a strip: its AG_W cells from the left input (*hleft, *E: H and E of column j0), the
+/* Row i of a strip: its W (AG_W, or narrower in the warp schedule) cells from the left input (*hleft, *E: H and E of column j0), the
  * row above (Hup, F) and hdiag = H[i - 1][j0]; leaves H and E of the strip's last column in *hleft,
  * *E and returns the row's 4 move bits per cell as one word. `last` (a constant where inlined)
  * marks the strip holding column m, which also runs the last-column scan of 5.1. */
-AL_HD uint64_t ag_row(const ag_sc_t *c, int32_t *Hup, int32_t *F, const uint8_t *a, uint8_t r, int32_t hdiag,
-                      int32_t *hleft, int32_t *E, int i, int last, int lastw, int32_t *best_lc, int *best_row)
+AL_HD uint64_t ag_row_w(const ag_sc_t *c, int32_t *Hup, int32_t *F, const uint8_t *a, uint8_t r, int32_t hdiag,
+                        int32_t *hleft, int32_t *E, int i, int last, int lastw, int32_t *best_lc, int *best_row, int W)
 {
 	int32_t hl = *hleft, e = *E;
 	uint64_t word = 0;
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) /* device code */
 #pragma unroll
 #endif
-	for (int w = 0; w < AG_W; ++w) {
+	for (int w = 0; w < W; ++w) {
 		int code;
 		const int32_t best = al_cell(hdiag, Hup[w], hl, r == a[w] ? c->mat : c->mis, c->op, c->ex, c->dlo, &e, &F[w], &code);
 		hdiag = Hup[w];
@@ -53,6 +59,12 @@ AL_HD uint64_t ag_row(const ag_sc_t *c, int32_t *Hup, int32_t *F, const uint8_t 
 	}
 	*hleft = hl, *E = e;
 	return word;
+}
+
+AL_HD uint64_t ag_row(const ag_sc_t *c, int32_t *Hup, int32_t *F, const uint8_t *a, uint8_t r, int32_t hdiag,
+                      int32_t *hleft, int32_t *E, int i, int last, int lastw, int32_t *best_lc, int *best_row)
+{
+	return ag_row_w(c, Hup, F, a, r, hdiag, hleft, E, i, last, lastw, best_lc, best_row, AG_W);
 }
 
 /* One strip (columns j0 + 1 .. j0 + AG_W) over all rows. H and F of the strip's columns stay in
@@ -256,16 +268,20 @@ AL_HD void ag_pair(const ag_chunk_dev_t *c, size_t k, int java)
 
 /* The warp schedule, for chunks too small to fill the GPU with one thread per pair (ag_use_warp):
  * one warp per pair, lane l of pass g sweeping strip 32 g + l one row behind lane l - 1, which
- * hands it H and E of its last column (a shuffle on the GPU). Every cell sees the same inputs as
- * in ag_strip, so the moves, bottom row and last-column scan are the same; they go to the same
- * scratch layout, and ag_finish runs on lane 0. Lane 31 passes its column to the next pass through
+ * hands it H and E of its last column (a shuffle on the GPU). A pass lasts its rows plus the lanes'
+ * lag, each step a chain of W dependent cells, so a pair narrower than the warp's 32 strips of 16
+ * columns takes strips of 8 or 4 columns (ag_wwidth): more lanes at work and shorter steps. Every
+ * cell sees the same inputs as in ag_strip, so the moves (each lane writing its W cells' part of a
+ * 16-column word), bottom row and last-column scan are the same; they go to the same scratch
+ * layout, and ag_finish runs on lane 0. Lane 31 passes its column to the next pass through
  * `carry`. Written per lane and per step so that the CPU emulation runs the same schedule. */
 enum { AG_LANES = 32 };
 
 typedef struct {
 	ag_sc_t c;
 	const uint8_t *ref, *alt; /* ref may be a copy in shared memory */
-	int n, m, ns;
+	int n, m, ns; /* ns: strips of AG_W columns (the moves' words) */
+	int W, nq;    /* the lanes' strip width (ag_wwidth) and strips of it */
 	ag_mv_t mv;       /* the block's scratch at the pair's slot, or shared memory */
 	ag_int2_t *carry; /* at the pair's slot */
 	int32_t *bottom;
@@ -287,6 +303,7 @@ AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, uint64_t *
 	const ag_block_t *bk = &c->blocks[jb->block];
 	p->c = ag_scores(jb, !java);
 	p->n = jb->n, p->m = jb->m, p->ns = (jb->m + AG_W - 1) / AG_W;
+	p->W = ag_wwidth(jb->m), p->nq = (jb->m + p->W - 1) / p->W;
 	p->alt = c->seq + jb->seq + jb->n;
 	p->ref = sref ? sref : c->seq + jb->seq;
 	if (smoves)
@@ -301,26 +318,40 @@ AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, uint64_t *
 /* Steps of pass g: the rows plus the lag of its last active lane. */
 AL_HD int ag_wpass_steps(const ag_wpair_t *p, int g)
 {
-	const int act = p->ns - AG_LANES * g;
+	const int act = p->nq - AG_LANES * g;
 	return p->n + (act < AG_LANES ? act : AG_LANES) - 1;
 }
 
-AL_HD void ag_wlane_start(const ag_wpair_t *p, int g, int lane, ag_lane_t *L)
+/* A lane's W cells of row i into their part of the row's 16-column move word: lanes write
+ * disjoint bytes of a word, at different steps. */
+AL_HD void ag_wput(const ag_mv_t *mv, int j0, int i, uint64_t word, int W)
 {
-	L->s = AG_LANES * g + lane, L->j0 = L->s * AG_W;
+	uint64_t *at = &mv->w[ag_mv_at(mv, j0 / AG_W, i)];
+	if (W == AG_W)
+		*at = word;
+	else if (W == 8)
+		((uint32_t *)at)[(j0 % AG_W) / 8] = (uint32_t)word;
+	else
+		((uint16_t *)at)[(j0 % AG_W) / 4] = (uint16_t)word;
+}
+
+AL_HD void ag_wlane_start_w(const ag_wpair_t *p, int g, int lane, ag_lane_t *L, int W)
+{
+	L->s = AG_LANES * g + lane, L->j0 = L->s * W;
 	L->lc_best = INT32_MIN, L->lc_row = 0;
-	if (L->s >= p->ns) return;
+	if (L->s >= p->nq) return;
 	if (lane == 0 && L->s > 0) L->cnext = p->carry[0];
-	ag_strip_start(&p->c, p->alt, p->m, L->j0, L->Hup, L->F, L->a);
+	ag_strip_start_w(&p->c, p->alt, p->m, L->j0, W, L->Hup, L->F, L->a);
 	L->hcorner = ag_corner0(&p->c, L->j0);
 }
 
 /* Step tau (from 1) of a lane: row tau - lane of its strip, from the left input `in` (lane
- * l - 1's output of the step before); returns this row's output for lane l + 1. */
-AL_HD ag_int2_t ag_wlane_step(const ag_wpair_t *p, ag_lane_t *L, int lane, int tau, ag_int2_t in)
+ * l - 1's output of the step before); returns this row's output for lane l + 1. W is p->W, a
+ * constant where inlined in the kernel. */
+AL_HD ag_int2_t ag_wlane_step_w(const ag_wpair_t *p, ag_lane_t *L, int lane, int tau, ag_int2_t in, int W)
 {
 	const int i = tau - lane;
-	if (L->s >= p->ns || i < 1 || i > p->n) return in;
+	if (L->s >= p->nq || i < 1 || i > p->n) return in;
 	if (lane == 0 && L->s == 0) {
 		in = ag_int2(p->c.bo + (i - 1) * p->c.be, AL_LOW);
 	} else if (lane == 0) { /* the carry written by the last pass's lane 31, one row ahead */
@@ -332,19 +363,20 @@ AL_HD ag_int2_t ag_wlane_step(const ag_wpair_t *p, ag_lane_t *L, int lane, int t
 	L->hcorner = hleft;
 	const uint8_t r = p->ref[i - 1];
 	const int lastw = p->m - 1 - L->j0;
-	const uint64_t word = L->s == p->ns - 1 ? ag_row(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 1, lastw, &L->lc_best, &L->lc_row)
-	                                        : ag_row(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 0, lastw, &L->lc_best, &L->lc_row);
-	p->mv.w[ag_mv_at(&p->mv, L->s, i)] = word;
+	const uint64_t word = L->s == p->nq - 1
+	                          ? ag_row_w(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 1, lastw, &L->lc_best, &L->lc_row, W)
+	                          : ag_row_w(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 0, lastw, &L->lc_best, &L->lc_row, W);
+	ag_wput(&p->mv, L->j0, i, word, W);
 	const ag_int2_t out = ag_int2(hleft, E);
-	if (lane == AG_LANES - 1 && L->s + 1 < p->ns) p->carry[(size_t)(i - 1) * AG_B] = out;
+	if (lane == AG_LANES - 1 && L->s + 1 < p->nq) p->carry[(size_t)(i - 1) * AG_B] = out;
 	return out;
 }
 
 /* After a pass: the lane's columns of the bottom row. */
-AL_HD void ag_wlane_end(const ag_wpair_t *p, const ag_lane_t *L)
+AL_HD void ag_wlane_end_w(const ag_wpair_t *p, const ag_lane_t *L, int W)
 {
-	if (L->s >= p->ns) return;
-	for (int w = 0; w < AG_W && L->j0 + w < p->m; ++w) p->bottom[(size_t)(L->j0 + w) * AG_B] = L->Hup[w];
+	if (L->s >= p->nq) return;
+	for (int w = 0; w < W && L->j0 + w < p->m; ++w) p->bottom[(size_t)(L->j0 + w) * AG_B] = L->Hup[w];
 }
 
 #endif
