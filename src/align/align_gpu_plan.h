@@ -24,9 +24,15 @@ static inline int ag_fits(const al_job_t *j) { return (int64_t)j->n * j->m <= AG
  * pair would leave most multiprocessors idle and make the launch as long as its largest pair. */
 enum { AG_WARP_PAIRS = 16384 };
 
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define AG_HOST_DEVICE __host__ __device__
+#else
+#define AG_HOST_DEVICE
+#endif
+
 /* The warp schedule's strip width for a pair of m alt columns: the narrowest of 4, 8 and 16 that
  * still fits the alt in one pass of 32 lanes (docs/align-gpu.md, "Small chunks"). */
-static inline int ag_wwidth(int m) { return m <= 4 * 32 ? 4 : m <= 8 * 32 ? 8 : 16; }
+static inline AG_HOST_DEVICE int ag_wwidth(int m) { return m <= 4 * 32 ? 4 : m <= 8 * 32 ? 8 : 16; }
 
 /* A pair's cells in a chain on one warp: each pass's steps (its rows plus the lag of its last
  * lane) times the strip width, the time its launch lasts at least. */
