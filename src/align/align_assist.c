@@ -40,7 +40,12 @@ static int cmp_chain_desc(const void *a, const void *b)
 	return x->k < y->k ? -1 : x->k > y->k; /* a fixed order: the same split for the same batch */
 }
 
-static int64_t job_chain(const al_job_t *j) { return ag_wchain_cells(j->n, j->m); }
+/* A pair's chain in a launch of n pairs: as wide as it needs when n allows several warps a pair
+ * (ag_plan_t.nw), one warp otherwise. */
+static int64_t job_chain(const al_job_t *j, size_t n)
+{
+	return ag_wchain_cells(j->n, j->m, n <= AG_WIDE_PAIRS ? ag_wwarps(j->m) : 1);
+}
 
 double al_assist_server_cells(int cpu_lanes) { return SERVER_CALL_NS / CPU_CELL_NS(cpu_lanes); }
 
@@ -53,7 +58,7 @@ size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, i
 	for (size_t k = 0; k < n; ++k) {
 		if (pos[k] != AL_TODO || !ag_fits(&jobs[k])) continue;
 		++neligible;
-		if (job_chain(&jobs[k]) > top) top = job_chain(&jobs[k]);
+		if (job_chain(&jobs[k], n) > top) top = job_chain(&jobs[k], n);
 	}
 	if (neligible == 0) return 0;
 	const int64_t floor = top / CANDIDATE_DIV;
@@ -61,8 +66,8 @@ size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, i
 	if (!c) return 0; /* the GPU takes them all, as without assist */
 	size_t nc = 0;
 	for (size_t k = 0; k < n; ++k)
-		if (pos[k] == AL_TODO && ag_fits(&jobs[k]) && job_chain(&jobs[k]) >= floor)
-			c[nc++] = (cand_t){job_chain(&jobs[k]), (int64_t)jobs[k].n * jobs[k].m, k};
+		if (pos[k] == AL_TODO && ag_fits(&jobs[k]) && job_chain(&jobs[k], n) >= floor)
+			c[nc++] = (cand_t){job_chain(&jobs[k], n), (int64_t)jobs[k].n * jobs[k].m, k};
 	qsort(c, nc, sizeof *c, cmp_chain_desc);
 	/* Moving the i longest: the CPU needs all their cells; the GPU its launch and its own longest
 	 * pair (none when nothing is left). */

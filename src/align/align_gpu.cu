@@ -25,55 +25,67 @@ __global__ void GPU_LAUNCH_BOUNDS(AG_B) ag_kernel(ag_chunk_dev_t c, size_t n, in
 	if (k < n) ag_pair(&c, k, java);
 }
 
-/* The passes of one pair on a warp, strips W wide (a constant here, so that the lanes' cells stay
- * in registers). Leaves the last-column scan's best in *lc_best / *lc_row of every lane. */
+/* The passes of one pair on its block's warps, strips W wide (a constant here, so that the lanes'
+ * cells stay in registers). The thread holding the last strip leaves the last-column scan's best
+ * in *lc_best / *lc_row. ring: AG_WRING rows per warp boundary. */
 template <int W>
-static __device__ __forceinline__ void ag_warp_fill(ag_wpair_t *p, int lane, int32_t *lc_best, int *lc_row)
+static __device__ __forceinline__ void ag_warp_fill(ag_wpair_t *p, int t, ag_int2_t *ring, int32_t *lc_best, int *lc_row)
 {
+	const int lane = t % AG_LANES, w = t / AG_LANES, nw = p->nl / AG_LANES;
 	ag_lane_t L;
-	for (int g = 0; g * AG_LANES < p->nq; ++g) {
-		ag_wlane_start_w(p, g, lane, &L, W);
+	for (int g = 0; g * p->nl < p->nq; ++g) {
+		ag_wlane_start_w(p, g, t, &L, W);
 		ag_int2_t out = ag_int2(0, 0);
 		const int steps = ag_wpass_steps(p, g);
 		for (int tau = 1; tau <= steps; ++tau) {
 			ag_int2_t in;
 			in.x = gpu_shfl_up(out.x, 1, AG_LANES), in.y = gpu_shfl_up(out.y, 1, AG_LANES);
-			out = ag_wlane_step_w(p, &L, lane, tau, in, W);
+			const int i = ag_wlane_row(&L, tau);
+			const int live = i >= 1 && i <= p->n;
+			if (lane == 0 && w > 0 && live) in = ring[(w - 1) * AG_WRING + i % AG_WRING];
+			out = ag_wlane_step_w(p, &L, tau, in, W);
+			if (lane == AG_LANES - 1 && w < nw - 1 && live) ring[w * AG_WRING + i % AG_WRING] = out;
+			/* a row crosses a warp boundary AG_WLAG steps after it is written: a barrier that often
+			 * orders both the read and the ring slot's next write (ag_woff) */
+			if (nw > 1 && tau % AG_WLAG == 0) __syncthreads();
 		}
 		ag_wlane_end_w(p, &L, W);
 		if (L.s == p->nq - 1) *lc_best = L.lc_best, *lc_row = L.lc_row;
-		gpu_syncwarp(); /* lane 31's carry before the next pass reads it */
+		__syncthreads(); /* the last lane's carry before the next pass reads it */
 	}
 }
 
-/* One warp per pair (ag_use_warp): the lanes' strips in a wavefront, lane 0 traces back. The
- * ref is copied into shared memory (one load a row per lane otherwise waits on global memory),
- * and so are the moves when the launch gave room for them (smem bytes in all). */
-__global__ void GPU_LAUNCH_BOUNDS(AG_LANES) ag_warp_kernel(ag_chunk_dev_t c, int java, unsigned smem)
+/* One block of ag_plan_t.nw warps per pair (ag_use_warp): the lanes' strips in a wavefront,
+ * thread 0 traces back. The ref is copied into shared memory (one load a row per lane otherwise
+ * waits on global memory), and so are the moves when the launch gave room for them (smem bytes in
+ * all). */
+__global__ void GPU_LAUNCH_BOUNDS(AG_LANES * AG_WMAX_WARPS) ag_warp_kernel(ag_chunk_dev_t c, int java, unsigned smem)
 {
 	extern __shared__ uint64_t ag_sm[];
+	__shared__ ag_int2_t ring[(AG_WMAX_WARPS - 1) * AG_WRING];
+	__shared__ int32_t last_best;
+	__shared__ int last_row;
 	const size_t k = blockIdx.x;
-	const int lane = (int)threadIdx.x;
+	const int t = (int)threadIdx.x, nw = (int)blockDim.x / AG_LANES;
 	const ag_job_t *jb = &c.jobs[k];
 	const size_t ref_room = ((size_t)jb->n + 7) & ~(size_t)7;
 	uint8_t *sref = (uint8_t *)ag_sm;
-	for (int q = lane; q < jb->n; q += AG_LANES) sref[q] = c.seq[jb->seq + (size_t)q];
+	for (int q = t; q < jb->n; q += (int)blockDim.x) sref[q] = c.seq[jb->seq + (size_t)q];
 	uint64_t *smoves = ref_room + ag_wmoves_bytes(jb->n, jb->m) <= smem ? ag_sm + ref_room / 8 : NULL;
-	gpu_syncwarp();
+	__syncthreads();
 	ag_wpair_t p;
-	ag_wpair_init(&c, k, java, smoves, sref, &p);
+	ag_wpair_init(&c, k, java, nw, smoves, sref, &p);
 	int32_t lc_best = INT32_MIN;
 	int lc_row = 0;
 	if (p.W == 4)
-		ag_warp_fill<4>(&p, lane, &lc_best, &lc_row);
+		ag_warp_fill<4>(&p, t, ring, &lc_best, &lc_row);
 	else if (p.W == 8)
-		ag_warp_fill<8>(&p, lane, &lc_best, &lc_row);
+		ag_warp_fill<8>(&p, t, ring, &lc_best, &lc_row);
 	else
-		ag_warp_fill<AG_W>(&p, lane, &lc_best, &lc_row);
-	const int src = (p.nq - 1) % AG_LANES;
-	lc_best = gpu_shfl(lc_best, src, AG_LANES), lc_row = gpu_shfl(lc_row, src, AG_LANES);
-	gpu_syncwarp(); /* every lane's moves and bottom row before lane 0 reads them */
-	if (lane == 0) ag_finish(&c, k, &p.mv, java, lc_best, lc_row);
+		ag_warp_fill<AG_W>(&p, t, ring, &lc_best, &lc_row);
+	if (t == (p.nq - 1) % p.nl) last_best = lc_best, last_row = lc_row;
+	__syncthreads(); /* every lane's moves and bottom row, and the scan's best, before thread 0 reads them */
+	if (t == 0) ag_finish(&c, k, &p.mv, java, last_best, last_row);
 }
 
 enum { NDEV = 2 };
@@ -220,7 +232,7 @@ static int gpu_submit(void *ctx, int s, const ag_plan_t *p, int java, gvk_err_t 
 	CK(cudaEventRecord(q->k0, st));
 	if (ag_use_warp(p)) {
 		const unsigned smem = warp_smem(g, p, h->hin);
-		ag_warp_kernel<<<(unsigned)p->n, AG_LANES, smem, st>>>(c, java, smem);
+		ag_warp_kernel<<<(unsigned)p->n, (unsigned)(AG_LANES * p->nw), smem, st>>>(c, java, smem);
 	} else {
 		ag_kernel<<<(unsigned)p->nb, AG_B, 0, st>>>(c, p->n, java);
 	}

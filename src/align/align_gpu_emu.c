@@ -59,7 +59,7 @@ static int emu_buffers(void *ctx, int s, const ag_plan_t *p, uint8_t **in, uint8
 typedef struct {
 	ag_chunk_dev_t c;
 	size_t nb, n;
-	int java;
+	int java, nw;
 	atomic_size_t next;
 } run_t;
 
@@ -72,11 +72,12 @@ static void emu_worker(void *arg, int tid)
 		for (size_t k = b * AG_B; k < (b + 1) * AG_B && k < r->n; ++k) ag_pair(&r->c, k, r->java);
 }
 
-/* The warp schedule of one pair, its lanes run in turn within a step: from the last lane down, so
- * that lane l still reads lane l - 1's output of the step before, as the shuffle hands it over.
- * The moves go to a buffer of the pair's own, as into the GPU's shared memory; without one, to the
- * block's scratch, as a larger launch does. */
-static void emu_warp_pair(const ag_chunk_dev_t *c, size_t k, int java, uint64_t **buf, size_t *cap)
+/* The warp schedule of one pair on nw warps, its lanes run in turn within a step: from the last
+ * lane down, so that lane t still reads lane t - 1's output of the step before, as the shuffle
+ * hands it over; a warp's first lane reads the ring that the warp before it writes, AG_WLAG steps
+ * later (ag_woff). The moves go to a buffer of the pair's own, as into the GPU's shared memory;
+ * without one, to the block's scratch, as a larger launch does. */
+static void emu_warp_pair(const ag_chunk_dev_t *c, size_t k, int java, int nw, uint64_t **buf, size_t *cap)
 {
 	const ag_job_t *jb = &c->jobs[k];
 	const size_t need = ag_wmoves_bytes(jb->n, jb->m);
@@ -85,19 +86,25 @@ static void emu_warp_pair(const ag_chunk_dev_t *c, size_t k, int java, uint64_t 
 		if (q) *buf = q, *cap = need;
 	}
 	ag_wpair_t p;
-	ag_wpair_init(c, k, java, need <= *cap ? *buf : NULL, NULL, &p);
-	ag_lane_t L[AG_LANES];
-	ag_int2_t out[AG_LANES];
+	ag_wpair_init(c, k, java, nw, need <= *cap ? *buf : NULL, NULL, &p);
+	ag_lane_t L[AG_LANES * AG_WMAX_WARPS];
+	ag_int2_t out[AG_LANES * AG_WMAX_WARPS], ring[(AG_WMAX_WARPS - 1) * AG_WRING];
 	int32_t lc_best = INT32_MIN;
 	int lc_row = 0;
-	for (int g = 0; g * AG_LANES < p.nq; ++g) {
-		for (int l = 0; l < AG_LANES; ++l) ag_wlane_start_w(&p, g, l, &L[l], p.W), out[l] = ag_int2(0, 0);
+	for (int g = 0; g * p.nl < p.nq; ++g) {
+		for (int t = 0; t < p.nl; ++t) ag_wlane_start_w(&p, g, t, &L[t], p.W), out[t] = ag_int2(0, 0);
 		const int steps = ag_wpass_steps(&p, g);
 		for (int tau = 1; tau <= steps; ++tau)
-			for (int l = AG_LANES - 1; l >= 0; --l) out[l] = ag_wlane_step_w(&p, &L[l], l, tau, l ? out[l - 1] : out[0], p.W);
-		for (int l = 0; l < AG_LANES; ++l) {
-			ag_wlane_end_w(&p, &L[l], p.W);
-			if (L[l].s == p.nq - 1) lc_best = L[l].lc_best, lc_row = L[l].lc_row;
+			for (int t = p.nl - 1; t >= 0; --t) {
+				const int i = ag_wlane_row(&L[t], tau), live = i >= 1 && i <= p.n, w = t / AG_LANES;
+				ag_int2_t in = t % AG_LANES ? out[t - 1] : out[t];
+				if (t % AG_LANES == 0 && w > 0 && live) in = ring[(w - 1) * AG_WRING + i % AG_WRING];
+				out[t] = ag_wlane_step_w(&p, &L[t], tau, in, p.W);
+				if (t % AG_LANES == AG_LANES - 1 && t < p.nl - 1 && live) ring[w * AG_WRING + i % AG_WRING] = out[t];
+			}
+		for (int t = 0; t < p.nl; ++t) {
+			ag_wlane_end_w(&p, &L[t], p.W);
+			if (L[t].s == p.nq - 1) lc_best = L[t].lc_best, lc_row = L[t].lc_row;
 		}
 	}
 	ag_finish(c, k, &p.mv, java, lc_best, lc_row);
@@ -109,7 +116,7 @@ static void emu_warp_worker(void *arg, int tid)
 	(void)tid;
 	uint64_t *buf = NULL;
 	size_t cap = 0;
-	for (size_t k; (k = atomic_fetch_add(&r->next, 1)) < r->n;) emu_warp_pair(&r->c, k, r->java, &buf, &cap);
+	for (size_t k; (k = atomic_fetch_add(&r->next, 1)) < r->n;) emu_warp_pair(&r->c, k, r->java, r->nw, &buf, &cap);
 	free(buf);
 }
 
@@ -119,7 +126,7 @@ static int emu_submit(void *ctx, int s, const ag_plan_t *p, int java, gvk_err_t 
 	emu_slot_t *q = &m->slot[s];
 	if (grow(&q->scr, &q->cscr, p->scratch_bytes) < 0)
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for an emulated GPU chunk's scratch");
-	run_t r = {ag_view(p, q->in, q->out, q->scr), p->nb, p->n, java, 0};
+	run_t r = {ag_view(p, q->in, q->out, q->scr), p->nb, p->n, java, p->nw, 0};
 	q->el_at = p->el_at;
 	const double t0 = gvk_seconds();
 	if (ag_use_warp(p))

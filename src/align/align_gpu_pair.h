@@ -267,21 +267,24 @@ AL_HD void ag_pair(const ag_chunk_dev_t *c, size_t k, int java)
 }
 
 /* The warp schedule, for chunks too small to fill the GPU with one thread per pair (ag_use_warp):
- * one warp per pair, lane l of pass g sweeping strip 32 g + l one row behind lane l - 1, which
- * hands it H and E of its last column (a shuffle on the GPU). A pass lasts its rows plus the lanes'
- * lag, each step a chain of W dependent cells, so a pair narrower than the warp's 32 strips of 16
- * columns takes strips of 8 or 4 columns (ag_wwidth): more lanes at work and shorter steps. Every
- * cell sees the same inputs as in ag_strip, so the moves (each lane writing its W cells' part of a
- * 16-column word), bottom row and last-column scan are the same; they go to the same scratch
- * layout, and ag_finish runs on lane 0. Lane 31 passes its column to the next pass through
- * `carry`. Written per lane and per step so that the CPU emulation runs the same schedule. */
-enum { AG_LANES = 32 };
+ * a block of nw warps per pair (the chunk's ag_plan_t.nw), lane t of pass g sweeping strip
+ * nl g + t (nl = 32 nw lanes) one row behind lane t - 1, which hands it H and E of its last column:
+ * a shuffle within a warp; across a warp boundary, a ring of rows in shared memory read AG_WLAG
+ * steps later than a shuffle would be, so that the warps meet at a barrier only every AG_WLAG steps
+ * (ag_woff). A pass lasts its rows plus the lanes' lag, each step a chain of W dependent cells, so
+ * strips are as narrow as the warps allow (ag_wwidth: 4 columns on several warps; on one warp 4,
+ * 8 or 16, the narrowest whose 32 strips hold the alt). Every cell sees the same inputs as in
+ * ag_strip, so the moves (each lane writing its W cells' part of a 16-column word), bottom row and
+ * last-column scan are the same; they go to the same scratch layout, and ag_finish runs on lane
+ * 0. The last lane passes its column to the next pass through `carry`. Written per lane and per
+ * step so that the CPU emulation runs the same schedule. */
 
 typedef struct {
 	ag_sc_t c;
 	const uint8_t *ref, *alt; /* ref may be a copy in shared memory */
 	int n, m, ns; /* ns: strips of AG_W columns (the moves' words) */
 	int W, nq;    /* the lanes' strip width (ag_wwidth) and strips of it */
+	int nl;       /* lanes: 32 per warp */
 	ag_mv_t mv;       /* the block's scratch at the pair's slot, or shared memory */
 	ag_int2_t *carry; /* at the pair's slot */
 	int32_t *bottom;
@@ -292,18 +295,20 @@ typedef struct {
 	uint8_t a[AG_W];
 	int32_t hcorner, lc_best;
 	int lc_row, s, j0;
-	ag_int2_t cnext; /* lane 0: the carry of its next row, loaded a step ahead */
+	int off, first, last; /* its lag (ag_woff); whether it is the pass's first or last lane */
+	ag_int2_t cnext;      /* lane 0: the carry of its next row, loaded a step ahead */
 } ag_lane_t;
 
-/* smoves: room for the pair's moves in shared memory (N = n, B = 1), or NULL for the block's
- * scratch; sref: a copy of its ref, or NULL. */
-AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, uint64_t *smoves, const uint8_t *sref, ag_wpair_t *p)
+/* nw: warps; smoves: room for the pair's moves in shared memory (N = n, B = 1), or NULL for the
+ * block's scratch; sref: a copy of its ref, or NULL. */
+AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, int nw, uint64_t *smoves, const uint8_t *sref,
+                         ag_wpair_t *p)
 {
 	const ag_job_t *jb = &c->jobs[k];
 	const ag_block_t *bk = &c->blocks[jb->block];
 	p->c = ag_scores(jb, !java);
 	p->n = jb->n, p->m = jb->m, p->ns = (jb->m + AG_W - 1) / AG_W;
-	p->W = ag_wwidth(jb->m), p->nq = (jb->m + p->W - 1) / p->W;
+	p->W = ag_wwidth(jb->m, nw), p->nq = (jb->m + p->W - 1) / p->W, p->nl = AG_LANES * nw;
 	p->alt = c->seq + jb->seq + jb->n;
 	p->ref = sref ? sref : c->seq + jb->seq;
 	if (smoves)
@@ -318,8 +323,8 @@ AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, uint64_t *
 /* Steps of pass g: the rows plus the lag of its last active lane. */
 AL_HD int ag_wpass_steps(const ag_wpair_t *p, int g)
 {
-	const int act = p->nq - AG_LANES * g;
-	return p->n + (act < AG_LANES ? act : AG_LANES) - 1;
+	const int act = p->nq - p->nl * g;
+	return p->n + ag_woff((act < p->nl ? act : p->nl) - 1);
 }
 
 /* A lane's W cells of row i into their part of the row's 16-column move word: lanes write
@@ -335,26 +340,31 @@ AL_HD void ag_wput(const ag_mv_t *mv, int j0, int i, uint64_t word, int W)
 		((uint16_t *)at)[(j0 % AG_W) / 4] = (uint16_t)word;
 }
 
-AL_HD void ag_wlane_start_w(const ag_wpair_t *p, int g, int lane, ag_lane_t *L, int W)
+/* Lane t of pass g. */
+AL_HD void ag_wlane_start_w(const ag_wpair_t *p, int g, int t, ag_lane_t *L, int W)
 {
-	L->s = AG_LANES * g + lane, L->j0 = L->s * W;
+	L->s = p->nl * g + t, L->j0 = L->s * W;
+	L->off = ag_woff(t), L->first = t == 0, L->last = t == p->nl - 1;
 	L->lc_best = INT32_MIN, L->lc_row = 0;
 	if (L->s >= p->nq) return;
-	if (lane == 0 && L->s > 0) L->cnext = p->carry[0];
+	if (L->first && L->s > 0) L->cnext = p->carry[0];
 	ag_strip_start_w(&p->c, p->alt, p->m, L->j0, W, L->Hup, L->F, L->a);
 	L->hcorner = ag_corner0(&p->c, L->j0);
 }
 
-/* Step tau (from 1) of a lane: row tau - lane of its strip, from the left input `in` (lane
- * l - 1's output of the step before); returns this row's output for lane l + 1. W is p->W, a
- * constant where inlined in the kernel. */
-AL_HD ag_int2_t ag_wlane_step_w(const ag_wpair_t *p, ag_lane_t *L, int lane, int tau, ag_int2_t in, int W)
+/* The row a lane works on at step tau (from 1). */
+AL_HD int ag_wlane_row(const ag_lane_t *L, int tau) { return tau - L->off; }
+
+/* Step tau of a lane: row ag_wlane_row of its strip, from the left input `in` (lane t - 1's output
+ * for that row); returns this row's output for lane t + 1. W is p->W, a constant where inlined in
+ * the kernel. */
+AL_HD ag_int2_t ag_wlane_step_w(const ag_wpair_t *p, ag_lane_t *L, int tau, ag_int2_t in, int W)
 {
-	const int i = tau - lane;
+	const int i = ag_wlane_row(L, tau);
 	if (L->s >= p->nq || i < 1 || i > p->n) return in;
-	if (lane == 0 && L->s == 0) {
+	if (L->first && L->s == 0) {
 		in = ag_int2(p->c.bo + (i - 1) * p->c.be, AL_LOW);
-	} else if (lane == 0) { /* the carry written by the last pass's lane 31, one row ahead */
+	} else if (L->first) { /* the carry written by the last pass's last lane, one row ahead */
 		in = L->cnext;
 		if (i < p->n) L->cnext = p->carry[(size_t)i * AG_B];
 	}
@@ -368,7 +378,7 @@ AL_HD ag_int2_t ag_wlane_step_w(const ag_wpair_t *p, ag_lane_t *L, int lane, int
 	                          : ag_row_w(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 0, lastw, &L->lc_best, &L->lc_row, W);
 	ag_wput(&p->mv, L->j0, i, word, W);
 	const ag_int2_t out = ag_int2(hleft, E);
-	if (lane == AG_LANES - 1 && L->s + 1 < p->nq) p->carry[(size_t)(i - 1) * AG_B] = out;
+	if (L->last && L->s + 1 < p->nq) p->carry[(size_t)(i - 1) * AG_B] = out;
 	return out;
 }
 

@@ -163,6 +163,10 @@ static size_t cut_chunk(ag_batch_t *b, size_t b0, size_t budget, ag_plan_t *p)
 	p->bottom_at = p->carry_at + ca * 8;
 	p->el_at = up8(p->bottom_at + bt * 4);
 	p->scratch_bytes = p->el_at + el * 4;
+	p->nw = 1;
+	if (np <= AG_WIDE_PAIRS)
+		for (size_t j = b0; j < k; ++j)
+			if (ag_wwarps(b->blk[j].dev.M) > p->nw) p->nw = ag_wwarps(b->blk[j].dev.M);
 	return k;
 }
 

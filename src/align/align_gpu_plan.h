@@ -30,17 +30,38 @@ enum { AG_WARP_PAIRS = 16384 };
 #define AG_HOST_DEVICE
 #endif
 
-/* The warp schedule's strip width for a pair of m alt columns: the narrowest of 4, 8 and 16 that
- * still fits the alt in one pass of 32 lanes (docs/align-gpu.md, "Small chunks"). */
-static inline AG_HOST_DEVICE int ag_wwidth(int m) { return m <= 4 * 32 ? 4 : m <= 8 * 32 ? 8 : 16; }
+/* The warp schedule (align_gpu_pair.h): lanes per warp; how many steps a warp's first lane lags
+ * behind the last lane of the warp before it (they meet through shared memory, a barrier every
+ * AG_WLAG steps, in a ring of AG_WRING rows); the most warps a pair takes; and up to how many pairs
+ * a chunk gives each pair several warps (beyond, fewer pairs would run at once than the chunk
+ * has). */
+enum { AG_LANES = 32, AG_WLAG = 8, AG_WRING = 4 * AG_WLAG, AG_WMAX_WARPS = 4, AG_WIDE_PAIRS = 512 };
 
-/* A pair's cells in a chain on one warp: each pass's steps (its rows plus the lag of its last
- * lane) times the strip width, the time its launch lasts at least. */
-static inline int64_t ag_wchain_cells(int n, int m)
+/* A lane's lag behind lane 0 of its pass, in steps. */
+static inline AG_HOST_DEVICE int ag_woff(int t) { return t + AG_WLAG * (t / AG_LANES); }
+
+/* Strips of 4 columns take the fewest steps (a step is a chain of as many dependent cells as the
+ * strip is wide): warps of them for a pair as wide as needs, up to AG_WMAX_WARPS. */
+static inline AG_HOST_DEVICE int ag_wwarps(int m)
 {
-	const int W = ag_wwidth(m), nq = (m + W - 1) / W;
+	const int lanes = (m + 3) / 4, w = (lanes + AG_LANES - 1) / AG_LANES;
+	return w < 1 ? 1 : w > AG_WMAX_WARPS ? AG_WMAX_WARPS : w;
+}
+
+/* The strip width of a pair of m alt columns on nw warps: 4 with several warps; on one warp the
+ * narrowest of 4, 8 and 16 that still fits the alt in one pass (docs/align-gpu.md, "Small chunks"). */
+static inline AG_HOST_DEVICE int ag_wwidth(int m, int nw)
+{
+	return nw > 1 || m <= 4 * AG_LANES ? 4 : m <= 8 * AG_LANES ? 8 : 16;
+}
+
+/* A pair's cells in a chain on nw warps: each pass's steps (its rows plus the lag of its last
+ * lane) times the strip width, the time its launch lasts at least. */
+static inline int64_t ag_wchain_cells(int n, int m, int nw)
+{
+	const int W = ag_wwidth(m, nw), nq = (m + W - 1) / W, nl = AG_LANES * nw;
 	int64_t cells = 0;
-	for (int g = 0; g * 32 < nq; ++g) cells += (int64_t)(n + (nq - 32 * g < 32 ? nq - 32 * g : 32) - 1) * W;
+	for (int g = 0; g * nl < nq; ++g) cells += (int64_t)(n + ag_woff((nq - nl * g < nl ? nq - nl * g : nl) - 1)) * W;
 	return cells;
 }
 
@@ -124,6 +145,7 @@ typedef struct {
 	size_t jobs_at, blocks_at, seq_at, in_bytes;
 	size_t res_at, out_at, out_bytes;
 	size_t carry_at, bottom_at, el_at, scratch_bytes;
+	int nw; /* the warp schedule's warps per pair (ag_wwarps of the widest pair, or 1) */
 } ag_plan_t;
 
 static inline int ag_use_warp(const ag_plan_t *p) { return p->n <= AG_WARP_PAIRS; }
