@@ -131,7 +131,10 @@ static int gpu_init(al_gpu_t *g, const gvk_align_opts_t *opt, gvk_err_t *err)
 	CK(cudaSetDevice(g->dev));
 	snprintf(g->name, sizeof g->name, "gpu-%s", prop.name);
 	g->nsm = prop.multiProcessorCount;
-	g->smem = GPU_PROP_SMEM_OPTIN(prop);
+	/* the dynamic part: the kernel's own ring and scan result take the rest */
+	cudaFuncAttributes fa;
+	CK(cudaFuncGetAttributes(&fa, ag_warp_kernel));
+	g->smem = GPU_PROP_SMEM_OPTIN(prop) - fa.sharedSizeBytes;
 	CK(cudaFuncSetAttribute(ag_warp_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g->smem));
 	for (int s = 0; s < NDEV; ++s) {
 		CK(cudaStreamCreateWithFlags(&g->st[s], cudaStreamNonBlocking));
