@@ -372,10 +372,11 @@ AL_HD ag_int2_t ag_wlane_step_w(const ag_wpair_t *p, ag_lane_t *L, int tau, ag_i
 	int32_t hleft = in.x, E = in.y;
 	L->hcorner = hleft;
 	const uint8_t r = p->ref[i - 1];
-	const int lastw = p->m - 1 - L->j0;
-	const uint64_t word = L->s == p->nq - 1
-	                          ? ag_row_w(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 1, lastw, &L->lc_best, &L->lc_row, W)
-	                          : ag_row_w(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 0, lastw, &L->lc_best, &L->lc_row, W);
+	/* One code path for every lane, the last column's scan a comparison in each: two (one per value
+	 * of `last`) would run one after the other on every step of the warp holding the last strip,
+	 * and hold the other warps back at their next barrier. */
+	const int lastw = L->s == p->nq - 1 ? p->m - 1 - L->j0 : -1;
+	const uint64_t word = ag_row_w(&p->c, L->Hup, L->F, L->a, r, hdiag, &hleft, &E, i, 1, lastw, &L->lc_best, &L->lc_row, W);
 	ag_wput(&p->mv, L->j0, i, word, W);
 	const ag_int2_t out = ag_int2(hleft, E);
 	if (L->last && L->s + 1 < p->nq) p->carry[(size_t)(i - 1) * AG_B] = out;
