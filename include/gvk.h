@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -910,6 +911,160 @@ typedef struct {
  * failed). */
 GVK_EXPORT int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **res, gvk_err_t *err);
 GVK_EXPORT void gvk_cnv_result_free(gvk_cnv_result_t *r);
+
+/* Contig lengths for counts read from a matrix, which holds windows but no lengths (the VCF's
+ * ##contig lines and the choice of its index want them): path is a samtools faidx .fai or any file
+ * of 'name length' lines (tab- or space-separated, further columns ignored, plain or gzip); lines
+ * of other contigs are skipped. Every sequence of c must be listed once, with a length that holds
+ * its last window. Sets c->seq_len (owned by c) and returns 0; on error (GVK_ERR_FORMAT naming the
+ * file and line, or the contig; GVK_ERR_ARG for a plain matrix; GVK_ERR_IO) c is unchanged. */
+GVK_EXPORT int gvk_cnv_counts_read_lengths(const char *path, gvk_cnv_counts_t *c, gvk_err_t *err);
+
+/* ---- The outputs of gvk cnv (docs/cnv.md, "Outputs"), byte for byte, for a program that wants the
+ * same files. Every writer reads the counts that were run and their result (and o, the options of
+ * the engine that ran them, where said) and keeps nothing. ---- */
+
+/* The text tables. The --regions tables are written by the command as PREFIX + their suffix
+ * (gvk_cnv_table_suffix). */
+enum {
+	GVK_CNV_TABLE_CNVS = 0,        /* -o: 'sample chr start end mean median CN', the CNVs */
+	GVK_CNV_TABLE_SEGMENTS,        /* --segments: the same columns, every segment */
+	GVK_CNV_TABLE_CNVR,            /* --cnvr: 'chr start end' and one copy number per sample */
+	GVK_CNV_TABLE_CALLS_BED,       /* --calls-bed: 'chrom start end sample CN', 0-based, by position */
+	GVK_CNV_TABLE_SEG,             /* --seg: every segment as SEG (IGV, GISTIC), by sample */
+	GVK_CNV_TABLE_NORMALIZED,      /* --regions: normalized counts per region and sample */
+	GVK_CNV_TABLE_INI,             /* I/NI per region */
+	GVK_CNV_TABLE_SINI,            /* sI/NI per region and sample */
+	GVK_CNV_TABLE_REGION_CN,       /* most probable class per region and sample */
+	GVK_CNV_TABLE_LAMBDA,          /* the EM's Poisson means per region and class */
+	GVK_CNV_TABLE_ALPHA,           /* the EM's mixture weights per region and class */
+	GVK_CNV_TABLE_SEG_STAT,        /* segmentation statistic per region and sample */
+	GVK_CNV_TABLE_INDIVIDUAL_CALL, /* individual call per region and sample */
+	GVK_CNV_TABLE_NORM_FACTORS,    /* normalization diagnostics per sequence and sample */
+	GVK_CNV_TABLE_PARAMS,          /* the run's parameters, as cn.mops' params() (reads o) */
+	GVK_CNV_TABLE_SEG_PARAMS,      /* segmentation diagnostics per sequence and sample */
+	GVK_CNV_TABLE_POSTERIOR,       /* posteriors, one row per region and sample (keep_posterior) */
+	GVK_CNV_N_TABLES
+};
+
+/* The file name suffix of a --regions table (".normalized.tsv", ".posterior.tsv", ...); NULL for
+ * the other tables and for an unknown code. A static string. */
+GVK_EXPORT const char *gvk_cnv_table_suffix(int table);
+/* Writes table to fp, which stays the caller's (open). o may be NULL except for
+ * GVK_CNV_TABLE_PARAMS. Returns 0, GVK_ERR_ARG (a NULL argument, an unknown table, a result of
+ * other counts, the posteriors of a result without them), GVK_ERR_NOMEM, or GVK_ERR_IO ("write
+ * error") when fp reports an error. */
+GVK_EXPORT int gvk_cnv_write_table(FILE *fp, int table, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
+                                   const gvk_cnv_opts_t *o, gvk_err_t *err);
+/* The count matrix in the format gvk_cnv_counts_read reads (gvk cnv --counts-out, --count-only);
+ * codes as gvk_cnv_write_table. */
+GVK_EXPORT int gvk_cnv_counts_write(FILE *fp, const gvk_cnv_counts_t *c, gvk_err_t *err);
+
+/* How the writers that make files (gvk_cnv_write_vcf, gvk_cnv_plot) create them, for a program
+ * that keeps its outputs all-or-nothing (gvk cnv writes temporaries and renames them when every
+ * output is complete). files NULL, or a member NULL: the writer does that part itself at the path
+ * it names. */
+typedef struct {
+	void *arg; /* passed to each call */
+	/* A stream for the output path, which the writer writes and leaves open for the caller to
+	 * close; NULL with err set when it cannot be made. Default: the file opened for writing, and
+	 * closed by the writer. */
+	FILE *(*open)(void *arg, const char *path, gvk_err_t *err);
+	/* The name under which the writer creates the output path itself (htslib writes a bgzipped
+	 * VCF and its index by name); the caller's string. Default: path. */
+	const char *(*name)(void *arg, const char *path, gvk_err_t *err);
+	/* A file that would describe an output wrongly (an index of the other kind beside a VCF that
+	 * is replaced), to be removed once the outputs are in place; 0 or an error code. Default:
+	 * removed at once where it exists. */
+	int (*drop)(void *arg, const char *path, gvk_err_t *err);
+} gvk_cnv_files_t;
+
+/* The CNV regions as VCF 4.3 (docs/cnv.md, "VCF": <DEL>/<DUP>, GT:CN:SM per sample) at path. A
+ * path ending in .gz is bgzipped and indexed beside it: path.tbi, or path.csi when a contig is
+ * 2^29 bases or longer (the index of the other kind is dropped); a device or fifo gets no index.
+ * reference: a FASTA whose base at POS becomes REF (NULL: N); threads: of the index build (0: all
+ * processors). Returns 0, GVK_ERR_ARG (a NULL argument), GVK_ERR_IO naming the file,
+ * GVK_ERR_NOMEM, or GVK_ERR_UNSUPPORTED (.gz in a build without htslib). */
+GVK_EXPORT int gvk_cnv_write_vcf(const char *path, const gvk_cnv_files_t *files, const gvk_cnv_counts_t *c,
+                                 const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o, const char *reference,
+                                 int threads, gvk_err_t *err);
+
+/* Plots (docs/cnv.md, "Plots"): per sample PREFIX.SAMPLE.genome.EXT and PREFIX.SAMPLE.CONTIG.EXT,
+ * and PREFIX.cohort.EXT, EXT png and / or svg (characters of names other than letters, digits,
+ * '.', '_' and '-' become '_'). */
+enum { GVK_CNV_PLOT_CONTIGS_CALLS = 0, GVK_CNV_PLOT_CONTIGS_ALL, GVK_CNV_PLOT_CONTIGS_NONE };
+
+typedef struct {
+	int png, svg;  /* the formats written, 0 or 1 each, one at least (default png); PNG needs cairo
+	                * (GVK_FEATURE_CAIRO) */
+	int contigs;   /* per-contig plots: GVK_CNV_PLOT_CONTIGS_CALLS (default: the contigs where the
+	                * sample has a call), _ALL, _NONE */
+	int plain_svg; /* 1: SVG written by gvk itself (text as <text>) in a build with cairo too; a
+	                * build without cairo always does (default 0) */
+} gvk_cnv_plot_opts_t;
+
+/* Defaults: PNG, per-contig plots of the contigs with a call, SVG through cairo when built. */
+GVK_EXPORT void gvk_cnv_plot_opts_init(gvk_cnv_plot_opts_t *po);
+/* 0, or GVK_ERR_ARG with a message naming the field. */
+GVK_EXPORT int gvk_cnv_plot_opts_check(const gvk_cnv_plot_opts_t *po, gvk_err_t *err);
+/* Writes every plot through files (NULL: at its path; the prefix's directory must exist). Returns
+ * 0, GVK_ERR_ARG (a NULL argument, a bad option), GVK_ERR_UNSUPPORTED (PNG in a build without
+ * cairo, before any file is made), GVK_ERR_IO naming the file, or GVK_ERR_NOMEM. */
+GVK_EXPORT int gvk_cnv_plot(const char *prefix, const gvk_cnv_plot_opts_t *po, const gvk_cnv_files_t *files,
+                            const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o,
+                            gvk_err_t *err);
+
+/* ---- Work spread over processes (gvk cnv under MPI; the library has no MPI of its own): each
+ * process reads or counts a part, and the model runs with the caller's hooks joining what the
+ * processes computed. ---- */
+
+/* The rows of a count matrix whose lines lie in bytes [lo, hi) of path (lo and hi at line starts
+ * after the header, which is read from the file's start), for a reader that splits the file.
+ * line0: the number of the range's first line, for messages. c has the range's regions only (m
+ * may be 0; it is the caller's, gvk_cnv_counts_free); sequences are checked for contiguity within
+ * the range; a plain matrix's regions are numbered from 1 within the range. A plain
+ * (uncompressed) file only. Errors as gvk_cnv_counts_read_mt, naming file and line. */
+GVK_EXPORT int gvk_cnv_counts_read_range(const char *path, int as_matrix, int threads, int64_t lo, int64_t hi,
+                                         long line0, gvk_cnv_counts_t *c, gvk_err_t *err);
+/* gvk_cnv_count_bams counting one share of the rows in every file: share (0 .. shares - 1) of
+ * shares runs of about equal rows, rows [*row0, *row1). c has every row (the caller's), the
+ * others' counts 0. */
+GVK_EXPORT int gvk_cnv_count_bams_share(const char *const *paths, int n_paths, const char *bed,
+                                        const gvk_cnv_bam_opts_t *o, int share, int shares, int *row0, int *row1,
+                                        gvk_cnv_counts_t *c, gvk_err_t *err);
+
+/* A final segment of one (sequence, sample): rows relative to the sequence's first, inclusive,
+ * and the mean and median of its values. */
+typedef struct {
+	int start, end;
+	double mean, median;
+} gvk_cnv_piece_t;
+
+/* How gvk_cnv_run_split spreads a run: each process holds the whole counts and result arrays,
+ * runs the EM of its regions [r0, r1) and the segmentation of its (sequence, sample) pairs
+ * [p0, p1) (pair q * N + s), and the hooks join what the processes computed. Every hook is called
+ * on every process with its status so far and returns the status agreed by all. */
+typedef struct {
+	int r0, r1, p0, p1;
+	void *ctx; /* passed to the hooks */
+	/* after the EM: every region's EM outputs (lambda, alpha, post, sini, ini, cls) on every
+	 * process */
+	int (*em_join)(void *ctx, const gvk_cnv_counts_t *c, gvk_cnv_result_t *r, int rc, gvk_err_t *err);
+	/* after the segmentation: again[q] (one per sequence) set wherever any process set it */
+	int (*near_join)(void *ctx, uint8_t *again, int n_seqs, int rc, gvk_err_t *err);
+	/* after the segmentation: every pair's pieces, scores, calls and diagnostics on the process
+	 * that makes the calls (*calls = 1 there, 0 elsewhere); pieces[pi] is malloc'ed, and a hook
+	 * that replaces one frees the old one and mallocs the new */
+	int (*seg_join)(void *ctx, const gvk_cnv_counts_t *c, gvk_cnv_result_t *r, gvk_cnv_piece_t **pieces,
+	                int *n_pieces, int rc, int *calls, gvk_err_t *err);
+} gvk_cnv_split_t;
+
+/* gvk_cnv_run with the EM and the segmentation spread as sp says (NULL: gvk_cnv_run). *res is the
+ * caller's (gvk_cnv_result_free); on a process whose seg_join says another one calls, it holds
+ * the segmentation of its own pairs only. Errors as gvk_cnv_run, and GVK_ERR_ARG for a NULL hook
+ * or ranges outside the counts. */
+GVK_EXPORT int gvk_cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const gvk_cnv_split_t *sp,
+                                 gvk_cnv_result_t **res, gvk_err_t *err);
 
 /* ---------------------------------------------------------------------------------------------
  * The per-host GPU service (gvk serve; docs/gatk.md, "One GPU, many HaplotypeCallers"): one process

@@ -266,6 +266,42 @@ static void align(void)
 	gvk_align_destroy(e);
 }
 
+/* The writers of gvk cnv's outputs, given a result of c. */
+static void cnv_outputs(gvk_cnv_t *e, const gvk_cnv_counts_t *c)
+{
+	gvk_cnv_opts_t o;
+	gvk_cnv_opts_init(&o, 0);
+	gvk_cnv_result_t *r = NULL;
+	FILE *fp = fopen("/dev/null", "w");
+	if (!fp || gvk_cnv_run(e, c, &r, NULL) < 0) {
+		++fails, printf("FAIL: cannot run the CNV engine for its writers\n");
+		if (fp) fclose(fp);
+		return;
+	}
+	gvk_cnv_plot_opts_t po;
+	gvk_cnv_plot_opts_init(&po);
+	NOOP("gvk_cnv_table_suffix(unknown)", const char *s = gvk_cnv_table_suffix(-1), s == NULL);
+	ARG("gvk_cnv_write_table(fp NULL)", "fp", gvk_cnv_write_table(NULL, GVK_CNV_TABLE_CNVS, c, r, &o, &err));
+	ARG("gvk_cnv_write_table(c NULL)", "c", gvk_cnv_write_table(fp, GVK_CNV_TABLE_CNVS, NULL, r, &o, &err));
+	ARG("gvk_cnv_write_table(r NULL)", "r", gvk_cnv_write_table(fp, GVK_CNV_TABLE_CNVS, c, NULL, &o, &err));
+	ARG("gvk_cnv_write_table(params, o NULL)", "o", gvk_cnv_write_table(fp, GVK_CNV_TABLE_PARAMS, c, r, NULL, &err));
+	ARG("gvk_cnv_counts_write(fp NULL)", "fp", gvk_cnv_counts_write(NULL, c, &err));
+	ARG("gvk_cnv_counts_write(c NULL)", "c", gvk_cnv_counts_write(fp, NULL, &err));
+	ARG("gvk_cnv_write_vcf(path NULL)", "path", gvk_cnv_write_vcf(NULL, NULL, c, r, &o, NULL, 1, &err));
+	ARG("gvk_cnv_write_vcf(c NULL)", "c", gvk_cnv_write_vcf("/dev/null", NULL, NULL, r, &o, NULL, 1, &err));
+	ARG("gvk_cnv_write_vcf(r NULL)", "r", gvk_cnv_write_vcf("/dev/null", NULL, c, NULL, &o, NULL, 1, &err));
+	ARG("gvk_cnv_write_vcf(o NULL)", "o", gvk_cnv_write_vcf("/dev/null", NULL, c, r, NULL, NULL, 1, &err));
+	NOOP("gvk_cnv_plot_opts_init(NULL)", gvk_cnv_plot_opts_init(NULL), 1);
+	ARG("gvk_cnv_plot_opts_check(NULL)", "po", gvk_cnv_plot_opts_check(NULL, &err));
+	ARG("gvk_cnv_plot(prefix NULL)", "prefix", gvk_cnv_plot(NULL, &po, NULL, c, r, &o, &err));
+	ARG("gvk_cnv_plot(po NULL)", "po", gvk_cnv_plot("/nonexistent/p", NULL, NULL, c, r, &o, &err));
+	ARG("gvk_cnv_plot(c NULL)", "c", gvk_cnv_plot("/nonexistent/p", &po, NULL, NULL, r, &o, &err));
+	ARG("gvk_cnv_plot(r NULL)", "r", gvk_cnv_plot("/nonexistent/p", &po, NULL, c, NULL, &o, &err));
+	ARG("gvk_cnv_plot(o NULL)", "o", gvk_cnv_plot("/nonexistent/p", &po, NULL, c, r, NULL, &err));
+	gvk_cnv_result_free(r);
+	fclose(fp);
+}
+
 static void cnv(const char *counts_path)
 {
 	gvk_cnv_opts_t o;
@@ -305,6 +341,27 @@ static void cnv(const char *counts_path)
 	ARG("gvk_cnv_run(c NULL)", "c", gvk_cnv_run(e, NULL, &r, &err));
 	ARG("gvk_cnv_run(res NULL)", "res", gvk_cnv_run(e, &c, NULL, &err));
 	NOOP("gvk_cnv_result_free(NULL)", gvk_cnv_result_free(NULL), 1);
+	ARG("gvk_cnv_counts_read_lengths(path NULL)", "path", gvk_cnv_counts_read_lengths(NULL, &c, &err));
+	ARG("gvk_cnv_counts_read_lengths(c NULL)", "c", gvk_cnv_counts_read_lengths(counts_path, NULL, &err));
+	ARG("gvk_cnv_counts_read_range(path NULL)", "path", gvk_cnv_counts_read_range(NULL, 0, 1, 0, 0, 2, &out, &err));
+	ARG("gvk_cnv_counts_read_range(c NULL)", "c", gvk_cnv_counts_read_range(counts_path, 0, 1, 0, 0, 2, NULL, &err));
+	int row0, row1;
+	ARG("gvk_cnv_count_bams_share(paths NULL)", "paths",
+	    gvk_cnv_count_bams_share(NULL, 2, NULL, &bo, 0, 1, &row0, &row1, &out, &err));
+	ARG("gvk_cnv_count_bams_share(o NULL)", "o",
+	    gvk_cnv_count_bams_share(bams, 2, NULL, NULL, 0, 1, &row0, &row1, &out, &err));
+	ARG("gvk_cnv_count_bams_share(row0 NULL)", "row0",
+	    gvk_cnv_count_bams_share(bams, 2, NULL, &bo, 0, 1, NULL, &row1, &out, &err));
+	ARG("gvk_cnv_count_bams_share(row1 NULL)", "row1",
+	    gvk_cnv_count_bams_share(bams, 2, NULL, &bo, 0, 1, &row0, NULL, &out, &err));
+	ARG("gvk_cnv_count_bams_share(c NULL)", "c",
+	    gvk_cnv_count_bams_share(bams, 2, NULL, &bo, 0, 1, &row0, &row1, NULL, &err));
+	gvk_cnv_split_t sp = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
+	ARG("gvk_cnv_run_split(e NULL)", "e", gvk_cnv_run_split(NULL, &c, &sp, &r, &err));
+	ARG("gvk_cnv_run_split(c NULL)", "c", gvk_cnv_run_split(e, NULL, &sp, &r, &err));
+	ARG("gvk_cnv_run_split(res NULL)", "res", gvk_cnv_run_split(e, &c, &sp, NULL, &err));
+	ARG("gvk_cnv_run_split(sp->em_join NULL)", "em_join", gvk_cnv_run_split(e, &c, &sp, &r, &err));
+	cnv_outputs(e, &c);
 	gvk_cnv_counts_free(&c);
 	gvk_cnv_destroy(e);
 }

@@ -28,6 +28,7 @@ static void align_init(gvk_align_opts_t *o) { gvk_align_opts_init(o); }
 static void ld_init(gvk_ld_opts_t *o) { gvk_ld_opts_init(o); }
 static void fastid_init(gvk_fastid_opts_t *o) { gvk_fastid_opts_init(o); }
 static void cnv_init(gvk_cnv_opts_t *o) { gvk_cnv_opts_init(o, 0); }
+static void cnv_plot_init(gvk_cnv_plot_opts_t *o) { gvk_cnv_plot_opts_init(o); }
 
 int main(void)
 {
@@ -55,6 +56,13 @@ int main(void)
 	CHECK(cnv, gvk_cnv_opts_t, NULL, (void)0);
 	CHECK(cnv, gvk_cnv_opts_t, "cyc", o.cyc = 0);
 	CHECK(cnv, gvk_cnv_opts_t, "device", o.device = 4);
+	CHECK(cnv_plot, gvk_cnv_plot_opts_t, NULL, (void)0);
+	CHECK(cnv_plot, gvk_cnv_plot_opts_t, NULL, (o.png = 0, o.svg = 1));
+	CHECK(cnv_plot, gvk_cnv_plot_opts_t, "png", o.png = 2);
+	CHECK(cnv_plot, gvk_cnv_plot_opts_t, "svg", o.svg = -1);
+	CHECK(cnv_plot, gvk_cnv_plot_opts_t, "png and svg", o.png = 0);
+	CHECK(cnv_plot, gvk_cnv_plot_opts_t, "contigs", o.contigs = 3);
+	CHECK(cnv_plot, gvk_cnv_plot_opts_t, "plain_svg", o.plain_svg = 5);
 	printf("opts_check: %d failed\n", fails);
 	return fails != 0;
 }

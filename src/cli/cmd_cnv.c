@@ -16,12 +16,7 @@
 #include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
-#include "../cnv/cnv.h"
-#include "../cnv/cnv_canvas.h"
-#include "../cnv/cnv_fai.h"
-#include "../cnv/cnv_plot.h"
-#include "../cnv/cnv_vcf.h"
-#include "../cnv/cnv_write.h"
+#include "../cnv/cnv_testing.h" /* cnv_set_testing: GVK_CNV_GPU_CHUNK and GVK_CNV_FORCE_REDO of the tests */
 #ifdef GVK_MPI
 #include "mpi/mpi_drivers.h"
 #endif
@@ -29,7 +24,7 @@
 typedef struct {
 	gvk_cnv_opts_t o;
 	gvk_cnv_bam_opts_t b;
-	cnv_plot_opt_t p;
+	gvk_cnv_plot_opts_t p;
 	const char *out, *cnvr, *segs, *regions, *plot, *counts, *counts_out, *bed, *vcf, *calls_bed, *seg, *fai;
 	int as_matrix, quiet, posterior, exome, count_only;
 	char **bams;
@@ -150,7 +145,7 @@ static int parse_folds(const char *s, gvk_cnv_opts_t *o)
 	return 0;
 }
 
-static int parse_plot_format(const char *s, cnv_plot_opt_t *p)
+static int parse_plot_format(const char *s, gvk_cnv_plot_opts_t *p)
 {
 	p->png = p->svg = 0;
 	if (!strcmp(s, "png")) p->png = 1;
@@ -214,7 +209,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 	gvk_cnv_opts_init(&a->o, a->exome);
 	if (env_opts(a) < 0) return -1;
 	gvk_cnv_bam_opts_init(&a->b);
-	a->p = (cnv_plot_opt_t){NULL, 1, 0, CNV_PLOT_CONTIGS_CALLS, getenv("GVK_CNV_PLAIN_SVG") != NULL};
+	gvk_cnv_plot_opts_init(&a->p);
+	a->p.plain_svg = getenv("GVK_CNV_PLAIN_SVG") != NULL;
 	a->o.threads = a->b.threads = gvk_cli_default_threads();
 	int c;
 	double v;
@@ -238,9 +234,9 @@ static int parse_args(int argc, char **argv, args_t *a)
 		case O_PLOT: a->plot = optarg; break;
 		case O_PFMT: if (parse_plot_format(optarg, &a->p) < 0) BAD("--plot-format must be png, svg or png,svg"); break;
 		case O_PCTG:
-			if (!strcmp(optarg, "calls")) a->p.contigs = CNV_PLOT_CONTIGS_CALLS;
-			else if (!strcmp(optarg, "all")) a->p.contigs = CNV_PLOT_CONTIGS_ALL;
-			else if (!strcmp(optarg, "none")) a->p.contigs = CNV_PLOT_CONTIGS_NONE;
+			if (!strcmp(optarg, "calls")) a->p.contigs = GVK_CNV_PLOT_CONTIGS_CALLS;
+			else if (!strcmp(optarg, "all")) a->p.contigs = GVK_CNV_PLOT_CONTIGS_ALL;
+			else if (!strcmp(optarg, "none")) a->p.contigs = GVK_CNV_PLOT_CONTIGS_NONE;
 			else BAD("--plot-contigs must be calls, all or none");
 			break;
 		case O_COUT: a->counts_out = optarg; break;
@@ -286,9 +282,8 @@ static int parse_args(int argc, char **argv, args_t *a)
 	if (a->posterior && !a->regions) BAD("--posterior needs --regions");
 	/* BAM headers give the lengths; a plain matrix has no contigs */
 	if (a->fai && (!a->counts || a->as_matrix)) BAD("--fai applies to --counts input without --matrix");
-	a->p.prefix = a->plot;
 	/* before any counting: a run of hours should not end in this */
-	if (a->plot && a->p.png && !cnv_have_cairo())
+	if (a->plot && a->p.png && !(gvk_features() & GVK_FEATURE_CAIRO))
 		BAD("this gvk was built without cairo, so it cannot write PNG plots; use --plot-format svg or rebuild with "
 		    "cairo (Debian: libcairo2-dev)");
 	if (!a->quiet && isatty(STDERR_FILENO)) a->b.progress_fn = print_progress;
@@ -300,52 +295,48 @@ static int parse_args(int argc, char **argv, args_t *a)
 	return 0;
 }
 
-#define WERR(x) do { if ((x) < 0) { rc = GVK_ERR_IO; snprintf(err.msg, sizeof err.msg, "write error"); goto done; } } while (0)
+/* The count matrix, for save_table (the tables' codes are 0 and up). */
+enum { COUNTS_TABLE = -1 };
 
+/* One table (or the counts) to path, a member of the output set. */
+static int save_table(gvk_outset_t *os, const char *path, int table, const gvk_cnv_counts_t *c,
+                      const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o, gvk_err_t *err)
+{
+	FILE *fp = gvk_outset_open(os, path, err);
+	if (!fp) return GVK_ERR_IO;
+	return table == COUNTS_TABLE ? gvk_cnv_counts_write(fp, c, err) : gvk_cnv_write_table(fp, table, c, r, o, err);
+}
+
+/* PREFIX + each table's suffix, in the library's order; a table that cannot be written is
+ * reported by the code's text alone, as it always was. */
 static int write_regions(gvk_outset_t *os, const char *prefix, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
                          const gvk_cnv_opts_t *o, int posterior, gvk_err_t *err)
 {
-	char lname[GVK_CNV_MAX_CLASSES][24], aname[GVK_CNV_MAX_CLASSES][24];
-	const char *ln[GVK_CNV_MAX_CLASSES], *an[GVK_CNV_MAX_CLASSES], *ini[1] = {"INI"};
-	for (int i = 0; i < r->n; ++i) {
-		snprintf(lname[i], sizeof lname[i], "lambda_CN%d", i), ln[i] = lname[i];
-		snprintf(aname[i], sizeof aname[i], "alpha_CN%d", i), an[i] = aname[i];
-	}
-	struct {
-		const char *suffix;
-		const double *v;
-		const uint8_t *iv;
-		int ncol;
-		const char *const *names;
-	} t[] = {{".normalized.tsv", r->norm, NULL, c->N, NULL},  {".INI.tsv", r->ini, NULL, 1, ini},
-	         {".sINI.tsv", r->sini, NULL, c->N, NULL},        {".region_CN.tsv", NULL, r->cls, c->N, NULL},
-	         {".lambda.tsv", r->lambda, NULL, r->n, ln},      {".alpha.tsv", r->alpha, NULL, r->n, an},
-	         {".seg_stat.tsv", r->seg_stat, NULL, c->N, NULL}, {".individualCall.tsv", r->call, NULL, c->N, NULL}};
-	for (size_t k = 0; k < sizeof t / sizeof t[0]; ++k) {
-		char *p = cli_with_ext(prefix, t[k].suffix);
+	int last = posterior ? GVK_CNV_TABLE_POSTERIOR : GVK_CNV_TABLE_SEG_PARAMS;
+	for (int t = GVK_CNV_TABLE_NORMALIZED; t <= last; ++t) {
+		char *p = cli_with_ext(prefix, gvk_cnv_table_suffix(t));
 		FILE *fp = p ? gvk_outset_open(os, p, err) : NULL;
 		free(p);
-		if (!fp || cnv_write_regions(fp, c, t[k].v, t[k].iv, t[k].ncol, t[k].names) < 0) return GVK_ERR_IO;
-	}
-	char *p = cli_with_ext(prefix, ".normalization_factors.tsv");
-	FILE *fp = p ? gvk_outset_open(os, p, err) : NULL;
-	free(p);
-	if (!fp || cnv_write_norm_factors(fp, c, r) < 0) return GVK_ERR_IO;
-	p = cli_with_ext(prefix, ".params.tsv");
-	fp = p ? gvk_outset_open(os, p, err) : NULL;
-	free(p);
-	if (!fp || cnv_write_params(fp, o, r) < 0) return GVK_ERR_IO;
-	p = cli_with_ext(prefix, ".seg_params.tsv");
-	fp = p ? gvk_outset_open(os, p, err) : NULL;
-	free(p);
-	if (!fp || cnv_write_seg_params(fp, c, r) < 0) return GVK_ERR_IO;
-	if (posterior) {
-		p = cli_with_ext(prefix, ".posterior.tsv");
-		fp = p ? gvk_outset_open(os, p, err) : NULL;
-		free(p);
-		if (!fp || cnv_write_posterior(fp, c, r) < 0) return GVK_ERR_IO;
+		if (!fp || gvk_cnv_write_table(fp, t, c, r, o, NULL) < 0) return GVK_ERR_IO;
 	}
 	return 0;
+}
+
+/* The files the library makes itself (the VCF and its index, the plots), as members of the output
+ * set: committed with the others, or not at all. */
+static FILE *set_open(void *os, const char *path, gvk_err_t *err)
+{
+	return gvk_outset_open(os, path, err);
+}
+
+static const char *set_name(void *os, const char *path, gvk_err_t *err)
+{
+	return gvk_outset_path(os, path, err);
+}
+
+static int set_drop(void *os, const char *path, gvk_err_t *err)
+{
+	return gvk_outset_drop(os, path, err);
 }
 
 /* Every output can be made, before any counting or modelling: one that cannot would drop all the
@@ -410,7 +401,7 @@ int gvk_cmd_cnv(int argc, char **argv)
 #endif
 	if (a.counts) rc = gvk_cnv_counts_read_mt(a.counts, a.as_matrix, a.o.threads, &c, &err);
 	else if (!counted) rc = gvk_cnv_count_bams((const char *const *)a.bams, a.n_bams, a.bed, &a.b, &c, &err);
-	if (rc == 0 && a.fai) rc = cnv_fai_lengths(a.fai, &c, &err);
+	if (rc == 0 && a.fai) rc = gvk_cnv_counts_read_lengths(a.fai, &c, &err);
 	if (rc < 0) goto done;
 	if (a.as_matrix && !a.counts) {
 		/* BAM counts as a plain matrix: drop coordinates */
@@ -423,10 +414,8 @@ int gvk_cmd_cnv(int argc, char **argv)
 		for (int i = 0; i < c.m; ++i) c.start[i] = c.end[i] = i + 1;
 	}
 	double t1 = gvk_seconds();
-	FILE *fp;
 	if (a.count_only) {
-		if (!(fp = gvk_outset_open(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
-		WERR(cnv_write_counts(fp, &c));
+		if ((rc = save_table(&os, a.out, COUNTS_TABLE, &c, NULL, NULL, &err)) < 0) goto done;
 		rc = gvk_outset_commit(&os, &err);
 		if (rc == 0 && !a.quiet)
 			fprintf(stderr, "gvk cnv: counted %d regions x %d samples in %.3f s\n", c.m, c.N, t1 - t0);
@@ -439,33 +428,22 @@ int gvk_cmd_cnv(int argc, char **argv)
 	} else
 #endif
 	if ((rc = gvk_cnv_run(e, &c, &r, &err)) < 0) goto done;
-	if (!(fp = gvk_outset_open(&os, a.out, &err))) { rc = GVK_ERR_IO; goto done; }
-	WERR(cnv_write_segments(fp, &c, r, 1));
-	if (a.cnvr) {
-		if (!(fp = gvk_outset_open(&os, a.cnvr, &err))) { rc = GVK_ERR_IO; goto done; }
-		WERR(cnv_write_cnvr(fp, &c, r));
-	}
-	if (a.segs) {
-		if (!(fp = gvk_outset_open(&os, a.segs, &err))) { rc = GVK_ERR_IO; goto done; }
-		WERR(cnv_write_segments(fp, &c, r, 0));
-	}
-	if (a.counts_out) {
-		if (!(fp = gvk_outset_open(&os, a.counts_out, &err))) { rc = GVK_ERR_IO; goto done; }
-		WERR(cnv_write_counts(fp, &c));
-	}
-	if (a.vcf && (rc = cnv_vcf_save(&os, a.vcf, &c, r, &a.o, a.b.reference, a.o.threads, &err)) < 0) goto done;
-	if (a.calls_bed) {
-		if (!(fp = gvk_outset_open(&os, a.calls_bed, &err))) { rc = GVK_ERR_IO; goto done; }
-		WERR(cnv_write_calls_bed(fp, &c, r));
-	}
-	if (a.seg) {
-		if (!(fp = gvk_outset_open(&os, a.seg, &err))) { rc = GVK_ERR_IO; goto done; }
-		WERR(cnv_write_seg(fp, &c, r));
-	}
+	gvk_cnv_files_t files = {&os, set_open, set_name, set_drop};
+	const struct {
+		const char *path;
+		int table;
+	} tables[] = {{a.out ? a.out : "-", GVK_CNV_TABLE_CNVS}, {a.cnvr, GVK_CNV_TABLE_CNVR},
+	              {a.segs, GVK_CNV_TABLE_SEGMENTS}, {a.counts_out, COUNTS_TABLE}};
+	for (size_t k = 0; k < sizeof tables / sizeof tables[0]; ++k)
+		if (tables[k].path && (rc = save_table(&os, tables[k].path, tables[k].table, &c, r, &a.o, &err)) < 0) goto done;
+	if (a.vcf && (rc = gvk_cnv_write_vcf(a.vcf, &files, &c, r, &a.o, a.b.reference, a.o.threads, &err)) < 0) goto done;
+	if (a.calls_bed && (rc = save_table(&os, a.calls_bed, GVK_CNV_TABLE_CALLS_BED, &c, r, &a.o, &err)) < 0) goto done;
+	if (a.seg && (rc = save_table(&os, a.seg, GVK_CNV_TABLE_SEG, &c, r, &a.o, &err)) < 0) goto done;
 	if (a.regions && ((rc = cli_mkdir_parents(a.regions, &err)) < 0 ||
 	                  (rc = write_regions(&os, a.regions, &c, r, &a.o, a.posterior, &err)) < 0))
 		goto done;
-	if (a.plot && ((rc = cli_mkdir_parents(a.plot, &err)) < 0 || (rc = cnv_plot_write(&os, &a.p, &c, r, &a.o, &err)) < 0))
+	if (a.plot && ((rc = cli_mkdir_parents(a.plot, &err)) < 0 ||
+	               (rc = gvk_cnv_plot(a.plot, &a.p, &files, &c, r, &a.o, &err)) < 0))
 		goto done;
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	if (rc == 0 && !a.quiet) {

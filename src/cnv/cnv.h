@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "gvk.h"
+#include "cnv_testing.h"
 
 /* Statistics computed the way R computes them (docs/cnv.md, Semantics 9), so that normalized counts come
  * out bit for bit: means and variances accumulate in R's long double with R's second pass, in the
@@ -44,10 +45,8 @@ typedef struct {
 	double alpha, cyber_weight;
 } cnv_seg_par_t;
 
-typedef struct {
-	int start, end; /* 0-based inclusive */
-	double mean, median;
-} cnv_piece_t;
+/* A final segment (gvk.h): start, end 0-based inclusive within the vector. */
+typedef gvk_cnv_piece_t cnv_piece_t;
 
 /* x: n values (copied, non-finite values replaced); stat: n scores out; pieces: allocated final
  * segments; diag (may be NULL): eps, sd, q95 and the number of initial cuts; near_tie (may be
@@ -69,23 +68,8 @@ typedef int (*cnv_redo_fn)(void *arg, int q, gvk_err_t *err);
 int cnv_call(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_result_t *res, cnv_redo_fn redo,
              void *redo_arg, gvk_err_t *err);
 
-/* gvk_cnv_run spread over processes (the CLI's MPI driver; the library itself has no MPI): each
- * process holds the whole counts and result arrays, runs the EM of its regions [r0, r1) and the
- * segmentation of its (sequence, sample) pairs [p0, p1) (pair q * N + s), and the hooks join what
- * the processes computed. Every hook is called on every process with its status so far and
- * returns the status agreed by all. */
-typedef struct {
-	int r0, r1, p0, p1;
-	void *ctx;
-	/* after the EM: every region's EM outputs (lambda, alpha, post, sini, ini, cls) on every process */
-	int (*em_join)(void *ctx, const gvk_cnv_counts_t *c, gvk_cnv_result_t *r, int rc, gvk_err_t *err);
-	/* after the segmentation: again[q] (one per sequence) set wherever any process set it */
-	int (*near_join)(void *ctx, uint8_t *again, int n_seqs, int rc, gvk_err_t *err);
-	/* after the segmentation: every pair's pieces, scores, calls and diagnostics on the process
-	 * that calls (*calls = 1 there, 0 elsewhere); pieces belong to the caller (malloc'ed) */
-	int (*seg_join)(void *ctx, const gvk_cnv_counts_t *c, gvk_cnv_result_t *r, cnv_piece_t **pieces, int *n_pieces,
-	                int rc, int *calls, gvk_err_t *err);
-} cnv_split_t;
+/* gvk_cnv_run spread over processes (gvk.h, gvk_cnv_run_split). */
+typedef gvk_cnv_split_t cnv_split_t;
 
 /* cnv_call with the segmentation spread as sp says (NULL: cnv_call). On a process where
  * seg_join says another one calls, res holds the segmentation of its own pairs only. */
@@ -95,23 +79,6 @@ int cnv_call_split(const gvk_cnv_counts_t *c, const gvk_cnv_opts_t *o, gvk_cnv_r
  * of result_alloc) for N samples and n classes; and the machine's physical memory in bytes. */
 double cnv_region_bytes(int N, int n_classes, int keep_posterior);
 double cnv_phys_bytes(void);
-/* gvk_cnv_run with the EM and the segmentation spread as sp says (NULL: gvk_cnv_run). */
-int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp, gvk_cnv_result_t **out,
-                  gvk_err_t *err);
-
-/* The rows of a count matrix whose lines lie in bytes [lo, hi) of path (line starts; the header
- * is read from the file's start), for a reader that splits the file (gvk cnv under MPI). line0:
- * the number of the range's first line, for messages. c has the range's regions only (m may be
- * 0); sequences are checked for contiguity within the range; a plain matrix's regions are
- * numbered from 1 within the range. A plain (uncompressed) file only. */
-int cnv_counts_read_range(const char *path, int as_matrix, int threads, int64_t lo, int64_t hi, long line0,
-                          gvk_cnv_counts_t *c, gvk_err_t *err);
-
-/* gvk_cnv_count_bams counting only one share of the rows (the share-th of shares runs of equal
- * rows, [*row0, *row1)) in every file, for ranks that split the regions (gvk cnv under MPI with
- * more ranks than files); c has every row, those of other shares 0. */
-int cnv_count_bams_share(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
-                         int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err);
 
 /* Rows of read counting: one list of [start, end] (1-based inclusive) per sequence name. */
 typedef struct {
@@ -125,11 +92,5 @@ void cnv_layout_free(cnv_layout_t *l);
 /* BED targets (0-based half-open, converted to 1-based inclusive); the rows of a sequence must
  * be contiguous. Errors name the file and line. */
 int cnv_read_bed(const char *path, cnv_layout_t *l, gvk_err_t *err);
-
-/* Test-only settings of an engine (not in gvk_cnv_opts_t): GPU EM chunks of gpu_chunk_regions
- * regions (0: sized to the free device memory; the streaming's tests), and force_redo 1 to take the
- * near-tie redo path after a CPU EM too (nothing may change). The CLI maps GVK_CNV_GPU_CHUNK and
- * GVK_CNV_FORCE_REDO to them. */
-void cnv_set_testing(gvk_cnv_t *e, size_t gpu_chunk_regions, int force_redo);
 
 #endif

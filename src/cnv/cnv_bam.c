@@ -26,16 +26,37 @@ void gvk_cnv_bam_opts_init(gvk_cnv_bam_opts_t *o)
 	o->progress_arg = NULL;
 }
 
-/* The NULL pointers gvk.h refuses, in the order of the arguments; *c zeroed where given. */
-static int null_args(const char *const *paths, int n_paths, const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c,
-                     gvk_err_t *err)
+/* The NULL pointers gvk.h refuses, in the order of the arguments; *c zeroed where given. fn: the
+ * public call, for the message. */
+static int null_args(const char *fn, const char *const *paths, int n_paths, const gvk_cnv_bam_opts_t *o,
+                     gvk_cnv_counts_t *c, gvk_err_t *err)
 {
 	if (c) memset(c, 0, sizeof *c);
-	if (!paths && n_paths > 0) return gvk_err_null(err, "gvk_cnv_count_bams", "paths");
+	if (!paths && n_paths > 0) return gvk_err_null(err, fn, "paths");
 	for (int k = 0; k < n_paths; ++k)
-		if (!paths[k]) return gvk_err_set(err, GVK_ERR_ARG, "gvk_cnv_count_bams: paths[%d] is NULL", k);
-	if (!o) return gvk_err_null(err, "gvk_cnv_count_bams", "o");
-	return c ? 0 : gvk_err_null(err, "gvk_cnv_count_bams", "c");
+		if (!paths[k]) return gvk_err_set(err, GVK_ERR_ARG, "%s: paths[%d] is NULL", fn, k);
+	if (!o) return gvk_err_null(err, fn, "o");
+	return c ? 0 : gvk_err_null(err, fn, "c");
+}
+
+static int count_share(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
+                       int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err);
+
+int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
+                       gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	int row0, row1, rc = null_args(__func__, paths, n_paths, o, c, err);
+	return rc < 0 ? rc : count_share(paths, n_paths, bed_path, o, 0, 1, &row0, &row1, c, err);
+}
+
+int gvk_cnv_count_bams_share(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
+                             int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	int rc = null_args(__func__, paths, n_paths, o, c, err);
+	if (rc == 0 && (!row0 || !row1)) rc = gvk_err_null(err, __func__, !row0 ? "row0" : "row1");
+	if (rc == 0 && (shares < 1 || share < 0 || share >= shares))
+		rc = gvk_err_set(err, GVK_ERR_ARG, "%s: share %d of %d (need 0 <= share < shares)", __func__, share, shares);
+	return rc < 0 ? rc : count_share(paths, n_paths, bed_path, o, share, shares, row0, row1, c, err);
 }
 
 #ifdef GVK_HAVE_HTSLIB
@@ -348,18 +369,9 @@ static void clip_parts(count_part_t *p, int *n, int row0, int row1)
 	*n = k;
 }
 
-int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
-                       gvk_cnv_counts_t *c, gvk_err_t *err)
+static int count_share(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
+                       int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err)
 {
-	int row0, row1;
-	return cnv_count_bams_share(paths, n_paths, bed_path, o, 0, 1, &row0, &row1, c, err);
-}
-
-int cnv_count_bams_share(const char *const *paths, int n_paths, const char *bed_path, const gvk_cnv_bam_opts_t *o,
-                         int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err)
-{
-	int rc0 = null_args(paths, n_paths, o, c, err);
-	if (rc0 < 0) return rc0;
 	gvk_cnv_bam_opts_t ot = *o; /* threads 0: all processors, as in every engine */
 	if (ot.threads < 1) ot.threads = gvk_ncpu();
 	o = &ot;
@@ -435,20 +447,11 @@ int gvk_cnv_have_bam(void)
 	return 0;
 }
 
-int gvk_cnv_count_bams(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
-                       gvk_cnv_counts_t *c, gvk_err_t *err)
+static int count_share(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
+                       int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err)
 {
-	int row0, row1;
-	return cnv_count_bams_share(paths, n_paths, bed, o, 0, 1, &row0, &row1, c, err);
-}
-
-int cnv_count_bams_share(const char *const *paths, int n_paths, const char *bed, const gvk_cnv_bam_opts_t *o,
-                         int share, int shares, int *row0, int *row1, gvk_cnv_counts_t *c, gvk_err_t *err)
-{
-	(void)bed, (void)share, (void)shares;
+	(void)paths, (void)n_paths, (void)bed, (void)o, (void)share, (void)shares, (void)c;
 	*row0 = *row1 = 0;
-	int rc = null_args(paths, n_paths, o, c, err);
-	if (rc < 0) return rc;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED,
 	                   "this gvk was built without htslib, so it cannot read BAM/CRAM; give a count matrix with --counts "
 	                   "or rebuild with htslib (Debian: libhts-dev)");

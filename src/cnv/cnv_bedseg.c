@@ -22,7 +22,7 @@ int cnv_write_calls_bed(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_resul
 {
 	/* The CNVs come by sequence, sample, start; BED tools want them by position. */
 	call_key_t *k = malloc((r->n_cnvs ? r->n_cnvs : 1) * sizeof *k);
-	if (!k) return -1;
+	if (!k) return GVK_ERR_NOMEM;
 	for (size_t i = 0; i < r->n_cnvs; ++i) {
 		const gvk_cnv_seg_t *g = &r->segs[r->cnvs[i]];
 		k[i] = (call_key_t){g->seq, g->first, g->sample, r->cnvs[i]};
@@ -46,7 +46,7 @@ int cnv_write_seg(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r
 	size_t *at = calloc((size_t)c->N + 1, sizeof *at), *order = malloc((r->n_segs ? r->n_segs : 1) * sizeof *order);
 	if (!at || !order) {
 		free(at), free(order);
-		return -1;
+		return GVK_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < r->n_segs; ++i) ++at[r->segs[i].sample + 1];
 	for (int s = 0; s < c->N; ++s) at[s + 1] += at[s];

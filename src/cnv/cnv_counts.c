@@ -426,10 +426,14 @@ int gvk_cnv_counts_read_mt(const char *path, int as_matrix, int threads, gvk_cnv
 	return rc;
 }
 
-int cnv_counts_read_range(const char *path, int as_matrix, int threads, int64_t lo, int64_t hi, long line0,
-                          gvk_cnv_counts_t *c, gvk_err_t *err)
+int gvk_cnv_counts_read_range(const char *path, int as_matrix, int threads, int64_t lo, int64_t hi, long line0,
+                              gvk_cnv_counts_t *c, gvk_err_t *err)
 {
+	if (!path || !c) return gvk_err_null(err, __func__, !path ? "path" : "c");
 	memset(c, 0, sizeof *c);
+	if (lo < 0 || hi < lo || line0 < 1)
+		return gvk_err_set(err, GVK_ERR_ARG, "%s: bad range: bytes [%lld, %lld) from line %ld", path, (long long)lo,
+		                   (long long)hi, line0);
 	gvk_lr_t *lr = gvk_lr_open(path, err), *bl = NULL;
 	if (!lr) return GVK_ERR_IO;
 	char *text = malloc((size_t)(hi - lo) + 1);

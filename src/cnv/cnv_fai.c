@@ -102,3 +102,9 @@ int cnv_fai_lengths(const char *path, gvk_cnv_counts_t *c, gvk_err_t *err)
 	c->seq_len = len;
 	return 0;
 }
+
+int gvk_cnv_counts_read_lengths(const char *path, gvk_cnv_counts_t *c, gvk_err_t *err)
+{
+	if (!path || !c) return gvk_err_null(err, __func__, !path ? "path" : "c");
+	return cnv_fai_lengths(path, c, err);
+}

@@ -286,16 +286,10 @@ static int em_redo_cpu(void *arg, int q, gvk_err_t *err)
 	return cnv_em_cpu(d->par, &j, d->threads, err);
 }
 
-int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **out, gvk_err_t *err)
+/* The whole run in this process (sp NULL) or spread as sp says; the arguments are checked. */
+static int run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp, gvk_cnv_result_t **out,
+                     gvk_err_t *err)
 {
-	return cnv_run_split(e, c, NULL, out, err);
-}
-
-int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp, gvk_cnv_result_t **out,
-                  gvk_err_t *err)
-{
-	if (out) *out = NULL;
-	if (!e || !c || !out) return gvk_err_null(err, "gvk_cnv_run", !e ? "e" : !c ? "c" : "res");
 	const gvk_cnv_opts_t *o = &e->o;
 	/* first: it reads only the shape, where check_counts reads every count */
 	int rc = check_memory(c, o, err);
@@ -348,4 +342,36 @@ int cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const cnv_split_t *sp
 fail:
 	gvk_cnv_result_free(r);
 	return rc;
+}
+
+int gvk_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **out, gvk_err_t *err)
+{
+	if (out) *out = NULL;
+	if (!e || !c || !out) return gvk_err_null(err, __func__, !e ? "e" : !c ? "c" : "res");
+	return run_split(e, c, NULL, out, err);
+}
+
+/* The hooks are all called, and the ranges are the process's part of these counts. */
+static int check_split(const gvk_cnv_counts_t *c, const cnv_split_t *sp, gvk_err_t *err)
+{
+	const char *fn = "gvk_cnv_run_split";
+	if (!sp->em_join || !sp->near_join || !sp->seg_join)
+		return gvk_err_null(err, fn, !sp->em_join ? "em_join" : !sp->near_join ? "near_join" : "seg_join");
+	int64_t pairs = (int64_t)c->n_seqs * c->N;
+	if (sp->r0 < 0 || sp->r0 > sp->r1 || sp->r1 > c->m)
+		return gvk_err_set(err, GVK_ERR_ARG, "%s: regions [%d, %d) are not within the %d of the counts", fn, sp->r0,
+		                   sp->r1, c->m);
+	if (sp->p0 < 0 || sp->p0 > sp->p1 || sp->p1 > pairs)
+		return gvk_err_set(err, GVK_ERR_ARG, "%s: pairs [%d, %d) are not within the %lld of the counts", fn, sp->p0,
+		                   sp->p1, (long long)pairs);
+	return 0;
+}
+
+int gvk_cnv_run_split(gvk_cnv_t *e, const gvk_cnv_counts_t *c, const gvk_cnv_split_t *sp, gvk_cnv_result_t **res,
+                      gvk_err_t *err)
+{
+	if (res) *res = NULL;
+	if (!e || !c || !res) return gvk_err_null(err, __func__, !e ? "e" : !c ? "c" : "res");
+	int rc = sp ? check_split(c, sp, err) : 0;
+	return rc < 0 ? rc : run_split(e, c, sp, res, err);
 }

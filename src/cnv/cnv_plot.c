@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Report plots of gvk cnv (see cnv_plot.h): the drawing, for any canvas back end. */
+/* Report plots of gvk cnv (gvk.h, gvk_cnv_plot): per sample a genome-wide panel and per-contig
+ * panels (log2 ratio per region, segments, calls coloured by copy number), and a cohort heatmap
+ * of the calls; the drawing, for any canvas back end. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +11,8 @@
 #include "../common/err.h"
 #include "cnv.h"
 #include "cnv_canvas.h"
-#include "cnv_plot.h"
+#include "cnv_files.h"
+#include "cnv_write.h"
 
 /* What every plot reads, computed once per run. */
 typedef struct {
@@ -461,54 +464,69 @@ static void append_safe(char *dst, size_t cap, const char *s)
 	dst[n] = 0;
 }
 
-/* One plot in every format asked for: PREFIX[.a][.b].EXT. */
-static int emit(gvk_outset_t *os, const cnv_plot_opt_t *po, const plot_ctx_t *p, const char *a, const char *b,
-                double w, double h, draw_fn fn, int s, int q0, int q1, gvk_err_t *err)
+/* Where the plots go. */
+typedef struct {
+	const char *prefix;
+	const gvk_cnv_plot_opts_t *po;
+	const gvk_cnv_files_t *files;
+} plot_out_t;
+
+/* One drawing on a canvas of the format asked for, written to the stream f. */
+static int draw_to(const plot_out_t *out, cnv_out_t *f, int png, const plot_ctx_t *p, double w, double h, draw_fn fn,
+                   int s, int q0, int q1, gvk_err_t *err)
 {
-	size_t cap = strlen(po->prefix) + (a ? strlen(a) : 0) + (b ? strlen(b) : 0) + 16;
+	cnv_canvas_t *cv;
+	if (png) cv = cnv_canvas_cairo(f->fp, 1, w, h, err);
+	else if (out->po->plain_svg || !cnv_have_cairo()) cv = cnv_canvas_svg(f->fp, w, h, err);
+	else cv = cnv_canvas_cairo(f->fp, 0, w, h, err);
+	if (!cv) return err && err->code ? err->code : GVK_ERR_IO;
+	fn(cv, p, s, q0, q1);
+	return cv->ops->close(cv, err);
+}
+
+/* One plot in every format asked for: PREFIX[.a][.b].EXT. */
+static int emit(const plot_out_t *out, const plot_ctx_t *p, const char *a, const char *b, double w, double h,
+                draw_fn fn, int s, int q0, int q1, gvk_err_t *err)
+{
+	size_t cap = strlen(out->prefix) + (a ? strlen(a) : 0) + (b ? strlen(b) : 0) + 16;
 	char *path = malloc(cap);
 	if (!path) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	int rc = 0;
 	for (int png = 1; png >= 0 && rc == 0; --png) {
-		if (png ? !po->png : !po->svg) continue;
-		snprintf(path, cap, "%s.", po->prefix);
+		if (png ? !out->po->png : !out->po->svg) continue;
+		snprintf(path, cap, "%s.", out->prefix);
 		if (a) append_safe(path, cap, a), strcat(path, ".");
 		if (b) append_safe(path, cap, b), strcat(path, ".");
 		strcat(path, png ? "png" : "svg");
-		FILE *fp = gvk_outset_open(os, path, err);
-		cnv_canvas_t *cv = NULL;
-		if (fp && png) cv = cnv_canvas_cairo(fp, 1, w, h, err);
-		else if (fp) cv = po->plain_svg || !cnv_have_cairo() ? cnv_canvas_svg(fp, w, h, err) : cnv_canvas_cairo(fp, 0, w, h, err);
-		if (!cv) {
-			rc = err && err->code ? err->code : GVK_ERR_IO;
-			break;
-		}
-		fn(cv, p, s, q0, q1);
-		rc = cv->ops->close(cv, err);
+		cnv_out_t f;
+		if ((rc = cnv_out_open(out->files, path, &f, err)) < 0) break;
+		rc = draw_to(out, &f, png, p, w, h, fn, s, q0, q1, err);
 		if (rc < 0 && err) {
 			char m[sizeof err->msg];
 			snprintf(m, sizeof m, "%s", err->msg);
 			rc = gvk_err_set(err, rc, "%s: %s", path, m);
 		}
+		rc = cnv_out_close(&f, path, rc, err);
 	}
 	free(path);
 	return rc;
 }
 
-static int plot_sample(gvk_outset_t *os, const cnv_plot_opt_t *po, const plot_ctx_t *p, int s, gvk_err_t *err)
+static int plot_sample(const plot_out_t *out, const plot_ctx_t *p, int s, gvk_err_t *err)
 {
 	const gvk_cnv_counts_t *c = p->c;
-	int rc = emit(os, po, p, c->samples[s], "genome", PANEL_W, PANEL_H, draw_sample, s, 0, c->n_seqs, err);
+	int contigs = out->po->contigs;
+	int rc = emit(out, p, c->samples[s], "genome", PANEL_W, PANEL_H, draw_sample, s, 0, c->n_seqs, err);
 	for (int q = 0; q < c->n_seqs && rc == 0 && c->n_seqs > 1; ++q) {
-		if (po->contigs == CNV_PLOT_CONTIGS_NONE) break;
-		if (po->contigs == CNV_PLOT_CONTIGS_CALLS && count_calls(p, s, q, q + 1) == 0) continue;
-		rc = emit(os, po, p, c->samples[s], c->seq_names[q], 1200, PANEL_H, draw_sample, s, q, q + 1, err);
+		if (contigs == GVK_CNV_PLOT_CONTIGS_NONE) break;
+		if (contigs == GVK_CNV_PLOT_CONTIGS_CALLS && count_calls(p, s, q, q + 1) == 0) continue;
+		rc = emit(out, p, c->samples[s], c->seq_names[q], 1200, PANEL_H, draw_sample, s, q, q + 1, err);
 	}
 	return rc;
 }
 
-int cnv_plot_write(gvk_outset_t *os, const cnv_plot_opt_t *po, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
-                   const gvk_cnv_opts_t *o, gvk_err_t *err)
+static int write_plots(const plot_out_t *out, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
+                       const gvk_cnv_opts_t *o, gvk_err_t *err)
 {
 	plot_ctx_t p;
 	if (ctx_init(&p, c, r, o) < 0) {
@@ -516,10 +534,50 @@ int cnv_plot_write(gvk_outset_t *os, const cnv_plot_opt_t *po, const gvk_cnv_cou
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the plots");
 	}
 	int rc = 0;
-	for (int s = 0; s < c->N && rc == 0; ++s) rc = plot_sample(os, po, &p, s, err);
+	for (int s = 0; s < c->N && rc == 0; ++s) rc = plot_sample(out, &p, s, err);
 	if (rc == 0)
-		rc = emit(os, po, &p, "cohort", NULL, PANEL_W, 48 + heat_row(c->N) * c->N + 70, draw_cohort, 0, 0, c->n_seqs,
-		          err);
+		rc = emit(out, &p, "cohort", NULL, PANEL_W, 48 + heat_row(c->N) * c->N + 70, draw_cohort, 0, 0, c->n_seqs, err);
 	ctx_free(&p);
 	return rc;
+}
+
+/* ---- gvk.h ---- */
+
+void gvk_cnv_plot_opts_init(gvk_cnv_plot_opts_t *po)
+{
+	if (!po) return;
+	*po = (gvk_cnv_plot_opts_t){.png = 1, .svg = 0, .contigs = GVK_CNV_PLOT_CONTIGS_CALLS, .plain_svg = 0};
+}
+
+static int flag_check(const char *name, int v, gvk_err_t *err)
+{
+	return v == 0 || v == 1 ? 0 : gvk_err_set(err, GVK_ERR_ARG, "%s must be 0 or 1, not %d", name, v);
+}
+
+int gvk_cnv_plot_opts_check(const gvk_cnv_plot_opts_t *po, gvk_err_t *err)
+{
+	if (!po) return gvk_err_null(err, __func__, "po");
+	int rc = flag_check("png", po->png, err);
+	if (rc == 0) rc = flag_check("svg", po->svg, err);
+	if (rc == 0) rc = flag_check("plain_svg", po->plain_svg, err);
+	if (rc == 0 && !po->png && !po->svg)
+		rc = gvk_err_set(err, GVK_ERR_ARG, "png and svg are both 0: no format to write");
+	if (rc == 0 && (po->contigs < GVK_CNV_PLOT_CONTIGS_CALLS || po->contigs > GVK_CNV_PLOT_CONTIGS_NONE))
+		rc = gvk_err_set(err, GVK_ERR_ARG, "contigs must be GVK_CNV_PLOT_CONTIGS_CALLS, _ALL or _NONE (0 to 2), not %d",
+		                 po->contigs);
+	return rc;
+}
+
+int gvk_cnv_plot(const char *prefix, const gvk_cnv_plot_opts_t *po, const gvk_cnv_files_t *files,
+                 const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o, gvk_err_t *err)
+{
+	if (!prefix || !po || !c || !r || !o)
+		return gvk_err_null(err, __func__, !prefix ? "prefix" : !po ? "po" : !c ? "c" : !r ? "r" : "o");
+	int rc = gvk_cnv_plot_opts_check(po, err);
+	if (rc == 0) rc = cnv_result_check(__func__, c, r, o, err);
+	if (rc == 0 && po->png && !cnv_have_cairo())
+		rc = gvk_err_set(err, GVK_ERR_UNSUPPORTED, "%s: PNG plots need cairo, and this gvk was built without it; ask "
+		                 "for SVG (png 0, svg 1) or rebuild with cairo (Debian: libcairo2-dev)", __func__);
+	plot_out_t out = {prefix, po, files};
+	return rc < 0 ? rc : write_plots(&out, c, r, o, err);
 }

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* CNV regions as VCF 4.3 (see cnv_vcf.h and docs/cnv.md for the conventions). */
+/* The CNV regions as VCF 4.3: one record per region, symbolic alleles, GT:CN:SM per sample (see
+ * gvk.h, gvk_cnv_write_vcf, and docs/cnv.md for the conventions). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/err.h"
-#include "cnv_vcf.h"
+#include "../common/threads.h"
+#include "cnv_files.h"
+#include "cnv_write.h"
 
 #ifdef GVK_HAVE_HTSLIB
 #include <htslib/bgzf.h>
@@ -132,8 +137,9 @@ static char ref_base(const faidx_t *fai, const char *chr, long long pos)
 }
 #endif
 
-int cnv_write_vcf(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o,
-                  const char *reference, gvk_err_t *err)
+/* The VCF text to fp. reference: FASTA whose base at POS becomes REF (NULL: REF is N). */
+static int write_vcf(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o,
+                     const char *reference, gvk_err_t *err)
 {
 	long *carriers = region_carriers(c, r);
 	if (!carriers) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the VCF");
@@ -178,56 +184,75 @@ static int needs_csi(const gvk_cnv_counts_t *c)
 	return 0;
 }
 
-/* The text through BGZF into the set's temporary, closed; then the index into its own. */
-static int save_bgzf(gvk_outset_t *os, const char *path, const char *text, size_t len, int use_csi, int threads,
-                     gvk_err_t *err)
+/* A device or fifo (--vcf /dev/null) is written in place and has no index. */
+static int regular_file(const char *path)
 {
-	const char *tmp = gvk_outset_path(os, path, err);
-	if (!tmp) return GVK_ERR_IO;
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The text through BGZF into the file made for path, closed; then the index into its own, and the
+ * index of the other kind, which describes the file this run replaces, dropped. */
+static int save_bgzf(const gvk_cnv_files_t *files, const char *path, const char *text, size_t len, int use_csi,
+                     int threads, gvk_err_t *err)
+{
+	const char *tmp = cnv_out_name(files, path, err);
+	if (!tmp) return err && err->code < 0 ? err->code : GVK_ERR_IO;
 	BGZF *bg = bgzf_open(tmp, "w");
 	if (!bg) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot write", path);
 	int bad = bgzf_write(bg, text, len) != (ssize_t)len;
 	bad |= bgzf_close(bg) != 0;
 	if (bad) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot write", path);
-	/* A device (--vcf /dev/null) is written in place and has no index. */
-	if (!strcmp(tmp, path)) return 0;
+	if (!regular_file(tmp)) return 0;
 	size_t n = strlen(path) + 5;
 	char *ipath = malloc(n), *other = malloc(n);
 	if (!ipath || !other) return free(ipath), free(other), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	snprintf(ipath, n, "%s.%s", path, use_csi ? "csi" : "tbi");
-	/* An index of the other kind beside it describes the file this run replaces. */
 	snprintf(other, n, "%s.%s", path, use_csi ? "tbi" : "csi");
-	const char *itmp = gvk_outset_path(os, ipath, err);
+	const char *itmp = cnv_out_name(files, ipath, err);
 	int rc = itmp ? bcf_index_build3(tmp, itmp, use_csi ? 14 : 0, threads > 1 ? threads : 0) : GVK_ERR_IO;
 	if (itmp && rc != 0) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot build the index (htslib error %d)", ipath, rc);
-	if (rc == 0) rc = gvk_outset_drop(os, other, err);
+	if (!itmp && err && err->code < 0) rc = err->code;
+	if (rc == 0) rc = cnv_out_drop(files, other, err);
 	free(ipath), free(other);
 	return rc;
 }
-#endif
 
-int cnv_vcf_save(gvk_outset_t *os, const char *path, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
-                 const gvk_cnv_opts_t *o, const char *reference, int threads, gvk_err_t *err)
+/* Bgzipped and indexed: the whole text first (a few bytes per sample and region), so that BGZF
+ * and the index see a finished file. */
+static int save_gz(const char *path, const gvk_cnv_files_t *files, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
+                   const gvk_cnv_opts_t *o, const char *reference, int threads, gvk_err_t *err)
 {
-	if (!path || !ends_with(path, ".gz")) {
-		FILE *fp = gvk_outset_open(os, path, err);
-		return fp ? cnv_write_vcf(fp, c, r, o, reference, err) : GVK_ERR_IO;
-	}
-#ifdef GVK_HAVE_HTSLIB
-	/* The whole text first (a few bytes per sample and region), so that BGZF and the index see a
-	 * finished file. */
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 	if (!mem) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the VCF");
-	int rc = cnv_write_vcf(mem, c, r, o, reference, err);
+	int rc = write_vcf(mem, c, r, o, reference, err);
 	if (fclose(mem) != 0 && rc == 0) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the VCF");
-	if (rc == 0) rc = save_bgzf(os, path, text, len, needs_csi(c), threads, err);
+	if (rc == 0) rc = save_bgzf(files, path, text, len, needs_csi(c), threads < 1 ? gvk_ncpu() : threads, err);
 	free(text);
 	return rc;
+}
 #else
-	(void)threads;
+static int save_gz(const char *path, const gvk_cnv_files_t *files, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
+                   const gvk_cnv_opts_t *o, const char *reference, int threads, gvk_err_t *err)
+{
+	(void)files, (void)c, (void)r, (void)o, (void)reference, (void)threads;
 	return gvk_err_set(err, GVK_ERR_UNSUPPORTED, "%s: a bgzipped VCF needs htslib, and this gvk was built without it; "
 	                   "name a plain .vcf or rebuild with htslib (Debian: libhts-dev)", path);
+}
 #endif
+
+int gvk_cnv_write_vcf(const char *path, const gvk_cnv_files_t *files, const gvk_cnv_counts_t *c,
+                      const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o, const char *reference, int threads,
+                      gvk_err_t *err)
+{
+	if (!path || !c || !r || !o) return gvk_err_null(err, __func__, !path ? "path" : !c ? "c" : !r ? "r" : "o");
+	int rc = cnv_result_check(__func__, c, r, o, err);
+	if (rc < 0) return rc;
+	if (ends_with(path, ".gz")) return save_gz(path, files, c, r, o, reference, threads, err);
+	cnv_out_t out;
+	rc = cnv_out_open(files, path, &out, err);
+	if (rc == 0) rc = cnv_out_close(&out, path, write_vcf(out.fp, c, r, o, reference, err), err);
+	return rc;
 }

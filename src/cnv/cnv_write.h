@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Text outputs of gvk cnv: TSV tables as the reference files lay them out, BED and SEG. */
+/* Text outputs of gvk cnv: TSV tables as the reference files lay them out, BED and SEG. Each
+ * returns 0, GVK_ERR_IO (-1) when the stream reports an error, or GVK_ERR_NOMEM. */
 #ifndef GVK_CNV_WRITE_H
 #define GVK_CNV_WRITE_H
 
@@ -32,5 +33,10 @@ int cnv_write_seg_params(FILE *fp, const gvk_cnv_counts_t *c, const gvk_cnv_resu
 
 /* The run's parameters as name/value rows, laid out like cn.mops' params() (version: gvk's). */
 int cnv_write_params(FILE *fp, const gvk_cnv_opts_t *o, const gvk_cnv_result_t *r);
+
+/* For the public writers (fn: the call, for the message): GVK_ERR_ARG unless r is a result of
+ * counts of c's shape, and o (when given) valid options of r's classes. */
+int cnv_result_check(const char *fn, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o,
+                     gvk_err_t *err);
 
 #endif

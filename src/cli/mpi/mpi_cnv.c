@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gvk.h"
 #include "mpi_drivers.h"
 #include "../../common/err.h"
-#include "../../cnv/cnv.h"
 
 enum { TAG_CNV = 91, MAX_MSG = 1 << 30 };
 
@@ -92,7 +92,8 @@ static int count_by_regions(const gvk_mpi_world_t *w, char **paths, int n_paths,
                             const gvk_cnv_bam_opts_t *o, gvk_cnv_counts_t *c, gvk_err_t *err)
 {
 	int row0 = 0, row1 = 0;
-	int rc = cnv_count_bams_share((const char *const *)paths, n_paths, bed, o, w->rank, w->size, &row0, &row1, c, err);
+	int rc = gvk_cnv_count_bams_share((const char *const *)paths, n_paths, bed, o, w->rank, w->size, &row0, &row1, c,
+	                                  err);
 	rc = gvk_mpi_agree(w, rc, err);
 	int *cnt = malloc(sizeof *cnt * (size_t)w->size), *at = malloc(sizeof *at * (size_t)w->size), ok = cnt && at;
 	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, w->comm);
@@ -288,7 +289,7 @@ static int near_join(void *ctx, uint8_t *again, int n_seqs, int rc, gvk_err_t *e
 /* One pair's segmentation as one message: scores, calls, diagnostics and the pieces' count,
  * then the pieces. */
 static void send_pair(const cnv_ctx_t *x, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, int pi,
-                      const cnv_piece_t *pieces, int np, double *buf)
+                      const gvk_cnv_piece_t *pieces, int np, double *buf)
 {
 	int q = pi / c->N, s = pi % c->N, r0 = c->seq_off[q], len = c->seq_off[q + 1] - r0;
 	size_t at = (size_t)s * (size_t)c->m + (size_t)r0;
@@ -301,7 +302,7 @@ static void send_pair(const cnv_ctx_t *x, const gvk_cnv_counts_t *c, const gvk_c
 }
 
 static int recv_pair(const cnv_ctx_t *x, int from, const gvk_cnv_counts_t *c, gvk_cnv_result_t *r, int pi,
-                     cnv_piece_t **pieces, int *np, double *buf)
+                     gvk_cnv_piece_t **pieces, int *np, double *buf)
 {
 	int q = pi / c->N, s = pi % c->N, r0 = c->seq_off[q], len = c->seq_off[q + 1] - r0;
 	size_t at = (size_t)s * (size_t)c->m + (size_t)r0;
@@ -322,7 +323,7 @@ static int recv_pair(const cnv_ctx_t *x, int from, const gvk_cnv_counts_t *c, gv
 
 /* Every rank's pairs to rank 0, which makes the calls; the pieces are small, the scores and
  * calls of a pair one sequence long. */
-static int seg_join(void *ctx, const gvk_cnv_counts_t *c, gvk_cnv_result_t *r, cnv_piece_t **pieces, int *n_pieces,
+static int seg_join(void *ctx, const gvk_cnv_counts_t *c, gvk_cnv_result_t *r, gvk_cnv_piece_t **pieces, int *n_pieces,
                     int rc, int *calls, gvk_err_t *err)
 {
 	const cnv_ctx_t *x = ctx;
@@ -359,7 +360,7 @@ int gvk_mpi_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **
 	x.p_lo = malloc(sizeof *x.p_lo * (size_t)P), x.p_hi = malloc(sizeof *x.p_hi * (size_t)P);
 	if (!x.r_cnt || !x.r_off || !x.p_lo || !x.p_hi) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	rc = gvk_mpi_agree(&x.w, rc, err);
-	cnv_split_t sp = {.ctx = &x, .em_join = em_join, .near_join = near_join, .seg_join = seg_join};
+	gvk_cnv_split_t sp = {.ctx = &x, .em_join = em_join, .near_join = near_join, .seg_join = seg_join};
 	for (int k = 0; rc == 0 && k < P; ++k) {
 		int64_t lo, hi;
 		gvk_mpi_split(c->m, P, k, NULL, NULL, &lo, &hi);
@@ -370,7 +371,7 @@ int gvk_mpi_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **
 	if (rc == 0) {
 		sp.r0 = x.r_off[x.w.rank], sp.r1 = sp.r0 + x.r_cnt[x.w.rank];
 		sp.p0 = x.p_lo[x.w.rank], sp.p1 = x.p_hi[x.w.rank];
-		rc = cnv_run_split(e, c, &sp, out, err);
+		rc = gvk_cnv_run_split(e, c, &sp, out, err);
 	}
 	free(x.r_cnt), free(x.r_off), free(x.p_lo), free(x.p_hi);
 	return rc;

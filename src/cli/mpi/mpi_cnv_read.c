@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gvk.h"
 #include "mpi_drivers.h"
 #include "../../common/err.h"
-#include "../../cnv/cnv.h"
 
 /* The first line start at or after at (size when none). */
 static int64_t line_start(FILE *fp, int64_t at, int64_t size)
@@ -200,7 +200,7 @@ int gvk_mpi_cnv_read(const char *path, int as_matrix, int threads, gvk_cnv_count
 	memset(c, 0, sizeof *c);
 	if (my_range(&w, path, &a, &b, &line0)) return gvk_cnv_counts_read_mt(path, as_matrix, threads, c, err);
 	gvk_cnv_counts_t p = {0};
-	int rc = gvk_mpi_agree(&w, cnv_counts_read_range(path, as_matrix, threads, a, b, line0, &p, err), err);
+	int rc = gvk_mpi_agree(&w, gvk_cnv_counts_read_range(path, as_matrix, threads, a, b, line0, &p, err), err);
 	int *rows = malloc(sizeof *rows * (size_t)w.size), ok = rows != NULL;
 	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, w.comm);
 	if (rc == 0 && !ok) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
