@@ -10,8 +10,9 @@
  * argument (or a NULL pointer field it reads, such as gvk_align_pair_t.ref), with the message
  * "FUNCTION: ARG is NULL"; a constructor returns NULL with that message. err may always be NULL;
  * an array may be NULL where its count is 0, and where its comment says so. A function that
- * cannot fail does nothing with NULL: *_destroy, *_free, *_opts_init and gvk_log_default return
- * at once, *_device_name(NULL) is "none", gvk_pairhmm_stats zeroes st for a NULL engine,
+ * cannot fail does nothing with NULL: *_destroy, *_free, *_close, *_opts_init and gvk_log_default
+ * return at once, *_device_name(NULL) is "none", gvk_pairhmm_stats zeroes st for a NULL engine,
+ * gvk_fastid_db_info likewise info (its name "none"), gvk_fastid_db_id(NULL, i) is NULL,
  * gvk_align_gpu_kernel_seconds(NULL) is 0, gvk_struct_layout(NULL) skips the count. The one
  * exception, as with snprintf: gvk_feature_string takes buf NULL only with size 0. */
 #ifndef GVK_H
