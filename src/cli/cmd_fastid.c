@@ -208,8 +208,9 @@ static int gpu_usable(const args_t *a, gvk_err_t *err)
 	args_t probe = *a;
 	probe.quiet = 1;
 	gvk_fastid_t *e = engine(&probe, GVK_ISA_AUTO, err);
+	const int usable = e != NULL;
 	gvk_fastid_destroy(e);
-	return e != NULL;
+	return usable;
 }
 
 static int make_fidb(const args_t *a)

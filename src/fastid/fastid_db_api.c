@@ -183,7 +183,8 @@ int gvk_fastid_db_read_ids(gvk_fastid_db_t *d, const gvk_fastid_result_t *r, gvk
 	if (d->ids_read) return gvk_err_set(err, GVK_ERR_ARG, "%s: the sample IDs of %s were read already", __func__, d->name);
 	int64_t *idx = NULL;
 	size_t n = 0;
-	int rc = fid_result_db_profiles(r, &idx, &n, err);
+	int rc = fid_result_check(r, __func__, "r", err);
+	if (rc == 0) rc = fid_result_db_profiles(r, &idx, &n, err);
 	if (rc == 0) rc = check_named(d, idx, n, err);
 	/* a slice's search ends before the last profile: a regular file skips the rest */
 	if (rc == 0 && d->rd.done != (int64_t)d->rd.n && !d->rd.stream) rc = fidb_seek(&d->rd, d->rd.n, err);

@@ -60,12 +60,13 @@ int gvk_fastid_result_merge(const gvk_fastid_t *e, gvk_fastid_result_t *acc, con
 	if (acc->n_queries != part->n_queries)
 		return gvk_err_set(err, GVK_ERR_ARG, "%s: results of %zu and %zu queries", __func__, acc->n_queries,
 		                   part->n_queries);
-	if ((part->k > 0 && !part->top) || (part->n_hits && !part->hits))
-		return gvk_err_set(err, GVK_ERR_ARG, "%s: part's %s is NULL", __func__, part->n_hits && !part->hits ? "hits" : "top");
+	int rc = fid_result_check(acc, __func__, "acc", err);
+	if (rc == 0) rc = fid_result_check(part, __func__, "part", err);
+	if (rc < 0) return rc;
 	/* the lists grow while the parts are smaller than topk */
 	const int k = acc->k + part->k < e->o.topk ? acc->k + part->k : e->o.topk;
 	const int searched = acc->pairs > 0;
-	int rc = part->k > 0 && k > 0 && acc->n_queries ? merge_top(acc, part, k, err) : 0;
+	rc = part->k > 0 && k > 0 && acc->n_queries ? merge_top(acc, part, k, err) : 0;
 	if (rc == 0 && part->n_hits) rc = merge_hits(acc, part, err);
 	if (rc < 0) return rc;
 	acc->pairs += part->pairs;
@@ -81,7 +82,7 @@ static int check_write(const char *fn, FILE *fp, const gvk_fastid_result_t *r, c
 	if (!r) return gvk_err_null(err, fn, "r");
 	if (!q) return gvk_err_null(err, fn, "queries");
 	if (!db) return gvk_err_null(err, fn, "db");
-	return 0;
+	return fid_result_check(r, fn, "r", err);
 }
 
 int gvk_fastid_write_top(FILE *fp, const gvk_fastid_result_t *r, const gvk_fastid_db_t *queries,

@@ -13,6 +13,14 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+int fid_result_check(const gvk_fastid_result_t *r, const char *fn, const char *what, gvk_err_t *err)
+{
+	if (r->k < 0) return gvk_err_set(err, GVK_ERR_ARG, "%s: %s->k is %d", fn, what, r->k);
+	if (r->k > 0 && r->n_queries && !r->top) return gvk_err_set(err, GVK_ERR_ARG, "%s: %s->top is NULL", fn, what);
+	if (r->n_hits && !r->hits) return gvk_err_set(err, GVK_ERR_ARG, "%s: %s->hits is NULL", fn, what);
+	return 0;
+}
+
 int fid_result_db_profiles(const gvk_fastid_result_t *r, int64_t **idx, size_t *n, gvk_err_t *err)
 {
 	size_t n_top = r->n_queries * (size_t)r->k, m = n_top + r->n_hits;

@@ -11,6 +11,9 @@
 #define FID_TOP_HEADER "query_id\tquery\trank\tdb_id\tdb\tscore"
 #define FID_HITS_HEADER "query_id\tquery\tdb_id\tdb\tscore"
 
+/* GVK_ERR_ARG naming fn and the result (what) when r's counts promise arrays it lacks. */
+int fid_result_check(const gvk_fastid_result_t *r, const char *fn, const char *what, gvk_err_t *err);
+
 /* The database profiles that r names (its top-K lists and hits), ascending, each once; *idx is
  * malloc'ed. */
 int fid_result_db_profiles(const gvk_fastid_result_t *r, int64_t **idx, size_t *n, gvk_err_t *err);

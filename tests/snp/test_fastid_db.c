@@ -292,6 +292,10 @@ static void refusals(const char *made, const char *made_minor, const char *other
 	expect(gvk_fastid_write_top(null_out, r, q, d, &err), &err, GVK_ERR_ARG, "no sample ID", "tables before the IDs");
 	fake.n_queries = 2;
 	expect(gvk_fastid_result_merge(e, r, &fake, &err), &err, GVK_ERR_ARG, "queries", "merge of other queries");
+	fake.n_queries = r ? r->n_queries : 0, fake.top = NULL;
+	expect(gvk_fastid_result_merge(e, r, &fake, &err), &err, GVK_ERR_ARG, "part->top is NULL", "merge of no lists");
+	fake.k = 0, fake.n_hits = 3;
+	expect(gvk_fastid_db_read_ids(d, &fake, &err), &err, GVK_ERR_ARG, "r->hits is NULL", "IDs of no hits");
 	gvk_fastid_db_t *none = gvk_fastid_db_read("/nonexistent.fidb", &err);
 	expect(none ? 0 : err.code, &err, GVK_ERR_IO, "/nonexistent.fidb", "a file that is not there");
 	gvk_fastid_make_opts_t mo;
