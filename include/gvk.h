@@ -10,8 +10,9 @@
  * argument (or a NULL pointer field it reads, such as gvk_align_pair_t.ref), with the message
  * "FUNCTION: ARG is NULL"; a constructor returns NULL with that message. err may always be NULL;
  * an array may be NULL where its count is 0, and where its comment says so. A function that
- * cannot fail does nothing with NULL: *_destroy, *_free, *_opts_init and gvk_log_default return
- * at once, *_device_name(NULL) is "none", gvk_pairhmm_stats zeroes st for a NULL engine,
+ * cannot fail does nothing with NULL: *_destroy, *_free, *_close, *_opts_init and gvk_log_default
+ * return at once, *_device_name(NULL) is "none", gvk_pairhmm_stats zeroes st for a NULL engine,
+ * gvk_fastid_db_info likewise info (its name "none"), gvk_fastid_db_id(NULL, i) is NULL,
  * gvk_align_gpu_kernel_seconds(NULL) is 0, gvk_struct_layout(NULL) skips the count. The one
  * exception, as with snprintf: gvk_feature_string takes buf NULL only with size 0. */
 #ifndef GVK_H
@@ -547,6 +548,9 @@ typedef struct {
 	gvk_fastid_hit_t *hits; /* n_hits threshold hits ordered by query, score, db; NULL when none */
 	size_t n_hits;
 	uint64_t pairs;         /* scores computed */
+	double search_s;        /* seconds the search itself took (copying or reading the database excluded) */
+	char kernel[320];       /* what computed the scores: "cpu-avx512", "gpu-NAME popc", ...; with no database
+	                           profile searched, the engine's CPU kernel */
 } gvk_fastid_result_t;
 
 /* Every query against every database profile. Profiles are n_snp bits packed into ceil(n_snp / 64)
@@ -557,6 +561,99 @@ GVK_EXPORT int gvk_fastid_search(gvk_fastid_t *e, const uint64_t *queries, size_
                                  size_t n_db, uint32_t n_snp, gvk_fastid_result_t **out, gvk_err_t *err);
 /* Frees a result; NULL is allowed. */
 GVK_EXPORT void gvk_fastid_result_free(gvk_fastid_result_t *r);
+
+/* FastID profile files (.fidb; docs/snp.md, "`.fidb` profile files") as gvk fastid makes, reads and
+ * searches them. A gvk_fastid_db_t holds a file's header and SNP panel, and its profiles and
+ * sample IDs either whole in memory (gvk_fastid_db_read, gvk_fastid_db_make) or read as a search
+ * goes (gvk_fastid_db_open: a database larger than memory, a block at a time). Messages name the
+ * file ("standard input" for "-") and the profile, SNP or ID at fault. A handle is the caller's,
+ * freed with gvk_fastid_db_close; no call keeps the path it was given. */
+typedef struct gvk_fastid_db_s gvk_fastid_db_t;
+
+typedef struct {
+	int64_t n;           /* profiles */
+	uint32_t n_snp;      /* SNPs, bits per profile */
+	int has_panel;       /* 1: the SNPs are listed (a version 2 file, or made); 0: a version 1 file, whose
+	                        profiles are named by their indices */
+	uint64_t panel_hash; /* FNV-1a 64 of the panel's text (0 without one), as --make-fidb prints it */
+	int whole;           /* 1: every profile and ID in memory (gvk_fastid_db_read, _make) */
+	int seekable;        /* 1: gvk_fastid_db_range may start anywhere (whole, or a regular file opened) */
+	const char *name;    /* the file as messages name it; owned by the handle */
+} gvk_fastid_db_info_t;
+
+/* --make-fidb's options. */
+typedef struct {
+	int minor;   /* 0 (default): bit j marks the allele 1 of the input, the VCF's ALT or the .bim's A1; 1:
+	                the allele rarer among the input's calls (ties keep ALT / A1) */
+	int threads; /* threads that read, decode and transpose; 0 = all processors (default 1). The profiles
+	                are the same for any number */
+} gvk_fastid_make_opts_t;
+
+/* Fills o with the defaults above. */
+GVK_EXPORT void gvk_fastid_make_opts_init(gvk_fastid_make_opts_t *o);
+/* Checks the options: 0, or GVK_ERR_ARG with a message naming the field. */
+GVK_EXPORT int gvk_fastid_make_opts_check(const gvk_fastid_make_opts_t *o, gvk_err_t *err);
+/* One profile per sample of a PLINK 1 fileset (its prefix, or the path of its .bed, .bim or .fam;
+ * every sample of the .fam, founder or not) or of a VCF/BCF file ("-": VCF on standard input;
+ * needs htslib), with the SNP panel and the sample IDs, whole in memory: what gvk fastid
+ * --make-fidb writes. Missing calls give 0. NULL with err naming the input (and its line or
+ * record) on failure. */
+GVK_EXPORT gvk_fastid_db_t *gvk_fastid_db_make(const char *in, const gvk_fastid_make_opts_t *o, gvk_err_t *err);
+/* A whole .fidb file (version 1 or 2; "-": standard input) read into memory: header (checked
+ * against the size of a regular file), panel and its hash, every profile (bits past n_snp must be
+ * 0) and every ID. NULL with err set on failure. */
+GVK_EXPORT gvk_fastid_db_t *gvk_fastid_db_read(const char *path, gvk_err_t *err);
+/* A .fidb file opened for a search in blocks: its header and panel are read and checked now, its
+ * profiles by gvk_fastid_search_db, its IDs by gvk_fastid_db_read_ids. The file stays open until
+ * gvk_fastid_db_close. NULL with err set on failure. */
+GVK_EXPORT gvk_fastid_db_t *gvk_fastid_db_open(const char *path, gvk_err_t *err);
+/* Frees the handle and closes its file; NULL is allowed. */
+GVK_EXPORT void gvk_fastid_db_close(gvk_fastid_db_t *d);
+/* What d holds into *info (zeros and name "none" for a NULL d). */
+GVK_EXPORT void gvk_fastid_db_info(const gvk_fastid_db_t *d, gvk_fastid_db_info_t *info);
+/* Writes a whole d that has a panel (made, or read from a version 2 file) to fp as a version 2
+ * .fidb. fp stays the caller's, and so does checking it after the last write (fflush, fclose):
+ * GVK_ERR_IO here only for a write that failed at once. */
+GVK_EXPORT int gvk_fastid_db_write(const gvk_fastid_db_t *d, FILE *fp, gvk_err_t *err);
+/* 0 when the profiles of queries can be searched against those of db: the same number of SNPs
+ * and, when both list their SNPs, the same panel. GVK_ERR_FORMAT naming both files and the first
+ * SNP that differs otherwise. A file without a panel matches any of its SNP count. */
+GVK_EXPORT int gvk_fastid_db_match(const gvk_fastid_db_t *queries, const gvk_fastid_db_t *db, gvk_err_t *err);
+/* The profiles the next gvk_fastid_search_db of d takes as its database: first .. end - 1, 0 <=
+ * first <= end <= n (at first: all of them; a search moves first to end), so that processes can
+ * each search a slice. A file that is not seekable (standard input, a pipe) can only start where
+ * its reading stands (GVK_ERR_ARG otherwise); a regular file seeks (GVK_ERR_IO when it cannot). */
+GVK_EXPORT int gvk_fastid_db_range(gvk_fastid_db_t *d, int64_t first, int64_t end, gvk_err_t *err);
+/* After the search of an opened d, once: reads the sample IDs of the database profiles r names
+ * (its top lists and hits), the section after the profiles (a regular file seeks to it; a stream
+ * must have been searched to its last profile), checking every ID. A whole d holds every ID
+ * already: 0 at once. */
+GVK_EXPORT int gvk_fastid_db_read_ids(gvk_fastid_db_t *d, const gvk_fastid_result_t *r, gvk_err_t *err);
+/* The ID of profile i (its index as text in a version 1 file), NULL when d does not hold it; owned
+ * by d. */
+GVK_EXPORT const char *gvk_fastid_db_id(const gvk_fastid_db_t *d, int64_t i);
+
+/* Every profile of queries (whole) against the profiles of db in its range (gvk_fastid_db_range),
+ * read or copied block profiles at a time (0: 2^24) so that the database need not fit in memory;
+ * database indices count from the file's first profile. queries and db are checked as
+ * gvk_fastid_db_match does first. db may be queries itself. *out is allocated for the caller
+ * (gvk_fastid_result_free), NULL after an error. */
+GVK_EXPORT int gvk_fastid_search_db(gvk_fastid_t *e, const gvk_fastid_db_t *queries, gvk_fastid_db_t *db,
+                                    size_t block, gvk_fastid_result_t **out, gvk_err_t *err);
+/* Folds part, a result of e's search of the same queries against other database profiles (another
+ * process's slice), into acc: top lists merged to at most e's topk entries (ties: smaller database
+ * index), hits merged in their order, pairs summed; acc keeps its search_s and kernel (part's
+ * kernel when acc searched nothing). part is only read. GVK_ERR_ARG when the query counts differ. */
+GVK_EXPORT int gvk_fastid_result_merge(const gvk_fastid_t *e, gvk_fastid_result_t *acc, const gvk_fastid_result_t *part,
+                                       gvk_err_t *err);
+/* gvk fastid's tables of r to fp, names from queries and db (after gvk_fastid_db_read_ids): the top
+ * lists as a header and rows 'query_id query rank db_id db score', by query then rank; the hits as
+ * a header and rows 'query_id query db_id db score', by query, score, db. GVK_ERR_ARG naming the
+ * profile when an ID is not held. fp stays the caller's, as with gvk_fastid_db_write. */
+GVK_EXPORT int gvk_fastid_write_top(FILE *fp, const gvk_fastid_result_t *r, const gvk_fastid_db_t *queries,
+                                    const gvk_fastid_db_t *db, gvk_err_t *err);
+GVK_EXPORT int gvk_fastid_write_hits(FILE *fp, const gvk_fastid_result_t *r, const gvk_fastid_db_t *queries,
+                                     const gvk_fastid_db_t *db, gvk_err_t *err);
 
 /* ---------------------------------------------------------------------------------------------
  * Semi-global alignment with traceback (GATK's Smith-Waterman, Intel GKL semantics; see

@@ -197,6 +197,69 @@ static void ld(void)
 	gvk_ld_destroy(e);
 }
 
+/* A version 1 .fidb of one profile of 8 SNPs, in a temporary file; 0 or -1. */
+static int tiny_fidb(char *name)
+{
+	static const unsigned char f[24] = {'F', 'I', 'D', 'B', 1, 0, 0, 0, 8, 0, 0, 0, 1, 0, 0, 0, 5};
+	int fd = mkstemp(name);
+	int ok = fd >= 0 && write(fd, f, sizeof f) == (ssize_t)sizeof f;
+	if (fd >= 0) close(fd);
+	return ok ? 0 : -1;
+}
+
+static void fastid_db(gvk_fastid_t *e)
+{
+	char name[] = "/tmp/gvk_null_args_XXXXXX";
+	gvk_fastid_db_t *d = tiny_fidb(name) == 0 ? gvk_fastid_db_read(name, NULL) : NULL;
+	gvk_fastid_result_t *r = NULL;
+	if (!d || gvk_fastid_search_db(e, d, d, 0, &r, NULL) < 0) {
+		++fails, printf("FAIL: cannot read or search a .fidb (%s)\n", name);
+		gvk_fastid_db_close(d);
+		unlink(name);
+		return;
+	}
+	gvk_fastid_make_opts_t mo;
+	gvk_fastid_make_opts_init(&mo);
+	gvk_fastid_db_info_t in;
+	FILE *fp = fopen("/dev/null", "w");
+	NOOP("gvk_fastid_make_opts_init(NULL)", gvk_fastid_make_opts_init(NULL), 1);
+	ARG("gvk_fastid_make_opts_check(NULL)", "o", gvk_fastid_make_opts_check(NULL, &err));
+	ARG("gvk_fastid_db_make(in NULL)", "in", CTOR(gvk_fastid_db_make(NULL, &mo, &err)));
+	ARG("gvk_fastid_db_make(o NULL)", "o", CTOR(gvk_fastid_db_make(name, NULL, &err)));
+	ARG("gvk_fastid_db_read(path NULL)", "path", CTOR(gvk_fastid_db_read(NULL, &err)));
+	ARG("gvk_fastid_db_open(path NULL)", "path", CTOR(gvk_fastid_db_open(NULL, &err)));
+	NOOP("gvk_fastid_db_close(NULL)", gvk_fastid_db_close(NULL), 1);
+	NOOP("gvk_fastid_db_info(d NULL)", gvk_fastid_db_info(NULL, &in), !strcmp(in.name, "none") && in.n == 0);
+	NOOP("gvk_fastid_db_info(info NULL)", gvk_fastid_db_info(d, NULL), 1);
+	ARG("gvk_fastid_db_write(d NULL)", "d", gvk_fastid_db_write(NULL, fp, &err));
+	ARG("gvk_fastid_db_write(fp NULL)", "fp", gvk_fastid_db_write(d, NULL, &err));
+	ARG("gvk_fastid_db_match(queries NULL)", "queries", gvk_fastid_db_match(NULL, d, &err));
+	ARG("gvk_fastid_db_match(db NULL)", "db", gvk_fastid_db_match(d, NULL, &err));
+	ARG("gvk_fastid_db_range(d NULL)", "d", gvk_fastid_db_range(NULL, 0, 1, &err));
+	ARG("gvk_fastid_db_read_ids(d NULL)", "d", gvk_fastid_db_read_ids(NULL, r, &err));
+	ARG("gvk_fastid_db_read_ids(r NULL)", "r", gvk_fastid_db_read_ids(d, NULL, &err));
+	NOOP("gvk_fastid_db_id(NULL)", const char *id = gvk_fastid_db_id(NULL, 0), id == NULL);
+	ARG("gvk_fastid_search_db(e NULL)", "e", gvk_fastid_search_db(NULL, d, d, 0, &r, &err));
+	ARG("gvk_fastid_search_db(queries NULL)", "queries", gvk_fastid_search_db(e, NULL, d, 0, &r, &err));
+	ARG("gvk_fastid_search_db(db NULL)", "db", gvk_fastid_search_db(e, d, NULL, 0, &r, &err));
+	ARG("gvk_fastid_search_db(out NULL)", "out", gvk_fastid_search_db(e, d, d, 0, NULL, &err));
+	ARG("gvk_fastid_result_merge(e NULL)", "e", gvk_fastid_result_merge(NULL, r, r, &err));
+	ARG("gvk_fastid_result_merge(acc NULL)", "acc", gvk_fastid_result_merge(e, NULL, r, &err));
+	ARG("gvk_fastid_result_merge(part NULL)", "part", gvk_fastid_result_merge(e, r, NULL, &err));
+	ARG("gvk_fastid_write_top(fp NULL)", "fp", gvk_fastid_write_top(NULL, r, d, d, &err));
+	ARG("gvk_fastid_write_top(r NULL)", "r", gvk_fastid_write_top(fp, NULL, d, d, &err));
+	ARG("gvk_fastid_write_top(queries NULL)", "queries", gvk_fastid_write_top(fp, r, NULL, d, &err));
+	ARG("gvk_fastid_write_top(db NULL)", "db", gvk_fastid_write_top(fp, r, d, NULL, &err));
+	ARG("gvk_fastid_write_hits(fp NULL)", "fp", gvk_fastid_write_hits(NULL, r, d, d, &err));
+	ARG("gvk_fastid_write_hits(r NULL)", "r", gvk_fastid_write_hits(fp, NULL, d, d, &err));
+	ARG("gvk_fastid_write_hits(queries NULL)", "queries", gvk_fastid_write_hits(fp, r, NULL, d, &err));
+	ARG("gvk_fastid_write_hits(db NULL)", "db", gvk_fastid_write_hits(fp, r, d, NULL, &err));
+	if (fp) fclose(fp);
+	gvk_fastid_result_free(r);
+	gvk_fastid_db_close(d);
+	unlink(name);
+}
+
 static void fastid(void)
 {
 	gvk_fastid_opts_t o;
@@ -218,6 +281,7 @@ static void fastid(void)
 	ARG("gvk_fastid_search(db NULL)", "db", gvk_fastid_search(e, q, 1, NULL, 1, 8, &r, &err));
 	ARG("gvk_fastid_search(out NULL)", "out", gvk_fastid_search(e, q, 1, db, 1, 8, NULL, &err));
 	NOOP("gvk_fastid_result_free(NULL)", gvk_fastid_result_free(NULL), 1);
+	fastid_db(e);
 	gvk_fastid_destroy(e);
 }
 

@@ -27,6 +27,7 @@ static void pairhmm_init(gvk_pairhmm_opts_t *o) { gvk_pairhmm_opts_init(o); }
 static void align_init(gvk_align_opts_t *o) { gvk_align_opts_init(o); }
 static void ld_init(gvk_ld_opts_t *o) { gvk_ld_opts_init(o); }
 static void fastid_init(gvk_fastid_opts_t *o) { gvk_fastid_opts_init(o); }
+static void fastid_make_init(gvk_fastid_make_opts_t *o) { gvk_fastid_make_opts_init(o); }
 static void cnv_init(gvk_cnv_opts_t *o) { gvk_cnv_opts_init(o, 0); }
 static void cnv_plot_init(gvk_cnv_plot_opts_t *o) { gvk_cnv_plot_opts_init(o); }
 
@@ -53,6 +54,9 @@ int main(void)
 	CHECK(fastid, gvk_fastid_opts_t, NULL, (void)0);
 	CHECK(fastid, gvk_fastid_opts_t, "topk", o.topk = -1);
 	CHECK(fastid, gvk_fastid_opts_t, "device", o.device = 3);
+	CHECK(fastid_make, gvk_fastid_make_opts_t, NULL, (void)0);
+	CHECK(fastid_make, gvk_fastid_make_opts_t, "minor", o.minor = 2);
+	CHECK(fastid_make, gvk_fastid_make_opts_t, "threads", o.threads = -1);
 	CHECK(cnv, gvk_cnv_opts_t, NULL, (void)0);
 	CHECK(cnv, gvk_cnv_opts_t, "cyc", o.cyc = 0);
 	CHECK(cnv, gvk_cnv_opts_t, "device", o.device = 4);

@@ -116,7 +116,7 @@ class FastidOpts(ctypes.Structure):
 class FastidResult(ctypes.Structure):
 	_c_name_ = "gvk_fastid_result_t"
 	_fields_ = [("n_queries", c_size_t), ("k", c_int), ("top", c_void_p), ("hits", c_void_p), ("n_hits", c_size_t),
-	            ("pairs", c_uint64)]
+	            ("pairs", c_uint64), ("search_s", c_double), ("kernel", ctypes.c_char * 320)]
 
 
 class SwParams(ctypes.Structure):

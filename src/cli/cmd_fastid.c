@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* gvk fastid: FastID identity and mixture searches of query profiles against a database. */
+/* gvk fastid: FastID identity and mixture searches of query profiles against a database, through
+ * the public API (gvk.h) alone. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdarg.h>
@@ -10,16 +11,11 @@
 #include "gvk.h"
 #include "commands.h"
 #include "../common/err.h"
-#include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
-#include "../fastid/fastid_engine.h"
-#include "../fastid/fastid_write.h"
-#include "../fastid/fidb_make.h"
 #ifdef GVK_MPI
 #include "mpi/mpi_drivers.h"
 #endif
-#include "../snp/snp_gpu.h"
 #include "snp_gpu_env.h"
 #include "cli_env.h"
 
@@ -27,7 +23,7 @@ typedef struct {
 	const char *out, *hits_out, *make_fidb, *db, *queries;
 	int mixture, topk, threads, isa, device, quiet, minor;
 	int64_t thresh, block;
-	snp_gpu_opt_t gpu; /* from the GVK_SNP_GPU_* variables */
+	snp_gpu_env_t gpu; /* from the GVK_SNP_GPU_* variables */
 } args_t;
 
 static void usage(FILE *fp)
@@ -181,17 +177,56 @@ static int parse_args(int argc, char **argv, args_t *a)
 	return check_args(argc - optind, argv + optind, a);
 }
 
+/* The code of a call that failed with err. */
+static int failed(const gvk_err_t *err)
+{
+	return err->code < 0 ? err->code : GVK_ERR_ARG;
+}
+
+/* The engine the command line asks for, with CPU kernel isa; NULL with err set. */
+static gvk_fastid_t *engine(const args_t *a, int isa, gvk_err_t *err)
+{
+	gvk_fastid_opts_t o;
+	gvk_fastid_opts_init(&o);
+	o.mixture = a->mixture;
+	o.topk = a->topk;
+	/* no score exceeds 2^32 - 1: a larger threshold keeps every pair, as that one does */
+	o.threshold = a->thresh > UINT32_MAX ? (int64_t)UINT32_MAX : a->thresh;
+	o.threads = a->threads;
+	o.device = a->device;
+	o.isa = isa;
+	o.gpu_path = a->gpu.path, o.gpu_mem = a->gpu.mem, o.gpu_db_block = a->gpu.db_block, o.gpu_q_batch = a->gpu.q_batch;
+	if (!a->quiet) o.log.level = GVK_LOG_INFO; /* notes such as a GPU kernel that cannot be used */
+	return gvk_fastid_create(&o, err);
+}
+
+/* --device gpu: the GPU or an error, before any input is read (--make-fidb too, which has no GPU
+ * work: the option means the same in every command). The probe asks for no particular CPU kernel,
+ * and notes nothing: --isa is for the search, which says itself when this CPU lacks the kernel. */
+static int gpu_usable(const args_t *a, gvk_err_t *err)
+{
+	args_t probe = *a;
+	probe.quiet = 1;
+	gvk_fastid_t *e = engine(&probe, GVK_ISA_AUTO, err);
+	const int usable = e != NULL;
+	gvk_fastid_destroy(e);
+	return usable;
+}
+
 static int make_fidb(const args_t *a)
 {
 	gvk_err_t err = {0, ""};
-	fid_file_t f;
+	gvk_fastid_make_opts_t mo;
+	gvk_fastid_make_opts_init(&mo);
+	mo.minor = a->minor, mo.threads = a->threads;
 	gvk_outset_t os;
 	gvk_outset_init(&os);
 	gvk_cli_signals_watch(&os);
 	FILE *fp = NULL;
-	int rc = fid_make(a->make_fidb, a->minor, a->threads, &f, &err);
+	gvk_fastid_db_t *f = gvk_fastid_db_make(a->make_fidb, &mo, &err);
+	int rc = f ? 0 : failed(&err);
 	if (rc == 0 && !(fp = gvk_outset_open(&os, a->out, &err))) rc = GVK_ERR_IO;
-	if (rc == 0 && fidb_write(fp, &f.prof, &f.panel, &f.ids, &err) < 0)
+	if (rc == 0 && gvk_fastid_db_write(f, fp, &err) < 0)
 		rc = gvk_err_set(&err, GVK_ERR_IO, "%s: write error", strcmp(a->out, "-") ? a->out : "standard output");
 	if (rc == 0) rc = gvk_outset_commit(&os, &err);
 	gvk_cli_signals_watch(NULL);
@@ -199,84 +234,96 @@ static int make_fidb(const args_t *a)
 	if (rc < 0) {
 		fprintf(stderr, "gvk fastid: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
 	} else if (!a->quiet) {
-		fprintf(stderr, "gvk fastid: %lld profiles of %u SNPs (panel %016llx) written to %s\n", (long long)f.prof.n,
-		        f.prof.n_snp, (unsigned long long)f.panel.hash, strcmp(a->out, "-") ? a->out : "standard output");
+		gvk_fastid_db_info_t in;
+		gvk_fastid_db_info(f, &in);
+		fprintf(stderr, "gvk fastid: %lld profiles of %u SNPs (panel %016llx) written to %s\n", (long long)in.n, in.n_snp,
+		        (unsigned long long)in.panel_hash, strcmp(a->out, "-") ? a->out : "standard output");
 	}
-	fid_file_free(&f);
+	gvk_fastid_db_close(f);
 	return rc < 0 ? 1 : 0;
-}
-
-/* A file name as messages show it. */
-static const char *shown(const char *path)
-{
-	return strcmp(path, "-") ? path : "standard input";
 }
 
 /* The queries against the database's header: the same number of SNPs, and the same panel when
  * both have one. A version 1 file has none; with a version 2 file on the other side the panels
  * cannot be compared, which is said unless quiet. */
-static int check_panels(const args_t *a, const fid_file_t *q, const fidb_reader_t *rd, gvk_err_t *err)
+static int check_panels(const args_t *a, const gvk_fastid_db_t *q, const gvk_fastid_db_t *db, gvk_err_t *err)
 {
-	const char *qn = shown(a->queries), *dn = shown(a->db);
-	if (q->prof.n_snp != rd->n_snp)
-		return gvk_err_set(err, GVK_ERR_FORMAT, "%s: profiles have %u SNPs but those of %s have %u", qn, q->prof.n_snp,
-		                   dn, rd->n_snp);
-	if (q->panel.present != rd->panel.present && !a->quiet)
+	int rc = gvk_fastid_db_match(q, db, err);
+	gvk_fastid_db_info_t qi, di;
+	gvk_fastid_db_info(q, &qi);
+	gvk_fastid_db_info(db, &di);
+	if (rc == 0 && qi.has_panel != di.has_panel && !a->quiet)
 		fprintf(stderr, "gvk fastid: warning: %s has no SNP panel (a version 1 .fidb), so the panels were not compared\n",
-		        q->panel.present ? dn : qn);
-	return fid_panel_match(&q->panel, qn, &rd->panel, dn, err);
-}
-
-/* The database in blocks; each block's top-k lists and hits are folded into res. */
-static int search_blocks(const args_t *a, const fid_prof_t *q, fidb_reader_t *rd, fid_result_t *res, double *tk,
-                         gvk_err_t *err)
-{
-	int rc = 0;
-	while (rc == 0 && rd->done < (int64_t)rd->n) {
-		int64_t off = rd->done;
-		fid_prof_t db;
-		if ((rc = fidb_read_block(rd, a->block, &db, err)) < 0) break;
-		fid_job_t job = {q, &db, a->mixture ? PG_ANDNOT : PG_XOR, a->topk, a->thresh, a->threads, a->isa,
-		                 a->device, off, a->gpu};
-		rc = fid_search_block(&job, res, tk, err);
-		fid_prof_free(&db);
-	}
-	if (rc == 0) fid_result_sort_hits(res);
+		        qi.has_panel ? di.name : qi.name);
 	return rc;
 }
 
-/* The IDs of the database profiles that res names, read after the last block. */
-static int db_ids(fidb_reader_t *rd, const fid_result_t *res, int64_t n_q, fid_ids_t *ids, gvk_err_t *err)
-{
-	int64_t *idx = NULL;
-	size_t n = 0;
-	int rc = fid_result_db_profiles(res, n_q, &idx, &n, err);
-	if (rc == 0) rc = fidb_read_ids(rd, idx, n, ids, err);
-	free(idx);
-	return rc;
-}
-
-static int write_tables(const args_t *a, gvk_outset_t *os, const fid_result_t *res, const fid_file_t *q,
-                        const fid_ids_t *dbids, gvk_err_t *err)
+static int write_tables(const args_t *a, gvk_outset_t *os, const gvk_fastid_result_t *res, const gvk_fastid_db_t *q,
+                        const gvk_fastid_db_t *db, gvk_err_t *err)
 {
 	FILE *out_fp = NULL;
 	int rc = 0;
 	if ((a->topk || !a->hits_out) && !(out_fp = gvk_outset_open(os, a->out, err))) return GVK_ERR_IO;
-	if (a->topk) rc = fid_write_top(out_fp, res, q->prof.n, &q->ids, dbids, err);
+	if (a->topk) rc = gvk_fastid_write_top(out_fp, res, q, db, err);
 	if (rc < 0 || a->thresh < 0) return rc;
 	FILE *fp = a->hits_out ? gvk_outset_open(os, a->hits_out, err) : out_fp;
 	if (!fp) return GVK_ERR_IO;
-	return fid_write_hits(fp, res, &q->ids, dbids, err);
+	return gvk_fastid_write_hits(fp, res, q, db, err);
 }
 
-static void summary(const args_t *a, const fid_file_t *q, const fidb_reader_t *rd, const fid_result_t *res, double dt,
-                    double tk)
+static void summary(const args_t *a, const gvk_fastid_db_t *q, const gvk_fastid_db_t *db,
+                    const gvk_fastid_result_t *res, double dt)
 {
+	gvk_fastid_db_info_t qi, di;
+	gvk_fastid_db_info(q, &qi);
+	gvk_fastid_db_info(db, &di);
+	const double tk = res->search_s;
 	fprintf(stderr, "gvk fastid: %lld queries x %lld profiles x %u SNPs (%s), %llu scores, %zu hits, %.3f s "
 	                "(search %.3f s, %.3g pairs/s), %s, %d threads\n",
-	        (long long)q->prof.n, (long long)rd->n, rd->n_snp, a->mixture ? "mixture" : "identity",
-	        (unsigned long long)res->pairs, res->n_hits, dt, tk, tk > 0 ? (double)res->pairs / tk : 0.0,
-	        res->kernel[0] ? res->kernel : fid_device_name(a->isa), a->threads);
+	        (long long)qi.n, (long long)di.n, di.n_snp, a->mixture ? "mixture" : "identity",
+	        (unsigned long long)res->pairs, res->n_hits, dt, tk, tk > 0 ? (double)res->pairs / tk : 0.0, res->kernel,
+	        a->threads);
+}
+
+/* The queries read whole, the database a block at a time (each rank its slice under MPI), the
+ * tables written and committed. The engine is made where the search begins, so that a CPU
+ * kernel this CPU lacks is said after the inputs were checked. */
+static int search(args_t *a)
+{
+	gvk_err_t err = {0, ""};
+	gvk_fastid_t *e = NULL;
+	gvk_fastid_db_t *q = NULL, *db = NULL;
+	gvk_fastid_result_t *res = NULL;
+	gvk_outset_t os;
+	gvk_outset_init(&os);
+	gvk_cli_signals_watch(&os);
+	double t0 = gvk_seconds();
+	int rc = (q = gvk_fastid_db_read(a->queries, &err)) ? 0 : failed(&err);
+	if (rc == 0) rc = (db = gvk_fastid_db_open(a->db, &err)) ? 0 : failed(&err);
+	if (rc == 0) rc = check_panels(a, q, db, &err);
+	int writes = 1;
+#ifdef GVK_MPI
+	/* Under MPI each rank searches its slice of the database and rank 0 writes. */
+	if (rc == 0) rc = gvk_mpi_fastid_slice(db, &err);
+#endif
+	if (rc == 0) rc = (e = engine(a, a->isa, &err)) ? 0 : failed(&err);
+	if (rc == 0) rc = gvk_fastid_search_db(e, q, db, (size_t)a->block, &res, &err);
+#ifdef GVK_MPI
+	rc = gvk_mpi_fastid_reduce(e, res, rc, &writes, &err);
+	if (!writes) a->quiet = 1;
+#endif
+	if (rc == 0 && writes) rc = gvk_fastid_db_read_ids(db, res, &err);
+	if (rc == 0 && writes) rc = write_tables(a, &os, res, q, db, &err);
+	if (rc == 0) rc = gvk_outset_commit(&os, &err);
+	gvk_cli_signals_watch(NULL);
+	gvk_outset_abort(&os);
+	if (rc < 0) fprintf(stderr, "gvk fastid: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
+	else if (!a->quiet) summary(a, q, db, res, gvk_seconds() - t0);
+	gvk_fastid_result_free(res);
+	gvk_fastid_db_close(db);
+	gvk_fastid_db_close(q);
+	gvk_fastid_destroy(e);
+	return rc < 0 ? 1 : 0;
 }
 
 int gvk_cmd_fastid(int argc, char **argv)
@@ -288,42 +335,6 @@ int gvk_cmd_fastid(int argc, char **argv)
 	if (a.make_fidb && gvk_mpi_rank() > 0) return 0;
 #endif
 	gvk_err_t err = {0, ""};
-	/* --device gpu: the GPU or an error, before any input is read (--make-fidb too, which has no
-	 * GPU work: the option means the same in every command) */
-	if (a.device == GVK_DEVICE_GPU && snp_gpu_probe(&a.gpu, NULL, 0, &err) < 0) return gvk_cli_no_gpu(err.msg);
-	if (a.make_fidb) return make_fidb(&a);
-	if (!a.quiet) a.gpu.log.level = GVK_LOG_INFO; /* notes such as a GPU kernel that cannot be used */
-	fid_file_t q = {0};
-	fid_ids_t dbids = {0};
-	fid_result_t res = {0};
-	fidb_reader_t rd = {0};
-	gvk_outset_t os;
-	gvk_outset_init(&os);
-	gvk_cli_signals_watch(&os);
-	double t0 = gvk_seconds(), tk = 0;
-	int rc = fidb_read_all(a.queries, &q.prof, &q.panel, &q.ids, &err);
-	if (rc == 0) rc = fidb_open(&rd, a.db, &err);
-	if (rc == 0) rc = check_panels(&a, &q, &rd, &err);
-	int writes = 1;
-#ifdef GVK_MPI
-	/* Under MPI each rank searches its slice of the database and rank 0 writes. */
-	if (rc == 0) rc = gvk_mpi_fastid_slice(&rd, &err);
-#endif
-	if (rc == 0) rc = search_blocks(&a, &q.prof, &rd, &res, &tk, &err);
-#ifdef GVK_MPI
-	rc = gvk_mpi_fastid_reduce(&rd, &res, q.prof.n, a.topk, rc, &writes, &err);
-	if (!writes) a.quiet = 1;
-#endif
-	if (rc == 0 && writes) rc = db_ids(&rd, &res, q.prof.n, &dbids, &err);
-	if (rc == 0 && writes) rc = write_tables(&a, &os, &res, &q, &dbids, &err);
-	if (rc == 0) rc = gvk_outset_commit(&os, &err);
-	gvk_cli_signals_watch(NULL);
-	gvk_outset_abort(&os);
-	if (rc < 0) fprintf(stderr, "gvk fastid: %s\n", err.msg[0] ? err.msg : gvk_strerror(rc));
-	else if (!a.quiet) summary(&a, &q, &rd, &res, gvk_seconds() - t0, tk);
-	fidb_close(&rd);
-	fid_result_free(&res);
-	fid_ids_free(&dbids);
-	fid_file_free(&q);
-	return rc < 0 ? 1 : 0;
+	if (a.device == GVK_DEVICE_GPU && !gpu_usable(&a, &err)) return gvk_cli_no_gpu(err.msg);
+	return a.make_fidb ? make_fidb(&a) : search(&a);
 }

@@ -231,6 +231,16 @@ static int run(run_t *r)
 	return write_outputs(r);
 }
 
+/* The GVK_SNP_GPU_* variables into the engine's GPU options, with the process's log. */
+static int gpu_env(snp_gpu_opt_t *g)
+{
+	snp_gpu_env_t v = {g->path, g->mem, g->db_block, g->q_batch};
+	if (snp_gpu_env("ld", &v) < 0) return -1;
+	g->path = v.path, g->mem = v.mem, g->db_block = v.db_block, g->q_batch = v.q_batch;
+	gvk_log_default(&g->log);
+	return 0;
+}
+
 int gvk_cmd_ld(int argc, char **argv)
 {
 	run_t *r = calloc(1, sizeof *r);
@@ -244,7 +254,7 @@ int gvk_cmd_ld(int argc, char **argv)
 		ld_usage(stderr);
 		return free(r), 1;
 	}
-	if (ld_args_check(&r->a) < 0 || snp_gpu_env("ld", &r->a.ld.gpu) < 0) return free(r), 1;
+	if (ld_args_check(&r->a) < 0 || gpu_env(&r->a.ld.gpu) < 0) return free(r), 1;
 	/* --device gpu: the GPU or an error, before any input is read. Unphased D / D' come from a
 	 * per-pair EM that only the CPU runs, so the GPU cannot be promised for them. */
 	if (r->a.ld.device == GVK_DEVICE_GPU && r->a.ld.em) {

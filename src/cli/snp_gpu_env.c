@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gvk.h"
 #include "cli_env.h"
 #include "snp_gpu_env.h"
 
@@ -16,20 +17,19 @@ static int env_count(const char *cmd, const char *name, int64_t *v)
 	return 0;
 }
 
-int snp_gpu_env(const char *cmd, snp_gpu_opt_t *o)
+int snp_gpu_env(const char *cmd, snp_gpu_env_t *v)
 {
-	gvk_log_default(&o->log);
 	const char *s = getenv("GVK_SNP_GPU_PATH");
 	if (s && *s) {
-		if (!strcmp(s, "auto")) o->path = GVK_SNP_PATH_AUTO;
-		else if (!strcmp(s, "popc")) o->path = GVK_SNP_PATH_POPC;
-		else if (!strcmp(s, "mma")) o->path = GVK_SNP_PATH_MMA;
+		if (!strcmp(s, "auto")) v->path = GVK_SNP_PATH_AUTO;
+		else if (!strcmp(s, "popc")) v->path = GVK_SNP_PATH_POPC;
+		else if (!strcmp(s, "mma")) v->path = GVK_SNP_PATH_MMA;
 		else return fprintf(stderr, "gvk %s: GVK_SNP_GPU_PATH must be auto, popc or mma, not '%s'\n", cmd, s), -1;
 	}
-	int64_t mem = (int64_t)o->mem;
-	if (env_count(cmd, "GVK_SNP_GPU_MEM", &mem) < 0 || env_count(cmd, "GVK_SNP_GPU_DB_BLOCK", &o->db_block) < 0 ||
-	    env_count(cmd, "GVK_SNP_GPU_QBATCH", &o->q_batch) < 0)
+	int64_t mem = (int64_t)v->mem;
+	if (env_count(cmd, "GVK_SNP_GPU_MEM", &mem) < 0 || env_count(cmd, "GVK_SNP_GPU_DB_BLOCK", &v->db_block) < 0 ||
+	    env_count(cmd, "GVK_SNP_GPU_QBATCH", &v->q_batch) < 0)
 		return -1;
-	o->mem = (size_t)mem;
+	v->mem = (size_t)mem;
 	return 0;
 }

@@ -3,7 +3,7 @@
 # output; on the SNP engines' shared readers, planes and kernels (snp/snp.cmake).
 list(APPEND GVK_SOURCES
   fastid/fidb_io.c fastid/fid_panel.c fastid/fid_ids.c fastid/fidb_make.c fastid/fastid_engine.c
-  fastid/fastid_write.c fastid/fastid_api.c)
+  fastid/fastid_write.c fastid/fastid_api.c fastid/fastid_db_api.c fastid/fastid_result_api.c)
 if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
   list(APPEND GVK_SOURCES fastid/fastid_gpu.cu)
 else()

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The public FastID engine of gvk.h: options checked once; a search copies the caller's profiles
- * into the engine's padded layout a database block at a time (so the copy stays bounded) and
- * folds the blocks' results as gvk fastid does. */
+ * into the engine's padded layout, or reads a .fidb's, a database block at a time (so the copy
+ * stays bounded) and folds the blocks' results. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gvk.h"
+#include "fastid_handles.h"
 #include "fastid_engine.h"
 #include "fastid_gpu.h"
 #include "../common/err.h"
@@ -14,12 +16,6 @@
 
 /* Database profiles copied and searched at a time (gvk fastid's default --block). */
 enum { DB_BLOCK = 1 << 24 };
-
-struct gvk_fastid_s {
-	gvk_fastid_opts_t o;
-	int device; /* the device searches ask for: CPU after an AUTO probe found no GPU */
-	char name[300];
-};
 
 void gvk_fastid_opts_init(gvk_fastid_opts_t *o)
 {
@@ -111,37 +107,41 @@ static int check_search(const gvk_fastid_t *e, const uint64_t *queries, size_t n
 	return 0;
 }
 
-/* The database a block at a time, each block's top-k lists and hits folded into acc. */
-static int search_blocks(const gvk_fastid_t *e, const fid_prof_t *q, const uint64_t *db, size_t n_db, uint32_t n_snp,
-                         fid_result_t *acc, gvk_err_t *err)
+/* The search of database block d (its first profile being the database's off) against q. */
+static fid_job_t block_job(const gvk_fastid_t *e, const fid_prof_t *q, const fid_prof_t *d, int64_t off)
 {
 	const gvk_fastid_opts_t *o = &e->o;
+	fid_job_t job = {q, d, o->mixture ? PG_ANDNOT : PG_XOR, o->topk, o->threshold,
+	                 o->threads > 0 ? o->threads : gvk_ncpu(), o->isa, e->device, off, gpu_opt(o)};
+	return job;
+}
+
+/* The database a block at a time, each block's top-k lists and hits folded into acc. */
+static int search_blocks(const gvk_fastid_t *e, const fid_prof_t *q, const uint64_t *db, size_t n_db, uint32_t n_snp,
+                         fid_result_t *acc, double *search_s, gvk_err_t *err)
+{
 	int rc = 0;
 	for (size_t d0 = 0; d0 < n_db && rc == 0; d0 += DB_BLOCK) {
 		size_t nd = n_db - d0 < DB_BLOCK ? n_db - d0 : DB_BLOCK;
 		fid_prof_t d;
 		if ((rc = load(&d, db, d0, nd, n_snp, "database", err)) < 0) break;
-		fid_job_t job = {q, &d, o->mixture ? PG_ANDNOT : PG_XOR, o->topk, o->threshold,
-		                 o->threads > 0 ? o->threads : gvk_ncpu(), o->isa, e->device, (int64_t)d0, gpu_opt(o)};
-		rc = fid_search_block(&job, acc, NULL, err);
+		const fid_job_t job = block_job(e, q, &d, (int64_t)d0);
+		rc = fid_search_block(&job, acc, search_s, err);
 		fid_prof_free(&d);
 	}
 	if (rc == 0) fid_result_sort_hits(acc);
 	return rc;
 }
 
-static int export_result(const fid_result_t *res, size_t n_q, gvk_fastid_result_t **out, gvk_err_t *err)
+/* acc as the caller's result, with the seconds searched and, when no block was searched, the
+ * engine's CPU kernel as the one that would have. */
+static int finish(const gvk_fastid_t *e, const fid_result_t *acc, size_t n_q, double search_s,
+                  gvk_fastid_result_t **out, gvk_err_t *err)
 {
-	gvk_fastid_result_t *r = calloc(1, sizeof *r);
-	size_t nt = (size_t)res->k * n_q;
-	if (r && nt && !(r->top = malloc(sizeof *r->top * nt))) free(r), r = NULL;
-	if (r && res->n_hits && !(r->hits = malloc(sizeof *r->hits * res->n_hits))) gvk_fastid_result_free(r), r = NULL;
-	if (!r) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the search results");
-	for (size_t k = 0; k < nt; ++k) r->top[k] = (gvk_fastid_hit_t){res->top[k].db, res->top[k].q, res->top[k].score};
-	for (size_t k = 0; k < res->n_hits; ++k)
-		r->hits[k] = (gvk_fastid_hit_t){res->hits[k].db, res->hits[k].q, res->hits[k].score};
-	r->n_queries = n_q, r->k = res->k, r->n_hits = res->n_hits, r->pairs = res->pairs;
-	*out = r;
+	int rc = fid_result_export(acc, n_q, out, err);
+	if (rc < 0) return rc;
+	(*out)->search_s = search_s;
+	if (!(*out)->kernel[0]) snprintf((*out)->kernel, sizeof (*out)->kernel, "%s", fid_device_name(e->o.isa));
 	return 0;
 }
 
@@ -155,9 +155,52 @@ int gvk_fastid_search(gvk_fastid_t *e, const uint64_t *queries, size_t n_q, cons
 	fid_prof_t q;
 	if ((rc = load(&q, queries, 0, n_q, n_snp, "query", err)) < 0) return rc;
 	fid_result_t res = {0};
-	rc = search_blocks(e, &q, db, n_db, n_snp, &res, err);
-	if (rc == 0) rc = export_result(&res, n_q, out, err);
+	double search_s = 0;
+	rc = search_blocks(e, &q, db, n_db, n_snp, &res, &search_s, err);
+	if (rc == 0) rc = finish(e, &res, n_q, search_s, out, err);
 	fid_result_free(&res);
 	fid_prof_free(&q);
+	return rc;
+}
+
+/* db's range a block of at most block profiles at a time, each folded into acc. */
+static int search_db_blocks(const gvk_fastid_t *e, const fid_prof_t *q, gvk_fastid_db_t *db, int64_t block,
+                            fid_result_t *acc, double *search_s, gvk_err_t *err)
+{
+	int rc = 0;
+	for (;;) {
+		fid_prof_t d;
+		int64_t off;
+		int owned;
+		if ((rc = fastid_db_next_block(db, block, &d, &off, &owned, err)) < 0 || d.n == 0) break;
+		const fid_job_t job = block_job(e, q, &d, off);
+		rc = fid_search_block(&job, acc, search_s, err);
+		if (owned) fid_prof_free(&d);
+		if (rc < 0) break;
+	}
+	if (rc == 0) fid_result_sort_hits(acc);
+	return rc;
+}
+
+int gvk_fastid_search_db(gvk_fastid_t *e, const gvk_fastid_db_t *queries, gvk_fastid_db_t *db, size_t block,
+                         gvk_fastid_result_t **out, gvk_err_t *err)
+{
+	if (!out) return gvk_err_null(err, __func__, "out");
+	*out = NULL;
+	if (!e) return gvk_err_null(err, __func__, "e");
+	if (!queries) return gvk_err_null(err, __func__, "queries");
+	if (!db) return gvk_err_null(err, __func__, "db");
+	if (!queries->whole)
+		return gvk_err_set(err, GVK_ERR_ARG, "%s: the queries (%s) must be whole (gvk_fastid_db_read or _make), not opened",
+		                   __func__, queries->name);
+	int rc = fastid_db_match(queries, db, err);
+	if (rc < 0) return rc;
+	/* No .fidb holds more than 2^32 - 1 profiles: a larger block is the whole range. */
+	const int64_t max = block == 0 ? DB_BLOCK : block > UINT32_MAX ? (int64_t)UINT32_MAX : (int64_t)block;
+	fid_result_t res = {0};
+	double search_s = 0;
+	rc = search_db_blocks(e, &queries->f.prof, db, max, &res, &search_s, err);
+	if (rc == 0) rc = finish(e, &res, (size_t)queries->f.prof.n, search_s, out, err);
+	fid_result_free(&res);
 	return rc;
 }

@@ -260,3 +260,22 @@ int fid_search_block(const fid_job_t *job, fid_result_t *acc, double *search_s, 
 	fid_result_free(&blk);
 	return rc;
 }
+
+_Static_assert(sizeof(((gvk_fastid_result_t *)0)->kernel) == sizeof(((fid_result_t *)0)->kernel),
+               "the public result's kernel name holds the engine's");
+
+int fid_result_export(const fid_result_t *res, size_t n_q, gvk_fastid_result_t **out, gvk_err_t *err)
+{
+	gvk_fastid_result_t *r = calloc(1, sizeof *r);
+	size_t nt = (size_t)res->k * n_q;
+	if (r && nt && !(r->top = malloc(sizeof *r->top * nt))) free(r), r = NULL;
+	if (r && res->n_hits && !(r->hits = malloc(sizeof *r->hits * res->n_hits))) free(r->top), free(r), r = NULL;
+	if (!r) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the search results");
+	for (size_t k = 0; k < nt; ++k) r->top[k] = (gvk_fastid_hit_t){res->top[k].db, res->top[k].q, res->top[k].score};
+	for (size_t k = 0; k < res->n_hits; ++k)
+		r->hits[k] = (gvk_fastid_hit_t){res->hits[k].db, res->hits[k].q, res->hits[k].score};
+	r->n_queries = n_q, r->k = res->k, r->n_hits = res->n_hits, r->pairs = res->pairs;
+	memcpy(r->kernel, res->kernel, sizeof r->kernel);
+	*out = r;
+	return 0;
+}

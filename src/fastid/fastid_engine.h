@@ -46,6 +46,10 @@ void fid_result_sort_hits(fid_result_t *res);
  * fid_result_merge. search_s, when not NULL, gains the search's seconds (not the merge's). */
 int fid_search_block(const fid_job_t *job, fid_result_t *acc, double *search_s, gvk_err_t *err);
 
+/* A copy of res (n_q queries) as the public result, kernel included; search_s is left 0. *out is
+ * malloc'ed (gvk_fastid_result_free). */
+int fid_result_export(const fid_result_t *res, size_t n_q, gvk_fastid_result_t **out, gvk_err_t *err);
+
 /* Name of the kernel set for isa, NULL when unavailable. */
 const char *fid_device_name(int isa);
 

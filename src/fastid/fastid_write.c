@@ -13,13 +13,21 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int fid_result_db_profiles(const fid_result_t *res, int64_t n_q, int64_t **idx, size_t *n, gvk_err_t *err)
+int fid_result_check(const gvk_fastid_result_t *r, const char *fn, const char *what, gvk_err_t *err)
 {
-	size_t n_top = (size_t)n_q * (size_t)res->k, m = n_top + res->n_hits;
+	if (r->k < 0) return gvk_err_set(err, GVK_ERR_ARG, "%s: %s->k is %d", fn, what, r->k);
+	if (r->k > 0 && r->n_queries && !r->top) return gvk_err_set(err, GVK_ERR_ARG, "%s: %s->top is NULL", fn, what);
+	if (r->n_hits && !r->hits) return gvk_err_set(err, GVK_ERR_ARG, "%s: %s->hits is NULL", fn, what);
+	return 0;
+}
+
+int fid_result_db_profiles(const gvk_fastid_result_t *r, int64_t **idx, size_t *n, gvk_err_t *err)
+{
+	size_t n_top = r->n_queries * (size_t)r->k, m = n_top + r->n_hits;
 	int64_t *v = malloc((m ? m : 1) * sizeof *v);
 	if (!v) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the database profiles found");
-	for (size_t i = 0; i < n_top; ++i) v[i] = res->top[i].db;
-	for (size_t i = 0; i < res->n_hits; ++i) v[n_top + i] = res->hits[i].db;
+	for (size_t i = 0; i < n_top; ++i) v[i] = r->top[i].db;
+	for (size_t i = 0; i < r->n_hits; ++i) v[n_top + i] = r->hits[i].db;
 	qsort(v, m, sizeof *v, cmp_i64);
 	size_t k = 0;
 	for (size_t i = 0; i < m; ++i)
@@ -41,29 +49,29 @@ static int names(const fid_ids_t *qs, int64_t q, const fid_ids_t *ds, int64_t d,
 	return 0;
 }
 
-int fid_write_top(FILE *fp, const fid_result_t *res, int64_t n_q, const fid_ids_t *q, const fid_ids_t *db, gvk_err_t *err)
+int fid_write_top(FILE *fp, const gvk_fastid_result_t *r, const fid_ids_t *q, const fid_ids_t *db, gvk_err_t *err)
 {
 	fprintf(fp, "%s\n", FID_TOP_HEADER);
-	for (int64_t i = 0; i < n_q; ++i)
-		for (int r = 0; r < res->k; ++r) {
-			const fid_hit_t *h = &res->top[(size_t)i * (size_t)res->k + (size_t)r];
+	for (size_t i = 0; i < r->n_queries; ++i)
+		for (int k = 0; k < r->k; ++k) {
+			const gvk_fastid_hit_t *h = &r->top[i * (size_t)r->k + (size_t)k];
 			const char *qn, *dn;
-			int rc = names(q, h->q, db, h->db, &qn, &dn, err);
+			int rc = names(q, h->query, db, h->db, &qn, &dn, err);
 			if (rc < 0) return rc;
-			fprintf(fp, "%s\t%u\t%d\t%s\t%lld\t%u\n", qn, h->q, r, dn, (long long)h->db, h->score);
+			fprintf(fp, "%s\t%u\t%d\t%s\t%lld\t%u\n", qn, h->query, k, dn, (long long)h->db, h->score);
 		}
 	return 0;
 }
 
-int fid_write_hits(FILE *fp, const fid_result_t *res, const fid_ids_t *q, const fid_ids_t *db, gvk_err_t *err)
+int fid_write_hits(FILE *fp, const gvk_fastid_result_t *r, const fid_ids_t *q, const fid_ids_t *db, gvk_err_t *err)
 {
 	fprintf(fp, "%s\n", FID_HITS_HEADER);
-	for (size_t k = 0; k < res->n_hits; ++k) {
-		const fid_hit_t *h = &res->hits[k];
+	for (size_t k = 0; k < r->n_hits; ++k) {
+		const gvk_fastid_hit_t *h = &r->hits[k];
 		const char *qn, *dn;
-		int rc = names(q, h->q, db, h->db, &qn, &dn, err);
+		int rc = names(q, h->query, db, h->db, &qn, &dn, err);
 		if (rc < 0) return rc;
-		fprintf(fp, "%s\t%u\t%s\t%lld\t%u\n", qn, h->q, dn, (long long)h->db, h->score);
+		fprintf(fp, "%s\t%u\t%s\t%lld\t%u\n", qn, h->query, dn, (long long)h->db, h->score);
 	}
 	return 0;
 }

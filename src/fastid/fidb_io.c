@@ -266,6 +266,18 @@ int fidb_read_block(fidb_reader_t *r, int64_t max, fid_prof_t *p, gvk_err_t *err
 	return 0;
 }
 
+int fidb_seek(fidb_reader_t *r, int64_t i, gvk_err_t *err)
+{
+	if (r->stream) return gvk_err_set(err, GVK_ERR_ARG, "%s: cannot seek: not a regular file", r->path);
+	const off_t at = r->version == 1 ? FIDB_V1_HEADER : (off_t)FIDB_V2_HEADER + (off_t)r->panel_len;
+	if (fseeko(r->fp, at + (off_t)i * (off_t)r->nw * 8, SEEK_SET) == 0) {
+		r->done = i;
+		return 0;
+	}
+	if (i == (int64_t)r->n) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot seek to the sample IDs", r->path);
+	return gvk_err_set(err, GVK_ERR_IO, "%s: cannot seek to profile %lld", r->path, (long long)i);
+}
+
 /* A stream must end with its last section. */
 static int check_end(fidb_reader_t *r, gvk_err_t *err)
 {

@@ -48,6 +48,10 @@ void fidb_close(fidb_reader_t *r);
  * the padding-bit check of fidb_read. */
 int fidb_read_block(fidb_reader_t *r, int64_t max, fid_prof_t *p, gvk_err_t *err);
 
+/* Moves a regular file's reading to profile i (i == r->n: the sample IDs), as if the profiles
+ * before it had been read. GVK_ERR_ARG for a stream, GVK_ERR_IO when the file cannot seek. */
+int fidb_seek(fidb_reader_t *r, int64_t i, gvk_err_t *err);
+
 /* After the last block: the IDs of profiles want[0..n_want) (strictly ascending), or of every
  * profile when want is NULL; indices as names for a version 1 file. Every ID is checked, and a
  * stream must end right after them. */

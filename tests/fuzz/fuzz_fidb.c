@@ -90,8 +90,12 @@ static void search_self(const fid_file_t *f)
 	if (fid_search(&job, &res, &err) < 0) fz_fail("search of an accepted database failed: %s", err.msg);
 	for (int64_t q = 0; q < p->n && res.k > 0; ++q)
 		if (res.top[(size_t)q * (size_t)res.k].score != 0) fz_fail("profile %lld: best self score %u", (long long)q, res.top[(size_t)q * (size_t)res.k].score);
-	if (fid_write_top(null_out, &res, p->n, &f->ids, &f->ids, &err) < 0 || fid_write_hits(null_out, &res, &f->ids, &f->ids, &err) < 0)
+	gvk_fastid_result_t *pub = NULL;
+	if (fid_result_export(&res, (size_t)p->n, &pub, &err) < 0) fz_fail("results of an accepted database: %s", err.msg);
+	if (fid_write_top(null_out, pub, &f->ids, &f->ids, &err) < 0 ||
+	    fid_write_hits(null_out, pub, &f->ids, &f->ids, &err) < 0)
 		fz_fail("tables of an accepted database: %s", err.msg);
+	free(pub->top), free(pub->hits), free(pub); /* gvk_fastid_result_free: fastid_api.c is not in this build */
 	fid_result_free(&res);
 }
 

@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include "mpi_world.h"
 #include "../../common/outset.h"
-#include "../../fastid/fastid_engine.h"
 #include "../../ld/ld_engine.h"
 #include "../../ld/ld_prune.h"
 #include "../../ld/ld_write.h"
@@ -84,14 +83,13 @@ int64_t gvk_mpi_ld_local(const gvk_mpi_ld_part_t *p, int64_t g);
 int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_data_t *d, const gvk_mpi_ld_part_t *part,
                ld_opt_t *ldopt, ld_report_t *rep, int *writes, gvk_err_t *err);
 
-/* fastid: moves the database reader (just opened) to this rank's slice of the profiles; 0 or a
- * negative code. */
-int gvk_mpi_fastid_slice(fidb_reader_t *rd, gvk_err_t *err);
-/* fastid, after the slice's search, with its status rc: agrees on the status, folds every rank's
- * top-k lists and hits into rank 0's in rank order (the database order, so the
- * one-process tie rule holds), sums the pairs, and puts rank 0's reader after the last profile
- * for the IDs. Returns the agreed status; *writes: 1 on the rank that writes. */
-int gvk_mpi_fastid_reduce(fidb_reader_t *rd, fid_result_t *res, int64_t n_q, int topk, int rc, int *writes, gvk_err_t *err);
+/* fastid: narrows the database (just opened) to this rank's slice of its profiles; in a job of
+ * several ranks a database that is not a regular file is refused. 0 or a negative code. */
+int gvk_mpi_fastid_slice(gvk_fastid_db_t *db, gvk_err_t *err);
+/* fastid, after e's search of the slice, with its status rc and result res: agrees on the status,
+ * folds every rank's top-k lists and hits into rank 0's res (gvk_fastid_result_merge) in rank
+ * order and sums the pairs. Returns the agreed status; *writes: 1 on the rank that writes. */
+int gvk_mpi_fastid_reduce(const gvk_fastid_t *e, gvk_fastid_result_t *res, int rc, int *writes, gvk_err_t *err);
 
 /* This process's rank (0 without MPI). */
 int gvk_mpi_rank(void);
