@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mpi_world.h"
 #include "../../common/err.h"
@@ -14,6 +15,9 @@
 /* The ranks of this node, counted once by gvk_mpi_start (MPI_Comm_split_type), as MPI keeps its
  * own process-wide state; 1 outside a job. */
 static int node_ranks = 1, node_rank = 0;
+/* 1 once an agreement found another rank failed: that rank ends the job (gvk_mpi_end), after its
+ * message. MPI's world is the process's, as these counts are. */
+static int stopped_by_other;
 
 int gvk_mpi_launched(void)
 {
@@ -118,8 +122,11 @@ int gvk_mpi_end(const gvk_mpi_world_t *w, int rc)
 {
 	/* A rank that failed alone (its input, its GPU) may leave the others waiting in a collective
 	 * call: the job ends here, after that rank's message, with every temporary output removed
-	 * (the ranks' signal handlers remove theirs). */
+	 * (the ranks' signal handlers remove theirs). A rank stopped by another's failure gives that
+	 * rank a moment to abort first: aborting at once could kill it before its message is out. */
 	if (rc != 0 && w->size > 1) {
+		const struct timespec tick = {0, 10000000};
+		for (int k = 0; stopped_by_other && k < 200; ++k) nanosleep(&tick, NULL);
 		fflush(NULL);
 		MPI_Abort(MPI_COMM_WORLD, rc);
 	}
@@ -156,6 +163,7 @@ int gvk_mpi_agree(const gvk_mpi_world_t *w, int rc, gvk_err_t *err)
 		int v, r;
 	} in = {rc < 0 ? rc : 0, w->rank}, out;
 	MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, w->comm);
+	if (out.v < 0 && rc >= 0) stopped_by_other = 1;
 	if (out.v < 0 && rc >= 0 && err) gvk_err_set(err, out.v, "stopped: rank %d failed", out.r);
 	return out.v;
 }
