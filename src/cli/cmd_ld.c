@@ -134,7 +134,10 @@ int gvk_cmd_ld(int argc, char **argv)
 	}
 	if (!j) return fprintf(stderr, "gvk ld: %s\n", r->err.msg), free(r), 1;
 #ifdef GVK_MPI
-	r->split = gvk_mpi_ld_job_split(j, r->a.quiet);
+	if (gvk_mpi_ld_job_split(j, r->a.quiet, &r->split, &r->err) < 0) {
+		fprintf(stderr, "gvk ld: %s\n", r->err.msg);
+		return gvk_ld_job_destroy(j), free(r), 1;
+	}
 #endif
 	gvk_outset_init(&r->os);
 	gvk_cli_signals_watch(&r->os);

@@ -65,7 +65,7 @@ gvk_ld_job_t *gvk_ld_job_create(const gvk_ld_job_opts_t *o, gvk_err_t *err)
 	return j;
 }
 
-void gvk_ld_job_split(gvk_ld_job_t *j, const ld_job_split_t *sp)
+void ld_job_split(gvk_ld_job_t *j, const ld_job_split_t *sp)
 {
 	if (j) j->split = sp;
 }

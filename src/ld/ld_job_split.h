@@ -54,7 +54,8 @@ typedef struct {
 } ld_job_split_t;
 
 /* Spreads j over the processes sp describes (the caller's, kept until the job is destroyed);
- * before gvk_ld_job_run. */
-GVK_EXPORT void gvk_ld_job_split(gvk_ld_job_t *j, const ld_job_split_t *sp);
+ * before gvk_ld_job_run. Internal: gvk's MPI drivers link the static library, so libgvk.so
+ * exports none of this. */
+void ld_job_split(gvk_ld_job_t *j, const ld_job_split_t *sp);
 
 #endif

@@ -450,13 +450,19 @@ static int hook_table(void *ctx, const gvk_ld_files_t *files, const char *path, 
 	return gvk_mpi_ld(files, path, wr, d, part, o, rep, writes, err);
 }
 
-void *gvk_mpi_ld_job_split(gvk_ld_job_t *j, int quiet)
+int gvk_mpi_ld_job_split(gvk_ld_job_t *j, int quiet, void **split, gvk_err_t *err)
 {
-	if (!gvk_mpi_several()) return NULL;
+	*split = NULL;
+	gvk_mpi_world_t w;
+	gvk_mpi_world_get(&w);
+	if (w.size <= 1) return 0;
 	job_split_t *s = calloc(1, sizeof *s);
-	if (!s) return NULL;
+	/* a rank that went on alone would leave the others waiting in the job's first collective */
+	int rc = gvk_mpi_agree(&w, s ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the MPI hooks of gvk ld"), err);
+	if (rc < 0) return free(s), rc;
 	s->quiet = quiet;
-	s->sp = (ld_job_split_t){gvk_mpi_rank(), s, hook_mind, hook_qc, hook_read, hook_say, hook_free, hook_prune, hook_table};
-	gvk_ld_job_split(j, &s->sp);
-	return s;
+	s->sp = (ld_job_split_t){w.rank, s, hook_mind, hook_qc, hook_read, hook_say, hook_free, hook_prune, hook_table};
+	ld_job_split(j, &s->sp);
+	*split = s;
+	return 0;
 }

@@ -5,8 +5,9 @@
 
 #include "gvk.h"
 
-/* In a job of several ranks, gives j the ranks' hooks and returns them (malloc'ed, for the caller
- * to free after gvk_ld_job_destroy); NULL in a world of one. quiet: no line on what a rank reads. */
-void *gvk_mpi_ld_job_split(gvk_ld_job_t *j, int quiet);
+/* In a job of several ranks, gives j the ranks' hooks and sets *split to them (malloc'ed, for the
+ * caller to free after gvk_ld_job_destroy); *split NULL in a world of one. quiet: no line on what a
+ * rank reads. 0, or a negative code agreed by every rank with err set. */
+int gvk_mpi_ld_job_split(gvk_ld_job_t *j, int quiet, void **split, gvk_err_t *err);
 
 #endif
