@@ -20,33 +20,7 @@
 #include "fastid/fidb_io.h"
 #include "ld/ld_write.h"
 
-static int fails;
-static long checks;
-#define CHECK(c, ...)                                                                                                  \
-	do {                                                                                                           \
-		++checks;                                                                                              \
-		if (!(c) && fails++ < 20) fprintf(stderr, __VA_ARGS__);                                                \
-	} while (0)
-
-static const char *gvk_bin, *data_dir, *tmp_dir;
-
-/* ---- helpers ---------------------------------------------------------------------------------- */
-
-static void path(char *buf, size_t n, const char *fmt, ...) GVK_PRINTF(3, 4);
-static void path(char *buf, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, n, fmt, ap);
-	va_end(ap);
-}
-
-/* The exit status of a shell command, -1 when it did not exit normally. */
-static int run(const char *cmd)
-{
-	int rc = system(cmd);
-	return rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+#include "snp_test_util.h"
 
 /* A PLINK fileset decoded as the API's genotype matrix (SNP-major, copies of the .bim's A1). */
 typedef struct {
