@@ -502,6 +502,122 @@ GVK_EXPORT int gvk_ld_clump_bfile(gvk_ld_t *e, const char *prefix, const char *c
 /* Frees a result and everything it points to; NULL is allowed. */
 GVK_EXPORT void gvk_ld_clump_free(gvk_ld_clump_result_t *r);
 
+/* ---- The gvk ld command as one call (PLINK 1.9's --r / --r2, --indep*, --clump with every
+ * option it takes, docs/snp.md): reading and filtering the input, the statistic, the output
+ * files and PREFIX.log, each byte as gvk ld writes them. ---- */
+
+/* The matrix shapes of --r / --r2 (modifiers square, square0, triangle); TABLE: the windowed
+ * table. */
+enum { GVK_LD_JOB_TABLE = 0, GVK_LD_JOB_SQUARE = 1, GVK_LD_JOB_SQUARE0 = 2, GVK_LD_JOB_TRIANGLE = 3 };
+/* The D' column of a table (modifiers dprime, dprime-signed). */
+enum { GVK_LD_JOB_DPRIME_NONE = 0, GVK_LD_JOB_DPRIME_ABS = 1, GVK_LD_JOB_DPRIME_SIGNED = 2 };
+
+/* Every option of gvk ld, as PLINK names it; strings and arrays are the caller's and must live
+ * until the job is destroyed. */
+typedef struct {
+	/* input: bfile, or bed, bim and fam together, or vcf */
+	const char *bfile, *bed, *bim, *fam, *vcf;
+	const char *out_prefix; /* --out (default "plink") */
+	int out_set;            /* --out given: with out, the log goes beside the prefix only then */
+	const char *out;        /* -o FILE: the table there ("-": standard output); NULL: PREFIX.ld... */
+	/* the statistic: stat_set (--r / --r2 given) and its modifiers */
+	int stat_set, r2, shape, shape_set; /* shape: GVK_LD_JOB_*, shape_set 1 for a matrix modifier */
+	int bin;                /* 0 text, 8 bin (float64), 4 bin4 (float32) */
+	int gz, spaces, with_freqs, in_phase, dcol, dprime, yes_really, inter_chr; /* dprime: GVK_LD_JOB_DPRIME_* */
+	int phased;             /* --phased (a VCF's haplotypes) */
+	int64_t window_snps;    /* --ld-window (default 10) */
+	double window_kb;       /* --ld-window-kb (default 1000) */
+	double window_cm;       /* --ld-window-cm; < 0 (default): no limit */
+	double window_r2;       /* --ld-window-r2 (default 0.2) */
+	int window_set, window_r2_set; /* --ld-window* / --ld-window-r2 given (refused with matrices) */
+	const char *ld_snp, *ld_snp_list;
+	const char *const *ld_snps; /* --ld-snps' arguments */
+	int n_ld_snps;
+	/* variants and samples */
+	const char *chr, *extract, *exclude, *keep, *remove, *from, *to;
+	const char *const *snps;    /* --snps' arguments */
+	int n_snps;
+	double geno;  /* highest missing-call rate kept; 1 (default): no filter */
+	double maf;   /* lowest minor allele frequency kept; 0 (default): no filter */
+	double mind;  /* highest sample missing-call rate kept; 1 (default): no filter */
+	double hwe;   /* lowest Hardy-Weinberg exact test p kept; 0 (default): no filter */
+	int hwe_midp;
+	int keep_allele_order, make_founders, nonfounders, allow_extra_chr, double_id;
+	/* pruning: prune_set (--indep-pairwise, --indep-pairphase or --indep given) and its values */
+	int prune_set;
+	gvk_ld_prune_opts_t prune;
+	/* clumping: clump_set (--clump given), the reports (each may hold FILE,FILE...) and options */
+	int clump_set;
+	const char *const *clump_files;
+	int n_clump_files;
+	double clump_p1, clump_p2, clump_r2, clump_kb; /* defaults 1e-4, 0.01, 0.5, 250 */
+	int clump_allow_overlap, clump_index_first, clump_verbose;
+	const char *const *clump_field, *const *clump_snp_field; /* column names; NULL: "P", "SNP" */
+	int n_clump_field, n_clump_snp_field;
+	/* the run */
+	int threads;            /* 0: all processors (default) */
+	int device, isa;        /* gvk_device_t, gvk_isa_t (default AUTO) */
+	int gpu_path;           /* gvk_snp_path_t (default AUTO) */
+	size_t gpu_mem;         /* GPU memory to plan with, bytes; 0 (default): what is free */
+	int verbose;            /* 1: each phase's time to the log at GVK_LOG_INFO ("reading the input 0.1 s") */
+	int argc;               /* the command line that the log's "Options in effect" echoes */
+	char *const *argv;
+	/* messages: warnings a command shows (GVK_LOG_WARN), phases (GVK_LOG_INFO with verbose) */
+	gvk_log_t log;
+	/* progress of a table or matrix: rows done of rows, per stripe; done -1 once after the last */
+	void (*progress)(void *arg, int64_t done, int64_t rows);
+	void *progress_arg;
+} gvk_ld_job_opts_t;
+
+/* How the job creates its files, for a program that keeps its outputs all-or-nothing (gvk ld
+ * writes temporaries and renames them once the run succeeded). files NULL, or a member NULL: the
+ * job does that part itself at the path it names. */
+typedef struct {
+	void *arg; /* passed to each call */
+	/* A stream for the output path, written and left open for the caller to close; NULL with
+	 * err set when it cannot be made. Default: the file opened for writing, closed by the job. */
+	FILE *(*open)(void *arg, const char *path, gvk_err_t *err);
+	/* The name under which the output path is written by name (several processes writing one
+	 * file); the caller's string. Default: path. */
+	const char *(*name)(void *arg, const char *path, gvk_err_t *err);
+} gvk_ld_files_t;
+
+/* What a job did. */
+typedef struct {
+	int64_t n_snps, n_samples; /* variants and samples (haplotypes when phased) after the filters */
+	int phased;
+	uint64_t pairs, written;   /* pairs computed, values written */
+	int64_t n_pruned;          /* --indep*: variants removed */
+	int64_t n_clumps;          /* --clump: clumps formed */
+	int no_table;              /* 1: no table file was written (one variant, or too few founders) */
+	int few_founders;          /* 1: fewer than two founders, so PLINK skips the run with a warning */
+	int writes;                /* 1 on the process that wrote the files (0 on the others of a split run) */
+	int threads;
+	char kernel[320];          /* the kernel set that computed the pairs ("cpu-avx512", ...) */
+	char out[4096];            /* the table's path (-o's file, or PREFIX.ld...) */
+	char log_path[4096];       /* PREFIX.log, or "" when no log is written (-o without --out) */
+} gvk_ld_job_summary_t;
+
+typedef struct gvk_ld_job_s gvk_ld_job_t;
+
+/* Fills o with the defaults above and the process log default. */
+GVK_EXPORT void gvk_ld_job_opts_init(gvk_ld_job_opts_t *o);
+/* PLINK's rules between the options before anything is read: 0, or GVK_ERR_ARG with gvk ld's
+ * message naming the option (field). */
+GVK_EXPORT int gvk_ld_job_opts_check(const gvk_ld_job_opts_t *o, gvk_err_t *err);
+/* Checks o and, with device GPU, the GPU (GVK_ERR_GPU, or GVK_ERR_UNSUPPORTED without CUDA),
+ * before any input is read. o (and what it points to) is kept, not copied: the caller's until
+ * gvk_ld_job_destroy. NULL on failure. */
+GVK_EXPORT gvk_ld_job_t *gvk_ld_job_create(const gvk_ld_job_opts_t *o, gvk_err_t *err);
+/* Runs the job: reads and filters the input, computes, writes the outputs (through files, NULL:
+ * at their paths) and PREFIX.log; *sum (the caller's) is filled as far as the run went. 0, or a
+ * negative code with err set (GVK_ERR_ARG for a rule that needs the data, GVK_ERR_FORMAT naming
+ * the file and line, GVK_ERR_IO, GVK_ERR_NOMEM). Once per job. */
+GVK_EXPORT int gvk_ld_job_run(gvk_ld_job_t *j, const gvk_ld_files_t *files, gvk_ld_job_summary_t *sum,
+                              gvk_err_t *err);
+/* Frees the job; NULL is allowed. */
+GVK_EXPORT void gvk_ld_job_destroy(gvk_ld_job_t *j);
+
 /* FastID options. The gvk fastid command sets the gpu_* fields from the environment variables
  * GVK_SNP_GPU_PATH, GVK_SNP_GPU_MEM, GVK_SNP_GPU_DB_BLOCK and GVK_SNP_GPU_QBATCH. */
 typedef struct {

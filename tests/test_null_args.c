@@ -197,6 +197,28 @@ static void ld(void)
 	gvk_ld_destroy(e);
 }
 
+/* The gvk ld job: options that pass the check (a run of --r2 on a fileset that is never read). */
+static void ld_job(void)
+{
+	gvk_ld_job_opts_t o;
+	gvk_ld_job_opts_init(&o);
+	o.bfile = "x", o.stat_set = 1, o.r2 = 1, o.device = GVK_DEVICE_CPU;
+	gvk_err_t e0 = {0, ""};
+	gvk_ld_job_t *j = gvk_ld_job_create(&o, &e0);
+	if (!j) {
+		++fails, printf("FAIL: cannot create an LD job: %s\n", e0.msg);
+		return;
+	}
+	gvk_ld_job_summary_t sum;
+	NOOP("gvk_ld_job_opts_init(NULL)", gvk_ld_job_opts_init(NULL), 1);
+	ARG("gvk_ld_job_opts_check(o NULL)", "o", gvk_ld_job_opts_check(NULL, &err));
+	ARG("gvk_ld_job_create(o NULL)", "o", CTOR(gvk_ld_job_create(NULL, &err)));
+	ARG("gvk_ld_job_run(j NULL)", "job", gvk_ld_job_run(NULL, NULL, &sum, &err));
+	ARG("gvk_ld_job_run(sum NULL)", "sum", gvk_ld_job_run(j, NULL, NULL, &err));
+	NOOP("gvk_ld_job_destroy(NULL)", gvk_ld_job_destroy(NULL), 1);
+	gvk_ld_job_destroy(j);
+}
+
 /* A version 1 .fidb of one profile of 8 SNPs, in a temporary file; 0 or -1. */
 static int tiny_fidb(char *name)
 {
@@ -446,6 +468,7 @@ int main(int argc, char **argv)
 	common();
 	pairhmm();
 	ld();
+	ld_job();
 	fastid();
 	align();
 	cnv(argv[1]);

@@ -26,6 +26,12 @@ static void expect(const char *what, int rc, const gvk_err_t *err, const char *f
 static void pairhmm_init(gvk_pairhmm_opts_t *o) { gvk_pairhmm_opts_init(o); }
 static void align_init(gvk_align_opts_t *o) { gvk_align_opts_init(o); }
 static void ld_init(gvk_ld_opts_t *o) { gvk_ld_opts_init(o); }
+/* the defaults name no input and no run, which the check requires: --bfile x --r2 */
+static void ld_job_init(gvk_ld_job_opts_t *o)
+{
+	gvk_ld_job_opts_init(o);
+	o->bfile = "x", o->stat_set = 1, o->r2 = 1;
+}
 static void fastid_init(gvk_fastid_opts_t *o) { gvk_fastid_opts_init(o); }
 static void fastid_make_init(gvk_fastid_make_opts_t *o) { gvk_fastid_make_opts_init(o); }
 static void cnv_init(gvk_cnv_opts_t *o) { gvk_cnv_opts_init(o, 0); }
@@ -51,6 +57,17 @@ int main(void)
 	CHECK(ld, gvk_ld_opts_t, "threads", o.threads = -1);
 	CHECK(ld, gvk_ld_opts_t, "window_r2", o.window_r2 = 2);
 	CHECK(ld, gvk_ld_opts_t, "gpu", o.gpu = -2);
+	CHECK(ld_job, gvk_ld_job_opts_t, NULL, (void)0);
+	CHECK(ld_job, gvk_ld_job_opts_t, "out_prefix", o.out_prefix = "");
+	CHECK(ld_job, gvk_ld_job_opts_t, "shape", o.shape = 9);
+	CHECK(ld_job, gvk_ld_job_opts_t, "bin", o.bin = 2);
+	CHECK(ld_job, gvk_ld_job_opts_t, "window_snps", o.window_snps = 1);
+	CHECK(ld_job, gvk_ld_job_opts_t, "window_kb", o.window_kb = -1);
+	CHECK(ld_job, gvk_ld_job_opts_t, "window_r2", o.window_r2 = 1.5);
+	CHECK(ld_job, gvk_ld_job_opts_t, "maf", o.maf = 0.6);
+	CHECK(ld_job, gvk_ld_job_opts_t, "snps", o.n_snps = 2);
+	CHECK(ld_job, gvk_ld_job_opts_t, "--bfile", o.bfile = NULL);
+	CHECK(ld_job, gvk_ld_job_opts_t, "--clump", o.clump_set = 1);
 	CHECK(fastid, gvk_fastid_opts_t, NULL, (void)0);
 	CHECK(fastid, gvk_fastid_opts_t, "topk", o.topk = -1);
 	CHECK(fastid, gvk_fastid_opts_t, "device", o.device = 3);

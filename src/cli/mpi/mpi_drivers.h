@@ -10,6 +10,7 @@
 #include "../../ld/ld_engine.h"
 #include "../../ld/ld_prune.h"
 #include "../../ld/ld_write.h"
+#include "../../ld/ld_job_split.h"
 #include "../../snp/snp_data.h"
 #include "../../snp/snp_geno.h"
 #include "../../snp/snp_samples.h"
@@ -76,11 +77,11 @@ void gvk_mpi_ld_say_part(const gvk_mpi_ld_part_t *p, int64_t m);
 int64_t gvk_mpi_ld_local(const gvk_mpi_ld_part_t *p, int64_t g);
 
 /* ld: this rank's rows (contiguous, balanced by pairs), written through wr (its fields set, fp
- * not yet) into a part of its own; the parts go to path (an output of os) on rank 0 in order.
+ * not yet) into a part of its own; the parts go to path (made by files) on rank 0 in order.
  * Pairs and values written are summed into rep and wr on every rank. *writes: 1 on the rank that
  * writes the log and commits. part: the SNPs this rank decoded (gvk_mpi_ld_read), the engine
  * running on them; NULL: d holds every SNP. */
-int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_data_t *d, const gvk_mpi_ld_part_t *part,
+int gvk_mpi_ld(const gvk_ld_files_t *files, const char *path, ld_writer_t *wr, const snp_data_t *d, const gvk_mpi_ld_part_t *part,
                ld_opt_t *ldopt, ld_report_t *rep, int *writes, gvk_err_t *err);
 
 /* fastid: narrows the database (just opened) to this rank's slice of its profiles; in a job of

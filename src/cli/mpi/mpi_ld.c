@@ -16,7 +16,7 @@
 
 #include "mpi_drivers.h"
 #include "../../common/err.h"
-#include "../../common/outset.h"
+#include "mpi_ld_job.h"
 #include "../../ld/ld_write.h"
 
 enum { CHUNK = 4 << 20, MAX_IO = 1 << 30 };
@@ -253,14 +253,14 @@ static int place_tiles(tile_t *t, int rc, gvk_err_t *err)
 
 /* Where the output goes: 1 for MPI-IO into a temporary, 0 through rank 0 (gzip, standard
  * output, a device or fifo). Decided on rank 0, the temporary's name sent to all. */
-static int open_shared(tile_t *t, gvk_outset_t *os, const char *path, int gz, char *tmp, size_t tmp_len, int *rc,
+static int open_shared(tile_t *t, const gvk_ld_files_t *files, const char *path, int gz, char *tmp, size_t tmp_len, int *rc,
                        gvk_err_t *err)
 {
 	int mode = 0;
 	if (t->w.rank == 0) {
 		struct stat sb;
 		mode = !gz && path && strcmp(path, "-") && !(stat(path, &sb) == 0 && !S_ISREG(sb.st_mode));
-		const char *name = mode && *rc == 0 ? gvk_outset_path(os, path, err) : NULL;
+		const char *name = mode && *rc == 0 ? files->name(files->arg, path, err) : NULL;
 		if (mode && *rc == 0 && !name) *rc = GVK_ERR_IO;
 		snprintf(tmp, tmp_len, "%s", name ? name : "");
 	}
@@ -312,7 +312,7 @@ static int run_engine(tile_t *t, const snp_data_t *d, const ld_opt_t *o, ld_repo
 
 /* The run through rank 0 (gzip, standard output, devices): the rows of this rank to a part,
  * the parts joined on rank 0. */
-static int run_funnel(tile_t *t, gvk_outset_t *os, const char *path, const snp_data_t *d, const ld_opt_t *o,
+static int run_funnel(tile_t *t, const gvk_ld_files_t *files, const char *path, const snp_data_t *d, const ld_opt_t *o,
                       ld_report_t *rep, int gz, gvk_err_t *err)
 {
 	int rc = 0;
@@ -320,7 +320,7 @@ static int run_funnel(tile_t *t, gvk_outset_t *os, const char *path, const snp_d
 	if (rc == 0) rc = ld_writer_finish(t->wr, err);
 	rc = gvk_mpi_agree(&t->w, rc, err);
 	FILE *out = NULL;
-	if (rc == 0 && t->w.rank == 0 && !(out = gvk_outset_open(os, path, err))) rc = GVK_ERR_IO;
+	if (rc == 0 && t->w.rank == 0 && !(out = files->open(files->arg, path, err))) rc = GVK_ERR_IO;
 	rc = gvk_mpi_agree(&t->w, rc, err);
 	if (rc == 0) rc = gvk_mpi_gather_ordered(&t->w, t->part, out, gz, err);
 	t->wr->fp = out;
@@ -346,7 +346,7 @@ static int drop_header(FILE *fp, ld_writer_t *w)
 	return fflush(fp) == 0 && ftruncate(fileno(fp), 0) == 0 && fseeko(fp, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
-int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_data_t *d, const gvk_mpi_ld_part_t *part,
+int gvk_mpi_ld(const gvk_ld_files_t *files, const char *path, ld_writer_t *wr, const snp_data_t *d, const gvk_mpi_ld_part_t *part,
                ld_opt_t *o, ld_report_t *rep, int *writes, gvk_err_t *err)
 {
 	tile_t t = {.wr = wr, .o = o, .fh = MPI_FILE_NULL, .sub = part};
@@ -354,7 +354,7 @@ int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_da
 	*writes = t.w.rank == 0;
 	int gz = wr->gz, rc = 0;
 	char tmp[4096] = "";
-	int shared = open_shared(&t, os, path, gz, tmp, sizeof tmp, &rc, err);
+	int shared = open_shared(&t, files, path, gz, tmp, sizeof tmp, &rc, err);
 	if (rc < 0) {
 		if (t.fh != MPI_FILE_NULL) MPI_File_close(&t.fh);
 		return rc;
@@ -375,7 +375,7 @@ int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_da
 			rc = gvk_err_set(err, GVK_ERR_IO, "cannot reset this rank's part");
 		if (rc == 0 && t.seg) wr->written = 0; /* the tile rows come from sink_text_tile */
 		if (shared) rc = run_shared(&t, d, o, rep, err);
-		else rc = run_funnel(&t, os, path, d, o, rep, gz, err);
+		else rc = run_funnel(&t, files, path, d, o, rep, gz, err);
 	} else if (shared) {
 		MPI_File_close(&t.fh);
 	}
@@ -391,4 +391,78 @@ int gvk_mpi_ld(gvk_outset_t *os, const char *path, ld_writer_t *wr, const snp_da
 	free(t.buf);
 	free(t.jlo), free(t.jhi);
 	return rc;
+}
+
+/* The hooks of a gvk ld job over the ranks: this file's and mpi_ld_read.c's and mpi_ld_prune.c's
+ * drivers, with what the job passes as untyped parts. */
+typedef struct {
+	ld_job_split_t sp;
+	int quiet;
+} job_split_t;
+
+static int hook_mind(void *ctx, const char *bed, const int64_t *src, const snp_data_t *d, const snp_samples_t *ss,
+                     int64_t *miss, gvk_err_t *err)
+{
+	(void)ctx;
+	return gvk_mpi_ld_mind_count(bed, src, d, ss, miss, err);
+}
+
+static int hook_qc(void *ctx, const ld_split_bed_t *b, const snp_data_t *d, const ld_split_qc_t *q, uint8_t *keep,
+                   double *rates, int64_t n[3], gvk_err_t *err)
+{
+	(void)ctx;
+	gvk_mpi_bed_t mb = {b->bed, b->src, b->n_rows, b->n_samples, b->c};
+	gvk_mpi_ld_qc_t mq = {q->geno, q->hwe, q->maf, q->midp};
+	return gvk_mpi_ld_qc(&mb, d, &mq, keep, rates, n, err);
+}
+
+static int hook_read(void *ctx, const ld_split_bed_t *b, snp_data_t *d, const ld_opt_t *o, int mode, const char *path,
+                     int gz, void **part, double *rates, gvk_err_t *err)
+{
+	(void)ctx;
+	gvk_mpi_bed_t mb = {b->bed, b->src, b->n_rows, b->n_samples, b->c};
+	int m = mode == LD_SPLIT_CHROMS ? GVK_MPI_LD_CHROMS : mode == LD_SPLIT_BOTH_SIDES ? GVK_MPI_LD_BOTH_SIDES : GVK_MPI_LD_TILE;
+	gvk_mpi_ld_part_t *p = NULL;
+	int rc = gvk_mpi_ld_read(&mb, d, o, m, path, gz, &p, rates, err);
+	*part = p;
+	return rc;
+}
+
+static void hook_say(void *ctx, const void *part, int64_t m)
+{
+	const job_split_t *s = ctx;
+	if (!s->quiet) gvk_mpi_ld_say_part(part, m);
+}
+
+static void hook_free(void *part) { gvk_mpi_ld_part_free(part); }
+
+static int hook_prune(void *ctx, const void *part, const snp_data_t *d, const ld_prune_opt_t *o, uint8_t *pruned,
+                      uint8_t *skip, ld_prune_report_t *rep, gvk_err_t *err)
+{
+	(void)ctx;
+	return gvk_mpi_ld_prune(part, d, o, pruned, skip, rep, err);
+}
+
+static int hook_table(void *ctx, const gvk_ld_files_t *files, const char *path, ld_writer_t *wr, const snp_data_t *d,
+                      const void *part, ld_opt_t *o, ld_report_t *rep, int *writes, gvk_err_t *err)
+{
+	(void)ctx;
+	return gvk_mpi_ld(files, path, wr, d, part, o, rep, writes, err);
+}
+
+int gvk_mpi_ld_job_split(gvk_ld_job_t *j, int quiet, void **split, gvk_err_t *err)
+{
+	*split = NULL;
+	gvk_mpi_world_t w;
+	gvk_mpi_world_get(&w);
+	if (w.size <= 1) return 0;
+	job_split_t *s = calloc(1, sizeof *s);
+	/* a rank that went on alone would leave the others waiting in the job's first collective */
+	int rc = gvk_mpi_agree(&w, s ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for the MPI hooks of gvk ld"), err);
+	if (rc < 0) return free(s), rc;
+	s->quiet = quiet;
+	s->sp = (ld_job_split_t){w.rank, s, hook_mind, hook_qc, hook_read, hook_say, hook_free, hook_prune, hook_table};
+	ld_job_split(j, &s->sp);
+	*split = s;
+	return 0;
 }

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ld_log.h"
-#include "../common/threads.h"
+#include "ld_job_log.h"
 
 void ld_log_printf(ld_log_t *l, const char *fmt, ...)
 {
@@ -59,9 +58,3 @@ void ld_log_rate(ld_log_t *l, const double *rate, int64_t n)
 	ld_log_printf(l, "Total genotyping rate is %g.\n", n ? tot / (double)n : 0.0);
 }
 
-void ld_log_phase(int verbose, const char *what, double *t)
-{
-	double now = gvk_seconds();
-	if (verbose) fprintf(stderr, "gvk ld: %s %.3f s\n", what, now - *t);
-	*t = now;
-}

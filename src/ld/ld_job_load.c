@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ld_load.h"
+#include "ld_job_load.h"
+#include "ld_write.h"
 #include "../common/err.h"
-#include "../ld/ld_write.h"
 #include "../snp/plink_io.h"
 #include "../snp/snp_geno.h"
 #include "../snp/snp_chrom.h"
@@ -17,9 +17,6 @@
 #include "../snp/snp_qc.h"
 #include "../snp/vcf_import.h"
 #include "../snp/vcf_io.h"
-#ifdef GVK_MPI
-#include "mpi/mpi_drivers.h"
-#endif
 
 /* Where the genotypes come from: .bed rows by index, or the imported VCF rows in memory. */
 typedef struct {
@@ -38,7 +35,7 @@ static void source_free(source_t *s)
 	free(s->paths);
 }
 
-static int bfile_paths(const ld_args_t *a, source_t *s, gvk_err_t *err)
+static int bfile_paths(const ld_job_args_t *a, source_t *s, gvk_err_t *err)
 {
 	if (a->bfile && !a->bed && !a->bim && !a->fam) {
 		size_t n = strlen(a->bfile) + 8;
@@ -75,7 +72,7 @@ static int check_split(const snp_bim_order_t *o, const char *path, int records, 
 }
 
 /* Samples and variant descriptions of a VCF. */
-static int read_vcf(const ld_args_t *a, source_t *s, snp_data_t *d, snp_bim_order_t *ord, ld_log_t *log, gvk_err_t *err)
+static int read_vcf(const ld_job_args_t *a, source_t *s, snp_data_t *d, snp_bim_order_t *ord, ld_log_t *log, gvk_err_t *err)
 {
 	snp_vcf_import_opt_t o = {a->double_id, a->allow_extra};
 	int rc = snp_vcf_import(a->vcf, &o, &s->ss, d, &s->rows, &s->row_bytes, err);
@@ -90,7 +87,7 @@ static int read_vcf(const ld_args_t *a, source_t *s, snp_data_t *d, snp_bim_orde
 }
 
 /* Samples and variant descriptions of the input. */
-static int read_source(const ld_args_t *a, source_t *s, snp_data_t *d, snp_bim_order_t *ord, ld_log_t *log,
+static int read_source(const ld_job_args_t *a, source_t *s, snp_data_t *d, snp_bim_order_t *ord, ld_log_t *log,
                        gvk_err_t *err)
 {
 	int rc;
@@ -108,7 +105,7 @@ static int read_source(const ld_args_t *a, source_t *s, snp_data_t *d, snp_bim_o
 }
 
 /* --keep, --remove and --make-founders, in PLINK's order; *founders receives the founders left. */
-static int select_samples(const ld_args_t *a, snp_samples_t *ss, int64_t *founders, ld_log_t *log, gvk_err_t *err)
+static int select_samples(const ld_job_args_t *a, snp_samples_t *ss, int64_t *founders, ld_log_t *log, gvk_err_t *err)
 {
 	int64_t left;
 	if (a->keep) {
@@ -131,7 +128,7 @@ static int select_samples(const ld_args_t *a, snp_samples_t *ss, int64_t *founde
 	return 0;
 }
 
-static int select_variants(const ld_args_t *a, source_t *s, snp_data_t *d, ld_log_t *log, gvk_err_t *err)
+static int select_variants(const ld_job_args_t *a, source_t *s, snp_data_t *d, ld_log_t *log, gvk_err_t *err)
 {
 	snp_ranges_t snps = {0};
 	int rc = a->snps ? snp_ranges_parse(a->snps, a->n_snps, "--snps", &snps, err) : 0;
@@ -150,7 +147,7 @@ static int select_variants(const ld_args_t *a, source_t *s, snp_data_t *d, ld_lo
 }
 
 /* --mind on the selected variants' rows, before founders and frequencies are settled. */
-static int mind(const ld_args_t *a, source_t *s, const snp_data_t *d, ld_input_t *in, int64_t *founders, ld_log_t *log,
+static int mind(const ld_job_args_t *a, const ld_job_split_t *sp, source_t *s, const snp_data_t *d, ld_input_t *in, int64_t *founders, ld_log_t *log,
                 gvk_err_t *err)
 {
 	if (a->mind >= 1 || a->vcf) return 0;
@@ -158,11 +155,8 @@ static int mind(const ld_args_t *a, source_t *s, const snp_data_t *d, ld_input_t
 	if (!gone) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	int64_t *miss = malloc(sizeof *miss * (size_t)(s->ss.n + 1));
 	int rc = miss ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-#ifdef GVK_MPI
-	if (rc == 0 && gvk_mpi_several()) rc = gvk_mpi_ld_mind_count(s->bed, s->src, d, &s->ss, miss, err);
-	else
-#endif
-	if (rc == 0) rc = snp_qc_mind_count(s->bed, s->src, 0, d->n_snp, d, &s->ss, miss, err);
+	if (rc == 0 && sp) rc = sp->mind_count(sp->ctx, s->bed, s->src, d, &s->ss, miss, err);
+	else if (rc == 0) rc = snp_qc_mind_count(s->bed, s->src, 0, d->n_snp, d, &s->ss, miss, err);
 	if (rc == 0) snp_qc_mind_apply(d, &s->ss, a->mind, miss, gone, &in->n_mind_removed);
 	free(miss);
 	size_t len = 1;
@@ -181,21 +175,21 @@ static int mind(const ld_args_t *a, source_t *s, const snp_data_t *d, ld_input_t
 	return 0;
 }
 
-static int geno_ctx(const ld_args_t *a, source_t *s, snp_geno_ctx_t *c, gvk_err_t *err)
+static int geno_ctx(const ld_job_args_t *a, source_t *s, snp_geno_ctx_t *c, gvk_err_t *err)
 {
 	int rc = snp_geno_ctx_init(c, &s->ss, a->nonfounders, a->keep_allele_order, err);
-	c->raw = ld_args_em(a);
+	c->raw = ld_job_args_em(a);
 	c->threads = a->ld.threads;
 	return rc;
 }
 
 /* Pruning and clumping read windows of SNPs a few at a time. */
-static int streams(const ld_args_t *a) { return (a->prune_set || a->clump_set) && !a->vcf; }
+static int streams(const ld_job_args_t *a) { return (a->prune_set || a->clump_set) && !a->vcf; }
 
 /* Whether a variant filter needs every SNP's statistics before the windows are read. */
-static int filters(const ld_args_t *a) { return a->geno < 1 || a->hwe > 0 || a->maf > 0; }
+static int filters(const ld_job_args_t *a) { return a->geno < 1 || a->hwe > 0 || a->maf > 0; }
 
-static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, gvk_err_t *err)
+static int decode(const ld_job_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, gvk_err_t *err)
 {
 	snp_geno_ctx_t c;
 	int rc = geno_ctx(a, s, &c, err);
@@ -224,14 +218,14 @@ static int decode(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in
 }
 
 /* The filters' lines of the log: n[3] the variants --geno, --hwe and --maf removed. */
-static void log_qc(const ld_args_t *a, const int64_t *n, ld_log_t *log)
+static void log_qc(const ld_job_args_t *a, const int64_t *n, ld_log_t *log)
 {
 	if (a->geno < 1) ld_log_printf(log, "%lld variants removed due to missing genotype data (--geno).\n", (long long)n[0]);
 	if (a->hwe > 0) ld_log_printf(log, "--hwe: %lld variants removed due to Hardy-Weinberg exact test.\n", (long long)n[1]);
 	if (a->maf > 0) ld_log_printf(log, "%lld variants removed due to minor allele threshold(s) (--maf).\n", (long long)n[2]);
 }
 
-static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t *in, ld_log_t *log, gvk_err_t *err)
+static int qc(const ld_job_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t *in, ld_log_t *log, gvk_err_t *err)
 {
 	if (in->stats_later) return 0; /* no filter; the rate is logged once the rows are read, if they all are */
 	ld_log_rate(log, d->rate, d->n_snp);
@@ -250,44 +244,43 @@ static int qc(const ld_args_t *a, snp_data_t *d, int64_t *src, const ld_input_t 
 	return rc;
 }
 
-#ifdef GVK_MPI
-/* Under MPI, a PLINK fileset: each rank decodes only the SNPs it computes on
- * (mpi/mpi_ld_read.c), after the per-SNP filters ran on the ranks' shares. */
-static int ranged(const ld_args_t *a)
+/* Split over processes, a PLINK fileset: each rank decodes only the SNPs it computes on
+ * (ld_job_split_t.read), after the per-SNP filters ran on the ranks' shares. */
+static int ranged(const ld_job_args_t *a, const ld_job_split_t *sp)
 {
-	return gvk_mpi_several() && !a->vcf && !a->clump_set;
+	return sp && !a->vcf && !a->clump_set;
 }
 
-static int load_ranged(const ld_args_t *a, source_t *s, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
+static int load_ranged(const ld_job_args_t *a, const ld_job_split_t *sp, source_t *s, snp_data_t *d, ld_input_t *in,
+                       ld_log_t *log, gvk_err_t *err)
 {
 	snp_geno_ctx_t c;
 	int rc = geno_ctx(a, s, &c, err);
-	gvk_mpi_bed_t b = {s->bed, s->src, s->n_rows, s->ss.n, &c};
+	ld_split_bed_t b = {s->bed, s->src, s->n_rows, s->ss.n, &c};
 	int64_t m0 = d->n_snp, n[3] = {0, 0, 0};
 	int filters = a->geno < 1 || a->hwe > 0 || a->maf > 0;
 	double *rates = calloc((size_t)m0 + 1, sizeof *rates);
 	uint8_t *keep = filters ? malloc((size_t)m0 + 1) : NULL;
 	if (rc == 0 && (!rates || (filters && !keep))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	gvk_mpi_ld_qc_t q = {a->geno, a->hwe, a->maf, a->hwe_midp};
-	if (rc == 0 && filters) rc = gvk_mpi_ld_qc(&b, d, &q, keep, rates, n, err);
+	ld_split_qc_t q = {a->geno, a->hwe, a->maf, a->hwe_midp};
+	if (rc == 0 && filters) rc = sp->qc(sp->ctx, &b, d, &q, keep, rates, n, err);
 	if (rc == 0 && filters) snp_vars_compact(d, keep, s->src);
 	char *path = a->out ? NULL : malloc(strlen(a->out_prefix) + 8);
 	if (path) sprintf(path, "%s%s", a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
-	int mode = a->prune_set ? GVK_MPI_LD_CHROMS
-	           : a->ld_snp || a->ld_snp_list || a->ld_snps ? GVK_MPI_LD_BOTH_SIDES : GVK_MPI_LD_TILE;
+	int mode = a->prune_set ? LD_SPLIT_CHROMS
+	           : a->ld_snp || a->ld_snp_list || a->ld_snps ? LD_SPLIT_BOTH_SIDES : LD_SPLIT_TILE;
 	if (rc == 0 && !a->out && !path) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	gvk_mpi_ld_part_t *p = NULL;
-	if (rc == 0) rc = gvk_mpi_ld_read(&b, d, &a->ld, mode, a->out ? a->out : path, a->gz, &p, filters ? NULL : rates, err);
+	void *p = NULL;
+	if (rc == 0) rc = sp->read(sp->ctx, &b, d, &a->ld, mode, a->out ? a->out : path, a->gz, &p, filters ? NULL : rates, err);
 	in->mpi_part = p;
 	if (rc == 0) ld_log_rate(log, rates, m0), log_qc(a, n, log);
-	if (rc == 0 && !a->quiet) gvk_mpi_ld_say_part(p, d->n_snp);
+	if (rc == 0) sp->say_part(sp->ctx, p, d->n_snp);
 	free(path), free(rates), free(keep);
 	snp_geno_ctx_free(&c);
 	return rc;
 }
-#endif
 
-static int index_variants(const ld_args_t *a, const snp_data_t *d, uint8_t **idx1, ld_log_t *log, gvk_err_t *err)
+static int index_variants(const ld_job_args_t *a, const snp_data_t *d, uint8_t **idx1, ld_log_t *log, gvk_err_t *err)
 {
 	if (!a->ld_snp && !a->ld_snp_list && !a->ld_snps) return 0;
 	snp_ranges_t r = {0};
@@ -309,7 +302,7 @@ static int64_t *kept_rows(const uint8_t *keep, int64_t m)
 }
 
 /* --vcf ... --phased: the haplotype reader; the variant filters act on its planes. */
-static int load_phased(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
+static int load_phased(const ld_job_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
 {
 	snp_vcf_opt_t vo = {a->keep_allele_order, 1, a->ld.threads};
 	int rc = snp_read_vcf(a->vcf, &vo, d, err);
@@ -332,7 +325,7 @@ static int load_phased(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log
 }
 
 /* The chromosomes the run reads, as PLINK masks them: --chr, or the one of --from / --to. */
-static int chr_read(const ld_args_t *a, const snp_data_t *d, const char *chr)
+static int chr_read(const ld_job_args_t *a, const snp_data_t *d, const char *chr)
 {
 	if (a->chr) return snp_chr_listed(a->chr, chr);
 	return !(a->from || a->to) || !strcmp(chr, d->var[0].chr);
@@ -341,7 +334,7 @@ static int chr_read(const ld_args_t *a, const snp_data_t *d, const char *chr)
 /* Windowed tables need each chromosome the run reads in position order, and in cM order with
  * --ld-window-cm, as PLINK checks them (snp_bim_run_t); matrices and inter-chr take any order.
  * path: the .bim, or the VCF (records). */
-static int check_order(const ld_args_t *a, const snp_data_t *d, const snp_bim_order_t *o, const char *path,
+static int check_order(const ld_job_args_t *a, const snp_data_t *d, const snp_bim_order_t *o, const char *path,
                        int records, gvk_err_t *err)
 {
 	char w[4200];
@@ -367,19 +360,17 @@ static int check_order(const ld_args_t *a, const snp_data_t *d, const snp_bim_or
 }
 
 /* The --bfile or --vcf genotypes, filtered, with their input rows; *founders: the founders left. */
-static int load_genotypes(const ld_args_t *a, snp_data_t *d, ld_input_t *in, int64_t *founders, ld_log_t *log,
-                          gvk_err_t *err)
+static int load_genotypes(const ld_job_args_t *a, const ld_job_split_t *sp, snp_data_t *d, ld_input_t *in,
+                          int64_t *founders, ld_log_t *log, gvk_err_t *err)
 {
 	source_t s = {0};
 	int rc = read_source(a, &s, d, &in->ord, log, err);
 	if (rc == 0) rc = select_samples(a, &s.ss, founders, log, err);
 	if (rc == 0) rc = select_variants(a, &s, d, log, err);
-	if (rc == 0) rc = mind(a, &s, d, in, founders, log, err);
-#ifdef GVK_MPI
-	if (rc == 0 && ranged(a)) {
-		rc = load_ranged(a, &s, d, in, log, err);
+	if (rc == 0) rc = mind(a, sp, &s, d, in, founders, log, err);
+	if (rc == 0 && ranged(a, sp)) {
+		rc = load_ranged(a, sp, &s, d, in, log, err);
 	} else
-#endif
 	{
 		if (rc == 0) rc = decode(a, &s, d, in, err);
 		if (rc == 0) rc = qc(a, d, s.src, in, log, err);
@@ -390,12 +381,13 @@ static int load_genotypes(const ld_args_t *a, snp_data_t *d, ld_input_t *in, int
 	return rc;
 }
 
-int ld_load(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err)
+int ld_load(const ld_job_args_t *a, const ld_job_split_t *sp, snp_data_t *d, ld_input_t *in,
+            ld_log_t *log, gvk_err_t *err)
 {
 	memset(in, 0, sizeof *in);
 	if (a->phased && !a->vcf) return gvk_err_set(err, GVK_ERR_ARG, "--phased needs --vcf input with phased GT");
 	int64_t founders = 2;
-	int rc = a->phased ? load_phased(a, d, in, log, err) : load_genotypes(a, d, in, &founders, log, err);
+	int rc = a->phased ? load_phased(a, d, in, log, err) : load_genotypes(a, sp, d, in, &founders, log, err);
 	if (rc == 0 && a->phased) rc = check_order(a, d, &in->ord, a->vcf, 1, err);
 	/* PLINK skips --r/--r2 here with a warning, before it looks at the index variants. */
 	if (rc == 0 && founders < 2) in->skip = 1;
@@ -403,11 +395,9 @@ int ld_load(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gv
 	return rc;
 }
 
-void ld_input_free(ld_input_t *in)
+void ld_input_free(ld_input_t *in, const ld_job_split_t *sp)
 {
-#ifdef GVK_MPI
-	gvk_mpi_ld_part_free(in->mpi_part);
-#endif
+	if (sp && in->mpi_part) sp->part_free(in->mpi_part);
 	free(in->irem);
 	free(in->idx1);
 	free(in->row);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* PREFIX.log of gvk ld: gvk's own record of a --r/--r2 run in lines like PLINK's (the command line,
  * samples and variants loaded and kept, the output or why there is none); docs/snp.md lists it. */
-#ifndef GVK_CLI_LD_LOG_H
-#define GVK_CLI_LD_LOG_H
+#ifndef GVK_LD_JOB_LOG_H
+#define GVK_LD_JOB_LOG_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -22,7 +22,5 @@ void ld_log_rate(ld_log_t *l, const double *rate, int64_t n);
 /* Writes the text to fp; GVK_ERR_NOMEM if a line could not be kept, GVK_ERR_IO on a write error. */
 int ld_log_write(const ld_log_t *l, FILE *fp, gvk_err_t *err);
 void ld_log_free(ld_log_t *l);
-/* With verbose, "gvk ld: WHAT N s" on stderr, the time since *t; *t becomes now. */
-void ld_log_phase(int verbose, const char *what, double *t);
 
 #endif

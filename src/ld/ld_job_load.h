@@ -2,11 +2,12 @@
 /* gvk ld's input in PLINK 1.9's order: samples (--keep, --remove, founders), variants (--chr,
  * --from/--to, --snps, --extract, --exclude), genotypes, then --geno and --maf, then the index
  * variants of --ld-snp / --ld-snps / --ld-snp-list. */
-#ifndef GVK_CLI_LD_LOAD_H
-#define GVK_CLI_LD_LOAD_H
+#ifndef GVK_LD_JOB_LOAD_H
+#define GVK_LD_JOB_LOAD_H
 
-#include "ld_args.h"
-#include "ld_log.h"
+#include "ld_job.h"
+#include "ld_job_log.h"
+#include "ld_job_split.h"
 #include "../snp/plink_io.h"
 #include "../snp/snp_data.h"
 
@@ -18,7 +19,7 @@ typedef struct {
 	char *irem;          /* --mind: the removed samples, "FID<tab>IID" lines (PLINK's .irem); NULL without */
 	int64_t n_mind_removed;
 	int skip;            /* fewer than two founders: PLINK skips --r/--r2 with a warning */
-	void *mpi_part;      /* under MPI (gvk_mpi_ld_part_t): the SNPs this rank decoded; d then has
+	void *mpi_part;      /* split over processes (ld_job_split_t.read): the SNPs this rank decoded; d then has
 	                        every variant but no planes. NULL: d holds everything */
 	/* Pruning and clumping from a .bed: d keeps only per-SNP statistics, and --hwe, the pruner
 	 * and the clumper decode the rows (row[]) themselves with geno; streamed is 0 otherwise. With
@@ -34,7 +35,9 @@ typedef struct {
 
 /* Fills d (zeroed) and in; counts go to log. Refuses a split chromosome, and for windowed tables
  * a chromosome out of position (or, with --ld-window-cm, cM) order, naming the .bim line. */
-int ld_load(const ld_args_t *a, snp_data_t *d, ld_input_t *in, ld_log_t *log, gvk_err_t *err);
-void ld_input_free(ld_input_t *in);
+int ld_load(const ld_job_args_t *a, const ld_job_split_t *sp, snp_data_t *d, ld_input_t *in,
+            ld_log_t *log, gvk_err_t *err);
+/* sp: the run's hooks, which free the part (NULL in one process). */
+void ld_input_free(ld_input_t *in, const ld_job_split_t *sp);
 
 #endif
