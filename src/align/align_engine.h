@@ -75,9 +75,7 @@ double al_assist_server_cells(int cpu_lanes);
 
 /* The CUDA back end. NULL with err filled when there is no usable GPU. */
 typedef struct al_gpu_s al_gpu_t;
-/* gvk_align_create, and for tests: emulate 1 runs the GPU back end's per-pair code and chunk
- * pipeline on the CPU ("gpu-emulated") where device gpu or auto finds no usable GPU. */
-gvk_align_t *al_create(const gvk_align_opts_t *opt, int emulate, gvk_err_t *err);
+#include "align_testing.h" /* al_create */
 /* CPU assist (al_assist_pick) on or off; on by default, off in the tests of the GPU kernels. */
 void al_set_cpu_assist(gvk_align_t *e, int on);
 

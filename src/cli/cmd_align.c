@@ -12,7 +12,7 @@
 #include "cli_batch.h"
 #include "cli_env.h"
 #include "commands.h"
-#include "../align/align_engine.h" /* al_create: the GPU emulation of the tests (GVK_ALIGN_GPU_EMULATE) */
+#include "../align/align_testing.h"
 #include "../common/lineio.h"
 #include "../common/outset.h"
 #include "../common/threads.h"
