@@ -310,7 +310,7 @@ static void test_engine(const char *path)
 static void test_memory(void)
 {
 	enum { N = 1000 };
-	static char name[N][8];
+	static char name[N][16];
 	static char *samples[N];
 	for (int s = 0; s < N; ++s) snprintf(name[s], sizeof name[s], "s%d", s), samples[s] = name[s];
 	double x[1] = {0};
