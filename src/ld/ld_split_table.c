@@ -21,15 +21,15 @@ enum { CHUNK = 4 << 20 };
 
 typedef struct {
 	const gvk_ld_split_t *sp;
-	int pr, pc, a, b;       /* the grid and this rank's tile in it (rank = a * pc + b) */
+	int pr, pc, a, b;       /* the grid and this process's tile in it (rank = a * pc + b) */
 	int64_t r0, r1, c0, c1; /* the tile's rows and columns */
 	int64_t m;
 	ld_writer_t *wr;
 	int opened;             /* the shared output is open */
 	int shared;             /* written by name into one temporary (else through process 0) */
 	int io_bad;             /* a write of the shared output failed */
-	FILE *part;             /* text: this rank's bytes in order */
-	int64_t *seg;           /* text tiles of a row block shared by several ranks: bytes per row */
+	FILE *part;             /* text: this process's bytes in order */
+	int64_t *seg;           /* text tiles of a row block shared by several processes: bytes per row */
 	char *buf;              /* binary: one contiguous run of the file */
 	size_t len, cap;
 	long long run_off;
@@ -40,7 +40,7 @@ typedef struct {
 	int64_t jcap;
 } tile_t;
 
-/* This rank's tile, the same as the one its part was read for. */
+/* This process's tile, the same as the one its part was read for. */
 static int plan_tile(tile_t *t, int shape, int64_t m, gvk_err_t *err)
 {
 	ld_split_part_t p = {0};
@@ -305,7 +305,7 @@ static int open_shared(tile_t *t, const gvk_ld_files_t *files, const char *path,
 	return mode;
 }
 
-/* The engine on this rank's tile: on d, or on the part it decoded, its rows and columns taken to
+/* The engine on this process's tile: on d, or on the part it decoded, its rows and columns taken to
  * the part's indices (the sink takes the stripes back to the set's). */
 static int run_engine(tile_t *t, const snp_data_t *d, const ld_opt_t *o, ld_report_t *rep, gvk_err_t *err)
 {
@@ -335,8 +335,8 @@ static int run_engine(tile_t *t, const snp_data_t *d, const ld_opt_t *o, ld_repo
 	return ld_run(&p->d, &q, sink, t, rep, err);
 }
 
-/* The run through rank 0 (gzip, standard output, devices): the rows of this rank to a part,
- * the parts joined on rank 0. */
+/* The run through process 0 (gzip, standard output, devices): the rows of this process to a part,
+ * the parts joined on process 0. */
 static int run_funnel(tile_t *t, const gvk_ld_files_t *files, const char *path, const snp_data_t *d, const ld_opt_t *o,
                       ld_report_t *rep, int gz, gvk_err_t *err)
 {
@@ -364,7 +364,7 @@ static int run_shared(tile_t *t, const snp_data_t *d, const ld_opt_t *o, ld_repo
 	return t->sp->agree(t->sp->ctx, rc, err);
 }
 
-/* Leaves the part empty: the table's header belongs to rank 0's part alone. */
+/* Leaves the part empty: the table's header belongs to process 0's part alone. */
 static int drop_header(FILE *fp, ld_writer_t *w)
 {
 	w->written = 0;
@@ -388,7 +388,7 @@ int ld_split_table(const gvk_ld_split_t *sp, const gvk_ld_files_t *files, const 
 	rc = sp->agree(sp->ctx, plan_tile(&t, o->shape, d->n_snp, err), err);
 	if (rc == 0) {
 		o->row0 = t.r0, o->row1 = t.r1, o->col0 = t.c0, o->col1 = t.c1;
-		/* the parts are plain text; rank 0 compresses them as one stream */
+		/* the parts are plain text; process 0 compresses them as one stream */
 		wr->gz = 0;
 		if ((!shared || !wr->bin) && !(t.part = tmpfile()))
 			rc = gvk_err_set(err, GVK_ERR_IO, "cannot make a temporary file for this rank's part");
