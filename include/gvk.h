@@ -618,6 +618,45 @@ GVK_EXPORT int gvk_ld_job_run(gvk_ld_job_t *j, const gvk_ld_files_t *files, gvk_
 /* Frees the job; NULL is allowed. */
 GVK_EXPORT void gvk_ld_job_destroy(gvk_ld_job_t *j);
 
+/* How gvk_ld_job_set_split spreads a job over processes (gvk ld under MPI, docs/mpi.md): each
+ * process reads, filters, prunes and computes its share, and these hooks move the bytes between
+ * them. The library links no MPI; every hook is called on every process at the same point. */
+enum { GVK_LD_SPLIT_SUM, GVK_LD_SPLIT_MIN };
+
+/* Where gvk_ld_split_t.ordered hands process 0 the bytes: 0, or -1 on a write error. */
+typedef int (*gvk_ld_put_t)(void *arg, const void *p, size_t n);
+
+typedef struct {
+	int rank, size;    /* this process and how many run the job */
+	void *ctx;         /* passed to the hooks */
+	const char *tiles; /* "ROWSxCOLUMNS": the grid of a matrix written by name; NULL or "": the job's */
+	/* every process's status rc: 0 when all are 0, else the lowest failing code, with err naming
+	 * the failing process on the others */
+	int (*agree)(void *ctx, int rc, gvk_err_t *err);
+	/* v[0..n) summed (GVK_LD_SPLIT_SUM) or the least (GVK_LD_SPLIT_MIN) over the processes, in place */
+	void (*reduce)(void *ctx, int64_t *v, int64_t n, int op);
+	/* buf holds process r's cnt[r] bytes at at[r], each its own already in place: fills in the
+	 * others' (each count below 2^31) */
+	void (*gather)(void *ctx, void *buf, const int64_t *cnt, const int64_t *at);
+	/* n bytes of process 0's buf to every process's */
+	void (*bcast)(void *ctx, void *buf, int64_t n);
+	/* the output by name, all processes writing it: open (together), write n bytes at off, close
+	 * (together); 0, or -1 (open sets err) */
+	int (*open)(void *ctx, const char *name, gvk_err_t *err);
+	int (*write_at)(void *ctx, int64_t off, const void *p, int64_t n);
+	int (*close)(void *ctx);
+	/* every process's part (a stream read from its start, in pieces of up to size bytes through buf)
+	 * to put on process 0, in rank order; this process's status (0, or a negative code with err set) */
+	int (*ordered)(void *ctx, FILE *part, char *buf, size_t size, gvk_ld_put_t put, void *arg, gvk_err_t *err);
+	/* a line for the user on what this process reads (NULL: none) */
+	void (*note)(void *ctx, const char *line);
+} gvk_ld_split_t;
+
+/* Spreads j over the processes sp describes (the caller's, kept until gvk_ld_job_destroy); before
+ * gvk_ld_job_run, on every process with its rank. sp NULL: one process. 0, or GVK_ERR_ARG for a
+ * NULL job, a NULL hook (note may be NULL) or a rank outside [0, size). */
+GVK_EXPORT int gvk_ld_job_set_split(gvk_ld_job_t *j, const gvk_ld_split_t *sp, gvk_err_t *err);
+
 /* FastID options. The gvk fastid command sets the gpu_* fields from the environment variables
  * GVK_SNP_GPU_PATH, GVK_SNP_GPU_MEM, GVK_SNP_GPU_DB_BLOCK and GVK_SNP_GPU_QBATCH. */
 typedef struct {

@@ -197,6 +197,22 @@ static void ld(void)
 	gvk_ld_destroy(e);
 }
 
+/* Hooks of a split LD job that are never called: gvk_ld_job_set_split checks them only. */
+static int sp_agree(void *ctx, int rc, gvk_err_t *err) { return (void)ctx, (void)err, rc; }
+static void sp_reduce(void *ctx, int64_t *v, int64_t n, int op) { (void)ctx, (void)v, (void)n, (void)op; }
+static void sp_gather(void *ctx, void *buf, const int64_t *cnt, const int64_t *at)
+{
+	(void)ctx, (void)buf, (void)cnt, (void)at;
+}
+static void sp_bcast(void *ctx, void *buf, int64_t n) { (void)ctx, (void)buf, (void)n; }
+static int sp_open(void *ctx, const char *name, gvk_err_t *err) { return (void)ctx, (void)name, (void)err, -1; }
+static int sp_write(void *ctx, int64_t off, const void *p, int64_t n) { return (void)ctx, (void)off, (void)p, (void)n, -1; }
+static int sp_close(void *ctx) { return (void)ctx, -1; }
+static int sp_ordered(void *ctx, FILE *part, char *buf, size_t size, gvk_ld_put_t put, void *arg, gvk_err_t *err)
+{
+	return (void)ctx, (void)part, (void)buf, (void)size, (void)put, (void)arg, (void)err, -1;
+}
+
 /* The gvk ld job: options that pass the check (a run of --r2 on a fileset that is never read). */
 static void ld_job(void)
 {
@@ -216,6 +232,15 @@ static void ld_job(void)
 	ARG("gvk_ld_job_run(j NULL)", "job", gvk_ld_job_run(NULL, NULL, &sum, &err));
 	ARG("gvk_ld_job_run(sum NULL)", "sum", gvk_ld_job_run(j, NULL, NULL, &err));
 	NOOP("gvk_ld_job_destroy(NULL)", gvk_ld_job_destroy(NULL), 1);
+	gvk_ld_split_t sp = {.rank = 0, .size = 1};
+	ARG("gvk_ld_job_set_split(j NULL)", "job", gvk_ld_job_set_split(NULL, &sp, &err));
+	ARG("gvk_ld_job_set_split(sp->agree NULL)", "agree", gvk_ld_job_set_split(j, &sp, &err));
+	NOOP("gvk_ld_job_set_split(sp NULL)", int rc_ = gvk_ld_job_set_split(j, NULL, NULL), rc_ == 0);
+	gvk_ld_split_t all = {2, 2, NULL, NULL, sp_agree, sp_reduce, sp_gather, sp_bcast, sp_open, sp_write, sp_close,
+	                      sp_ordered, NULL};
+	ARG("gvk_ld_job_set_split(rank 2 of 2)", NULL, gvk_ld_job_set_split(j, &all, &err));
+	all.rank = 1;
+	NOOP("gvk_ld_job_set_split(rank 1 of 2)", int rc_ = gvk_ld_job_set_split(j, &all, NULL), rc_ == 0);
 	gvk_ld_job_destroy(j);
 }
 

@@ -24,7 +24,7 @@
 struct gvk_ld_job_s {
 	ld_job_args_t a;
 	const gvk_ld_job_opts_t *o;
-	const ld_job_split_t *split; /* NULL: one process */
+	const gvk_ld_split_t *split; /* NULL: one process */
 	int ran;
 };
 
@@ -65,9 +65,29 @@ gvk_ld_job_t *gvk_ld_job_create(const gvk_ld_job_opts_t *o, gvk_err_t *err)
 	return j;
 }
 
-void ld_job_split(gvk_ld_job_t *j, const ld_job_split_t *sp)
+/* The first hook of sp left NULL (note may be), or NULL. */
+static const char *null_hook(const gvk_ld_split_t *sp)
 {
-	if (j) j->split = sp;
+	if (!sp->agree) return "agree";
+	if (!sp->reduce) return "reduce";
+	if (!sp->gather) return "gather";
+	if (!sp->bcast) return "bcast";
+	if (!sp->open) return "open";
+	if (!sp->write_at) return "write_at";
+	if (!sp->close) return "close";
+	return sp->ordered ? NULL : "ordered";
+}
+
+int gvk_ld_job_set_split(gvk_ld_job_t *j, const gvk_ld_split_t *sp, gvk_err_t *err)
+{
+	if (!j) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_job_set_split: the job is NULL");
+	const char *hook = sp ? null_hook(sp) : NULL;
+	if (hook) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_job_set_split: the hook %s is NULL", hook);
+	if (sp && (sp->size < 1 || sp->rank < 0 || sp->rank >= sp->size))
+		return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_job_set_split: rank %d is not one of %d processes", sp->rank,
+		                   sp->size);
+	j->split = sp;
+	return 0;
 }
 
 void gvk_ld_job_destroy(gvk_ld_job_t *j)
@@ -136,8 +156,8 @@ static int write_outputs_split(run_t *r)
 	                     .r2_min = a->r2_min, .with_freqs = a->with_freqs, .in_phase = a->in_phase, .dcol = a->dcol,
 	                     .dprime = a->dprime, .gz = a->gz};
 	int writes = 0;
-	const ld_job_split_t *sp = r->j->split;
-	int rc = sp->table(sp->ctx, &r->files.hooks, a->out ? a->out : r->path, &r->w, &r->d, r->in.mpi_part, &a->ld,
+	const gvk_ld_split_t *sp = r->j->split;
+	int rc = ld_split_table(sp, &r->files.hooks, a->out ? a->out : r->path, &r->w, &r->d, r->in.mpi_part, &a->ld,
 	                   &r->rep, &writes, r->err);
 	r->sum->writes = writes;
 	if (rc < 0 || !writes) return rc;

@@ -147,7 +147,7 @@ static int select_variants(const ld_job_args_t *a, source_t *s, snp_data_t *d, l
 }
 
 /* --mind on the selected variants' rows, before founders and frequencies are settled. */
-static int mind(const ld_job_args_t *a, const ld_job_split_t *sp, source_t *s, const snp_data_t *d, ld_input_t *in, int64_t *founders, ld_log_t *log,
+static int mind(const ld_job_args_t *a, const gvk_ld_split_t *sp, source_t *s, const snp_data_t *d, ld_input_t *in, int64_t *founders, ld_log_t *log,
                 gvk_err_t *err)
 {
 	if (a->mind >= 1 || a->vcf) return 0;
@@ -155,7 +155,7 @@ static int mind(const ld_job_args_t *a, const ld_job_split_t *sp, source_t *s, c
 	if (!gone) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	int64_t *miss = malloc(sizeof *miss * (size_t)(s->ss.n + 1));
 	int rc = miss ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	if (rc == 0 && sp) rc = sp->mind_count(sp->ctx, s->bed, s->src, d, &s->ss, miss, err);
+	if (rc == 0 && sp) rc = ld_split_mind(sp, s->bed, s->src, d, &s->ss, miss, err);
 	else if (rc == 0) rc = snp_qc_mind_count(s->bed, s->src, 0, d->n_snp, d, &s->ss, miss, err);
 	if (rc == 0) snp_qc_mind_apply(d, &s->ss, a->mind, miss, gone, &in->n_mind_removed);
 	free(miss);
@@ -245,13 +245,13 @@ static int qc(const ld_job_args_t *a, snp_data_t *d, int64_t *src, const ld_inpu
 }
 
 /* Split over processes, a PLINK fileset: each rank decodes only the SNPs it computes on
- * (ld_job_split_t.read), after the per-SNP filters ran on the ranks' shares. */
-static int ranged(const ld_job_args_t *a, const ld_job_split_t *sp)
+ * (ld_split_read), after the per-SNP filters ran on the ranks' shares. */
+static int ranged(const ld_job_args_t *a, const gvk_ld_split_t *sp)
 {
 	return sp && !a->vcf && !a->clump_set;
 }
 
-static int load_ranged(const ld_job_args_t *a, const ld_job_split_t *sp, source_t *s, snp_data_t *d, ld_input_t *in,
+static int load_ranged(const ld_job_args_t *a, const gvk_ld_split_t *sp, source_t *s, snp_data_t *d, ld_input_t *in,
                        ld_log_t *log, gvk_err_t *err)
 {
 	snp_geno_ctx_t c;
@@ -263,18 +263,18 @@ static int load_ranged(const ld_job_args_t *a, const ld_job_split_t *sp, source_
 	uint8_t *keep = filters ? malloc((size_t)m0 + 1) : NULL;
 	if (rc == 0 && (!rates || (filters && !keep))) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	ld_split_qc_t q = {a->geno, a->hwe, a->maf, a->hwe_midp};
-	if (rc == 0 && filters) rc = sp->qc(sp->ctx, &b, d, &q, keep, rates, n, err);
+	if (rc == 0 && filters) rc = ld_split_qc(sp, &b, d, &q, keep, rates, n, err);
 	if (rc == 0 && filters) snp_vars_compact(d, keep, s->src);
 	char *path = a->out ? NULL : malloc(strlen(a->out_prefix) + 8);
 	if (path) sprintf(path, "%s%s", a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
 	int mode = a->prune_set ? LD_SPLIT_CHROMS
 	           : a->ld_snp || a->ld_snp_list || a->ld_snps ? LD_SPLIT_BOTH_SIDES : LD_SPLIT_TILE;
 	if (rc == 0 && !a->out && !path) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-	void *p = NULL;
-	if (rc == 0) rc = sp->read(sp->ctx, &b, d, &a->ld, mode, a->out ? a->out : path, a->gz, &p, filters ? NULL : rates, err);
+	ld_split_part_t *p = NULL;
+	if (rc == 0) rc = ld_split_read(sp, &b, d, &a->ld, mode, a->out ? a->out : path, a->gz, &p, filters ? NULL : rates, err);
 	in->mpi_part = p;
 	if (rc == 0) ld_log_rate(log, rates, m0), log_qc(a, n, log);
-	if (rc == 0) sp->say_part(sp->ctx, p, d->n_snp);
+	if (rc == 0) ld_split_say(sp, p, d->n_snp);
 	free(path), free(rates), free(keep);
 	snp_geno_ctx_free(&c);
 	return rc;
@@ -360,7 +360,7 @@ static int check_order(const ld_job_args_t *a, const snp_data_t *d, const snp_bi
 }
 
 /* The --bfile or --vcf genotypes, filtered, with their input rows; *founders: the founders left. */
-static int load_genotypes(const ld_job_args_t *a, const ld_job_split_t *sp, snp_data_t *d, ld_input_t *in,
+static int load_genotypes(const ld_job_args_t *a, const gvk_ld_split_t *sp, snp_data_t *d, ld_input_t *in,
                           int64_t *founders, ld_log_t *log, gvk_err_t *err)
 {
 	source_t s = {0};
@@ -381,7 +381,7 @@ static int load_genotypes(const ld_job_args_t *a, const ld_job_split_t *sp, snp_
 	return rc;
 }
 
-int ld_load(const ld_job_args_t *a, const ld_job_split_t *sp, snp_data_t *d, ld_input_t *in,
+int ld_load(const ld_job_args_t *a, const gvk_ld_split_t *sp, snp_data_t *d, ld_input_t *in,
             ld_log_t *log, gvk_err_t *err)
 {
 	memset(in, 0, sizeof *in);
@@ -395,9 +395,9 @@ int ld_load(const ld_job_args_t *a, const ld_job_split_t *sp, snp_data_t *d, ld_
 	return rc;
 }
 
-void ld_input_free(ld_input_t *in, const ld_job_split_t *sp)
+void ld_input_free(ld_input_t *in, const gvk_ld_split_t *sp)
 {
-	if (sp && in->mpi_part) sp->part_free(in->mpi_part);
+	if (sp && in->mpi_part) ld_split_part_free(in->mpi_part);
 	free(in->irem);
 	free(in->idx1);
 	free(in->row);

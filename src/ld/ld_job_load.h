@@ -19,7 +19,7 @@ typedef struct {
 	char *irem;          /* --mind: the removed samples, "FID<tab>IID" lines (PLINK's .irem); NULL without */
 	int64_t n_mind_removed;
 	int skip;            /* fewer than two founders: PLINK skips --r/--r2 with a warning */
-	void *mpi_part;      /* split over processes (ld_job_split_t.read): the SNPs this rank decoded; d then has
+	void *mpi_part;      /* split over processes (ld_split_read): the SNPs this rank decoded; d then has
 	                        every variant but no planes. NULL: d holds everything */
 	/* Pruning and clumping from a .bed: d keeps only per-SNP statistics, and --hwe, the pruner
 	 * and the clumper decode the rows (row[]) themselves with geno; streamed is 0 otherwise. With
@@ -35,9 +35,9 @@ typedef struct {
 
 /* Fills d (zeroed) and in; counts go to log. Refuses a split chromosome, and for windowed tables
  * a chromosome out of position (or, with --ld-window-cm, cM) order, naming the .bim line. */
-int ld_load(const ld_job_args_t *a, const ld_job_split_t *sp, snp_data_t *d, ld_input_t *in,
+int ld_load(const ld_job_args_t *a, const gvk_ld_split_t *sp, snp_data_t *d, ld_input_t *in,
             ld_log_t *log, gvk_err_t *err);
 /* sp: the run's hooks, which free the part (NULL in one process). */
-void ld_input_free(ld_input_t *in, const ld_job_split_t *sp);
+void ld_input_free(ld_input_t *in, const gvk_ld_split_t *sp);
 
 #endif

@@ -39,7 +39,7 @@ static int write_lists(FILE *fi, FILE *fo, const snp_data_t *d, const uint8_t *p
 	return rc;
 }
 
-int ld_job_prune(const ld_job_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, const ld_job_split_t *sp,
+int ld_job_prune(const ld_job_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, const gvk_ld_split_t *sp,
                  const void *part, ld_job_files_t *files, const gvk_log_t *say, ld_log_t *log, int64_t *pruned_ct,
                  int *writes, gvk_err_t *err)
 {
@@ -56,7 +56,7 @@ int ld_job_prune(const ld_job_args_t *a, const snp_data_t *d, const snp_bed_src_
 	 * only those (a PLINK fileset), else every one prunes them all (a VCF) */
 	if (sp) *writes = sp->rank == 0;
 	if (sp && part) {
-		if (rc == 0) rc = sp->prune(sp->ctx, part, d, &po, pruned, skip, &rep, err);
+		if (rc == 0) rc = ld_split_prune(sp, part, d, &po, pruned, skip, &rep, err);
 	} else {
 		/* --device gpu only: on auto the CPU prunes, since the .bed's decoding and not the pairs
 		 * bound a CPU run on the usual windows (docs/snp.md); --indep stays on the CPU */

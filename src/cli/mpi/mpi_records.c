@@ -328,7 +328,7 @@ int gvk_mpi_records(const gvk_mpi_world_t *w, const char *name, int argc, char *
 	if (rc == 0 && w->rank == 0 && !(out = gvk_outset_open(&os, c.out < 0 ? NULL : argv[c.out] + (c.out_joined ? 2 : 0), &err)))
 		rc = GVK_ERR_IO;
 	rc = gvk_mpi_agree(w, rc, &err);
-	if (rc == 0) rc = gvk_mpi_gather_ordered(w, pf, out, 0, &err);
+	if (rc == 0) rc = gvk_mpi_gather_ordered(w, pf, out, &err);
 	if (rc == 0 && w->rank == 0) rc = gvk_outset_commit(&os, &err);
 	gvk_cli_signals_watch(NULL);
 	gvk_outset_abort(&os);

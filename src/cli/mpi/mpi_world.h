@@ -39,10 +39,14 @@ int gvk_mpi_agree(const gvk_mpi_world_t *w, int rc, gvk_err_t *err);
 void gvk_mpi_split(int64_t n, int size, int r, double (*cum)(int64_t i, const void *arg), const void *arg,
                    int64_t *lo, int64_t *hi);
 
-/* Ordered output: every rank's part (a stream positioned anywhere; read from its start) goes
- * to rank 0's out in rank order, in pieces, so that no rank ever holds the whole result. gz: rank
- * 0 compresses what it receives as one gzip stream (the parts are plain text). Returns 0 on every
- * rank, or a negative code (agreed by all) with err set on the failing rank. */
-int gvk_mpi_gather_ordered(const gvk_mpi_world_t *w, FILE *part, FILE *out, int gz, gvk_err_t *err);
+/* Ordered output: every rank's part (a stream positioned anywhere; read from its start) goes to
+ * put on rank 0 in rank order, in pieces of up to size bytes through buf, so that no rank ever
+ * holds the whole result. This rank's status: 0, or a negative code with err set (a failing put
+ * is a write error); the caller agrees on it. */
+int gvk_mpi_ordered(const gvk_mpi_world_t *w, FILE *part, char *buf, size_t size,
+                    int (*put)(void *arg, const void *p, size_t n), void *arg, gvk_err_t *err);
+/* gvk_mpi_ordered to rank 0's out. Returns 0 on every rank, or a negative code (agreed by all)
+ * with err set on the failing rank. */
+int gvk_mpi_gather_ordered(const gvk_mpi_world_t *w, FILE *part, FILE *out, gvk_err_t *err);
 
 #endif
