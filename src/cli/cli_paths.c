@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli_paths.h"
+#include "../common/buf.h"
 
 /* The directory part of path ("." when it has none, "/" for a name in the root); NULL when out
  * of memory. */
@@ -83,10 +84,4 @@ int cli_mkdir_parents(const char *prefix, gvk_err_t *err)
 	return rc;
 }
 
-char *cli_with_ext(const char *prefix, const char *ext)
-{
-	size_t n = strlen(prefix) + strlen(ext) + 1;
-	char *p = malloc(n);
-	if (p) snprintf(p, n, "%s%s", prefix, ext);
-	return p;
-}
+char *cli_with_ext(const char *prefix, const char *ext) { return gvk_concat(prefix, ext); }

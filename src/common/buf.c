@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "buf.h"
 
@@ -22,4 +24,12 @@ void gvk_buf_free(gvk_buf_t *b)
 	free(b->p);
 	b->p = NULL;
 	b->cap = 0;
+}
+
+char *gvk_concat(const char *a, const char *b)
+{
+	const size_t n = strlen(a) + strlen(b) + 1;
+	char *p = malloc(n);
+	if (p) snprintf(p, n, "%s%s", a, b);
+	return p;
 }

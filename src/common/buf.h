@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Growable scratch memory, 64-byte aligned, that kernels keep between calls. */
+/* Growable scratch memory, 64-byte aligned, that kernels keep between calls; and strings made
+ * whole from parts. */
 #ifndef GVK_COMMON_BUF_H
 #define GVK_COMMON_BUF_H
 
@@ -21,5 +22,9 @@ void gvk_buf_free(gvk_buf_t *b);
 #ifdef __cplusplus
 }
 #endif
+
+/* A new string, a followed by b (a path and its extension); the caller frees it; NULL when out of
+ * memory. */
+char *gvk_concat(const char *a, const char *b);
 
 #endif

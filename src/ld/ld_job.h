@@ -41,8 +41,6 @@ void ld_job_args_from(const gvk_ld_job_opts_t *o, ld_job_args_t *a);
 /* 1 when unphased D / D' are asked for (d, dprime or dprime-signed without --phased). */
 int ld_job_args_em(const ld_job_args_t *a);
 
-/* A message of the run at level (its text as gvk ld shows it after "gvk ld: "). */
-void ld_job_say(const gvk_log_t *log, int level, const char *fmt, ...) GVK_PRINTF(3, 4);
 /* With verbose, "WHAT N s" (the time since *t) at GVK_LOG_INFO; *t becomes now. */
 void ld_job_phase(const gvk_log_t *log, int verbose, const char *what, double *t);
 

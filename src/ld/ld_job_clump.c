@@ -7,6 +7,7 @@
 
 #include "ld_job_clump.h"
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/threads.h"
 #include "../snp/snp_gpu.h"
 
@@ -59,10 +60,10 @@ static void log_missing(const ld_job_args_t *a, const ld_clump_input_t *in, cons
 	}
 	for (int64_t k = 0; k < in->n_miss; ++k) {
 		ld_log_printf(log, "Warning: '%s' is missing from the main dataset, and is a top variant.\n", in->miss[k].id);
-		if (k < 3) ld_job_say(say, GVK_LOG_WARN, "warning: '%s' is missing from the main dataset, and is a top variant.", in->miss[k].id);
+		if (k < 3) gvk_logf(say, GVK_LOG_WARN, "warning: '%s' is missing from the main dataset, and is a top variant.", in->miss[k].id);
 	}
 	if (in->n_miss > 3)
-		ld_job_say(say, GVK_LOG_WARN, "%lld more top variant ID%s missing; see the log.", (long long)(in->n_miss - 3),
+		gvk_logf(say, GVK_LOG_WARN, "%lld more top variant ID%s missing; see the log.", (long long)(in->n_miss - 3),
 		           in->n_miss == 4 ? "" : "s");
 }
 
@@ -92,7 +93,7 @@ int ld_job_clump(const ld_job_args_t *a, const snp_data_t *d, const snp_bed_src_
 		ld_log_printf(log, "Warning: Skipping --clump since there are no founders.\n");
 	} else if (!d->n_snp || !memchr(in.top, 1, (size_t)in.n_snp)) {
 		ld_log_printf(log, "Warning: No significant --clump results.  Skipping.\n");
-		ld_job_say(say, GVK_LOG_WARN, "warning: no significant --clump results; no .clumped file written");
+		gvk_logf(say, GVK_LOG_WARN, "warning: no significant --clump results; no .clumped file written");
 	} else {
 		snp_gpu_t *gpu = NULL;
 		rc = open_gpu(a, &gpu, err) < 0 ? err->code : 0;

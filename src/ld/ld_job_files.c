@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ld_job_files.h"
+#include "../common/buf.h"
 #include "../common/err.h"
 
 static FILE *no_open(void *arg, const char *path, gvk_err_t *err)
@@ -50,10 +51,4 @@ int ld_job_files_close(ld_job_files_t *f, gvk_err_t *err)
 	return rc;
 }
 
-char *ld_job_path(const char *prefix, const char *ext)
-{
-	size_t n = strlen(prefix) + strlen(ext) + 1;
-	char *p = malloc(n);
-	if (p) snprintf(p, n, "%s%s", prefix, ext);
-	return p;
-}
+char *ld_job_path(const char *prefix, const char *ext) { return gvk_concat(prefix, ext); }

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* gvk_ld_job_opts_*: gvk ld's options with PLINK 1.9's defaults and the rules between them that
  * hold before anything is read; the messages are gvk ld's, naming the option. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ld_job.h"
 #include "ld_write.h"
 #include "../common/err.h"
+#include "../common/log.h"
 #include "../common/threads.h"
 #include "../snp/snp_chrom.h"
 
@@ -153,20 +153,9 @@ int gvk_ld_job_opts_check(const gvk_ld_job_opts_t *o, gvk_err_t *err)
 	return rc;
 }
 
-void ld_job_say(const gvk_log_t *log, int level, const char *fmt, ...)
-{
-	if (!log->fn || level > log->level) return;
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	log->fn(log->arg, level, msg);
-}
-
 void ld_job_phase(const gvk_log_t *log, int verbose, const char *what, double *t)
 {
 	double now = gvk_seconds();
-	if (verbose) ld_job_say(log, GVK_LOG_INFO, "%s %.3f s", what, now - *t);
+	if (verbose) gvk_logf(log, GVK_LOG_INFO, "%s %.3f s", what, now - *t);
 	*t = now;
 }

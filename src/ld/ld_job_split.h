@@ -40,10 +40,6 @@ typedef struct {
 	snp_data_t d;
 } ld_split_part_t;
 
-/* [lo, hi) of part r when n items of cumulative work cum(i) (cum(0) = 0, nondecreasing) are cut
- * into size parts of equal work; cum NULL: equal counts. */
-void ld_split_range(int64_t n, int size, int r, double (*cum)(int64_t i, const void *arg), const void *arg,
-                    int64_t *lo, int64_t *hi);
 /* The tile of process rank for a matrix or table of m SNPs; shared: the output is written by name
  * (2-D tiles allowed), else through process 0 (row blocks). */
 int ld_split_plan(const gvk_ld_split_t *sp, int rank, int shape, int64_t m, int shared, ld_split_part_t *p,

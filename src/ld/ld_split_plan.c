@@ -11,29 +11,7 @@
 
 #include "ld_job_split.h"
 #include "../common/err.h"
-
-void ld_split_range(int64_t n, int size, int r, double (*cum)(int64_t i, const void *arg), const void *arg,
-                    int64_t *lo, int64_t *hi)
-{
-	if (!cum) {
-		*lo = n * r / size, *hi = n * (r + 1) / size;
-		return;
-	}
-	double total = cum(n, arg);
-	int64_t b[2];
-	for (int k = 0; k < 2; ++k) {
-		/* the first i whose work reaches the part's share, by bisection (cum never decreases) */
-		double want = total * (double)(r + k) / (double)size;
-		int64_t a = 0, z = n;
-		while (a < z) {
-			int64_t mid = a + (z - a) / 2;
-			if (cum(mid, arg) < want) a = mid + 1;
-			else z = mid;
-		}
-		b[k] = r + k == size ? n : a;
-	}
-	*lo = b[0], *hi = b[1];
-}
+#include "../common/work_split.h"
 
 typedef struct {
 	int64_t r0, r1, m;
@@ -83,10 +61,10 @@ int ld_split_plan(const gvk_ld_split_t *sp, int rank, int shape, int64_t m, int 
 	if (rc < 0) return rc;
 	int tri = shape == LD_TRIANGLE || shape == LD_SQUARE0;
 	p->a = rank / p->pc, p->b = rank % p->pc;
-	ld_split_range(m, p->pr, p->a, tri ? triangle : NULL, NULL, &p->r0, &p->r1);
+	gvk_work_split(m, p->pr, p->a, tri ? triangle : NULL, NULL, &p->r0, &p->r1);
 	colwork_t k = {p->r0, p->r1, m, tri};
 	p->c0 = 0, p->c1 = m;
-	if (p->pc > 1) ld_split_range(m, p->pc, p->b, col_work, &k, &p->c0, &p->c1);
+	if (p->pc > 1) gvk_work_split(m, p->pc, p->b, col_work, &k, &p->c0, &p->c1);
 	return 0;
 }
 
@@ -112,7 +90,7 @@ int ld_split_prune_plan(const gvk_ld_split_t *sp, const snp_data_t *d, ld_split_
 	start[n] = m;
 	runs_t r = {start};
 	int64_t k0, k1;
-	ld_split_range(n, sp->size, sp->rank, snps_before, &r, &k0, &k1);
+	gvk_work_split(n, sp->size, sp->rank, snps_before, &r, &k0, &k1);
 	memset(p, 0, sizeof *p);
 	p->pr = sp->size, p->pc = 1, p->a = sp->rank;
 	p->r0 = p->c0 = start[k0], p->r1 = p->c1 = start[k1];

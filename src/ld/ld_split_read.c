@@ -12,6 +12,7 @@
 
 #include "ld_job_split.h"
 #include "../common/err.h"
+#include "../common/work_split.h"
 #include "../snp/plink_io.h"
 #include "../snp/snp_qc.h"
 #include "../snp/snp_select.h"
@@ -20,7 +21,7 @@ int ld_split_mind(const gvk_ld_split_t *sp, const char *bed, const int64_t *src,
                   const snp_samples_t *ss, int64_t *miss, gvk_err_t *err)
 {
 	int64_t i0, i1;
-	ld_split_range(d->n_snp, sp->size, sp->rank, NULL, NULL, &i0, &i1);
+	gvk_work_split(d->n_snp, sp->size, sp->rank, NULL, NULL, &i0, &i1);
 	int rc = sp->agree(sp->ctx, snp_qc_mind_count(bed, src, i0, i1, d, ss, miss, err), err);
 	if (rc == 0) sp->reduce(sp->ctx, miss, ss->n, GVK_LD_SPLIT_SUM);
 	return rc;
@@ -61,7 +62,7 @@ static int equal_counts(const gvk_ld_split_t *sp, int64_t n, int64_t size, int64
 	if (!*cnt || !*at) return -1;
 	for (int r = 0; r < sp->size; ++r) {
 		int64_t a, z;
-		ld_split_range(n, sp->size, r, NULL, NULL, &a, &z);
+		gvk_work_split(n, sp->size, r, NULL, NULL, &a, &z);
 		(*cnt)[r] = (z - a) * size, (*at)[r] = a * size;
 	}
 	return 0;
@@ -108,7 +109,7 @@ int ld_split_qc(const gvk_ld_split_t *sp, const ld_split_bed_t *b, const snp_dat
                 uint8_t *keep, double *rates, int64_t n[3], gvk_err_t *err)
 {
 	int64_t i0, i1, m0 = d->n_snp;
-	ld_split_range(m0, sp->size, sp->rank, NULL, NULL, &i0, &i1);
+	gvk_work_split(m0, sp->size, sp->rank, NULL, NULL, &i0, &i1);
 	n[0] = n[1] = n[2] = 0;
 	int64_t *cnt = NULL, *at = NULL, *cnt8 = NULL, *at8 = NULL;
 	int rc = equal_counts(sp, m0, 1, &cnt, &at) < 0 || equal_counts(sp, m0, sizeof *rates, &cnt8, &at8) < 0

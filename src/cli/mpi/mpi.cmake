@@ -9,7 +9,7 @@ if(GVK_MPI AND NOT MPI_C_FOUND)
 endif()
 message(STATUS "gvk: MPI ${GVK_MPI}")
 if(GVK_MPI)
-  target_sources(gvk PRIVATE cli/mpi/mpi_world.c cli/mpi/mpi_split.c cli/mpi/mpi_out.c cli/mpi/mpi_ld.c cli/mpi/mpi_fastid.c
+  target_sources(gvk PRIVATE cli/mpi/mpi_world.c cli/mpi/mpi_out.c cli/mpi/mpi_ld.c cli/mpi/mpi_fastid.c
                  cli/mpi/mpi_records.c cli/mpi/mpi_cnv.c cli/mpi/mpi_cnv_read.c)
   target_compile_definitions(gvk PRIVATE GVK_MPI)
   if(ZLIB_FOUND)

@@ -9,6 +9,7 @@
 #include "gvk.h"
 #include "mpi_drivers.h"
 #include "../../common/err.h"
+#include "../../common/work_split.h"
 
 enum { TAG_CNV = 91, MAX_MSG = 1 << 30 };
 
@@ -122,7 +123,7 @@ int gvk_mpi_cnv_count(char **paths, int n_paths, const char *bed, const gvk_cnv_
 	gvk_mpi_world_get(&w);
 	if (n_paths < 2 * w.size && n_paths >= 2) return count_by_regions(&w, paths, n_paths, bed, o, c, err);
 	int64_t lo, hi;
-	gvk_mpi_split(n_paths, w.size, w.rank, NULL, NULL, &lo, &hi);
+	gvk_work_split(n_paths, w.size, w.rank, NULL, NULL, &lo, &hi);
 	/* more ranks than files: the first ranks one each, so that rank 0 holds the regions */
 	if (n_paths < w.size) lo = w.rank < n_paths ? w.rank : n_paths, hi = w.rank < n_paths ? w.rank + 1 : n_paths;
 	/* The counting call takes two files at least: a rank of one file counts a neighbour too and
@@ -247,7 +248,7 @@ typedef struct {
 	int *p_lo, *p_hi;   /* every rank's pairs of the segmentation */
 } cnv_ctx_t;
 
-/* Pairs q * N + s before pair pi, weighted by their regions: cum for gvk_mpi_split. */
+/* Pairs q * N + s before pair pi, weighted by their regions: cum for gvk_work_split. */
 static double pair_work(int64_t pi, const void *arg)
 {
 	const gvk_cnv_counts_t *c = arg;
@@ -363,9 +364,9 @@ int gvk_mpi_cnv_run(gvk_cnv_t *e, const gvk_cnv_counts_t *c, gvk_cnv_result_t **
 	gvk_cnv_split_t sp = {.ctx = &x, .em_join = em_join, .near_join = near_join, .seg_join = seg_join};
 	for (int k = 0; rc == 0 && k < P; ++k) {
 		int64_t lo, hi;
-		gvk_mpi_split(c->m, P, k, NULL, NULL, &lo, &hi);
+		gvk_work_split(c->m, P, k, NULL, NULL, &lo, &hi);
 		x.r_off[k] = (int)lo, x.r_cnt[k] = (int)(hi - lo);
-		gvk_mpi_split((int64_t)c->n_seqs * c->N, P, k, pair_work, c, &lo, &hi);
+		gvk_work_split((int64_t)c->n_seqs * c->N, P, k, pair_work, c, &lo, &hi);
 		x.p_lo[k] = (int)lo, x.p_hi[k] = (int)hi;
 	}
 	if (rc == 0) {

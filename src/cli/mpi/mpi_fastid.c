@@ -9,6 +9,7 @@
 #include "gvk.h"
 #include "mpi_drivers.h"
 #include "../../common/err.h"
+#include "../../common/work_split.h"
 
 enum { TAG_FID = 81, MAX_MSG = 1 << 30 };
 
@@ -23,7 +24,7 @@ int gvk_mpi_fastid_slice(gvk_fastid_db_t *db, gvk_err_t *err)
 		return gvk_err_set(err, GVK_ERR_ARG, "%s: under MPI the database must be a file (each rank reads its slice)",
 		                   in.name);
 	int64_t lo, hi;
-	gvk_mpi_split(in.n, w.size, w.rank, NULL, NULL, &lo, &hi);
+	gvk_work_split(in.n, w.size, w.rank, NULL, NULL, &lo, &hi);
 	return gvk_fastid_db_range(db, lo, hi, err);
 }
 

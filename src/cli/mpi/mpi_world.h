@@ -34,10 +34,6 @@ void gvk_mpi_world_get(gvk_mpi_world_t *w);
  * did not fail itself gets a message naming the rank that did (err may be NULL). */
 int gvk_mpi_agree(const gvk_mpi_world_t *w, int rc, gvk_err_t *err);
 
-/* [lo, hi) of rank r when n items of cumulative work cum(i) (cum(0) = 0, nondecreasing,
- * cum(n) = total) are cut into size parts of equal work; cum NULL: equal counts. */
-void gvk_mpi_split(int64_t n, int size, int r, double (*cum)(int64_t i, const void *arg), const void *arg,
-                   int64_t *lo, int64_t *hi);
 
 /* Ordered output: every rank's part (a stream positioned anywhere; read from its start) goes to
  * put on rank 0 in rank order, in pieces of up to size bytes through buf, so that no rank ever

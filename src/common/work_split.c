@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Cutting n items of work into one contiguous range per rank. */
-#include "mpi_world.h"
+#include "work_split.h"
 
-void gvk_mpi_split(int64_t n, int size, int r, double (*cum)(int64_t i, const void *arg), const void *arg,
-                   int64_t *lo, int64_t *hi)
+void gvk_work_split(int64_t n, int size, int r, double (*cum)(int64_t i, const void *arg), const void *arg,
+                    int64_t *lo, int64_t *hi)
 {
 	if (!cum) {
 		*lo = n * r / size, *hi = n * (r + 1) / size;
@@ -12,7 +11,7 @@ void gvk_mpi_split(int64_t n, int size, int r, double (*cum)(int64_t i, const vo
 	double total = cum(n, arg);
 	int64_t b[2];
 	for (int k = 0; k < 2; ++k) {
-		/* the first i with cum(i) >= the part's share, by bisection (cum is nondecreasing) */
+		/* the first i whose work reaches the part's share, by bisection (cum never decreases) */
 		double want = total * (double)(r + k) / (double)size;
 		int64_t a = 0, z = n;
 		while (a < z) {
