@@ -58,16 +58,19 @@ size_t al_assist_pick(const al_job_t *jobs, int *pos, size_t n, int cpu_lanes, i
 	for (size_t k = 0; k < n; ++k) {
 		if (pos[k] != AL_TODO || !ag_fits(&jobs[k])) continue;
 		++neligible;
-		if (job_chain(&jobs[k], n) > top) top = job_chain(&jobs[k], n);
+		const int64_t ch = job_chain(&jobs[k], n);
+		if (ch > top) top = ch;
 	}
 	if (neligible == 0) return 0;
 	const int64_t floor = top / CANDIDATE_DIV;
 	cand_t *c = malloc(neligible * sizeof *c);
 	if (!c) return 0; /* the GPU takes them all, as without assist */
 	size_t nc = 0;
-	for (size_t k = 0; k < n; ++k)
-		if (pos[k] == AL_TODO && ag_fits(&jobs[k]) && job_chain(&jobs[k], n) >= floor)
-			c[nc++] = (cand_t){job_chain(&jobs[k], n), (int64_t)jobs[k].n * jobs[k].m, k};
+	for (size_t k = 0; k < n; ++k) {
+		if (pos[k] != AL_TODO || !ag_fits(&jobs[k])) continue;
+		const int64_t ch = job_chain(&jobs[k], n);
+		if (ch >= floor) c[nc++] = (cand_t){ch, (int64_t)jobs[k].n * jobs[k].m, k};
+	}
 	qsort(c, nc, sizeof *c, cmp_chain_desc);
 	/* Moving the i longest: the CPU needs all their cells; the GPU its launch and its own longest
 	 * pair (none when nothing is left). */

@@ -321,11 +321,7 @@ AL_HD void ag_wpair_init(const ag_chunk_dev_t *c, size_t k, int java, int nw, ui
 
 
 /* Steps of pass g: the rows plus the lag of its last active lane. */
-AL_HD int ag_wpass_steps(const ag_wpair_t *p, int g)
-{
-	const int act = p->nq - p->nl * g;
-	return p->n + ag_woff((act < p->nl ? act : p->nl) - 1);
-}
+AL_HD int ag_wpass_steps(const ag_wpair_t *p, int g) { return ag_wsteps(p->n, p->nq, p->nl, g); }
 
 /* A lane's W cells of row i into their part of the row's 16-column move word: lanes write
  * disjoint bytes of a word, at different steps. */

@@ -24,7 +24,7 @@ static inline int ag_fits(const al_job_t *j) { return (int64_t)j->n * j->m <= AG
  * pair would leave most multiprocessors idle and make the launch as long as its largest pair. */
 enum { AG_WARP_PAIRS = 16384 };
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
+#if defined(__CUDACC__) || defined(__HIP__) /* nvcc or hipcc */
 #define AG_HOST_DEVICE __host__ __device__
 #else
 #define AG_HOST_DEVICE
@@ -55,13 +55,21 @@ static inline AG_HOST_DEVICE int ag_wwidth(int m, int nw)
 	return nw > 1 || m <= 4 * AG_LANES ? 4 : m <= 8 * AG_LANES ? 8 : 16;
 }
 
-/* A pair's cells in a chain on nw warps: each pass's steps (its rows plus the lag of its last
- * lane) times the strip width, the time its launch lasts at least. */
+/* Steps of pass g over n rows of nq strips on nl lanes: the rows plus the lag of its last active
+ * lane. */
+static inline AG_HOST_DEVICE int ag_wsteps(int n, int nq, int nl, int g)
+{
+	const int act = nq - nl * g;
+	return n + ag_woff((act < nl ? act : nl) - 1);
+}
+
+/* A pair's cells in a chain on nw warps: each pass's steps times the strip width, the time its
+ * launch lasts at least. */
 static inline int64_t ag_wchain_cells(int n, int m, int nw)
 {
 	const int W = ag_wwidth(m, nw), nq = (m + W - 1) / W, nl = AG_LANES * nw;
 	int64_t cells = 0;
-	for (int g = 0; g * nl < nq; ++g) cells += (int64_t)(n + ag_woff((nq - nl * g < nl ? nq - nl * g : nl) - 1)) * W;
+	for (int g = 0; g * nl < nq; ++g) cells += (int64_t)ag_wsteps(n, nq, nl, g) * W;
 	return cells;
 }
 
@@ -76,11 +84,7 @@ typedef struct {
 	int32_t y;
 } ag_int2_t;
 
-static inline
-#if defined(__CUDACC__) || defined(__HIP__) /* nvcc or hipcc */
-__host__ __device__
-#endif
-ag_int2_t ag_int2(int32_t x, int32_t y)
+static inline AG_HOST_DEVICE ag_int2_t ag_int2(int32_t x, int32_t y)
 {
 	ag_int2_t v;
 	v.x = x, v.y = y;
@@ -88,11 +92,7 @@ ag_int2_t ag_int2(int32_t x, int32_t y)
 }
 
 /* Bytes of a pair's moves in the warp schedule's shared memory (strips x rows words). */
-static inline
-#if defined(__CUDACC__) || defined(__HIP__) /* nvcc or hipcc */
-__host__ __device__
-#endif
-size_t ag_wmoves_bytes(int n, int m)
+static inline AG_HOST_DEVICE size_t ag_wmoves_bytes(int n, int m)
 {
 	return (size_t)((m + AG_W - 1) / AG_W) * (size_t)n * 8;
 }
