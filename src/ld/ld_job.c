@@ -157,7 +157,7 @@ static int write_outputs_split(run_t *r)
 	                     .dprime = a->dprime, .gz = a->gz};
 	int writes = 0;
 	const gvk_ld_split_t *sp = r->j->split;
-	int rc = ld_split_table(sp, &r->files.hooks, a->out ? a->out : r->path, &r->w, &r->d, r->in.mpi_part, &a->ld,
+	int rc = ld_split_table(sp, &r->files, a->out ? a->out : r->path, &r->w, &r->d, r->in.mpi_part, &a->ld,
 	                   &r->rep, &writes, r->err);
 	r->sum->writes = writes;
 	if (rc < 0 || !writes) return rc;

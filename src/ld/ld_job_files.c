@@ -9,12 +9,6 @@
 #include "../common/buf.h"
 #include "../common/err.h"
 
-static FILE *no_open(void *arg, const char *path, gvk_err_t *err)
-{
-	(void)arg, (void)path, (void)err;
-	return NULL;
-}
-
 static const char *same_name(void *arg, const char *path, gvk_err_t *err)
 {
 	(void)arg, (void)err;
@@ -25,14 +19,13 @@ void ld_job_files_init(ld_job_files_t *f, const gvk_ld_files_t *files)
 {
 	memset(f, 0, sizeof *f);
 	if (files) f->hooks = *files;
-	/* a NULL open is the default, opened here (ld_job_files_open); no_open marks it */
-	if (!f->hooks.open) f->hooks.open = no_open;
+	/* a NULL open stays NULL: the default, opened here (ld_job_files_open) */
 	if (!f->hooks.name) f->hooks.name = same_name;
 }
 
 FILE *ld_job_files_open(ld_job_files_t *f, const char *path, gvk_err_t *err)
 {
-	if (f->hooks.open != no_open) return f->hooks.open(f->hooks.arg, path, err);
+	if (f->hooks.open) return f->hooks.open(f->hooks.arg, path, err);
 	if (!strcmp(path, "-")) return stdout;
 	if (f->n_own == (int)(sizeof f->own / sizeof *f->own))
 		return gvk_err_set(err, GVK_ERR_IO, "%s: too many outputs", path), NULL;

@@ -8,7 +8,7 @@
 #include "gvk.h"
 
 typedef struct {
-	gvk_ld_files_t hooks; /* every member set: the caller's, or the defaults below */
+	gvk_ld_files_t hooks; /* the caller's, name defaulted; open NULL: opened here */
 	FILE *own[8];         /* the streams the defaults opened, closed by ld_job_files_close */
 	int n_own;
 } ld_job_files_t;
