@@ -119,6 +119,26 @@ GVK_EXPORT void gvk_log_default(gvk_log_t *log);
 
 typedef enum { GVK_DEVICE_AUTO = 0, GVK_DEVICE_CPU = 1, GVK_DEVICE_GPU = 2 } gvk_device_t;
 
+/* How a writer that makes files (gvk_ld_job_run, gvk_cnv_write_vcf, gvk_cnv_plot) creates them,
+ * for a program that keeps its outputs all-or-nothing (gvk ld and gvk cnv write temporaries and
+ * rename them once every output is complete). files NULL, or a member NULL: the writer does that
+ * part itself at the path it names ("-": standard output). */
+typedef struct {
+	void *arg; /* passed to each call */
+	/* A stream for the output path, which the writer writes and leaves open for the caller to
+	 * close; NULL with err set when it cannot be made. Default: the file opened for writing and
+	 * closed by the writer ("PATH: cannot create (reason)", "PATH: write error"). */
+	FILE *(*open)(void *arg, const char *path, gvk_err_t *err);
+	/* The name under which the writer creates the output path itself (htslib writes a bgzipped
+	 * VCF and its index by name; several processes of a split gvk ld write one table by name);
+	 * the caller's string. Default: path. */
+	const char *(*name)(void *arg, const char *path, gvk_err_t *err);
+	/* A file that would describe an output wrongly (an index of the other kind beside a VCF that
+	 * is replaced), to be removed once the outputs are in place; 0 or an error code. Default:
+	 * removed at once where it exists. */
+	int (*drop)(void *arg, const char *path, gvk_err_t *err);
+} gvk_files_t;
+
 /* ---------------------------------------------------------------------------------------------
  * Pair-HMM forward (GATK HaplotypeCaller / Intel GKL semantics, see docs/pairhmm.md, Semantics)
  * ------------------------------------------------------------------------------------------- */
@@ -569,19 +589,6 @@ typedef struct {
 	void *progress_arg;
 } gvk_ld_job_opts_t;
 
-/* How the job creates its files, for a program that keeps its outputs all-or-nothing (gvk ld
- * writes temporaries and renames them once the run succeeded). files NULL, or a member NULL: the
- * job does that part itself at the path it names. */
-typedef struct {
-	void *arg; /* passed to each call */
-	/* A stream for the output path, written and left open for the caller to close; NULL with
-	 * err set when it cannot be made. Default: the file opened for writing, closed by the job. */
-	FILE *(*open)(void *arg, const char *path, gvk_err_t *err);
-	/* The name under which the output path is written by name (several processes writing one
-	 * file); the caller's string. Default: path. */
-	const char *(*name)(void *arg, const char *path, gvk_err_t *err);
-} gvk_ld_files_t;
-
 /* What a job did. */
 typedef struct {
 	int64_t n_snps, n_samples; /* variants and samples (haplotypes when phased) after the filters */
@@ -613,7 +620,7 @@ GVK_EXPORT gvk_ld_job_t *gvk_ld_job_create(const gvk_ld_job_opts_t *o, gvk_err_t
  * at their paths) and PREFIX.log; *sum (the caller's) is filled as far as the run went. 0, or a
  * negative code with err set (GVK_ERR_ARG for a rule that needs the data, GVK_ERR_FORMAT naming
  * the file and line, GVK_ERR_IO, GVK_ERR_NOMEM). Once per job. */
-GVK_EXPORT int gvk_ld_job_run(gvk_ld_job_t *j, const gvk_ld_files_t *files, gvk_ld_job_summary_t *sum,
+GVK_EXPORT int gvk_ld_job_run(gvk_ld_job_t *j, const gvk_files_t *files, gvk_ld_job_summary_t *sum,
                               gvk_err_t *err);
 /* Frees the job; NULL is allowed. */
 GVK_EXPORT void gvk_ld_job_destroy(gvk_ld_job_t *j);
@@ -1212,32 +1219,13 @@ GVK_EXPORT int gvk_cnv_write_table(FILE *fp, int table, const gvk_cnv_counts_t *
  * codes as gvk_cnv_write_table. */
 GVK_EXPORT int gvk_cnv_counts_write(FILE *fp, const gvk_cnv_counts_t *c, gvk_err_t *err);
 
-/* How the writers that make files (gvk_cnv_write_vcf, gvk_cnv_plot) create them, for a program
- * that keeps its outputs all-or-nothing (gvk cnv writes temporaries and renames them when every
- * output is complete). files NULL, or a member NULL: the writer does that part itself at the path
- * it names. */
-typedef struct {
-	void *arg; /* passed to each call */
-	/* A stream for the output path, which the writer writes and leaves open for the caller to
-	 * close; NULL with err set when it cannot be made. Default: the file opened for writing, and
-	 * closed by the writer. */
-	FILE *(*open)(void *arg, const char *path, gvk_err_t *err);
-	/* The name under which the writer creates the output path itself (htslib writes a bgzipped
-	 * VCF and its index by name); the caller's string. Default: path. */
-	const char *(*name)(void *arg, const char *path, gvk_err_t *err);
-	/* A file that would describe an output wrongly (an index of the other kind beside a VCF that
-	 * is replaced), to be removed once the outputs are in place; 0 or an error code. Default:
-	 * removed at once where it exists. */
-	int (*drop)(void *arg, const char *path, gvk_err_t *err);
-} gvk_cnv_files_t;
-
 /* The CNV regions as VCF 4.3 (docs/cnv.md, "VCF": <DEL>/<DUP>, GT:CN:SM per sample) at path. A
  * path ending in .gz is bgzipped and indexed beside it: path.tbi, or path.csi when a contig is
  * 2^29 bases or longer (the index of the other kind is dropped); a device or fifo gets no index.
  * reference: a FASTA whose base at POS becomes REF (NULL: N); threads: of the index build (0: all
  * processors). Returns 0, GVK_ERR_ARG (a NULL argument), GVK_ERR_IO naming the file,
  * GVK_ERR_NOMEM, or GVK_ERR_UNSUPPORTED (.gz in a build without htslib). */
-GVK_EXPORT int gvk_cnv_write_vcf(const char *path, const gvk_cnv_files_t *files, const gvk_cnv_counts_t *c,
+GVK_EXPORT int gvk_cnv_write_vcf(const char *path, const gvk_files_t *files, const gvk_cnv_counts_t *c,
                                  const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o, const char *reference,
                                  int threads, gvk_err_t *err);
 
@@ -1262,7 +1250,7 @@ GVK_EXPORT int gvk_cnv_plot_opts_check(const gvk_cnv_plot_opts_t *po, gvk_err_t 
 /* Writes every plot through files (NULL: at its path; the prefix's directory must exist). Returns
  * 0, GVK_ERR_ARG (a NULL argument, a bad option), GVK_ERR_UNSUPPORTED (PNG in a build without
  * cairo, before any file is made), GVK_ERR_IO naming the file, or GVK_ERR_NOMEM. */
-GVK_EXPORT int gvk_cnv_plot(const char *prefix, const gvk_cnv_plot_opts_t *po, const gvk_cnv_files_t *files,
+GVK_EXPORT int gvk_cnv_plot(const char *prefix, const gvk_cnv_plot_opts_t *po, const gvk_files_t *files,
                             const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o,
                             gvk_err_t *err);
 

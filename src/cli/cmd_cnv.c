@@ -322,23 +322,6 @@ static int write_regions(gvk_outset_t *os, const char *prefix, const gvk_cnv_cou
 	return 0;
 }
 
-/* The files the library makes itself (the VCF and its index, the plots), as members of the output
- * set: committed with the others, or not at all. */
-static FILE *set_open(void *os, const char *path, gvk_err_t *err)
-{
-	return gvk_outset_open(os, path, err);
-}
-
-static const char *set_name(void *os, const char *path, gvk_err_t *err)
-{
-	return gvk_outset_path(os, path, err);
-}
-
-static int set_drop(void *os, const char *path, gvk_err_t *err)
-{
-	return gvk_outset_drop(os, path, err);
-}
-
 /* Every output can be made, before any counting or modelling: one that cannot would drop all the
  * others at the end. The directories of the prefixes may be missing (they are made then). */
 static int check_paths(const args_t *a)
@@ -428,7 +411,8 @@ int gvk_cmd_cnv(int argc, char **argv)
 	} else
 #endif
 	if ((rc = gvk_cnv_run(e, &c, &r, &err)) < 0) goto done;
-	gvk_cnv_files_t files = {&os, set_open, set_name, set_drop};
+	/* the files the library makes itself (the VCF and its index, the plots) commit with the others */
+	gvk_files_t files = gvk_outset_files(&os);
 	const struct {
 		const char *path;
 		int table;

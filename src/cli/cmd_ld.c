@@ -50,9 +50,6 @@ static void progress(void *arg, int64_t done, int64_t rows)
 	else fprintf(stderr, "\r[gvk ld] %lld of %lld rows, %.1f s", (long long)done, (long long)rows, gvk_seconds() - r->t0);
 }
 
-static FILE *set_open(void *os, const char *path, gvk_err_t *err) { return gvk_outset_open(os, path, err); }
-static const char *set_name(void *os, const char *path, gvk_err_t *err) { return gvk_outset_path(os, path, err); }
-
 /* The GVK_SNP_GPU_* variables into the job's GPU options. */
 static int gpu_env(gvk_ld_job_opts_t *o)
 {
@@ -65,7 +62,7 @@ static int gpu_env(gvk_ld_job_opts_t *o)
 /* The run, then the output set's commit on the process that wrote it. */
 static int run(run_t *r, gvk_ld_job_t *j)
 {
-	gvk_ld_files_t files = {&r->os, set_open, set_name};
+	gvk_files_t files = gvk_outset_files(&r->os);
 	int rc = gvk_ld_job_run(j, &files, &r->sum, &r->err);
 	if (r->sum.few_founders && r->sum.writes) fprintf(stderr, "gvk ld: warning: %s\n", FOUNDERS_SKIP);
 	if (rc < 0 || !r->sum.writes) return rc;

@@ -3,7 +3,7 @@
 list(APPEND GVK_SOURCES cnv/cnv_rstat.c cnv/cnv_xf80.c cnv/cnv_lgamma.c cnv/cnv_counts.c cnv/cnv_arrays.c cnv/cnv_bed.c cnv/cnv_norm.c cnv/cnv_density.c cnv/cnv_fft.c cnv/cnv_em_cpu.c
      cnv/cnv_segment.c cnv/cnv_ttail_dd.c cnv/cnv_call.c cnv/cnv_pipeline.c cnv/cnv_bam.c cnv/cnv_write.c
      cnv/cnv_bamhdr.c cnv/cnv_progress.c cnv/cnv_vcf.c cnv/cnv_bedseg.c cnv/cnv_plot.c cnv/cnv_canvas_svg.c
-     cnv/cnv_canvas_cairo.c cnv/cnv_fai.c cnv/cnv_files.c cnv/cnv_write_api.c)
+     cnv/cnv_canvas_cairo.c cnv/cnv_fai.c cnv/cnv_write_api.c)
 # The EM on the GPU when CUDA is there: no contracted multiply-adds (the CPU side is built with
 # -ffp-contract=off), IEEE division and square root, no flush to zero.
 if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)

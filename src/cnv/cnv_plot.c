@@ -11,7 +11,7 @@
 #include "../common/err.h"
 #include "cnv.h"
 #include "cnv_canvas.h"
-#include "cnv_files.h"
+#include "../common/file_hooks.h"
 #include "cnv_write.h"
 
 /* What every plot reads, computed once per run. */
@@ -468,17 +468,17 @@ static void append_safe(char *dst, size_t cap, const char *s)
 typedef struct {
 	const char *prefix;
 	const gvk_cnv_plot_opts_t *po;
-	const gvk_cnv_files_t *files;
+	file_hooks_t *files;
 } plot_out_t;
 
 /* One drawing on a canvas of the format asked for, written to the stream f. */
-static int draw_to(const plot_out_t *out, cnv_out_t *f, int png, const plot_ctx_t *p, double w, double h, draw_fn fn,
+static int draw_to(const plot_out_t *out, FILE *fp, int png, const plot_ctx_t *p, double w, double h, draw_fn fn,
                    int s, int q0, int q1, gvk_err_t *err)
 {
 	cnv_canvas_t *cv;
-	if (png) cv = cnv_canvas_cairo(f->fp, 1, w, h, err);
-	else if (out->po->plain_svg || !cnv_have_cairo()) cv = cnv_canvas_svg(f->fp, w, h, err);
-	else cv = cnv_canvas_cairo(f->fp, 0, w, h, err);
+	if (png) cv = cnv_canvas_cairo(fp, 1, w, h, err);
+	else if (out->po->plain_svg || !cnv_have_cairo()) cv = cnv_canvas_svg(fp, w, h, err);
+	else cv = cnv_canvas_cairo(fp, 0, w, h, err);
 	if (!cv) return err && err->code ? err->code : GVK_ERR_IO;
 	fn(cv, p, s, q0, q1);
 	return cv->ops->close(cv, err);
@@ -498,15 +498,18 @@ static int emit(const plot_out_t *out, const plot_ctx_t *p, const char *a, const
 		if (a) append_safe(path, cap, a), strcat(path, ".");
 		if (b) append_safe(path, cap, b), strcat(path, ".");
 		strcat(path, png ? "png" : "svg");
-		cnv_out_t f;
-		if ((rc = cnv_out_open(out->files, path, &f, err)) < 0) break;
-		rc = draw_to(out, &f, png, p, w, h, fn, s, q0, q1, err);
+		FILE *fp = file_hooks_open(out->files, path, err);
+		if (!fp) {
+			rc = gvk_err_code(err, GVK_ERR_IO);
+			break;
+		}
+		rc = draw_to(out, fp, png, p, w, h, fn, s, q0, q1, err);
 		if (rc < 0 && err) {
 			char m[sizeof err->msg];
 			snprintf(m, sizeof m, "%s", err->msg);
 			rc = gvk_err_set(err, rc, "%s: %s", path, m);
 		}
-		rc = cnv_out_close(&f, path, rc, err);
+		rc = file_hooks_close(out->files, fp, rc, err);
 	}
 	free(path);
 	return rc;
@@ -568,7 +571,7 @@ int gvk_cnv_plot_opts_check(const gvk_cnv_plot_opts_t *po, gvk_err_t *err)
 	return rc;
 }
 
-int gvk_cnv_plot(const char *prefix, const gvk_cnv_plot_opts_t *po, const gvk_cnv_files_t *files,
+int gvk_cnv_plot(const char *prefix, const gvk_cnv_plot_opts_t *po, const gvk_files_t *files,
                  const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o, gvk_err_t *err)
 {
 	if (!prefix || !po || !c || !r || !o)
@@ -578,6 +581,8 @@ int gvk_cnv_plot(const char *prefix, const gvk_cnv_plot_opts_t *po, const gvk_cn
 	if (rc == 0 && po->png && !cnv_have_cairo())
 		rc = gvk_err_set(err, GVK_ERR_UNSUPPORTED, "%s: PNG plots need cairo, and this gvk was built without it; ask "
 		                 "for SVG (png 0, svg 1) or rebuild with cairo (Debian: libcairo2-dev)", __func__);
-	plot_out_t out = {prefix, po, files};
-	return rc < 0 ? rc : write_plots(&out, c, r, o, err);
+	file_hooks_t fh;
+	file_hooks_init(&fh, files);
+	plot_out_t out = {prefix, po, &fh};
+	return rc < 0 ? rc : file_hooks_close_all(&fh, write_plots(&out, c, r, o, err), err);
 }

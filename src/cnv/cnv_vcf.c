@@ -11,7 +11,7 @@
 
 #include "../common/err.h"
 #include "../common/threads.h"
-#include "cnv_files.h"
+#include "../common/file_hooks.h"
 #include "cnv_write.h"
 
 #ifdef GVK_HAVE_HTSLIB
@@ -193,11 +193,11 @@ static int regular_file(const char *path)
 
 /* The text through BGZF into the file made for path, closed; then the index into its own, and the
  * index of the other kind, which describes the file this run replaces, dropped. */
-static int save_bgzf(const gvk_cnv_files_t *files, const char *path, const char *text, size_t len, int use_csi,
+static int save_bgzf(const file_hooks_t *files, const char *path, const char *text, size_t len, int use_csi,
                      int threads, gvk_err_t *err)
 {
-	const char *tmp = cnv_out_name(files, path, err);
-	if (!tmp) return err && err->code < 0 ? err->code : GVK_ERR_IO;
+	const char *tmp = file_hooks_name(files, path, err);
+	if (!tmp) return gvk_err_code(err, GVK_ERR_IO);
 	BGZF *bg = bgzf_open(tmp, "w");
 	if (!bg) return gvk_err_set(err, GVK_ERR_IO, "%s: cannot write", path);
 	int bad = bgzf_write(bg, text, len) != (ssize_t)len;
@@ -209,18 +209,18 @@ static int save_bgzf(const gvk_cnv_files_t *files, const char *path, const char 
 	if (!ipath || !other) return free(ipath), free(other), gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	snprintf(ipath, n, "%s.%s", path, use_csi ? "csi" : "tbi");
 	snprintf(other, n, "%s.%s", path, use_csi ? "tbi" : "csi");
-	const char *itmp = cnv_out_name(files, ipath, err);
+	const char *itmp = file_hooks_name(files, ipath, err);
 	int rc = itmp ? bcf_index_build3(tmp, itmp, use_csi ? 14 : 0, threads > 1 ? threads : 0) : GVK_ERR_IO;
 	if (itmp && rc != 0) rc = gvk_err_set(err, GVK_ERR_IO, "%s: cannot build the index (htslib error %d)", ipath, rc);
-	if (!itmp && err && err->code < 0) rc = err->code;
-	if (rc == 0) rc = cnv_out_drop(files, other, err);
+	if (!itmp) rc = gvk_err_code(err, GVK_ERR_IO);
+	if (rc == 0) rc = file_hooks_drop(files, other, err);
 	free(ipath), free(other);
 	return rc;
 }
 
 /* Bgzipped and indexed: the whole text first (a few bytes per sample and region), so that BGZF
  * and the index see a finished file. */
-static int save_gz(const char *path, const gvk_cnv_files_t *files, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
+static int save_gz(const char *path, const file_hooks_t *files, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
                    const gvk_cnv_opts_t *o, const char *reference, int threads, gvk_err_t *err)
 {
 	char *text = NULL;
@@ -234,7 +234,7 @@ static int save_gz(const char *path, const gvk_cnv_files_t *files, const gvk_cnv
 	return rc;
 }
 #else
-static int save_gz(const char *path, const gvk_cnv_files_t *files, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
+static int save_gz(const char *path, const file_hooks_t *files, const gvk_cnv_counts_t *c, const gvk_cnv_result_t *r,
                    const gvk_cnv_opts_t *o, const char *reference, int threads, gvk_err_t *err)
 {
 	(void)files, (void)c, (void)r, (void)o, (void)reference, (void)threads;
@@ -243,16 +243,17 @@ static int save_gz(const char *path, const gvk_cnv_files_t *files, const gvk_cnv
 }
 #endif
 
-int gvk_cnv_write_vcf(const char *path, const gvk_cnv_files_t *files, const gvk_cnv_counts_t *c,
+int gvk_cnv_write_vcf(const char *path, const gvk_files_t *files, const gvk_cnv_counts_t *c,
                       const gvk_cnv_result_t *r, const gvk_cnv_opts_t *o, const char *reference, int threads,
                       gvk_err_t *err)
 {
 	if (!path || !c || !r || !o) return gvk_err_null(err, __func__, !path ? "path" : !c ? "c" : !r ? "r" : "o");
 	int rc = cnv_result_check(__func__, c, r, o, err);
 	if (rc < 0) return rc;
-	if (ends_with(path, ".gz")) return save_gz(path, files, c, r, o, reference, threads, err);
-	cnv_out_t out;
-	rc = cnv_out_open(files, path, &out, err);
-	if (rc == 0) rc = cnv_out_close(&out, path, write_vcf(out.fp, c, r, o, reference, err), err);
-	return rc;
+	file_hooks_t fh;
+	file_hooks_init(&fh, files);
+	if (ends_with(path, ".gz")) return save_gz(path, &fh, c, r, o, reference, threads, err);
+	FILE *fp = file_hooks_open(&fh, path, err);
+	if (!fp) return gvk_err_code(err, GVK_ERR_IO);
+	return file_hooks_close_all(&fh, write_vcf(fp, c, r, o, reference, err), err);
 }

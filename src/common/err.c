@@ -34,3 +34,5 @@ int gvk_err_null(gvk_err_t *err, const char *fn, const char *arg)
 {
 	return gvk_err_set(err, GVK_ERR_ARG, "%s: %s is NULL", fn, arg);
 }
+
+int gvk_err_code(const gvk_err_t *err, int dflt) { return err && err->code < 0 ? err->code : dflt; }

@@ -20,6 +20,8 @@ extern "C" {
 int gvk_err_set(gvk_err_t *err, int code, const char *fmt, ...) GVK_PRINTF(3, 4);
 /* GVK_ERR_ARG with the message gvk.h promises for a NULL pointer argument: "FN: ARG is NULL". */
 int gvk_err_null(gvk_err_t *err, const char *fn, const char *arg);
+/* The code err holds, or dflt where err is NULL or holds none (a caller's hook failed). */
+int gvk_err_code(const gvk_err_t *err, int dflt);
 
 #ifdef __cplusplus
 }

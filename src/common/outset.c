@@ -379,3 +379,9 @@ void gvk_outset_remove_temps(gvk_outset_t *s)
 	for (int k = 0; k < s->n; ++k)
 		if (s->o[k].tmp) unlink(s->o[k].tmp);
 }
+
+static FILE *files_open(void *s, const char *path, gvk_err_t *err) { return gvk_outset_open(s, path, err); }
+static const char *files_name(void *s, const char *path, gvk_err_t *err) { return gvk_outset_path(s, path, err); }
+static int files_drop(void *s, const char *path, gvk_err_t *err) { return gvk_outset_drop(s, path, err); }
+
+gvk_files_t gvk_outset_files(gvk_outset_t *s) { return (gvk_files_t){s, files_open, files_name, files_drop}; }

@@ -71,5 +71,8 @@ void gvk_outset_abort(gvk_outset_t *s);
 /* For a signal watcher thread: unlinks the temporaries, and leaves the set locked so that no
  * commit can begin afterwards; the process is expected to exit next. */
 void gvk_outset_remove_temps(gvk_outset_t *s);
+/* Hooks that make a library writer's files (gvk_files_t) members of the set: opened, named and
+ * dropped as above, committed with the others. */
+gvk_files_t gvk_outset_files(gvk_outset_t *s);
 
 #endif

@@ -5,7 +5,7 @@ list(APPEND GVK_SOURCES
   ld/ld_stats.c ld/ld_em.c ld/ld_engine.c ld/ld_write.c ld/ld_gz.c ld/ld_fmt.c ld/ld_api.c
   ld/ld_prune.c ld/ld_prune_win.c ld/ld_prune_split.c ld/ld_prune_kern_portable.c ld/ld_prune_kern_dispatch.c ld/ld_prune_vif.c ld/ld_lu.c ld/ld_prune_api.c ld/ld_prune_gpu.c
   ld/ld_clump.c ld/ld_clump_rows.c ld/ld_clump_input.c ld/ld_clump_write.c ld/ld_clump_api.c
-  ld/ld_job.c ld/ld_job_opts.c ld/ld_job_files.c ld/ld_job_load.c ld/ld_job_log.c ld/ld_job_prune.c ld/ld_job_clump.c
+  ld/ld_job.c ld/ld_job_opts.c ld/ld_job_load.c ld/ld_job_log.c ld/ld_job_prune.c ld/ld_job_clump.c
   ld/ld_split_plan.c ld/ld_split_read.c ld/ld_split_prune.c ld/ld_split_table.c ld/ld_split_out.c)
 # The pruning kernels, one file per instruction set (cmake/gvk_isa.cmake); ld_prune_win.c picks.
 if(GVK_X86)

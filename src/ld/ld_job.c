@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "ld_job.h"
-#include "ld_job_files.h"
+#include "../common/buf.h"
+#include "../common/file_hooks.h"
 #include "ld_job_clump.h"
 #include "ld_job_load.h"
 #include "ld_job_log.h"
@@ -34,7 +35,7 @@ typedef struct {
 	ld_job_args_t *a;
 	snp_data_t d;
 	ld_input_t in;
-	ld_job_files_t files;
+	file_hooks_t files;
 	ld_writer_t w;
 	ld_log_t log;
 	char *path, *log_path;
@@ -109,7 +110,7 @@ static void log_run(const ld_job_args_t *a, const char *path, ld_log_t *log)
 /* The log text into PREFIX.log. */
 static int save_log(run_t *r)
 {
-	FILE *lf = ld_job_files_open(&r->files, r->log_path, r->err);
+	FILE *lf = file_hooks_open(&r->files, r->log_path, r->err);
 	return lf ? ld_log_write(&r->log, lf, r->err) : GVK_ERR_IO;
 }
 
@@ -132,9 +133,9 @@ static int write_log(run_t *r, const char *why)
 static int write_irem(run_t *r)
 {
 	if (!r->in.n_mind_removed) return 0;
-	char *path = ld_job_path(r->a->out_prefix, ".irem");
+	char *path = gvk_concat(r->a->out_prefix, ".irem");
 	if (!path) return gvk_err_set(r->err, GVK_ERR_NOMEM, "out of memory");
-	FILE *fp = ld_job_files_open(&r->files, path, r->err);
+	FILE *fp = file_hooks_open(&r->files, path, r->err);
 	free(path);
 	if (!fp) return GVK_ERR_IO;
 	return fputs(r->in.irem, fp) < 0 ? gvk_err_set(r->err, GVK_ERR_IO, "cannot write %s.irem", r->a->out_prefix) : 0;
@@ -189,7 +190,7 @@ static int write_outputs(run_t *r)
 	if (a->ld.shape == LD_TABLE && !r->in.idx1 && r->d.n_snp == 1)
 		return write_log_only(r, "One variant left, so there are no pairs and no table file is written.");
 	if (r->j->split) return write_outputs_split(r);
-	FILE *fp = ld_job_files_open(&r->files, a->out ? a->out : r->path, r->err);
+	FILE *fp = file_hooks_open(&r->files, a->out ? a->out : r->path, r->err);
 	if (!fp) return GVK_ERR_IO;
 	r->w = (ld_writer_t){.fp = fp, .d = &r->d, .shape = a->ld.shape, .r2 = a->r2, .bin = a->bin, .spaces = a->spaces,
 	                     .r2_min = a->r2_min, .with_freqs = a->with_freqs, .in_phase = a->in_phase, .dcol = a->dcol,
@@ -248,9 +249,9 @@ static int run(run_t *r)
 	int rc = ld_load(a, r->j->split, &r->d, &r->in, &r->log, r->err);
 	if (rc < 0) return rc;
 	ld_job_phase(say, a->verbose, "reading the input", &t);
-	r->path = ld_job_path(a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
+	r->path = gvk_concat(a->out_prefix, a->bin ? ".ld.bin" : a->gz ? ".ld.gz" : ".ld");
 	/* With -o the log goes beside --out's prefix only when --out is given too. */
-	r->log_path = !a->out || a->out_set ? ld_job_path(a->out_prefix, ".log") : NULL;
+	r->log_path = !a->out || a->out_set ? gvk_concat(a->out_prefix, ".log") : NULL;
 	if (!r->path || ((!a->out || a->out_set) && !r->log_path)) return gvk_err_set(r->err, GVK_ERR_NOMEM, "out of memory");
 	snprintf(r->sum->out, sizeof r->sum->out, "%s", a->out ? a->out : r->path);
 	snprintf(r->sum->log_path, sizeof r->sum->log_path, "%s", r->log_path ? r->log_path : "");
@@ -284,7 +285,7 @@ static void summarize(const run_t *r)
 	snprintf(s->kernel, sizeof s->kernel, "%s", k ? k : "");
 }
 
-int gvk_ld_job_run(gvk_ld_job_t *j, const gvk_ld_files_t *files, gvk_ld_job_summary_t *sum, gvk_err_t *err)
+int gvk_ld_job_run(gvk_ld_job_t *j, const gvk_files_t *files, gvk_ld_job_summary_t *sum, gvk_err_t *err)
 {
 	if (!sum) return gvk_err_set(err, GVK_ERR_ARG, "gvk_ld_job_run: sum is NULL");
 	memset(sum, 0, sizeof *sum);
@@ -295,11 +296,10 @@ int gvk_ld_job_run(gvk_ld_job_t *j, const gvk_ld_files_t *files, gvk_ld_job_summ
 	if (!r) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	r->j = j, r->a = &j->a, r->sum = sum, r->err = err;
 	sum->writes = 1;
-	ld_job_files_init(&r->files, files);
+	file_hooks_init(&r->files, files);
 	int rc = run(r);
 	summarize(r);
-	int rc2 = ld_job_files_close(&r->files, rc == 0 ? err : NULL);
-	if (rc == 0) rc = rc2;
+	rc = file_hooks_close_all(&r->files, rc, err);
 	ld_writer_free(&r->w);
 	ld_log_free(&r->log);
 	snp_data_free(&r->d);

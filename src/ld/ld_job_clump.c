@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ld_job_clump.h"
+#include "../common/buf.h"
 #include "../common/err.h"
 #include "../common/log.h"
 #include "../common/threads.h"
@@ -67,7 +68,7 @@ static void log_missing(const ld_job_args_t *a, const ld_clump_input_t *in, cons
 		           in->n_miss == 4 ? "" : "s");
 }
 
-int ld_job_clump(const ld_job_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, ld_job_files_t *out,
+int ld_job_clump(const ld_job_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, file_hooks_t *out,
                  const gvk_log_t *say, ld_log_t *log, int64_t *n_clumps, gvk_err_t *err)
 {
 	int n_files = 0;
@@ -101,9 +102,9 @@ int ld_job_clump(const ld_job_args_t *a, const snp_data_t *d, const snp_bed_src_
 		if (rc == 0) rc = ld_clump_run(d, &in, &o, &r, err);
 		snp_gpu_close(gpu);
 		ld_job_phase(say, a->verbose && rc == 0, "clumping", &t);
-		char *path = rc == 0 ? ld_job_path(a->out_prefix, ".clumped") : NULL;
+		char *path = rc == 0 ? gvk_concat(a->out_prefix, ".clumped") : NULL;
 		if (rc == 0 && !path) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
-		FILE *fp = rc == 0 ? ld_job_files_open(out, path, err) : NULL;
+		FILE *fp = rc == 0 ? file_hooks_open(out, path, err) : NULL;
 		if (rc == 0 && !fp) rc = GVK_ERR_IO;
 		int wr = rc == 0 ? ld_clump_write(fp, d, &in, &r, a->clump_verbose, a->ld.threads) : 0;
 		if (wr == GVK_ERR_NOMEM) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory writing %s", path);

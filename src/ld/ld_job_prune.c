@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ld_job_prune.h"
+#include "../common/buf.h"
 #include "../common/err.h"
 #include "../common/text_parts.h"
 #include "../common/threads.h"
@@ -40,13 +41,13 @@ static int write_lists(FILE *fi, FILE *fo, const snp_data_t *d, const uint8_t *p
 }
 
 int ld_job_prune(const ld_job_args_t *a, const snp_data_t *d, const snp_bed_src_t *src, const gvk_ld_split_t *sp,
-                 const void *part, ld_job_files_t *files, const gvk_log_t *say, ld_log_t *log, int64_t *pruned_ct,
+                 const void *part, file_hooks_t *files, const gvk_log_t *say, ld_log_t *log, int64_t *pruned_ct,
                  int *writes, gvk_err_t *err)
 {
 	*writes = 1;
 	double t = gvk_seconds();
 	uint8_t *pruned = malloc((size_t)d->n_snp + 1), *skip = malloc((size_t)d->n_snp + 1);
-	char *in = ld_job_path(a->out_prefix, ".prune.in"), *out = ld_job_path(a->out_prefix, ".prune.out");
+	char *in = gvk_concat(a->out_prefix, ".prune.in"), *out = gvk_concat(a->out_prefix, ".prune.out");
 	ld_prune_report_t rep = {0};
 	int rc = pruned && skip && in && out ? 0 : gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");
 	ld_prune_opt_t po = a->prune;
@@ -76,8 +77,8 @@ int ld_job_prune(const ld_job_args_t *a, const snp_data_t *d, const snp_bed_src_
 		ld_log_printf(log, "Pruning complete.  %lld of %lld variants removed.\n", (long long)rep.pruned,
 		              (long long)d->n_snp);
 	int w = rc == 0 && *writes;
-	FILE *fi = w ? ld_job_files_open(files, in, err) : NULL;
-	FILE *fo = fi ? ld_job_files_open(files, out, err) : NULL;
+	FILE *fi = w ? file_hooks_open(files, in, err) : NULL;
+	FILE *fo = fi ? file_hooks_open(files, out, err) : NULL;
 	if (w && (!fi || !fo)) rc = GVK_ERR_IO;
 	int wr = w && rc == 0 ? write_lists(fi, fo, d, pruned, skip, a->ld.threads) : 0;
 	if (wr == GVK_ERR_NOMEM) rc = gvk_err_set(err, GVK_ERR_NOMEM, "out of memory");

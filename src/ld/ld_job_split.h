@@ -6,7 +6,7 @@
 #define GVK_LD_JOB_SPLIT_H
 
 #include "gvk.h"
-#include "ld_job_files.h"
+#include "../common/file_hooks.h"
 #include "ld_engine.h"
 #include "ld_prune.h"
 #include "ld_write.h"
@@ -78,7 +78,7 @@ int ld_split_prune(const gvk_ld_split_t *sp, const ld_split_part_t *p, const snp
 /* The table or matrix: this process's rows (part: the SNPs it decoded; NULL: d holds all) through
  * wr (its fields set, fp not yet) to path (made by files), joined on process 0. Pairs and values
  * are summed into rep and wr everywhere; *writes: 1 on the process that writes the log. */
-int ld_split_table(const gvk_ld_split_t *sp, ld_job_files_t *files, const char *path, ld_writer_t *wr,
+int ld_split_table(const gvk_ld_split_t *sp, file_hooks_t *files, const char *path, ld_writer_t *wr,
                    const snp_data_t *d, const ld_split_part_t *part, ld_opt_t *o, ld_report_t *rep, int *writes,
                    gvk_err_t *err);
 /* Every process's part (plain text) to out on process 0 in rank order, gzip'ed as one stream with

@@ -285,13 +285,13 @@ static int place_tiles(tile_t *t, int rc, gvk_err_t *err)
 
 /* Where the output goes: 1 by name into a temporary opened by all, 0 through process 0 (gzip,
  * standard output, a device or fifo). Decided on process 0, the temporary's name sent to all. */
-static int open_shared(tile_t *t, ld_job_files_t *files, const char *path, int gz, char *tmp, size_t tmp_len, int *rc,
+static int open_shared(tile_t *t, file_hooks_t *files, const char *path, int gz, char *tmp, size_t tmp_len, int *rc,
                        gvk_err_t *err)
 {
 	const gvk_ld_split_t *sp = t->sp;
 	int mode = ld_split_shared(sp, path, gz);
 	if (sp->rank == 0) {
-		const char *name = mode && *rc == 0 ? files->hooks.name(files->hooks.arg, path, err) : NULL;
+		const char *name = mode && *rc == 0 ? file_hooks_name(files, path, err) : NULL;
 		if (mode && *rc == 0 && !name) *rc = GVK_ERR_IO;
 		snprintf(tmp, tmp_len, "%s", name ? name : "");
 	}
@@ -337,7 +337,7 @@ static int run_engine(tile_t *t, const snp_data_t *d, const ld_opt_t *o, ld_repo
 
 /* The run through process 0 (gzip, standard output, devices): the rows of this process to a part,
  * the parts joined on process 0. */
-static int run_funnel(tile_t *t, ld_job_files_t *files, const char *path, const snp_data_t *d, const ld_opt_t *o,
+static int run_funnel(tile_t *t, file_hooks_t *files, const char *path, const snp_data_t *d, const ld_opt_t *o,
                       ld_report_t *rep, int gz, gvk_err_t *err)
 {
 	int rc = 0;
@@ -345,7 +345,7 @@ static int run_funnel(tile_t *t, ld_job_files_t *files, const char *path, const 
 	if (rc == 0) rc = ld_writer_finish(t->wr, err);
 	rc = t->sp->agree(t->sp->ctx, rc, err);
 	FILE *out = NULL;
-	if (rc == 0 && t->sp->rank == 0 && !(out = ld_job_files_open(files, path, err))) rc = GVK_ERR_IO;
+	if (rc == 0 && t->sp->rank == 0 && !(out = file_hooks_open(files, path, err))) rc = GVK_ERR_IO;
 	rc = t->sp->agree(t->sp->ctx, rc, err);
 	if (rc == 0) rc = ld_split_funnel(t->sp, t->part, out, gz, err);
 	t->wr->fp = out;
@@ -371,7 +371,7 @@ static int drop_header(FILE *fp, ld_writer_t *w)
 	return fflush(fp) == 0 && ftruncate(fileno(fp), 0) == 0 && fseeko(fp, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
-int ld_split_table(const gvk_ld_split_t *sp, ld_job_files_t *files, const char *path, ld_writer_t *wr,
+int ld_split_table(const gvk_ld_split_t *sp, file_hooks_t *files, const char *path, ld_writer_t *wr,
                    const snp_data_t *d, const ld_split_part_t *part, ld_opt_t *o, ld_report_t *rep, int *writes,
                    gvk_err_t *err)
 {

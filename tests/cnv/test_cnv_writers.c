@@ -271,7 +271,7 @@ static void test_vcf(const char *dir, const gvk_cnv_counts_t *c, const gvk_cnv_r
 	              exists(dir, "a.vcf.gz.tbi") && !exists(dir, "a.vcf.gz.csi"),
 	      "a bgzipped VCF at its path: indexed, the stale index of the other kind removed");
 	hooks_t h = {dir, {{0}}, 0, ""};
-	gvk_cnv_files_t files = {&h, NULL, hook_name, hook_drop};
+	gvk_files_t files = {&h, NULL, hook_name, hook_drop};
 	char *csi = join(dir, "a.vcf.gz.csi");
 	check(gvk_cnv_write_vcf(gz, &files, c, r, o, NULL, 2, &err) == 0 && h.n_names == 2 && exists(dir, "tmp.a.vcf.gz") &&
 	              exists(dir, "tmp.a.vcf.gz.tbi") && csi && !strcmp(h.dropped, csi),

@@ -109,7 +109,7 @@ static int run_job(const gvk_ld_job_opts_t *o, opened_t *op, gvk_ld_job_summary_
 	gvk_ld_job_t *j = gvk_ld_job_create(o, err);
 	CHECK(j, "create: %s\n", err->msg);
 	if (!j) return err->code;
-	gvk_ld_files_t files = {op, hook_open, NULL};
+	gvk_files_t files = {op, hook_open, NULL, NULL};
 	int rc = gvk_ld_job_run(j, &files, sum, err);
 	opened_close(op);
 	gvk_ld_job_destroy(j);
