@@ -4,6 +4,7 @@
 numpy arrays go to the C library by pointer (no copies: give C-contiguous arrays of the dtype each
 call names), results come back as numpy arrays over the library's memory, and the GIL is released
 while the library computes (ctypes does so around every foreign call)."""
+import collections
 import ctypes
 import math
 import os
@@ -35,9 +36,10 @@ del _table, _c, _d
 MAX_THREADS = 4096
 
 __all__ = ["GvkError", "GvkArgError", "GvkRangeError", "version", "features", "library_path", "pairhmm", "pairhmm_file", "align", "ld_prune", "ld_clump",
-           "ld", "fastid", "cnv", "cnv_counts_file"]
+           "ld", "ld_job", "ld_job_check", "fastid", "FastidDb", "fastid_search_db", "cnv", "cnv_counts_file",
+           "cnv_counts_write", "cnv_table_suffix", "CNV_TABLES", "LdJobSummary", "FastidDbInfo"]
 
-GVK_ERR_ARG = -4
+GVK_ERR_IO, GVK_ERR_ARG, GVK_ERR_UNSUPPORTED = -1, -4, -6
 
 
 class GvkError(RuntimeError):
@@ -57,6 +59,7 @@ class GvkRangeError(OverflowError, ValueError):
 
 
 _I32 = (-2 ** 31, 2 ** 31 - 1)
+_I64 = (-2 ** 63, 2 ** 63 - 1)
 
 
 def _int(name, v, lo, hi):
@@ -116,9 +119,13 @@ def _distinct(name, names):
 		seen[b] = i
 
 
-def _raise(err, rc=None):
+def _raise(err, rc=None, name=None):
+	"""The library's error as GvkError; name: the file a message must name (the stream writers'
+	"write error" does not know it)."""
 	code = err.code if err.code else (rc if rc is not None else -1)
 	msg = err.msg.decode("utf-8", "replace") or _L.gvk_strerror(code).decode()
+	if name and name not in msg:
+		msg = "%s: %s" % (name, msg)
 	raise (GvkArgError if code == GVK_ERR_ARG else GvkError)(code, msg)
 
 
@@ -216,6 +223,68 @@ def _call(fn, *args):
 	if rc < 0:
 		_raise(err, rc)
 	return rc
+
+
+def _setter(fn, k):
+	"""fn(o, k, v) as the special setter of field k that _set_opts calls as f(o, v)."""
+	return lambda o, v: fn(o, k, v)
+
+
+def _bool(o, k, v):
+	setattr(o, k, int(bool(v)))
+
+
+# ---------------------------------------------------------------------------------------------- files
+_libc = _lib.libc()
+
+
+def _drop(path):
+	"""Removes a regular file a failed write left unfinished (a device or fifo stays)."""
+	try:
+		if os.path.isfile(path):
+			os.remove(path)
+	except OSError:
+		pass
+
+
+def _write_file(path, write):
+	"""write(fp, err) -> rc on path opened with the C library's fopen; a failed open, write or close
+	raises GvkError naming the path, and a regular file left unfinished is removed."""
+	b = _path("path", path)
+	name = os.fsdecode(b)
+	fp = _libc.fopen(b, b"w")
+	if not fp:
+		raise GvkError(GVK_ERR_IO, "%s: cannot create (%s)" % (name, os.strerror(ctypes.get_errno())))
+	err = _lib.Err()
+	try:
+		rc = write(fp, ctypes.byref(err))
+	finally:
+		failed = _libc.ferror(fp)
+		ctypes.set_errno(0)
+		closed = _libc.fclose(fp)
+		errno = ctypes.get_errno()
+	if rc >= 0 and not failed and closed == 0:
+		return
+	_drop(b)
+	if rc < 0:
+		_raise(err, rc, name)
+	raise GvkError(GVK_ERR_IO, "%s: write error%s" % (name, " (%s)" % os.strerror(errno) if errno else ""))
+
+
+def _record(cls, s):
+	"""A namedtuple cls of the ctypes struct s: text decoded, 0/1 flags as bools."""
+	out = []
+	for f in cls._fields:
+		v = getattr(s, f)
+		if isinstance(v, bytes):
+			v = os.fsdecode(v)
+		elif f in _FLAGS:
+			v = bool(v)
+		out.append(v)
+	return cls(*out)
+
+
+_FLAGS = {"phased", "no_table", "few_founders", "writes", "has_panel", "whole", "seekable"}
 
 
 # ---------------------------------------------------------------------------------------------- arrays
@@ -620,10 +689,147 @@ def ld_clump(prefix, files, *, p1=1e-4, p2=0.01, r2=0.5, kb=250.0, allow_overlap
 		_L.gvk_ld_clump_free(p)
 
 
+# ---------------------------------------------------------------------------------------------- the gvk ld job
+_LD_SHAPE = {"table": 0, "square": 1, "square0": 2, "triangle": 3}
+_DPRIME = {"none": 0, "abs": 1, "signed": 2}
+_SNP_PATH = {"auto": 0, "popc": 1, "mma": 2}
+# Fields holding a file name (os.PathLike and bytes taken as paths, not as text).
+_LD_JOB_PATHS = ("bfile", "bed", "bim", "fam", "vcf", "out_prefix", "out", "extract", "exclude", "keep", "remove",
+                 "ld_snp_list")
+# List options and the count field each sets.
+_LD_JOB_LISTS = {"ld_snps": "n_ld_snps", "snps": "n_snps", "clump_files": "n_clump_files",
+                 "clump_field": "n_clump_field", "clump_snp_field": "n_clump_snp_field", "argv": "argc"}
+# The "given" marks gvk ld sets with an option, set here by the keyword unless given themselves.
+_LD_JOB_MARKS = {"out_prefix": "out_set", "r2": "stat_set", "window_snps": "window_set", "window_kb": "window_set",
+                 "window_cm": "window_set", "window_r2": "window_r2_set", "prune": "prune_set",
+                 "clump_files": "clump_set"}
+# Set through their lists, or not from Python (the progress callback).
+_LD_JOB_HIDDEN = set(_LD_JOB_LISTS.values()) | {"progress", "progress_arg"}
+
+LdJobSummary = collections.namedtuple("LdJobSummary", [f for f, _ in _lib.LdJobSummary._fields_])
+LdJobSummary.__doc__ = """What an ld_job did (gvk_ld_job_summary_t): n_snps, n_samples (after the filters), phased,
+pairs (computed), written (values), n_pruned, n_clumps, no_table, few_founders, writes, threads,
+kernel, out (the table's path), log_path ("" when no log is written)."""
+
+
+def _set_path(o, k, v):
+	setattr(o, k, None if v is None else _path(k, v))
+
+
+def _set_list(o, k, v):
+	"""A list of names (or one) into a char ** field and its count; the array stays with o."""
+	if isinstance(v, (str, bytes, os.PathLike)):
+		v = [v]
+	item = _path if k in ("clump_files",) else _name
+	arr = (ctypes.c_char_p * max(len(v), 1))(*[item("%s[%d]" % (k, i), x) for i, x in enumerate(v)])
+	setattr(o, k, ctypes.cast(arr, ctypes.POINTER(ctypes.c_char_p)) if v else None)
+	setattr(o, _LD_JOB_LISTS[k], len(v))
+	o._keep.append(arr)
+
+
+def _set_prune(o, k, v):
+	if not isinstance(v, dict):
+		raise TypeError("prune must be a dict of gvk_ld_prune_opts_t fields (window, step, r2, mode, window_kb)")
+	_set_opts(o.prune, v, {"mode": lambda p, m: setattr(p, "mode", _choice("mode", m, _PRUNE_MODES)),
+	                       "window_kb": _setter(_bool, "window_kb")})
+
+
+def _set_named(table):
+	"""An int field given by name from table, or as its number."""
+	def put(o, k, v):
+		setattr(o, k, v if isinstance(v, int) and v in table.values() else _choice(k, v, table))
+	return put
+
+
+def _ld_job_opts(kw):
+	o = _lib.LdJobOpts()
+	_L.gvk_ld_job_opts_init(ctypes.byref(o))
+	o._keep = []
+	kw = dict(kw)
+	if "from" in kw:  # a Python keyword: from_=... or **{"from": ...}
+		kw["from_"] = kw.pop("from")
+	hidden = sorted(set(kw) & _LD_JOB_HIDDEN)
+	if hidden:
+		raise TypeError("option %s cannot be set from Python (a count is set by its list)" % hidden[0])
+	special = dict({k: _setter(_set_path, k) for k in _LD_JOB_PATHS}, **{k: _setter(_set_list, k) for k in _LD_JOB_LISTS})
+	special.update(prune=_setter(_set_prune, "prune"), shape=_setter(_set_named(_LD_SHAPE), "shape"),
+	               dprime=_setter(_set_named(_DPRIME), "dprime"), gpu_path=_setter(_set_named(_SNP_PATH), "gpu_path"))
+	_set_opts(o, kw, special)
+	for k, mark in _LD_JOB_MARKS.items():
+		if k in kw and mark not in kw:
+			setattr(o, mark, 1)
+	if "shape" in kw and "shape_set" not in kw:
+		o.shape_set = int(o.shape != _LD_SHAPE["table"])
+	return o
+
+
+def ld_job_check(**opts):
+	"""PLINK's rules between the options of ld_job (gvk_ld_job_opts_check), before anything is read:
+	None, or GvkArgError naming the option."""
+	_call(_L.gvk_ld_job_opts_check, ctypes.byref(_ld_job_opts(opts)))
+
+
+def ld_job(**opts):
+	"""The whole gvk ld command: reads bfile (or bed/bim/fam, or vcf), filters, runs --r / --r2
+	(r2=True / False; shape 'table', 'square', 'square0', 'triangle'), pruning (prune={window, step,
+	r2, mode, window_kb}) or clumping (clump_files=[...]), and writes the files at their paths
+	(out_prefix + .ld / .prune.in / .clumped ..., out_prefix + .log; out: -o's file) as gvk ld does.
+	Options: the fields of gvk_ld_job_opts_t by name (from_ for --from); lists (snps, ld_snps,
+	clump_files, clump_field, clump_snp_field, argv: the command line the log echoes) set their
+	counts, and out_prefix, r2, the windows, prune and clump_files their *_set marks. Returns an
+	LdJobSummary."""
+	o = _ld_job_opts(opts)
+	err = _lib.Err()
+	j = _L.gvk_ld_job_create(ctypes.byref(o), ctypes.byref(err))
+	if not j:
+		_raise(err)
+	s = _lib.LdJobSummary()
+	try:
+		_call(_L.gvk_ld_job_run, j, None, ctypes.byref(s))
+	finally:
+		_L.gvk_ld_job_destroy(j)
+	return _record(LdJobSummary, s)
+
+
 # ---------------------------------------------------------------------------------------------- FastID
 class FastidResult:
 	"""top: n_queries x k record array (db, query, score), ascending score per query; hits: the
-	threshold hits (db, query, score) ordered by query, score, db; pairs: scores computed."""
+	threshold hits (db, query, score) ordered by query, score, db; pairs: scores computed; kernel,
+	search_s (seconds of the search itself), device. A result of fastid_search_db also writes gvk
+	fastid's tables, naming the profiles by the IDs of its databases."""
+
+	def write_top(self, path):
+		"""The top lists as gvk fastid -o writes them: 'query_id query rank db_id db score'."""
+		self._write(_L.gvk_fastid_write_top, path)
+
+	def write_hits(self, path):
+		"""The threshold hits as gvk fastid -H writes them: 'query_id query db_id db score'."""
+		self._write(_L.gvk_fastid_write_hits, path)
+
+	def _write(self, fn, path):
+		if self._dbs is None:
+			raise ValueError("only a result of fastid_search_db has the sample IDs to write its tables")
+		q, d = (db._handle for db in self._dbs)
+		_write_file(path, lambda fp, err: fn(fp, self._owner.ptr, q, d, err))
+
+
+def _fastid_opts(topk, mixture, threshold, opts):
+	o = _lib.FastidOpts()
+	_L.gvk_fastid_opts_init(ctypes.byref(o))
+	o.threads = 0
+	return _set_opts(o, dict(opts, topk=topk, mixture=bool(mixture), threshold=-1 if threshold is None else threshold))
+
+
+def _fastid_result(p, device, dbs=None):
+	"""A FastidResult over the library's result p (freed with its last view)."""
+	owner = _Owner(p, _L.gvk_fastid_result_free)
+	r = p.contents
+	res = FastidResult()
+	res.top = _view(owner, r.top, _HIT, (r.n_queries, r.k))
+	res.hits = _view(owner, r.hits, _HIT, (r.n_hits,))
+	res.pairs, res.device, res.kernel, res.search_s = r.pairs, device, r.kernel.decode(), r.search_s
+	res._owner, res._dbs = owner, dbs
+	return res
 
 
 def fastid(queries, db, n_snp, *, topk=10, mixture=False, threshold=None, **opts):
@@ -640,21 +846,132 @@ def fastid(queries, db, n_snp, *, topk=10, mixture=False, threshold=None, **opts
 	d = _array("db", db, np.uint64, 2)
 	if q.shape[1] != w or d.shape[1] != w:
 		raise ValueError("profiles of %d SNPs need %d words: queries %s, db %s" % (n_snp, w, q.shape, d.shape))
-	o = _lib.FastidOpts()
-	_L.gvk_fastid_opts_init(ctypes.byref(o))
-	o.threads = 0
-	_set_opts(o, dict(opts, topk=topk, mixture=bool(mixture), threshold=-1 if threshold is None else threshold))
+	o = _fastid_opts(topk, mixture, threshold, opts)
 	p = ctypes.POINTER(_lib.FastidResult)()
 	with _Engine("gvk_fastid", o) as e:
 		_call(_L.gvk_fastid_search, e.e, q.ctypes.data, q.shape[0], d.ctypes.data, d.shape[0], n_snp,
 		      ctypes.byref(p))
 		device = e.device
-	owner = _Owner(p, _L.gvk_fastid_result_free)
-	r = p.contents
-	res = FastidResult()
-	res.top = _view(owner, r.top, _HIT, (r.n_queries, r.k))
-	res.hits = _view(owner, r.hits, _HIT, (r.n_hits,))
-	res.pairs, res.device = r.pairs, device
+	return _fastid_result(p, device)
+
+
+FastidDbInfo = collections.namedtuple("FastidDbInfo", [f for f, _ in _lib.FastidDbInfo._fields_])
+FastidDbInfo.__doc__ = """What a FastidDb holds (gvk_fastid_db_info_t): n profiles of n_snp SNPs, has_panel and
+panel_hash (the SNPs listed: a version 2 file, or made), whole (in memory), seekable, name (the file
+as messages name it)."""
+
+
+class FastidDb:
+	"""A FastID profile database (gvk_fastid_db_t, a .fidb file as gvk fastid makes, reads and
+	searches it). FastidDb.make(plink prefix or VCF), FastidDb.read(path) (whole, in memory) or
+	FastidDb.open(path) (profiles read as a search goes: larger than memory). Closed by close(), at
+	the end of a with block, or when the last reference goes (results of fastid_search_db keep
+	their databases)."""
+
+	def __init__(self, handle):
+		self._d, self._close = handle, _L.gvk_fastid_db_close
+
+	@classmethod
+	def _new(cls, fn, *args):
+		err = _lib.Err()
+		d = fn(*args, ctypes.byref(err))
+		if not d:
+			_raise(err)
+		return cls(d)
+
+	@classmethod
+	def make(cls, source, *, minor=False, threads=0):
+		"""One profile per sample of a PLINK 1 fileset (prefix, or its .bed/.bim/.fam) or a VCF/BCF,
+		with the SNP panel and sample IDs (gvk fastid --make-fidb). minor: the bit marks the rarer
+		allele instead of ALT / A1; threads: 0 = all processors."""
+		mo = _lib.FastidMakeOpts()
+		_L.gvk_fastid_make_opts_init(ctypes.byref(mo))
+		_set_opts(mo, {"minor": bool(minor), "threads": threads})
+		return cls._new(_L.gvk_fastid_db_make, _path("source", source), ctypes.byref(mo))
+
+	@classmethod
+	def read(cls, path):
+		"""A whole .fidb file (version 1 or 2) in memory."""
+		return cls._new(_L.gvk_fastid_db_read, _path("path", path))
+
+	@classmethod
+	def open(cls, path):
+		"""A .fidb file opened for a search a block at a time; its IDs are read after the search."""
+		return cls._new(_L.gvk_fastid_db_open, _path("path", path))
+
+	@property
+	def _handle(self):
+		if not self._d:
+			raise ValueError("the FastidDb is closed")
+		return self._d
+
+	def close(self):
+		if self._d:
+			self._close(self._d)
+			self._d = None
+
+	def __del__(self):
+		self.close()
+
+	def __enter__(self):
+		return self
+
+	def __exit__(self, *a):
+		self.close()
+
+	def __len__(self):
+		return self.info.n
+
+	@property
+	def info(self):
+		i = _lib.FastidDbInfo()
+		_L.gvk_fastid_db_info(self._handle, ctypes.byref(i))
+		return _record(FastidDbInfo, i)
+
+	def write(self, path):
+		"""As a version 2 .fidb (what --make-fidb writes); needs a whole database with a panel."""
+		d = self._handle  # a closed handle is refused before the file is made
+		_write_file(path, lambda fp, err: _L.gvk_fastid_db_write(d, fp, err))
+
+	def match(self, db):
+		"""None when this database's profiles (as queries) can be searched against db's: the same SNP
+		count and panel; else GvkError naming both files and the first SNP that differs."""
+		_call(_L.gvk_fastid_db_match, self._handle, db._handle)
+
+	def range(self, first, end):
+		"""The profiles first .. end - 1 that the next search takes as its database."""
+		_call(_L.gvk_fastid_db_range, self._handle, _int("first", first, *_I64), _int("end", end, *_I64))
+
+	def read_ids(self, result):
+		"""The IDs of the profiles result names, once after the search of an opened database
+		(fastid_search_db does it unless read_ids=False); a whole database has them all."""
+		_call(_L.gvk_fastid_db_read_ids, self._handle, result._owner.ptr)
+
+	def id(self, i):
+		"""Profile i's sample ID (its index as text in a version 1 file); None when not held."""
+		s = _L.gvk_fastid_db_id(self._handle, _int("i", i, *_I64))
+		return None if s is None else s.decode("utf-8", "surrogateescape")
+
+
+def fastid_search_db(queries, db, *, topk=10, mixture=False, threshold=None, block=0, read_ids=True, **opts):
+	"""FastID search of every profile of queries (a whole FastidDb: read or made) against the
+	profiles of db (any FastidDb; an opened one is read block profiles at a time, 0: 2^24), after
+	checking that their panels match. Returns a FastidResult as fastid() does, whose database indices
+	count from db's first profile, with write_top and write_hits. read_ids: read the IDs of the
+	profiles found from an opened db (once per opened db; False for a search of one more range).
+	Options as for fastid()."""
+	for name, x in (("queries", queries), ("db", db)):
+		if not isinstance(x, FastidDb):
+			raise TypeError("%s must be a FastidDb, not %s" % (name, type(x).__name__))
+	o = _fastid_opts(topk, mixture, threshold, opts)
+	block = _int("block", block, 0, 2 ** 63 - 1)
+	p = ctypes.POINTER(_lib.FastidResult)()
+	with _Engine("gvk_fastid", o) as e:
+		_call(_L.gvk_fastid_search_db, e.e, queries._handle, db._handle, block, ctypes.byref(p))
+		device = e.device
+	res = _fastid_result(p, device, (queries, db))
+	if read_ids:
+		db.read_ids(res)
 	return res
 
 
@@ -662,11 +979,77 @@ def fastid(queries, db, n_snp, *, topk=10, mixture=False, threshold=None, **opts
 _NORM = {"mean": 0, "median": 1, "quant": 2, "mode": 3, "poisson": 4}
 
 
+# The text tables of gvk_cnv_write_table, in the order of their GVK_CNV_TABLE_* codes.
+CNV_TABLES = ("cnvs", "segments", "cnvr", "calls_bed", "seg", "normalized", "ini", "sini", "region_cn", "lambda",
+              "alpha", "seg_stat", "individual_call", "norm_factors", "params", "seg_params", "posterior")
+_CNV_TABLE = {t: k for k, t in enumerate(CNV_TABLES)}
+_CNV_CONTIGS = {"calls": 0, "all": 1, "none": 2}
+
+
+def _cnv_table(table):
+	if table not in _CNV_TABLE:
+		raise ValueError("table must be one of %s, not %r" % (", ".join(CNV_TABLES), table))
+	return _CNV_TABLE[table]
+
+
+def cnv_table_suffix(table):
+	"""The file name suffix gvk cnv --regions gives a table after its prefix (".normalized.tsv",
+	...); None for the tables with a path of their own."""
+	s = _L.gvk_cnv_table_suffix(_cnv_table(table))
+	return None if s is None else s.decode()
+
+
+def cnv_counts_write(counts, path):
+	"""Counts (what cnv_counts_file returned) to path as the count matrix gvk cnv --counts reads."""
+	if not isinstance(counts, _Owner) or not isinstance(counts.ptr, _lib.CnvCounts):
+		raise TypeError("counts must be what cnv_counts_file returned, not %s" % type(counts).__name__)
+	_write_file(path, lambda fp, err: _L.gvk_cnv_counts_write(fp, ctypes.byref(counts.ptr), err))
+
+
 class CnvResult:
 	"""cnvs, segments: tables (sample, chr, start, end, mean, median, CN); cnvr: CNV regions (chr,
 	start, end and one copy-number column per sample); cnvr_cn: n_cnvr x N copy numbers; samples,
 	seq_names, start, end of the counts; norm, sini, call, cls (N x m) and ini, cov as arrays over the
-	library's memory. Tables are record arrays, or pandas DataFrames when pandas is there."""
+	library's memory. Tables are record arrays, or pandas DataFrames when pandas is there. The
+	writers make gvk cnv's files byte for byte from the counts, the result and the options of the
+	run, which the object keeps."""
+
+	def _args(self):
+		return ctypes.byref(self._counts.ptr), self._owner.ptr, ctypes.byref(self._opts)
+
+	def write_table(self, path, table="cnvs"):
+		"""One text table (a name of CNV_TABLES: "cnvs" is gvk cnv -o, "segments" --segments, "cnvr"
+		--cnvr, "calls_bed" --calls-bed, "seg" --seg, the others the --regions tables; "posterior"
+		needs keep_posterior=True)."""
+		code = _cnv_table(table)
+		_write_file(path, lambda fp, err: _L.gvk_cnv_write_table(fp, code, *self._args(), err))
+
+	def write_regions(self, prefix):
+		"""Every --regions table at prefix + its suffix (the posteriors with keep_posterior)."""
+		last = "posterior" if self._opts.keep_posterior else "seg_params"
+		for t in CNV_TABLES[_CNV_TABLE["normalized"]:_CNV_TABLE[last] + 1]:
+			self.write_table(os.fsdecode(_path("prefix", prefix)) + cnv_table_suffix(t), t)
+
+	def write_counts(self, path):
+		"""The counts that were run, as gvk cnv --counts-out writes them."""
+		cnv_counts_write(self._counts, path)
+
+	def write_vcf(self, path, reference=None, threads=0):
+		"""The CNV regions as VCF 4.3 (gvk cnv --vcf); a path ending in .gz is bgzipped and indexed.
+		reference: a FASTA giving REF (None: N); threads: of the index build (0 = all processors)."""
+		ref = None if reference is None else _path("reference", reference)
+		_call(_L.gvk_cnv_write_vcf, _path("path", path), None, *self._args(), ref, _threads("threads", threads))
+
+	def plot(self, prefix, *, png=True, svg=False, contigs="calls", plain_svg=False):
+		"""gvk cnv --plot: prefix.SAMPLE.genome.EXT, prefix.SAMPLE.CONTIG.EXT and prefix.cohort.EXT
+		(the prefix's directory must exist). contigs: "calls", "all" or "none"; PNG needs a library
+		built with cairo (GvkError otherwise); plain_svg: gvk's own SVG in a build with cairo too."""
+		po = _lib.CnvPlotOpts()
+		_L.gvk_cnv_plot_opts_init(ctypes.byref(po))
+		_set_opts(po, {"png": png, "svg": svg, "contigs": contigs, "plain_svg": plain_svg},
+		          {"contigs": _setter(_set_named(_CNV_CONTIGS), "contigs"), "png": _setter(_bool, "png"),
+		           "svg": _setter(_bool, "svg"), "plain_svg": _setter(_bool, "plain_svg")})
+		_call(_L.gvk_cnv_plot, _path("prefix", prefix), ctypes.byref(po), None, *self._args())
 
 
 def _counts_owner(c):
@@ -766,6 +1149,7 @@ def cnv(counts, *, samples=None, seq_names=None, start=None, end=None, exome=Fal
 	r = p.contents
 	m, N = r.m, r.N
 	res = CnvResult()
+	res._owner, res._counts, res._opts = owner, cown, o
 	res.samples = _strings(c.samples, N)
 	res.seq_names = _strings(c.seq_names, c.n_seqs)
 	res.start = _view(cown, c.start, np.int64, (m,))

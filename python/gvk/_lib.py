@@ -87,6 +87,36 @@ class LdPruneResult(ctypes.Structure):
 	_fields_ = [("n_kept", c_int64), ("n_removed", c_int64), ("kept", P(c_char_p)), ("removed", P(c_char_p))]
 
 
+class LdJobOpts(ctypes.Structure):
+	_c_name_ = "gvk_ld_job_opts_t"
+	_fields_ = [(n, c_char_p) for n in ("bfile", "bed", "bim", "fam", "vcf", "out_prefix")] + [
+		("out_set", c_int), ("out", c_char_p)] + [(n, c_int) for n in (
+			"stat_set", "r2", "shape", "shape_set", "bin", "gz", "spaces", "with_freqs", "in_phase", "dcol", "dprime",
+			"yes_really", "inter_chr", "phased")] + [
+		("window_snps", c_int64), ("window_kb", c_double), ("window_cm", c_double), ("window_r2", c_double),
+		("window_set", c_int), ("window_r2_set", c_int), ("ld_snp", c_char_p), ("ld_snp_list", c_char_p),
+		("ld_snps", P(c_char_p)), ("n_ld_snps", c_int)] + [
+		(n, c_char_p) for n in ("chr", "extract", "exclude", "keep", "remove", "from_", "to")] + [
+		("snps", P(c_char_p)), ("n_snps", c_int)] + [(n, c_double) for n in ("geno", "maf", "mind", "hwe")] + [
+		(n, c_int) for n in ("hwe_midp", "keep_allele_order", "make_founders", "nonfounders", "allow_extra_chr",
+		                     "double_id", "prune_set")] + [
+		("prune", LdPruneOpts), ("clump_set", c_int), ("clump_files", P(c_char_p)), ("n_clump_files", c_int)] + [
+		(n, c_double) for n in ("clump_p1", "clump_p2", "clump_r2", "clump_kb")] + [
+		(n, c_int) for n in ("clump_allow_overlap", "clump_index_first", "clump_verbose")] + [
+		("clump_field", P(c_char_p)), ("clump_snp_field", P(c_char_p)), ("n_clump_field", c_int),
+		("n_clump_snp_field", c_int)] + [(n, c_int) for n in ("threads", "device", "isa", "gpu_path")] + [
+		("gpu_mem", c_size_t), ("verbose", c_int), ("argc", c_int), ("argv", P(c_char_p)), ("log", Log),
+		("progress", c_void_p), ("progress_arg", c_void_p)]
+
+
+class LdJobSummary(ctypes.Structure):
+	_c_name_ = "gvk_ld_job_summary_t"
+	_fields_ = [("n_snps", c_int64), ("n_samples", c_int64), ("phased", c_int), ("pairs", c_uint64),
+	            ("written", c_uint64), ("n_pruned", c_int64), ("n_clumps", c_int64), ("no_table", c_int),
+	            ("few_founders", c_int), ("writes", c_int), ("threads", c_int), ("kernel", ctypes.c_char * 320),
+	            ("out", ctypes.c_char * 4096), ("log_path", ctypes.c_char * 4096)]
+
+
 class LdClumpOpts(ctypes.Structure):
 	_c_name_ = "gvk_ld_clump_opts_t"
 	_fields_ = [("p1", c_double), ("p2", c_double), ("r2", c_double), ("kb", c_double), ("allow_overlap", c_int),
@@ -117,6 +147,17 @@ class FastidResult(ctypes.Structure):
 	_c_name_ = "gvk_fastid_result_t"
 	_fields_ = [("n_queries", c_size_t), ("k", c_int), ("top", c_void_p), ("hits", c_void_p), ("n_hits", c_size_t),
 	            ("pairs", c_uint64), ("search_s", c_double), ("kernel", ctypes.c_char * 320)]
+
+
+class FastidDbInfo(ctypes.Structure):
+	_c_name_ = "gvk_fastid_db_info_t"
+	_fields_ = [("n", c_int64), ("n_snp", c_uint32), ("has_panel", c_int), ("panel_hash", c_uint64), ("whole", c_int),
+	            ("seekable", c_int), ("name", c_char_p)]
+
+
+class FastidMakeOpts(ctypes.Structure):
+	_c_name_ = "gvk_fastid_make_opts_t"
+	_fields_ = [("minor", c_int), ("threads", c_int)]
 
 
 class SwParams(ctypes.Structure):
@@ -179,6 +220,11 @@ class CnvResult(ctypes.Structure):
 		("nf_nuser", P(c_int)), ("nf_excluded", P(c_int)), ("sp_eps", P(c_double)), ("sp_sd", P(c_double)),
 		("sp_q95", P(c_double)), ("sp_ninit", P(c_int)), ("t_norm", c_double), ("t_em", c_double),
 		("t_seg", c_double), ("t_call", c_double), ("device_name", ctypes.c_char * 64)]
+
+
+class CnvPlotOpts(ctypes.Structure):
+	_c_name_ = "gvk_cnv_plot_opts_t"
+	_fields_ = [("png", c_int), ("svg", c_int), ("contigs", c_int), ("plain_svg", c_int)]
 
 
 STRUCTS = [v for v in list(globals().values()) if isinstance(v, type) and issubclass(v, ctypes.Structure)
@@ -300,6 +346,17 @@ def load():
 	raise ImportError("gvk: libgvk.so not found; set GVK_LIBRARY to its path. Tried: " + "; ".join(tried))
 
 
+def libc():
+	"""The C library's stdio, for the FILE * the library's writers take: the streams must come from
+	the C library libgvk writes them with, the process's (dlopen(NULL) reaches its symbols)."""
+	c = ctypes.CDLL(None, use_errno=True)
+	for name, res, args in (("fopen", c_void_p, [c_char_p, c_char_p]), ("fclose", c_int, [c_void_p]),
+	                        ("ferror", c_int, [c_void_p])):
+		f = getattr(c, name)
+		f.restype, f.argtypes = res, args
+	return c
+
+
 def _declare(lib):
 	E = P(Err)
 	sig = {
@@ -340,6 +397,28 @@ def _declare(lib):
 		"gvk_cnv_counts_free": (None, [P(CnvCounts)]),
 		"gvk_cnv_run": (c_int, [c_void_p, P(CnvCounts), P(P(CnvResult)), E]),
 		"gvk_cnv_result_free": (None, [P(CnvResult)]),
+		# files (gvk_files_t) is always NULL here: the writers open their paths themselves.
+		"gvk_ld_job_opts_init": (None, [P(LdJobOpts)]), "gvk_ld_job_opts_check": (c_int, [P(LdJobOpts), E]),
+		"gvk_ld_job_create": (c_void_p, [P(LdJobOpts), E]), "gvk_ld_job_destroy": (None, [c_void_p]),
+		"gvk_ld_job_run": (c_int, [c_void_p, c_void_p, P(LdJobSummary), E]),
+		"gvk_cnv_table_suffix": (c_char_p, [c_int]),
+		"gvk_cnv_write_table": (c_int, [c_void_p, c_int, P(CnvCounts), P(CnvResult), P(CnvOpts), E]),
+		"gvk_cnv_counts_write": (c_int, [c_void_p, P(CnvCounts), E]),
+		"gvk_cnv_write_vcf": (c_int, [c_char_p, c_void_p, P(CnvCounts), P(CnvResult), P(CnvOpts), c_char_p, c_int, E]),
+		"gvk_cnv_plot_opts_init": (None, [P(CnvPlotOpts)]),
+		"gvk_cnv_plot": (c_int, [c_char_p, P(CnvPlotOpts), c_void_p, P(CnvCounts), P(CnvResult), P(CnvOpts), E]),
+		"gvk_fastid_make_opts_init": (None, [P(FastidMakeOpts)]),
+		"gvk_fastid_db_make": (c_void_p, [c_char_p, P(FastidMakeOpts), E]),
+		"gvk_fastid_db_read": (c_void_p, [c_char_p, E]), "gvk_fastid_db_open": (c_void_p, [c_char_p, E]),
+		"gvk_fastid_db_close": (None, [c_void_p]), "gvk_fastid_db_info": (None, [c_void_p, P(FastidDbInfo)]),
+		"gvk_fastid_db_write": (c_int, [c_void_p, c_void_p, E]),
+		"gvk_fastid_db_match": (c_int, [c_void_p, c_void_p, E]),
+		"gvk_fastid_db_range": (c_int, [c_void_p, c_int64, c_int64, E]),
+		"gvk_fastid_db_read_ids": (c_int, [c_void_p, P(FastidResult), E]),
+		"gvk_fastid_db_id": (c_char_p, [c_void_p, c_int64]),
+		"gvk_fastid_search_db": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, P(P(FastidResult)), E]),
+		"gvk_fastid_write_top": (c_int, [c_void_p, P(FastidResult), c_void_p, c_void_p, E]),
+		"gvk_fastid_write_hits": (c_int, [c_void_p, P(FastidResult), c_void_p, c_void_p, E]),
 	}
 	for name, (res, args) in sig.items():
 		f = getattr(lib, name)

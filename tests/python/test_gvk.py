@@ -302,6 +302,89 @@ def test_ld_bad_arguments(data):
 		gvk.ld(os.path.join(data, "nothing_here"))
 
 
+# ---------------------------------------------------------------------------------------------- the gvk ld job
+LD_JOB_CASES = [  # gvk ld's options, and the same run as ld_job keywords
+	(["--r2", "--ld-window", "5", "--ld-window-r2", "0"], dict(r2=True, window_snps=5, window_r2=0)),
+	(["--r", "square", "--from", "snp10", "--to", "snp60", "--maf", "0.05"],
+	 {"r2": False, "shape": "square", "from": "snp10", "to": "snp60", "maf": 0.05}),
+	(["--r2", "dprime", "--snps", "snp3-snp40", "snp100", "--ld-window-r2", "0"],
+	 dict(r2=True, dprime="abs", snps=["snp3-snp40", "snp100"], window_r2=0)),
+	(["--indep-pairwise", "20", "2", "0.02"], dict(prune=dict(window=20, step=2, r2=0.02))),
+	(["--clump", "../a.assoc", "--clump-r2", "0.1"], dict(clump_files="../a.assoc", clump_r2=0.1)),
+]
+
+
+def write_assoc(bim, path):
+	"""An association report of the fileset's variants, a few of them significant."""
+	rng = random.Random(7)
+	with open(bim) as f, open(path, "w") as out:
+		out.write("CHR SNP BP P\n")
+		for k, line in enumerate(f):
+			c, sid, _, bp = line.split()[:4]
+			out.write("%s %s %s %.4g\n" % (c, sid, bp, rng.random() * (1e-6 if k % 97 < 12 else 1)))
+
+
+def files_of(d):
+	return {f: (d / f).read_bytes() for f in sorted(os.listdir(d)) if (d / f).is_file()}
+
+
+@pytest.mark.parametrize("flags,kw", LD_JOB_CASES)
+def test_ld_job_equals_cli(cli, data, tmp_path, monkeypatch, flags, kw):
+	"""Every file of the job (table or lists, and the log, given the same command line to echo) as gvk ld writes it."""
+	prefix = os.path.join(data, "snp", "ld_dummy", "dummy203x800")
+	argv = ["ld", "--bfile", prefix] + flags + ["--out", "x", "--device", "cpu", "-q"]
+	write_assoc(prefix + ".bim", tmp_path / "a.assoc")
+	(tmp_path / "cli").mkdir()
+	(tmp_path / "py").mkdir()
+	monkeypatch.chdir(tmp_path / "cli")
+	cli(*argv)
+	monkeypatch.chdir(tmp_path / "py")
+	s = gvk.ld_job(bfile=prefix, out_prefix="x", device="cpu", argv=argv, **kw)
+	want, got = files_of(tmp_path / "cli"), files_of(tmp_path / "py")
+	assert sorted(got) == sorted(want) and "x.log" in got
+	for f in want:
+		assert got[f] == want[f], f
+	assert isinstance(s, gvk.LdJobSummary) and s.n_samples == 203 and s.log_path == "x.log" and s.writes
+	assert s.kernel.startswith("cpu")
+	if "prune" in kw:
+		assert s.n_pruned == len(got["x.prune.out"].split()) > 0 and s.n_snps == 800
+	elif "clump_files" in kw:
+		assert s.n_clumps == len(lines(got["x.clumped"].decode())) - 1 > 3
+	else:
+		assert s.out == "x.ld" and s.pairs > 0 and not s.no_table
+	if "shape" in kw:
+		assert s.n_snps == len(got["x.ld"].splitlines()) <= 51  # --from snp10 --to snp60, then --maf
+	elif "window_snps" in kw:
+		assert s.written == len(got["x.ld"].splitlines()) - 1 == s.pairs and s.n_snps == 800
+
+
+def test_ld_job_bad_options(data, tmp_path, monkeypatch):
+	prefix = os.path.join(data, "snp", "ld_dummy", "dummy203x800")
+	monkeypatch.chdir(tmp_path)
+	assert gvk.ld_job_check(bfile=prefix, r2=True, window_snps=3) is None
+	with pytest.raises(gvk.GvkArgError, match="window_snps"):
+		gvk.ld_job_check(bfile=prefix, r2=True, window_snps=1)
+	with pytest.raises(gvk.GvkArgError, match="window_snps"):
+		gvk.ld_job(bfile=prefix, r2=True, window_snps=1)
+	with pytest.raises(gvk.GvkArgError, match="--r2"):  # no run asked for
+		gvk.ld_job(bfile=prefix)
+	with pytest.raises(gvk.GvkArgError, match="square"):  # PLINK's rule: no window with a matrix
+		gvk.ld_job(bfile=prefix, r2=True, shape="square", window_snps=5)
+	with pytest.raises(gvk.GvkError, match="nothing_here"):
+		gvk.ld_job(bfile=os.path.join(data, "nothing_here"), r2=True, device="cpu")
+	assert os.listdir(tmp_path) == []  # refused before any file was made
+	with pytest.raises(TypeError, match="unknown option"):
+		gvk.ld_job(bfile=prefix, r2=True, colour=1)
+	with pytest.raises(TypeError, match="n_snps"):
+		gvk.ld_job(bfile=prefix, r2=True, n_snps=3)
+	with pytest.raises(ValueError, match="shape"):
+		gvk.ld_job(bfile=prefix, r2=True, shape="diamond")
+	with pytest.raises(ValueError, match="mode"):
+		gvk.ld_job(bfile=prefix, prune=dict(window=5, step=1, r2=0.2, mode="pairs"))
+	with pytest.raises(ValueError, match="NUL"):
+		gvk.ld_job(bfile=prefix + "\0x", r2=True)
+
+
 # ---------------------------------------------------------------------------------------------- FastID
 def read_fidb(path):
 	"""Version 1 .fidb: 'FIDB', n profiles, n_snp, words per profile (uint32 each), then the profiles."""
@@ -331,6 +414,91 @@ def test_fastid_equals_cli(cli, data, mode):
 	assert [(int(h["query"]), int(h["db"]), int(h["score"])) for h in res.hits] == \
 		[(int(t[1]), int(t[3]), int(t[4])) for t in hits]
 	assert len(hits) > 0
+
+
+@pytest.fixture
+def fastid_files(cli, data, tmp_path):
+	"""gvk fastid's tables of the bundled search and its .fidb of a PLINK fileset."""
+	base = os.path.join(data, "snp", "fastid", "fastid40x500x200")
+	bfile = os.path.join(data, "snp", "ld_dummy", "dummy203x400_nomiss")
+	cli("fastid", "-q", "--device", "cpu", "-k", 7, "-T", 8, "-o", tmp_path / "top.tsv", "-H", tmp_path / "hits.tsv",
+	    base + ".db.fidb", base + ".queries.fidb")
+	cli("fastid", "-q", "--make-fidb", bfile, "-o", tmp_path / "made.fidb")
+	return base, bfile, tmp_path
+
+
+def test_fastid_db_equals_cli(fastid_files, tmp_path):
+	base, bfile, cli_dir = fastid_files
+	with gvk.FastidDb.make(bfile) as made:
+		made.write(tmp_path / "py.fidb")
+		info = made.info
+	assert (tmp_path / "py.fidb").read_bytes() == (cli_dir / "made.fidb").read_bytes()
+	assert (info.n, info.n_snp, info.has_panel, info.whole) == (203, 400, True, True) and info.panel_hash
+	back = gvk.FastidDb.read(tmp_path / "py.fidb")
+	assert back.info.panel_hash == info.panel_hash and len(back) == 203
+	with open(bfile + ".fam") as f:
+		fam = ["%s_%s" % tuple(l.split()[:2]) for l in f]  # FID_IID
+	assert [back.id(i) for i in range(203)] == fam and back.id(203) is None
+	q, db = gvk.FastidDb.read(base + ".queries.fidb"), gvk.FastidDb.open(base + ".db.fidb")
+	assert (db.info.whole, db.info.seekable, db.info.has_panel, db.info.n) == (False, True, False, 500)
+	res = gvk.fastid_search_db(q, db, topk=7, threshold=8, device="cpu")
+	res.write_top(tmp_path / "top.tsv")
+	res.write_hits(tmp_path / "hits.tsv")
+	for f in ("top.tsv", "hits.tsv"):
+		assert (tmp_path / f).read_bytes() == (cli_dir / f).read_bytes(), f
+	qa, n_snp = read_fidb(base + ".queries.fidb")
+	da, _ = read_fidb(base + ".db.fidb")
+	arr = gvk.fastid(qa, da, n_snp, topk=7, threshold=8, device="cpu")
+	assert np.array_equal(res.top, arr.top) and np.array_equal(res.hits, arr.hits) and len(res.hits) > 0
+	assert res.pairs == 40 * 500 and res.kernel.startswith("cpu")
+	# a database read whole, a block of 7 profiles at a time; and a slice of an opened one
+	whole = gvk.fastid_search_db(q, gvk.FastidDb.read(base + ".db.fidb"), topk=7, threshold=8, block=7, device="cpu")
+	assert np.array_equal(whole.top, arr.top) and np.array_equal(whole.hits, arr.hits)
+	part = gvk.FastidDb.open(base + ".db.fidb")
+	part.range(100, 300)
+	sl = gvk.fastid_search_db(q, part, topk=7, device="cpu")
+	want = gvk.fastid(qa, np.ascontiguousarray(da[100:300]), n_snp, topk=7, device="cpu")
+	assert np.array_equal(sl.top["db"], want.top["db"] + 100) and np.array_equal(sl.top["score"], want.top["score"])
+	assert sl.pairs == 40 * 200
+
+
+def test_fastid_db_errors(fastid_files, tmp_path):
+	base, bfile, _ = fastid_files
+	for call in (gvk.FastidDb.read, gvk.FastidDb.open, gvk.FastidDb.make):
+		with pytest.raises(gvk.GvkError, match="no_such"):
+			call(str(tmp_path / "no_such.fidb"))
+	q, made = gvk.FastidDb.read(base + ".queries.fidb"), gvk.FastidDb.make(bfile)
+	with pytest.raises(gvk.GvkError, match="200 SNPs") as e:  # 200 SNPs against 400
+		q.match(made)
+	assert e.value.code == -2 and "dummy203x400_nomiss" in str(e.value)
+	with pytest.raises(gvk.GvkError, match="400"):
+		gvk.fastid_search_db(q, made, device="cpu")
+	with pytest.raises(gvk.GvkArgError, match="not a range"):
+		made.range(5, 2)
+	with pytest.raises(gvk.GvkArgError):  # a version 1 file has no panel to write
+		q.write(tmp_path / "v1.fidb")
+	assert not (tmp_path / "v1.fidb").exists()
+	with pytest.raises(gvk.GvkError, match="/dev/full"):
+		made.write("/dev/full")
+	with pytest.raises(gvk.GvkError, match="cannot create.*|.*no_dir") as e:
+		made.write(tmp_path / "no_dir" / "x.fidb")
+	assert str(tmp_path / "no_dir" / "x.fidb") in str(e.value) and e.value.code == -1
+	db = gvk.FastidDb.open(base + ".db.fidb")
+	res = gvk.fastid_search_db(q, db, device="cpu")
+	with pytest.raises(gvk.GvkArgError, match="already"):  # once per opened database
+		db.read_ids(res)
+	with pytest.raises(gvk.GvkError, match="/dev/full"):
+		res.write_top("/dev/full")
+	with pytest.raises(ValueError, match="fastid_search_db"):  # profiles as arrays have no IDs
+		gvk.fastid(np.zeros((1, 1), np.uint64), np.zeros((2, 1), np.uint64), 10).write_top(tmp_path / "t.tsv")
+	with pytest.raises(TypeError, match="FastidDb"):
+		gvk.fastid_search_db(q, base + ".db.fidb")
+	with gvk.FastidDb.read(base + ".queries.fidb") as closed:
+		pass
+	with pytest.raises(ValueError, match="closed"):
+		closed.info
+	res.write_hits(tmp_path / "h.tsv")  # the result keeps its databases open
+	assert (tmp_path / "h.tsv").read_text().startswith("query_id")
 
 
 def test_fastid_bad_arguments():
@@ -400,6 +568,78 @@ def test_cnv_options_equal_cli(cli, data):
 	              folds=[0.025, 0.5, 1, 1.5, 2, 2.5], device="cpu")
 	assert sorted(rows_of(res.cnvs, head)) == sorted(
 		(w[0], w[1], int(w[2]), int(w[3]), float(w[4]), float(w[5]), int(w[6])) for w in want)
+
+
+def test_cnv_writers_equal_cli(cli, data, tmp_path, monkeypatch):
+	"""Every file gvk cnv writes, from gvk.cnv's result, byte for byte (SVG plots: gvk's own, which the
+	command writes with GVK_CNV_PLAIN_SVG set; PNG where cairo is built)."""
+	path = os.path.join(data, "cnv", "small", "input_counts.tsv.gz")
+	cairo = bool(gvk.feature_flags() & 16)  # GVK_FEATURE_CAIRO
+	c, p = tmp_path / "cli", tmp_path / "py"
+	c.mkdir(), p.mkdir()
+	monkeypatch.setenv("GVK_CNV_PLAIN_SVG", "1")
+	cli("cnv", "-q", "--device", "cpu", "--counts", path, "-o", c / "cnvs.tsv", "--cnvr", c / "cnvr.tsv", "--segments",
+	    c / "segs.tsv", "--calls-bed", c / "calls.bed", "--seg", c / "x.seg", "--counts-out", c / "counts.tsv",
+	    "--vcf", c / "cnv.vcf", "--regions", c / "R", "--posterior", "--plot", c / "P", "--plot-format",
+	    "png,svg" if cairo else "svg")
+	res = gvk.cnv(gvk.cnv_counts_file(path), keep_posterior=True, device="cpu")
+	for name, table in (("cnvs.tsv", "cnvs"), ("cnvr.tsv", "cnvr"), ("segs.tsv", "segments"), ("calls.bed", "calls_bed"),
+	                    ("x.seg", "seg")):
+		res.write_table(p / name, table)
+	res.write_counts(p / "counts.tsv")
+	res.write_vcf(p / "cnv.vcf")
+	res.write_regions(p / "R")
+	res.plot(p / "P", png=cairo, svg=True, plain_svg=True)
+	want, got = files_of(c), files_of(p)
+	assert sorted(got) == sorted(want) and "R.posterior.tsv" in got and "P.cohort.svg" in got
+	for f in want:
+		assert got[f] == want[f], f
+	assert gvk.cnv_table_suffix("normalized") == ".normalized.tsv" and gvk.cnv_table_suffix("cnvs") is None
+	# the counts written read back as the same counts
+	again = gvk.cnv(gvk.cnv_counts_file(p / "counts.tsv"), device="cpu")
+	again.write_table(p / "again.tsv")
+	assert (p / "again.tsv").read_bytes() == want["cnvs.tsv"]
+
+
+def test_cnv_writers_errors(data, tmp_path):
+	path = os.path.join(data, "cnv", "small", "input_counts.tsv.gz")
+	counts = gvk.cnv_counts_file(path)
+	res = gvk.cnv(counts, device="cpu")
+	with pytest.raises(gvk.GvkError, match="/dev/full") as e:
+		res.write_table("/dev/full", "segments")
+	assert e.value.code == -1
+	missing = tmp_path / "no_dir" / "x.tsv"
+	with pytest.raises(gvk.GvkError, match="cannot create") as e:
+		res.write_table(missing)
+	assert str(missing) in str(e.value)
+	with pytest.raises(gvk.GvkArgError, match="posterior"):  # a result without keep_posterior
+		res.write_table(tmp_path / "post.tsv", "posterior")
+	assert not (tmp_path / "post.tsv").exists()  # nothing half-written is left
+	with pytest.raises(ValueError, match="table must be one of"):
+		res.write_table(tmp_path / "t.tsv", "histogram")
+	with pytest.raises(gvk.GvkError, match="no_dir") as e:
+		res.write_vcf(tmp_path / "no_dir" / "x.vcf")
+	assert e.value.code == -1
+	with pytest.raises(gvk.GvkArgError, match="png"):
+		res.plot(tmp_path / "P", png=False, svg=False)
+	with pytest.raises(ValueError, match="contigs"):
+		res.plot(tmp_path / "P", svg=True, contigs="some")
+	if gvk.feature_flags() & 16:  # GVK_FEATURE_CAIRO
+		res.plot(tmp_path / "P", contigs="none")
+		assert (tmp_path / "P.cohort.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+		assert not list(tmp_path.glob("P.*.chr*.png")) and not list(tmp_path.glob("*.svg"))
+	else:
+		with pytest.raises(gvk.GvkError, match="cairo") as e:
+			res.plot(tmp_path / "P")
+		assert e.value.code == -6 and not list(tmp_path.glob("P.*"))
+	with pytest.raises(gvk.GvkError, match="/dev/full"):
+		gvk.cnv_counts_write(counts, "/dev/full")
+	with pytest.raises(TypeError, match="cnv_counts_file"):
+		gvk.cnv_counts_write(np.ones((3, 2)), tmp_path / "c.tsv")
+	if gvk.feature_flags() & 4:  # GVK_FEATURE_HTSLIB: bgzipped and indexed
+		res.write_vcf(tmp_path / "x.vcf.gz")
+		assert gzip.open(tmp_path / "x.vcf.gz", "rt").readline().startswith("##fileformat=VCFv4.3")
+		assert (tmp_path / "x.vcf.gz.tbi").exists()
 
 
 def test_cnv_bad_arguments(data):
