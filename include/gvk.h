@@ -596,12 +596,13 @@ typedef struct {
 	uint64_t pairs, written;   /* pairs computed, values written */
 	int64_t n_pruned;          /* --indep*: variants removed */
 	int64_t n_clumps;          /* --clump: clumps formed */
-	int no_table;              /* 1: no table file was written (one variant, or too few founders) */
+	int no_table;              /* 1: a table run (--r, --r2) wrote no table (one variant, or too few founders) */
 	int few_founders;          /* 1: fewer than two founders, so PLINK skips the run with a warning */
 	int writes;                /* 1 on the process that wrote the files (0 on the others of a split run) */
 	int threads;
 	char kernel[320];          /* the kernel set that computed the pairs ("cpu-avx512", ...) */
-	char out[4096];            /* the table's path (-o's file, or PREFIX.ld...) */
+	char out[4096];            /* the table's path (-o's file, or PREFIX.ld...); for --indep* PREFIX.prune.in,
+	                            * for --clump PREFIX.clumped */
 	char log_path[4096];       /* PREFIX.log, or "" when no log is written (-o without --out) */
 } gvk_ld_job_summary_t;
 

@@ -3,12 +3,7 @@
 list(APPEND GVK_SOURCES
   align/align_params.c align/align_scalar.c align/align_trace.c align/align_dispatch.c
   align/align_engine.c align/align_assist.c align/align_io.c align/align_gpu_plan.c align/align_gpu_pipe.c align/align_gpu_emu.c)
-# The GPU back end when CUDA or HIP is there, else the stub that reports its absence.
-if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
-  list(APPEND GVK_SOURCES align/align_gpu.cu)
-else()
-  list(APPEND GVK_SOURCES align/align_nogpu.c)
-endif()
+gvk_gpu_or_stub(align/align_nogpu.c align/align_gpu.cu)
 list(APPEND GVK_CLI_SOURCES cli/cmd_align.c)
 
 # One body (align_fill_body.h) compiled once per instruction set (cmake/gvk_isa.cmake);

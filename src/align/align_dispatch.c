@@ -11,11 +11,5 @@ static const cpu_kernel_t kernels[] = {
     {GVK_ISA_NEON, CPUF_NEON, &al_isa_neon, "neon"},
 #endif
     {GVK_ISA_SCALAR, 0, &al_isa_scalar, "scalar"}};
-enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 
-const al_isa_t *al_isa_select(int isa) { return cpu_kernel_pick(kernels, N_KERNELS, isa); }
-
-int al_isa_note(const al_isa_t *k, int isa, char *buf, size_t size)
-{
-	return cpu_kernel_note(kernels, N_KERNELS, isa, k, buf, size);
-}
+CPU_DISPATCH_CALLS(al_isa, al_isa_t, kernels)

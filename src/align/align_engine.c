@@ -13,6 +13,7 @@
 #include "../common/gpu_lock.h"
 #include "../common/log.h"
 #include "../common/threads.h"
+#include "../common/work_split.h"
 #include "align_engine.h"
 #include "align_kernel.h"
 #include "../serve/serve_client.h"
@@ -501,19 +502,20 @@ static int gpu_batch(gvk_align_t *e, const al_job_t *jobs, int *pos, size_t n, g
  * first invalid pair (SIZE_MAX: none), so that the message names the same pair as a serial check
  * would. */
 typedef struct {
+	atomic_size_t bad;
 	const gvk_align_pair_t *pairs;
 	al_job_t *jobs;
 	size_t n;
 	int nt;
-	atomic_size_t bad;
 } prep_t;
 
 static void prep_worker(void *arg, int tid)
 {
 	prep_t *w = arg;
-	const size_t beg = w->n * (size_t)tid / (size_t)w->nt, end = w->n * (size_t)(tid + 1) / (size_t)w->nt;
+	int64_t beg, end;
+	gvk_work_split((int64_t)w->n, w->nt, tid, NULL, NULL, &beg, &end);
 	size_t bad = SIZE_MAX;
-	for (size_t k = beg; k < end; ++k) {
+	for (size_t k = (size_t)beg; k < (size_t)end; ++k) {
 		const gvk_align_pair_t *p = &w->pairs[k];
 		if (gvk_align_check_pair(p, NULL) < 0) {
 			bad = k;
@@ -583,7 +585,7 @@ int gvk_align_batch(gvk_align_t *e, const gvk_align_pair_t *pairs, size_t n, gvk
 		return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory for %zu pairs", n);
 	int nt = e->opt.threads;
 	if ((size_t)nt > n) nt = (int)n;
-	prep_t pr = {pairs, jobs, n, n >= PREP_PARALLEL ? nt : 1, SIZE_MAX};
+	prep_t pr = {SIZE_MAX, pairs, jobs, n, n >= PREP_PARALLEL ? nt : 1};
 	gvk_parallel(pr.nt, prep_worker, &pr);
 	const size_t bad = atomic_load(&pr.bad);
 	if (bad != SIZE_MAX) {

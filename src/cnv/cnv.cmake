@@ -6,20 +6,14 @@ list(APPEND GVK_SOURCES cnv/cnv_rstat.c cnv/cnv_xf80.c cnv/cnv_lgamma.c cnv/cnv_
      cnv/cnv_canvas_cairo.c cnv/cnv_fai.c cnv/cnv_write_api.c)
 # The EM on the GPU when CUDA is there: no contracted multiply-adds (the CPU side is built with
 # -ffp-contract=off), IEEE division and square root, no flush to zero.
-if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
-  list(APPEND GVK_SOURCES cnv/cnv_em_gpu.cu)
-  set_source_files_properties(cnv/cnv_em_gpu.cu PROPERTIES
-    COMPILE_OPTIONS "-fmad=false;-prec-div=true;-prec-sqrt=true;-ftz=false")
-else()
-  list(APPEND GVK_SOURCES cnv/cnv_em_nogpu.c)
+gvk_gpu_or_stub(cnv/cnv_em_nogpu.c cnv/cnv_em_gpu.cu)
+if(GVK_HAVE_CUDA)
+  set_source_files_properties(cnv/cnv_em_gpu.cu PROPERTIES COMPILE_OPTIONS "-fmad=false;-prec-div=true;-prec-sqrt=true;-ftz=false")
 endif()
 list(APPEND GVK_CLI_SOURCES cli/cmd_cnv.c)
 
-# htslib: cmake/gvk_htslib.cmake, found once for every engine.
-if(GVK_HAVE_HTSLIB)
-  set_source_files_properties(cnv/cnv_bam.c cnv/cnv_bamhdr.c cnv/cnv_vcf.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_HTSLIB
-                              INCLUDE_DIRECTORIES ${HTSLIB_INCLUDE_DIR})
-endif()
+# BAM/CRAM counting and the bgzipped VCF through htslib, only where it is found.
+gvk_uses(HTSLIB cnv/cnv_bam.c cnv/cnv_bamhdr.c cnv/cnv_vcf.c)
 
 # cairo for the plots: PNG (and SVG from the same drawing) when found through pkg-config; without
 # it PNG plots are an error that says so and SVG is written directly.

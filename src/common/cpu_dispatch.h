@@ -28,4 +28,13 @@ const void *cpu_kernel_pick(const cpu_kernel_t *t, int n, int isa);
  * was passed over. */
 int cpu_kernel_note(const cpu_kernel_t *t, int n, int isa, const void *chosen, char *buf, size_t size);
 
+/* An engine's two dispatch calls over its table (an array of cpu_kernel_t), sets of type T:
+ * const T *P_select(int isa) and int P_note(const T *k, int isa, char *buf, size_t size). */
+#define CPU_DISPATCH_CALLS(P, T, table)                                                                        \
+	const T *P##_select(int isa) { return cpu_kernel_pick(table, (int)(sizeof table / sizeof *table), isa); } \
+	int P##_note(const T *k, int isa, char *buf, size_t size)                                                 \
+	{                                                                                                        \
+		return cpu_kernel_note(table, (int)(sizeof table / sizeof *table), isa, k, buf, size);             \
+	}
+
 #endif

@@ -4,9 +4,5 @@
 list(APPEND GVK_SOURCES
   fastid/fidb_io.c fastid/fid_panel.c fastid/fid_ids.c fastid/fidb_make.c fastid/fastid_engine.c
   fastid/fastid_write.c fastid/fastid_api.c fastid/fastid_db_api.c fastid/fastid_result_api.c)
-if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
-  list(APPEND GVK_SOURCES fastid/fastid_gpu.cu)
-else()
-  list(APPEND GVK_SOURCES fastid/fastid_nogpu.c)
-endif()
+gvk_gpu_or_stub(fastid/fastid_nogpu.c fastid/fastid_gpu.cu)
 list(APPEND GVK_CLI_SOURCES cli/cmd_fastid.c)

@@ -12,15 +12,10 @@ if(GVK_X86)
   gvk_isa_kernel(popcnt ld/ld_prune_kern_popcnt.c)
   gvk_isa_kernel(avx512pop ld/ld_prune_kern_avx512.c)
 endif()
-if(GVK_HAVE_CUDA OR GVK_HAVE_HIP)
-  list(APPEND GVK_SOURCES ld/ld_gpu.cu)
-else()
-  list(APPEND GVK_SOURCES ld/ld_nogpu.c)
-endif()
-# gzip output through libdeflate where it is found (cmake/gvk_libdeflate.cmake), else zlib.
+gvk_gpu_or_stub(ld/ld_nogpu.c ld/ld_gpu.cu)
+# gzip output through libdeflate where it is found, else zlib.
+gvk_uses(LIBDEFLATE ld/ld_gz.c)
 if(GVK_HAVE_LIBDEFLATE)
-  set_source_files_properties(ld/ld_gz.c PROPERTIES COMPILE_DEFINITIONS GVK_HAVE_LIBDEFLATE
-    INCLUDE_DIRECTORIES ${LIBDEFLATE_INCLUDE_DIR})
   list(APPEND GVK_EXTRA_LIBS ${LIBDEFLATE_LIBRARY})
 endif()
 list(APPEND GVK_CLI_SOURCES cli/cmd_ld.c cli/ld_args.c cli/ld_args_prune.c cli/ld_args_clump.c)

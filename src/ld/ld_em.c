@@ -89,8 +89,7 @@ void ld_em_plan_free(ld_em_plan_t *p)
 {
 	free(p->rank);
 	free(p->plain);
-	p->rank = NULL;
-	p->plain = NULL;
+	memset(p, 0, sizeof *p);
 }
 
 /* Classes 0 = B, 1 = A & ~B, 2 = V & ~A of each SNP (B within A within V), by inclusion and

@@ -144,19 +144,16 @@ static int put_exp3(char *s, double v, char sign, int xp)
 	return n;
 }
 
-/* Scaling bounds (see scale_up / scale_down) for 6 and for 3 digits. */
-static const double below6[] = {9.9999949999999e-256, 9.9999949999999e-128, 9.9999949999999e-64, 9.9999949999999e-32,
-                                9.9999949999999e-16, 9.9999949999999e-8, 9.9999949999999e-4, 9.9999949999999e-2,
-                                9.9999949999999e-1};
-static const double from6[] = {9.9999949999999e255, 9.9999949999999e127, 9.9999949999999e63, 9.9999949999999e31,
-                               9.9999949999999e15, 9.9999949999999e7, 9.9999949999999e3, 9.9999949999999e1,
-                               9.9999949999999e0};
-static const double below3[] = {9.9949999999999e-256, 9.9949999999999e-128, 9.9949999999999e-64, 9.9949999999999e-32,
-                                9.9949999999999e-16, 9.9949999999999e-8, 9.9949999999999e-4, 9.9949999999999e-2,
-                                9.9949999999999e-1};
-static const double from3[] = {9.9949999999999e255, 9.9949999999999e127, 9.9949999999999e63, 9.9949999999999e31,
-                               9.9949999999999e15, 9.9949999999999e7, 9.9949999999999e3, 9.9949999999999e1,
-                               9.9949999999999e0};
+/* Scaling bounds (see scale_up / scale_down) for 6 and for 3 digits: the largest value that rounds
+ * below the next power of ten at that many digits (m, 1 - 5e-7 and 1 - 5e-4 in every digit), at
+ * each power the scaling steps by. Pasted as literals so that the compiler's correctly rounded
+ * conversion makes them. */
+#define BELOW(m) {m##e##-##256, m##e##-##128, m##e##-##64, m##e##-##32, m##e##-##16, m##e##-##8, m##e##-##4, m##e##-##2, m##e##-##1}
+#define FROM(m) {m##e##255, m##e##127, m##e##63, m##e##31, m##e##15, m##e##7, m##e##3, m##e##1, m##e##0}
+static const double below6[] = BELOW(9.9999949999999), from6[] = FROM(9.9999949999999);
+static const double below3[] = BELOW(9.9949999999999), from3[] = FROM(9.9949999999999);
+#undef BELOW
+#undef FROM
 
 /* A value too small or too large for the fixed forms (below 1e-4, or from 999999.5 with 6 digits
  * and 999.5 with 3), as mantissa and exponent. */

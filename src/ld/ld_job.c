@@ -253,7 +253,11 @@ static int run(run_t *r)
 	/* With -o the log goes beside --out's prefix only when --out is given too. */
 	r->log_path = !a->out || a->out_set ? gvk_concat(a->out_prefix, ".log") : NULL;
 	if (!r->path || ((!a->out || a->out_set) && !r->log_path)) return gvk_err_set(r->err, GVK_ERR_NOMEM, "out of memory");
-	snprintf(r->sum->out, sizeof r->sum->out, "%s", a->out ? a->out : r->path);
+	/* a pruning or clumping run writes lists, no table: its first list is what it made */
+	if (a->prune_set || a->clump_set)
+		snprintf(r->sum->out, sizeof r->sum->out, "%s%s", a->out_prefix, a->clump_set ? ".clumped" : ".prune.in");
+	else
+		snprintf(r->sum->out, sizeof r->sum->out, "%s", a->out ? a->out : r->path);
 	snprintf(r->sum->log_path, sizeof r->sum->log_path, "%s", r->log_path ? r->log_path : "");
 	if (r->in.skip) {
 		r->sum->few_founders = 1;

@@ -26,14 +26,8 @@ static const cpu_kernel_t kernels[] = {
     {GVK_ISA_NEON, CPUF_NEON, &phmm_isa_neon, "neon"},
 #endif
     {GVK_ISA_SCALAR, 0, &phmm_isa_scalar, "scalar"}};
-enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 
-const phmm_isa_t *phmm_isa_select(int isa) { return cpu_kernel_pick(kernels, N_KERNELS, isa); }
-
-int phmm_isa_note(const phmm_isa_t *k, int isa, char *buf, size_t size)
-{
-	return cpu_kernel_note(kernels, N_KERNELS, isa, k, buf, size);
-}
+CPU_DISPATCH_CALLS(phmm_isa, phmm_isa_t, kernels)
 
 /* GKL sets the x86 FTZ bit (not DAZ); results below the smallest normal become 0. The bit is per
  * thread, so each worker sets it around its kernel calls and restores the caller's state. ARM's

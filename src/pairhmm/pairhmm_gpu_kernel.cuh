@@ -30,48 +30,41 @@
 #include "../common/gpu_port.h"
 #include "pairhmm_gpu_pair.h"
 
-template <typename T> struct phmm_ops;
+/* Each operation rounded to nearest as written (no contraction), for either precision. */
+#define PHMM_RN(op, f_fn, d_fn)                                                              \
+	__device__ __forceinline__ float phmm_rn_##op(float a, float b) { return f_fn(a, b); }    \
+	__device__ __forceinline__ double phmm_rn_##op(double a, double b) { return d_fn(a, b); }
+PHMM_RN(mul, __fmul_rn, __dmul_rn)
+PHMM_RN(add, __fadd_rn, __dadd_rn)
+PHMM_RN(sub, __fsub_rn, __dsub_rn)
+PHMM_RN(div, __fdiv_rn, __ddiv_rn)
+#undef PHMM_RN
+__device__ __forceinline__ float phmm_rn_fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ double phmm_rn_fma(double a, double b, double c) { return __fma_rn(a, b, c); }
 
-template <> struct phmm_ops<float> {
-	static __device__ __forceinline__ float mul(float a, float b) { return __fmul_rn(a, b); }
-	static __device__ __forceinline__ float add(float a, float b) { return __fadd_rn(a, b); }
-	static __device__ __forceinline__ float sub(float a, float b) { return __fsub_rn(a, b); }
-	static __device__ __forceinline__ float div(float a, float b) { return __fdiv_rn(a, b); }
-	static __device__ __forceinline__ float fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
-	static __device__ __forceinline__ float init() { return 0x1p120f; }
-	static __device__ __forceinline__ float flush(float x) { return x; }
-};
-
-/* Double without x86's flush to zero: exact as long as no value of the pair falls below
- * PHMM_TRIP_HI (phmm_trip), which the one-tile double kernels check; the pairs that do are computed
- * again with phmm_ops_ftz, which flushes after every operation as x86 FTZ does. */
-template <> struct phmm_ops<double> {
-	static __device__ __forceinline__ double mul(double a, double b) { return __dmul_rn(a, b); }
-	static __device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
-	static __device__ __forceinline__ double sub(double a, double b) { return __dsub_rn(a, b); }
-	static __device__ __forceinline__ double div(double a, double b) { return __ddiv_rn(a, b); }
-	static __device__ __forceinline__ double fma(double a, double b, double c) { return __fma_rn(a, b, c); }
-	static __device__ __forceinline__ double init() { return 0x1p1020; }
-	static __device__ __forceinline__ double flush(double x) { return x; }
-};
-
+/* x86's flush to zero of a result below the smallest normal. */
+__device__ __forceinline__ float phmm_ftz(float x) { return fabsf(x) < FLT_MIN ? 0.0f : x; }
 __device__ __forceinline__ double phmm_ftz(double x) { return fabs(x) < DBL_MIN ? 0.0 : x; }
 
-struct phmm_ops_ftz {
-	typedef phmm_ops<double> d;
-	static __device__ __forceinline__ double mul(double a, double b) { return phmm_ftz(d::mul(a, b)); }
-	static __device__ __forceinline__ double add(double a, double b) { return phmm_ftz(d::add(a, b)); }
-	static __device__ __forceinline__ double sub(double a, double b) { return phmm_ftz(d::sub(a, b)); }
-	static __device__ __forceinline__ double div(double a, double b) { return phmm_ftz(d::div(a, b)); }
-	static __device__ __forceinline__ double fma(double a, double b, double c) { return phmm_ftz(d::fma(a, b, c)); }
-	static __device__ __forceinline__ double init() { return d::init(); }
-	static __device__ __forceinline__ double flush(double x) { return phmm_ftz(x); }
+/* The operations of a kernel. Float runs under the build's flush to zero (-ftz=true, as GKL).
+ * Double has no such mode on the GPU, so FTZ false computes without it: exact as long as no value
+ * of the pair falls below PHMM_TRIP_HI (phmm_trip), which the one-tile double kernels check; the
+ * pairs that do are computed again with FTZ true, which flushes after every operation as x86 FTZ
+ * does. init: the scaled start of the deletion row (2^120 in float, 2^1020 in double). */
+template <typename T, bool FTZ = false> struct phmm_ops {
+	static __device__ __forceinline__ T flush(T x) { return FTZ ? phmm_ftz(x) : x; }
+	static __device__ __forceinline__ T mul(T a, T b) { return flush(phmm_rn_mul(a, b)); }
+	static __device__ __forceinline__ T add(T a, T b) { return flush(phmm_rn_add(a, b)); }
+	static __device__ __forceinline__ T sub(T a, T b) { return flush(phmm_rn_sub(a, b)); }
+	static __device__ __forceinline__ T div(T a, T b) { return flush(phmm_rn_div(a, b)); }
+	static __device__ __forceinline__ T fma(T a, T b, T c) { return flush(phmm_rn_fma(a, b, c)); }
+	static __device__ __forceinline__ T init() { return sizeof(T) == sizeof(float) ? (T)0x1p120f : (T)0x1p1020; }
 };
 
 /* The arithmetic of a kernel: FTZ only for the double kernels that recompute tripped pairs. */
 template <typename T, bool FTZ> struct phmm_arith { typedef phmm_ops<T> op; static constexpr bool CHECK = false; };
 template <> struct phmm_arith<double, false> { typedef phmm_ops<double> op; static constexpr bool CHECK = true; };
-template <> struct phmm_arith<double, true> { typedef phmm_ops_ftz op; static constexpr bool CHECK = false; };
+template <> struct phmm_arith<double, true> { typedef phmm_ops<double, true> op; static constexpr bool CHECK = false; };
 
 /* Why a check of the states suffices: every value the recurrences make is a state (M, I, D) or
  * a sum of states times at most two constants (transitions, priors), all of them >= 0, so sums
@@ -178,28 +171,33 @@ __device__ __forceinline__ uint32_t phmm_class_addr(uint32_t tabl, uint32_t c)
 	return tabl + c * (uint32_t)phmm_table<T, P, K>::CB;
 }
 
-/* Loads a thread's K priors of one class from shared address a. */
+/* 16 bytes of shared memory at a as values of T. */
+__device__ __forceinline__ void phmm_lds16(uint32_t a, float (&v)[4])
+{
+	float4 t;
+	gpu_lds(a, t);
+	v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+}
+
+__device__ __forceinline__ void phmm_lds16(uint32_t a, double (&v)[2])
+{
+	double2 t;
+	gpu_lds(a, t);
+	v[0] = t.x, v[1] = t.y;
+}
+
+/* Loads a thread's K priors of one class from shared address a, 16 bytes a load. */
 template <typename T, int K>
 __device__ __forceinline__ void phmm_load_priors(uint32_t a, T (&pr)[K])
 {
-	if (sizeof(T) == 4) {
+	const int L = 16 / (int)sizeof(T);
 #pragma unroll
-		for (int r = 0; r < K; r += 4) {
-			float4 v;
-			gpu_lds(a + 4 * r, v);
-			pr[r] = v.x;
-			if (r + 1 < K) pr[r + 1] = v.y;
-			if (r + 2 < K) pr[r + 2] = v.z;
-			if (r + 3 < K) pr[r + 3] = v.w;
-		}
-	} else {
+	for (int r = 0; r < K; r += L) {
+		T v[L];
+		phmm_lds16(a + (uint32_t)sizeof(T) * r, v);
 #pragma unroll
-		for (int r = 0; r < K; r += 2) {
-			double2 v;
-			gpu_lds(a + 8 * r, v);
-			pr[r] = v.x;
-			if (r + 1 < K) pr[r + 1] = v.y;
-		}
+		for (int q = 0; q < L; ++q)
+			if (r + q < K) pr[r + q] = v[q];
 	}
 }
 

@@ -29,44 +29,33 @@ typedef svuint64_t vu64_t FIXED;
 static inline vf_t zero_f(void) { return svdup_n_f32(0); }
 static inline vd_t zero_d(void) { return svdup_n_f64(0); }
 
-/* 1 << lane: a lane's bit in the body's MASK */
-static inline vu32_t lane_bits32(void) { return svlsl_u32_x(svptrue_b32(), svdup_n_u32(1), svindex_u32(0, 1)); }
-static inline vu64_t lane_bits64(void) { return svlsl_u64_x(svptrue_b64(), svdup_n_u64(1), svindex_u64(0, 1)); }
-
-static inline unsigned ge_bits_f(vi32_t v, int j)
-{
-	return (unsigned)svaddv_u32(svcmpge_n_s32(svptrue_b32(), v, j), lane_bits32());
-}
-
-static inline vf_t mask_add_f(vf_t a, unsigned k, vf_t b)
-{
-	const svbool_t all = svptrue_b32();
-	return svadd_f32_m(svcmpne_n_u32(all, svand_u32_x(all, svdup_n_u32(k), lane_bits32()), 0), a, b);
-}
-
-static inline vf_t prior_f(vi32_t rb, const int32_t *p, vf_t pm, vf_t px)
-{
-	const svbool_t all = svptrue_b32();
-	return svsel_f32(svcmpne_n_s32(all, svand_s32_x(all, rb, svld1_s32(all, p)), 0), pm, px);
-}
-
-/* Double lanes keep the 32-bit base bits and lengths sign-extended into 64-bit lanes. */
-static inline unsigned ge_bits_d(vi64_t v, int j)
-{
-	return (unsigned)svaddv_u64(svcmpge_n_s64(svptrue_b64(), v, j), lane_bits64());
-}
-
-static inline vd_t mask_add_d(vd_t a, unsigned k, vd_t b)
-{
-	const svbool_t all = svptrue_b64();
-	return svadd_f64_m(svcmpne_n_u64(all, svand_u64_x(all, svdup_n_u64(k), lane_bits64()), 0), a, b);
-}
-
-static inline vd_t prior_d(vi64_t rb, const int32_t *p, vd_t pm, vd_t px)
-{
-	const svbool_t all = svptrue_b64();
-	return svsel_f64(svcmpne_n_s64(all, svand_s64_x(all, rb, svld1sw_s64(all, p)), 0), pm, px);
-}
+/* The body's lane helpers at one lane width B (32: float lanes, S f; 64: double lanes, S d, which
+ * keep the 32-bit base bits and lengths sign-extended): lane_bitsB, 1 << lane, a lane's bit in the
+ * body's MASK; ge_bits_S, the lanes whose length reaches j; mask_add_S, b added in the lanes of k;
+ * prior_S, pm where the read base matches the haplotype's bits, else px. LD loads p's 32-bit bits
+ * into B-bit lanes. */
+#define SVE_LANE_HELPERS(B, S, VF, VI, VU, LD)                                                          \
+	static inline VU lane_bits##B(void)                                                                   \
+	{                                                                                                     \
+		return svlsl_u##B##_x(svptrue_b##B(), svdup_n_u##B(1), svindex_u##B(0, 1));                        \
+	}                                                                                                     \
+	static inline unsigned ge_bits_##S(VI v, int j)                                                        \
+	{                                                                                                     \
+		return (unsigned)svaddv_u##B(svcmpge_n_s##B(svptrue_b##B(), v, j), lane_bits##B());                \
+	}                                                                                                     \
+	static inline VF mask_add_##S(VF a, unsigned k, VF b)                                                  \
+	{                                                                                                     \
+		const svbool_t all = svptrue_b##B();                                                            \
+		return svadd_f##B##_m(svcmpne_n_u##B(all, svand_u##B##_x(all, svdup_n_u##B(k), lane_bits##B()), 0), a, b); \
+	}                                                                                                     \
+	static inline VF prior_##S(VI rb, const int32_t *p, VF pm, VF px)                                      \
+	{                                                                                                     \
+		const svbool_t all = svptrue_b##B();                                                            \
+		return svsel_f##B(svcmpne_n_s##B(all, svand_s##B##_x(all, rb, LD(all, p)), 0), pm, px);           \
+	}
+SVE_LANE_HELPERS(32, f, vf_t, vi32_t, vu32_t, svld1_s32)
+SVE_LANE_HELPERS(64, d, vd_t, vi64_t, vu64_t, svld1sw_s64)
+#undef SVE_LANE_HELPERS
 
 #define T float
 #define W (SVE_BITS / 32)

@@ -20,9 +20,8 @@ static const cpu_kernel_t kernels[] = {
     {GVK_ISA_NEON, CPUF_NEON, &pg_isa_neon, "cpu-neon"},
 #endif
     {GVK_ISA_SCALAR, 0, &pg_isa_scalar, "cpu-scalar"}};
-enum { N_KERNELS = sizeof kernels / sizeof kernels[0] };
 
-const pg_isa_t *pg_isa_select(int isa) { return cpu_kernel_pick(kernels, N_KERNELS, isa); }
+CPU_DISPATCH_CALLS(pg_isa, pg_isa_t, kernels)
 
 const pg_isa_t *pg_isa_word(void)
 {
@@ -31,9 +30,4 @@ const pg_isa_t *pg_isa_word(void)
 #else
 	return NULL;
 #endif
-}
-
-int pg_isa_note(const pg_isa_t *k, int isa, char *buf, size_t size)
-{
-	return cpu_kernel_note(kernels, N_KERNELS, isa, k, buf, size);
 }

@@ -170,6 +170,7 @@ static void prune(const char *bfile)
 	same_as_cli(args, 9, (const char *const[]){"pr.prune.in", "pr.prune.out", "pr.log", NULL});
 	CHECK(op.n == 3 && was_opened(&op, "pr.prune.in") && was_opened(&op, "pr.prune.out") && was_opened(&op, "pr.log"),
 	      "prune: the hook opened %d files\n", op.n);
+	CHECK(!strcmp(sum.out, "pr.prune.in") && !sum.no_table, "prune: the summary names %s\n", sum.out);
 	long n_in = lines("pr.prune.in"), n_out = lines("pr.prune.out");
 	CHECK(sum.n_snps == 800 && sum.n_samples == 203, "prune: %lld SNPs x %lld samples\n", (long long)sum.n_snps,
 	      (long long)sum.n_samples);
@@ -217,6 +218,7 @@ static void clump(const char *bfile)
 	same_as_cli(args, 7, (const char *const[]){"cl.clumped", "cl.log", NULL});
 	CHECK(op.n == 2 && was_opened(&op, "cl.clumped") && was_opened(&op, "cl.log"), "clump: the hook opened %d files\n",
 	      op.n);
+	CHECK(!strcmp(sum.out, "cl.clumped") && !sum.no_table, "clump: the summary names %s\n", sum.out);
 	/* random genotypes: no index SNP reaches another's r^2 of 0.5 */
 	CHECK(sum.n_clumps == idx && lines("cl.clumped") == idx + 1, "clump: %lld clumps, %ld lines, %d index SNPs\n",
 	      (long long)sum.n_clumps, lines("cl.clumped"), idx);
