@@ -709,7 +709,8 @@ _LD_JOB_HIDDEN = set(_LD_JOB_LISTS.values()) | {"progress", "progress_arg"}
 LdJobSummary = collections.namedtuple("LdJobSummary", [f for f, _ in _lib.LdJobSummary._fields_])
 LdJobSummary.__doc__ = """What an ld_job did (gvk_ld_job_summary_t): n_snps, n_samples (after the filters), phased,
 pairs (computed), written (values), n_pruned, n_clumps, no_table, few_founders, writes, threads,
-kernel, out (the table's path), log_path ("" when no log is written)."""
+kernel, out (the table's path; a pruning run's .prune.in, a clumping run's .clumped), log_path ("" when no
+log is written)."""
 
 
 def _set_path(o, k, v):
