@@ -390,6 +390,10 @@ static int write_ids(FILE *fp, const fid_ids_t *ids)
 
 int fidb_write(FILE *fp, const fid_prof_t *p, const fid_panel_t *panel, const fid_ids_t *ids, gvk_err_t *err)
 {
+	/* a version-1 file has no panel, and a version-2 file needs one */
+	if (!panel->present)
+		return gvk_err_set(err, GVK_ERR_ARG, ".fidb writer: these profiles have no SNP panel (a version-1 .fidb), "
+		                   "which the written file needs");
 	if (p->n > UINT32_MAX || p->n_snp == 0 || !panel->present || panel->n != p->n_snp || ids->idx ||
 	    ids->n != (size_t)p->n)
 		return gvk_err_set(err, GVK_ERR_ARG,

@@ -475,7 +475,7 @@ def test_fastid_db_errors(fastid_files, tmp_path):
 		gvk.fastid_search_db(q, made, device="cpu")
 	with pytest.raises(gvk.GvkArgError, match="not a range"):
 		made.range(5, 2)
-	with pytest.raises(gvk.GvkArgError):  # a version 1 file has no panel to write
+	with pytest.raises(gvk.GvkArgError, match="no SNP panel"):  # a version 1 file has no panel to write
 		q.write(tmp_path / "v1.fidb")
 	assert not (tmp_path / "v1.fidb").exists()
 	with pytest.raises(gvk.GvkError, match="/dev/full"):
