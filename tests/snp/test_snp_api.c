@@ -305,8 +305,9 @@ static gvk_err_t *fresh(gvk_err_t *e)
 /* rc must be negative (code when code != 0) with a message containing `has`. */
 static void expect_err(int rc, const gvk_err_t *err, int code, const char *has, const char *what)
 {
-	CHECK(rc < 0 && (code == 0 || rc == code) && err->msg[0] && (!has || strstr(err->msg, has)),
-	      "%s: rc %d, message '%s' (wanted code %d with '%s')\n", what, rc, err->msg, code, has ? has : "");
+	const char *want = has ? has : "";
+	CHECK(rc < 0 && (code == 0 || rc == code) && err->msg[0] && strstr(err->msg, want),
+	      "%s: rc %d, message '%s' (wanted code %d with '%s')\n", what, rc, err->msg, code, want);
 }
 
 static void bad_ld_opts(void)
