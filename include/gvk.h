@@ -602,7 +602,8 @@ typedef struct {
 	int threads;
 	char kernel[320];          /* the kernel set that computed the pairs ("cpu-avx512", ...) */
 	char out[4096];            /* the table's path (-o's file, or PREFIX.ld...); for --indep* PREFIX.prune.in,
-	                            * for --clump PREFIX.clumped */
+	                            * for --clump PREFIX.clumped (not written when n_clumps is 0: no top
+	                            * variant, or no founders) */
 	char log_path[4096];       /* PREFIX.log, or "" when no log is written (-o without --out) */
 } gvk_ld_job_summary_t;
 

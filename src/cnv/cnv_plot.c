@@ -479,7 +479,7 @@ static int draw_to(const plot_out_t *out, FILE *fp, int png, const plot_ctx_t *p
 	if (png) cv = cnv_canvas_cairo(fp, 1, w, h, err);
 	else if (out->po->plain_svg || !cnv_have_cairo()) cv = cnv_canvas_svg(fp, w, h, err);
 	else cv = cnv_canvas_cairo(fp, 0, w, h, err);
-	if (!cv) return err && err->code ? err->code : GVK_ERR_IO;
+	if (!cv) return gvk_err_code(err, GVK_ERR_IO);
 	fn(cv, p, s, q0, q1);
 	return cv->ops->close(cv, err);
 }

@@ -20,15 +20,15 @@ FILE *file_hooks_open(file_hooks_t *f, const char *path, gvk_err_t *err)
 		if (!fp && err && err->code == 0) gvk_err_set(err, GVK_ERR_IO, "%s: cannot create", path);
 		return fp;
 	}
-	if (!strcmp(path, "-")) return stdout;
+	if (!strcmp(path, "-")) return f->used_stdout = 1, stdout;
 	if (f->n_own == (int)(sizeof f->own / sizeof *f->own))
 		return gvk_err_set(err, GVK_ERR_IO, "%s: too many outputs open at once", path), NULL;
 	char *name = strdup(path);
-	FILE *fp = name ? fopen(path, "wb") : NULL;
+	if (!name) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), NULL;
+	FILE *fp = fopen(path, "wb");
 	if (!fp) {
 		int e = errno;
 		free(name);
-		if (e == ENOMEM) return gvk_err_set(err, GVK_ERR_NOMEM, "out of memory"), NULL;
 		return gvk_err_set(err, GVK_ERR_IO, "%s: cannot create (%s)", path, strerror(e)), NULL;
 	}
 	f->own_path[f->n_own] = name;
@@ -55,7 +55,9 @@ int file_hooks_close(file_hooks_t *f, FILE *fp, int rc, gvk_err_t *err)
 int file_hooks_close_all(file_hooks_t *f, int rc, gvk_err_t *err)
 {
 	while (f->n_own > 0) rc = close_at(f, f->n_own - 1, rc, err);
-	if (fflush(stdout) != 0 && rc == 0) rc = gvk_err_set(err, GVK_ERR_IO, "write error on standard output");
+	/* the caller's own standard output is none of this writer's business unless it wrote there */
+	if (f->used_stdout && fflush(stdout) != 0 && rc == 0)
+		rc = gvk_err_set(err, GVK_ERR_IO, "write error on standard output");
 	return rc;
 }
 

@@ -629,7 +629,7 @@ srv_server_t *gvk_serve_create(const srv_opts_t *o, gvk_err_t *err)
 	/* The default Pair-HMM engine now: --device gpu fails before the socket exists, and the
 	 * GPU's start-up is paid once, not by the first client. */
 	gvk_pairhmm_t *e = rc == 0 ? phmm_engine(s, GVK_PHMM_FMA, 0, err) : NULL;
-	if (rc == 0 && !e) rc = err && err->code ? err->code : GVK_ERR_GPU;
+	if (rc == 0 && !e) rc = gvk_err_code(err, GVK_ERR_GPU);
 	if (e) snprintf(s->device, sizeof s->device, "%s", gvk_pairhmm_device_name(e));
 	/* GATK's aligner (GKL flavour, no shortcut) likewise; without it the first align call makes it. */
 	gvk_err_t aerr = {0, ""};

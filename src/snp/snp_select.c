@@ -157,7 +157,7 @@ static int by_file(const snp_data_t *d, const char *path, int want, uint8_t *kee
 {
 	size_t n;
 	char **t = read_tokens(path, &n, err);
-	if (!t) return err && err->code ? err->code : GVK_ERR_NOMEM;
+	if (!t) return gvk_err_code(err, GVK_ERR_NOMEM);
 	for (int64_t i = 0; i < d->n_snp; ++i) {
 		const char *id = d->var[i].id;
 		if (keep[i] && (bsearch(&id, t, n, sizeof *t, cmp_str) != NULL) != want) keep[i] = 0;
@@ -291,7 +291,7 @@ static int64_t index_list(const snp_data_t *d, const vref_t *r, int64_t n, const
 {
 	size_t nt;
 	char **t = read_tokens(path, &nt, err);
-	if (!t) return err && err->code ? err->code : GVK_ERR_NOMEM;
+	if (!t) return gvk_err_code(err, GVK_ERR_NOMEM);
 	int64_t hits = 0;
 	for (size_t k = 0; k < nt; ++k) {
 		int64_t i = find_var(r, n, t[k], NULL);
